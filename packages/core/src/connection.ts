@@ -1,0 +1,12 @@
+/**
+ * One client socket as the room core sees it. The Cloudflare adapter wraps a hibernatable
+ * WebSocket; tests use an in-memory fake. The core never touches a runtime socket directly.
+ */
+export interface Connection {
+  /** Sends one binary or text message. Must not throw (adapters swallow send-after-close). */
+  send(data: Uint8Array | string): void;
+  /** Closes the socket with an application close code and a short reason. */
+  close(code: number, reason: string): void;
+  /** Bytes queued but not yet written to the network, where the runtime exposes it (else 0). */
+  bufferedAmount(): number;
+}

@@ -1,0 +1,54 @@
+import type { Clock, TimerHandle } from "./clock";
+
+interface PendingTimer {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+/**
+ * Deterministic clock for tests: time moves only when {@link advance} is called, and timers fire
+ * in deadline order (ties in creation order) as time passes them.
+ */
+export class FakeClock implements Clock {
+  private t: number;
+  private nextId = 1;
+  private timers: PendingTimer[] = [];
+
+  constructor(start = 1_000_000) {
+    this.t = start;
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimer(fn: () => void, delayMs: number): TimerHandle {
+    const timer = { id: this.nextId++, at: this.t + Math.max(0, delayMs), fn };
+    this.timers.push(timer);
+    return timer.id;
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    this.timers = this.timers.filter((x) => x.id !== handle);
+  }
+
+  /** Number of timers not yet fired. */
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due on the way. */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      let next: PendingTimer | undefined;
+      for (const x of this.timers) if (x.at <= end && (!next || x.at < next.at || (x.at === next.at && x.id < next.id))) next = x;
+      if (!next) break;
+      this.timers = this.timers.filter((x) => x !== next);
+      this.t = Math.max(this.t, next.at);
+      next.fn();
+    }
+    this.t = end;
+  }
+}

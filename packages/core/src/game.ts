@@ -1,0 +1,66 @@
+import type { JsonStateSource, StateEncoder } from "./stateEncoder";
+
+/** Why an input was refused; counted in `tk:stats` and reported to the sender as an error. */
+export interface InputRejection {
+  rejected: true;
+  /** An {@link ErrorCode} name from the protocol, e.g. `bad_input`, `speed_violation`. */
+  code: "bad_input" | "illegal_move" | "not_your_turn" | "speed_violation";
+  reason: string;
+}
+
+/** Helper to build an {@link InputRejection}. */
+export function reject(code: InputRejection["code"], reason: string): InputRejection {
+  return { rejected: true, code, reason };
+}
+
+/** True when a decode/apply result is a rejection. */
+export function isRejection(v: unknown): v is InputRejection {
+  return typeof v === "object" && v !== null && (v as InputRejection).rejected === true;
+}
+
+/** What a game may ask of the room it runs in. Nothing here is transport-specific. */
+export interface GameContext {
+  /** Room time in ms (the clock the tick loop runs on). */
+  now(): number;
+  /**
+   * Queues an event (opaque bytes in binary rooms, a JSON value in JSON rooms) for the next
+   * flush. `to` limits the audience to those player ids; omitted means every connected player.
+   */
+  emit(event: Uint8Array | unknown, to?: Iterable<number>): void;
+  /** Marks state as changed so a JSON room flushes (binary rooms flush on cadence anyway). */
+  markChanged(): void;
+  /** Increments a game-specific counter reported under `game` in `tk:stats`. */
+  count(counter: string, by?: number): void;
+}
+
+/**
+ * A game room's rules. The room core seats players, queues inputs, runs the tick loop and
+ * flushes; the game only simulates. Games never see sockets, bytes on the wire or Cloudflare.
+ */
+export interface Game<Input = unknown> {
+  /** Room kind, e.g. `agar`. */
+  readonly kind: string;
+  /** How state reaches clients: a binary per-client encoder, or a JSON view source. */
+  readonly sync: { mode: "binary"; encoder: StateEncoder } | { mode: "json"; source: JsonStateSource };
+  /** False for turn-based rooms: no tick loop runs, and state flushes when marked changed. */
+  readonly ticking: boolean;
+  /** Called once when the room is created. */
+  init?(ctx: GameContext): void;
+  /** A new player took a seat. */
+  join(playerId: number, name: string): void;
+  /** The player's socket dropped; the seat is held for the reconnection window. */
+  disconnected?(playerId: number): void;
+  /** The player came back inside the window. */
+  reconnected?(playerId: number): void;
+  /** The seat is freed for good (leave, or the window expired). */
+  leave(playerId: number): void;
+  /**
+   * Validates and decodes one input payload (binary bytes, or a JSON value in JSON rooms)
+   * without touching room state. Runs on arrival.
+   */
+  decodeInput(payload: Uint8Array | unknown): Input | import("./game").InputRejection;
+  /** Applies a decoded input. `receivedAt` is the room time it arrived. */
+  applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
+  /** Advances the simulation by one tick. */
+  tick(now: number, dtMs: number): void;
+}

@@ -1,0 +1,28 @@
+import type { BinaryWriter } from "@tikron/protocol";
+
+/**
+ * The seam between the room core's flush and whatever turns game state into bytes per client.
+ * The core owns when to flush and to whom; the encoder owns what each client receives. Binary
+ * rooms use the schema/AOI/delta engine; JSON rooms use {@link JsonStateSource} instead.
+ */
+export interface StateEncoder<ClientState = unknown> {
+  /** Hash of the entity schema, sent in welcome so clients can refuse a mismatched decoder. */
+  readonly schemaHash: number;
+  /** A fresh per-client state (empty baseline). Called on join and on every reconnect. */
+  createClient(playerId: number): ClientState;
+  /** Drops a client's state when the seat is finally freed. */
+  releaseClient(state: ClientState): void;
+  /** Once per flush, before any client: quantize the world, settle AOI bookkeeping. */
+  beginFlush(flushIndex: number): void;
+  /**
+   * Writes this client's state delta into `w` (append-only) and returns true, or writes nothing
+   * and returns false when the client has nothing new. Must not allocate per call in steady state.
+   */
+  encodeClient(state: ClientState, w: BinaryWriter): boolean;
+}
+
+/** State source for JSON (turn-based) rooms: the whole view, sent when it changed. */
+export interface JsonStateSource {
+  /** The state this player should see, as a JSON-serialisable value. */
+  viewFor(playerId: number): unknown;
+}

@@ -1,0 +1,119 @@
+const textEncoder = new TextEncoder();
+
+/**
+ * Growable little-endian writer over one reused buffer. `reset()` rewinds without freeing, so a
+ * writer kept per room (not per client) makes encoding allocation-free in steady state.
+ */
+export class BinaryWriter {
+  private buf: Uint8Array;
+  private view: DataView;
+  /** Current write position (bytes written since the last reset). */
+  offset = 0;
+
+  constructor(initialCapacity = 1024) {
+    this.buf = new Uint8Array(initialCapacity);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  reset(): this {
+    this.offset = 0;
+    return this;
+  }
+
+  private ensure(extra: number): void {
+    const need = this.offset + extra;
+    if (need <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < need) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.offset));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(v: number): this {
+    this.ensure(1);
+    this.buf[this.offset++] = v;
+    return this;
+  }
+  u16(v: number): this {
+    this.ensure(2);
+    this.view.setUint16(this.offset, v, true);
+    this.offset += 2;
+    return this;
+  }
+  u32(v: number): this {
+    this.ensure(4);
+    this.view.setUint32(this.offset, v, true);
+    this.offset += 4;
+    return this;
+  }
+  i32(v: number): this {
+    this.ensure(4);
+    this.view.setInt32(this.offset, v, true);
+    this.offset += 4;
+    return this;
+  }
+  f32(v: number): this {
+    this.ensure(4);
+    this.view.setFloat32(this.offset, v, true);
+    this.offset += 4;
+    return this;
+  }
+  f64(v: number): this {
+    this.ensure(8);
+    this.view.setFloat64(this.offset, v, true);
+    this.offset += 8;
+    return this;
+  }
+  /** LEB128 unsigned integer, 0..2^32-1 (1-5 bytes). */
+  varuint(v: number): this {
+    this.ensure(5);
+    v = v >>> 0;
+    while (v >= 0x80) {
+      this.buf[this.offset++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.buf[this.offset++] = v;
+    return this;
+  }
+  /** Zigzag + LEB128 signed integer, -2^31..2^31-1. */
+  varint(v: number): this {
+    return this.varuint(((v << 1) ^ (v >> 31)) >>> 0);
+  }
+  bytes(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.offset);
+    this.offset += b.length;
+    return this;
+  }
+  /** varuint byte length + UTF-8 bytes. */
+  string(s: string): this {
+    // Worst case 3 bytes per UTF-16 unit; encodeInto writes in place, no temporary array.
+    this.ensure(5 + s.length * 3);
+    const lenPos = this.offset;
+    // Reserve 5 bytes for the length, then compact if the length is shorter.
+    const res = textEncoder.encodeInto(s, this.buf.subarray(lenPos + 5));
+    const n = res.written;
+    const lenBytes = n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+    if (lenBytes !== 5) this.buf.copyWithin(lenPos + lenBytes, lenPos + 5, lenPos + 5 + n);
+    this.varuint(n);
+    this.offset = lenPos + lenBytes + n;
+    return this;
+  }
+
+  /** Overwrite a byte already written (e.g. a flags byte known only after the body). */
+  patchU8(pos: number, v: number): void {
+    this.buf[pos] = v;
+  }
+
+  /** A view of the bytes written so far. Valid only until the next write or reset. */
+  peek(): Uint8Array {
+    return this.buf.subarray(0, this.offset);
+  }
+
+  /** An exactly-sized copy of the bytes written so far, safe to hand to a socket. */
+  toBytes(): Uint8Array {
+    return this.buf.slice(0, this.offset);
+  }
+}

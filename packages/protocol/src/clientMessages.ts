@@ -1,0 +1,124 @@
+import { BinaryReader } from "./binaryReader";
+import type { BinaryWriter } from "./binaryWriter";
+import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
+import { DecodeError } from "./decodeError";
+
+/** Join (or rejoin, with the reconnect token from a previous welcome). */
+export interface HelloMessage {
+  kind: "hello";
+  version: number;
+  /** Reconnect token from an earlier welcome; empty for a new seat. */
+  token: string;
+  name: string;
+}
+
+/** One client input: a sequence number and the game's encoded payload. */
+export interface InputEntry {
+  seq: number;
+  payload: Uint8Array;
+}
+
+/** One or more inputs, batched by the client when it sends faster than it flushes. */
+export interface InputMessage {
+  kind: "input";
+  inputs: InputEntry[];
+}
+
+/** NTP-style clock sync request; the server echoes `clientTime` with its own time. */
+export interface PingMessage {
+  kind: "ping";
+  clientTime: number;
+}
+
+/** Ask for the room's `tk:stats` snapshot. */
+export interface StatsRequestMessage {
+  kind: "statsRequest";
+  requestId: number;
+}
+
+/** Leave for good: the seat is freed at once, no reconnection window. */
+export interface LeaveMessage {
+  kind: "leave";
+}
+
+export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage;
+
+export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
+  return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
+}
+
+export function encodeInputs(w: BinaryWriter, inputs: readonly InputEntry[]): BinaryWriter {
+  w.u8(Kind.Input).u8(inputs.length);
+  for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
+  return w;
+}
+
+/** Writes a single-input frame; the payload is written by `writePayload` straight into `w`. */
+export function encodeInput(w: BinaryWriter, seq: number, payload: Uint8Array): BinaryWriter {
+  return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
+}
+
+export function encodePing(w: BinaryWriter, clientTime: number): BinaryWriter {
+  return w.u8(Kind.Ping).f64(clientTime);
+}
+
+export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWriter {
+  return w.u8(Kind.StatsRequest).u32(requestId);
+}
+
+export function encodeLeave(w: BinaryWriter): BinaryWriter {
+  return w.u8(Kind.Leave);
+}
+
+/**
+ * Decodes one binary client→server frame. Never throws: a malformed frame comes back as a
+ * {@link DecodeError} naming what was wrong. Input payloads are views into `bytes` (no copy).
+ */
+export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeError {
+  if (bytes.length > MAX_CLIENT_FRAME_BYTES) {
+    return new DecodeError("too_large", `frame of ${bytes.length} bytes exceeds ${MAX_CLIENT_FRAME_BYTES}`);
+  }
+  try {
+    const r = new BinaryReader(bytes);
+    const kind = r.u8();
+    let msg: ClientMessage;
+    switch (kind) {
+      case Kind.Hello:
+        msg = { kind: "hello", version: r.u16(), token: r.string(128), name: r.string(64) };
+        break;
+      case Kind.Input: {
+        const n = r.u8();
+        if (n === 0 || n > MAX_INPUTS_PER_FRAME) {
+          throw new DecodeError("bad_value", `input count ${n} outside 1..${MAX_INPUTS_PER_FRAME}`);
+        }
+        const inputs: InputEntry[] = new Array(n);
+        for (let i = 0; i < n; i++) {
+          const seq = r.varuint();
+          const len = r.varuint();
+          if (len > MAX_INPUT_PAYLOAD_BYTES) {
+            throw new DecodeError("too_large", `input payload of ${len} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
+          }
+          inputs[i] = { seq, payload: r.bytes(len) };
+        }
+        msg = { kind: "input", inputs };
+        break;
+      }
+      case Kind.Ping:
+        msg = { kind: "ping", clientTime: r.finiteF64("clientTime") };
+        break;
+      case Kind.StatsRequest:
+        msg = { kind: "statsRequest", requestId: r.u32() };
+        break;
+      case Kind.Leave:
+        msg = { kind: "leave" };
+        break;
+      default:
+        throw new DecodeError("unknown_kind", `unknown client message kind 0x${kind.toString(16)}`);
+    }
+    r.expectEnd();
+    return msg;
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    return new DecodeError("bad_value", String(e));
+  }
+}

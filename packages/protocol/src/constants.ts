@@ -1,0 +1,33 @@
+/** Wire protocol version, sent in hello and welcome. Bump on any incompatible change. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest client→server frame the server accepts (bytes). Larger frames close with 4007. */
+export const MAX_CLIENT_FRAME_BYTES = 4096;
+
+/** Most inputs one INPUT frame may batch. */
+export const MAX_INPUTS_PER_FRAME = 16;
+
+/** Largest payload of one input (bytes). */
+export const MAX_INPUT_PAYLOAD_BYTES = 256;
+
+/** One-byte message kinds. Client→server are < 0x80, server→client are ≥ 0x80. */
+export const Kind = {
+  Hello: 0x01,
+  Input: 0x02,
+  Ping: 0x03,
+  StatsRequest: 0x04,
+  Leave: 0x05,
+
+  Welcome: 0x81,
+  Frame: 0x82,
+  Error: 0x83,
+  Pong: 0x84,
+  Stats: 0x85,
+} as const;
+
+/** Flag bits of a FRAME message: which optional sections follow the header. */
+export const FrameFlag = {
+  Ack: 1,
+  Events: 2,
+  Delta: 4,
+} as const;

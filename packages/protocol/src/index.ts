@@ -1,0 +1,12 @@
+/**
+ * Tikron wire protocol: the binary frames (and JSON text mode) spoken between the room core,
+ * the client SDK and the load tool. No runtime dependencies; no Node- or Workers-only APIs.
+ */
+export { BinaryWriter } from "./binaryWriter";
+export { BinaryReader } from "./binaryReader";
+export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
+export * from "./constants";
+export * from "./errorCodes";
+export * from "./clientMessages";
+export * from "./serverMessages";
+export * from "./jsonMessages";

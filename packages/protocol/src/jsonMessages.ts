@@ -1,0 +1,93 @@
+import { DecodeError } from "./decodeError";
+import { MAX_CLIENT_FRAME_BYTES } from "./constants";
+
+/**
+ * JSON text mode, for turn-based rooms where readability beats bytes. Same message set as the
+ * binary mode; every message is an object with a `t` discriminator.
+ */
+export type JsonClientMessage =
+  | { t: "hello"; v: number; token: string; name: string }
+  | { t: "input"; seq: number; data: unknown }
+  | { t: "ping"; ct: number }
+  | { t: "stats"; id: number }
+  | { t: "leave" };
+
+export type JsonServerMessage =
+  | {
+      t: "welcome";
+      v: number;
+      playerId: number;
+      token: string;
+      tickMs: number;
+      syncIntervalMs: number;
+      serverTime: number;
+      roomEpoch: number;
+      reconnected: boolean;
+      roomKind: string;
+      cap: number;
+      lastSeq: number;
+    }
+  | { t: "state"; tick: number; time: number; ack?: number; state?: unknown; events?: unknown[] }
+  | { t: "error"; code: number; name: string; reason: string; retryAfterMs?: number }
+  | { t: "pong"; ct: number; st: number }
+  | { t: "stats"; id: number; stats: unknown };
+
+function isU32(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+}
+
+function isShortString(v: unknown, max: number): v is string {
+  return typeof v === "string" && v.length <= max;
+}
+
+/** Parses and validates one JSON-mode client message. Never throws. */
+export function decodeJsonClientMessage(text: string): JsonClientMessage | DecodeError {
+  if (text.length > MAX_CLIENT_FRAME_BYTES) {
+    return new DecodeError("too_large", `text frame of ${text.length} chars exceeds ${MAX_CLIENT_FRAME_BYTES}`);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return new DecodeError("bad_json", "frame is not valid JSON");
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    return new DecodeError("bad_json", "frame is not a JSON object");
+  }
+  const o = v as Record<string, unknown>;
+  switch (o.t) {
+    case "hello":
+      if (!isU32(o.v) || !isShortString(o.token ?? "", 128) || !isShortString(o.name ?? "", 64)) {
+        return new DecodeError("bad_value", "hello needs v:int, token:string, name:string");
+      }
+      return { t: "hello", v: o.v, token: (o.token as string) ?? "", name: (o.name as string) ?? "" };
+    case "input":
+      if (!isU32(o.seq)) return new DecodeError("bad_value", "input.seq must be a non-negative integer");
+      return { t: "input", seq: o.seq, data: o.data };
+    case "ping":
+      if (typeof o.ct !== "number" || !Number.isFinite(o.ct)) {
+        return new DecodeError("bad_value", "ping.ct must be a finite number");
+      }
+      return { t: "ping", ct: o.ct };
+    case "stats":
+      if (!isU32(o.id)) return new DecodeError("bad_value", "stats.id must be a non-negative integer");
+      return { t: "stats", id: o.id };
+    case "leave":
+      return { t: "leave" };
+    default:
+      return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
+  }
+}
+
+/** Parses a JSON-mode server message (client side). Never throws. */
+export function decodeJsonServerMessage(text: string): JsonServerMessage | DecodeError {
+  try {
+    const v = JSON.parse(text) as JsonServerMessage;
+    if (typeof v !== "object" || v === null || typeof (v as { t?: unknown }).t !== "string") {
+      return new DecodeError("bad_json", "server frame is not a tagged JSON object");
+    }
+    return v;
+  } catch {
+    return new DecodeError("bad_json", "server frame is not valid JSON");
+  }
+}

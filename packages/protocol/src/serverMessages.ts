@@ -1,0 +1,195 @@
+import { BinaryReader } from "./binaryReader";
+import type { BinaryWriter } from "./binaryWriter";
+import { FrameFlag, Kind } from "./constants";
+import { DecodeError } from "./decodeError";
+
+/** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
+export interface WelcomeMessage {
+  kind: "welcome";
+  version: number;
+  playerId: number;
+  /** Present this in a later hello to reclaim the seat inside the reconnection window. */
+  token: string;
+  tickMs: number;
+  syncIntervalMs: number;
+  /** Server wall clock (epoch ms) when the welcome was written. */
+  serverTime: number;
+  /** Epoch ms of room time 0; FRAME `time` fields count from here. */
+  roomEpoch: number;
+  /** True when this welcome restored a held seat. */
+  reconnected: boolean;
+  /** True when the room syncs state as JSON text (turn-based rooms). */
+  json: boolean;
+  roomKind: string;
+  cap: number;
+  /** Hash of the room's entity schema, so a client can refuse a mismatched decoder. */
+  schemaHash: number;
+  /** Highest input seq the room processed for this player (0 if none): inputs above it are not applied. */
+  lastSeq: number;
+}
+
+/**
+ * One flush for one client: optional ack, optional events, optional state delta. The delta and
+ * event bodies are views into the received bytes, decoded by the schema layer.
+ */
+export interface FrameMessage {
+  kind: "frame";
+  tick: number;
+  /** ms since `roomEpoch` at which the tick was simulated. */
+  time: number;
+  /** Highest processed input seq, or -1 when the frame carries no ack. */
+  ackSeq: number;
+  events: Uint8Array[];
+  delta: Uint8Array | null;
+}
+
+export interface ErrorMessage {
+  kind: "error";
+  code: number;
+  /** When set (>0), the client should wait this long before trying again. */
+  retryAfterMs: number;
+  reason: string;
+}
+
+export interface PongMessage {
+  kind: "pong";
+  clientTime: number;
+  serverTime: number;
+}
+
+export interface StatsMessage {
+  kind: "stats";
+  requestId: number;
+  /** The `tk:stats` snapshot as JSON text (not on the tick path). */
+  json: string;
+}
+
+export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage;
+
+export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
+  return w
+    .u8(Kind.Welcome)
+    .u16(m.version)
+    .varuint(m.playerId)
+    .string(m.token)
+    .u16(m.tickMs)
+    .u16(m.syncIntervalMs)
+    .f64(m.serverTime)
+    .f64(m.roomEpoch)
+    .u8((m.reconnected ? 1 : 0) | (m.json ? 2 : 0))
+    .string(m.roomKind)
+    .u16(m.cap)
+    .u32(m.schemaHash >>> 0)
+    .varuint(m.lastSeq);
+}
+
+/**
+ * Starts a FRAME in `w` and returns the position of its flags byte. Write the sections in order
+ * (ack, events, delta), then patch the flags with {@link endFrame}.
+ */
+export function beginFrame(w: BinaryWriter, tick: number, time: number): number {
+  w.u8(Kind.Frame);
+  const flagsPos = w.offset;
+  w.u8(0).varuint(tick).varuint(time);
+  return flagsPos;
+}
+
+/** Writes the ack section (call right after {@link beginFrame}). */
+export function writeFrameAck(w: BinaryWriter, seq: number): void {
+  w.varuint(seq);
+}
+
+/** Writes the events section: a count then length-prefixed opaque event bodies. */
+export function writeFrameEvents(w: BinaryWriter, events: readonly Uint8Array[]): void {
+  w.varuint(events.length);
+  for (const e of events) w.varuint(e.length).bytes(e);
+}
+
+export function endFrame(w: BinaryWriter, flagsPos: number, flags: number): void {
+  w.patchU8(flagsPos, flags);
+}
+
+export function encodeError(w: BinaryWriter, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
+  return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
+}
+
+export function encodePong(w: BinaryWriter, clientTime: number, serverTime: number): BinaryWriter {
+  return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
+}
+
+export function encodeStats(w: BinaryWriter, requestId: number, json: string): BinaryWriter {
+  return w.u8(Kind.Stats).u32(requestId).string(json);
+}
+
+const MAX_EVENTS_PER_FRAME = 4096;
+
+/** Decodes one binary server→client frame. Never throws. */
+export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
+  try {
+    const r = new BinaryReader(bytes);
+    const kind = r.u8();
+    let msg: ServerMessage;
+    switch (kind) {
+      case Kind.Welcome: {
+        const version = r.u16();
+        const playerId = r.varuint();
+        const token = r.string(128);
+        const tickMs = r.u16();
+        const syncIntervalMs = r.u16();
+        const serverTime = r.finiteF64("serverTime");
+        const roomEpoch = r.finiteF64("roomEpoch");
+        const flags = r.u8();
+        if (flags > 3) throw new DecodeError("bad_value", `welcome flags ${flags}`);
+        msg = {
+          kind: "welcome",
+          version,
+          playerId,
+          token,
+          tickMs,
+          syncIntervalMs,
+          serverTime,
+          roomEpoch,
+          reconnected: (flags & 1) !== 0,
+          json: (flags & 2) !== 0,
+          roomKind: r.string(64),
+          cap: r.u16(),
+          schemaHash: r.u32(),
+          lastSeq: r.varuint(),
+        };
+        break;
+      }
+      case Kind.Frame: {
+        const flags = r.u8();
+        if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
+        const tick = r.varuint();
+        const time = r.varuint();
+        const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
+        const events: Uint8Array[] = [];
+        if (flags & FrameFlag.Events) {
+          const n = r.varuint();
+          if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
+          for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
+        }
+        const delta = flags & FrameFlag.Delta ? r.bytes(r.remaining) : null;
+        msg = { kind: "frame", tick, time, ackSeq, events, delta };
+        break;
+      }
+      case Kind.Error:
+        msg = { kind: "error", code: r.u16(), retryAfterMs: r.varuint(), reason: r.string(1024) };
+        break;
+      case Kind.Pong:
+        msg = { kind: "pong", clientTime: r.finiteF64("clientTime"), serverTime: r.finiteF64("serverTime") };
+        break;
+      case Kind.Stats:
+        msg = { kind: "stats", requestId: r.u32(), json: r.string(1 << 20) };
+        break;
+      default:
+        throw new DecodeError("unknown_kind", `unknown server message kind 0x${kind.toString(16)}`);
+    }
+    r.expectEnd();
+    return msg;
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    return new DecodeError("bad_value", String(e));
+  }
+}

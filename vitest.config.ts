@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * Test projects:
+ * - unit: pure Node tests of every package (fast; fake clocks, property tests).
+ * - integration: real `wrangler dev` processes on loopback (slower; one file at a time).
+ * - fuzz: the long fuzz run (`npm run fuzz`); CI runs the smaller in-unit fuzz budget instead.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "tools/loadtest/test/**/*.test.ts", "apps/*/test/unit/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "**/*.fuzz.test.ts", "**/node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts"],
+          exclude: ["**/node_modules/**"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "fuzz",
+          include: ["**/*.fuzz.test.ts"],
+          exclude: ["**/node_modules/**"],
+          environment: "node",
+          testTimeout: 600_000,
+        },
+      },
+    ],
+  },
+});
