@@ -1,6 +1,6 @@
 import { DecodeError } from "./decodeError";
 
-const textDecoder = new TextDecoder("utf-8", { fatal: true });
+const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}

@@ -10,3 +10,5 @@ export * from "./errorCodes";
 export * from "./clientMessages";
 export * from "./serverMessages";
 export * from "./jsonMessages";
+export * from "./schema";
+export * from "./delta";

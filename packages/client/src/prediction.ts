@@ -1,0 +1,159 @@
+/** How a {@link Predictor} applies inputs and measures its own mistakes. */
+export interface PredictorOptions<S, I> {
+  /**
+   * The game's input rule, the same one the server runs. Must not mutate `state` unless
+   * {@link clone} is given (then it may mutate and return its argument).
+   */
+  applyInput: (state: S, input: I) => S;
+  /**
+   * Copies a state. When given, reconciliation clones the server state before replaying onto
+   * it, so `applyInput` may work in place and the decoder's state is never touched.
+   */
+  clone?: (state: S) => S;
+  /**
+   * Distance between two states (e.g. position distance of the local player). Reported as the
+   * prediction error: how far the shown prediction was from the reconciled one. Default: 0.
+   */
+  error?: (predicted: S, reconciled: S) => number;
+  /**
+   * Unacknowledged inputs kept. When the server stops acking, the oldest are dropped rather
+   * than growing without bound (a reconnect resyncs anyway). Default 256.
+   */
+  maxPending?: number;
+}
+
+/**
+ * Client-side prediction with server reconciliation.
+ *
+ * Local inputs are applied at once ({@link push}) so the player's own avatar responds without
+ * waiting a round trip; each is remembered under its sequence number. When a frame arrives
+ * with an ack and the authoritative state ({@link reconcile}), inputs up to the ack are dropped
+ * (the server state already contains them) and the rest are replayed over the server state.
+ * With a deterministic `applyInput` that matches the server's, the replayed state equals what
+ * was predicted and the prediction error is zero.
+ */
+export class Predictor<S, I> {
+  private readonly applyInput: (state: S, input: I) => S;
+  private readonly cloneState: ((state: S) => S) | undefined;
+  private readonly metric: ((predicted: S, reconciled: S) => number) | undefined;
+  private readonly maxPending: number;
+
+  private readonly seqs: Float64Array;
+  private readonly inputs: (I | undefined)[];
+  private head = 0;
+  private count = 0;
+
+  private predicted: S | undefined;
+  private acked = -1;
+  private lastErr = 0;
+  private maxErr = 0;
+  private reconcileCount = 0;
+  private droppedCount = 0;
+
+  constructor(options: PredictorOptions<S, I>, initialState?: S) {
+    this.applyInput = options.applyInput;
+    this.cloneState = options.clone;
+    this.metric = options.error;
+    this.maxPending = Math.max(1, Math.floor(options.maxPending ?? 256));
+    this.seqs = new Float64Array(this.maxPending);
+    this.inputs = new Array<I | undefined>(this.maxPending).fill(undefined);
+    this.predicted = initialState;
+  }
+
+  /** The predicted state (server state plus unacked inputs); undefined before any state. */
+  get state(): S | undefined {
+    return this.predicted;
+  }
+
+  /** Inputs sent but not yet acknowledged. */
+  get pending(): number {
+    return this.count;
+  }
+
+  /** Highest acknowledged sequence number seen (-1 before any). */
+  get lastAck(): number {
+    return this.acked;
+  }
+
+  /** Prediction error measured at the latest reconciliation. */
+  get lastError(): number {
+    return this.lastErr;
+  }
+
+  /** Largest prediction error seen since construction or {@link resetStats}. */
+  get maxError(): number {
+    return this.maxErr;
+  }
+
+  /** Reconciliations performed. */
+  get reconciliations(): number {
+    return this.reconcileCount;
+  }
+
+  /** Inputs dropped unacked because {@link PredictorOptions.maxPending} was exceeded. */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /**
+   * Applies a local input at once and remembers it under `seq` (the number `sendInput`
+   * returned). Inputs that were not sent (seq < 0) are ignored: the server will never apply them.
+   */
+  push(seq: number, input: I): S | undefined {
+    if (seq < 0 || seq <= this.acked) return this.predicted;
+    if (this.count === this.maxPending) {
+      this.inputs[this.head] = undefined;
+      this.head = (this.head + 1) % this.maxPending;
+      this.count--;
+      this.droppedCount++;
+    }
+    const slot = (this.head + this.count) % this.maxPending;
+    this.seqs[slot] = seq;
+    this.inputs[slot] = input;
+    this.count++;
+    if (this.predicted !== undefined) this.predicted = this.applyInput(this.predicted, input);
+    return this.predicted;
+  }
+
+  /**
+   * Takes the authoritative state of a frame and the highest input the server processed for it
+   * (a frame without ack keeps the previous one), drops acknowledged inputs, replays the rest,
+   * and returns the new predicted state.
+   */
+  reconcile(serverState: S, ackSeq: number = this.acked): S {
+    if (ackSeq > this.acked) this.acked = ackSeq;
+    while (this.count > 0 && this.seqs[this.head] <= this.acked) {
+      this.inputs[this.head] = undefined;
+      this.head = (this.head + 1) % this.maxPending;
+      this.count--;
+    }
+    let s = this.cloneState ? this.cloneState(serverState) : serverState;
+    for (let k = 0; k < this.count; k++) s = this.applyInput(s, this.inputs[(this.head + k) % this.maxPending] as I);
+    if (this.predicted !== undefined && this.metric) {
+      this.lastErr = this.metric(this.predicted, s);
+      if (this.lastErr > this.maxErr) this.maxErr = this.lastErr;
+    }
+    this.reconcileCount++;
+    this.predicted = s;
+    return s;
+  }
+
+  /**
+   * Forgets every pending input, e.g. after a reconnect: inputs the server did not apply before
+   * the drop are stale and must not be replayed. `lastSeq` (the welcome's) becomes the ack.
+   * The next {@link reconcile} supplies the state.
+   */
+  reset(lastSeq = -1, state?: S): void {
+    for (let k = 0; k < this.count; k++) this.inputs[(this.head + k) % this.maxPending] = undefined;
+    this.head = 0;
+    this.count = 0;
+    this.acked = lastSeq;
+    this.predicted = state;
+  }
+
+  /** Zeroes the error statistics. */
+  resetStats(): void {
+    this.lastErr = 0;
+    this.maxErr = 0;
+  }
+}

@@ -1,0 +1,89 @@
+import { CloseCode } from "@tikron/protocol";
+import { Backoff, type BackoffOptions } from "./backoff";
+
+/** Reconnection tunables: the {@link BackoffOptions} plus when to trust a connection again. */
+export interface ReconnectOptions extends BackoffOptions {
+  /** A joined connection that stays up this long resets the backoff (ms). Default 5000. */
+  stableAfterMs?: number;
+  /**
+   * Floor under the delay after `room_full` (ms), when the server named no `retryAfterMs`.
+   * A full room stays full for a while; retrying at once only adds load. Default 1000.
+   */
+  roomFullDelayMs?: number;
+}
+
+/** What to do about one socket close. */
+export type ReconnectDecision =
+  | { reconnect: true; delayMs: number; attempt: number }
+  | { reconnect: false; why: "fatal_code" | "attempts_exhausted" | "disabled" };
+
+/**
+ * Close codes after which coming back cannot help: the server rejected who we are or what we
+ * sent (retrying repeats it), someone else took the seat, or the room is gone.
+ */
+const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
+  CloseCode.normal,
+  1002, // protocol error (transport level)
+  1003, // unsupported data
+  1007, // invalid payload
+  1008, // policy violation, e.g. a rejected ticket
+  1009, // message too big
+  1010, // missing extension
+  CloseCode.protocol_error,
+  CloseCode.bad_hello,
+  CloseCode.replaced,
+  CloseCode.frame_too_large,
+  CloseCode.room_closed,
+  CloseCode.too_many_errors,
+]);
+
+/** True when a close with this code may be retried (transport drops, overload, pacing). */
+export function isRetryableClose(code: number): boolean {
+  return !FATAL_CLOSE_CODES.has(code);
+}
+
+/**
+ * Decides, close by close, whether and when to reconnect. Pure state: no timers, no sockets, so
+ * the policy is testable on its own; the connection owns the scheduling.
+ */
+export class ReconnectPolicy {
+  readonly enabled: boolean;
+  readonly stableAfterMs: number;
+  readonly roomFullDelayMs: number;
+  private readonly backoff: Backoff;
+
+  constructor(options: ReconnectOptions | false = {}) {
+    this.enabled = options !== false;
+    const o = options === false ? {} : options;
+    this.stableAfterMs = o.stableAfterMs ?? 5000;
+    this.roomFullDelayMs = o.roomFullDelayMs ?? 1000;
+    this.backoff = new Backoff(o);
+  }
+
+  /** Failed attempts since the last stable connection. */
+  get attempts(): number {
+    return this.backoff.attempts;
+  }
+
+  /**
+   * One close of a socket that was not closed deliberately (a deliberate close never asks).
+   * `retryAfterMs` is the largest delay an ERROR on that socket asked for; it is honoured for
+   * any code, not only `join_throttled`. `tokenRejected` (a `bad_token` error came first) makes
+   * a following `bad_hello` retryable: the held seat is gone, but joining afresh can work.
+   */
+  onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
+    if (!this.enabled) return { reconnect: false, why: "disabled" };
+    const retryable = isRetryableClose(code) || (context.tokenRejected === true && code === CloseCode.bad_hello);
+    if (!retryable) return { reconnect: false, why: "fatal_code" };
+    let floor = Math.max(0, context.retryAfterMs ?? 0);
+    if (code === CloseCode.room_full && floor === 0) floor = this.roomFullDelayMs;
+    const delayMs = this.backoff.next(floor);
+    if (delayMs === null) return { reconnect: false, why: "attempts_exhausted" };
+    return { reconnect: true, delayMs, attempt: this.backoff.attempts };
+  }
+
+  /** The connection stayed joined for {@link stableAfterMs}: forget earlier failures. */
+  markStable(): void {
+    this.backoff.reset();
+  }
+}

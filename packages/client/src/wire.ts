@@ -1,0 +1,203 @@
+import {
+  BinaryWriter,
+  DecodeError,
+  MAX_INPUT_PAYLOAD_BYTES,
+  PROTOCOL_VERSION,
+  decodeJsonServerMessage,
+  decodeServerMessage,
+  encodeHello,
+  encodeInput,
+  encodeLeave,
+  encodePing,
+  encodeStatsRequest,
+  errorName,
+  type JsonClientMessage,
+  type WelcomeMessage,
+} from "@tikron/protocol";
+
+/** The welcome, identical for binary and JSON rooms (JSON rooms report `schemaHash` 0). */
+export type WelcomeInfo = Omit<WelcomeMessage, "kind">;
+
+/** A state frame, mode-independent. */
+export interface IncomingFrame {
+  kind: "frame";
+  tick: number;
+  /** Room time (ms since `roomEpoch`) the tick was simulated at. */
+  time: number;
+  /** Highest processed input seq, or -1 when the frame carries no ack. */
+  ackSeq: number;
+  /** Event bodies: byte views in binary rooms, JSON values in JSON rooms. */
+  events: readonly unknown[];
+  /** True when the frame carries a state section (delta bytes or a JSON view). */
+  hasState: boolean;
+  /** The state section: delta bytes (binary) or the JSON view. */
+  body: unknown;
+}
+
+/** A server message after decoding, the same shape for both modes. */
+export type Incoming =
+  | ({ kind: "welcome" } & WelcomeInfo)
+  | IncomingFrame
+  | { kind: "error"; code: number; name: string; reason: string; retryAfterMs: number }
+  | { kind: "pong"; clientTime: number; serverTime: number }
+  | { kind: "stats"; requestId: number; stats: unknown };
+
+const EMPTY: readonly unknown[] = [];
+
+/**
+ * Decodes one WebSocket message: binary frames with the protocol's binary decoder, text frames
+ * as JSON mode. Never throws.
+ */
+export function decodeIncoming(data: unknown): Incoming | DecodeError {
+  if (typeof data === "string") return fromJson(data);
+  const bytes =
+    data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : ArrayBuffer.isView(data)
+        ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+        : null;
+  if (!bytes) return new DecodeError("bad_value", "unsupported message data type");
+  const m = decodeServerMessage(bytes);
+  if (m instanceof DecodeError) return m;
+  switch (m.kind) {
+    case "welcome":
+    case "pong":
+      return m;
+    case "frame":
+      return {
+        kind: "frame",
+        tick: m.tick,
+        time: m.time,
+        ackSeq: m.ackSeq,
+        events: m.events.length === 0 ? EMPTY : m.events,
+        hasState: m.delta !== null,
+        body: m.delta,
+      };
+    case "error":
+      return { kind: "error", code: m.code, name: errorName(m.code), reason: m.reason, retryAfterMs: m.retryAfterMs };
+    case "stats": {
+      let stats: unknown;
+      try {
+        stats = JSON.parse(m.json);
+      } catch {
+        return new DecodeError("bad_json", "stats body is not valid JSON");
+      }
+      return { kind: "stats", requestId: m.requestId, stats };
+    }
+  }
+}
+
+function num(v: unknown, fallback = 0): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
+}
+
+function fromJson(text: string): Incoming | DecodeError {
+  const m = decodeJsonServerMessage(text);
+  if (m instanceof DecodeError) return m;
+  switch (m.t) {
+    case "welcome":
+      if (typeof m.token !== "string" || !Number.isFinite(m.playerId)) {
+        return new DecodeError("bad_value", "welcome without playerId/token");
+      }
+      return {
+        kind: "welcome",
+        version: num(m.v),
+        playerId: m.playerId,
+        token: m.token,
+        tickMs: num(m.tickMs),
+        syncIntervalMs: num(m.syncIntervalMs),
+        serverTime: num(m.serverTime),
+        roomEpoch: num(m.roomEpoch),
+        reconnected: m.reconnected === true,
+        json: true,
+        roomKind: String(m.roomKind ?? ""),
+        cap: num(m.cap),
+        schemaHash: 0,
+        lastSeq: num(m.lastSeq),
+      };
+    case "state":
+      return {
+        kind: "frame",
+        tick: num(m.tick),
+        time: num(m.time),
+        ackSeq: num(m.ack, -1),
+        events: Array.isArray(m.events) ? m.events : EMPTY,
+        hasState: m.state !== undefined,
+        body: m.state,
+      };
+    case "error":
+      return {
+        kind: "error",
+        code: num(m.code),
+        name: typeof m.name === "string" ? m.name : errorName(num(m.code)),
+        reason: String(m.reason ?? ""),
+        retryAfterMs: Math.max(0, num(m.retryAfterMs)),
+      };
+    case "pong":
+      if (typeof m.ct !== "number" || typeof m.st !== "number") return new DecodeError("bad_value", "pong without ct/st");
+      return { kind: "pong", clientTime: m.ct, serverTime: m.st };
+    case "stats":
+      return { kind: "stats", requestId: num(m.id), stats: m.stats };
+    default:
+      return new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify((m as { t: unknown }).t)?.slice(0, 32)}`);
+  }
+}
+
+/**
+ * Encodes client messages in the room's mode. Binary messages are returned as exact-size copies:
+ * a socket may queue the bytes (e.g. while compressing), so a reused buffer must not be handed out.
+ */
+export class ClientWire {
+  private readonly w = new BinaryWriter(256);
+
+  constructor(readonly json: boolean) {}
+
+  hello(token: string, name: string): string | Uint8Array {
+    if (this.json) return this.text({ t: "hello", v: PROTOCOL_VERSION, token, name });
+    return encodeHello(this.w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes();
+  }
+
+  /** Binary rooms need a `Uint8Array` payload of at most MAX_INPUT_PAYLOAD_BYTES; JSON rooms any JSON value. */
+  input(seq: number, payload: unknown): string | Uint8Array {
+    if (this.json) return this.text({ t: "input", seq, data: payload });
+    if (!(payload instanceof Uint8Array)) throw new TypeError("binary rooms take Uint8Array input payloads");
+    if (payload.length > MAX_INPUT_PAYLOAD_BYTES) {
+      throw new RangeError(`input payload of ${payload.length} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
+    }
+    return encodeInput(this.w.reset(), seq, payload).toBytes();
+  }
+
+  ping(clientTime: number): string | Uint8Array {
+    if (this.json) return this.text({ t: "ping", ct: clientTime });
+    return encodePing(this.w.reset(), clientTime).toBytes();
+  }
+
+  statsRequest(id: number): string | Uint8Array {
+    if (this.json) return this.text({ t: "stats", id });
+    return encodeStatsRequest(this.w.reset(), id).toBytes();
+  }
+
+  leave(): string | Uint8Array {
+    if (this.json) return this.text({ t: "leave" });
+    return encodeLeave(this.w.reset()).toBytes();
+  }
+
+  private text(m: JsonClientMessage): string {
+    return JSON.stringify(m);
+  }
+}
+
+/** UTF-8 length of a string without encoding it (for byte counters). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { ClockSync } from "../src/clockSync";
+
+/** One direction's queueing delay: usually a quiet network (< 1.5 ms), sometimes a spike. */
+const jitterArb = fc.oneof(
+  { weight: 3, arbitrary: fc.double({ min: 0, max: 1.5, noNaN: true }) },
+  { weight: 2, arbitrary: fc.double({ min: 0, max: 300, noNaN: true }) },
+);
+
+describe("ClockSync", () => {
+  it("converges within 2 ms of the true offset under asymmetric jitter", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }), // offset on top of an epoch-ms server clock
+        fc.double({ min: -20e-6, max: 20e-6, noNaN: true }), // relative drift, ±20 ppm
+        fc.double({ min: 0.5, max: 150, noNaN: true }), // base one-way delay (same both ways)
+        fc.array(fc.tuple(jitterArb, jitterArb), { minLength: 80, maxLength: 80 }),
+        (offset, drift, base, jitter) => {
+          const epoch = 1.7e12 + offset;
+          const serverAt = (local: number) => epoch + local * (1 + drift);
+          const cs = new ClockSync({ windowSize: 8, maxSlewMsPerSec: 10 });
+          let t = 1000;
+          const errors: number[] = [];
+          jitter.forEach(([up, down], i) => {
+            // Every fourth ping crosses a quiet network both ways, so every window holds one.
+            if (i % 4 === 3) {
+              up = Math.min(up, 1.5);
+              down = Math.min(down, 1.5);
+            }
+            const t0 = t;
+            const s = serverAt(t0 + base + up);
+            const t1 = t0 + 2 * base + up + down;
+            cs.addSample(t0, s, t1);
+            t += 2000;
+            if (i >= 60) errors.push(Math.abs(cs.serverNow(t) - serverAt(t)));
+          });
+          expect(Math.max(...errors)).toBeLessThan(2);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("uses the lowest-RTT sample of the window", () => {
+    const cs = new ClockSync({ warmupSamples: 10 });
+    cs.addSample(0, 1000 + 10, 20); // rtt 20, offset 1000
+    cs.addSample(100, 1100 + 90, 200); // rtt 100, queued on the way up: offset 1040
+    expect(cs.targetOffsetMs).toBeCloseTo(1000, 9);
+    expect(cs.minRttMs).toBe(20);
+    expect(cs.rttMs).toBeGreaterThan(20);
+  });
+
+  it("applies the first sample at once, then slews at a bounded rate", () => {
+    const cs = new ClockSync({ maxSlewMsPerSec: 10 });
+    expect(cs.synced).toBe(false);
+    cs.addSample(0, 5000 + 5, 10); // offset 5000
+    expect(cs.synced).toBe(true);
+    expect(cs.offsetAt(10)).toBeCloseTo(5000, 9);
+
+    cs.addSample(1000, 1000 + 5100 + 2, 1004); // better RTT, offset 5100: a 100 ms correction
+    expect(cs.targetOffsetMs).toBeCloseTo(5100, 9);
+    expect(cs.offsetAt(1004)).toBeLessThan(5011); // ~10 ms/s over ~1 s so far, not a jump
+
+    let prevServer = cs.serverNow(1004);
+    let prevOffset = cs.offsetAt(1004);
+    for (let t = 1020; t <= 20_000; t += 16) {
+      const off = cs.offsetAt(t);
+      expect(off - prevOffset).toBeLessThanOrEqual((16 * 10) / 1000 + 1e-9);
+      const s = cs.serverNow(t);
+      expect(s).toBeGreaterThan(prevServer); // never runs backwards
+      prevServer = s;
+      prevOffset = off;
+    }
+    expect(cs.offsetAt(20_000)).toBeCloseTo(5100, 6);
+    expect(cs.steps).toBe(0);
+  });
+
+  it("slews downward as well, and steps when the local clock jumped", () => {
+    const cs = new ClockSync({ maxSlewMsPerSec: 20, stepThresholdMs: 1000 });
+    cs.addSample(0, 100 + 5, 10);
+    cs.addSample(1000, 1005 + 60 - 0.5, 1009); // rtt 9 (< 10): offset 60
+    expect(cs.offsetAt(1009)).toBe(100); // nothing has moved at the instant the sample lands
+    const before = cs.offsetAt(1999);
+    expect(before).toBeLessThan(100);
+    expect(before).toBeGreaterThanOrEqual(100 - 20 * 0.99 - 1e-9);
+    cs.addSample(2000, 2001 + 9060, 2002); // 9 s away: a suspended laptop, not jitter
+    expect(cs.offsetAt(2002)).toBeCloseTo(9060, 6);
+    expect(cs.steps).toBe(1);
+  });
+
+  it("ignores impossible samples", () => {
+    const cs = new ClockSync();
+    expect(cs.addSample(10, 500, 5)).toBe(false);
+    expect(cs.addSample(10, Number.NaN, 20)).toBe(false);
+    expect(cs.synced).toBe(false);
+  });
+});

@@ -1,0 +1,366 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CloseCode, ErrorCode, PROTOCOL_VERSION } from "@tikron/protocol";
+import { connect, roomUrl, type CloseInfo, type ReconnectingInfo, type RoomConnection } from "../src/connect";
+import type { StateDecoder } from "../src/decoder";
+import { Predictor } from "../src/prediction";
+import { SnapshotBuffer } from "../src/snapshotBuffer";
+import { errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket } from "./helpers";
+
+const now = () => Date.now(); // faked together with the timers
+
+let conns: RoomConnection<any>[] = [];
+function track<T extends RoomConnection<any>>(c: T): T {
+  conns.push(c);
+  return c;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  for (const c of conns) c.close();
+  conns = [];
+  vi.useRealTimers();
+});
+
+function joined(s: FakeSocket, over: Parameters<typeof welcomeBytes>[0] = {}): void {
+  s.serverOpen();
+  s.serverSend(welcomeBytes(over));
+}
+
+function recorder(conn: RoomConnection<any>) {
+  const closes: CloseInfo[] = [];
+  const retries: ReconnectingInfo[] = [];
+  const errors: { name: string; local: boolean; retryAfterMs: number }[] = [];
+  conn.on("close", (c) => closes.push(c));
+  conn.on("reconnecting", (r) => retries.push(r));
+  conn.on("error", (e) => errors.push(e));
+  return { closes, retries, errors };
+}
+
+describe("connect() against an in-process fake socket", () => {
+  it("builds the room URL, sends a binary hello on open and emits welcome", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("http://game.test/", { room: "r 1", kind: "arena", name: "ann", ticket: "t&1", WebSocketImpl: Impl, now }));
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0].url).toBe("ws://game.test/rooms/arena/r%201?ticket=t%261");
+    expect(sockets[0].binaryType).toBe("arraybuffer");
+    expect(conn.status).toBe("connecting");
+    sockets[0].serverOpen();
+    expect(sockets[0].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "", name: "ann" }]);
+    expect(conn.sendInput(new Uint8Array([1]))).toBe(-1); // not joined yet
+    const welcomes: unknown[] = [];
+    conn.on("welcome", (w) => welcomes.push(w));
+    sockets[0].serverSend(welcomeBytes({ playerId: 42, token: "abc" }));
+    expect(welcomes).toHaveLength(1);
+    expect(conn.status).toBe("joined");
+    expect(conn.playerId).toBe(42);
+    expect(conn.token).toBe("abc");
+    expect(sockets[0].messages()).toHaveLength(1);
+    expect(roomUrl("wss://x/base", "k", "r")).toBe("wss://x/base/rooms/k/r");
+  });
+
+  it("numbers inputs and delivers acks, events and state through the decoder", () => {
+    const { Impl, sockets } = fakeSockets();
+    const applied: number[][] = [];
+    let resets = 0;
+    const decoder: StateDecoder<number> = {
+      reset: () => void resets++,
+      apply: (b) => void applied.push(Array.from(b as Uint8Array)),
+      get state() {
+        return applied.length;
+      },
+      decodeEvent: (b) => `ev:${Array.from(b as Uint8Array).join(",")}`,
+    };
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", decoder, WebSocketImpl: Impl, now }));
+    joined(sockets[0]);
+    expect(resets).toBe(1);
+    expect([1, 2, 3].map((n) => conn.sendInput(new Uint8Array([n, n])))).toEqual([1, 2, 3]);
+    const inputs = sockets[0].messages().filter((m) => m.kind === "input");
+    expect(inputs.map((m) => (m as { inputs: { seq: number }[] }).inputs[0].seq)).toEqual([1, 2, 3]);
+    expect(Array.from((inputs[2] as { inputs: { payload: Uint8Array }[] }).inputs[0].payload)).toEqual([3, 3]);
+    expect(() => conn.sendInput("not bytes")).toThrow(TypeError);
+    expect(conn.sendInput(new Uint8Array([4]))).toBe(4); // a refused payload does not burn a seq
+
+    const states: { ackSeq: number; changed: boolean; state: number; time: number }[] = [];
+    const events: unknown[] = [];
+    conn.on("state", (s) => states.push(s));
+    conn.on("event", (e) => events.push(e.body));
+    sockets[0].serverSend(frameBytes({ tick: 10, time: 500, ack: 2, events: [new Uint8Array([5])], delta: new Uint8Array([9, 8]) }));
+    sockets[0].serverSend(frameBytes({ tick: 11, time: 550, ack: 3 }));
+    expect(applied).toEqual([[9, 8]]);
+    expect(events).toEqual(["ev:5"]);
+    expect(states.map((s) => [s.ackSeq, s.changed, s.state, s.time])).toEqual([
+      [2, true, 1, 500],
+      [3, false, 1, 550],
+    ]);
+    const st = conn.stats;
+    expect(st.frames).toBe(2);
+    expect(st.lastAck).toBe(3);
+    expect(st.inputsSent).toBe(4);
+    expect(st.bytesOut).toBeGreaterThan(0);
+    expect(st.bytesIn).toBeGreaterThan(0);
+    expect(conn.stats).toBe(st); // one live object, no per-read allocation
+  });
+
+  it("reconnects with the token after an unexpected drop, jittered and bounded, without replaying stale inputs", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const predictor = new Predictor<{ x: number }, number>({ applyInput: (s, dx) => ({ x: s.x + dx }) }, { x: 0 });
+    const conn = track(
+      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, predictor, reconnect: { baseMs: 100, maxMs: 1000, random: seeded(3) } }),
+    );
+    const rec = recorder(conn);
+    joined(sockets[0], { token: "seat-7" });
+    for (let i = 0; i < 3; i++) predictor.push(conn.sendInput(new Uint8Array([i])), 1);
+    expect(predictor.pending).toBe(3);
+
+    sockets[0].serverClose(1006, "");
+    expect(rec.closes).toEqual([{ code: 1006, reason: "", willReconnect: true, deliberate: false }]);
+    expect(rec.retries).toHaveLength(1);
+    const { delayMs, attempt } = rec.retries[0];
+    expect(attempt).toBe(1);
+    expect(delayMs).toBeGreaterThanOrEqual(0);
+    expect(delayMs).toBeLessThanOrEqual(100);
+    expect(conn.status).toBe("reconnecting");
+    expect(conn.sendInput(new Uint8Array([9]))).toBe(-1); // nothing is queued over the drop
+
+    await vi.advanceTimersByTimeAsync(Math.max(0, delayMs - 1));
+    expect(sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sockets).toHaveLength(2);
+    sockets[1].serverOpen();
+    expect(sockets[1].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "seat-7", name: "" }]);
+
+    // The server had applied inputs 1 and 2; 3 was lost with the socket.
+    sockets[1].serverSend(welcomeBytes({ token: "seat-7", reconnected: true, lastSeq: 2 }));
+    expect(conn.status).toBe("joined");
+    expect(predictor.pending).toBe(0);
+    expect(predictor.lastAck).toBe(2);
+    expect(sockets[1].messages().filter((m) => m.kind === "input")).toHaveLength(0);
+    expect(conn.sendInput(new Uint8Array([1]))).toBe(4);
+    expect(conn.stats.reconnects).toBe(1);
+  });
+
+  it("never reuses a sequence number the server reports as applied", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, token: "old" }));
+    sockets[0].serverOpen();
+    expect(sockets[0].messages()[0]).toMatchObject({ kind: "hello", token: "old" });
+    sockets[0].serverSend(welcomeBytes({ reconnected: true, lastSeq: 41 }));
+    expect(conn.sendInput(new Uint8Array([0]))).toBe(42);
+  });
+
+  it("backs off on room_full instead of retrying at once", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(
+      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { roomFullDelayMs: 2000, baseMs: 100, maxMs: 1000 } }),
+    );
+    const rec = recorder(conn);
+    sockets[0].serverOpen();
+    sockets[0].serverSend(errorBytes(ErrorCode.room_full, "full"));
+    sockets[0].serverClose(CloseCode.room_full, "room full");
+    expect(rec.errors[0]).toMatchObject({ name: "room_full", local: false });
+    const delay = rec.retries[0].delayMs;
+    expect(delay).toBeGreaterThanOrEqual(2000);
+    expect(delay).toBeLessThanOrEqual(2100);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(delay - 1999);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("honours retryAfterMs of join_throttled", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    const rec = recorder(conn);
+    sockets[0].serverOpen();
+    sockets[0].serverSend(errorBytes(ErrorCode.join_throttled, "slow down", 5000));
+    sockets[0].serverClose(CloseCode.join_throttled, "join throttled");
+    expect(rec.errors[0]).toMatchObject({ name: "join_throttled", retryAfterMs: 5000 });
+    expect(rec.retries[0].delayMs).toBeGreaterThanOrEqual(5000);
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(rec.retries[0].delayMs - 4999);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it("does not reconnect after a deliberate close, and sends leave first", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    const rec = recorder(conn);
+    joined(sockets[0]);
+    const waiting = conn.requestStats();
+    conn.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+    expect(sockets[0].messages().at(-1)).toEqual({ kind: "leave" });
+    expect(sockets[0].closedWith).toEqual({ code: 1000, reason: "client closed" });
+    expect(rec.closes).toEqual([{ code: 1000, reason: "client closed", willReconnect: false, deliberate: true }]);
+    sockets[0].serverClose(1000); // a late close from the transport changes nothing
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sockets).toHaveLength(1);
+    expect(conn.status).toBe("closed");
+    await expect(conn.whenJoined()).rejects.toThrow();
+    expect(rec.retries).toHaveLength(0);
+  });
+
+  it("does not come back after replaced or bad hello", async () => {
+    for (const code of [CloseCode.replaced, CloseCode.bad_hello, CloseCode.room_closed]) {
+      const { Impl, sockets } = fakeSockets();
+      const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+      const rec = recorder(conn);
+      joined(sockets[0]);
+      sockets[0].serverClose(code, "bye");
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(sockets).toHaveLength(1);
+      expect(rec.closes).toEqual([{ code, reason: "bye", willReconnect: false, deliberate: false }]);
+      expect(conn.status).toBe("closed");
+    }
+  });
+
+  it("stops when a close listener closes the connection", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    const rec = recorder(conn);
+    joined(sockets[0]);
+    conn.once("close", () => conn.close());
+    sockets[0].serverClose(1006);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(1);
+    expect(rec.retries).toHaveLength(0);
+    expect(conn.status).toBe("closed");
+  });
+
+  it("joins afresh when the server no longer knows the token", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, token: "expired", reconnect: { baseMs: 10, maxMs: 10 } }));
+    sockets[0].serverOpen();
+    sockets[0].serverSend(errorBytes(ErrorCode.bad_token, "unknown token"));
+    sockets[0].serverClose(CloseCode.bad_hello, "bad token");
+    expect(conn.token).toBe("");
+    await vi.advanceTimersByTimeAsync(20);
+    expect(sockets).toHaveLength(2);
+    sockets[1].serverOpen();
+    expect(sockets[1].messages()[0]).toMatchObject({ kind: "hello", token: "" });
+  });
+
+  it("gives up after maxAttempts", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { maxAttempts: 3, baseMs: 50, maxMs: 200 } }));
+    const rec = recorder(conn);
+    for (let i = 0; i < 10 && conn.status !== "closed"; i++) {
+      sockets[sockets.length - 1].serverClose(1006);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(sockets).toHaveLength(4);
+    expect(rec.retries.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    expect(rec.closes.at(-1)).toMatchObject({ willReconnect: false, code: 1006 });
+    expect(conn.status).toBe("closed");
+  });
+
+  it("resets the backoff once a connection has been stable", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(
+      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { maxAttempts: 2, stableAfterMs: 1000, baseMs: 10, maxMs: 10 } }),
+    );
+    const rec = recorder(conn);
+    const cycle = async (stayMs: number) => {
+      joined(sockets[sockets.length - 1]);
+      await vi.advanceTimersByTimeAsync(stayMs);
+      sockets[sockets.length - 1].serverClose(1011);
+      await vi.advanceTimersByTimeAsync(20);
+    };
+    await cycle(10);
+    await cycle(10);
+    expect(rec.retries.map((r) => r.attempt)).toEqual([1, 2]);
+    await cycle(1500);
+    expect(rec.retries.map((r) => r.attempt)).toEqual([1, 2, 1]);
+    expect(conn.status).toBe("reconnecting");
+  });
+
+  it("abandons an attempt that is never welcomed", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, connectTimeoutMs: 3000 }));
+    const rec = recorder(conn);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(rec.closes[0]).toMatchObject({ code: 1006, reason: "connect timeout", willReconnect: true });
+    expect(sockets[0].closedWith).not.toBeNull();
+  });
+
+  it("fetches a fresh ticket for every attempt", async () => {
+    const { Impl, sockets } = fakeSockets();
+    let n = 0;
+    track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, ticket: async () => `t${++n}`, reconnect: { baseMs: 1, maxMs: 1 } }));
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0].serverClose(1006);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t1", "ws://h/rooms/k/r?ticket=t2"]);
+  });
+
+  it("speaks JSON in JSON rooms", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "g1", kind: "ttt-json", json: true, name: "bo", WebSocketImpl: Impl, now }));
+    sockets[0].serverOpen();
+    expect(JSON.parse(sockets[0].sent[0] as string)).toEqual({ t: "hello", v: PROTOCOL_VERSION, token: "", name: "bo" });
+    const states: unknown[] = [];
+    const errors: string[] = [];
+    conn.on("state", (s) => states.push(s.state));
+    conn.on("error", (e) => errors.push(e.name));
+    sockets[0].serverSend(
+      JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }),
+    );
+    expect(conn.status).toBe("joined");
+    expect(conn.welcome).toMatchObject({ json: true, schemaHash: 0, playerId: 1 });
+    expect(conn.sendInput({ cell: 4 })).toBe(1);
+    expect(sockets[0].sent[1]).toBe('{"t":"input","seq":1,"data":{"cell":4}}');
+    sockets[0].serverSend(JSON.stringify({ t: "state", tick: 1, time: 10, ack: 1, state: { board: "x........" } }));
+    expect(states).toEqual([{ board: "x........" }]);
+    sockets[0].serverSend(JSON.stringify({ t: "error", code: ErrorCode.not_your_turn, name: "not_your_turn", reason: "wait" }));
+    sockets[0].serverSend("{not json");
+    expect(errors).toEqual(["not_your_turn", "bad_frame"]);
+    expect(conn.stats.decodeErrors).toBe(1);
+    conn.close();
+    expect(JSON.parse(sockets[0].sent.at(-1) as string)).toEqual({ t: "leave" });
+  });
+
+  it("refuses a decoder built for another schema, without reconnecting", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const decoder: StateDecoder<null> = { schemaHash: 123, reset() {}, apply() {}, state: null };
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", decoder, WebSocketImpl: Impl, now }));
+    const rec = recorder(conn);
+    joined(sockets[0], { schemaHash: 456 });
+    expect(rec.errors).toEqual([expect.objectContaining({ name: "schema_mismatch", local: true })]);
+    expect(rec.closes[0]).toMatchObject({ willReconnect: false });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it("syncs the clock from the welcome round trip and pongs, and informs the snapshot buffer", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const snapshots = new SnapshotBuffer({ fields: ["x"] });
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, pingBurst: 2, pingIntervalMs: 1000 }));
+    const s = sockets[0];
+    const offset = 1_700_000_000_000 - Date.now();
+    s.serverOpen();
+    await vi.advanceTimersByTimeAsync(40);
+    s.serverSend(welcomeBytes({ serverTime: Date.now() - 20 + offset, syncIntervalMs: 33 }));
+    expect(snapshots.sendIntervalMs).toBe(33);
+    expect(conn.stats.rttMs).toBe(40);
+    expect(Math.abs(conn.serverNow() - (Date.now() + offset))).toBeLessThan(1e-6);
+
+    // Pongs come back at once (fake time stands still), with the server clock 3 ms ahead of the
+    // welcome's estimate: the lower-RTT samples must win, applied directly during warm-up.
+    let answered = 0;
+    for (let i = 0; i < 30; i++) {
+      await vi.advanceTimersByTimeAsync(50);
+      const pings = s.messages().filter((m) => m.kind === "ping") as { clientTime: number }[];
+      while (answered < pings.length) {
+        const ct = pings[answered++].clientTime;
+        s.serverSend(pongBytes(ct, ct + offset + 3));
+      }
+    }
+    expect(answered).toBe(3); // two burst pings 100 ms apart, then one per second
+    expect(conn.clock.sampleCount).toBe(4);
+    expect(conn.stats.minRttMs).toBe(0);
+    expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
+  });
+});

@@ -1,0 +1,254 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { SampleKind, SnapshotBuffer } from "../src/snapshotBuffer";
+
+const SPEED = 0.1; // units per ms of the simulated entity
+
+interface SimOptions {
+  buffer: SnapshotBuffer;
+  intervalMs: number;
+  /** Local-clock offset of arrivals: clock offset + base latency. */
+  c: number;
+  /** Extra lateness (ms) of snapshot k. */
+  lateness: (k: number) => number;
+  /** Gap before render frame n (ms). */
+  frameGap: (n: number) => number;
+  fromMs: number;
+  toMs: number;
+  state?: { k: number; lastArrival: number };
+  /** Called after each render-frame update. */
+  onFrame?: (localNow: number, renderTime: number) => void;
+}
+
+/**
+ * A server sending one entity moving at SPEED every interval, over an in-order link with the
+ * given lateness, and a client rendering at the given frame gaps. Returns the resume state.
+ */
+function simulate(o: SimOptions): { k: number; lastArrival: number } {
+  const st = o.state ?? { k: 0, lastArrival: -Infinity };
+  const v = new Float64Array(1);
+  let n = 0;
+  for (let now = o.fromMs; now < o.toMs; now += o.frameGap(n++)) {
+    for (;;) {
+      const T = st.k * o.intervalMs;
+      // TCP delivers in order: a snapshot cannot overtake the one before it.
+      const arrival = Math.max(T + o.c + o.lateness(st.k), st.lastArrival);
+      if (arrival > now) break;
+      o.buffer.beginSnapshot(T, arrival);
+      v[0] = T * SPEED;
+      o.buffer.setEntity(1, v);
+      o.buffer.endSnapshot();
+      st.lastArrival = arrival;
+      st.k++;
+    }
+    const rt = o.buffer.update(now);
+    o.onFrame?.(now, rt);
+  }
+  return st;
+}
+
+describe("SnapshotBuffer timing", () => {
+  it("never starves at a steady cadence with jitter that fits the band", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 16, max: 100 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 64 }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.array(fc.integer({ min: 4, max: 40 }), { minLength: 1, maxLength: 16 }),
+        (interval, jFrac, pattern, c, gaps) => {
+          const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: interval });
+          const initial = buffer.delayMs;
+          const maxJitter = (initial - interval - buffer.headroomMs - 1) * jFrac;
+          // A stationary link: the jitter pattern repeats within the stability period.
+          const period = Math.max(1, Math.min(pattern.length, Math.floor(buffer.stableMs / interval)));
+          let interpolatedFrames = 0;
+          simulate({
+            buffer,
+            intervalMs: interval,
+            c,
+            lateness: (k) => pattern[k % period] * maxJitter,
+            frameGap: (n) => gaps[n % gaps.length],
+            fromMs: c,
+            toMs: c + 30_000,
+            onFrame: (_now, rt) => {
+              const v = buffer.sample(1, rt);
+              if (v === null) return; // before the first snapshot is due
+              expect(buffer.lastSampleKind).toBe(SampleKind.Interpolated);
+              expect(v[0]).toBeCloseTo(rt * SPEED, 6);
+              interpolatedFrames++;
+            },
+          });
+          expect(buffer.starvations).toBe(0);
+          expect(buffer.delayMs).toBeGreaterThanOrEqual(buffer.minDelayMs);
+          expect(buffer.delayMs).toBeLessThanOrEqual(buffer.maxDelayMs);
+          expect(interpolatedFrames).toBeGreaterThan(500);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 30_000); // ~2 s of simulation; generous for a busy machine
+
+  it("grows the delay by a send interval after a starvation, then shrinks back", () => {
+    const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
+    expect(buffer.delayMs).toBe(100);
+    const c = 5000;
+    let stall = { from: Infinity, to: Infinity };
+    const lateness = (k: number) => {
+      const T = k * 50;
+      return T > stall.from && T <= stall.to ? stall.to + 150 - T : 0;
+    };
+    const base = { buffer, intervalMs: 50, c, lateness, frameGap: () => 16 };
+    let st = simulate({ ...base, fromMs: c, toMs: c + 15_000 });
+    expect(buffer.starvations).toBe(0);
+    expect(buffer.delayMs).toBe(60); // a clean link needs only the bottom of the band
+
+    stall = { from: 15_000, to: 15_050 }; // a 150 ms hiccup: two snapshots held up
+    let peak = 0;
+    st = simulate({ ...base, fromMs: c + 15_000, toMs: c + 16_000, state: st, onFrame: () => (peak = Math.max(peak, buffer.delayMs)) });
+    expect(buffer.starvations).toBe(1);
+    expect(peak).toBe(110);
+
+    st = simulate({ ...base, fromMs: c + 16_000, toMs: c + 20_000, state: st });
+    expect(buffer.starvations).toBe(1);
+    expect(buffer.delayMs).toBe(110); // the hiccup is still inside the jitter window
+
+    simulate({ ...base, fromMs: c + 20_000, toMs: c + 45_000, state: st });
+    expect(buffer.starvations).toBe(1);
+    expect(buffer.delayMs).toBe(60);
+  });
+
+  it("keeps render time monotonic through starvation and recovery", () => {
+    const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
+    let prev = -Infinity;
+    simulate({
+      buffer,
+      intervalMs: 50,
+      c: 0,
+      lateness: (k) => (k % 40 === 0 ? 300 : 0),
+      frameGap: () => 16,
+      fromMs: 0,
+      toMs: 20_000,
+      onFrame: (_n, rt) => {
+        expect(rt).toBeGreaterThanOrEqual(prev);
+        prev = rt;
+      },
+    });
+    expect(buffer.starvations).toBeGreaterThan(0);
+    expect(buffer.delayMs).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("SnapshotBuffer sampling", () => {
+  const fields = ["x", { name: "a", interp: "angle" as const }, { name: "hp", interp: "step" as const }];
+
+  it("is exact at the snapshot times", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 1, max: 200 }),
+            fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+            fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+            fc.integer({ min: 0, max: 100 }),
+          ),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (snaps) => {
+          const b = new SnapshotBuffer({ fields, historySize: 64 });
+          let t = 1000;
+          const times: number[] = [];
+          for (const [dt, x, a, hp] of snaps) {
+            t += dt;
+            times.push(t);
+            b.beginSnapshot(t, t);
+            b.setEntity(9, [x, a, hp]);
+            b.endSnapshot();
+          }
+          snaps.forEach(([, x, a, hp], i) => {
+            const v = b.sample(9, times[i]);
+            expect(v).not.toBeNull();
+            expect(Array.from(v!)).toEqual([x, a, hp]);
+            expect(b.lastSampleKind).toBe(SampleKind.Interpolated);
+          });
+        },
+      ),
+    );
+  });
+
+  it("interpolates linearly, angles the short way round, steps discrete fields", () => {
+    const b = new SnapshotBuffer({ fields });
+    const deg = Math.PI / 180;
+    b.beginSnapshot(100, 0);
+    b.setEntity(1, [0, 350 * deg, 10]);
+    b.endSnapshot();
+    b.beginSnapshot(200, 0);
+    b.setEntity(1, [10, 10 * deg, 20]);
+    b.endSnapshot();
+    const v = b.sample(1, 150)!;
+    expect(v[0]).toBeCloseTo(5, 12);
+    // Half way from 350° to 10° is 0°, not 180°.
+    expect(Math.cos(v[1])).toBeCloseTo(1, 12);
+    expect(Math.abs(Math.sin(v[1]))).toBeLessThan(1e-12);
+    expect(v[2]).toBe(10);
+    const q = b.sample(1, 175)!;
+    expect(Math.cos(q[1])).toBeCloseTo(Math.cos(5 * deg), 12);
+    expect(Math.sin(q[1])).toBeCloseTo(Math.sin(5 * deg), 12);
+  });
+
+  it("extrapolates along the last velocity for at most ~50 ms, then holds", () => {
+    const b = new SnapshotBuffer({ fields, maxExtrapolationMs: 50 });
+    for (let t = 0; t <= 500; t += 50) {
+      b.beginSnapshot(t, t);
+      b.setEntity(1, [t * 2, 0.001 * t, 5]);
+      b.endSnapshot();
+    }
+    const v = b.sample(1, 530)!;
+    expect(b.lastSampleKind).toBe(SampleKind.Extrapolated);
+    expect(v[0]).toBeCloseTo(1060, 9);
+    expect(v[1]).toBeCloseTo(0.53, 9);
+    expect(v[2]).toBe(5);
+    for (const late of [550.0001, 580, 700, 5000]) {
+      const h = b.sample(1, late)!;
+      expect(b.lastSampleKind).toBe(SampleKind.Held);
+      expect(h[0]).toBeCloseTo(1100, 9);
+      expect(h[1]).toBeCloseTo(0.55, 9);
+    }
+  });
+
+  it("tracks entities appearing, disappearing and coming back", () => {
+    const b = new SnapshotBuffer({ fields: ["x"] });
+    const snap = (t: number, ids: number[]) => {
+      b.beginSnapshot(t, t);
+      for (const id of ids) b.setEntity(id, [t + id]);
+      b.endSnapshot();
+    };
+    snap(100, [1]);
+    snap(200, [1, 2]);
+    snap(300, [2]);
+    expect(b.sample(2, 150)).toBeNull(); // not spawned yet
+    expect(b.sample(1, 250)![0]).toBe(201); // despawning: held, not extrapolated
+    expect(b.lastSampleKind).toBe(SampleKind.Held);
+    expect(b.sample(1, 300)).toBeNull(); // gone
+    const seen: number[] = [];
+    b.forEach(300, (id) => seen.push(id));
+    expect(seen).toEqual([2]);
+    snap(400, [1, 2]); // 1 re-enters: no blending across its absence
+    expect(b.sample(1, 350)).toBeNull();
+    expect(b.sample(1, 400)![0]).toBe(401);
+    expect(b.sample(99, 400)).toBeNull();
+  });
+
+  it("ignores stale snapshots and writes into a caller array", () => {
+    const b = new SnapshotBuffer({ fields: ["x"] });
+    expect(b.beginSnapshot(100, 0)).toBe(true);
+    b.setEntity(1, [1]);
+    b.endSnapshot();
+    expect(b.beginSnapshot(100, 0)).toBe(false);
+    b.setEntity(1, [999]);
+    b.endSnapshot();
+    const out = new Float64Array(1);
+    expect(b.sample(1, 100, out)).toBe(out);
+    expect(out[0]).toBe(1);
+  });
+});

@@ -1,0 +1,34 @@
+import type { Connection } from "@tikron/core";
+
+/** Close codes a server may not send; a peer's 1005/1006 is answered with 1000. */
+const UNSENDABLE = new Set([1004, 1005, 1006, 1015]);
+
+/** Returns a close code that is legal to send back. */
+export function sendableCloseCode(code: number): number {
+  return UNSENDABLE.has(code) || code < 1000 || code > 4999 ? 1000 : code;
+}
+
+/** A hibernatable Workers WebSocket seen as a core {@link Connection}. */
+export class SocketConnection implements Connection {
+  constructor(private readonly ws: WebSocket) {}
+
+  send(data: Uint8Array | string): void {
+    try {
+      this.ws.send(data);
+    } catch {
+      // The socket closed under us; the close event will follow and the room will hold the seat.
+    }
+  }
+
+  close(code: number, reason: string): void {
+    try {
+      this.ws.close(sendableCloseCode(code), reason.slice(0, 120));
+    } catch {
+      // already closed
+    }
+  }
+
+  bufferedAmount(): number {
+    return (this.ws as { bufferedAmount?: number }).bufferedAmount ?? 0;
+  }
+}

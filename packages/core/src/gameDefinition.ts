@@ -1,0 +1,21 @@
+import type { Game } from "./game";
+import type { RoomOptions } from "./roomOptions";
+
+/** Game-level knobs a room may be created with (DEV_MODE overrides reach here). */
+export interface GameParams {
+  /** World edge length in world units (square worlds). */
+  world?: number;
+  /** AOI radius in world units. */
+  aoi?: number;
+}
+
+/**
+ * How an adapter creates a room of one kind: the kind's default options and a factory. The
+ * registry of definitions is the only thing a host needs to know about games.
+ */
+export interface GameDefinition {
+  kind: string;
+  /** Defaults layered over {@link defaultRoomOptions}. */
+  defaults: Partial<RoomOptions>;
+  create(options: RoomOptions, params: GameParams): Game;
+}

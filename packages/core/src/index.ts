@@ -1,0 +1,17 @@
+/**
+ * Tikron room core: runtime-agnostic room loop, seats, input queue, flush throttle and stats.
+ * Adapters (e.g. the Cloudflare Durable Object) hand it sockets as {@link Connection}s.
+ */
+export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "./room";
+export type { Connection } from "./connection";
+export { systemClock, type Clock, type TimerHandle } from "./clock";
+export { FakeClock } from "./fakeClock";
+export { defaultRoomOptions, type RoomOptions } from "./roomOptions";
+export { reject, isRejection, type Game, type GameContext, type InputRejection } from "./game";
+export type { StateEncoder, JsonStateSource } from "./stateEncoder";
+export { TickScheduler } from "./tickScheduler";
+export { InputQueue, type QueuedInput } from "./inputQueue";
+export { TokenBucket } from "./tokenBucket";
+export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
+export { TIMING_NOTE, type RoomStatsSnapshot } from "./roomStats";
+export type { GameDefinition, GameParams } from "./gameDefinition";

@@ -1,0 +1,63 @@
+import type { Clock, TimerHandle } from "./clock";
+
+/**
+ * Runs a callback on an absolute-time grid: tick k is due at `start + k * tickMs`. Each timer is
+ * set for the next grid deadline measured from the current time, so a late timer does not push
+ * every later tick back (no `setInterval` drift).
+ */
+export class TickScheduler {
+  private timer: TimerHandle | null = null;
+  private origin = 0;
+  private k = 0;
+  /** Ticks skipped because the loop fell more than `maxLagTicks` behind (re-anchored). */
+  skipped = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly tickMs: number,
+    private readonly onTick: (tickIndex: number, now: number) => void,
+    private readonly maxLagTicks = 5,
+  ) {}
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Index of the last tick run since start. */
+  get tickIndex(): number {
+    return this.k;
+  }
+
+  start(): void {
+    if (this.timer !== null) return;
+    this.origin = this.clock.now();
+    this.k = 0;
+    this.arm();
+  }
+
+  stop(): void {
+    if (this.timer === null) return;
+    this.clock.clearTimer(this.timer);
+    this.timer = null;
+  }
+
+  private arm(): void {
+    const deadline = this.origin + (this.k + 1) * this.tickMs;
+    this.timer = this.clock.setTimer(this.fire, deadline - this.clock.now());
+  }
+
+  private readonly fire = (): void => {
+    if (this.timer === null) return;
+    const now = this.clock.now();
+    this.k++;
+    // A stalled event loop must not trigger a burst of catch-up ticks: after a long stall,
+    // re-anchor the grid to now and count what was skipped.
+    const behind = Math.floor((now - (this.origin + this.k * this.tickMs)) / this.tickMs);
+    if (behind > this.maxLagTicks) {
+      this.skipped += behind;
+      this.origin = now - this.k * this.tickMs;
+    }
+    this.onTick(this.k, now);
+    if (this.timer !== null) this.arm();
+  };
+}

@@ -1,0 +1,177 @@
+import { IdBuffer } from "@tikron/aoi";
+import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from "@tikron/core";
+import { SyncWorld } from "@tikron/core/sync";
+import type { EntityRecord } from "@tikron/protocol";
+import { Random, seedFrom } from "../random";
+import { decodeAgarInput, type AgarInput } from "./agarInput";
+import { AGAR_RULES, canEat, grow, speedFor } from "./agarRules";
+import { AGAR_MAX_WORLD, agarSchema } from "./agarSchema";
+
+type PlayerRecord = EntityRecord<(typeof agarSchema.decl)["player"]>;
+type OrbRecord = EntityRecord<(typeof agarSchema.decl)["orb"]>;
+
+interface Cell {
+  entity: number;
+  rec: PlayerRecord;
+  dx: number;
+  dy: number;
+  boost: boolean;
+  /** Frozen while the player's socket is gone (seat held). */
+  idle: boolean;
+}
+
+/** Knobs of one agar room. */
+export interface AgarConfig {
+  world: number;
+  aoiRadius: number;
+  orbs: number;
+  seed: number;
+}
+
+/**
+ * `agar`: players steer a cell around a bounded arena, eat orbs to grow and eat smaller cells.
+ * Server-authoritative: inputs are only a steering direction (+ boost). Each client sees the
+ * world within its AOI radius, as per-client binary deltas.
+ */
+export class AgarGame implements Game<AgarInput> {
+  readonly kind = "agar";
+  readonly ticking = true;
+  readonly world: SyncWorld<typeof agarSchema.decl>;
+  readonly sync;
+  readonly config: AgarConfig;
+  private readonly cells = new Map<number, Cell>();
+  /** Dense list for the tick loop. */
+  private cellList: Cell[] = [];
+  private readonly orbIds: number[] = [];
+  private readonly rng: Random;
+  private readonly near = new IdBuffer(64);
+  private ctx: GameContext | null = null;
+
+  constructor(config: Partial<AgarConfig> = {}) {
+    const world = Math.min(AGAR_MAX_WORLD, config.world ?? 4000);
+    this.config = { world, aoiRadius: config.aoiRadius ?? 600, orbs: config.orbs ?? 300, seed: config.seed ?? 1 };
+    this.rng = new Random(this.config.seed);
+    this.world = new SyncWorld(agarSchema, { tiers: [{ radius: this.config.aoiRadius, every: 1 }] });
+    this.sync = { mode: "binary" as const, encoder: this.world.encoder };
+    for (let i = 0; i < this.config.orbs; i++) {
+      const rec: OrbRecord = { x: 0, y: 0, color: this.rng.int(8) };
+      this.placeOrb(rec);
+      this.orbIds.push(this.world.spawn("orb", rec));
+    }
+  }
+
+  init(ctx: GameContext): void {
+    this.ctx = ctx;
+  }
+
+  join(playerId: number, name: string): void {
+    const rec: PlayerRecord = { x: 0, y: 0, r: AGAR_RULES.startRadius, name: name || `p${playerId}`, score: 0 };
+    this.placeCell(rec);
+    const entity = this.world.spawn("player", rec);
+    const cell: Cell = { entity, rec, dx: 0, dy: 0, boost: false, idle: false };
+    this.cells.set(playerId, cell);
+    this.cellList.push(cell);
+    this.world.viewer(playerId).follow(entity);
+  }
+
+  disconnected(playerId: number): void {
+    const c = this.cells.get(playerId);
+    if (c) c.idle = true;
+  }
+
+  reconnected(playerId: number): void {
+    const c = this.cells.get(playerId);
+    if (c) c.idle = false;
+  }
+
+  leave(playerId: number): void {
+    const c = this.cells.get(playerId);
+    if (!c) return;
+    this.world.despawn(c.entity);
+    this.world.removeViewer(playerId);
+    this.cells.delete(playerId);
+    this.cellList = this.cellList.filter((x) => x !== c);
+  }
+
+  decodeInput(payload: unknown): AgarInput | InputRejection {
+    return decodeAgarInput(payload);
+  }
+
+  applyInput(playerId: number, input: AgarInput): void {
+    const c = this.cells.get(playerId);
+    if (!c) return;
+    // Steering is a state, not an impulse: the latest input this tick wins.
+    c.dx = input.dx;
+    c.dy = input.dy;
+    c.boost = input.boost;
+  }
+
+  /** The record of a player's cell (tests, demo bots). */
+  cellOf(playerId: number): Readonly<PlayerRecord> | undefined {
+    return this.cells.get(playerId)?.rec;
+  }
+
+  tick(_now: number, dtMs: number): void {
+    const dt = dtMs / 1000;
+    const size = this.config.world;
+    for (const c of this.cellList) {
+      if (c.idle) continue;
+      const rec = c.rec;
+      const boosting = c.boost && rec.r > AGAR_RULES.startRadius;
+      const v = speedFor(rec.r, boosting) * dt;
+      rec.x = clamp(rec.x + c.dx * v, rec.r, size - rec.r);
+      rec.y = clamp(rec.y + c.dy * v, rec.r, size - rec.r);
+      if (boosting) rec.r = Math.max(AGAR_RULES.startRadius, rec.r - AGAR_RULES.boostBurn * dt);
+      this.world.moved(c.entity);
+    }
+    for (const c of this.cellList) if (!c.idle) this.eat(c);
+  }
+
+  private eat(c: Cell): void {
+    const rec = c.rec;
+    const n = this.world.queryCircle(rec.x, rec.y, rec.r + AGAR_RULES.orbRadius, this.near);
+    for (let i = 0; i < n; i++) {
+      const id = this.near.ids[i]!;
+      if (id === c.entity) continue;
+      const orb = this.world.record(id, "orb");
+      if (orb) {
+        if (this.near.dist2[i]! <= rec.r * rec.r) {
+          rec.r = grow(rec.r, AGAR_RULES.orbGain);
+          rec.score += 1;
+          this.placeOrb(orb);
+          this.world.moved(id);
+          this.ctx?.count("orbs_eaten");
+        }
+        continue;
+      }
+      const other = this.world.record(id, "player");
+      if (other && canEat(rec.x, rec.y, rec.r, other.x, other.y, other.r)) {
+        rec.r = grow(rec.r, other.r);
+        rec.score += 10 + Math.round(other.r);
+        other.r = AGAR_RULES.startRadius;
+        this.placeCell(other);
+        this.world.moved(id);
+        this.ctx?.count("cells_eaten");
+      }
+    }
+  }
+
+  private placeOrb(rec: OrbRecord): void {
+    rec.x = this.rng.range(AGAR_RULES.orbRadius, this.config.world - AGAR_RULES.orbRadius);
+    rec.y = this.rng.range(AGAR_RULES.orbRadius, this.config.world - AGAR_RULES.orbRadius);
+  }
+
+  private placeCell(rec: PlayerRecord): void {
+    rec.x = this.rng.range(rec.r, this.config.world - rec.r);
+    rec.y = this.rng.range(rec.r, this.config.world - rec.r);
+  }
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/** Creates an agar room from room options and DEV_MODE params (seeded from `seedText`). */
+export function createAgar(_options: RoomOptions, params: GameParams, seedText = "agar"): AgarGame {
+  return new AgarGame({ world: params.world, aoiRadius: params.aoi, seed: seedFrom(seedText + Math.random()) });
+}

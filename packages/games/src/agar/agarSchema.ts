@@ -1,0 +1,23 @@
+import { defineSchema, quant, string, u8, varuint } from "@tikron/protocol";
+
+/** Largest agar world edge the schema can carry. */
+export const AGAR_MAX_WORLD = 16_384;
+
+/**
+ * The `agar` entity schema, shared by the room (encode), the client SDK and the load tool
+ * (decode). Positions to 1/16 unit; radius to 1/8.
+ */
+export const agarSchema = defineSchema({
+  player: {
+    x: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    y: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    r: quant(0, 512, 1 / 8),
+    name: string(16),
+    score: varuint(),
+  },
+  orb: {
+    x: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    y: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    color: u8(),
+  },
+});

@@ -1,0 +1,196 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  BinaryReader,
+  BinaryWriter,
+  DecodeError,
+  FrameFlag,
+  Kind,
+  MAX_CLIENT_FRAME_BYTES,
+  beginFrame,
+  decodeClientMessage,
+  decodeJsonClientMessage,
+  decodeServerMessage,
+  encodeError,
+  encodeHello,
+  encodeInputs,
+  encodeLeave,
+  encodePing,
+  encodePong,
+  encodeStats,
+  encodeStatsRequest,
+  encodeWelcome,
+  endFrame,
+  writeFrameAck,
+  writeFrameEvents,
+} from "../src";
+
+const w = new BinaryWriter(16); // small on purpose: exercises growth
+const u32 = fc.nat({ max: 0xffffffff });
+const str = (max: number) => fc.string({ maxLength: max, unit: "grapheme" }).filter((s) => new TextEncoder().encode(s).length <= max);
+const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
+
+describe("client messages round-trip", () => {
+  it("hello", () =>
+    fc.assert(
+      fc.property(fc.nat({ max: 0xffff }), str(128), str(64), (version, token, name) => {
+        const m = decodeClientMessage(encodeHello(w.reset(), { version, token, name }).toBytes());
+        expect(m).toEqual({ kind: "hello", version, token, name });
+      }),
+    ));
+
+  it("input batches", () =>
+    fc.assert(
+      fc.property(fc.array(fc.record({ seq: u32, payload: fc.uint8Array({ maxLength: 200 }) }), { minLength: 1, maxLength: 16 }), (inputs) => {
+        const m = decodeClientMessage(encodeInputs(w.reset(), inputs).toBytes());
+        expect(m).toEqual({ kind: "input", inputs: inputs.map((i) => ({ seq: i.seq, payload: new Uint8Array(i.payload) })) });
+      }),
+    ));
+
+  it("ping, statsRequest, leave", () =>
+    fc.assert(
+      fc.property(finite, u32, (t, id) => {
+        expect(decodeClientMessage(encodePing(w.reset(), t).toBytes())).toEqual({ kind: "ping", clientTime: t });
+        expect(decodeClientMessage(encodeStatsRequest(w.reset(), id).toBytes())).toEqual({ kind: "statsRequest", requestId: id });
+        expect(decodeClientMessage(encodeLeave(w.reset()).toBytes())).toEqual({ kind: "leave" });
+      }),
+    ));
+});
+
+describe("server messages round-trip", () => {
+  it("welcome", () =>
+    fc.assert(
+      fc.property(
+        fc.record({
+          version: fc.nat({ max: 0xffff }),
+          playerId: u32,
+          token: str(128),
+          tickMs: fc.nat({ max: 0xffff }),
+          syncIntervalMs: fc.nat({ max: 0xffff }),
+          serverTime: finite,
+          roomEpoch: finite,
+          reconnected: fc.boolean(),
+          json: fc.boolean(),
+          roomKind: str(64),
+          cap: fc.nat({ max: 0xffff }),
+          schemaHash: u32,
+          lastSeq: u32,
+        }),
+        (m) => {
+          expect(decodeServerMessage(encodeWelcome(w.reset(), m).toBytes())).toEqual({ kind: "welcome", ...m });
+        },
+      ),
+    ));
+
+  it("frame with any combination of ack, events and delta", () =>
+    fc.assert(
+      fc.property(
+        u32,
+        u32,
+        fc.option(u32, { nil: undefined }),
+        fc.option(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 8 }), { nil: undefined }),
+        fc.option(fc.uint8Array({ maxLength: 300 }), { nil: undefined }),
+        (tick, time, ack, events, delta) => {
+          w.reset();
+          const fp = beginFrame(w, tick, time);
+          let flags = 0;
+          if (ack !== undefined) (writeFrameAck(w, ack), (flags |= FrameFlag.Ack));
+          if (events !== undefined) (writeFrameEvents(w, events), (flags |= FrameFlag.Events));
+          if (delta !== undefined) (w.bytes(delta), (flags |= FrameFlag.Delta));
+          endFrame(w, fp, flags);
+          const m = decodeServerMessage(w.toBytes());
+          expect(m).toEqual({
+            kind: "frame",
+            tick,
+            time,
+            ackSeq: ack ?? -1,
+            events: (events ?? []).map((e) => new Uint8Array(e)),
+            delta: delta === undefined ? null : new Uint8Array(delta),
+          });
+        },
+      ),
+    ));
+
+  it("error, pong, stats", () =>
+    fc.assert(
+      fc.property(fc.nat({ max: 0xffff }), u32, str(200), finite, finite, (code, retry, reason, a, b) => {
+        expect(decodeServerMessage(encodeError(w.reset(), code, reason, retry).toBytes())).toEqual({ kind: "error", code, retryAfterMs: retry, reason });
+        expect(decodeServerMessage(encodePong(w.reset(), a, b).toBytes())).toEqual({ kind: "pong", clientTime: a, serverTime: b });
+        expect(decodeServerMessage(encodeStats(w.reset(), retry, reason).toBytes())).toEqual({ kind: "stats", requestId: retry, json: reason });
+      }),
+    ));
+});
+
+describe("bad frames are typed errors, never exceptions", () => {
+  it("truncating any valid client frame gives a DecodeError", () =>
+    fc.assert(
+      fc.property(str(20), fc.uint8Array({ minLength: 1, maxLength: 30 }), fc.nat(), (token, payload, cut) => {
+        for (const bytes of [
+          encodeHello(w.reset(), { version: 1, token, name: "n" }).toBytes(),
+          encodeInputs(w.reset(), [{ seq: 5, payload }]).toBytes(),
+          encodePing(w.reset(), 1.5).toBytes(),
+        ]) {
+          const at = cut % bytes.length; // strictly shorter than the frame
+          const m = decodeClientMessage(bytes.subarray(0, at));
+          expect(m).toBeInstanceOf(DecodeError);
+        }
+      }),
+    ));
+
+  it("random bytes never throw on either side", () =>
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const a = decodeClientMessage(bytes);
+        const b = decodeServerMessage(bytes);
+        expect(a === null || typeof a === "object").toBe(true);
+        expect(b === null || typeof b === "object").toBe(true);
+      }),
+      { numRuns: 2000 },
+    ));
+
+  it("names the problem: unknown kind, NaN, oversize, trailing bytes, hostile lengths", () => {
+    const code = (b: Uint8Array) => (decodeClientMessage(b) as DecodeError).code;
+    expect(code(new Uint8Array([0x7e]))).toBe("unknown_kind");
+    expect(code(encodePing(w.reset(), NaN).toBytes())).toBe("bad_value");
+    expect(code(encodePing(w.reset(), Infinity).toBytes())).toBe("bad_value");
+    expect(code(new Uint8Array(MAX_CLIENT_FRAME_BYTES + 1))).toBe("too_large");
+    expect(code(new Uint8Array([Kind.Leave, 0]))).toBe("trailing_bytes");
+    // input claiming a 1 GiB payload
+    expect(code(new BinaryWriter().u8(Kind.Input).u8(1).varuint(1).varuint(1 << 30).toBytes())).toBe("too_large");
+    expect(code(new Uint8Array([Kind.Input, 0]))).toBe("bad_value");
+    expect(code(new Uint8Array([Kind.Input, 200]))).toBe("bad_value");
+    // invalid UTF-8 in a hello
+    expect(code(new Uint8Array([Kind.Hello, 1, 0, 2, 0xff, 0xfe, 0]))).toBe("bad_value");
+  });
+});
+
+describe("binary primitives", () => {
+  it("varuint/varint/string round-trip", () =>
+    fc.assert(
+      fc.property(u32, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.string({ maxLength: 300 }), (a, b, s) => {
+        const bytes = new BinaryWriter(4).varuint(a).varint(b).string(s).toBytes();
+        const r = new BinaryReader(bytes);
+        expect(r.varuint()).toBe(a);
+        expect(r.varint()).toBe(b);
+        expect(r.string(4096)).toBe(new TextDecoder().decode(new TextEncoder().encode(s)));
+        r.expectEnd();
+      }),
+    ));
+});
+
+describe("JSON mode", () => {
+  it("accepts well-formed messages and names bad ones", () => {
+    expect(decodeJsonClientMessage('{"t":"hello","v":1,"token":"","name":"a"}')).toEqual({ t: "hello", v: 1, token: "", name: "a" });
+    expect(decodeJsonClientMessage('{"t":"input","seq":3,"data":{"cell":4}}')).toEqual({ t: "input", seq: 3, data: { cell: 4 } });
+    expect((decodeJsonClientMessage("{nope") as DecodeError).code).toBe("bad_json");
+    expect((decodeJsonClientMessage("[1]") as DecodeError).code).toBe("bad_json");
+    expect((decodeJsonClientMessage('{"t":"input","seq":-1}') as DecodeError).code).toBe("bad_value");
+    expect((decodeJsonClientMessage('{"t":"input","seq":"1"}') as DecodeError).code).toBe("bad_value");
+    expect((decodeJsonClientMessage('{"t":"ping","ct":null}') as DecodeError).code).toBe("bad_value");
+    expect((decodeJsonClientMessage('{"t":"zap"}') as DecodeError).code).toBe("unknown_kind");
+    expect((decodeJsonClientMessage("x".repeat(MAX_CLIENT_FRAME_BYTES + 1)) as DecodeError).code).toBe("too_large");
+  });
+
+  it("never throws on arbitrary text", () =>
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (s) => void decodeJsonClientMessage(s)), { numRuns: 2000 }));
+});
