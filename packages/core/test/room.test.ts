@@ -317,3 +317,21 @@ describe("Room: probe and protocol errors", () => {
     expect(room.snapshot().errors.slow_consumer).toBe(1);
   });
 });
+
+describe("Room: restore after a runtime restart", () => {
+  it("adopt() re-seats a socket with its id and token and gives the fresh game its player", () => {
+    const clock = new FakeClock();
+    const game = new CounterGame();
+    const room = new Room({ kind: "counter", roomId: "r1", game, clock });
+    const conn = new FakeConnection();
+    room.adopt(conn, { playerId: 7, token: "tok", name: "p7", json: false });
+    expect(game.events).toEqual(["join:7"]);
+    expect(room.seatCount).toBe(1);
+    expect(room.loopRunning).toBe(true);
+    // The next new player gets an id above the adopted one.
+    const other = new FakeConnection();
+    room.message(room.open(other), hello());
+    const welcome = other.messages().find((m) => m.kind === "welcome") as { playerId: number };
+    expect(welcome.playerId).toBe(8);
+  });
+});

@@ -4,5 +4,13 @@
 export { gameDefinitions } from "./gameDefinitions";
 export { AgarGame, createAgar, type AgarConfig } from "./agar/agarGame";
 export { AGAR_RULES } from "./agar/agarRules";
+export { MovementGame, createMovement, type MovementConfig } from "./movement/movementGame";
+export { MOVEMENT_RULES } from "./movement/movementRules";
+export { ShooterGame, createShooter, type ShooterConfig, type SpawnPoint } from "./fps/shooterGame";
+export { FPS_RULES } from "./fps/fpsRules";
+export { MoveBudget } from "./fps/moveBudget";
+export { LagHistory, type HistoryPoint } from "./fps/lagHistory";
+export { TicTacToeGame } from "./ttt/tttGame";
+export { winnerOf, isFull, emptyBoard, otherMark } from "./ttt/tttRules";
 export * from "./schemas";
 export { Random, seedFrom } from "./random";

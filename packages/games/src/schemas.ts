@@ -1,6 +1,37 @@
 /**
- * Wire-level declarations of every game (schemas and input codecs), importable by clients and
- * the load tool without pulling in room logic.
+ * Wire-level declarations of every game (schemas, input and event codecs), importable by
+ * clients and the load tool without pulling in room logic.
  */
 export { agarSchema, AGAR_MAX_WORLD } from "./agar/agarSchema";
 export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
+
+export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
+export { encodeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
+
+export { fpsSchema, FPS_MAX_WORLD } from "./fps/fpsSchema";
+export {
+  encodeFpsMove,
+  encodeFpsShot,
+  decodeFpsInput,
+  FpsInputKind,
+  FPS_MOVE_BYTES,
+  FPS_SHOT_BYTES,
+  type FpsInput,
+  type FpsMove,
+  type FpsShot,
+} from "./fps/fpsInput";
+export {
+  encodeFpsTracer,
+  encodeFpsKill,
+  decodeFpsEvent,
+  FpsEventKind,
+  FPS_EVENT_POSITION_STEP,
+  type FpsEvent,
+  type FpsTracerEvent,
+  type FpsKillEvent,
+} from "./fps/fpsEvents";
+export { FPS_PRESETS, type FpsPresetName } from "./fps/fpsPresets";
+
+export { decodeTttInput, type TttInput } from "./ttt/tttInput";
+export type { TttView, TttSeatView } from "./ttt/tttView";
+export { TTT_LINES, type Mark, type Board } from "./ttt/tttRules";

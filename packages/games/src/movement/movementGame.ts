@@ -1,0 +1,129 @@
+import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core";
+import { SyncWorld } from "@tikron/core/sync";
+import type { EntityRecord } from "@tikron/protocol";
+import { Random, seedFrom } from "../random";
+import { decodeMovementInput, type MovementInput } from "./movementInput";
+import { MOVEMENT_RULES } from "./movementRules";
+import { MOVEMENT_MAX_WORLD, movementSchema } from "./movementSchema";
+
+type PlayerRecord = EntityRecord<(typeof movementSchema.decl)["player"]>;
+
+interface Walker {
+  entity: number;
+  rec: PlayerRecord;
+  dx: number;
+  dy: number;
+  sprint: boolean;
+  /** Frozen while the player's socket is gone (seat held). */
+  idle: boolean;
+}
+
+/** Knobs of one movement room. */
+export interface MovementConfig {
+  world: number;
+  seed: number;
+}
+
+/**
+ * `movement`: players walk around a shared square and every client sees every player, every
+ * flush. There is no AOI on purpose: this is the fan-out worst case (n players → n² entity
+ * updates per flush), the room the flush throttle and the per-client encoder are measured on.
+ *
+ * Server-authoritative: inputs are only a steering direction (+ sprint); the tick integrates.
+ */
+export class MovementGame implements Game<MovementInput> {
+  readonly kind = "movement";
+  readonly ticking = true;
+  readonly world: SyncWorld<typeof movementSchema.decl>;
+  readonly sync;
+  readonly config: MovementConfig;
+  private readonly walkers = new Map<number, Walker>();
+  /** Dense list for the tick loop. */
+  private walkerList: Walker[] = [];
+  private readonly rng: Random;
+
+  constructor(config: Partial<MovementConfig> = {}) {
+    this.config = {
+      world: Math.min(MOVEMENT_MAX_WORLD, config.world ?? MOVEMENT_RULES.world),
+      seed: config.seed ?? 1,
+    };
+    this.rng = new Random(this.config.seed);
+    // Every player is spawned global, so viewers stay blind (no center) and still see them all;
+    // the tier radius is then unused but must exist.
+    this.world = new SyncWorld(movementSchema, { tiers: [{ radius: this.config.world, every: 1 }] });
+    this.sync = { mode: "binary" as const, encoder: this.world.encoder };
+  }
+
+  join(playerId: number, name: string): void {
+    const m = MOVEMENT_RULES.margin;
+    const rec: PlayerRecord = {
+      x: this.rng.range(m, this.config.world - m),
+      y: this.rng.range(m, this.config.world - m),
+      name: name || `p${playerId}`,
+    };
+    const entity = this.world.spawn("player", rec, { global: true });
+    const w: Walker = { entity, rec, dx: 0, dy: 0, sprint: false, idle: false };
+    this.walkers.set(playerId, w);
+    this.walkerList.push(w);
+  }
+
+  disconnected(playerId: number): void {
+    const w = this.walkers.get(playerId);
+    if (w) w.idle = true;
+  }
+
+  reconnected(playerId: number): void {
+    const w = this.walkers.get(playerId);
+    if (w) w.idle = false;
+  }
+
+  leave(playerId: number): void {
+    const w = this.walkers.get(playerId);
+    if (!w) return;
+    this.world.despawn(w.entity);
+    this.world.removeViewer(playerId);
+    this.walkers.delete(playerId);
+    this.walkerList = this.walkerList.filter((x) => x !== w);
+  }
+
+  decodeInput(payload: unknown): MovementInput | InputRejection {
+    return decodeMovementInput(payload);
+  }
+
+  applyInput(playerId: number, input: MovementInput): void {
+    const w = this.walkers.get(playerId);
+    if (!w) return;
+    // Steering is a state, not an impulse: the latest input this tick wins.
+    w.dx = input.dx;
+    w.dy = input.dy;
+    w.sprint = input.sprint;
+  }
+
+  /** The record of a player (tests, demo bots). */
+  playerOf(playerId: number): Readonly<PlayerRecord> | undefined {
+    return this.walkers.get(playerId)?.rec;
+  }
+
+  tick(_now: number, dtMs: number): void {
+    const dt = dtMs / 1000;
+    const lo = MOVEMENT_RULES.margin;
+    const hi = this.config.world - MOVEMENT_RULES.margin;
+    const list = this.walkerList;
+    for (let i = 0; i < list.length; i++) {
+      const w = list[i];
+      if (w.idle || (w.dx === 0 && w.dy === 0)) continue;
+      const v = MOVEMENT_RULES.speed * (w.sprint ? MOVEMENT_RULES.sprintFactor : 1) * dt;
+      w.rec.x = clamp(w.rec.x + w.dx * v, lo, hi);
+      w.rec.y = clamp(w.rec.y + w.dy * v, lo, hi);
+    }
+  }
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/** Creates a movement room from room options and DEV_MODE params (`world`; `aoi` is ignored: no AOI here). */
+export function createMovement(_options: RoomOptions, params: GameParams, seedText = "movement"): MovementGame {
+  return new MovementGame({ world: params.world, seed: seedFrom(seedText + Math.random()) });
+}

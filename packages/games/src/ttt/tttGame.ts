@@ -1,0 +1,174 @@
+import { reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
+import { decodeTttInput, type TttInput } from "./tttInput";
+import { emptyBoard, isFull, otherMark, winnerOf, type Board, type Mark } from "./tttRules";
+import type { TttSeatView, TttView } from "./tttView";
+
+interface SeatState {
+  playerId: number;
+  name: string;
+  connected: boolean;
+}
+
+const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
+
+/**
+ * `ttt-json`: turn-based tic-tac-toe for two seats, synced as JSON, with no tick loop. State
+ * changes only on inputs, joins and leaves, and each change is flushed at once
+ * (`ctx.markChanged()`); an idle room schedules nothing, so its only cost is the sockets'
+ * keepalive.
+ *
+ * Rules: the first player sits as X, the second as O (anyone else only watches), and the round
+ * starts when both are seated. X opens odd rounds, O even ones. Out-of-turn moves are refused with `not_your_turn`,
+ * moves on a taken cell or outside a running round with `illegal_move`. After a win or draw
+ * both players send `{ rematch: true }` to start the next round. A player leaving mid-round
+ * forfeits it.
+ */
+export class TicTacToeGame implements Game<TttInput> {
+  readonly kind = "ttt-json";
+  readonly ticking = false;
+  readonly sync = { mode: "json" as const, source: { viewFor: (playerId: number) => this.viewFor(playerId) } };
+  private readonly seats: Record<Mark, SeatState | null> = { X: null, O: null };
+  private board: Board = emptyBoard();
+  private status: TttView["status"] = "waiting";
+  private turn: Mark | null = null;
+  private winner: Mark | null = null;
+  private line: number[] | null = null;
+  private forfeit = false;
+  private rematch = new Set<Mark>();
+  private round = 0;
+  private score = { X: 0, O: 0, draws: 0 };
+  private ctx: GameContext = NO_CONTEXT;
+
+  init(ctx: GameContext): void {
+    this.ctx = ctx;
+  }
+
+  join(playerId: number, name: string): void {
+    const mark: Mark | null = this.seats.X === null ? "X" : this.seats.O === null ? "O" : null;
+    // The default cap (2) keeps a third player out; with a larger cap (a DEV_MODE override)
+    // extra players watch: they get the state with `you: null` and their moves are refused.
+    if (mark === null) {
+      this.ctx.markChanged();
+      return;
+    }
+    this.seats[mark] = { playerId, name: name || `p${playerId}`, connected: true };
+    this.score = { X: 0, O: 0, draws: 0 };
+    if (this.seats.X && this.seats.O) this.startRound();
+    this.ctx.markChanged();
+  }
+
+  disconnected(playerId: number): void {
+    const m = this.markOf(playerId);
+    if (m) {
+      this.seats[m]!.connected = false;
+      this.ctx.markChanged();
+    }
+  }
+
+  reconnected(playerId: number): void {
+    const m = this.markOf(playerId);
+    if (m) {
+      this.seats[m]!.connected = true;
+      this.ctx.markChanged();
+    }
+  }
+
+  leave(playerId: number): void {
+    const m = this.markOf(playerId);
+    if (!m) return;
+    this.seats[m] = null;
+    if (this.status === "playing") {
+      this.finish(otherMark(m), null, true);
+    } else if (this.status !== "won" && this.status !== "draw") {
+      this.status = "waiting";
+    }
+    this.rematch.clear();
+    this.ctx.markChanged();
+  }
+
+  decodeInput(payload: unknown): TttInput | InputRejection {
+    return decodeTttInput(payload);
+  }
+
+  applyInput(playerId: number, input: TttInput): void | InputRejection {
+    const mark = this.markOf(playerId);
+    if (!mark) return reject("illegal_move", "you have no seat at this table");
+    return "rematch" in input ? this.askRematch(mark) : this.place(mark, input.cell);
+  }
+
+  tick(): void {
+    // Not ticking: the room never calls this.
+  }
+
+  /** The state as `playerId` sees it (also what the room sends). */
+  viewFor(playerId: number): TttView {
+    return {
+      board: this.board.slice(),
+      you: this.markOf(playerId),
+      seats: { X: seatView(this.seats.X), O: seatView(this.seats.O) },
+      status: this.status,
+      turn: this.turn,
+      winner: this.winner,
+      line: this.line ? this.line.slice() : null,
+      forfeit: this.forfeit,
+      rematch: (["X", "O"] as const).filter((m) => this.rematch.has(m)),
+      round: this.round,
+      score: { ...this.score },
+    };
+  }
+
+  private place(mark: Mark, cell: number): void | InputRejection {
+    if (this.status === "waiting") return reject("illegal_move", "waiting for an opponent");
+    if (this.status !== "playing") return reject("illegal_move", 'the round is over; send {"rematch": true} to play again');
+    if (this.turn !== mark) return reject("not_your_turn", `it is ${this.turn}'s turn`);
+    if (this.board[cell] !== null) return reject("illegal_move", `cell ${cell} is taken`);
+    this.board[cell] = mark;
+    const won = winnerOf(this.board);
+    if (won) this.finish(won.mark, [...won.line], false);
+    else if (isFull(this.board)) this.finish(null, null, false);
+    else this.turn = otherMark(mark);
+    this.ctx.count("moves");
+    this.ctx.markChanged();
+  }
+
+  private askRematch(mark: Mark): void | InputRejection {
+    if (this.status === "playing") return reject("illegal_move", "the round is still being played");
+    if (!this.seats.X || !this.seats.O) return reject("illegal_move", "waiting for an opponent");
+    // Asking twice is harmless: the vote is a set.
+    this.rematch.add(mark);
+    if (this.rematch.size === 2) this.startRound();
+    this.ctx.markChanged();
+  }
+
+  private startRound(): void {
+    this.round++;
+    this.board = emptyBoard();
+    this.status = "playing";
+    this.turn = this.round % 2 === 1 ? "X" : "O";
+    this.winner = null;
+    this.line = null;
+    this.forfeit = false;
+    this.rematch.clear();
+    this.ctx.count("rounds");
+  }
+
+  private finish(winner: Mark | null, line: number[] | null, forfeit: boolean): void {
+    this.status = winner ? "won" : "draw";
+    this.winner = winner;
+    this.line = line;
+    this.forfeit = forfeit;
+    this.turn = null;
+    if (winner) this.score[winner]++;
+    else this.score.draws++;
+  }
+
+  private markOf(playerId: number): Mark | null {
+    if (this.seats.X?.playerId === playerId) return "X";
+    if (this.seats.O?.playerId === playerId) return "O";
+    return null;
+  }
+}
+
+function seatView(s: SeatState | null): TttSeatView | null {
+  return s ? { playerId: s.playerId, name: s.name, connected: s.connected } : null;
+}

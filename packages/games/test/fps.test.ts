@@ -1,0 +1,317 @@
+import { BinaryWriter, ErrorCode, encodeLeave, isDecodeError } from "@tikron/protocol";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FPS_RULES } from "../src/fps/fpsRules";
+import { segmentPointDist2 } from "../src/fps/hitscan";
+import { ShooterGame, type ShooterConfig } from "../src/fps/shooterGame";
+import { decodeFpsEvent, encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsSchema, type FpsEvent, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
+import { TestRoom, type BinaryClient } from "./support/roomHarness";
+
+const w = new BinaryWriter();
+const move = (dx: number, dy: number, dtMs: number, aim = 0) => encodeFpsMove(w, { dx, dy, dtMs, aim });
+const shot = (time: number, aim: number) => encodeFpsShot(w, { time, aim });
+
+type Spawns = Record<number, { x: number; y: number }>;
+
+function fpsRoom(preset: FpsPresetName, spawns: Spawns | null, config: Partial<ShooterConfig> = {}) {
+  const options = { ...FPS_PRESETS[preset], cap: 100 };
+  const game = new ShooterGame({
+    world: 2400,
+    aoiRadius: 600,
+    tickMs: options.tickMs,
+    seed: 7,
+    ...(spawns ? { spawnPoint: (pid: number) => spawns[pid] ?? { x: 1200, y: 1200 } } : {}),
+    ...config,
+  });
+  return new TestRoom(game, options);
+}
+
+function decoded(c: BinaryClient, from = 0): FpsEvent[] {
+  return c
+    .events()
+    .slice(from)
+    .map((b) => {
+      const e = decodeFpsEvent(b);
+      if (isDecodeError(e)) throw e;
+      return e;
+    });
+}
+
+const tracers = (c: BinaryClient, from = 0) => decoded(c, from).filter((e): e is FpsTracerEvent => e.kind === "tracer");
+
+describe("fps: lag-compensated shots", () => {
+  // 60 Hz preset: frames every 16 ms. The target stands on the shooter's line of fire (east),
+  // then takes one 100 ms step north, out of the line (22 units > its 16-unit radius).
+  function setup() {
+    const t = fpsRoom("hz60", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 } });
+    const shooter = t.joinBinary("shooter");
+    const target = t.joinBinary("target");
+    t.clock.advance(320);
+    target.send(move(0, 1, 100));
+    t.clock.advance(16);
+    const movedAt = t.roomTime();
+    expect(t.game.playerOf(target.playerId)!.y).toBeCloseTo(522, 6);
+    return { t, shooter, target, movedAt, seenAt: movedAt - 16 };
+  }
+
+  it("hits a target that moved away 100 ms ago when the shooter's view is rewound", () => {
+    const { t, shooter, target, movedAt, seenAt } = setup();
+    t.clock.advance(96);
+    // The shooter's view still showed the target on the line (the last frame before the move).
+    shooter.send(shot(seenAt, 0));
+    t.clock.advance(16);
+    expect(t.roomTime() - movedAt).toBeGreaterThanOrEqual(100);
+    expect(t.roomTime() - seenAt).toBeLessThanOrEqual(FPS_RULES.rewindCapMs);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
+    const [tr] = tracers(shooter);
+    expect(tr).toMatchObject({ shooter: shooter.playerId, hit: target.playerId });
+    // The tracer stops at the rewound target's edge: 200 units east, minus the radius.
+    expect(tr!.x1).toBeCloseTo(700 - FPS_RULES.playerRadius, 1);
+    expect(t.room.snapshot().game).toMatchObject({ shots: 1, hits: 1 });
+  });
+
+  it("the same shot without rewind (timed now) misses", () => {
+    const { t, shooter, target } = setup();
+    t.clock.advance(96);
+    shooter.send(shot(t.roomTime(), 0));
+    t.clock.advance(16);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
+    expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
+  });
+
+  it("misses beyond the 200 ms cap even while older frames are still kept", () => {
+    const { t, shooter, target, movedAt, seenAt } = setup();
+    // Resolved 208 ms after the move: the shot's time (224 ms back) is still in the history,
+    // but the cap (200 ms back) lands after the move.
+    t.clock.advance(192);
+    shooter.send(shot(seenAt, 0));
+    t.clock.advance(16);
+    expect(t.roomTime() - movedAt).toBe(208);
+    expect(t.roomTime() - seenAt).toBeLessThan(FPS_RULES.rewindCapMs + 16 * 2);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
+    expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
+  });
+
+  it("misses beyond the 200 ms cap: a target that left 300 ms ago is not rewound to", () => {
+    const { t, shooter, target, seenAt } = setup();
+    t.clock.advance(288);
+    shooter.send(shot(seenAt, 0));
+    t.clock.advance(16);
+    expect(t.roomTime() - seenAt).toBeGreaterThan(FPS_RULES.rewindCapMs);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
+    expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
+    expect(shooter.errors()).toEqual([]);
+  });
+
+  it("resolves a shot older than the cap at the cap, not refused and no further back", () => {
+    const { t, shooter, target, movedAt } = setup();
+    // Resolved 176 ms after the move: the cap (200 ms back) still sees the target on the line.
+    t.clock.advance(160);
+    shooter.send(shot(0, 0));
+    t.clock.advance(16);
+    expect(t.roomTime() - movedAt).toBe(176);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
+    expect(shooter.errors()).toEqual([]);
+  });
+
+  it("clamps a future timestamp to now", () => {
+    const t = fpsRoom("hz30", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 } });
+    const shooter = t.joinBinary("shooter");
+    const target = t.joinBinary("target");
+    t.clock.advance(330);
+    target.send(move(0, 1, 100)); // now off the line
+    t.clock.advance(33);
+    shooter.send(shot(t.roomTime() + 60_000, 0));
+    t.clock.advance(33);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
+    shooter.send(shot(t.roomTime() + 60_000, Math.atan2(22, 200)));
+    t.clock.advance(33);
+    expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
+  });
+
+  it("does not hit a newcomer with the history of the player whose slot it reuses", () => {
+    const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 }, 3: { x: 700, y: 900 } });
+    const shooter = t.joinBinary("shooter");
+    const leaver = t.joinBinary("leaver");
+    t.clock.advance(300);
+    t.room.message(leaver.connId, encodeLeave(w.reset()).toBytes());
+    t.clock.advance(50);
+    const newcomer = t.joinBinary("newcomer");
+    t.clock.advance(50);
+    // Aimed where the leaver stood, timed when it still stood there.
+    shooter.send(shot(t.roomTime() - 110, 0));
+    t.clock.advance(50);
+    expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
+    expect(t.game.playerOf(newcomer.playerId)!.hp).toBe(FPS_RULES.maxHp);
+  });
+});
+
+describe("fps: move budget in the room", () => {
+  it("refuses a sustained 1.5× speed hack with speed_violation (counted), never a bursty honest player", () => {
+    const t = fpsRoom("hz30", { 1: { x: 1000, y: 300 }, 2: { x: 1400, y: 300 } });
+    const honest = t.joinBinary("honest");
+    const cheat = t.joinBinary("cheat");
+    const start = t.clock.now();
+    for (let k = 1; k <= 90; k++) {
+      // The cheat claims 50 ms of movement every 33 ms tick.
+      cheat.send(move(0, 1, 50));
+      // The honest player's moves arrive six at a time after ~200 ms stalls.
+      if (k % 6 === 0) honest.send(...Array.from({ length: 6 }, () => move(0, 1, 33)));
+      t.clock.advance(33);
+    }
+    const elapsed = t.clock.now() - start;
+    expect(honest.errors()).toEqual([]);
+    const honestY = t.game.playerOf(honest.playerId)!.y;
+    expect(honestY - 300).toBeCloseTo((90 * 33 * FPS_RULES.moveSpeed) / 1000, 6);
+
+    const violations = cheat.errors().filter((e) => e.code === ErrorCode.speed_violation);
+    expect(violations.length).toBeGreaterThan(15);
+    expect(t.room.snapshot().inputs.rejectedByCode.speed_violation).toBe(violations.length);
+    const cheatTravel = t.game.playerOf(cheat.playerId)!.y - 300;
+    const burst = (FPS_RULES.moveSpeed * FPS_RULES.budgetBurstMs) / 1000;
+    expect(cheatTravel).toBeLessThanOrEqual(burst + (FPS_RULES.moveSpeed * FPS_RULES.budgetSlack * elapsed) / 1000 + 1e-6);
+    // Refused moves are still acked, so the cheat's client stops predicting them.
+    expect(cheat.frames().at(-1)!.ackSeq).toBe(cheat.seq);
+  });
+
+  it("refuses malformed moves and shots as bad_input through the room", () => {
+    const t = fpsRoom("hz30", null);
+    const a = t.joinBinary("a");
+    a.send(
+      new BinaryWriter().u8(1).f32(NaN).f32(0).u8(16).u16(0).toBytes(),
+      move(0, 1, 200),
+      move(3, 0, 16),
+      encodeFpsShot(w, { time: Infinity, aim: 0 }),
+      encodeFpsShot(w, { time: -5, aim: 0 }),
+      new Uint8Array([42]),
+    );
+    t.clock.advance(33);
+    expect(a.errors().map((e) => e.code)).toEqual(Array(6).fill(ErrorCode.bad_input));
+    expect(t.room.snapshot().inputs.rejectedByCode).toEqual({ bad_input: 6 });
+  });
+
+  it("limits the fire rate (burst 3) with illegal_move", () => {
+    const t = fpsRoom("hz30", null);
+    const a = t.joinBinary("a");
+    t.clock.advance(33);
+    a.send(...Array.from({ length: 5 }, (_, i) => shot(t.roomTime(), i)));
+    t.clock.advance(33);
+    expect(tracers(a)).toHaveLength(FPS_RULES.fireBurst);
+    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.illegal_move, ErrorCode.illegal_move]);
+  });
+});
+
+describe("fps: tracer audience", () => {
+  it("delivers each tracer to exactly the clients whose AOI circle the shot's segment touches", () => {
+    let included = 0;
+    let excluded = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 6282 }), { minLength: 1, maxLength: 3 }),
+        (seed, shooterIndex, aimsMilli) => {
+          const t = fpsRoom("hz20", null, { seed });
+          const clients = Array.from({ length: 10 }, (_, i) => t.joinBinary(`p${i}`));
+          t.clock.advance(50);
+          const shooter = clients[shooterIndex]!;
+          const before = clients.map((c) => c.events().length);
+          shooter.send(...aimsMilli.map((m) => shot(t.roomTime(), m / 1000)));
+          t.clock.advance(50);
+          const fired = tracers(shooter, before[shooterIndex]);
+          expect(fired).toHaveLength(aimsMilli.length);
+          const R = 600;
+          for (const [i, c] of clients.entries()) {
+            const got = new Set(c.events().slice(before[i]).map((b) => b.join(",")));
+            const pos = t.game.playerOf(c.playerId)!;
+            for (const tr of fired) {
+              // Naive: walk the segment in small steps and look for a point within R.
+              let near = Infinity;
+              for (let k = 0; k <= 4000; k++) {
+                const u = k / 4000;
+                near = Math.min(near, Math.hypot(tr.x0 + (tr.x1 - tr.x0) * u - pos.x, tr.y0 + (tr.y1 - tr.y0) * u - pos.y));
+              }
+              // Skip the ambiguous rim (quantized endpoints, sampling) rather than guess.
+              const exact = Math.sqrt(segmentPointDist2(tr.x0, tr.y0, tr.x1, tr.y1, pos.x, pos.y));
+              if (Math.abs(exact - R) < 1 || Math.abs(near - R) < 1) continue;
+              const expected = near <= R;
+              const bytes = shooter.events().find((b) => {
+                const e = decodeFpsEvent(b);
+                return !isDecodeError(e) && e.kind === "tracer" && e.x1 === tr.x1 && e.y1 === tr.y1;
+              })!;
+              expect(got.has(bytes.join(","))).toBe(expected);
+              if (c !== shooter) expected ? included++ : excluded++;
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // The random worlds exercised both sides of the rule.
+    expect(included).toBeGreaterThan(20);
+    expect(excluded).toBeGreaterThan(20);
+  });
+});
+
+describe("fps: combat, death, respawn, scoreboard, AOI", () => {
+  it("kills after four hits, counts the scoreboard, ignores the dead, respawns after the delay", () => {
+    const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 600, y: 500 }, 3: { x: 2000, y: 2000 } });
+    const shooter = t.joinBinary("shooter");
+    const target = t.joinBinary("target");
+    const far = t.joinBinary("far");
+    t.clock.advance(100);
+    for (let i = 0; i < 4; i++) {
+      shooter.send(shot(t.roomTime(), 0));
+      t.clock.advance(150);
+    }
+    const victim = t.game.playerOf(target.playerId)!;
+    expect(victim.hp).toBe(0);
+    const kill = { kind: "kill", killer: shooter.playerId, victim: target.playerId };
+    for (const c of [shooter, target, far]) expect(decoded(c).filter((e) => e.kind === "kill")).toEqual([kill]);
+    // Tracers stay local: the far player saw none of the four.
+    expect(tracers(target)).toHaveLength(4);
+    expect(tracers(far)).toHaveLength(0);
+
+    // The dead neither walk nor shoot, and are not hit again.
+    const before = tracers(shooter).length;
+    target.send(move(1, 0, 50), shot(t.roomTime(), Math.PI));
+    shooter.send(shot(t.roomTime(), 0));
+    t.clock.advance(100);
+    expect(victim.x).toBe(600);
+    expect(tracers(shooter).slice(before)).toEqual([expect.objectContaining({ shooter: shooter.playerId, hit: 0 })]);
+    expect(target.errors()).toEqual([]);
+
+    const view = shooter.view(fpsSchema);
+    const board = [...view.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number>; deaths: Map<number, number> };
+    expect(board.kills).toEqual(new Map([[shooter.playerId, 1], [target.playerId, 0], [far.playerId, 0]]));
+    expect(board.deaths).toEqual(new Map([[shooter.playerId, 0], [target.playerId, 1], [far.playerId, 0]]));
+    const seenVictim = [...view.values()].find((e) => e.type === "player" && e.record.pid === target.playerId)!;
+    expect(seenVictim.record).toMatchObject({ hp: 0 });
+
+    t.clock.advance(FPS_RULES.respawnMs);
+    expect(victim.hp).toBe(FPS_RULES.maxHp);
+    expect(t.room.snapshot().game).toEqual({ shots: 5, hits: 4, kills: 1, respawns: 1 });
+    expect(shooter.view(fpsSchema).get(seenVictim.id)!.record).toMatchObject({ hp: FPS_RULES.maxHp });
+
+    // The far player holds the scoreboard (global) but not the fighters (beyond its AOI).
+    const farView = far.view(fpsSchema);
+    expect([...farView.values()].map((e) => e.type).sort()).toEqual(["player", "scoreboard"]);
+    const farBoard = [...farView.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number> };
+    expect(farBoard.kills.get(shooter.playerId)).toBe(1);
+  });
+
+  it("removes a leaving player from the world and the scoreboard", () => {
+    const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 600, y: 500 } });
+    const a = t.joinBinary("a");
+    const b = t.joinBinary("b");
+    t.clock.advance(100);
+    expect(a.view(fpsSchema).size).toBe(3);
+    t.room.message(b.connId, encodeLeave(w.reset()).toBytes());
+    t.clock.advance(100);
+    const view = a.view(fpsSchema);
+    expect(view.size).toBe(2);
+    expect(t.game.scoreboard.kills.has(b.playerId)).toBe(false);
+    const board = [...view.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number> };
+    expect([...board.kills.keys()]).toEqual([a.playerId]);
+  });
+});

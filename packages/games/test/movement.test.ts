@@ -1,0 +1,172 @@
+import { defaultRoomOptions, type RoomOptions } from "@tikron/core";
+import { BinaryWriter, ErrorCode } from "@tikron/protocol";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { gameDefinitions } from "../src/gameDefinitions";
+import { MovementGame } from "../src/movement/movementGame";
+import { decodeMovementInput, encodeMovementInput, MOVEMENT_INPUT_BYTES } from "../src/movement/movementInput";
+import { MOVEMENT_RULES } from "../src/movement/movementRules";
+import { movementSchema } from "../src/movement/movementSchema";
+import { Random } from "../src/random";
+import { encodeAgarInput } from "../src/schemas";
+import { TestRoom, type BinaryClient } from "./support/roomHarness";
+
+const w = new BinaryWriter();
+const steer = (dx: number, dy: number, sprint = false) => encodeMovementInput(w, { dx, dy, sprint });
+
+function movementRoom(overrides: Partial<RoomOptions> = {}, world?: number) {
+  const def = gameDefinitions.movement!;
+  const options = { ...def.defaults, ...overrides };
+  const game = def.create({ ...defaultRoomOptions, ...options }, { world }) as MovementGame;
+  return new TestRoom(game, options);
+}
+
+describe("movement: flush throttle under full fan-out", () => {
+  // The regression this room exists for: however inputs arrive, each client gets at most one
+  // frame per sync interval, and each frame carries everyone.
+  it.each([
+    { name: "defaults (20 Hz tick, 20 Hz sync)", options: {} },
+    { name: "100 Hz tick, 20 Hz sync", options: { tickMs: 10, syncIntervalMs: 50 } },
+  ])("64 players × 20 Hz inputs → ≤ 1 frame per client per sync interval: $name", ({ options }) => {
+    const t = movementRoom(options);
+    const players = 64;
+    const clients: BinaryClient[] = [];
+    // Joins paced at the default join admission rate (20/s).
+    for (let i = 0; i < players; i++) {
+      clients.push(t.joinBinary(`p${i}`));
+      t.clock.advance(50);
+    }
+    expect(clients.every((c) => c.welcome !== undefined)).toBe(true);
+    expect(t.room.ccu).toBe(players);
+    const syncMs = t.room.snapshot().syncIntervalMs;
+    expect(syncMs).toBe(50);
+
+    // 3 s of inputs: every player every 50 ms, each with its own phase and up to 15 ms jitter.
+    const rng = new Random(42);
+    const windowMs = 3000;
+    const start = t.clock.now();
+    const arrivals: { at: number; client: BinaryClient; dx: number; dy: number }[] = [];
+    for (const client of clients) {
+      const phase = rng.range(0, 50);
+      for (let k = 0; phase + k * 50 < windowMs - 20; k++) {
+        const a = rng.range(0, 2 * Math.PI);
+        arrivals.push({ at: start + phase + k * 50 + rng.range(0, 15), client, dx: Math.cos(a), dy: Math.sin(a) });
+      }
+    }
+    arrivals.sort((a, b) => a.at - b.at);
+    const framesBefore = clients.map((c) => c.frames().length);
+    for (const a of arrivals) {
+      t.clock.advance(a.at - t.clock.now());
+      a.client.send(steer(a.dx, a.dy));
+    }
+    t.clock.advance(start + windowMs - t.clock.now());
+
+    const intervals = windowMs / syncMs;
+    for (const [i, c] of clients.entries()) {
+      const frames = c.frames();
+      const inWindow = frames.length - framesBefore[i]!;
+      expect(inWindow).toBeLessThanOrEqual(intervals);
+      // Everyone moves, so every flush has news for every client: the bound is met, not dodged.
+      expect(inWindow).toBeGreaterThanOrEqual(intervals - 1);
+      for (let k = 1; k < frames.length; k++) expect(frames[k]!.time - frames[k - 1]!.time).toBeGreaterThanOrEqual(syncMs);
+    }
+    const s = t.room.snapshot();
+    expect(s.inputs.received).toBe(arrivals.length);
+    expect(s.inputs.rejected).toBe(0);
+
+    // No AOI: every client holds all 64 players, where the server has them.
+    for (const c of [clients[0]!, clients[31]!, clients[63]!]) {
+      const view = c.view(movementSchema);
+      expect(view.size).toBe(players);
+    }
+    const view = clients[5]!.view(movementSchema);
+    for (const c of clients) {
+      const rec = t.game.playerOf(c.playerId)!;
+      const seen = [...view.values()].find((e) => e.type === "player" && e.record.name === rec.name)!;
+      expect(Math.abs(seen.record.x - rec.x)).toBeLessThanOrEqual(1 / 32);
+      expect(Math.abs(seen.record.y - rec.y)).toBeLessThanOrEqual(1 / 32);
+    }
+  });
+});
+
+describe("movement: rules", () => {
+  it("walks at the rule speed in the steered direction, sprint is 1.5×, latest input wins", () => {
+    const t = movementRoom();
+    const a = t.joinBinary("a");
+    const b = t.joinBinary("b");
+    const pa = t.game.playerOf(a.playerId)!;
+    const pb = t.game.playerOf(b.playerId)!;
+    // Park both away from the walls so 1 s of walking cannot hit one.
+    Object.assign(pa, { x: 1000, y: 1000 });
+    Object.assign(pb, { x: 1000, y: 1000 });
+    t.clock.advance(50);
+    a.send(steer(0, 1), steer(1, 0)); // the second wins
+    b.send(steer(-1, 0, true));
+    t.clock.advance(50); // applied at this tick, which also moves them once
+    t.clock.advance(950);
+    expect(pa.x).toBeCloseTo(1000 + MOVEMENT_RULES.speed, 6);
+    expect(pa.y).toBeCloseTo(1000, 6);
+    expect(pb.x).toBeCloseTo(1000 - MOVEMENT_RULES.speed * MOVEMENT_RULES.sprintFactor, 6);
+  });
+
+  it("keeps every player inside the world whatever it steers", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        (steps) => {
+          const t = movementRoom({}, 300);
+          const a = t.joinBinary("a");
+          for (const [dx, dy, sprint] of steps) {
+            a.send(steer(dx, dy, sprint));
+            t.clock.advance(250);
+            const p = t.game.playerOf(a.playerId)!;
+            expect(p.x).toBeGreaterThanOrEqual(MOVEMENT_RULES.margin);
+            expect(p.x).toBeLessThanOrEqual(300 - MOVEMENT_RULES.margin);
+            expect(p.y).toBeGreaterThanOrEqual(MOVEMENT_RULES.margin);
+            expect(p.y).toBeLessThanOrEqual(300 - MOVEMENT_RULES.margin);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("freezes a player while its seat is held and frees the entity when it leaves", () => {
+    const t = movementRoom({ reconnectWindowMs: 1000 });
+    const a = t.joinBinary("a");
+    const b = t.joinBinary("b");
+    a.send(steer(1, 0));
+    t.clock.advance(100);
+    const p = t.game.playerOf(a.playerId)!;
+    t.room.closed(a.connId, 1006);
+    const x = p.x;
+    t.clock.advance(500);
+    expect(p.x).toBe(x);
+    t.clock.advance(600); // window over: seat freed
+    expect(t.game.playerOf(a.playerId)).toBeUndefined();
+    t.clock.advance(50);
+    expect(b.view(movementSchema).size).toBe(1);
+  });
+
+  it("speaks agar's steering layout byte for byte", () => {
+    const m = encodeMovementInput(w, { dx: 0.6, dy: -0.8, sprint: true });
+    const a = encodeAgarInput(new BinaryWriter(), { dx: 0.6, dy: -0.8, boost: true });
+    expect(m).toEqual(a);
+    expect(m.length).toBe(MOVEMENT_INPUT_BYTES);
+    expect(decodeMovementInput(m)).toEqual({ dx: expect.closeTo(0.6, 6), dy: expect.closeTo(-0.8, 6), sprint: true });
+  });
+
+  it("refuses malformed inputs as bad_input and counts them", () => {
+    const t = movementRoom();
+    const a = t.joinBinary("a");
+    const nan = new BinaryWriter().f32(NaN).f32(0).u8(0).toBytes();
+    const inf = new BinaryWriter().f32(0).f32(Infinity).u8(0).toBytes();
+    const big = steer(3, 0);
+    const flags = new BinaryWriter().f32(0).f32(0).u8(2).toBytes();
+    a.send(nan, inf, big, flags, new Uint8Array(3));
+    t.clock.advance(50);
+    expect(a.errors().map((e) => e.code)).toEqual(Array(5).fill(ErrorCode.bad_input));
+    expect(t.room.snapshot().inputs.rejectedByCode).toEqual({ bad_input: 5 });
+    expect(decodeMovementInput("text")).toMatchObject({ rejected: true, code: "bad_input" });
+  });
+});
