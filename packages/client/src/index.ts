@@ -45,6 +45,7 @@ export {
 } from "./connect";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";
+export { schemaDecoder, type SchemaDecoderOptions } from "./schemaDecoder";
 export type { WebSocketLike, WebSocketConstructor } from "./socket";
 export type { ConnectionStats } from "./stats";
 export { Backoff, type BackoffOptions, type JitterMode } from "./backoff";

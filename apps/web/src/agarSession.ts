@@ -1,0 +1,281 @@
+import {
+  Predictor,
+  SnapshotBuffer,
+  connect,
+  schemaDecoder,
+  type ConnectionStats,
+  type ConnectionStatus,
+  type RoomConnection,
+  type StateEvent,
+  type WebSocketConstructor,
+} from "@tikron/client";
+import { agarSchema, decodeAgarInput, encodeAgarInput, type AgarInput } from "@tikron/games/schemas";
+import { BinaryWriter, normalizeString, type ClientView, type EntityRecord } from "@tikron/protocol";
+import { stepCell, cellDistance, AGAR_DEFAULT_WORLD, type CellState, type CellStep } from "./agarMotion";
+import { Camera } from "./camera";
+import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { InputState } from "./input";
+import { OwnSmoothing } from "./ownSmoothing";
+import { renderAgar } from "./renderAgar";
+import { SelfTracker } from "./selfTracker";
+
+type AgarDecl = (typeof agarSchema)["decl"];
+/** A player's record as decoded (updated in place by the view). */
+export type PlayerRecord = EntityRecord<AgarDecl["player"]>;
+/** An orb's record as decoded (updated in place by the view). */
+export type OrbRecord = EntityRecord<AgarDecl["orb"]>;
+
+/** What an {@link AgarSession} needs from the page. */
+export interface AgarSessionOptions {
+  server: string;
+  room: string;
+  name: string;
+  WebSocketImpl: WebSocketConstructor;
+  input: InputState;
+  /** World edge of the room (the DEV_MODE `world` override, else the game's default). */
+  world?: number;
+}
+
+const NAME_FIELD = agarSchema.type("player").fields.find((f) => f.name === "name")!.field;
+/** Pointer distance (fraction of the shorter screen side) that means full throttle. */
+const FULL_THROTTLE_FRACTION = 0.25;
+
+/**
+ * The page's `agar` game: joins the room, interpolates other cells from the snapshot buffer,
+ * predicts the own cell from the inputs it sends (one per server tick) and reconciles it with
+ * each acknowledged server state.
+ */
+export class AgarSession implements GameSession {
+  readonly kind = "agar";
+  readonly snapshots = new SnapshotBuffer({ fields: ["x", "y", "r"] });
+  readonly predictor: Predictor<CellState, CellStep>;
+  readonly conn: RoomConnection<ClientView<AgarDecl>>;
+  /** Players in the latest server state, by entity id (records are the view's, live). */
+  readonly players = new Map<number, PlayerRecord>();
+  /** Orbs in the latest server state, by entity id. */
+  readonly orbs = new Map<number, OrbRecord>();
+  readonly own: OwnSmoothing;
+  readonly camera = new Camera();
+  readonly world: number;
+  showGhosts = false;
+  lastError: string | null = null;
+
+  private readonly tracker = new SelfTracker();
+  private readonly input: InputState;
+  private readonly writer = new BinaryWriter(16);
+  private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
+  private readonly axes = { x: 0, y: 0 };
+  private readonly sample = new Float64Array(3);
+  private readonly name: string;
+  private expectedName = "";
+  private tickMs = 50;
+  private inputTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: AgarSessionOptions) {
+    this.input = options.input;
+    this.name = options.name;
+    this.world = options.world ?? AGAR_DEFAULT_WORLD;
+    const world = this.world;
+    this.predictor = new Predictor<CellState, CellStep>({
+      applyInput: (s, step) => stepCell(s, step, world),
+      error: cellDistance,
+    });
+    this.own = new OwnSmoothing(this.tickMs);
+    const decoder = schemaDecoder(agarSchema, {
+      listener: {
+        // Leaves come before enters, so an id replaced in one body ends up with its new record.
+        leave: (e) => {
+          if (e.type === "player") this.players.delete(e.id);
+          else this.orbs.delete(e.id);
+        },
+        enter: (e) => {
+          if (e.type === "player") this.players.set(e.id, e.record);
+          else this.orbs.set(e.id, e.record);
+        },
+      },
+    });
+    this.conn = connect(options.server, {
+      kind: "agar",
+      room: options.room,
+      name: options.name,
+      decoder,
+      snapshots: this.snapshots,
+      predictor: this.predictor,
+      WebSocketImpl: options.WebSocketImpl,
+    });
+    this.conn.on("welcome", (w) => {
+      // A (re)join starts from an empty baseline: the decoder's view was just cleared.
+      this.players.clear();
+      this.orbs.clear();
+      this.tracker.reset();
+      this.own.clear();
+      this.expectedName = normalizeString(NAME_FIELD, this.name.slice(0, 32) || `p${w.playerId}`);
+      if (w.tickMs > 0) this.tickMs = w.tickMs;
+      this.own.setInterval(this.tickMs);
+      this.lastError = null;
+      this.startInputs();
+    });
+    this.conn.on("state", (f) => this.onState(f));
+    this.conn.on("error", (e) => {
+      this.lastError = `${e.name}: ${e.reason}`;
+    });
+    this.conn.on("close", (c) => {
+      if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;
+      if (!c.willReconnect) this.stopInputs();
+    });
+  }
+
+  get status(): ConnectionStatus {
+    return this.conn.status;
+  }
+
+  get stats(): ConnectionStats {
+    return this.conn.stats;
+  }
+
+  get playerId(): number {
+    return this.conn.playerId;
+  }
+
+  get selfId(): number {
+    return this.tracker.id;
+  }
+
+  /** The own cell's latest server record, or undefined. */
+  get selfRecord(): PlayerRecord | undefined {
+    return this.tracker.id >= 0 ? this.players.get(this.tracker.id) : undefined;
+  }
+
+  render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void {
+    renderAgar(ctx, this, now, width, height);
+  }
+
+  selfPosition(): Point | null {
+    return this.own.ready ? { x: this.own.x, y: this.own.y } : null;
+  }
+
+  serverSelfPosition(): Point | null {
+    const rec = this.selfRecord;
+    return rec ? { x: rec.x, y: rec.y } : null;
+  }
+
+  entities(): EntityInfo[] {
+    const out: EntityInfo[] = [];
+    for (const [id, p] of this.players) out.push({ id, type: "player", x: p.x, y: p.y, name: p.name });
+    for (const [id, o] of this.orbs) out.push({ id, type: "orb", x: o.x, y: o.y });
+    return out;
+  }
+
+  hudLines(): string[] {
+    const rec = this.selfRecord;
+    return rec ? [`score ${rec.score}   radius ${rec.r.toFixed(1)}   cells ${this.players.size}   orbs ${this.orbs.size}`] : ["looking for own cell..."];
+  }
+
+  debugExtras(): Record<string, unknown> {
+    const rec = this.selfRecord;
+    return {
+      world: this.world,
+      score: rec?.score ?? 0,
+      radius: rec?.r ?? 0,
+      expectedName: this.expectedName,
+      /** Other cells the snapshot buffer is interpolating. */
+      remotes: this.snapshots.size,
+      pendingCorrection: this.own.pendingCorrection,
+    };
+  }
+
+  dispose(): void {
+    this.stopInputs();
+    this.conn.close();
+  }
+
+  private onState(f: StateEvent<ClientView<AgarDecl>>): void {
+    const before = this.tracker.id;
+    this.tracker.begin();
+    for (const [id, p] of this.players) if (p.name === this.expectedName) this.tracker.addCandidate(id, p.x, p.y);
+    this.orbs.forEach(this.hint);
+    const self = this.tracker.end();
+
+    const snaps = this.snapshots;
+    if (snaps.beginSnapshot(f.time, f.receivedAt)) {
+      const v = this.sample;
+      for (const [id, p] of this.players) {
+        if (id === self) continue;
+        v[0] = p.x;
+        v[1] = p.y;
+        v[2] = p.r;
+        snaps.setEntity(id, v);
+      }
+      snaps.endSnapshot();
+    }
+
+    const rec = self >= 0 ? this.players.get(self) : undefined;
+    if (!rec) {
+      this.own.clear();
+      return;
+    }
+    if (self !== before) this.own.clear();
+    const predicted = this.predictor.reconcile({ x: rec.x, y: rec.y, r: rec.r }, f.ackSeq >= 0 ? f.ackSeq : undefined);
+    this.own.corrected(predicted.x, predicted.y, f.receivedAt);
+  }
+
+  private readonly hint = (o: OrbRecord): void => this.tracker.addHint(o.x, o.y);
+
+  private startInputs(): void {
+    this.stopInputs();
+    // Steering is a state on the server (the latest input of a tick wins), so one input per
+    // tick, sent even when nothing changed, keeps each sent input matching one simulated tick
+    // and the prediction in step with the server.
+    this.inputTimer = setInterval(this.sendInput, this.tickMs);
+  }
+
+  private stopInputs(): void {
+    clearInterval(this.inputTimer);
+    this.inputTimer = undefined;
+  }
+
+  private readonly sendInput = (): void => {
+    this.readSteering();
+    const bytes = encodeAgarInput(this.writer, this.steer);
+    const seq = this.conn.sendInput(bytes);
+    if (seq < 0) return;
+    // Predict with exactly what the server will decode (f32 rounding, magnitude clamp).
+    const seen = decodeAgarInput(bytes);
+    if (!("dx" in seen)) return;
+    const predicted = this.predictor.push(seq, { dx: seen.dx, dy: seen.dy, boost: seen.boost, dtMs: this.tickMs });
+    if (predicted) this.own.stepped(predicted.x, predicted.y, performance.now());
+  };
+
+  /** Steering from the device used last: keys (8 directions) or the pointer's offset from the cell. */
+  private readSteering(): void {
+    const s = this.steer;
+    const inp = this.input;
+    s.dx = 0;
+    s.dy = 0;
+    s.boost = inp.down("Space");
+    if (typeof document !== "undefined" && document.hidden) {
+      s.boost = false;
+      return;
+    }
+    if (inp.moving) {
+      inp.moveAxes(this.axes);
+      const len = Math.hypot(this.axes.x, this.axes.y);
+      if (len > 0) {
+        s.dx = this.axes.x / len;
+        s.dy = this.axes.y / len;
+      }
+    } else if (inp.device === "mouse" && inp.mouseInside && this.own.ready) {
+      const cam = this.camera;
+      const ox = inp.mouseX - cam.screenX(this.own.x);
+      const oy = inp.mouseY - cam.screenY(this.own.y);
+      const len = Math.hypot(ox, oy);
+      const full = FULL_THROTTLE_FRACTION * Math.min(cam.width, cam.height);
+      if (len > 2) {
+        const throttle = Math.min(1, len / full);
+        s.dx = (ox / len) * throttle;
+        s.dy = (oy / len) * throttle;
+      }
+    }
+  }
+}
+

@@ -1,0 +1,99 @@
+import type { ConnectionStats, ConnectionStatus } from "@tikron/client";
+import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { NetConditions, NetProfile } from "./netConditions";
+
+/**
+ * `window.__tikron`: a read-mostly view of the running page for the browser tests and for
+ * poking at in the devtools console. Every property is computed on read.
+ */
+export interface TikronDebug {
+  readonly game: string;
+  readonly room: string;
+  readonly name: string;
+  readonly status: ConnectionStatus;
+  /** True once welcomed and the own avatar was found in the state. */
+  readonly joined: boolean;
+  readonly playerId: number;
+  readonly selfId: number;
+  /** Own avatar as drawn (predicted, smoothed). */
+  readonly self: Point | null;
+  /** Own avatar in the latest server state. */
+  readonly serverSelf: Point | null;
+  /** A copy of the connection stats. */
+  readonly stats: ConnectionStats;
+  readonly renderedFrames: number;
+  readonly net: { name: string; profile: NetProfile };
+  readonly problems: readonly string[];
+  readonly lastError: string | null;
+  /** Game-specific values (score, tracers, ...). */
+  readonly extras: Record<string, unknown>;
+  /** Every entity of the latest server state. */
+  entities(): EntityInfo[];
+  /** Switches network conditions (preset name or settings). */
+  setNet(profile: string | NetProfile): void;
+}
+
+declare global {
+  interface Window {
+    __tikron?: TikronDebug;
+  }
+}
+
+/** What the handle reads from. */
+export interface DebugSources {
+  game: string;
+  room: string;
+  name: string;
+  problems: readonly string[];
+  session: GameSession;
+  net: NetConditions;
+  renderedFrames: () => number;
+}
+
+/** Installs `window.__tikron` for this page. */
+export function installDebugHandle(win: Window, src: DebugSources): TikronDebug {
+  const s = src.session;
+  const handle: TikronDebug = {
+    game: src.game,
+    room: src.room,
+    name: src.name,
+    problems: src.problems,
+    get status() {
+      return s.status;
+    },
+    get joined() {
+      return s.status === "joined" && s.selfId >= 0;
+    },
+    get playerId() {
+      return s.playerId;
+    },
+    get selfId() {
+      return s.selfId;
+    },
+    get self() {
+      return s.selfPosition();
+    },
+    get serverSelf() {
+      return s.serverSelfPosition();
+    },
+    get stats() {
+      return { ...s.stats };
+    },
+    get renderedFrames() {
+      return src.renderedFrames();
+    },
+    get net() {
+      return { name: src.net.name, profile: { ...src.net.current } };
+    },
+    get lastError() {
+      return s.lastError;
+    },
+    get extras() {
+      return s.debugExtras();
+    },
+    entities: () => s.entities(),
+    setNet: (p) => src.net.set(p),
+  };
+  win.__tikron = handle;
+  return handle;
+}

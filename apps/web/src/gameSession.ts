@@ -1,0 +1,51 @@
+import type { ConnectionStats, ConnectionStatus, SnapshotBuffer } from "@tikron/client";
+
+/** One entity as the latest server state has it (for the debug handle and tests). */
+export interface EntityInfo {
+  id: number;
+  type: string;
+  x: number;
+  y: number;
+  name?: string;
+}
+
+/** A point in world units. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * One game played by the page: owns its connection, decoder, snapshot buffer and predictor,
+ * samples input at the server's tick rate and draws itself. The page shell (main, overlay,
+ * controls) only talks to games through this.
+ */
+export interface GameSession {
+  readonly kind: string;
+  /** Connection lifecycle and numbers. */
+  readonly status: ConnectionStatus;
+  readonly stats: ConnectionStats;
+  readonly snapshots: SnapshotBuffer;
+  /** The welcome's player id (-1 before the first welcome). */
+  readonly playerId: number;
+  /** Entity id of the own avatar (-1 while unknown). */
+  readonly selfId: number;
+  /** Draw the latest authoritative positions as outlines next to the smoothed ones. */
+  showGhosts: boolean;
+  /** Draws one frame at local time `now` onto a canvas of `width` × `height` CSS pixels. */
+  render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void;
+  /** The own avatar where it is drawn (predicted and smoothed), or null. */
+  selfPosition(): Point | null;
+  /** The own avatar in the latest server state, or null. */
+  serverSelfPosition(): Point | null;
+  /** Every entity of the latest server state (allocates: for debugging and tests). */
+  entities(): EntityInfo[];
+  /** Game-specific overlay lines (score, ammo, ...). */
+  hudLines(): string[];
+  /** Game-specific debug values merged into `window.__tikron`. */
+  debugExtras(): Record<string, unknown>;
+  /** Last error reported by the connection, if any. */
+  readonly lastError: string | null;
+  /** Leaves the room and stops every timer. */
+  dispose(): void;
+}

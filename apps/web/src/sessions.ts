@@ -1,0 +1,32 @@
+import type { WebSocketConstructor } from "@tikron/client";
+import { AgarSession } from "./agarSession";
+import { FpsSession } from "./fpsSession";
+import type { GameSession } from "./gameSession";
+import type { InputState } from "./input";
+import type { GameKind, PageParams } from "./params";
+
+/** What every game session gets from the page shell. */
+export interface SessionDeps {
+  params: PageParams;
+  WebSocketImpl: WebSocketConstructor;
+  input: InputState;
+}
+
+/** Starts the session of the page's game, or returns null when this build cannot play it. */
+export function createSession(deps: SessionDeps): GameSession | null {
+  const factory = FACTORIES[deps.params.game];
+  return factory ? factory(deps) : null;
+}
+
+/** The room's arena edge when the page forwards a DEV_MODE `world` override. */
+function worldOverride(params: PageParams): number | undefined {
+  const world = Number(params.overrides.get("world"));
+  return Number.isFinite(world) && world > 0 ? world : undefined;
+}
+
+const FACTORIES: Partial<Record<GameKind, (deps: SessionDeps) => GameSession>> = {
+  agar: ({ params, WebSocketImpl, input }) =>
+    new AgarSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
+  fps: ({ params, WebSocketImpl, input }) =>
+    new FpsSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
+};
