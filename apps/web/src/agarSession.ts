@@ -10,14 +10,13 @@ import {
   type WebSocketConstructor,
 } from "@tikron/client";
 import { agarSchema, decodeAgarInput, encodeAgarInput, type AgarInput } from "@tikron/games/schemas";
-import { BinaryWriter, normalizeString, type ClientView, type EntityRecord } from "@tikron/protocol";
+import { BinaryWriter, type ClientView, type EntityRecord } from "@tikron/protocol";
 import { stepCell, cellDistance, AGAR_DEFAULT_WORLD, type CellState, type CellStep } from "./agarMotion";
 import { Camera } from "./camera";
 import type { EntityInfo, GameSession, Point } from "./gameSession";
 import type { InputState } from "./input";
 import { OwnSmoothing } from "./ownSmoothing";
 import { renderAgar } from "./renderAgar";
-import { SelfTracker } from "./selfTracker";
 
 type AgarDecl = (typeof agarSchema)["decl"];
 /** A player's record as decoded (updated in place by the view). */
@@ -36,7 +35,6 @@ export interface AgarSessionOptions {
   world?: number;
 }
 
-const NAME_FIELD = agarSchema.type("player").fields.find((f) => f.name === "name")!.field;
 /** Pointer distance (fraction of the shorter screen side) that means full throttle. */
 const FULL_THROTTLE_FRACTION = 0.25;
 
@@ -60,14 +58,14 @@ export class AgarSession implements GameSession {
   showGhosts = false;
   lastError: string | null = null;
 
-  private readonly tracker = new SelfTracker();
+  /** Entity id of the own cell (the player entity whose `pid` is ours), or -1. */
+  private selfEntity = -1;
   private readonly input: InputState;
   private readonly writer = new BinaryWriter(16);
   private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
   private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(3);
   private readonly name: string;
-  private expectedName = "";
   private tickMs = 50;
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -107,9 +105,8 @@ export class AgarSession implements GameSession {
       // A (re)join starts from an empty baseline: the decoder's view was just cleared.
       this.players.clear();
       this.orbs.clear();
-      this.tracker.reset();
+      this.selfEntity = -1;
       this.own.clear();
-      this.expectedName = normalizeString(NAME_FIELD, this.name.slice(0, 32) || `p${w.playerId}`);
       if (w.tickMs > 0) this.tickMs = w.tickMs;
       this.own.setInterval(this.tickMs);
       this.lastError = null;
@@ -138,12 +135,12 @@ export class AgarSession implements GameSession {
   }
 
   get selfId(): number {
-    return this.tracker.id;
+    return this.selfEntity;
   }
 
   /** The own cell's latest server record, or undefined. */
   get selfRecord(): PlayerRecord | undefined {
-    return this.tracker.id >= 0 ? this.players.get(this.tracker.id) : undefined;
+    return this.selfEntity >= 0 ? this.players.get(this.selfEntity) : undefined;
   }
 
   render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void {
@@ -177,7 +174,6 @@ export class AgarSession implements GameSession {
       world: this.world,
       score: rec?.score ?? 0,
       radius: rec?.r ?? 0,
-      expectedName: this.expectedName,
       /** Other cells the snapshot buffer is interpolating. */
       remotes: this.snapshots.size,
       pendingCorrection: this.own.pendingCorrection,
@@ -190,11 +186,16 @@ export class AgarSession implements GameSession {
   }
 
   private onState(f: StateEvent<ClientView<AgarDecl>>): void {
-    const before = this.tracker.id;
-    this.tracker.begin();
-    for (const [id, p] of this.players) if (p.name === this.expectedName) this.tracker.addCandidate(id, p.x, p.y);
-    this.orbs.forEach(this.hint);
-    const self = this.tracker.end();
+    const before = this.selfEntity;
+    let self = -1;
+    const pid = this.conn.playerId;
+    for (const [id, p] of this.players) {
+      if (p.pid === pid) {
+        self = id;
+        break;
+      }
+    }
+    this.selfEntity = self;
 
     const snaps = this.snapshots;
     if (snaps.beginSnapshot(f.time, f.receivedAt)) {
@@ -218,8 +219,6 @@ export class AgarSession implements GameSession {
     const predicted = this.predictor.reconcile({ x: rec.x, y: rec.y, r: rec.r }, f.ackSeq >= 0 ? f.ackSeq : undefined);
     this.own.corrected(predicted.x, predicted.y, f.receivedAt);
   }
-
-  private readonly hint = (o: OrbRecord): void => this.tracker.addHint(o.x, o.y);
 
   private startInputs(): void {
     this.stopInputs();

@@ -3,6 +3,8 @@
  * clients and the load tool without pulling in room logic.
  */
 export { agarSchema, AGAR_MAX_WORLD } from "./agar/agarSchema";
+export { AGAR_RULES, speedFor as agarSpeedFor } from "./agar/agarRules";
+export { FPS_RULES } from "./fps/fpsRules";
 export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";

@@ -48,7 +48,7 @@ export class AgarGame implements Game<AgarInput> {
   private ctx: GameContext | null = null;
 
   constructor(config: Partial<AgarConfig> = {}) {
-    const world = Math.min(AGAR_MAX_WORLD, config.world ?? 4000);
+    const world = Math.min(AGAR_MAX_WORLD, config.world ?? AGAR_RULES.defaultWorld);
     this.config = { world, aoiRadius: config.aoiRadius ?? 600, orbs: config.orbs ?? 300, seed: config.seed ?? 1 };
     this.rng = new Random(this.config.seed);
     this.world = new SyncWorld(agarSchema, { tiers: [{ radius: this.config.aoiRadius, every: 1 }] });
@@ -65,7 +65,7 @@ export class AgarGame implements Game<AgarInput> {
   }
 
   join(playerId: number, name: string): void {
-    const rec: PlayerRecord = { x: 0, y: 0, r: AGAR_RULES.startRadius, name: name || `p${playerId}`, score: 0 };
+    const rec: PlayerRecord = { pid: playerId, x: 0, y: 0, r: AGAR_RULES.startRadius, name: name || `p${playerId}`, score: 0 };
     this.placeCell(rec);
     const entity = this.world.spawn("player", rec);
     const cell: Cell = { entity, rec, dx: 0, dy: 0, boost: false, idle: false };

@@ -1,5 +1,7 @@
 /** Tunables of the agar simulation, in world units and seconds. */
 export const AGAR_RULES = {
+  /** Arena edge when a room is created without a `world` override. */
+  defaultWorld: 4000,
   startRadius: 20,
   maxRadius: 400,
   orbRadius: 5,

@@ -9,6 +9,8 @@ export const AGAR_MAX_WORLD = 16_384;
  */
 export const agarSchema = defineSchema({
   player: {
+    /** Owner's player id (from the welcome), so a client finds its own cell exactly. */
+    pid: varuint(),
     x: quant(0, AGAR_MAX_WORLD, 1 / 16),
     y: quant(0, AGAR_MAX_WORLD, 1 / 16),
     r: quant(0, 512, 1 / 8),
