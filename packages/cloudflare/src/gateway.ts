@@ -1,16 +1,38 @@
 import type { GameDefinition } from "@tikron/core";
+import { checkOrigin } from "./originPolicy";
 import { hasOverrides, parseOverrides, writeRoomMeta } from "./roomRequest";
+import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 
 /** Bindings the gateway needs from the Worker environment. */
 export interface GatewayEnv {
   ROOMS: DurableObjectNamespace;
   ASSETS?: Fetcher;
   DEV_MODE?: string;
+  /** HMAC secret for room tickets (`wrangler secret put TICKET_SECRET`); required outside DEV_MODE. */
+  TICKET_SECRET?: string;
+  /** Comma-separated origins whose pages may open room sockets (see originPolicy.ts). */
+  ALLOWED_ORIGINS?: string;
 }
 
 /** Room ids: URL-safe, short. */
 export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats)?\/?$/;
+
+const TICKET_REFUSALS: Record<TicketRefusal, string> = {
+  missing: "a room ticket is required (?ticket=)",
+  malformed: "room ticket is malformed",
+  bad_signature: "room ticket signature is invalid",
+  expired: "room ticket has expired",
+  wrong_room: "room ticket is for another room",
+};
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -20,6 +42,10 @@ function text(status: number, body: string): Response {
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
  * Durable Object (`idFromName(kind + ':' + roomId)`), `/health`, DEV_MODE stats at
  * `/rooms/:kind/:roomId/stats`, and static assets for everything else.
+ *
+ * Refusals happen here, before any upgrade and before the Durable Object is touched: unknown
+ * kind 404, bad room id 400, overrides or stats outside DEV_MODE 403, foreign Origin 403,
+ * missing ticket 401, bad/expired/wrong-room ticket 403, not an upgrade 426.
  */
 export async function routeGatewayRequest(
   request: Request,
@@ -36,8 +62,9 @@ export async function routeGatewayRequest(
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
-  const kind = decodeURIComponent(m[1]!);
-  const roomId = decodeURIComponent(m[2]!);
+  const kind = safeDecode(m[1]!);
+  const roomId = safeDecode(m[2]!);
+  if (kind === null || roomId === null) return text(400, "malformed percent-encoding in the room path");
   const isStats = m[3] !== undefined;
   if (!Object.hasOwn(games, kind)) return text(404, `unknown room kind "${kind.slice(0, 32)}"`);
   if (!ROOM_ID_PATTERN.test(roomId)) return text(400, "room id must be 1-64 characters of A-Z a-z 0-9 _ -");
@@ -49,11 +76,34 @@ export async function routeGatewayRequest(
     overrides = parseOverrides(url.searchParams);
     if (typeof overrides === "string") return text(400, overrides);
   }
-  if (!isStats && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-    return text(426, "expected a WebSocket upgrade");
+  let playerId: string | undefined;
+  if (!isStats) {
+    const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
+    if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
+    const ticket = url.searchParams.get("ticket");
+    // DEV_MODE needs no ticket, but one that is sent is still checked when a secret is set, so
+    // staging can rehearse the production flow.
+    if (!devMode || (ticket !== null && env.TICKET_SECRET)) {
+      if (!env.TICKET_SECRET) {
+        console.error("[gateway] TICKET_SECRET is not set: refusing every join (set it with `wrangler secret put TICKET_SECRET`)");
+        return text(503, "joins are not configured on this gateway");
+      }
+      let verdict;
+      try {
+        verdict = await verifyRoomTicket(ticket, { secret: env.TICKET_SECRET, kind, roomId });
+      } catch (e) {
+        console.error("[gateway] TICKET_SECRET is unusable:", e instanceof Error ? e.message : e);
+        return text(503, "joins are not configured on this gateway");
+      }
+      if (!verdict.ok) return text(verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason]);
+      playerId = verdict.claims.playerId;
+    }
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      return text(426, "expected a WebSocket upgrade");
+    }
   }
   const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
   const headers = new Headers(request.headers);
-  writeRoomMeta(headers, { kind, roomId, options: overrides.options, params: overrides.params });
+  writeRoomMeta(headers, { kind, roomId, options: overrides.options, params: overrides.params, ...(playerId !== undefined ? { playerId } : {}) });
   return stub.fetch(new Request(request.url, { method: request.method, headers }));
 }

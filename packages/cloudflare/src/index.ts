@@ -1,8 +1,12 @@
 /**
  * Cloudflare adapter: hosts core rooms in Durable Objects (WebSocket Hibernation API) and routes
- * Worker requests to them. The only package that imports `cloudflare:workers`.
+ * Worker requests to them. The only package that imports `cloudflare:workers`. Node code (game
+ * backends, scripts) imports the ticket helper from `@tikron/cloudflare/ticket`, which does not.
  */
 export { RoomObject } from "./roomObject";
 export { routeGatewayRequest, ROOM_ID_PATTERN, type GatewayEnv } from "./gateway";
 export { parseOverrides, hasOverrides, readRoomMeta, writeRoomMeta, ROOM_META_HEADER, OVERRIDE_KEYS, type RoomRequestMeta } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
+export { mintRoomTicket, verifyRoomTicket, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "./roomTicket";
+export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";
+export { RoomRecorder, closesByName, defaultRoomRecorderOptions, type PendingRoomRecord, type RoomRecorderOptions, type SessionEndReason } from "./roomRecords";

@@ -1,7 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { Room, type GameDefinition, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "@tikron/core";
+import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
+
+/**
+ * Sockets that have not said hello yet, per room, beyond which new upgrades are refused with 503
+ * before they are accepted: each one costs memory and a timer for up to the hello timeout, and
+ * the core's join-rate admission only sees sockets once they say hello.
+ */
+export const MAX_PENDING_SOCKETS = 256;
+
+const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */
 interface SocketAttachment {
@@ -18,6 +28,10 @@ interface SocketAttachment {
  * awake. An object that does hibernate (idle turn-based rooms) is rebuilt from the sockets'
  * attachments: seats come back with the same ids and tokens; game state starts fresh unless the
  * game checkpoints it.
+ *
+ * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
+ * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
+ * its alarm). Without the binding (staging, DEV_MODE) records are skipped.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */
@@ -26,31 +40,71 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private room: Room | null = null;
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
+  private recorderInstance: RoomRecorder | null | undefined;
+  /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
+  private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
+  private readonly observeBuffered = (bytes: number, reported: boolean): void => {
+    this.backlog.reads++;
+    if (reported) this.backlog.reported++;
+    if (bytes > this.backlog.peakBytes) this.backlog.peakBytes = bytes;
+  };
 
-  /** Called when a room session ends (last seat freed); override to persist records. */
-  protected onSessionEnd(_record: RoomSessionRecord): void {}
-  /** Called when a room session starts. */
-  protected onSessionStart(_info: { kind: string; roomId: string; startedAt: number }): void {}
+  /** The D1 database records go to: the env's `DB` binding when present. */
+  protected recordsDatabase(): RecordDatabase | undefined {
+    const db = (this.env as { DB?: Partial<RecordDatabase> } | undefined)?.DB;
+    return db && typeof db.prepare === "function" && typeof db.batch === "function" ? (db as RecordDatabase) : undefined;
+  }
+
+  /** The session recorder, or null when there is nowhere to write records. */
+  protected get recorder(): RoomRecorder | null {
+    if (this.recorderInstance === undefined) {
+      const db = this.recordsDatabase();
+      this.recorderInstance = db ? new RoomRecorder(this.ctx.storage, db) : null;
+    }
+    return this.recorderInstance;
+  }
+
+  /** Called when a room session ends (last seat freed). Queues its record; never blocks the room. */
+  protected onSessionEnd(record: RoomSessionRecord): void {
+    const recorder = this.recorder;
+    if (recorder) this.ctx.waitUntil(recorder.sessionEnded(record));
+  }
+  /** Called when a room session starts. Queues its record; never blocks the room. */
+  protected onSessionStart(info: { kind: string; roomId: string; startedAt: number }): void {
+    const recorder = this.recorder;
+    if (recorder) this.ctx.waitUntil(recorder.sessionStarted(info));
+  }
+
+  /** Flushes queued room records to D1 (the recorder arms this alarm). */
+  override async alarm(): Promise<void> {
+    await this.recorder?.flush();
+  }
 
   override async fetch(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
     this.restoreAfterHibernation();
     const url = new URL(request.url);
-    if (url.pathname.endsWith("/stats")) {
-      return Response.json(this.room ? this.room.snapshot() : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true });
+    // The exact stats route, so a room that happens to be named "stats" can still be joined.
+    if (STATS_PATH.test(url.pathname)) {
+      const adapter = { sockets: this.connIds.size, backlog: { ...this.backlog } };
+      return Response.json(this.room ? { ...this.room.snapshot(), adapter } : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true, adapter });
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
     const room = this.roomFor(meta);
     if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (this.connIds.size - room.ccu >= MAX_PENDING_SOCKETS) {
+      room.stats.refused.socket_backlog = (room.stats.refused.socket_backlog ?? 0) + 1;
+      return new Response("too many sockets waiting to join this room; retry shortly", { status: 503, headers: { "retry-after": "1" } });
+    }
     const pair = new WebSocketPair();
     const client = pair[0];
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, room.open(new SocketConnection(server)));
+    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId));
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -108,8 +162,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (!room) return;
     for (const ws of sockets) {
       const att = ws.deserializeAttachment() as SocketAttachment | null;
-      const conn = new SocketConnection(ws);
-      this.track(ws, att?.ticket ? room.adopt(conn, att.ticket) : room.open(conn));
+      const conn = new SocketConnection(ws, this.observeBuffered);
+      this.track(ws, att?.ticket ? room.adopt(conn, att.ticket) : room.open(conn, att?.meta.playerId));
     }
   }
 

@@ -7,6 +7,8 @@ export interface RoomRequestMeta {
   /** DEV_MODE overrides, applied only when the room is created. */
   options: Partial<RoomOptions>;
   params: GameParams;
+  /** The player id from a verified room ticket; absent in DEV_MODE joins without one. */
+  playerId?: string;
 }
 
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
@@ -21,6 +23,8 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
   if (!raw) return null;
   try {
     const m = JSON.parse(raw) as RoomRequestMeta;
+    if (typeof m !== "object" || m === null) return null;
+    if (m.playerId !== undefined && typeof m.playerId !== "string") return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;

@@ -10,7 +10,14 @@ export function sendableCloseCode(code: number): number {
 
 /** A hibernatable Workers WebSocket seen as a core {@link Connection}. */
 export class SocketConnection implements Connection {
-  constructor(private readonly ws: WebSocket) {}
+  /**
+   * @param observeBuffered sees every backlog reading, so the object can report what the
+   *   runtime actually exposes (slow-consumer detection depends on it).
+   */
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly observeBuffered?: (bytes: number, reported: boolean) => void,
+  ) {}
 
   send(data: Uint8Array | string): void {
     try {
@@ -29,6 +36,9 @@ export class SocketConnection implements Connection {
   }
 
   bufferedAmount(): number {
-    return (this.ws as { bufferedAmount?: number }).bufferedAmount ?? 0;
+    const raw = (this.ws as { bufferedAmount?: unknown }).bufferedAmount;
+    const bytes = typeof raw === "number" && Number.isFinite(raw) ? raw : 0;
+    this.observeBuffered?.(bytes, typeof raw === "number");
+    return bytes;
   }
 }

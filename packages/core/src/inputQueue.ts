@@ -47,8 +47,9 @@ export class InputQueue<Input> {
     return n;
   }
 
-  /** Drops every queued input of one player (its seat was freed). */
-  dropPlayer(playerId: number): void {
+  /** Drops every queued input of one player (its seat was freed). Returns how many it dropped. */
+  dropPlayer(playerId: number): number {
+    const before = this.len;
     let j = 0;
     for (let i = 0; i < this.len; i++) {
       const e = this.items[i]!;
@@ -61,5 +62,6 @@ export class InputQueue<Input> {
       j++;
     }
     this.len = j;
+    return before - j;
   }
 }

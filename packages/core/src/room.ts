@@ -58,6 +58,8 @@ export interface SeatTicket {
   token: string;
   name: string;
   json: boolean;
+  /** Verified external player id the seat is bound to (see {@link Room.open}). */
+  identity?: string;
 }
 
 export interface RoomInit {
@@ -100,8 +102,11 @@ export class Room {
   private readonly syncEveryTicks: number;
   private readonly queue = new InputQueue<unknown>();
   private readonly writer = new BinaryWriter(4096);
-  private readonly links = new Map<number, ClientLink & { bucket: TokenBucket; dropped: number; helloTimer: TimerHandle | null }>();
+  private readonly links = new Map<number, LinkX>();
   private readonly seatsByToken = new Map<string, Seat>();
+  /** Seats bound to a verified external player id, and the reverse, for freeing. */
+  private readonly seatsByIdentity = new Map<string, Seat>();
+  private readonly identityOfSeat = new Map<Seat, string>();
   private readonly seatsById = new Map<number, Seat>();
   /** Dense list for the flush loop (no iterator allocation on the hot path). */
   private seatList: Seat[] = [];
@@ -154,11 +159,16 @@ export class Room {
     return this.scheduler.running;
   }
 
-  /** A socket opened. Returns the id the adapter passes to {@link message} and {@link closed}. */
-  open(conn: Connection): number {
+  /**
+   * A socket opened. Returns the id the adapter passes to {@link message} and {@link closed}.
+   * `identity` is a player id the adapter has verified (e.g. from a signed join ticket): such a
+   * socket always gets that player's seat back, whatever token its hello carries, and one
+   * identity never holds two seats, so one ticket cannot fill a room.
+   */
+  open(conn: Connection, identity?: string): number {
     const connId = this.nextConnId++;
     const now = this.clock.now();
-    const link = {
+    const link: LinkX = {
       connId,
       conn,
       json: false,
@@ -167,7 +177,8 @@ export class Room {
       closed: false,
       bucket: new TokenBucket(this.options.msgRatePerSec, this.options.msgBurst, now),
       dropped: 0,
-      helloTimer: null as TimerHandle | null,
+      helloTimer: null,
+      identity,
     };
     link.helloTimer = this.clock.setTimer(() => {
       link.helloTimer = null;
@@ -182,12 +193,14 @@ export class Room {
    * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.
    */
   adopt(conn: Connection, ticket: SeatTicket): number {
-    const connId = this.open(conn);
+    const connId = this.open(conn, ticket.identity);
     const link = this.links.get(connId)!;
     link.json = ticket.json;
     this.clearHelloTimer(link);
     this.nextPlayerId = Math.max(this.nextPlayerId, ticket.playerId + 1);
-    const seat = this.createSeat(ticket.playerId, ticket.token, ticket.name);
+    const seat = this.createSeat(ticket.playerId, ticket.token, ticket.name, ticket.identity);
+    // The game is as new as the room: give the restored seat its entity before it is attached.
+    this.game.join(seat.playerId, seat.name);
     this.attach(seat, link);
     return connId;
   }
@@ -282,7 +295,12 @@ export class Room {
     const link = this.links.get(connId);
     const seat = link?.seat;
     if (!link || !seat) return null;
-    return { playerId: seat.playerId, token: seat.token, name: seat.name, json: link.json };
+    return this.ticketOf(seat, link);
+  }
+
+  private ticketOf(seat: Seat, link: LinkX): SeatTicket {
+    const identity = this.identityOfSeat.get(seat);
+    return { playerId: seat.playerId, token: seat.token, name: seat.name, json: link.json, ...(identity !== undefined ? { identity } : {}) };
   }
 
   /** Stops timers and closes every socket (room shutdown). */
@@ -364,7 +382,7 @@ export class Room {
       return this.closeLink(link, CloseCode.bad_hello, "wrong wire format for this room");
     }
     this.clearHelloTimer(link);
-    const held = token ? this.seatsByToken.get(token) : undefined;
+    const held = this.seatFor(link, token);
     if (held) {
       if (held.conn) this.closeLink(held.conn as LinkX, CloseCode.replaced, "seat taken by a newer connection");
       this.attach(held, link);
@@ -384,7 +402,7 @@ export class Room {
       this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), json);
       return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
     }
-    const seat = this.createSeat(this.nextPlayerId++, randomToken(), name.slice(0, 32));
+    const seat = this.createSeat(this.nextPlayerId++, randomToken(), name.slice(0, 32), link.identity);
     this.attach(seat, link);
     this.stats.joins++;
     if (this.session) this.session.joins++;
@@ -392,7 +410,17 @@ export class Room {
     this.sendWelcome(link, seat, false, now);
   }
 
-  private createSeat(playerId: number, token: string, name: string): Seat {
+  /**
+   * The seat a hello resumes. A verified identity resumes only its own seat; a bare token
+   * resumes only a seat no identity is bound to, so a leaked token cannot take a ticketed seat.
+   */
+  private seatFor(link: LinkX, token: string): Seat | undefined {
+    if (link.identity !== undefined) return this.seatsByIdentity.get(link.identity);
+    const seat = token ? this.seatsByToken.get(token) : undefined;
+    return seat && !this.identityOfSeat.has(seat) ? seat : undefined;
+  }
+
+  private createSeat(playerId: number, token: string, name: string, identity?: string): Seat {
     if (this.seatsById.size === 0 && !this.session) {
       const startedAt = this.clock.now();
       this.session = { startedAt, peakCcu: 0, joins: 0, refusals: 0, closes: {} };
@@ -412,6 +440,10 @@ export class Room {
     };
     this.seatsById.set(playerId, seat);
     this.seatsByToken.set(token, seat);
+    if (identity !== undefined) {
+      this.seatsByIdentity.set(identity, seat);
+      this.identityOfSeat.set(seat, identity);
+    }
     this.seatList.push(seat);
     return seat;
   }
@@ -433,7 +465,7 @@ export class Room {
     if (this.connected > this.stats.peakCcu) this.stats.peakCcu = this.connected;
     if (this.session && this.connected > this.session.peakCcu) this.session.peakCcu = this.connected;
     if (this.game.ticking && !this.scheduler.running) this.scheduler.start();
-    this.hooks.onSeated?.(link.connId, { playerId: seat.playerId, token: seat.token, name: seat.name, json: link.json });
+    this.hooks.onSeated?.(link.connId, this.ticketOf(seat, link));
   }
 
   private sendWelcome(link: LinkX, seat: Seat, reconnected: boolean, now: number): void {
@@ -537,8 +569,8 @@ export class Room {
   }
 
   private leave(link: LinkX): void {
-    const seat = link.seat;
-    if (seat) this.freeSeat(seat);
+    // closeLink counts the close and then frees the seat (normal close): in that order the
+    // close of the player whose leave ends the session still lands in the session's record.
     this.closeLink(link, CloseCode.normal, "left");
   }
 
@@ -590,8 +622,19 @@ export class Room {
     seat.syncState = null;
     this.seatsById.delete(seat.playerId);
     this.seatsByToken.delete(seat.token);
+    const identity = this.identityOfSeat.get(seat);
+    if (identity !== undefined) {
+      this.seatsByIdentity.delete(identity);
+      this.identityOfSeat.delete(seat);
+    }
     this.seatList = this.seatList.filter((s) => s !== seat);
-    this.queue.dropPlayer(seat.playerId);
+    // Inputs queued by a player who leaves before the next tick are never applied; counting
+    // them keeps tk:stats whole (received = processed + rejected once the queue drains).
+    const dropped = this.queue.dropPlayer(seat.playerId);
+    if (dropped > 0) {
+      this.stats.inputsRejected += dropped;
+      RoomStats.bump(this.stats.rejectedByCode, "seat_freed", dropped);
+    }
     try {
       this.game.leave(seat.playerId);
     } catch (e) {
@@ -797,4 +840,4 @@ export class Room {
   }
 }
 
-type LinkX = ClientLink & { bucket: TokenBucket; dropped: number; helloTimer: TimerHandle | null };
+type LinkX = ClientLink & { bucket: TokenBucket; dropped: number; helloTimer: TimerHandle | null; identity: string | undefined };

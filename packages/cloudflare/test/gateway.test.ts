@@ -1,0 +1,129 @@
+import type { GameDefinition } from "@tikron/core";
+import { describe, expect, it } from "vitest";
+import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
+import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
+import { mintRoomTicket } from "../src/roomTicket";
+
+const SECRET = "gateway-test-secret-0123456789";
+const games = { agar: { kind: "agar", defaults: {}, create: () => null as never } } satisfies Record<string, GameDefinition>;
+const BASE = "https://rooms.example.com";
+
+/** A Worker env whose Durable Object namespace records what reaches it. */
+function env(vars: Partial<GatewayEnv> = {}) {
+  const routed: { name: string; request: Request }[] = [];
+  const ROOMS = {
+    idFromName: (name: string) => ({ name }),
+    get: (id: { name: string }) => ({
+      fetch: async (request: Request) => {
+        routed.push({ name: id.name, request });
+        return new Response("routed", { status: 200 });
+      },
+    }),
+  };
+  return { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET, ...vars } as unknown as GatewayEnv, routed };
+}
+
+const upgrade = { Upgrade: "websocket" };
+const ticketFor = (roomId = "r1", playerId = "alice", kind = "agar", ttlSeconds = 60) => mintRoomTicket({ secret: SECRET, kind, roomId, playerId, ttlSeconds });
+
+async function call(path: string, e: ReturnType<typeof env>, headers: Record<string, string> = upgrade) {
+  const res = await routeGatewayRequest(new Request(BASE + path, { headers }), e.env, games);
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+describe("gateway routing: room path validation", () => {
+  it("404s unknown kinds and 400s bad room ids, without touching a room", async () => {
+    const e = env({ DEV_MODE: "true" });
+    expect((await call("/rooms/chess/r1", e)).status).toBe(404);
+    expect((await call("/rooms/__proto__/r1", e)).status).toBe(404);
+    expect((await call("/rooms/constructor/r1", e)).status).toBe(404);
+    for (const id of ["a%20b", "a.b", "x".repeat(65), "%C3%A9", "a%2Fb", "%00"]) {
+      expect((await call(`/rooms/agar/${id}`, e)).status, id).toBe(400);
+    }
+    expect((await call("/rooms/agar/%E0%A4%A", e)).status).toBe(400);
+    expect((await call("/rooms/agar/r1/extra/bits", e)).status).toBe(404);
+    expect(e.routed).toEqual([]);
+    expect((await call(`/rooms/agar/${"x".repeat(64)}`, e)).status).toBe(200);
+    expect(e.routed.map((r) => r.name)).toEqual([`agar:${"x".repeat(64)}`]);
+  });
+
+  it("refuses overrides and HTTP stats outside DEV_MODE", async () => {
+    const e = env();
+    const t = await ticketFor();
+    expect((await call(`/rooms/agar/r1?cap=500&ticket=${t}`, e)).status).toBe(403);
+    expect((await call("/rooms/agar/r1/stats", e, {})).status).toBe(403);
+    expect(e.routed).toEqual([]);
+  });
+});
+
+describe("gateway routing: join tickets outside DEV_MODE", () => {
+  it("401s a join without a ticket and 403s expired, tampered and wrong-room tickets, before any upgrade", async () => {
+    const e = env();
+    expect((await call("/rooms/agar/r1", e)).status).toBe(401);
+    expect((await call("/rooms/agar/r1?ticket=", e)).status).toBe(401);
+    const expired = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "a", ttlSeconds: 1, nowMs: Date.now() - 5_000 });
+    const res = await call(`/rooms/agar/r1?ticket=${expired}`, e);
+    expect(res).toMatchObject({ status: 403, body: expect.stringMatching(/expired/) });
+    const good = await ticketFor();
+    const tampered = good.slice(0, 5) + (good[5] === "A" ? "B" : "A") + good.slice(6);
+    expect((await call(`/rooms/agar/r1?ticket=${tampered}`, e)).status).toBe(403);
+    expect((await call(`/rooms/agar/r2?ticket=${good}`, e))).toMatchObject({ status: 403, body: expect.stringMatching(/another room/) });
+    const forged = await mintRoomTicket({ secret: "some-other-secret-xyz-123", kind: "agar", roomId: "r1", playerId: "a", ttlSeconds: 60 });
+    expect((await call(`/rooms/agar/r1?ticket=${forged}`, e)).status).toBe(403);
+    expect((await call("/rooms/agar/r1?ticket=garbage", e)).status).toBe(403);
+    expect(e.routed).toEqual([]);
+  });
+
+  it("routes a valid ticket to the room's object with the player id in the room metadata", async () => {
+    const e = env();
+    const res = await call(`/rooms/agar/r1?ticket=${await ticketFor("r1", "player-42")}`, e);
+    expect(res.status).toBe(200);
+    expect(e.routed).toHaveLength(1);
+    expect(e.routed[0]!.name).toBe("agar:r1");
+    expect(readRoomMeta(e.routed[0]!.request.headers)).toMatchObject({ kind: "agar", roomId: "r1", playerId: "player-42" });
+  });
+
+  it("never lets a client supply its own room metadata (player id) header", async () => {
+    const e = env();
+    const forgedMeta = JSON.stringify({ kind: "agar", roomId: "r1", options: { cap: 999 }, params: {}, playerId: "admin" });
+    await call(`/rooms/agar/r1?ticket=${await ticketFor("r1", "alice")}`, e, { ...upgrade, [ROOM_META_HEADER]: forgedMeta });
+    expect(readRoomMeta(e.routed[0]!.request.headers)).toEqual({ kind: "agar", roomId: "r1", options: {}, params: {}, playerId: "alice" });
+    const dev = env({ DEV_MODE: "true", TICKET_SECRET: undefined });
+    await call("/rooms/agar/r1", dev, { ...upgrade, [ROOM_META_HEADER]: forgedMeta });
+    expect(readRoomMeta(dev.routed[0]!.request.headers)).toEqual({ kind: "agar", roomId: "r1", options: {}, params: {} });
+  });
+
+  it("426s a valid ticket without an upgrade, and 503s when no secret is configured", async () => {
+    const e = env();
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, e, {})).status).toBe(426);
+    const unconfigured = env({ TICKET_SECRET: undefined });
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, unconfigured)).status).toBe(503);
+    const weak = env({ TICKET_SECRET: "short" });
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, weak)).status).toBe(503);
+    expect([...e.routed, ...unconfigured.routed, ...weak.routed]).toEqual([]);
+  });
+});
+
+describe("gateway routing: DEV_MODE and origins", () => {
+  it("DEV_MODE needs no ticket, but verifies one that is sent when a secret is set", async () => {
+    const open = env({ DEV_MODE: "true", TICKET_SECRET: undefined });
+    expect((await call("/rooms/agar/r1", open)).status).toBe(200);
+    expect((await call("/rooms/agar/r1?ticket=whatever", open)).status).toBe(200);
+    const rehearsal = env({ DEV_MODE: "true" });
+    expect((await call("/rooms/agar/r1", rehearsal)).status).toBe(200);
+    expect((await call("/rooms/agar/r1?ticket=garbage", rehearsal)).status).toBe(403);
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor("r1", "bob")}`, rehearsal)).status).toBe(200);
+    expect(readRoomMeta(rehearsal.routed.at(-1)!.request.headers)?.playerId).toBe("bob");
+  });
+
+  it("403s foreign browser origins outside DEV_MODE before looking at the ticket", async () => {
+    const e = env({ ALLOWED_ORIGINS: "https://play.example.com" });
+    const t = await ticketFor();
+    expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://evil.example" })).status).toBe(403);
+    expect((await call("/rooms/agar/r1", e, { ...upgrade, Origin: "https://evil.example" })).status).toBe(403);
+    expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://play.example.com" })).status).toBe(200);
+    expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: BASE })).status).toBe(200);
+    expect((await call(`/rooms/agar/r1?ticket=${t}`, e)).status).toBe(200);
+    expect(e.routed).toHaveLength(3);
+  });
+});
