@@ -3,6 +3,7 @@ import {
   CloseCode,
   ErrorCode,
   FrameFlag,
+  MAX_CLIENT_FRAME_BYTES,
   PROTOCOL_VERSION,
   beginFrame,
   decodeClientMessage,
@@ -179,6 +180,7 @@ export class Room {
       dropped: 0,
       helloTimer: null,
       identity,
+      lastStatsAt: -Infinity,
     };
     link.helloTimer = this.clock.setTimer(() => {
       link.helloTimer = null;
@@ -316,7 +318,7 @@ export class Room {
   private onBinary(link: LinkX, bytes: Uint8Array, now: number): void {
     if (link.seat && link.json) return this.protocolError(link, "bad_frame", "binary frame on a JSON connection");
     const msg = decodeClientMessage(bytes);
-    if (isDecodeError(msg)) return this.decodeFailed(link, msg);
+    if (isDecodeError(msg)) return this.decodeFailed(link, msg, bytes.length);
     switch (msg.kind) {
       case "hello":
         return this.hello(link, msg.version, msg.token, msg.name, false, now);
@@ -325,6 +327,7 @@ export class Room {
       case "ping":
         return link.conn.send(encodePong(this.writer.reset(), msg.clientTime, now).toBytes());
       case "statsRequest":
+        if (!this.statsAllowed(link, now)) return;
         return link.conn.send(encodeStats(this.writer.reset(), msg.requestId, JSON.stringify(this.snapshot())).toBytes());
       case "leave":
         return this.leave(link);
@@ -334,7 +337,7 @@ export class Room {
   private onText(link: LinkX, text: string, now: number): void {
     if (link.seat && !link.json) return this.protocolError(link, "bad_frame", "text frame on a binary connection");
     const msg = decodeJsonClientMessage(text);
-    if (isDecodeError(msg)) return this.decodeFailed(link, msg, true);
+    if (isDecodeError(msg)) return this.decodeFailed(link, msg, text.length, true);
     switch (msg.t) {
       case "hello":
         return this.hello(link, msg.v, msg.token, msg.name, true, now);
@@ -343,14 +346,17 @@ export class Room {
       case "ping":
         return link.conn.send(JSON.stringify({ t: "pong", ct: msg.ct, st: now }));
       case "stats":
+        if (!this.statsAllowed(link, now)) return;
         return link.conn.send(JSON.stringify({ t: "stats", id: msg.id, stats: this.snapshot() }));
       case "leave":
         return this.leave(link);
     }
   }
 
-  private decodeFailed(link: LinkX, err: DecodeError, json = false): void {
-    if (err.code === "too_large") {
+  private decodeFailed(link: LinkX, err: DecodeError, frameSize: number, json = false): void {
+    // Only a frame over the size limit is closed as too large; an over-long field inside a
+    // small frame is an ordinary malformed frame.
+    if (err.code === "too_large" && frameSize > MAX_CLIENT_FRAME_BYTES) {
       RoomStats.bump(this.stats.errors, "frame_too_large");
       this.sendError(link, "frame_too_large", err.message, 0, json);
       return this.closeLink(link, CloseCode.frame_too_large, "frame too large");
@@ -677,10 +683,23 @@ export class Room {
     this.links.delete(link.connId);
     const seat = link.seat;
     if (seat && seat.conn === link) {
-      // Refusals and kicks free nothing they did not hold; a dropped seated player is held.
-      if (code === CloseCode.normal) this.freeSeat(seat);
+      // A player who left, or was kicked for abuse, loses the seat at once (holding it would let
+      // one client fill the room by getting kicked over and over); anything else is held.
+      if (code === CloseCode.normal || ABUSE_CLOSES.has(code)) this.freeSeat(seat);
       else this.hold(seat);
     }
+  }
+
+  /** The probe is the costliest message (a JSON snapshot), so it has its own per-socket spacing. */
+  private statsAllowed(link: LinkX, now: number): boolean {
+    const wait = link.lastStatsAt + this.options.minStatsIntervalMs - now;
+    if (wait > 0) {
+      RoomStats.bump(this.stats.errors, "stats_throttled");
+      this.sendError(link, "rate_limited", "stats requested too often", wait);
+      return false;
+    }
+    link.lastStatsAt = now;
+    return true;
   }
 
   private clearHelloTimer(link: LinkX): void {
@@ -840,4 +859,13 @@ export class Room {
   }
 }
 
-type LinkX = ClientLink & { bucket: TokenBucket; dropped: number; helloTimer: TimerHandle | null; identity: string | undefined };
+type LinkX = ClientLink & {
+  bucket: TokenBucket;
+  dropped: number;
+  helloTimer: TimerHandle | null;
+  identity: string | undefined;
+  lastStatsAt: number;
+};
+
+/** Closes for abuse: the seat is freed, not held for a reconnect. */
+const ABUSE_CLOSES: ReadonlySet<number> = new Set([CloseCode.rate_limited, CloseCode.too_many_errors, CloseCode.frame_too_large]);

@@ -22,6 +22,8 @@ export interface RoomOptions {
   maxBufferedBytes: number;
   /** Protocol errors tolerated from one connection before it is closed (4010). */
   maxErrorsPerConnection: number;
+  /** Least ms between two `tk:stats` answers to one connection (the probe is not free). */
+  minStatsIntervalMs: number;
 }
 
 /** Defaults shared by every room kind unless a game overrides them. */
@@ -38,4 +40,5 @@ export const defaultRoomOptions: RoomOptions = {
   joinBurst: 40,
   maxBufferedBytes: 1 << 20,
   maxErrorsPerConnection: 20,
+  minStatsIntervalMs: 250,
 };

@@ -335,3 +335,48 @@ describe("Room: restore after a runtime restart", () => {
     expect(welcome.playerId).toBe(8);
   });
 });
+
+describe("Room: abuse does not cost seats", () => {
+  it("frees (does not hold) the seat of a player kicked for abuse, so repeat offenders cannot fill the room", () => {
+    const { room, join } = setup({ cap: 2, msgRatePerSec: 5, msgBurst: 5, reconnectWindowMs: 60_000 });
+    for (let round = 0; round < 5; round++) {
+      const a = join();
+      expect(a.welcome).toBeDefined();
+      for (let i = 1; i <= 20; i++) room.message(a.id, input(i, 1));
+      expect(a.conn.closedWith?.code).toBe(CloseCode.rate_limited);
+      expect(room.seatCount).toBe(0);
+    }
+    const dropped = join();
+    room.closed(dropped.id, 1006);
+    expect(room.seatCount).toBe(1); // an ordinary drop is still held for a reconnect
+  });
+
+  it("spaces tk:stats answers per connection and says when to retry", () => {
+    const { clock, room, join } = setup({ minStatsIntervalMs: 500 });
+    const a = join();
+    const ask = (id: number) => room.message(a.id, encodeStatsRequest(w.reset(), id).toBytes());
+    ask(1);
+    ask(2);
+    clock.advance(500);
+    ask(3);
+    const msgs = a.conn.messages();
+    expect(msgs.filter((m) => m.kind === "stats").map((m) => (m as { requestId: number }).requestId)).toEqual([1, 3]);
+    const err = msgs.find((m) => m.kind === "error") as { code: number; retryAfterMs: number };
+    expect(err.code).toBe(ErrorCode.rate_limited);
+    expect(err.retryAfterMs).toBeGreaterThan(0);
+    expect(room.snapshot().errors.stats_throttled).toBe(1);
+  });
+});
+
+describe("Room: oversize means the frame, not a field", () => {
+  it("treats an over-long field in a small frame as bad_frame (no close) and a frame over the limit as 4007", () => {
+    const { room, join } = setup();
+    const a = join();
+    room.message(a.id, Uint8Array.from([0x01, 0, 0, 0, 65])); // hello whose name claims 65 bytes
+    expect(a.conn.closedWith).toBeNull();
+    const err = a.conn.messages().find((m) => m.kind === "error") as { code: number };
+    expect(err.code).toBe(ErrorCode.bad_frame);
+    room.message(a.id, new Uint8Array(5000));
+    expect(a.conn.closedWith?.code).toBe(CloseCode.frame_too_large);
+  });
+});

@@ -18,7 +18,7 @@
  *   the fuzzed room) never drops a mirrored frame in one room only.
  */
 import fc from "fast-check";
-import { BinaryWriter, Kind, PROTOCOL_VERSION, decodeClientMessage, decodeServerMessage, encodeHello, encodeInputs, encodePing, isDecodeError } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, Kind, PROTOCOL_VERSION, decodeClientMessage, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodePing, isDecodeError } from "@tikron/protocol";
 import { FakeClock, Room, defaultRoomOptions, type Connection } from "@tikron/core";
 import { AgarGame } from "../../src/agar/agarGame";
 import { encodeAgarInput } from "../../src/agar/agarInput";
@@ -104,6 +104,9 @@ interface Side {
 }
 
 const w = new BinaryWriter(256);
+
+/** Closes after which the room frees the seat instead of holding it (see Room.closeLink). */
+const ABUSE_CLOSE_CODES: ReadonlySet<number> = new Set([CloseCode.rate_limited, CloseCode.too_many_errors, CloseCode.frame_too_large]);
 const payloadWriter = new BinaryWriter(16);
 
 function welcomeOf(conn: RecordingConnection): number {
@@ -257,9 +260,11 @@ export function runTwinScenario(s: Scenario): { framesToHonest: number } {
       }
     }
     if (fuzzed.insider && twin.insider && fuzzed.insider.conn.closedWith && !twin.insider.conn.closedWith && !twinInsiderDropped) {
-      // The fuzzed room kicked the insider; a normal close (leave) was mirrored already.
+      // The fuzzed room kicked the insider; a normal close (leave) was mirrored already. A kick
+      // for abuse frees the seat at once (as a leave does); any other close holds it.
       twinInsiderDropped = true;
-      twin.room.closed(twin.insider.id, 1006);
+      if (ABUSE_CLOSE_CODES.has(fuzzed.insider.conn.closedWith.code)) twin.room.message(twin.insider.id, encodeLeave(w.reset()).toBytes());
+      else twin.room.closed(twin.insider.id, 1006);
     }
     checkInvariants(fuzzed, s, scores);
   }
