@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { startEchoServer, type EchoServer } from "./echoServer";
+import { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
+import type { Report } from "./report";
+import { runLoad } from "./runner";
+import { tsxExecArgv } from "./workers";
+
+/** Targets a generator process must meet to be trusted at this client count. */
+export const BENCH_TARGETS = {
+  minOnSchedulePct: 99,
+  maxEventLoopP99Ms: 20,
+  maxKiBPerClient: 100,
+} as const;
+
+/** Options of the generator capacity benchmark. */
+export interface BenchOptions {
+  clients: number;
+  /** Clients are spread over this many rooms of the echo server. */
+  rooms: number;
+  durationSec: number;
+  rampSec: number;
+  rate: number;
+  workers: number;
+  /** Run the echo server inside this process (its CPU then counts against the generator). */
+  inProcessServer: boolean;
+}
+
+/** One benchmark verdict line. */
+export interface BenchCheck {
+  target: string;
+  actual: string;
+  ok: boolean;
+}
+
+const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
+
+/** Starts the echo server in a child process (loopback, bounded lifetime) and returns its port. */
+async function spawnEchoServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    [...tsxExecArgv(), cliPath, "echo-server", "--port", "0", "--max-seconds", String(Math.ceil(maxSeconds))],
+    // Its own session: with per-session CPU scheduling (Linux autogroups) the server then competes
+    // for CPU as a separate party, as on its own machine, instead of sharing the generator's share.
+    { stdio: ["ignore", "pipe", "inherit"], detached: true },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = "";
+    const timer = setTimeout(() => reject(new Error("echo server did not start within 30 s")), 30_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      const m = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`echo server exited early with code ${code}`));
+    });
+  });
+  child.stdout!.resume();
+  return { child, port };
+}
+
+/** Compares a benchmark report against {@link BENCH_TARGETS}. */
+export function benchChecks(r: Report): BenchCheck[] {
+  const s = r.summary;
+  const kib = Math.max(s.generator.rssPerClientKiB ?? Number.POSITIVE_INFINITY, s.generator.heapPerClientKiB ?? 0);
+  return [
+    {
+      target: `all ${s.clients.planned} clients joined`,
+      actual: `${s.clients.joined}/${s.clients.planned}`,
+      ok: s.clients.joined === s.clients.planned,
+    },
+    {
+      target: `>= ${BENCH_TARGETS.minOnSchedulePct}% inputs on schedule`,
+      actual: `${s.inputs.onSchedulePct}% of ${s.inputs.sent}`,
+      ok: s.inputs.sent > 0 && s.inputs.onSchedulePct >= BENCH_TARGETS.minOnSchedulePct,
+    },
+    {
+      target: `event-loop delay p99 <= ${BENCH_TARGETS.maxEventLoopP99Ms} ms (every thread)`,
+      actual: `${s.generator.eventLoopP99Ms} ms (max ${s.generator.eventLoopMaxMs} ms)`,
+      ok: s.generator.eventLoopP99Ms <= BENCH_TARGETS.maxEventLoopP99Ms,
+    },
+    {
+      target: `<= ${BENCH_TARGETS.maxKiBPerClient} KiB per client (RSS and heap growth)`,
+      actual: `RSS ${s.generator.rssPerClientKiB ?? "n/a"} KiB, heap ${s.generator.heapPerClientKiB ?? "n/a"} KiB`,
+      ok: kib <= BENCH_TARGETS.maxKiBPerClient,
+    },
+  ];
+}
+
+/**
+ * Measures how many clients one generator process can drive honestly: N clients at `rate` Hz
+ * against the loopback echo server (in a separate process by default, so the server's CPU is
+ * not charged to the generator).
+ */
+export async function benchGenerator(
+  o: BenchOptions,
+): Promise<{ report: Report; checks: BenchCheck[]; noise: { before: NoiseProbe; after: NoiseProbe } }> {
+  if (o.clients % o.rooms !== 0) throw new Error(`clients (${o.clients}) must be a multiple of rooms (${o.rooms})`);
+  const budgetSec = o.rampSec + o.durationSec + 60;
+  let echo: EchoServer | null = null;
+  let child: ChildProcess | null = null;
+  let url: string;
+  if (o.inProcessServer) {
+    echo = await startEchoServer({ cap: 65_535 });
+    url = echo.url;
+  } else {
+    const s = await spawnEchoServer(budgetSec);
+    child = s.child;
+    url = `ws://127.0.0.1:${s.port}`;
+  }
+  try {
+    // The machine's own noise floor, bracketing the run: an idle timer that already misses the
+    // bar means the machine, not the generator, limits the result.
+    const before = await probeTimerNoise();
+    const report = await runLoad({
+      url,
+      players: o.clients / o.rooms,
+      rooms: o.rooms,
+      durationSec: o.durationSec,
+      rampSec: o.rampSec,
+      rate: o.rate,
+      workers: o.workers,
+      query: "cap=65535",
+      name: `bench-generator-${o.clients}c-${o.workers >= 2 ? `${o.workers}w` : "1t"}`,
+    });
+    const after = await probeTimerNoise();
+    return { report, checks: benchChecks(report), noise: { before, after } };
+  } finally {
+    if (echo) await echo.close();
+    if (child && child.exitCode === null && child.pid !== undefined) child.kill("SIGTERM");
+  }
+}

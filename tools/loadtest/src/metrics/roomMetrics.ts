@@ -1,0 +1,209 @@
+import type { Histogram } from "hdr-histogram-js";
+import type { AckSink } from "./ackTracker";
+import { encodeHistogram, newHistogram, recordMs } from "./histogram";
+import { ON_SCHEDULE_TOLERANCE_MS } from "./scheduleAccounting";
+
+/** Plain counters of one room; every field is summed when shards or rooms are merged. */
+export interface RoomCounters {
+  /** Clients this run assigned to the room. */
+  planned: number;
+  /** Clients that received a welcome. */
+  joined: number;
+  /** Refused with room_full (ERROR code or close 4002): capacity working as designed. */
+  refused: number;
+  /** Refused with join_throttled (ERROR code or close 4009). */
+  throttled: number;
+  /** Never joined for any other reason (socket error, HTTP status, timeout, other close). */
+  failed: number;
+  /** Joined clients closed by the server or the network before the run ended. */
+  unexpectedCloses: number;
+  inputsSent: number;
+  /** Inputs that left within ON_SCHEDULE_TOLERANCE_MS of their scheduled time. */
+  inputsOnSchedule: number;
+  /** INPUT frames sent (one frame carries several inputs when the generator had to catch up). */
+  inputFrames: number;
+  inputsAcked: number;
+  /** Inputs still unacked when the clients left (after the drain wait). */
+  inputsUnackedAtEnd: number;
+  /** Inputs dropped from ack tracking after waiting for minutes. */
+  inputsUntracked: number;
+  /** Acks whose oldest resolved input waited longer than the spike threshold. */
+  ackSpikes: number;
+  /** Clients whose oldest unacked input was older than the spike threshold when they left. */
+  stalledAtEnd: number;
+  /** Acks lower than an earlier ack on the same connection. */
+  ackRegressions: number;
+  /** Acks naming a seq the client never sent. */
+  ackBeyondSent: number;
+  /** FRAME messages received during the measuring window. */
+  framesRx: number;
+  /** FRAMEs that carried state (anything but a bare ack); these define gap and jitter. */
+  stateFrames: number;
+  /** WebSocket payload bytes received during the measuring window (framing excluded). */
+  bytesRx: number;
+  /** WebSocket payload bytes sent during the measuring window (framing excluded). */
+  bytesTx: number;
+  /** Sum over joined clients of the ms each spent joined inside the measuring window. */
+  activeClientMs: number;
+  /** Server messages that failed to decode. */
+  decodeErrors: number;
+}
+
+/** Room parameters as announced by the server in welcome (first welcome seen). */
+export interface RoomInfo {
+  roomKind: string;
+  tickMs: number;
+  syncIntervalMs: number;
+  cap: number;
+  /** Cadence gaps are compared against (see expectedGapMs). */
+  expectedGapMs: number;
+}
+
+/** The room's own `tk:stats` snapshot, fetched once at the end of the run. */
+export interface RoomStatsSnapshot {
+  /** Parsed JSON exactly as the room sent it. */
+  stats: unknown;
+  /** Epoch ms when it arrived. */
+  fetchedAt: number;
+}
+
+/** Serializable, mergeable metrics of one room (or of several rooms or shards merged). */
+export interface RoomData {
+  roomId: string;
+  info: RoomInfo | null;
+  counters: RoomCounters;
+  /** Unexpected close codes → count (joined clients only). */
+  closeCodes: Record<string, number>;
+  /** Why joins failed → count (refusals are counted separately). */
+  failureReasons: Record<string, number>;
+  /** ERROR messages received, by error name → count. */
+  errors: Record<string, number>;
+  /** Scenario-specific counters (e.g. shot events delivered). */
+  scenario: Record<string, number>;
+  /** HdrHistogram V2 compressed base64, microseconds. */
+  histograms: {
+    /** Input → ack, from the input's scheduled send time. */
+    ackRtt: string;
+    /** Time between consecutive state frames on one connection. */
+    frameGap: string;
+    /** |gap − expected gap|. */
+    frameJitter: string;
+    /** Actual send time − scheduled time, per input. */
+    scheduleLag: string;
+    /** Connect start → welcome. */
+    connect: string;
+  };
+  tkStats: RoomStatsSnapshot | null;
+  /** Why the tk:stats snapshot is missing, when it is. */
+  tkStatsError: string | null;
+}
+
+/** All counters at zero. */
+export function zeroCounters(): RoomCounters {
+  return {
+    planned: 0,
+    joined: 0,
+    refused: 0,
+    throttled: 0,
+    failed: 0,
+    unexpectedCloses: 0,
+    inputsSent: 0,
+    inputsOnSchedule: 0,
+    inputFrames: 0,
+    inputsAcked: 0,
+    inputsUnackedAtEnd: 0,
+    inputsUntracked: 0,
+    ackSpikes: 0,
+    stalledAtEnd: 0,
+    ackRegressions: 0,
+    ackBeyondSent: 0,
+    framesRx: 0,
+    stateFrames: 0,
+    bytesRx: 0,
+    bytesTx: 0,
+    activeClientMs: 0,
+    decodeErrors: 0,
+  };
+}
+
+function bump(map: Record<string, number>, key: string, by = 1): void {
+  map[key] = (map[key] ?? 0) + by;
+}
+
+/**
+ * Live metrics of one room inside one generator thread. Clients of the room write straight into
+ * it (no per-client histograms: one HDR histogram is tens of KiB).
+ */
+export class RoomMetrics implements AckSink {
+  readonly counters: RoomCounters = zeroCounters();
+  info: RoomInfo | null = null;
+  readonly closeCodes: Record<string, number> = {};
+  readonly failureReasons: Record<string, number> = {};
+  readonly errors: Record<string, number> = {};
+  readonly scenario: Record<string, number> = {};
+  readonly ackRttH: Histogram = newHistogram();
+  readonly frameGapH: Histogram = newHistogram();
+  readonly frameJitterH: Histogram = newHistogram();
+  readonly scheduleLagH: Histogram = newHistogram();
+  readonly connectH: Histogram = newHistogram();
+  tkStats: RoomStatsSnapshot | null = null;
+  tkStatsError: string | null = null;
+
+  constructor(readonly roomId: string) {}
+
+  ackRtt(rttMs: number): void {
+    this.counters.inputsAcked++;
+    recordMs(this.ackRttH, rttMs);
+  }
+
+  ackSpike(): void {
+    this.counters.ackSpikes++;
+  }
+
+  inputSent(lagMs: number): void {
+    this.counters.inputsSent++;
+    if (lagMs <= ON_SCHEDULE_TOLERANCE_MS) this.counters.inputsOnSchedule++;
+    recordMs(this.scheduleLagH, lagMs);
+  }
+
+  stateFrame(gapMs: number, jitterMs: number): void {
+    recordMs(this.frameGapH, gapMs);
+    recordMs(this.frameJitterH, jitterMs);
+  }
+
+  failure(reason: string): void {
+    this.counters.failed++;
+    bump(this.failureReasons, reason);
+  }
+
+  unexpectedClose(code: number): void {
+    this.counters.unexpectedCloses++;
+    bump(this.closeCodes, String(code));
+  }
+
+  error(name: string): void {
+    bump(this.errors, name);
+  }
+
+  /** Snapshot in the serializable, mergeable form. */
+  toData(): RoomData {
+    return {
+      roomId: this.roomId,
+      info: this.info,
+      counters: { ...this.counters },
+      closeCodes: { ...this.closeCodes },
+      failureReasons: { ...this.failureReasons },
+      errors: { ...this.errors },
+      scenario: { ...this.scenario },
+      histograms: {
+        ackRtt: encodeHistogram(this.ackRttH),
+        frameGap: encodeHistogram(this.frameGapH),
+        frameJitter: encodeHistogram(this.frameJitterH),
+        scheduleLag: encodeHistogram(this.scheduleLagH),
+        connect: encodeHistogram(this.connectH),
+      },
+      tkStats: this.tkStats,
+      tkStatsError: this.tkStats ? null : this.tkStatsError,
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { clientRoom, inShard, joinOffsetMs, resolveConfig, roomUrl, statsOwner } from "../src/config";
+
+describe("config", () => {
+  it("fills defaults: fresh room prefix per run, ramp of 10 joins/s per room, scenario rate", () => {
+    const a = resolveConfig({ url: "ws://127.0.0.1:8787", players: 100, rooms: 2, durationSec: 5 });
+    const b = resolveConfig({ url: "ws://127.0.0.1:8787", players: 100, rooms: 2, durationSec: 5 });
+    expect(a.roomPrefix).not.toBe(b.roomPrefix);
+    expect(a.rampSec).toBe(10);
+    expect(a.rate).toBe(20);
+    expect(a.scenario).toBe("agar");
+    expect(resolveConfig({ url: "ws://x", players: 100, rooms: 1, durationSec: 1, storm: true, rampSec: 9 }).rampSec).toBe(0);
+  });
+
+  it("builds room URLs with the query pass-through", () => {
+    const c = resolveConfig({ url: "ws://127.0.0.1:8787/", players: 1, rooms: 3, durationSec: 1, roomPrefix: "t", query: "?tickMs=33&cap=5" });
+    expect(roomUrl(c, 2)).toBe("ws://127.0.0.1:8787/rooms/agar/t-2?tickMs=33&cap=5");
+  });
+
+  it("rejects bad options with a message naming them", () => {
+    expect(() => resolveConfig({ url: "http://x", players: 1, rooms: 1, durationSec: 1 })).toThrow(/ws:\/\//);
+    expect(() => resolveConfig({ url: "ws://x", players: 0, rooms: 1, durationSec: 1 })).toThrow(/players/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, scenario: "ttt-json" })).toThrow(/unavailable/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, shard: { index: 0, count: 2 } })).toThrow(/room-prefix/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, shard: { index: 0, count: 2 }, roomPrefix: "p" })).toThrow(/start-at/);
+  });
+
+  it("joins are paced evenly over the ramp and rooms fill in parallel", () => {
+    const c = { rampSec: 10, players: 50, rooms: 2 };
+    expect(joinOffsetMs(c, 0)).toBe(0);
+    expect(joinOffsetMs(c, 50)).toBe(5000);
+    expect(joinOffsetMs(c, 99)).toBeCloseTo(9900);
+    expect([0, 1, 2, 3].map((i) => clientRoom(c, i))).toEqual([0, 1, 0, 1]);
+  });
+
+  it("machine shards x worker threads partition clients exactly, with one stats owner per room", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 60 }), (n, k, rooms, players) => {
+        const total = rooms * players;
+        const owners = new Array<number>(total).fill(0);
+        const statsOwners = new Array<number>(rooms).fill(0);
+        for (let s = 0; s < n; s++) {
+          for (let w = 0; w < k; w++) {
+            const shard = { index: s + n * w, count: n * k };
+            for (let i = 0; i < total; i++) if (inShard(i, shard)) owners[i]++;
+            for (let r = 0; r < rooms; r++) if (statsOwner(r, shard)) statsOwners[r]++;
+          }
+        }
+        expect(owners.every((c) => c === 1)).toBe(true);
+        expect(statsOwners.every((c) => c === 1)).toBe(true);
+      }),
+    );
+  });
+});

@@ -1,0 +1,115 @@
+import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer } from "@tikron/games/schemas";
+import { BinaryWriter } from "@tikron/protocol";
+import { describe, expect, it } from "vitest";
+import { Rng } from "../src/rng";
+import { AGAR_INPUT_BYTES, agarScenario, encodeAgarInput } from "../src/scenarios/agar";
+import { FPS_MOVE_BYTES, FPS_SHOT_BYTES, fpsScenario } from "../src/scenarios/fps";
+import { getScenario, scenarios, type Scenario } from "../src/scenarios/index";
+import { movementScenario } from "../src/scenarios/movement";
+
+/** Runs a scenario for n inputs and returns copies of the payloads. */
+function payloads(s: Scenario, n: number, seed = 7, periodMs = 50): { bytes: Uint8Array[]; counters: Record<string, number> } {
+  const rng = new Rng(seed);
+  const p = s.createPlayer(rng, periodMs);
+  s.onWelcome?.(p, { playerId: 3, tickMs: 33, roomEpoch: Date.now() - 60_000, clockOffsetMs: 0 });
+  const buf = new Uint8Array(256);
+  const view = new DataView(buf.buffer);
+  const counters: Record<string, number> = {};
+  const bytes = Array.from({ length: n }, () => buf.slice(0, s.writeInput(p, rng, view, 0, counters)));
+  return { bytes, counters };
+}
+
+describe("agar scenario", () => {
+  it("encodes f32 dx, f32 dy, u8 flags little-endian in 9 bytes", () => {
+    const buf = new Uint8Array(16);
+    expect(encodeAgarInput(new DataView(buf.buffer), 3, 0.5, -1, 1)).toBe(9);
+    expect([...buf.subarray(3, 12)]).toEqual([0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf, 1]);
+  });
+
+  it("every payload passes the agar room's own validator", () => {
+    for (const b of payloads(agarScenario, 2000).bytes) {
+      expect(b.length).toBe(AGAR_INPUT_BYTES);
+      const d = decodeAgarInput(b);
+      expect(d).toHaveProperty("dx");
+    }
+  });
+
+  it("steers by a random walk of unit directions with small turns and occasional boost", () => {
+    let prev: number | null = null;
+    let boosts = 0;
+    for (const b of payloads(agarScenario, 2000).bytes) {
+      const v = new DataView(b.buffer);
+      const dx = v.getFloat32(0, true);
+      const dy = v.getFloat32(4, true);
+      expect(Math.hypot(dx, dy)).toBeCloseTo(1, 5);
+      const a = Math.atan2(dy, dx);
+      if (prev !== null) {
+        let d = Math.abs(a - prev);
+        if (d > Math.PI) d = 2 * Math.PI - d;
+        expect(d).toBeLessThanOrEqual(0.35 + 1e-6);
+      }
+      prev = a;
+      boosts += b[8];
+    }
+    expect(boosts).toBeGreaterThan(0);
+    expect(boosts).toBeLessThan(300);
+  });
+
+  it("same seed, same inputs", () => {
+    expect(payloads(agarScenario, 50, 99).bytes).toEqual(payloads(agarScenario, 50, 99).bytes);
+    expect(payloads(agarScenario, 50, 99).bytes).not.toEqual(payloads(agarScenario, 50, 98).bytes);
+  });
+});
+
+describe("movement scenario", () => {
+  it("every payload passes the movement room's own validator", () => {
+    for (const b of payloads(movementScenario, 1000).bytes) expect(decodeMovementInput(b)).toHaveProperty("sprint");
+  });
+});
+
+describe("fps scenario", () => {
+  it("sends valid moves (step = input period, capped) and a valid shot every 15th input", () => {
+    const { bytes, counters } = payloads(fpsScenario, 300, 5, 33.3);
+    const decoded = bytes.map((b) => decodeFpsInput(b));
+    for (const d of decoded) expect(d).toHaveProperty("kind");
+    const shots = decoded.filter((d) => (d as { kind?: string }).kind === "shot");
+    expect(shots).toHaveLength(20);
+    expect(counters.shots_sent).toBe(20);
+    const move = decoded.find((d) => (d as { kind?: string }).kind === "move") as { dtMs: number };
+    expect(move.dtMs).toBe(33);
+    expect(bytes.every((b) => b.length === FPS_MOVE_BYTES || b.length === FPS_SHOT_BYTES)).toBe(true);
+    // Shot time: room time (about 60 s after the epoch above) minus the interpolation delay.
+    const t = (shots[0] as { time: number }).time;
+    expect(t).toBeGreaterThan(59_000);
+    expect(t).toBeLessThan(61_000);
+    expect(payloads(fpsScenario, 10, 5, 1000).bytes.map((b) => decodeFpsInput(b))).not.toContainEqual(expect.objectContaining({ code: "bad_input" }));
+  });
+
+  it("counts tracers, its own tracers and kills from event bodies", () => {
+    const rng = new Rng(1);
+    const p = fpsScenario.createPlayer(rng, 33);
+    fpsScenario.onWelcome!(p, { playerId: 300, tickMs: 33, roomEpoch: 0, clockOffsetMs: 0 });
+    const w = new BinaryWriter();
+    const counters: Record<string, number> = {};
+    const feed = (b: Uint8Array): void => {
+      const framed = new Uint8Array(b.length + 4);
+      framed.set(b, 2);
+      fpsScenario.onEvent!(p, framed, 2, b.length, counters);
+    };
+    feed(encodeFpsTracer(w, { shooter: 300, hit: 0, x0: 1, y0: 2, x1: 3, y1: 4 }));
+    feed(encodeFpsTracer(w, { shooter: 12, hit: 300, x0: 1, y0: 2, x1: 3, y1: 4 }));
+    feed(encodeFpsKill(w, { killer: 12, victim: 300 }));
+    expect(counters).toEqual({ tracers_received: 2, own_tracers_received: 1, kills_received: 1 });
+  });
+});
+
+describe("registry", () => {
+  it("ttt-json is listed as unavailable with a reason, not faked", () => {
+    const e = scenarios.find((s) => s.name === "ttt-json");
+    expect(e?.available).toBe(false);
+    expect(() => getScenario("ttt-json")).toThrow(/unavailable/);
+    expect(getScenario("agar")).toBe(agarScenario);
+    expect(getScenario("fps")).toBe(fpsScenario);
+    expect(() => getScenario("nope")).toThrow(/unknown scenario/);
+  });
+});
