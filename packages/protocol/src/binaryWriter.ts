@@ -102,6 +102,21 @@ export class BinaryWriter {
     return this;
   }
 
+  /**
+   * Appends bytes `[start, end)` already written to another writer. A plain loop on purpose:
+   * `subarray` + `set` would allocate a view per call on the per-client flush path.
+   */
+  copyFrom(src: BinaryWriter, start: number, end: number): this {
+    const n = end - start;
+    this.ensure(n);
+    const d = this.buf;
+    const s = src.buf;
+    let o = this.offset;
+    for (let i = start; i < end; i++) d[o++] = s[i]!;
+    this.offset = o;
+    return this;
+  }
+
   /** Overwrite a byte already written (e.g. a flags byte known only after the body). */
   patchU8(pos: number, v: number): void {
     this.buf[pos] = v;

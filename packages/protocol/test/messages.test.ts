@@ -194,3 +194,16 @@ describe("JSON mode", () => {
   it("never throws on arbitrary text", () =>
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (s) => void decodeJsonClientMessage(s)), { numRuns: 2000 }));
 });
+
+describe("BinaryWriter.copyFrom", () => {
+  it("appends a byte range of another writer, growing as needed", () =>
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 50 }), fc.nat(), fc.nat(), (src, prefix, a, b) => {
+        const from = new BinaryWriter(4).bytes(src);
+        const start = src.length === 0 ? 0 : a % (src.length + 1);
+        const end = start + (src.length - start === 0 ? 0 : b % (src.length - start + 1));
+        const out = new BinaryWriter(2).bytes(prefix).copyFrom(from, start, end).toBytes();
+        expect(out).toEqual(new Uint8Array([...prefix, ...src.subarray(start, end)]));
+      }),
+    ));
+});

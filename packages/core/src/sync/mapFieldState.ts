@@ -1,0 +1,159 @@
+import { type BinaryWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
+
+/** Tombstones kept beyond the live key count before the oldest half is forgotten. */
+const MIN_TOMBSTONES = 32;
+
+/**
+ * The quantized server copy of one map field of one entity, with the epoch at which each key
+ * last changed and recent removals (tombstones). A client's baseline is then a single epoch
+ * per map: the keys to send are those changed after it, the removals those recorded after it.
+ * When the tombstones a client would need were already forgotten (it is older than `horizon`)
+ * the map is resent whole with a reset.
+ *
+ * Entries live in dense parallel arrays (swap-remove), so syncing a stable map allocates
+ * nothing; only new keys grow the arrays.
+ */
+export class MapFieldState {
+  /** Epoch of the last change (what a client baseline stores and compares). */
+  version = 0;
+  private readonly index = new Map<number, number>();
+  private readonly keys: number[] = [];
+  private readonly qs: number[] = [];
+  private readonly vers: number[] = [];
+  private readonly seen: number[] = [];
+  private tombKeys: number[] = [];
+  private tombVers: number[] = [];
+  private horizon = 0;
+
+  // Keys new in this sync, admitted after removals so a full map frees room first.
+  private readonly pendingKeys: number[] = [];
+  private readonly pendingQs: number[] = [];
+  private pendingCount = 0;
+
+  // Context of the sync in progress, read by the visitor (a bound method: no closure per call).
+  private syncEpoch = 0;
+  private syncStamp = 0;
+  private syncChanged = false;
+  private readonly visit: (v: unknown, k: unknown) => void;
+
+  constructor(
+    private readonly valueField: Field,
+    private readonly maxKeys: number,
+  ) {
+    this.visit = this.visitEntry.bind(this);
+  }
+
+  /** Number of synced keys. */
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /**
+   * Quantizes the game's map `src` (anything else counts as empty) into this state at `epoch`.
+   * Returns true when any key was added, changed or removed.
+   */
+  sync(src: unknown, epoch: number): boolean {
+    this.syncEpoch = epoch;
+    this.syncStamp++;
+    this.syncChanged = false;
+    this.pendingCount = 0;
+    if (src instanceof Map) src.forEach(this.visit);
+    const stamp = this.syncStamp;
+    for (let i = this.keys.length - 1; i >= 0; i--) {
+      if (this.seen[i] === stamp) continue;
+      this.tombKeys.push(this.keys[i]);
+      this.tombVers.push(epoch);
+      this.removeAt(i);
+      this.syncChanged = true;
+    }
+    for (let i = 0; i < this.pendingCount && this.keys.length < this.maxKeys; i++) {
+      const k = this.pendingKeys[i];
+      this.index.set(k, this.keys.length);
+      this.keys.push(k);
+      this.qs.push(this.pendingQs[i]);
+      this.vers.push(epoch);
+      this.seen.push(stamp);
+      this.syncChanged = true;
+    }
+    if (this.tombKeys.length > MIN_TOMBSTONES + 2 * this.keys.length) this.forgetOldTombstones();
+    if (this.syncChanged) this.version = epoch;
+    return this.syncChanged;
+  }
+
+  private visitEntry(v: unknown, k: unknown): void {
+    if (typeof k !== "number" || !(k >= 0 && k <= 0x7fffffff) || k % 1 !== 0) return;
+    const q = quantize(this.valueField, v);
+    const i = this.index.get(k);
+    if (i === undefined) {
+      if (this.pendingCount < this.maxKeys) {
+        this.pendingKeys[this.pendingCount] = k;
+        this.pendingQs[this.pendingCount++] = q;
+      }
+      return;
+    }
+    this.seen[i] = this.syncStamp;
+    if (this.qs[i] !== q) {
+      this.qs[i] = q;
+      this.vers[i] = this.syncEpoch;
+      this.syncChanged = true;
+    }
+  }
+
+  private removeAt(i: number): void {
+    const last = this.keys.length - 1;
+    this.index.delete(this.keys[i]);
+    if (i !== last) {
+      this.keys[i] = this.keys[last];
+      this.qs[i] = this.qs[last];
+      this.vers[i] = this.vers[last];
+      this.seen[i] = this.seen[last];
+      this.index.set(this.keys[i], i);
+    }
+    this.keys.pop();
+    this.qs.pop();
+    this.vers.pop();
+    this.seen.pop();
+  }
+
+  private forgetOldTombstones(): void {
+    // Tombstones are in epoch order, so dropping a prefix moves the horizon to its last epoch.
+    const drop = this.tombKeys.length >> 1;
+    this.horizon = this.tombVers[drop - 1];
+    this.tombKeys = this.tombKeys.slice(drop);
+    this.tombVers = this.tombVers.slice(drop);
+  }
+
+  /** Writes the whole map (entity enter). */
+  writeFull(w: BinaryWriter): void {
+    const n = this.keys.length;
+    w.varuint(n);
+    for (let i = 0; i < n; i++) {
+      w.varuint(this.keys[i]);
+      writeScalarFull(w, this.valueField, this.qs[i]);
+    }
+  }
+
+  /** Writes what changed after epoch `baseVersion` (a client's baseline for this map). */
+  writeChange(w: BinaryWriter, baseVersion: number): void {
+    // Tombstones are epoch-ordered: walk back from the newest while they are after the base.
+    let firstTomb = this.tombVers.length;
+    while (firstTomb > 0 && this.tombVers[firstTomb - 1] > baseVersion) firstTomb--;
+    const removed = this.tombVers.length - firstTomb;
+    // A reset is also cheaper (and within the decoder's bounds) once removals outnumber keys.
+    if (baseVersion < this.horizon || removed > this.maxKeys) {
+      writeMapChangeHeader(w, 0, true);
+      this.writeFull(w);
+      return;
+    }
+    writeMapChangeHeader(w, removed, false);
+    for (let i = firstTomb; i < this.tombKeys.length; i++) w.varuint(this.tombKeys[i]);
+    let set = 0;
+    for (let i = 0; i < this.vers.length; i++) if (this.vers[i] > baseVersion) set++;
+    w.varuint(set);
+    for (let i = 0; i < this.vers.length; i++) {
+      if (this.vers[i] <= baseVersion) continue;
+      w.varuint(this.keys[i]);
+      writeScalarFull(w, this.valueField, this.qs[i]);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { Viewer } from "./viewer";
+
+/** Offsets within a client row header. */
+export const ClientRow = {
+  Entity: 0,
+  Serial: 1,
+  /** Epoch at which the row was last brought fully up to date. */
+  SyncedAt: 2,
+  /** Ints per header. */
+  Size: 3,
+} as const;
+
+/**
+ * One client's baseline: for each entity it currently holds, a row header
+ * `[entity id, spawn serial, synced-at epoch]` and the values it was sent, at codec level
+ * (quantized scalars; change epochs of strings and maps). Headers and values live in two typed
+ * arrays: every flush scans all headers, but reads values only for entities that changed, so
+ * keeping them apart keeps the scan's memory traffic small. Rows are packed (swap-remove on
+ * leave) and the arrays grow only when this client's view passes its largest size so far.
+ *
+ * The transport is reliable and ordered, so what was sent is what the client holds; a new or
+ * reconnecting client starts from an empty baseline.
+ */
+export class SyncClient {
+  /** Rows in use. */
+  count = 0;
+  /** `ClientRow.Size` ints per row. */
+  heads: Int32Array<ArrayBuffer>;
+  /** `maxFields` ints per row. */
+  values: Int32Array<ArrayBuffer>;
+  /** Spreads far-tier refreshes of different clients over different flushes. */
+  readonly phase: number;
+  released = false;
+
+  constructor(
+    readonly playerId: number,
+    readonly viewer: Viewer,
+    readonly maxFields: number,
+    phase: number,
+    capacity = 32,
+  ) {
+    this.phase = phase;
+    this.heads = new Int32Array(capacity * ClientRow.Size);
+    this.values = new Int32Array(capacity * maxFields);
+  }
+
+  /** Rows that fit without growing. */
+  get capacity(): number {
+    return this.heads.length / ClientRow.Size;
+  }
+
+  /** Makes room for `n` rows. */
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    let cap = this.capacity * 2;
+    while (cap < n) cap *= 2;
+    const heads = new Int32Array(cap * ClientRow.Size);
+    heads.set(this.heads);
+    this.heads = heads;
+    const values = new Int32Array(cap * this.maxFields);
+    values.set(this.values);
+    this.values = values;
+  }
+
+  /** Removes row `j` by moving the last row into it. */
+  removeRow(j: number): void {
+    const last = --this.count;
+    if (j === last) return;
+    const h = ClientRow.Size;
+    this.heads.copyWithin(j * h, last * h, last * h + h);
+    const f = this.maxFields;
+    this.values.copyWithin(j * f, last * f, last * f + f);
+  }
+}

@@ -1,0 +1,68 @@
+/** How a viewer picks the center of what it sees. */
+export const ViewerMode = {
+  /** No center: sees global entities only (the default, e.g. before spawning). */
+  Blind: 0,
+  /** A fixed point (spectator camera, or where a followed entity was last seen). */
+  Fixed: 1,
+  /** An entity's position, usually the player's own. */
+  Follow: 2,
+} as const;
+
+/**
+ * Where one player looks from. Kept per player id by the {@link SyncWorld}, so it outlives
+ * reconnects (a reconnecting client gets a new baseline but the same viewer). When a followed
+ * entity is despawned the viewer stays fixed where it last saw it, until told otherwise.
+ */
+export class Viewer {
+  mode: (typeof ViewerMode)[keyof typeof ViewerMode] = ViewerMode.Blind;
+  /**
+   * Center while fixed; last seen position of the target while following. A typed array, so
+   * refreshing it every flush stores raw doubles instead of boxing them.
+   */
+  readonly center = new Float64Array(2);
+  /** Followed entity id and its spawn serial (so a reused id is not followed by mistake). */
+  target = -1;
+  targetSerial = 0;
+
+  /** @internal Made by the world; use {@link SyncWorld.viewer}. */
+  constructor(
+    readonly playerId: number,
+    private readonly entities: { serialOf(id: number): number },
+  ) {}
+
+  /** See from entity `id` (usually the player's own); throws if it is not alive. */
+  follow(id: number): this {
+    const serial = this.entities.serialOf(id);
+    if (serial === 0) throw new RangeError(`entity ${id} is not alive`);
+    this.mode = ViewerMode.Follow;
+    this.target = id;
+    this.targetSerial = serial;
+    return this;
+  }
+
+  /** See from a fixed point. */
+  fixed(x: number, y: number): this {
+    this.mode = ViewerMode.Fixed;
+    this.center[0] = x;
+    this.center[1] = y;
+    this.target = -1;
+    return this;
+  }
+
+  /** Current center x (meaningful unless blind). */
+  get x(): number {
+    return this.center[0];
+  }
+
+  /** Current center y (meaningful unless blind). */
+  get y(): number {
+    return this.center[1];
+  }
+
+  /** See global entities only (e.g. dead with no camera). */
+  blind(): this {
+    this.mode = ViewerMode.Blind;
+    this.target = -1;
+    return this;
+  }
+}

@@ -1,0 +1,2 @@
+export { DeltaSection, MAX_ENTITY_ID, writeDeltaSections } from "./deltaFormat";
+export { ClientView, type ViewEntity, type AnyViewEntity, type ClientViewListener } from "./clientView";

@@ -1,0 +1,236 @@
+/**
+ * Numeric tags of the field kinds. Hot loops switch on these instead of calling methods on
+ * different classes, so every call site stays monomorphic.
+ */
+export const FieldCode = {
+  Quant: 0,
+  Angle: 1,
+  U8: 2,
+  U16: 3,
+  VarUint: 4,
+  VarInt: 5,
+  Bool: 6,
+  String: 7,
+  Map: 8,
+} as const;
+
+export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
+
+/**
+ * One declared field: its kind, its parameters and the canonical text the schema hash is built
+ * from. Every instance has the same shape whatever the kind (unused parameters are 0/null), so
+ * V8 keeps one hidden class for all of them. `V` is the value type a game writes and a client
+ * reads; it exists only for type inference.
+ */
+export class Field<V = unknown> {
+  /** Phantom: the JS value type of this field. Never set at run time. */
+  declare readonly __value?: V;
+
+  constructor(
+    readonly code: FieldCodeValue,
+    /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
+    readonly descriptor: string,
+    /** quant: lower bound. */
+    readonly min: number,
+    /** quant: upper bound (inclusive). */
+    readonly max: number,
+    /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
+     *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
+    readonly step: number,
+    /** Number of representable levels for quant/angle/u8/u16/bool (0 = unbounded 32-bit). */
+    readonly levels: number,
+    /** string: max length in UTF-16 code units; map: max number of keys. */
+    readonly maxLen: number,
+    /** map: the value field (a scalar). */
+    readonly value: Field | null,
+  ) {}
+
+  /** True for fields stored as one quantized integer (everything but string and map). */
+  get scalar(): boolean {
+    return this.code !== FieldCode.String && this.code !== FieldCode.Map;
+  }
+}
+
+/** A field holding one number or boolean, quantized to an integer on the wire. */
+export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
+
+function checkFinite(what: string, v: number): void {
+  if (!Number.isFinite(v)) throw new RangeError(`${what} must be a finite number, got ${v}`);
+}
+
+/**
+ * A number in `[min, max]` sent as an integer count of `step`s from `min`. Out-of-range values
+ * clamp; NaN becomes `min`.
+ */
+export function quant(min: number, max: number, step: number): Field<number> {
+  checkFinite("quant min", min);
+  checkFinite("quant max", max);
+  checkFinite("quant step", step);
+  if (!(max > min)) throw new RangeError(`quant max (${max}) must exceed min (${min})`);
+  if (!(step > 0)) throw new RangeError(`quant step must be positive, got ${step}`);
+  // The epsilon absorbs (max-min)/step landing a hair under an integer, e.g. 10/0.1, or far
+  // from 0 where the subtraction itself rounds (|min| ~ 1e5 costs ~1e-9 of a step). A top
+  // level that then overshoots max by a sliver is clamped by dequantize.
+  const levels = Math.floor((max - min) / step + 1e-6) + 1;
+  if (levels > 0x7fffffff) throw new RangeError(`quant(${min},${max},${step}) needs more than 31 bits`);
+  return new Field(FieldCode.Quant, `quant(${min},${max},${step})`, min, max, step, levels, 0, null);
+}
+
+/** An angle in radians, wrapped to [0, 2π) and sent in `bits` bits (1..16). */
+export function quantAngle(bits: number): Field<number> {
+  if (!Number.isInteger(bits) || bits < 1 || bits > 16) throw new RangeError(`quantAngle bits must be 1..16, got ${bits}`);
+  const levels = 1 << bits;
+  return new Field(FieldCode.Angle, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels, 0, null);
+}
+
+/** An integer 0..255 (rounded, clamped). */
+export function u8(): Field<number> {
+  return new Field(FieldCode.U8, "u8", 0, 255, 1, 256, 0, null);
+}
+
+/** An integer 0..65535 (rounded, clamped). */
+export function u16(): Field<number> {
+  return new Field(FieldCode.U16, "u16", 0, 65535, 1, 65536, 0, null);
+}
+
+/** An integer 0..2^32-1 in 1-5 bytes (rounded, clamped); cheap when small or slowly changing. */
+export function varuint(): Field<number> {
+  return new Field(FieldCode.VarUint, "varuint", 0, 0xffffffff, 1, 0, 0, null);
+}
+
+/** An integer -2^31..2^31-1 in 1-5 bytes (rounded, clamped). */
+export function varint(): Field<number> {
+  return new Field(FieldCode.VarInt, "varint", -0x80000000, 0x7fffffff, 1, 0, 0, null);
+}
+
+/** A boolean (one byte). */
+export function bool(): Field<boolean> {
+  return new Field(FieldCode.Bool, "bool", 0, 1, 1, 2, 0, null);
+}
+
+/**
+ * A string of at most `maxLen` UTF-16 code units. Longer values are cut (never inside a
+ * surrogate pair); lone surrogates become U+FFFD so the server keeps exactly what clients decode.
+ */
+export function string(maxLen: number): Field<string> {
+  if (!Number.isInteger(maxLen) || maxLen < 1 || maxLen > 65535) throw new RangeError(`string maxLen must be 1..65535, got ${maxLen}`);
+  return new Field(FieldCode.String, `string(${maxLen})`, 0, 0, 0, 0, maxLen, null);
+}
+
+/**
+ * A map from small non-negative integer keys (0..2^31-1) to a scalar value, e.g. a scoreboard
+ * of playerId → score. Updates carry only changed and removed keys. Keys that are not such
+ * integers are not synced; a map holding more than `maxKeys` keys syncs `maxKeys` of them (keys
+ * already synced stay, others wait in insertion order for room).
+ */
+export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024): Field<Map<number, V>> {
+  if (!value.scalar) throw new TypeError("map values must be a scalar field (not string or map)");
+  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 65535) throw new RangeError(`map maxKeys must be 1..65535, got ${maxKeys}`);
+  return new Field(FieldCode.Map, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
+}
+
+const TAU = 2 * Math.PI;
+
+/**
+ * Quantizes a scalar value to the integer the wire carries (int32 representation; varuint
+ * values above 2^31-1 wrap to negative and are read back with `>>> 0`). Never returns NaN:
+ * NaN and non-numbers map to the field's minimum.
+ */
+export function quantize(f: Field, v: unknown): number {
+  switch (f.code) {
+    case FieldCode.Quant: {
+      const x = +(v as number);
+      if (!(x > f.min)) return 0;
+      if (x >= f.max) return f.levels - 1;
+      const q = Math.round((x - f.min) / f.step);
+      return q >= f.levels ? f.levels - 1 : q;
+    }
+    case FieldCode.Angle: {
+      const x = +(v as number);
+      if (!Number.isFinite(x)) return 0;
+      let t = x / TAU;
+      t -= Math.floor(t);
+      const q = Math.round(t * f.levels);
+      return q >= f.levels ? 0 : q;
+    }
+    case FieldCode.Bool:
+      return v ? 1 : 0;
+    case FieldCode.U8:
+    case FieldCode.U16:
+    case FieldCode.VarUint:
+    case FieldCode.VarInt: {
+      const x = Math.round(+(v as number));
+      if (!(x > f.min)) return f.min | 0;
+      if (x >= f.max) return f.max | 0;
+      return x | 0;
+    }
+    default:
+      throw new TypeError(`field ${f.descriptor} is not a scalar`);
+  }
+}
+
+/** The value a client sees for quantized integer `q`. */
+export function dequantize(f: Field, q: number): number | boolean {
+  switch (f.code) {
+    case FieldCode.Quant: {
+      const x = f.min + q * f.step;
+      return x > f.max ? f.max : x;
+    }
+    case FieldCode.Angle:
+      return q * f.step;
+    case FieldCode.Bool:
+      return q !== 0;
+    case FieldCode.VarUint:
+      return q >>> 0;
+    default:
+      return q;
+  }
+}
+
+/**
+ * Cuts and repairs a string field value so that what the server compares is exactly what the
+ * client will decode. Non-strings become their `String()` form (null/undefined become "").
+ */
+export function normalizeString(f: Field, v: unknown): string {
+  let s = typeof v === "string" ? v : v == null ? "" : String(v);
+  if (s.length > f.maxLen) {
+    let end = f.maxLen;
+    const c = s.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff) end--; // do not split a surrogate pair
+    s = s.slice(0, end);
+  }
+  return hasLoneSurrogate(s) ? repairSurrogates(s) : s;
+}
+
+function hasLoneSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+function repairSurrogates(s: string): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += s[i] + s[i + 1];
+        i++;
+        continue;
+      }
+    }
+    out += c >= 0xd800 && c <= 0xdfff ? "\ufffd" : s[i];
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import type { BinaryReader } from "../binaryReader";
+import type { BinaryWriter } from "../binaryWriter";
+import { DecodeError } from "../decodeError";
+import { type Field, FieldCode } from "./field";
+
+/**
+ * Writes a scalar's quantized value on its own (entity enter, map values). Fixed-width kinds
+ * keep fixed width; the rest are LEB128.
+ */
+export function writeScalarFull(w: BinaryWriter, f: Field, q: number): void {
+  switch (f.code) {
+    case FieldCode.U8:
+    case FieldCode.Bool:
+      w.u8(q);
+      return;
+    case FieldCode.U16:
+      w.u16(q);
+      return;
+    case FieldCode.Angle:
+      if (f.levels <= 256) w.u8(q);
+      else w.u16(q);
+      return;
+    case FieldCode.VarInt:
+      w.varint(q);
+      return;
+    default:
+      // Quant (non-negative level) and VarUint (int32 bits of a u32).
+      w.varuint(q);
+  }
+}
+
+/** Reads what {@link writeScalarFull} wrote, rejecting values the field cannot hold. */
+export function readScalarFull(r: BinaryReader, f: Field): number {
+  switch (f.code) {
+    case FieldCode.U8:
+      return r.u8();
+    case FieldCode.Bool: {
+      const b = r.u8();
+      if (b > 1) throw new DecodeError("bad_value", `bool byte ${b}`);
+      return b;
+    }
+    case FieldCode.U16:
+      return r.u16();
+    case FieldCode.Angle: {
+      const q = f.levels <= 256 ? r.u8() : r.u16();
+      if (q >= f.levels) throw new DecodeError("bad_value", `angle level ${q} >= ${f.levels}`);
+      return q;
+    }
+    case FieldCode.VarInt:
+      return r.varint();
+    case FieldCode.VarUint:
+      return r.varuint() | 0;
+    default: {
+      const q = r.varuint();
+      if (q >= f.levels) throw new DecodeError("bad_value", `quant level ${q} >= ${f.levels}`);
+      return q;
+    }
+  }
+}
+
+/**
+ * Writes a scalar relative to the value the client already holds (`base`). Quantized
+ * positions move a few steps per flush, so the zigzag difference is usually 1-2 bytes where
+ * the absolute value would take 3. One-byte kinds are written whole.
+ */
+export function writeScalarDelta(w: BinaryWriter, f: Field, q: number, base: number): void {
+  switch (f.code) {
+    case FieldCode.U8:
+    case FieldCode.Bool:
+      w.u8(q);
+      return;
+    case FieldCode.Angle: {
+      // Shortest way round the circle.
+      let d = (q - base) & (f.levels - 1);
+      if (d >= f.levels >> 1) d -= f.levels;
+      w.varint(d);
+      return;
+    }
+    default:
+      // int32 wrap-around keeps varuint/varint differences within 32 bits both ways.
+      w.varint((q - base) | 0);
+  }
+}
+
+/** Reads what {@link writeScalarDelta} wrote against the same `base`. */
+export function readScalarDelta(r: BinaryReader, f: Field, base: number): number {
+  switch (f.code) {
+    case FieldCode.U8:
+    case FieldCode.Bool:
+      return readScalarFull(r, f);
+    case FieldCode.Angle: {
+      const d = r.varint();
+      if (d >= f.levels || d <= -f.levels) throw new DecodeError("bad_value", `angle step ${d} out of range`);
+      return (base + d) & (f.levels - 1);
+    }
+    case FieldCode.VarInt:
+    case FieldCode.VarUint:
+      return (base + r.varint()) | 0;
+    default: {
+      const q = base + r.varint();
+      if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+      return q;
+    }
+  }
+}
+
+/** Reads a string field, enforcing its declared length. */
+export function readStringField(r: BinaryReader, f: Field): string {
+  const s = r.string(f.maxLen * 3);
+  if (s.length > f.maxLen) throw new DecodeError("bad_value", `string of ${s.length} units exceeds ${f.maxLen}`);
+  return s;
+}
+
+/**
+ * Map field layout. Full (enter): `varuint n`, then n × (`varuint key`, value). Change
+ * (update): `varuint (removedCount << 1 | reset)`, removed keys, `varuint setCount`, set
+ * entries. `reset` clears the client's map first (sent when the server no longer remembers
+ * which keys the client is missing); removals are then 0.
+ */
+export function writeMapChangeHeader(w: BinaryWriter, removedCount: number, reset: boolean): void {
+  w.varuint(removedCount * 2 + (reset ? 1 : 0));
+}
+
+/**
+ * Reads a map key (0..2^31-1). Keys are int32-safe so they stay small integers in the
+ * client's Map.
+ */
+export function readMapKey(r: BinaryReader): number {
+  const k = r.varuint();
+  if (k > 0x7fffffff) throw new DecodeError("bad_value", `map key ${k} out of range`);
+  return k;
+}

@@ -1,0 +1,127 @@
+import { type Field, FieldCode } from "./field";
+import { fnv1a32 } from "./schemaHash";
+
+/** Fields of one entity type, by name, in wire order (declaration order). */
+export type TypeDecl = Record<string, Field<any>>;
+
+/** Entity types of a room, by name, in wire order (declaration order). */
+export type SchemaDecl = Record<string, TypeDecl>;
+
+/** The JS value type of a field. */
+export type FieldValue<F> = F extends Field<infer V> ? V : never;
+
+/** The record a game writes (server) and a client reads, for one entity type declaration. */
+export type EntityRecord<T extends TypeDecl> = { -readonly [K in keyof T]: FieldValue<T[K]> };
+
+/** The record type of entity type `K` of schema `S`. */
+export type RecordOf<S extends Schema<any>, K extends TypeName<S>> =
+  S extends Schema<infer D> ? EntityRecord<D[K]> : never;
+
+/** The entity type names of schema `S`. */
+export type TypeName<S extends Schema<any>> = S extends Schema<infer D> ? keyof D & string : never;
+
+/** Most fields one entity type may declare: the update bitmask is one 32-bit word. */
+export const MAX_FIELDS_PER_TYPE = 32;
+
+/** Most entity types one schema may declare. */
+export const MAX_TYPES = 256;
+
+/** One declared field, resolved: its name, its position in the type, its kind. */
+export interface FieldInfo {
+  readonly name: string;
+  /** Position in the type (bit in the update mask, slot in quantized stores). */
+  readonly index: number;
+  readonly field: Field;
+}
+
+/** One declared entity type, resolved. */
+export interface EntityType {
+  readonly name: string;
+  /** Wire tag of the type. */
+  readonly index: number;
+  readonly fields: readonly FieldInfo[];
+  /** Bit mask with one bit per field. */
+  readonly allMask: number;
+  /** Index of the numeric `x` / `y` fields, or -1: types with both have a position for AOI. */
+  readonly xIndex: number;
+  readonly yIndex: number;
+}
+
+/**
+ * A room's entity schema: the one declaration that drives server encode, client decode and
+ * the load tool. Build it with {@link defineSchema}.
+ */
+export class Schema<D extends SchemaDecl = SchemaDecl> {
+  /** The declaration as given (for type inference and introspection). */
+  readonly decl: D;
+  readonly types: readonly EntityType[];
+  /** Largest field count over all types (stride of per-entity quantized stores). */
+  readonly maxFields: number;
+  /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
+  readonly hash: number;
+  private readonly byName: Map<string, EntityType>;
+
+  constructor(decl: D) {
+    const names = Object.keys(decl);
+    if (names.length === 0) throw new TypeError("a schema needs at least one entity type");
+    if (names.length > MAX_TYPES) throw new RangeError(`a schema may declare at most ${MAX_TYPES} types`);
+    const types: EntityType[] = [];
+    let maxFields = 0;
+    let canonical = "tikron-schema-1";
+    for (const name of names) {
+      const typeDecl = decl[name];
+      const fieldNames = Object.keys(typeDecl);
+      if (fieldNames.length > MAX_FIELDS_PER_TYPE) {
+        throw new RangeError(`type ${name} declares ${fieldNames.length} fields; at most ${MAX_FIELDS_PER_TYPE}`);
+      }
+      const fields: FieldInfo[] = fieldNames.map((fname, index) => {
+        if (fname === "__proto__") throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
+        return { name: fname, index, field: typeDecl[fname] };
+      });
+      const numericAt = (n: string): number => {
+        const fi = fields.find((f) => f.name === n);
+        return fi && fi.field.scalar && fi.field.code !== FieldCode.Bool ? fi.index : -1;
+      };
+      const xIndex = numericAt("x");
+      const yIndex = numericAt("y");
+      const both = xIndex >= 0 && yIndex >= 0;
+      types.push({
+        name,
+        index: types.length,
+        fields,
+        allMask: fields.length === 32 ? -1 : (1 << fields.length) - 1,
+        xIndex: both ? xIndex : -1,
+        yIndex: both ? yIndex : -1,
+      });
+      maxFields = Math.max(maxFields, fields.length);
+      canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
+    }
+    this.decl = decl;
+    this.types = types;
+    this.maxFields = maxFields;
+    this.hash = fnv1a32(canonical);
+    this.byName = new Map(types.map((t) => [t.name, t]));
+  }
+
+  /** The resolved type called `name` (throws on an unknown name: a programming error). */
+  type(name: string): EntityType {
+    const t = this.byName.get(name);
+    if (!t) throw new TypeError(`unknown entity type ${name}`);
+    return t;
+  }
+}
+
+/**
+ * Declares a room's entity types and their fields, e.g.
+ * `defineSchema({ orb: { x: quant(0, 8192, 1/16), y: quant(0, 8192, 1/16), color: u8() } })`.
+ * Order matters: types and fields are tagged on the wire by declaration position, and the
+ * order is part of {@link Schema.hash}.
+ */
+export function defineSchema<D extends SchemaDecl>(decl: D): Schema<D> {
+  return new Schema(decl);
+}
+
+/** The stable u32 hash of a schema's declaration (what welcome carries). */
+export function schemaHash(schema: Schema<any>): number {
+  return schema.hash;
+}
