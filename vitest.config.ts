@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
  * - unit: pure Node tests of every package (fast; fake clocks, property tests).
  * - integration: real `wrangler dev` processes on loopback (slower; one file at a time).
  * - fuzz: the long fuzz run (`npm run fuzz`); CI runs the smaller in-unit fuzz budget instead.
+ * - browser: the demo page in headless Chromium against `wrangler dev` (installs Chromium if missing).
  */
 export default defineConfig({
   test: {
@@ -35,6 +36,18 @@ export default defineConfig({
           exclude: ["**/node_modules/**"],
           environment: "node",
           testTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["**/*.e2e.test.ts"],
+          exclude: ["**/node_modules/**"],
+          environment: "node",
+          testTimeout: 180_000,
+          // Setup may install Chromium (apt) and build the page before starting wrangler dev.
+          hookTimeout: 900_000,
+          fileParallelism: false,
         },
       },
     ],
