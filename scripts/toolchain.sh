@@ -12,6 +12,12 @@ if [ ! -x "$TC/node_modules/.bin/node" ] || [ "$("$TC/node_modules/.bin/node" --
   (cd "$TC" && npm install --no-audit --no-fund --no-package-lock --loglevel=error >&2)
 fi
 export PATH="$TC/node_modules/.bin:$ROOT/node_modules/.bin:$PATH"
+# pnpm does not read npm's `cafile`; on machines whose registry traffic is re-signed by a local
+# CA, point Node at the system bundle so installs do not fail TLS.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+  export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
+export npm_config_update_notifier=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
 export WRANGLER_SEND_METRICS=false
 export CI_NO_UPDATE_NOTIFIER=1

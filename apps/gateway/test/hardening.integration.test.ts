@@ -274,8 +274,9 @@ describe("abuse (staging config, DEV_MODE)", () => {
 
   it("a client that stops reading is detected through workerd's bufferedAmount and closed 4004", async () => {
     // Stats replies are the largest thing a client can make the room send; the raised message
-    // budget (DEV_MODE override) lets the paused client fill loopback buffers in seconds.
-    const roomUrl = `${staging.wsUrl}/rooms/agar/slow?msgRatePerSec=10000&msgBurst=10000`;
+    // budget and unthrottled probe (DEV_MODE overrides) let the paused client fill loopback
+    // buffers in seconds.
+    const roomUrl = `${staging.wsUrl}/rooms/agar/slow?msgRatePerSec=10000&msgBurst=10000&minStatsIntervalMs=0`;
     const reader = await LivePlayer.join(roomUrl, { name: "reader" });
     reader.startSteering();
     const slow = await LivePlayer.join(roomUrl, { name: "slow" });

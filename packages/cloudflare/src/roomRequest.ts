@@ -46,6 +46,7 @@ const OPTION_RANGES: Partial<Record<keyof RoomOptions, Range>> = {
   msgBurst: { min: 1, max: 10_000 },
   joinRatePerSec: { min: 1, max: 10_000 },
   joinBurst: { min: 1, max: 10_000 },
+  minStatsIntervalMs: { min: 0, max: 60_000, integer: true },
 };
 const PARAM_RANGES: Record<keyof GameParams, Range> = {
   world: { min: 100, max: 100_000 },

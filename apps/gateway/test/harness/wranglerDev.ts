@@ -273,8 +273,19 @@ async function waitForHealth(url: string, timeoutMs: number, fatal: () => string
 
 async function stopGroup(pgid: number, exited: Promise<void>): Promise<void> {
   const entry = live.get(pgid);
-  signalGroup(pgid, "SIGTERM");
-  const graceful = await waitUntil(() => groupMembers(pgid).length === 0, STOP_GRACE_MS);
+  // The leader first: wrangler then stops workerd and reaps it. Signalling the whole group at
+  // once can let workerd outlive its parent and linger as an orphaned zombie on hosts whose
+  // init does not reap orphans.
+  try {
+    process.kill(pgid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  let graceful = await waitUntil(() => groupMembers(pgid).length === 0, STOP_GRACE_MS);
+  if (!graceful) {
+    signalGroup(pgid, "SIGTERM");
+    graceful = await waitUntil(() => groupMembers(pgid).length === 0, STOP_GRACE_MS);
+  }
   if (!graceful) {
     signalGroup(pgid, "SIGKILL");
     const killed = await waitUntil(() => groupMembers(pgid).length === 0, STOP_KILL_WAIT_MS);
@@ -346,8 +357,10 @@ function spawnWatchdog(pgid: number, persistDir: string | undefined): ChildProce
     const reap = () => {
       if (ownerGone) return;
       ownerGone = true;
-      try { process.kill(-pgid, "SIGTERM"); } catch {}
-      setTimeout(() => { try { process.kill(-pgid, "SIGKILL"); } catch {} setTimeout(finish, 500); }, 3000);
+      // Leader first (it stops and reaps workerd), then the group, then SIGKILL.
+      try { process.kill(pgid, "SIGTERM"); } catch {}
+      setTimeout(() => { try { process.kill(-pgid, "SIGTERM"); } catch {} }, 2000);
+      setTimeout(() => { try { process.kill(-pgid, "SIGKILL"); } catch {} setTimeout(finish, 500); }, 4000);
     };
     process.stdin.on("end", reap);
     process.stdin.on("error", reap);
