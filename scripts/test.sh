@@ -47,18 +47,8 @@ vitest_step() {
   fi
 }
 
-# Every root tsconfig except the shared base is its own program (Node code, Worker code, ...).
-typecheck() {
-  local rc=0 cfg
-  for cfg in tsconfig.json tsconfig.*.json; do
-    [ -f "$cfg" ] && [ "$cfg" != "tsconfig.base.json" ] || continue
-    echo "tsc -p $cfg"
-    tsc -p "$cfg" --noEmit --pretty false || rc=1
-  done
-  return $rc
-}
 
-step typecheck typecheck
+step typecheck bash scripts/typecheck.sh
 step "build web" tsx apps/web/build.ts
 vitest_step unit
 vitest_step integration

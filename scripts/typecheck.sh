@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Typechecks every TypeScript program of the repo: each root tsconfig*.json except the shared
+# base is its own program (Node code, Worker code, tooling, adapter tests).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+rc=0
+for cfg in tsconfig.json tsconfig.*.json; do
+  [ -f "$cfg" ] && [ "$cfg" != "tsconfig.base.json" ] || continue
+  echo "tsc -p $cfg"
+  tsc -p "$cfg" --noEmit --pretty false || rc=1
+done
+exit $rc
