@@ -233,17 +233,22 @@ describe("demo page in headless Chromium", () => {
     const { page, errors } = await openPage({ game: "fps", room, name: "e2e-fps", net: "100,0" }, overrides, { width: 1400, height: 900 });
     await waitJoined(page);
 
-    const target = await waitFor("the page to see the target", async () => {
+    // Aim only once the view is still: the camera follows the smoothed own player, and a camera
+    // still settling after the join would move the clicked world point off the target.
+    let previous: { x: number; y: number } | null = null;
+    const target = await waitFor("the page to see the target with a settled camera", async () => {
       const ex = await fpsExtras(page);
       const t = ex.players.find((p) => p.pid === watch.playerId);
-      return t ? { t, cam: ex.camera } : undefined;
+      const cam = ex.camera;
+      const still = previous !== null && Math.abs(cam.x - previous.x) < 0.25 && Math.abs(cam.y - previous.y) < 0.25;
+      previous = { x: cam.x, y: cam.y };
+      return t && still ? { t, cam } : undefined;
     });
     const sx = (target.t.x - target.cam.x) * target.cam.scale + target.cam.width / 2;
     const sy = (target.t.y - target.cam.y) * target.cam.scale + target.cam.height / 2;
     await page.mouse.move(sx, sy);
     await page.mouse.down();
     await page.mouse.up();
-    const clickedAt = Date.now();
     const early = (await page.evaluate(
       () =>
         new Promise<unknown>((resolve) => {
@@ -252,8 +257,8 @@ describe("demo page in headless Chromium", () => {
         }),
     )) as unknown as FpsExtras;
     expect(early.tracers, "no tracer drawn at the click").toBe(1);
-    expect(Date.now() - clickedAt).toBeLessThan(150);
-    expect(early.serverTracers, "the server answered faster than the simulated round trip").toBe(0);
+    // Instant feedback means: drawn before the server's answer (≥ 200 ms away) exists.
+    expect(early.serverTracers, "the local tracer was not drawn before the server answered").toBe(0);
 
     // The server's tracer names the target, and the target lost hp in its own view.
     const own = await waitFor("the server's tracer", async () => {

@@ -57,6 +57,8 @@ program
   .option("--ramp <sec>", "pace joins evenly over this many seconds (default players/10)", num("ramp"))
   .option("--storm", "all joins at once (overrides --ramp)")
   .option("--rate <n>", "inputs per second per player (default: scenario rate, 20)", num("rate"))
+  .option("--think-ms <ms>", "turn-based scenarios: delay before acting on your turn or a finished round (default 1000)", num("think-ms"))
+  .option("--keepalive-ms <ms>", "turn-based scenarios: keepalive ping period, 0 = none (default 2000, the client SDK's)", num("keepalive-ms"))
   .option("--room-prefix <prefix>", "room id prefix (default: fresh per run, so no earlier room is reused)")
   .option("--query <qs>", "query string for every room URL (DEV_MODE overrides: tickMs, syncIntervalMs, cap, aoi, queueInputs, world)")
   .option("--workers <k>", "spread clients over k worker threads", int("workers"), 0)
@@ -76,6 +78,8 @@ program
       rampSec: o.ramp,
       storm: o.storm,
       rate: o.rate,
+      thinkMs: o.thinkMs,
+      keepaliveMs: o.keepaliveMs,
       roomPrefix: o.roomPrefix,
       query: o.query,
       workers: o.workers,

@@ -45,7 +45,7 @@ const METRICS: [string, Pick, "lower" | "higher"][] = [
   ["generator event-loop p99 ms", (s) => s.generator.eventLoopP99Ms, "lower"],
 ];
 
-const CONFIG_KEYS = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "query", "workers"] as const;
+const CONFIG_KEYS = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "query", "workers", "turnBased"] as const;
 
 /** Compares two reports figure by figure and notes anything that makes the comparison unfair. */
 export function compareReports(a: Report, b: Report, labels: [string, string] = [a.name, b.name]): Comparison {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { getScenario } from "./scenarios/index";
+import { getScenario, isTextScenario } from "./scenarios/index";
 
 /** What to run. Only `url`, `players`, `rooms` and `durationSec` are required. */
 export interface LoadConfig {
@@ -16,8 +16,12 @@ export interface LoadConfig {
   rampSec?: number;
   /** All joins at once (overrides rampSec). */
   storm?: boolean;
-  /** Inputs per second per player (default: the scenario's rate, 20 for agar). */
+  /** Inputs per second per player (default: the scenario's rate, 20 for agar). Not for turn-based scenarios. */
   rate?: number;
+  /** Turn-based scenarios: delay between seeing your turn (or the round's end) and acting, ms (default 1000). */
+  thinkMs?: number;
+  /** Turn-based scenarios: keepalive ping period, ms (default 2000, the client SDK's; 0 = none). */
+  keepaliveMs?: number;
   /** Room ids are `<roomPrefix>-<n>`. Default: a fresh `lt-<runId>` so no earlier room is reused. */
   roomPrefix?: string;
   /** Query string appended to every room URL (DEV_MODE overrides: tickMs, syncIntervalMs, cap, ...). */
@@ -52,7 +56,10 @@ export interface ResolvedConfig {
   durationSec: number;
   rampSec: number;
   storm: boolean;
+  /** Inputs per second per player; 0 for turn-based scenarios, which are paced by `turnBased`. */
   rate: number;
+  /** Present only for turn-based (text-mode) scenarios. */
+  turnBased?: { thinkMs: number; keepaliveMs: number };
   runId: string;
   roomPrefix: string;
   query: string;
@@ -94,8 +101,23 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   if (durationSec <= 0) throw new Error("durationSec must be > 0");
   const storm = c.storm ?? false;
   const rampSec = storm ? 0 : nonNegative("rampSec", c.rampSec ?? players / 10);
-  const rate = c.rate ?? scenario.defaultRate;
-  if (!(rate > 0 && rate <= 1000)) throw new Error(`rate must be in (0, 1000] inputs/s (got ${rate})`);
+  let rate = 0;
+  let turnBased: ResolvedConfig["turnBased"];
+  if (isTextScenario(scenario)) {
+    if (c.rate !== undefined) throw new Error(`${scenario.name} is turn-based: it is paced by thinkMs (--think-ms), not rate`);
+    const thinkMs = nonNegative("thinkMs", c.thinkMs ?? scenario.defaultThinkMs);
+    const keepaliveMs = nonNegative("keepaliveMs", c.keepaliveMs ?? scenario.defaultKeepaliveMs);
+    // Faster than one ping per 20 ms (50/s), pings alone would use up most of the room's
+    // per-socket budget of 60 messages/s and the player's moves would be dropped.
+    if (keepaliveMs > 0 && keepaliveMs < 20) throw new Error(`keepaliveMs must be 0 (off) or >= 20 (got ${keepaliveMs})`);
+    turnBased = { thinkMs, keepaliveMs };
+  } else {
+    if (c.thinkMs !== undefined || c.keepaliveMs !== undefined) {
+      throw new Error(`thinkMs and keepaliveMs apply to turn-based scenarios only, not ${scenario.name}`);
+    }
+    rate = c.rate ?? scenario.defaultRate;
+    if (!(rate > 0 && rate <= 1000)) throw new Error(`rate must be in (0, 1000] inputs/s (got ${rate})`);
+  }
   const shard = c.shard ?? { index: 0, count: 1 };
   positiveInt("shard count", shard.count);
   if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count) {
@@ -124,6 +146,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     rampSec,
     storm,
     rate,
+    ...(turnBased ? { turnBased } : {}),
     runId,
     roomPrefix: c.roomPrefix ?? `lt-${runId}`,
     query,

@@ -22,5 +22,16 @@ export { runSweep, builtInSweeps, type SweepEntry } from "./sweep";
 export { startEchoServer, type EchoServer, type EchoServerOptions } from "./echoServer";
 export { benchGenerator, benchChecks, BENCH_TARGETS, type BenchOptions } from "./benchGenerator";
 export { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
-export { scenarios, getScenario, encodeAgarInput, type Scenario, type ScenarioEntry, type WelcomeInfo } from "./scenarios/index";
+export {
+  scenarios,
+  getScenario,
+  isTextScenario,
+  encodeAgarInput,
+  tttJsonScenario,
+  type AnyScenario,
+  type Scenario,
+  type TextScenario,
+  type ScenarioEntry,
+  type WelcomeInfo,
+} from "./scenarios/index";
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";

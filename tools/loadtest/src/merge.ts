@@ -10,7 +10,7 @@ export function readReport(path: string): Report {
 }
 
 /** Config fields that must match for shards to describe one run. */
-const MUST_MATCH = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "roomPrefix", "query"] as const;
+const MUST_MATCH = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "roomPrefix", "query", "turnBased"] as const;
 
 /**
  * Merges shard reports exactly: per-room counters summed and histograms merged bucket by bucket,

@@ -67,6 +67,12 @@ export interface Summary {
     downlinkBytesPerSec: number;
     uplinkBytesPerSec: number;
     inputsPerSec: number;
+    /**
+     * Keepalive traffic alone (pings up, pongs down) per joined client-second: what a seated
+     * client costs while nobody acts, in a room that sends nothing unprompted (turn-based). 0
+     * for scenarios that send no keepalive.
+     */
+    idle: { downlinkBytesPerSec: number; uplinkBytesPerSec: number };
   };
   decodeErrors: number;
   scenario: Record<string, number>;
@@ -272,6 +278,10 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       downlinkBytesPerSec: perSec(c.bytesRx, c.activeClientMs),
       uplinkBytesPerSec: perSec(c.bytesTx, c.activeClientMs),
       inputsPerSec: perSec(c.inputsSent, c.activeClientMs),
+      idle: {
+        downlinkBytesPerSec: perSec(c.keepaliveBytesRx, c.activeClientMs),
+        uplinkBytesPerSec: perSec(c.keepaliveBytesTx, c.activeClientMs),
+      },
     },
     decodeErrors: c.decodeErrors,
     scenario: total.scenario,
@@ -359,8 +369,11 @@ export function formatSummary(r: Report): string {
   const lines: string[] = [];
   const kib = (b: number): string => `${round2(b / 1024)} KiB/s`;
   lines.push(`== ${r.name}  [${r.status}]  ${r.createdAt}  commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}`);
+  const pace = cfg.turnBased
+    ? `think ${cfg.turnBased.thinkMs} ms, keepalive ${cfg.turnBased.keepaliveMs || "off"}${cfg.turnBased.keepaliveMs ? " ms" : ""}`
+    : `${cfg.rate} inputs/s`;
   lines.push(
-    `   ${cfg.scenario}: ${cfg.players} players x ${cfg.rooms} rooms, ${cfg.durationSec}s after ${cfg.storm ? "storm" : `${cfg.rampSec}s ramp`}, ${cfg.rate} inputs/s, ${cfg.url}${cfg.query ? `?${cfg.query}` : ""}`,
+    `   ${cfg.scenario}: ${cfg.players} players x ${cfg.rooms} rooms, ${cfg.durationSec}s after ${cfg.storm ? "storm" : `${cfg.rampSec}s ramp`}, ${pace}, ${cfg.url}${cfg.query ? `?${cfg.query}` : ""}`,
   );
   if (r.status !== "ok") for (const reason of r.saturationReasons) lines.push(`   !! GENERATOR SATURATED: ${reason}`);
   for (const w of r.merge?.warnings ?? []) lines.push(`   !! merge: ${w}`);
@@ -390,6 +403,9 @@ export function formatSummary(r: Report): string {
       `CPU ${s.generator.cpuPercent}% (100 = 1 core; machine ${s.generator.machineBusyPercent}% busy of ${r.environment.cpus} cores; ${fmt(s.generator.cpuMicrosPerMessage, " µs")}/message), event-loop p99 ${s.generator.eventLoopP99Ms} ms max ${s.generator.eventLoopMaxMs} ms, RSS ${fmt(s.generator.rssPerClientKiB, " KiB")}/client, heap ${fmt(s.generator.heapPerClientKiB, " KiB")}/client`,
     ],
   ];
+  if (cfg.turnBased) {
+    rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
+  }
   if (s.decodeErrors) rows.push(["decode errors", String(s.decodeErrors)]);
   if (Object.keys(s.scenario).length) rows.push(["scenario", mapLine(s.scenario)]);
   const w = Math.max(...rows.map(([k]) => k.length));

@@ -8,7 +8,10 @@
 export interface Scheduled {
   /** Scheduled time of the next due input (ms on the scheduler's clock). */
   dueAt: number;
-  /** Interval between inputs (ms). */
+  /**
+   * Interval between inputs (ms). Infinity makes a one-shot entry: it fires once (count 1) and
+   * leaves the schedule; event-driven senders re-add it for their next input.
+   */
   periodMs: number;
   /** Heap slot, owned by the scheduler; -1 when not scheduled. */
   heapIndex: number;

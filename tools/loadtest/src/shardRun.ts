@@ -1,10 +1,12 @@
 import { ThreadMonitor, type ThreadHealth } from "./genHealth";
 import { clientRoom, inShard, joinOffsetMs, roomId, roomUrl, statsOwner, totalClients, type ResolvedConfig } from "./config";
+import { JsonClientContext, JsonSimClient } from "./jsonSimClient";
 import { RoomMetrics, type RoomData } from "./metrics/roomMetrics";
 import { Rng, playerSeed } from "./rng";
 import { FixedScheduler } from "./schedule";
-import { getScenario } from "./scenarios/index";
+import { getScenario, isTextScenario, type AnyScenario } from "./scenarios/index";
 import { ClientContext, SimClient } from "./simClient";
+import type { SimSocket } from "./simSocket";
 
 /** One thread's share of a run. */
 export interface ShardSpec {
@@ -46,7 +48,7 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
   const scheduler = new FixedScheduler(measureEndAt);
 
   const statsWaiters = new Map<number, (json: string) => void>();
-  const ctx = new ClientContext(scenario, scheduler, 1000 / cfg.rate, measureEndAt, cfg.connectTimeoutMs, (id, json) => {
+  const newClient = clientFactory(cfg, scenario, scheduler, measureEndAt, (id, json) => {
     statsWaiters.get(id)?.(json);
   });
 
@@ -58,14 +60,14 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
   }
   const urls = rooms.map((_, r) => roomUrl(cfg, r));
 
-  const clients: SimClient[] = [];
+  const clients: SimSocket[] = [];
   const joinAt: number[] = [];
   const total = totalClients(cfg);
   for (let i = 0; i < total; i++) {
     if (!inShard(i, spec.shard)) continue;
     const r = clientRoom(cfg, i);
     rooms[r].counters.planned++;
-    clients.push(new SimClient(i, rooms[r], ctx, urls[r], new Rng(playerSeed(cfg.seed, i))));
+    clients.push(newClient(i, rooms[r], urls[r], new Rng(playerSeed(cfg.seed, i))));
     joinAt.push(t0 + joinOffsetMs(cfg, i));
   }
 
@@ -103,10 +105,28 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
   };
 }
 
+/** Builds this thread's players in the scenario's wire mode, sharing one context. */
+function clientFactory(
+  cfg: ResolvedConfig,
+  scenario: AnyScenario,
+  scheduler: FixedScheduler,
+  measureEndAt: number,
+  onStats: (requestId: number, json: string) => void,
+): (index: number, room: RoomMetrics, url: string, rng: Rng) => SimSocket {
+  if (isTextScenario(scenario)) {
+    const pace = cfg.turnBased;
+    if (!pace) throw new Error(`${scenario.name} is turn-based but the config has no turnBased pacing`);
+    const ctx = new JsonClientContext(scenario, scheduler, pace.thinkMs, pace.keepaliveMs, measureEndAt, cfg.connectTimeoutMs, onStats);
+    return (i, room, url, rng) => new JsonSimClient(i, room, ctx, url, rng);
+  }
+  const ctx = new ClientContext(scenario, scheduler, 1000 / cfg.rate, measureEndAt, cfg.connectTimeoutMs, onStats);
+  return (i, room, url, rng) => new SimClient(i, room, ctx, url, rng);
+}
+
 /** One statsRequest per room this shard owns, from one joined client; bounded by statsTimeoutMs. */
 async function fetchRoomStats(
   spec: ShardSpec,
-  clients: readonly SimClient[],
+  clients: readonly SimSocket[],
   rooms: readonly RoomMetrics[],
   waiters: Map<number, (json: string) => void>,
 ): Promise<void> {

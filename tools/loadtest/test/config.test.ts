@@ -13,6 +13,18 @@ describe("config", () => {
     expect(resolveConfig({ url: "ws://x", players: 100, rooms: 1, durationSec: 1, storm: true, rampSec: 9 }).rampSec).toBe(0);
   });
 
+  it("turn-based scenarios are paced by think time and keepalive, not a rate", () => {
+    const c = resolveConfig({ url: "ws://x", players: 2, rooms: 4, durationSec: 5, scenario: "ttt-json" });
+    expect(c.roomKind).toBe("ttt-json");
+    expect(c.rate).toBe(0);
+    expect(c.turnBased).toEqual({ thinkMs: 1000, keepaliveMs: 2000 });
+    expect(resolveConfig({ url: "ws://x", players: 2, rooms: 1, durationSec: 5, scenario: "ttt-json", thinkMs: 300, keepaliveMs: 0 }).turnBased).toEqual({
+      thinkMs: 300,
+      keepaliveMs: 0,
+    });
+    expect(resolveConfig({ url: "ws://x", players: 2, rooms: 1, durationSec: 5 }).turnBased).toBeUndefined();
+  });
+
   it("builds room URLs with the query pass-through", () => {
     const c = resolveConfig({ url: "ws://127.0.0.1:8787/", players: 1, rooms: 3, durationSec: 1, roomPrefix: "t", query: "?tickMs=33&cap=5" });
     expect(roomUrl(c, 2)).toBe("ws://127.0.0.1:8787/rooms/agar/t-2?tickMs=33&cap=5");
@@ -21,7 +33,9 @@ describe("config", () => {
   it("rejects bad options with a message naming them", () => {
     expect(() => resolveConfig({ url: "http://x", players: 1, rooms: 1, durationSec: 1 })).toThrow(/ws:\/\//);
     expect(() => resolveConfig({ url: "ws://x", players: 0, rooms: 1, durationSec: 1 })).toThrow(/players/);
-    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, scenario: "ttt-json" })).toThrow(/unavailable/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, scenario: "ttt-json", rate: 5 })).toThrow(/turn-based/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, thinkMs: 100 })).toThrow(/turn-based scenarios only/);
+    expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, scenario: "ttt-json", keepaliveMs: 5 })).toThrow(/keepaliveMs/);
     expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, shard: { index: 0, count: 2 } })).toThrow(/room-prefix/);
     expect(() => resolveConfig({ url: "ws://x", players: 1, rooms: 1, durationSec: 1, shard: { index: 0, count: 2 }, roomPrefix: "p" })).toThrow(/start-at/);
   });

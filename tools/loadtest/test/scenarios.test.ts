@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Rng } from "../src/rng";
 import { AGAR_INPUT_BYTES, agarScenario, encodeAgarInput } from "../src/scenarios/agar";
 import { FPS_MOVE_BYTES, FPS_SHOT_BYTES, fpsScenario } from "../src/scenarios/fps";
-import { getScenario, scenarios, type Scenario } from "../src/scenarios/index";
+import { getScenario, isTextScenario, scenarios, tttJsonScenario, type Scenario } from "../src/scenarios/index";
 import { movementScenario } from "../src/scenarios/movement";
 
 /** Runs a scenario for n inputs and returns copies of the payloads. */
@@ -104,12 +104,18 @@ describe("fps scenario", () => {
 });
 
 describe("registry", () => {
-  it("ttt-json is listed as unavailable with a reason, not faked", () => {
-    const e = scenarios.find((s) => s.name === "ttt-json");
-    expect(e?.available).toBe(false);
-    expect(() => getScenario("ttt-json")).toThrow(/unavailable/);
+  it("every listed scenario resolves; unknown names are refused with the known list", () => {
+    expect(scenarios.map((e) => [e.name, e.available])).toEqual([
+      ["agar", true],
+      ["movement", true],
+      ["fps", true],
+      ["ttt-json", true],
+    ]);
     expect(getScenario("agar")).toBe(agarScenario);
     expect(getScenario("fps")).toBe(fpsScenario);
-    expect(() => getScenario("nope")).toThrow(/unknown scenario/);
+    expect(getScenario("ttt-json")).toBe(tttJsonScenario);
+    expect(isTextScenario(getScenario("ttt-json"))).toBe(true);
+    expect(isTextScenario(getScenario("agar"))).toBe(false);
+    expect(() => getScenario("nope")).toThrow(/unknown scenario.*ttt-json/);
   });
 });

@@ -71,6 +71,25 @@ describe("FixedScheduler", () => {
     expect(a.scheduledTimes()).toEqual([0, 50, 100, 150, 200, 250]);
   });
 
+  it("a one-shot entry (period Infinity) fires once, late or not, and can be re-added", () => {
+    const clock = new FakeClock();
+    const s = new FixedScheduler(1000, clock);
+    const a = new Item(Infinity);
+    s.add(a, 100);
+    s.start();
+    clock.advanceTo(400, true); // woken 300 ms late: still one input, with its scheduled time
+    expect(a.fired).toEqual([{ first: 100, count: 1, at: 400 }]);
+    expect(s.size).toBe(0);
+    s.add(a, 600);
+    clock.advanceTo(2000);
+    expect(a.fired.map((f) => [f.first, f.count])).toEqual([
+      [100, 1],
+      [600, 1],
+    ]);
+    s.add(a, 1000); // at the end of the schedule: refused like any input
+    expect(s.size).toBe(0);
+  });
+
   it("interleaves many items in due order and removal stops an item", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 5, max: 100 })), { minLength: 1, maxLength: 30 }), (specs) => {

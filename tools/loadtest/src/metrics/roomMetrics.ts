@@ -43,6 +43,10 @@ export interface RoomCounters {
   bytesRx: number;
   /** WebSocket payload bytes sent during the measuring window (framing excluded). */
   bytesTx: number;
+  /** Of bytesRx: keepalive replies (pongs), the traffic an idle seated client still gets. */
+  keepaliveBytesRx: number;
+  /** Of bytesTx: keepalive pings, the traffic an idle seated client still sends. */
+  keepaliveBytesTx: number;
   /** Sum over joined clients of the ms each spent joined inside the measuring window. */
   activeClientMs: number;
   /** Server messages that failed to decode. */
@@ -121,6 +125,8 @@ export function zeroCounters(): RoomCounters {
     stateFrames: 0,
     bytesRx: 0,
     bytesTx: 0,
+    keepaliveBytesRx: 0,
+    keepaliveBytesTx: 0,
     activeClientMs: 0,
     decodeErrors: 0,
   };

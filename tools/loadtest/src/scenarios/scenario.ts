@@ -15,6 +15,8 @@ export interface WelcomeInfo {
  * registry: the generator, metrics and reports stay untouched.
  */
 export interface Scenario<S = unknown> {
+  /** Binary wire mode (the default): fixed-rate inputs, FRAMEs parsed in place. */
+  readonly wire?: "binary";
   /** CLI name (`--scenario agar`). */
   readonly name: string;
   /** Room kind in the URL path: /rooms/<roomKind>/<roomId>. */
@@ -41,7 +43,49 @@ export interface Scenario<S = unknown> {
   onEvent?(player: S, buf: Uint8Array, offset: number, length: number, counters: Record<string, number>): void;
 }
 
+/**
+ * A turn-based game over the JSON text mode. Players do not send on a fixed rate: each reacts to
+ * the state the room sent, acting (after a think time) only when the game lets it, so the
+ * generator asks the scenario what to do instead of asking for the next payload.
+ */
+export interface TextScenario<S = unknown> {
+  readonly wire: "json";
+  /** CLI name (`--scenario ttt-json`). */
+  readonly name: string;
+  /** Room kind in the URL path: /rooms/<roomKind>/<roomId>. */
+  readonly roomKind: string;
+  /** Delay between seeing that it may act and acting (ms) when `thinkMs` is not given. */
+  readonly defaultThinkMs: number;
+  /** Period of the keepalive ping (ms) when `keepaliveMs` is not given; 0 sends none. */
+  readonly defaultKeepaliveMs: number;
+  /** Names of the scenario's counters (reported even when zero). */
+  readonly counters: readonly string[];
+  /** Per-player state, created once per simulated player. */
+  createPlayer(rng: Rng): S;
+  /** Optional: called once when the player's welcome arrives. */
+  onWelcome?(player: S, info: WelcomeInfo): void;
+  /**
+   * Takes in the `state` of a JSON state message (the player's whole view). Returns false when
+   * the view is not the shape the scenario expects (counted as a decode error).
+   */
+  onState(player: S, state: unknown, counters: Record<string, number>): boolean;
+  /** Whether the last view gives the player something to do (a move, a rematch). */
+  wantsToAct(player: S): boolean;
+  /** The `data` of the input to send now, or undefined when there is nothing to do any more. */
+  nextInput(player: S, rng: Rng, counters: Record<string, number>): unknown;
+  /** Optional: the room sent this player an ERROR named `name` after it joined. */
+  onError?(player: S, name: string, counters: Record<string, number>): void;
+}
+
+/** Any scenario the generator can drive, told apart by `wire`. */
+export type AnyScenario = Scenario | TextScenario;
+
+/** True for scenarios driven over the JSON text mode. */
+export function isTextScenario(s: AnyScenario): s is TextScenario {
+  return s.wire === "json";
+}
+
 /** A registry entry: a usable scenario, or one that cannot run yet and why. */
 export type ScenarioEntry =
-  | { readonly name: string; readonly available: true; readonly scenario: Scenario }
+  | { readonly name: string; readonly available: true; readonly scenario: AnyScenario }
   | { readonly name: string; readonly available: false; readonly reason: string };
