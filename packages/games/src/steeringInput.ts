@@ -1,0 +1,48 @@
+import { BinaryReader, type BinaryWriter } from "@tikron/protocol";
+import { reject, type InputRejection } from "@tikron/core";
+
+/**
+ * The steering input shared by `agar` and `movement`: a direction whose magnitude is the
+ * throttle (≤ 1) and one flag bit (agar: boost, movement: sprint). One wire layout, so any
+ * client or load generator that steers one room can steer the other.
+ */
+export interface Steering {
+  dx: number;
+  dy: number;
+  flag: boolean;
+}
+
+/** Wire size of a steering payload: f32 dx, f32 dy, u8 flags (bit 0 = the flag). */
+export const STEERING_INPUT_BYTES = 9;
+
+/** Largest accepted steering magnitude; a little over 1 absorbs client float error. */
+const MAX_MAGNITUDE = 1.5;
+
+/** Encodes a steering payload (client side: SDK, demo, load tool). */
+export function encodeSteering(w: BinaryWriter, dx: number, dy: number, flag: boolean): Uint8Array {
+  return w.reset().f32(dx).f32(dy).u8(flag ? 1 : 0).toBytes();
+}
+
+/**
+ * Validates a steering payload: exact size, finite components, magnitude ≤ 1.5 (clamped to 1),
+ * known flag bits only. Anything else is refused as `bad_input`, the reason naming `what`.
+ */
+export function decodeSteering(payload: unknown, what: string): Steering | InputRejection {
+  if (!(payload instanceof Uint8Array)) return reject("bad_input", `${what} must be binary`);
+  if (payload.length !== STEERING_INPUT_BYTES) {
+    return reject("bad_input", `${what} is ${STEERING_INPUT_BYTES} bytes, got ${payload.length}`);
+  }
+  const r = new BinaryReader(payload);
+  let dx = r.f32();
+  let dy = r.f32();
+  const flags = r.u8();
+  if (!Number.isFinite(dx) || !Number.isFinite(dy)) return reject("bad_input", "direction is not finite");
+  if (flags > 1) return reject("bad_input", `unknown flag bits ${flags}`);
+  const mag = Math.hypot(dx, dy);
+  if (mag > MAX_MAGNITUDE) return reject("bad_input", `direction magnitude ${mag.toFixed(2)} exceeds ${MAX_MAGNITUDE}`);
+  if (mag > 1) {
+    dx /= mag;
+    dy /= mag;
+  }
+  return { dx, dy, flag: flags === 1 };
+}
