@@ -165,25 +165,7 @@ export class GridAoi implements AoiIndex {
     if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.occupied.length) {
       // Box wider than the occupied area: scan occupied cells instead of empty coordinates.
       for (let c = 0; c < this.occupied.length; c++) {
-        const cell = this.occupied[c];
-        const count = cell.count;
-        out.reserve(out.length + count);
-        const oids = out.ids;
-        const od2 = out.dist2;
-        let n = out.length;
-        const cids = cell.ids;
-        const cxs = cell.xs;
-        const cys = cell.ys;
-        for (let i = 0; i < count; i++) {
-          const dx = cxs[i] - x;
-          const dy = cys[i] - y;
-          const d2 = dx * dx + dy * dy;
-          if (d2 <= r2) {
-            oids[n] = cids[i];
-            od2[n++] = d2;
-          }
-        }
-        out.length = n;
+        scanCell(this.occupied[c], x, y, r2, out);
       }
       return out.length;
     }
@@ -192,25 +174,7 @@ export class GridAoi implements AoiIndex {
       for (let cy = cy0; cy <= cy1; cy++) {
         const ci = this.cells.get(row + cy);
         if (ci < 0) continue;
-        const cell = this.cellObjs[ci];
-        const count = cell.count;
-        out.reserve(out.length + count);
-        const oids = out.ids;
-        const od2 = out.dist2;
-        let n = out.length;
-        const cids = cell.ids;
-        const cxs = cell.xs;
-        const cys = cell.ys;
-        for (let i = 0; i < count; i++) {
-          const dx = cxs[i] - x;
-          const dy = cys[i] - y;
-          const d2 = dx * dx + dy * dy;
-          if (d2 <= r2) {
-            oids[n] = cids[i];
-            od2[n++] = d2;
-          }
-        }
-        out.length = n;
+        scanCell(this.cellObjs[ci], x, y, r2, out);
       }
     }
     return out.length;
@@ -311,4 +275,26 @@ function clampCoord(c: number): number {
   // `!(c >= ...)` also catches NaN, which cannot occur for finite inputs but must not leak.
   if (!(c >= -HALF)) return -HALF;
   return c >= HALF ? HALF - 1 : c;
+}
+
+/** Appends the members of one cell within √r2 of (x, y), with their squared distances. */
+function scanCell(cell: Cell, x: number, y: number, r2: number, out: IdBuffer): void {
+  const count = cell.count;
+  out.reserve(out.length + count);
+  const oids = out.ids;
+  const od2 = out.dist2;
+  let n = out.length;
+  const cids = cell.ids;
+  const cxs = cell.xs;
+  const cys = cell.ys;
+  for (let i = 0; i < count; i++) {
+    const dx = cxs[i] - x;
+    const dy = cys[i] - y;
+    const d2 = dx * dx + dy * dy;
+    if (d2 <= r2) {
+      oids[n] = cids[i];
+      od2[n++] = d2;
+    }
+  }
+  out.length = n;
 }
