@@ -1,4 +1,4 @@
-import { CloseCode, DecodeError, PROTOCOL_VERSION } from "@tikron/protocol";
+import { CloseCode, DecodeError, MAX_INPUTS_PER_FRAME, PROTOCOL_VERSION, type InputEntry } from "@tikron/protocol";
 import { ClockSync, type ClockSyncOptions } from "./clockSync";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { Emitter } from "./emitter";
@@ -6,7 +6,7 @@ import { ReconnectPolicy, type ReconnectOptions } from "./reconnect";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
 import { emptyStats, type ConnectionStats } from "./stats";
-import { ClientWire, decodeIncoming, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { ClientWire, checkBinaryPayload, decodeIncoming, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** The prediction side the connection keeps in step with (a `Predictor` fits). */
 export interface PredictionHooks {
@@ -44,6 +44,15 @@ export interface ConnectOptions<S = unknown> {
   connectTimeoutMs?: number;
   /** Clock-sync ping period once synced (ms). Default 2000. */
   pingIntervalMs?: number;
+  /**
+   * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
+   * interval goes out at once; later ones wait and leave together in one INPUT frame (up to
+   * 16), so a client sending faster than the room ticks costs the room fewer incoming messages
+   * (each is billed and counts against the object's request rate). The room drains inputs per
+   * tick anyway, so a batch interval up to the room's `tickMs` adds little latency. Queued
+   * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
+   */
+  batchInputsMs?: number;
   /** Pings sent right after each welcome, 100 ms apart, for a quick first estimate. Default 3. */
   pingBurst?: number;
   /** Clock-sync tunables. */
@@ -277,12 +286,40 @@ export class RoomConnection<S = unknown> {
   sendInput(payload: Uint8Array | unknown): number {
     if (this.state !== "joined" || !this.ws || this.ws.readyState !== WS_OPEN) return -1;
     const seq = this.nextSeq;
+    const batchMs = this.opts.batchInputsMs ?? 0;
+    if (batchMs > 0 && !this.wire.json) {
+      // Copied: the caller may reuse its buffer before the batch leaves.
+      this.batch.push({ seq, payload: checkBinaryPayload(payload).slice() });
+      this.nextSeq++;
+      this.statsObj.inputsSent++;
+      const sinceLast = this.now() - this.lastBatchAt;
+      if (this.batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= batchMs) this.flushInputs();
+      else this.batchTimer ??= setTimeout(this.flushInputs, batchMs - sinceLast);
+      return seq;
+    }
     const data = this.wire.input(seq, payload);
     this.nextSeq++;
     this.send(data);
     this.statsObj.inputsSent++;
     return seq;
   }
+
+  /** Sends any batched inputs now (see `batchInputsMs`). */
+  readonly flushInputs = (): void => {
+    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    if (this.batch.length === 0) return;
+    if (this.state === "joined" && this.ws && this.ws.readyState === WS_OPEN) {
+      this.send(this.wire.inputs(this.batch));
+      this.lastBatchAt = this.now();
+    }
+    // Whatever was not sent is stale once the connection is gone: never replay it.
+    this.batch.length = 0;
+  };
+
+  private readonly batch: InputEntry[] = [];
+  private batchTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private lastBatchAt = -Infinity;
 
   /** Asks the room for its `tk:stats` snapshot. */
   requestStats(timeoutMs = 5000): Promise<unknown> {
@@ -443,6 +480,9 @@ export class RoomConnection<S = unknown> {
     this.nextSeq = Math.max(this.nextSeq, welcome.lastSeq + 1);
     // Inputs not applied before the drop are stale: drop them, never replay them.
     this.opts.predictor?.reset(welcome.lastSeq);
+    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    this.batch.length = 0;
     this.decoder.reset({ schemaHash: welcome.schemaHash, json: welcome.json, reconnected: welcome.reconnected });
     const snaps = this.opts.snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {

@@ -7,10 +7,12 @@ import {
   decodeServerMessage,
   encodeHello,
   encodeInput,
+  encodeInputs,
   encodeLeave,
   encodePing,
   encodeStatsRequest,
   errorName,
+  type InputEntry,
   type JsonClientMessage,
   type WelcomeMessage,
 } from "@tikron/protocol";
@@ -160,11 +162,12 @@ export class ClientWire {
   /** Binary rooms need a `Uint8Array` payload of at most MAX_INPUT_PAYLOAD_BYTES; JSON rooms any JSON value. */
   input(seq: number, payload: unknown): string | Uint8Array {
     if (this.json) return this.text({ t: "input", seq, data: payload });
-    if (!(payload instanceof Uint8Array)) throw new TypeError("binary rooms take Uint8Array input payloads");
-    if (payload.length > MAX_INPUT_PAYLOAD_BYTES) {
-      throw new RangeError(`input payload of ${payload.length} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
-    }
-    return encodeInput(this.w.reset(), seq, payload).toBytes();
+    return encodeInput(this.w.reset(), seq, checkBinaryPayload(payload)).toBytes();
+  }
+
+  /** Several binary inputs in one INPUT frame (at most MAX_INPUTS_PER_FRAME). */
+  inputs(entries: readonly InputEntry[]): Uint8Array {
+    return encodeInputs(this.w.reset(), entries).toBytes();
   }
 
   ping(clientTime: number): string | Uint8Array {
@@ -185,6 +188,15 @@ export class ClientWire {
   private text(m: JsonClientMessage): string {
     return JSON.stringify(m);
   }
+}
+
+/** Throws unless `payload` can be a binary input (a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES). */
+export function checkBinaryPayload(payload: unknown): Uint8Array {
+  if (!(payload instanceof Uint8Array)) throw new TypeError("binary rooms take Uint8Array input payloads");
+  if (payload.length > MAX_INPUT_PAYLOAD_BYTES) {
+    throw new RangeError(`input payload of ${payload.length} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
+  }
+  return payload;
 }
 
 /** UTF-8 length of a string without encoding it (for byte counters). */

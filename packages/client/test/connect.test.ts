@@ -364,3 +364,50 @@ describe("connect() against an in-process fake socket", () => {
     expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
   });
 });
+
+describe("connect(): input batching (batchInputsMs)", () => {
+  const inputsOf = (s: FakeSocket) => s.messages().filter((m) => m.kind === "input") as { kind: "input"; inputs: { seq: number; payload: Uint8Array }[] }[];
+
+  it("sends the first input at once and the rest together, one INPUT frame per interval", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 50 }));
+    joined(sockets[0]!);
+    const buf = new Uint8Array([7]);
+    const seqs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      buf[0] = i; // the caller reuses its buffer: batched payloads must be copies
+      seqs.push(conn.sendInput(buf));
+      vi.advanceTimersByTime(10);
+    }
+    vi.advanceTimersByTime(50);
+    const frames = inputsOf(sockets[0]!);
+    expect(frames.map((f) => f.inputs.map((e) => e.seq))).toEqual([[seqs[0]], seqs.slice(1)]);
+    expect(frames.flatMap((f) => f.inputs.map((e) => e.payload[0]))).toEqual([0, 1, 2, 3, 4]);
+    expect(conn.stats.inputsSent).toBe(5);
+  });
+
+  it("flushes as soon as a batch reaches the protocol's 16-input limit", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 1000 }));
+    joined(sockets[0]!);
+    for (let i = 0; i < 17; i++) conn.sendInput(new Uint8Array([i]));
+    expect(inputsOf(sockets[0]!).map((f) => f.inputs.length)).toEqual([1, 16]);
+  });
+
+  it("never sends inputs queued before a drop on the new connection", () => {
+    const { Impl, sockets } = fakeSockets();
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 100, reconnect: { baseMs: 1, maxMs: 1 } }));
+    joined(sockets[0]!, { token: "t" });
+    conn.sendInput(new Uint8Array([1])); // leading edge: sent
+    conn.sendInput(new Uint8Array([2])); // queued
+    sockets[0]!.serverClose(1006);
+    vi.advanceTimersByTime(20);
+    expect(sockets.length).toBe(2);
+    joined(sockets[1]!, { token: "t", lastSeq: 1 });
+    vi.advanceTimersByTime(200);
+    expect(inputsOf(sockets[1]!)).toEqual([]);
+    const seq = conn.sendInput(new Uint8Array([3]));
+    expect(seq).toBeGreaterThan(2);
+    expect(inputsOf(sockets[1]!).map((f) => f.inputs.map((e) => e.seq))).toEqual([[seq]]);
+  });
+});
