@@ -3,8 +3,6 @@ import {
   SnapshotBuffer,
   connect,
   schemaDecoder,
-  type ConnectionStats,
-  type ConnectionStatus,
   type RoomConnection,
   type StateEvent,
   type WebSocketConstructor,
@@ -13,6 +11,7 @@ import { agarSchema, decodeAgarInput, encodeAgarInput, type AgarInput } from "@t
 import { BinaryWriter, type ClientView, type EntityRecord } from "@tikron/protocol";
 import { stepCell, cellDistance, AGAR_DEFAULT_WORLD, type CellState, type CellStep } from "./agarMotion";
 import { Camera } from "./camera";
+import { ConnectedSession } from "./connectedSession";
 import type { EntityInfo, GameSession, Point } from "./gameSession";
 import type { InputState } from "./input";
 import { OwnSmoothing } from "./ownSmoothing";
@@ -43,23 +42,18 @@ const FULL_THROTTLE_FRACTION = 0.25;
  * predicts the own cell from the inputs it sends (one per server tick) and reconciles it with
  * each acknowledged server state.
  */
-export class AgarSession implements GameSession {
+export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarDecl>> implements GameSession {
   readonly kind = "agar";
   readonly snapshots = new SnapshotBuffer({ fields: ["x", "y", "r"] });
   readonly predictor: Predictor<CellState, CellStep>;
   readonly conn: RoomConnection<ClientView<AgarDecl>>;
-  /** Players in the latest server state, by entity id (records are the view's, live). */
-  readonly players = new Map<number, PlayerRecord>();
   /** Orbs in the latest server state, by entity id. */
   readonly orbs = new Map<number, OrbRecord>();
   readonly own: OwnSmoothing;
   readonly camera = new Camera();
   readonly world: number;
   showGhosts = false;
-  lastError: string | null = null;
 
-  /** Entity id of the own cell (the player entity whose `pid` is ours), or -1. */
-  private selfEntity = -1;
   private readonly input: InputState;
   private readonly writer = new BinaryWriter(16);
   private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
@@ -70,6 +64,7 @@ export class AgarSession implements GameSession {
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AgarSessionOptions) {
+    super();
     this.input = options.input;
     this.name = options.name;
     this.world = options.world ?? AGAR_DEFAULT_WORLD;
@@ -113,34 +108,9 @@ export class AgarSession implements GameSession {
       this.startInputs();
     });
     this.conn.on("state", (f) => this.onState(f));
-    this.conn.on("error", (e) => {
-      this.lastError = `${e.name}: ${e.reason}`;
-    });
-    this.conn.on("close", (c) => {
-      if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;
+    this.reportConnectionProblems((c) => {
       if (!c.willReconnect) this.stopInputs();
     });
-  }
-
-  get status(): ConnectionStatus {
-    return this.conn.status;
-  }
-
-  get stats(): ConnectionStats {
-    return this.conn.stats;
-  }
-
-  get playerId(): number {
-    return this.conn.playerId;
-  }
-
-  get selfId(): number {
-    return this.selfEntity;
-  }
-
-  /** The own cell's latest server record, or undefined. */
-  get selfRecord(): PlayerRecord | undefined {
-    return this.selfEntity >= 0 ? this.players.get(this.selfEntity) : undefined;
   }
 
   render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void {

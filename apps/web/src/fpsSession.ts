@@ -3,8 +3,6 @@ import {
   SnapshotBuffer,
   connect,
   schemaDecoder,
-  type ConnectionStats,
-  type ConnectionStatus,
   type GameEvent,
   type RoomConnection,
   type StateEvent,
@@ -16,6 +14,7 @@ import { BinaryWriter, isDecodeError, type ClientView, type EntityRecord } from 
 import { Camera } from "./camera";
 import { CorrectionBlend } from "./correctionBlend";
 import { applyMove, clampToArena, FPS_DEFAULT_WORLD, MoveAccumulator, shooterDistance, type ShooterMove, type ShooterState } from "./fpsMotion";
+import { ConnectedSession } from "./connectedSession";
 import type { EntityInfo, GameSession, Point } from "./gameSession";
 import type { InputState } from "./input";
 import { LocalHitscan } from "./localHitscan";
@@ -55,21 +54,18 @@ const SHOT_SPACING_MS = 1000 / FPS.fireRatePerSec;
  * sends the shot stamped with the snapshot buffer's render time; the server rewinds its
  * targets to that time and its tracer event, drawn when it arrives, is what counts.
  */
-export class FpsSession implements GameSession {
+export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDecl>> implements GameSession {
   readonly kind = "fps";
   readonly snapshots = new SnapshotBuffer({
     fields: ["x", "y", { name: "angle", interp: "angle" }, { name: "hp", interp: "step" }],
   });
   readonly predictor: Predictor<ShooterState, ShooterMove>;
   readonly conn: RoomConnection<ClientView<FpsDecl>>;
-  /** Players in the latest server state, by entity id. */
-  readonly players = new Map<number, ShooterRecord>();
   scoreboard: ScoreRecord | null = null;
   readonly tracers = new TracerBuffer();
   readonly camera = new Camera();
   readonly world: number;
   showGhosts = false;
-  lastError: string | null = null;
 
   /** Own player as drawn (predicted + unsent movement + blended corrections); valid when {@link ownReady}. */
   ownX = 0;
@@ -94,7 +90,6 @@ export class FpsSession implements GameSession {
   private readonly move: ShooterMove = { dx: 0, dy: 0, dtMs: 0 };
   private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(4);
-  private selfEntity = -1;
   private tickMs = 33;
   private lastFrame = NaN;
   private lastSend = -Infinity;
@@ -102,6 +97,7 @@ export class FpsSession implements GameSession {
   private lastShot = -Infinity;
 
   constructor(options: FpsSessionOptions) {
+    super();
     this.input = options.input;
     this.world = options.world ?? FPS_DEFAULT_WORLD;
     const world = this.world;
@@ -144,33 +140,7 @@ export class FpsSession implements GameSession {
     });
     this.conn.on("state", (f) => this.onState(f));
     this.conn.on("event", (e) => this.onEvent(e));
-    this.conn.on("error", (e) => {
-      this.lastError = `${e.name}: ${e.reason}`;
-    });
-    this.conn.on("close", (c) => {
-      if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;
-    });
-  }
-
-  get status(): ConnectionStatus {
-    return this.conn.status;
-  }
-
-  get stats(): ConnectionStats {
-    return this.conn.stats;
-  }
-
-  get playerId(): number {
-    return this.conn.playerId;
-  }
-
-  get selfId(): number {
-    return this.selfEntity;
-  }
-
-  /** The own player's latest server record. */
-  get selfRecord(): ShooterRecord | undefined {
-    return this.selfEntity >= 0 ? this.players.get(this.selfEntity) : undefined;
+    this.reportConnectionProblems();
   }
 
   /** True while the own player is alive in the latest state. */
