@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchWatchdog } from "./watchdogProcess";
 
 /** Options for {@link startWranglerDev}. */
 export interface WranglerDevOptions {
@@ -368,17 +369,7 @@ function spawnWatchdog(pgid: number, persistDir: string | undefined): ChildProce
     setInterval(() => { if (!alive()) finish(); }, 500);
   `;
 
-  try {
-    const watchdog = spawn(process.execPath, ["-e", script], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
-    watchdog.on("error", () => {});
-    watchdog.stdin?.on("error", () => {});
-    // Neither the watchdog nor its pipe may keep the test process alive.
-    watchdog.unref();
-    (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-    return watchdog;
-  } catch {
-    return undefined;
-  }
+  return launchWatchdog(script);
 }
 
 /** Synchronous, for exit and signal handlers: no awaiting is possible there. */

@@ -13,10 +13,11 @@
  * same treatment: awaited on close (they exit by themselves shortly after the browser) and
  * killed if they linger, by the handlers and by the watchdog.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserServer } from "playwright-core";
 import { groupMembers } from "../../../gateway/test/harness/wranglerDev";
+import { launchWatchdog } from "../../../gateway/test/harness/watchdogProcess";
 
 /** Where Debian puts the browser; `TIKRON_CHROMIUM` overrides. */
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
@@ -215,16 +216,7 @@ function spawnWatchdog(pgid: number, helpers: readonly number[]): ChildProcess |
     process.stdin.resume();
     setInterval(() => { if (!alive()) process.exit(0); }, 500);
   `;
-  try {
-    const watchdog = spawn(process.execPath, ["-e", script], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
-    watchdog.on("error", () => {});
-    watchdog.stdin?.on("error", () => {});
-    watchdog.unref();
-    (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-    return watchdog;
-  } catch {
-    return undefined;
-  }
+  return launchWatchdog(script);
 }
 
 function installExitHandlers(): void {
