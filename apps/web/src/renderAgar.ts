@@ -2,7 +2,7 @@ import type { SampleKind } from "@tikron/client";
 import type { AgarSession, OrbRecord, PlayerRecord } from "./agarSession";
 import type { Camera } from "./camera";
 import { AGAR } from "./gameRules";
-import { drawWorldBackground, fontFor, GHOST_DASH, NO_DASH } from "./renderCommon";
+import { drawGhosts, drawWorldBackground, fontFor } from "./renderCommon";
 import { drawMinimap } from "./renderMinimap";
 
 /** Orb colours by the schema's `color` field (0..7). */
@@ -11,7 +11,6 @@ const ORB_COLORS = ["#ff5c5c", "#ffb347", "#ffe066", "#7ee081", "#4fd1c5", "#5ca
 const CELL_COLORS = ["#e4572e", "#f3a712", "#a8c686", "#669bbc", "#c45baa", "#29bf12", "#ff6f59", "#3fa7d6", "#f26419", "#b388eb"];
 const OWN_FILL = "#2ee6a8";
 const OWN_STROKE = "#eafff7";
-const GHOST_STROKE = "rgba(255,255,255,0.55)";
 
 const LABEL_FILL = "#ffffff";
 const LABEL_SHADOW = "rgba(0,0,0,0.6)";
@@ -117,13 +116,7 @@ export function renderAgar(ctx: CanvasRenderingContext2D, s: AgarSession, now: n
       if (selfRec) label(ctx, selfRec.name, sx, sy, sr);
     }
 
-    if (s.showGhosts) {
-      ctx.strokeStyle = GHOST_STROKE;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash(GHOST_DASH);
-      s.players.forEach(drawGhost);
-      ctx.setLineDash(NO_DASH);
-    }
+    if (s.showGhosts) drawGhosts(ctx, s.players, drawGhost);
 
     selfPoint.x = own.x;
     selfPoint.y = own.y;

@@ -63,3 +63,17 @@ export function drawWorldBackground(ctx: CanvasRenderingContext2D, cam: Camera, 
   ctx.lineWidth = 2;
   ctx.strokeRect(left, top, right - left, bottom - top);
 }
+
+const GHOST_STROKE = "rgba(255,255,255,0.55)";
+
+/**
+ * Dashed outlines at the raw server positions (the "server ghosts" toggle), drawn next to the
+ * smoothed entities; `drawGhost` traces one player's outline with the stroke style set here.
+ */
+export function drawGhosts<P>(ctx: CanvasRenderingContext2D, players: ReadonlyMap<number, P>, drawGhost: (p: P) => void): void {
+  ctx.strokeStyle = GHOST_STROKE;
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash(GHOST_DASH);
+  players.forEach(drawGhost);
+  ctx.setLineDash(NO_DASH);
+}

@@ -2,7 +2,7 @@ import { FPS } from "./gameRules";
 import type { SampleKind } from "@tikron/client";
 import type { Camera } from "./camera";
 import type { FpsSession, ShooterRecord } from "./fpsSession";
-import { drawWorldBackground, fontFor, GHOST_DASH, NO_DASH } from "./renderCommon";
+import { drawGhosts, drawWorldBackground, fontFor } from "./renderCommon";
 import { drawMinimap } from "./renderMinimap";
 import { TracerKind } from "./tracers";
 
@@ -13,7 +13,6 @@ const FACING = "#ffffff";
 const HP_BACK = "rgba(0,0,0,0.55)";
 const HP_FILL = "#7ee081";
 const HP_LOW = "#ff5c5c";
-const GHOST_STROKE = "rgba(255,255,255,0.55)";
 const LABEL = "#ffffff";
 const CROSSHAIR = "rgba(255,255,255,0.85)";
 /** Tracer colours by kind: local feedback, server miss, server hit. */
@@ -132,13 +131,7 @@ export function renderFps(ctx: CanvasRenderingContext2D, s: FpsSession, now: num
     s.tracers.forEach(now, drawTracer);
     ctx.globalAlpha = 1;
 
-    if (s.showGhosts) {
-      ctx.strokeStyle = GHOST_STROKE;
-      ctx.lineWidth = 1.5;
-      ctx.setLineDash(GHOST_DASH);
-      s.players.forEach(drawGhost);
-      ctx.setLineDash(NO_DASH);
-    }
+    if (s.showGhosts) drawGhosts(ctx, s.players, drawGhost);
 
     selfPoint.x = s.ownX;
     selfPoint.y = s.ownY;
