@@ -9,6 +9,7 @@ import { mergeReports, readReport } from "./merge";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { runResolved } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 
 const int = (name: string) => (v: string): number => {
@@ -46,8 +47,7 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-program
-  .command("run")
+addServerOptions(program.command("run"))
   .description("run one load test and write a JSON report")
   .option("--url <url>", "room server base URL (ws:// or wss://)", "ws://127.0.0.1:8787")
   .option("--scenario <name>", "scenario (see `scenarios`)", "agar")
@@ -92,7 +92,7 @@ program
     console.error(
       `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
     );
-    finish(await runResolved(cfg), o.out);
+    finish(await runWithServerOptions(cfg, o, (line) => console.error(line)), o.out);
   });
 
 program
