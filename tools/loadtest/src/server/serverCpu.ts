@@ -157,7 +157,7 @@ export function summarizeServerCpu(args: {
     }
     if (args.messages > 0) cpuUsPerMsg = Math.round(((w.ticks / clkTck) * 1e6 * 100) / args.messages) / 100;
     // CPU time advances in whole ticks (10 ms at 100 Hz): say so when that is a large share.
-    if (wallMs < 5_000) warnings.push(`window of ${Math.round(wallMs)} ms is short for ${1000 / clkTck} ms CPU ticks: figures are coarse`);
+    if (wallMs < 2_000) warnings.push(`window of ${Math.round(wallMs)} ms is short for ${1000 / clkTck} ms CPU ticks: figures are coarse`);
   } else {
     warnings.push("fewer than two CPU samples in the window: no CPU figure");
   }
