@@ -9,6 +9,7 @@ import { mergeReports, readReport } from "./merge";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { runResolved } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { registerAbCommand } from "./ab/abCommand";
 import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 
@@ -234,6 +235,8 @@ program
   .action(() => {
     for (const s of scenarios) console.log(s.available ? `${s.name}: available` : `${s.name}: unavailable (${s.reason})`);
   });
+
+registerAbCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
