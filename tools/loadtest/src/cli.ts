@@ -10,6 +10,7 @@ import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { runResolved } from "./runner";
 import { scenarios } from "./scenarios/index";
 import { registerAbCommand } from "./ab/abCommand";
+import { registerCapacityCommand } from "./capacity/capacityCommand";
 import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 
@@ -237,6 +238,7 @@ program
   });
 
 registerAbCommand(program);
+registerCapacityCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
