@@ -131,8 +131,8 @@ export async function runAb(o: AbOptions): Promise<{ result: AbResult; dir: stri
     rmSync(join(dir, "tmp"), { recursive: true, force: true });
   }
   const { rows, usedSaturated } = abRows(runs);
-  const saturated = runs.filter((r) => r.status === "generator_saturated");
-  if (saturated.length) notes.push(`${saturated.length} run(s) had a saturated generator and are left out of the medians: ${saturated.map((r) => `${r.side}${r.repeat}`).join(", ")}`);
+  const excluded = runs.filter((r) => r.status === "generator_saturated" && !usedSaturated.includes(r.side));
+  if (excluded.length) notes.push(`${excluded.length} run(s) had a saturated generator and are left out of the medians: ${excluded.map((r) => `${r.side}${r.repeat}`).join(", ")}`);
   for (const side of usedSaturated) notes.push(`!! side ${side} had no healthy run: its medians come from saturated runs and describe the generator`);
   const failed = runs.filter((r) => r.error !== undefined);
   if (failed.length) notes.push(`${failed.length} run(s) failed: ${failed.map((r) => `${r.side}${r.repeat} (${r.error})`).join("; ")}`);
