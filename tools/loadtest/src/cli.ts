@@ -92,7 +92,7 @@ addServerOptions(program.command("run"))
       roomStats: o.roomStats,
     } satisfies LoadConfig);
     console.error(
-      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
+      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
     );
     finish(await runWithServerOptions(cfg, o, (line) => console.error(line)), o.out);
   });
