@@ -55,7 +55,12 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const first = Math.floor(min / step) * step;
   const ticks: number[] = [];
-  for (let v = first; v < max + step * 0.999 && ticks.length < 50; v += step) ticks.push(Number(v.toPrecision(12)));
+  // Up to the first tick at or above max (a hair of float error tolerated, not a whole step).
+  for (let k = 0; ticks.length < 50; k++) {
+    const v = first + k * step;
+    ticks.push(Number(v.toPrecision(12)));
+    if (v >= max - step * 1e-9) break;
+  }
   return ticks;
 }
 
