@@ -8,13 +8,17 @@
  * and a tiny detached watchdog that kills the group once this process is gone, which also covers
  * a test worker killed with SIGKILL, where no handler can run.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { affinityFor, ensureWebBuilt, wranglerBin, type Affinity } from "./checkout";
+import { REPO_ROOT } from "./repoRoot";
 import { launchWatchdog } from "./watchdogProcess";
+
+export { hasTaskset, type Affinity } from "./checkout";
+export { REPO_ROOT } from "./repoRoot";
 
 /** Options for {@link startWranglerDev}. */
 export interface WranglerDevOptions {
@@ -49,16 +53,6 @@ export interface WranglerDevOptions {
   cpus?: string;
 }
 
-/** Whether the server runs pinned, as asked with {@link WranglerDevOptions.cpus}. */
-export interface Affinity {
-  /** The CPU list asked for, or null when none was. */
-  requested: string | null;
-  /** True when wrangler was started under `taskset -c requested`. */
-  applied: boolean;
-  /** Why it was not applied (e.g. no taskset), when it was asked for and not applied. */
-  reason?: string;
-}
-
 /** A running `wrangler dev` server. */
 export interface WranglerDevServer {
   /** Base HTTP URL without trailing slash, e.g. `http://127.0.0.1:40123`. */
@@ -79,25 +73,10 @@ export interface WranglerDevServer {
   stop(): Promise<void>;
 }
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const OUTPUT_LIMIT = 64 * 1024;
 const STOP_GRACE_MS = 5_000;
 const STOP_KILL_WAIT_MS = 5_000;
 const MAX_START_ATTEMPTS = 3;
-
-/** Repository root: the nearest ancestor holding pnpm-workspace.yaml. */
-export const REPO_ROOT: string = findRepoRoot(HERE);
-
-function findRepoRoot(from: string): string {
-  let dir = from;
-  for (let i = 0; i < 20; i++) {
-    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error(`no pnpm-workspace.yaml above ${from}`);
-}
 
 const live = new Map<number, { watchdog: ChildProcess | undefined; persistDir: string | undefined }>();
 const handedOutPorts = new Set<number>();
@@ -262,55 +241,6 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
     output: () => output,
     stop,
   };
-}
-
-let tasksetChecked: boolean | undefined;
-
-/** Whether `taskset` (util-linux) can run here; checked once. */
-export function hasTaskset(): boolean {
-  tasksetChecked ??= spawnSync("taskset", ["--version"], { stdio: "ignore", timeout: 5_000 }).status === 0;
-  return tasksetChecked;
-}
-
-function affinityFor(cpus: string | undefined): Affinity {
-  if (cpus === undefined) return { requested: null, applied: false };
-  if (!/^[0-9]+([-,][0-9]+)*$/.test(cpus)) throw new Error(`cpus must be a CPU list like "0" or "0-1,3" (got ${JSON.stringify(cpus)})`);
-  if (!hasTaskset()) return { requested: cpus, applied: false, reason: "taskset not found: the server runs unpinned" };
-  return { requested: cpus, applied: true };
-}
-
-const webBuilds = new Map<string, Promise<unknown>>();
-
-/**
- * Both configs serve `apps/web/dist` as assets and wrangler refuses to start without it, so a test
- * run on its own (without the suite's build step) builds it once. Another checkout's page is
- * built by that checkout's own build script, in a child process.
- */
-async function ensureWebBuilt(root: string): Promise<void> {
-  if (existsSync(join(root, "apps", "web", "dist", "index.html"))) return;
-  let build = webBuilds.get(root);
-  if (build === undefined) {
-    build = root === REPO_ROOT ? import("../../../apps/web/build").then((m: typeof import("../../../apps/web/build")) => m.buildWeb()) : buildWebIn(root);
-    webBuilds.set(root, build);
-  }
-  await build;
-}
-
-function buildWebIn(root: string): Promise<void> {
-  const tsx = createRequire(import.meta.url).resolve("tsx");
-  return new Promise((done, fail) => {
-    execFile(
-      process.execPath,
-      ["--import", pathToFileURL(tsx).href, join(root, "apps", "web", "build.ts")],
-      { cwd: root, timeout: 120_000, killSignal: "SIGKILL" },
-      (err, _stdout, stderr) => (err ? fail(new Error(`building ${root}/apps/web failed: ${err.message}\n${stderr}`)) : done()),
-    );
-  });
-}
-
-function wranglerBin(root: string): string {
-  const require = createRequire(join(root, "package.json"));
-  return join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 }
 
 /** Polls `GET /health` until 200; `fatal()` returning a reason aborts the wait early. */

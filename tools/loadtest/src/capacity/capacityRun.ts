@@ -279,9 +279,9 @@ function capacityMarkdown(r: CapacityResult): string {
 /** The curve as stacked line charts: CPU, latencies against their limits, flush, downlink. */
 export function capacitySvg(r: CapacityResult): string {
   const pts = [...r.points].filter((p) => !p.error && !p.generatorSaturated).sort((a, b) => a.players - b.players);
-  const series = (name: string, get: (p: CapacityPoint) => number | null, mark = true) => ({
+  const series = (name: string, get: (p: CapacityPoint) => number | null) => ({
     name,
-    points: pts.map((p): ChartPoint => ({ x: p.players, y: get(p), marked: mark && !p.passed })),
+    points: pts.map((p): ChartPoint => ({ x: p.players, y: get(p), marked: !p.passed })),
   });
   const W = 640;
   const H = 220;
