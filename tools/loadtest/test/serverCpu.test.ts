@@ -12,6 +12,8 @@ import {
 } from "../src/server/procStat";
 import { ServerCpuSampler, cpuPercent, formatCpuList, summarizeServerCpu, ticksBetween, type CpuSample } from "../src/server/serverCpu";
 import { serverRows, steadyMessages } from "../src/server/serverSummary";
+import { runWithServerOptions } from "../src/server/serverOptions";
+import { resolveConfig } from "../src/config";
 
 const proc = (pid: number, ppid: number, pgrp: number, comm: string, state = "S"): ProcStat => ({
   pid,
@@ -172,5 +174,14 @@ describe("steady window", () => {
 
   it("messages in the window leave out what was counted before it began", () => {
     expect(steadyMessages({ inputFrames: 1000, framesRx: 900, inputFramesBeforeSteady: 200, framesRxBeforeSteady: 150 })).toBe(1550);
+  });
+});
+
+describe("run's server options", () => {
+  const cfg = resolveConfig({ url: "ws://127.0.0.1:9", players: 1, rooms: 1, durationSec: 1 });
+
+  it("refuses contradictory options before running anything", async () => {
+    await expect(runWithServerOptions(cfg, { server: "staging", serverPid: 1234 }, () => {})).rejects.toThrow(/exclude each other/);
+    await expect(runWithServerOptions(cfg, { serverCpus: "0" }, () => {})).rejects.toThrow(/needs --server/);
   });
 });
