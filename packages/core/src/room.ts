@@ -3,6 +3,7 @@ import {
   CloseCode,
   ErrorCode,
   FrameFlag,
+  JSON_KEEPALIVE,
   MAX_CLIENT_FRAME_BYTES,
   PROTOCOL_VERSION,
   beginFrame,
@@ -153,6 +154,14 @@ export class Room {
   /** Seats taken, connected or held for a reconnect. */
   get seatCount(): number {
     return this.seatsById.size;
+  }
+
+  /**
+   * Whether the game runs a tick loop. Adapters pick their socket API by it: a ticking room is
+   * awake while anyone is connected, a turn-based one can sleep between moves.
+   */
+  get ticking(): boolean {
+    return this.game.ticking;
   }
 
   /** True while the tick loop is scheduled. */
@@ -348,6 +357,8 @@ export class Room {
       case "stats":
         if (!this.statsAllowed(link, now)) return;
         return link.conn.send(JSON.stringify({ t: "stats", id: msg.id, stats: this.snapshot() }));
+      case "ka":
+        return link.conn.send(JSON_KEEPALIVE);
       case "leave":
         return this.leave(link);
     }
