@@ -43,7 +43,8 @@ export class FloorObject extends DurableObject<Env> {
   private readonly clients = new Map<WebSocket, FloorClient>();
   private readonly writer = new BinaryWriter(512);
   private readonly epoch = Date.now();
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private flushStart = 0;
   private nextPlayerId = 1;
   private tick = 0;
   private syncIntervalMs = 50;
@@ -115,15 +116,31 @@ export class FloorObject extends DurableObject<Env> {
       serverTime: now, roomEpoch: this.epoch, reconnected: false, json: false, roomKind: "floor", cap: 65535, schemaHash: 0, lastSeq: 0,
     });
     ws.send(w.toBytes());
-    if (this.timer === null) this.timer = setInterval(() => this.flush(), this.syncIntervalMs);
+    if (this.timer === null) {
+      this.flushStart = Date.now();
+      this.tick = 0;
+      this.scheduleFlush();
+    }
   }
 
   private onClose(ws: WebSocket): void {
     this.clients.delete(ws);
     if (this.clients.size === 0 && this.timer !== null) {
-      clearInterval(this.timer);
+      clearTimeout(this.timer);
       this.timer = null;
     }
+  }
+
+  /** Absolute deadlines (start + k·interval) like the room's loop, so timer lateness does not drift. */
+  private scheduleFlush(): void {
+    const now = Date.now();
+    // After a stall, skip the missed flushes instead of sending a burst.
+    if (now - (this.flushStart + this.tick * this.syncIntervalMs) > this.syncIntervalMs) this.tick = Math.floor((now - this.flushStart) / this.syncIntervalMs);
+    const next = this.flushStart + (this.tick + 1) * this.syncIntervalMs;
+    this.timer = setTimeout(() => {
+      this.flush();
+      if (this.timer !== null) this.scheduleFlush();
+    }, Math.max(0, next - now));
   }
 
   /** One fixed-size FRAME per client: header, ack, and padding standing in for a delta body. */
