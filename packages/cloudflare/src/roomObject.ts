@@ -41,6 +41,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   protected abstract readonly games: Readonly<Record<string, GameDefinition>>;
 
   private room: Room | null = null;
+  /** When this instance was constructed: a later value after idle time means it hibernated. */
+  private readonly instanceStartedAt = Date.now();
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
@@ -96,7 +98,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const url = new URL(request.url);
     // The exact stats route, so a room that happens to be named "stats" can still be joined.
     if (STATS_PATH.test(url.pathname)) {
-      const adapter = { sockets: this.connIds.size, backlog: { ...this.backlog } };
+      const api = this.room ? (this.room.ticking ? "standard" : "hibernation") : null;
+      const adapter = { sockets: this.connIds.size, socketApi: api, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
       return Response.json(this.room ? { ...this.room.snapshot(), adapter } : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true, adapter });
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
