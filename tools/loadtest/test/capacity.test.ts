@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "../src/capacity/capacityJudge";
-import { capacitySvg, capacityTable, capacityVerdict, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
+import { capacitySvg, capacityTable, capacityVerdict } from "../src/capacity/capacityReport";
+import { pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
 import { CapacitySearch, type CapacityPlan } from "../src/capacity/capacitySearch";
 import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/lineChart";
 import type { Report } from "../src/report";

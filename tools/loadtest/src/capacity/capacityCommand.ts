@@ -3,7 +3,8 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import { addPinningOptions, pinningFrom } from "../ab/abCommand";
 import { RESULTS_DIR } from "../report";
 import { CAPACITY_LIMITS } from "./capacityJudge";
-import { MAX_JOIN_RATE, capacityTable, capacityVerdict, runCapacity } from "./capacityRun";
+import { capacityTable, capacityVerdict } from "./capacityReport";
+import { MAX_JOIN_RATE, runCapacity } from "./capacityRun";
 
 const posInt = (name: string) => (v: string): number => {
   const x = Number(v);
