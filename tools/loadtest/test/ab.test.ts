@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { abOrder, parseAbSpec } from "../src/ab/abSpec";
-import { abRows, abTable, formatSpread, ratio, spread, type AbRunRecord } from "../src/ab/abStats";
+import { abRows, abTable, formatSpread, rangesOverlap, ratio, spread, type AbRunRecord } from "../src/ab/abStats";
 import { sideLoad } from "../src/ab/abRun";
 
 describe("A/B specs", () => {
@@ -69,6 +69,13 @@ describe("A/B statistics", () => {
     );
   });
 
+  it("ranges overlap or lie apart", () => {
+    expect(rangesOverlap(spread([10, 12]), spread([12, 15]))).toBe(true);
+    expect(rangesOverlap(spread([10, 12]), spread([13, 15]))).toBe(false);
+    expect(rangesOverlap(spread([20, 30]), spread([13, 15]))).toBe(false);
+    expect(rangesOverlap(spread([]), spread([13, 15]))).toBeNull();
+  });
+
   it("B/A of medians; none when A is 0 or either side is missing", () => {
     expect(ratio(spread([10]), spread([25]))).toBe(2.5);
     expect(ratio(spread([0]), spread([25]))).toBeNull();
@@ -106,10 +113,10 @@ describe("A/B statistics", () => {
   it("the table names both sides and every figure, in text and markdown", () => {
     const { rows } = abRows([run("A", 1, 20), run("B", 1, 30)]);
     const text = abTable(rows, { a: "room", b: "floor" }, false);
-    expect(text.split("\n")[0]).toMatch(/figure\s+A: room median \[min–max\]\s+B: floor median \[min–max\]\s+B\/A/);
-    expect(text).toMatch(/server CPU % \(workerd; 100 = 1 core\)\s+20 \(n=1\)\s+30 \(n=1\)\s+1\.500/);
+    expect(text.split("\n")[0]).toMatch(/figure\s+A: room median \[min–max\]\s+B: floor median \[min–max\]\s+B\/A\s+ranges/);
+    expect(text).toMatch(/server CPU % \(workerd; 100 = 1 core\)\s+20 \(n=1\)\s+30 \(n=1\)\s+1\.500\s+apart/);
     const md = abTable(rows, { a: "room", b: "floor" }, true).split("\n");
-    expect(md[1]).toBe("|---|---|---|---|");
+    expect(md[1]).toBe("|---|---|---|---|---|");
     expect(md).toHaveLength(2 + rows.length);
   });
 });

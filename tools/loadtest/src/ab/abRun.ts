@@ -134,6 +134,10 @@ export async function runAb(o: AbOptions): Promise<{ result: AbResult; dir: stri
   const excluded = runs.filter((r) => r.status === "generator_saturated" && !usedSaturated.includes(r.side));
   if (excluded.length) notes.push(`${excluded.length} run(s) had a saturated generator and are left out of the medians: ${excluded.map((r) => `${r.side}${r.repeat}`).join(", ")}`);
   for (const side of usedSaturated) notes.push(`!! side ${side} had no healthy run: its medians come from saturated runs and describe the generator`);
+  for (const side of ["A", "B"] as const) {
+    const n = rows[0]?.[side === "A" ? "a" : "b"].n ?? 0;
+    if (n < 3) notes.push(`side ${side} has ${n} usable run(s): with fewer than 3 the spread says little; use --repeats 5 for claims`);
+  }
   const failed = runs.filter((r) => r.error !== undefined);
   if (failed.length) notes.push(`${failed.length} run(s) failed: ${failed.map((r) => `${r.side}${r.repeat} (${r.error})`).join("; ")}`);
   const result: AbResult = {

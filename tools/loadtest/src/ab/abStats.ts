@@ -34,7 +34,8 @@ export interface Spread {
 
 /** Median (mean of the middle two for an even count), min and max; nulls are left out. */
 export function spread(values: readonly (number | null)[]): Spread {
-  const v = values.filter((x): x is number => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  // `+ 0` turns -0 into 0, so the result does not depend on the order of equal values.
+  const v = values.filter((x): x is number => x !== null && Number.isFinite(x)).map((x) => x + 0).sort((a, b) => a - b);
   if (v.length === 0) return { n: 0, median: null, min: null, max: null };
   const mid = v.length >> 1;
   const median = v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
@@ -69,6 +70,17 @@ export interface AbFigureRow {
   a: Spread;
   b: Spread;
   ratio: number | null;
+  /**
+   * Whether A's [min, max] and B's overlap (null when a side is missing). Overlapping ranges mean
+   * the runs do not separate the two sides: the ratio may be noise.
+   */
+  rangesOverlap: boolean | null;
+}
+
+/** True when the two ranges share any value; null when either side has no value. */
+export function rangesOverlap(a: Spread, b: Spread): boolean | null {
+  if (a.min === null || a.max === null || b.min === null || b.max === null) return null;
+  return a.min <= b.max && b.min <= a.max;
 }
 
 /** Figures of one finished run. */
@@ -97,7 +109,7 @@ export function abRows(runs: readonly AbRunRecord[]): { rows: AbFigureRow[]; use
   const rows = AB_FIGURES.map((f) => {
     const sa = spread(a.map((r) => r.figures[f.id] ?? null));
     const sb = spread(b.map((r) => r.figures[f.id] ?? null));
-    return { id: f.id, label: f.label, a: sa, b: sb, ratio: ratio(sa, sb) };
+    return { id: f.id, label: f.label, a: sa, b: sb, ratio: ratio(sa, sb), rangesOverlap: rangesOverlap(sa, sb) };
   });
   return { rows, usedSaturated };
 }
@@ -108,10 +120,19 @@ export function formatSpread(s: Spread): string {
   return s.n === 1 ? `${s.median} (n=1)` : `${s.median} [${s.min}–${s.max}] n=${s.n}`;
 }
 
-/** The table as aligned text (console) or as markdown. */
+/**
+ * The table as aligned text (console) or as markdown. "ranges" says whether the sides' ranges
+ * overlap ("apart" = every B run differs from every A run in the same direction).
+ */
 export function abTable(rows: readonly AbFigureRow[], labels: { a: string; b: string }, markdown: boolean): string {
-  const head = ["figure", `A: ${labels.a} median [min–max]`, `B: ${labels.b} median [min–max]`, "B/A"];
-  const body = rows.map((r) => [r.label, formatSpread(r.a), formatSpread(r.b), r.ratio === null ? "n/a" : r.ratio.toFixed(3)]);
+  const head = ["figure", `A: ${labels.a} median [min–max]`, `B: ${labels.b} median [min–max]`, "B/A", "ranges"];
+  const body = rows.map((r) => [
+    r.label,
+    formatSpread(r.a),
+    formatSpread(r.b),
+    r.ratio === null ? "n/a" : r.ratio.toFixed(3),
+    r.rangesOverlap === null ? "" : r.rangesOverlap ? "overlap" : "apart",
+  ]);
   if (markdown) {
     return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...body.map((c) => `| ${c.join(" | ")} |`)].join("\n");
   }
