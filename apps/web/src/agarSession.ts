@@ -7,12 +7,13 @@ import {
   type StateEvent,
   type WebSocketConstructor,
 } from "@tikron/client";
-import { agarSchema, decodeAgarInput, encodeAgarInput, type AgarInput } from "@tikron/games/schemas";
+import { agarSchema, decodeAgarInput, encodeAgarInput, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
 import { BinaryWriter, type ClientView, type EntityRecord } from "@tikron/protocol";
-import { stepCell, cellDistance, AGAR_DEFAULT_WORLD, type CellState, type CellStep } from "./agarMotion";
 import { Camera } from "./camera";
+import { AGAR } from "./gameRules";
+import { planarDistance, type Point } from "./geometry";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { EntityInfo, GameSession } from "./gameSession";
 import type { InputState } from "./input";
 import { OwnSmoothing } from "./ownSmoothing";
 import { renderAgar } from "./renderAgar";
@@ -34,6 +35,12 @@ export interface AgarSessionOptions {
   world?: number;
 }
 
+/** One sent input as the prediction replays it: the steering the room decoded, for one tick. */
+interface CellStep extends AgarSteer {
+  /** Server tick length (ms): each input stands for one tick of steering. */
+  dtMs: number;
+}
+
 /** Pointer distance (fraction of the shorter screen side) that means full throttle. */
 const FULL_THROTTLE_FRACTION = 0.25;
 
@@ -45,7 +52,7 @@ const FULL_THROTTLE_FRACTION = 0.25;
 export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarDecl>> implements GameSession {
   readonly kind = "agar";
   readonly snapshots = new SnapshotBuffer({ fields: ["x", "y", "r"] });
-  readonly predictor: Predictor<CellState, CellStep>;
+  readonly predictor: Predictor<AgarCellState, CellStep>;
   readonly conn: RoomConnection<ClientView<AgarDecl>>;
   /** Orbs in the latest server state, by entity id. */
   readonly orbs = new Map<number, OrbRecord>();
@@ -67,11 +74,12 @@ export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarD
     super();
     this.input = options.input;
     this.name = options.name;
-    this.world = options.world ?? AGAR_DEFAULT_WORLD;
+    this.world = options.world ?? AGAR.defaultWorld;
     const world = this.world;
-    this.predictor = new Predictor<CellState, CellStep>({
-      applyInput: (s, step) => stepCell(s, step, world),
-      error: cellDistance,
+    this.predictor = new Predictor<AgarCellState, CellStep>({
+      // The room's own rule; a fresh state each time, since `s` may be the decoder's record.
+      applyInput: (s, step) => stepAgarCell(s, step, step.dtMs, world, { x: 0, y: 0, r: 0 }),
+      error: planarDistance,
     });
     this.own = new OwnSmoothing(this.tickMs);
     const decoder = schemaDecoder(agarSchema, {

@@ -9,13 +9,14 @@ import {
   type WebSocketConstructor,
 } from "@tikron/client";
 import { FPS } from "./gameRules";
-import { decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, type FpsEvent } from "@tikron/games/schemas";
+import { clampToArena, decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
 import { BinaryWriter, isDecodeError, type ClientView, type EntityRecord } from "@tikron/protocol";
 import { Camera } from "./camera";
 import { CorrectionBlend } from "./correctionBlend";
-import { applyMove, clampToArena, FPS_DEFAULT_WORLD, MoveAccumulator, shooterDistance, type ShooterMove, type ShooterState } from "./fpsMotion";
+import { angleDelta, planarDistance, type Point } from "./geometry";
+import { MoveAccumulator, type ShooterMove } from "./moveAccumulator";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { EntityInfo, GameSession } from "./gameSession";
 import type { InputState } from "./input";
 import { LocalHitscan } from "./localHitscan";
 import { drawCrosshair, renderFps } from "./renderFps";
@@ -59,7 +60,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
   readonly snapshots = new SnapshotBuffer({
     fields: ["x", "y", { name: "angle", interp: "angle" }, { name: "hp", interp: "step" }],
   });
-  readonly predictor: Predictor<ShooterState, ShooterMove>;
+  readonly predictor: Predictor<ShooterBody, ShooterMove>;
   readonly conn: RoomConnection<ClientView<FpsDecl>>;
   scoreboard: ScoreRecord | null = null;
   readonly tracers = new TracerBuffer();
@@ -99,11 +100,12 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
   constructor(options: FpsSessionOptions) {
     super();
     this.input = options.input;
-    this.world = options.world ?? FPS_DEFAULT_WORLD;
+    this.world = options.world ?? FPS.defaultWorld;
     const world = this.world;
-    this.predictor = new Predictor<ShooterState, ShooterMove>({
-      applyInput: (s, m) => applyMove(s, m, world),
-      error: shooterDistance,
+    this.predictor = new Predictor<ShooterBody, ShooterMove>({
+      // The room's own rule; a fresh state each time, since `s` may be the reconciled server state.
+      applyInput: (s, m) => stepShooter(s, m, m.dtMs, world, { x: 0, y: 0, hp: 0 }),
+      error: planarDistance,
     });
     const decoder = schemaDecoder(fpsSchema, {
       listener: {
@@ -345,12 +347,4 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
       if (this.killFeed.length > KILL_FEED) this.killFeed.shift();
     }
   }
-}
-
-/** Signed smallest difference a − b of two angles; NaN when either is unknown. */
-function angleDelta(a: number, b: number): number {
-  let d = (a - b) % (2 * Math.PI);
-  if (d > Math.PI) d -= 2 * Math.PI;
-  else if (d < -Math.PI) d += 2 * Math.PI;
-  return d;
 }

@@ -1,4 +1,5 @@
 import type { ConnectionStats, ConnectionStatus, SnapshotBuffer } from "@tikron/client";
+import type { Point } from "./geometry";
 
 /** One entity as the latest server state has it (for the debug handle and tests). */
 export interface EntityInfo {
@@ -7,12 +8,6 @@ export interface EntityInfo {
   x: number;
   y: number;
   name?: string;
-}
-
-/** A point in world units. */
-export interface Point {
-  x: number;
-  y: number;
 }
 
 /**
