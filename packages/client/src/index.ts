@@ -29,20 +29,10 @@
  * ```
  * @packageDocumentation
  */
-export {
-  connect,
-  roomUrl,
-  RoomConnection,
-  type ConnectOptions,
-  type ConnectionStatus,
-  type RoomEvents,
-  type StateEvent,
-  type GameEvent,
-  type RoomError,
-  type CloseInfo,
-  type ReconnectingInfo,
-  type PredictionHooks,
-} from "./connect";
+export { connect, RoomConnection } from "./connect";
+export { roomUrl } from "./roomUrl";
+export type { ConnectOptions, PredictionHooks } from "./connectOptions";
+export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";
 export { schemaDecoder, type SchemaDecoderOptions } from "./schemaDecoder";
@@ -51,11 +41,7 @@ export type { ConnectionStats } from "./stats";
 export { Backoff, type BackoffOptions, type JitterMode } from "./backoff";
 export { ReconnectPolicy, isRetryableClose, type ReconnectOptions, type ReconnectDecision } from "./reconnect";
 export { ClockSync, type ClockSyncOptions } from "./clockSync";
-export {
-  SnapshotBuffer,
-  SampleKind,
-  type SnapshotBufferOptions,
-  type FieldSpec,
-  type FieldInterp,
-} from "./snapshotBuffer";
+export { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
+export { SampleKind, type FieldSpec, type FieldInterp } from "./sampling";
+export type { PlayoutClockOptions } from "./playoutClock";
 export { Predictor, type PredictorOptions } from "./prediction";

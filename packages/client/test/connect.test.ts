@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CloseCode, ErrorCode, PROTOCOL_VERSION } from "@tikron/protocol";
-import { connect, roomUrl, type CloseInfo, type ReconnectingInfo, type RoomConnection } from "../src/connect";
+import { connect, type RoomConnection } from "../src/connect";
+import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
+import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
