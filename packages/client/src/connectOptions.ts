@@ -8,8 +8,11 @@ import type { WebSocketConstructor } from "./socket";
 export interface PredictionHooks {
   /** Called on every welcome: pending inputs are stale after a (re)join. */
   reset(lastSeq?: number): void;
+  /** Prediction error at the latest reconciliation (shown in the connection's stats). */
   readonly lastError: number;
+  /** Largest prediction error so far (stats). */
   readonly maxError: number;
+  /** Inputs sent and not yet acknowledged (stats). */
   readonly pending: number;
 }
 
@@ -53,7 +56,10 @@ export interface ConnectOptions<S = unknown> {
   pingBurst?: number;
   /** Clock-sync tunables. */
   clock?: ClockSyncOptions;
-  /** Snapshot buffer to keep informed (send interval, room restarts) and report in stats. */
+  /**
+   * Snapshot buffer to keep informed (send interval, room restarts) and report in stats.
+   * {@link createInterpolatedView} attaches its own; this is for a buffer fed by hand.
+   */
   snapshots?: SnapshotBuffer;
   /** Predictor to reset on every (re)join and report in stats. */
   predictor?: PredictionHooks;

@@ -36,9 +36,12 @@ export const SampleKind = {
 /** One of the {@link SampleKind} values. */
 export type SampleKind = (typeof SampleKind)[keyof typeof SampleKind];
 
-/** Blending rules as small integers, so the sampling loop branches on numbers, not strings. */
+// Blending rules as small integers, so the sampling loop branches on numbers, not strings.
+/** `linear` fields. */
 export const BLEND_LINEAR = 0;
+/** `angle` fields. */
 export const BLEND_ANGLE = 1;
+/** `step` fields. */
 export const BLEND_STEP = 2;
 
 /**

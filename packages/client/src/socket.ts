@@ -22,7 +22,9 @@ export const WS_OPEN = 1;
 
 /** What {@link watchSocket} reports about one socket. */
 export interface SocketWatcher {
+  /** The socket opened. */
   open(): void;
+  /** A message arrived (an ArrayBuffer for binary, a string for text). */
   message(data: unknown): void;
   /** The close code (1006 when the implementation gave none) and reason. */
   close(code: number, reason: string): void;
