@@ -20,18 +20,22 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
   /** The own entity id at the last {@link takeSelfChange}. */
   private selfSeen = -1;
 
+  /** The connection's lifecycle status. */
   get status(): ConnectionStatus {
     return this.conn.status;
   }
 
+  /** The connection's live numbers (one object, refreshed on read). */
   get stats(): ConnectionStats {
     return this.conn.stats;
   }
 
+  /** The welcome's player id (-1 before the first welcome). */
   get playerId(): number {
     return this.conn.playerId;
   }
 
+  /** Entity id of the own avatar (-1 while unknown). */
   get selfId(): number {
     return this.selfEntity;
   }
