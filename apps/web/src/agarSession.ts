@@ -63,14 +63,12 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
   private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
   private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(3);
-  private readonly name: string;
   private tickMs = 50;
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AgarSessionOptions) {
     super();
     this.input = options.input;
-    this.name = options.name;
     this.world = options.world ?? AGAR.defaultWorld;
     const world = this.world;
     this.predictor = new Predictor<AgarCellState, CellStep>({
