@@ -12,7 +12,7 @@ import { roomUrl } from "./roomUrl";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor } from "./socket";
 import { SocketAttempts, type AttemptListener } from "./socketAttempts";
-import { emptyStats, type ConnectionStats } from "./stats";
+import { emptyStats, refreshStats, type ConnectionStats } from "./stats";
 import { ClientWire, checkBinaryPayload, decodeIncoming, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
@@ -115,18 +115,7 @@ export class RoomConnection<S = unknown> {
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    const s = this.counters;
-    s.rttMs = this.clock.rttMs;
-    s.minRttMs = this.clock.minRttMs;
-    s.clockOffsetMs = this.clock.synced ? this.clock.offsetMs : 0;
-    const snap = this.snapshots;
-    s.interpolationDelayMs = snap ? snap.delayMs : 0;
-    s.starvations = snap ? snap.starvations : 0;
-    const pred = this.opts.predictor;
-    s.predictionError = pred ? pred.lastError : 0;
-    s.predictionErrorMax = pred ? pred.maxError : 0;
-    s.pendingInputs = pred ? pred.pending : 0;
-    return s;
+    return refreshStats(this.counters, this.clock, this.snapshots, this.opts.predictor);
   }
 
   /**
