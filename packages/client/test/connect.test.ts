@@ -298,6 +298,23 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t1", "ws://h/rooms/k/r?ticket=t2"]);
   });
 
+  it("reports a failed ticket fetch and tries again with backoff instead of giving up", async () => {
+    const { Impl, sockets } = fakeSockets();
+    let n = 0;
+    const ticket = async () => {
+      if (++n === 1) throw new Error("backend down");
+      return `t${n}`;
+    };
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, ticket, reconnect: { baseMs: 1, maxMs: 1 } }));
+    const rec = recorder(conn);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(rec.errors).toEqual([expect.objectContaining({ name: "ticket_failed", local: true })]);
+    expect(rec.retries).toHaveLength(1);
+    // No socket was opened without a ticket; the retry opened one with a fresh ticket.
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t2"]);
+    expect(conn.status).toBe("connecting");
+  });
+
   it("speaks JSON in JSON rooms", () => {
     const { Impl, sockets } = fakeSockets();
     const conn = track(connect("ws://h", { room: "g1", kind: "ttt-json", json: true, name: "bo", WebSocketImpl: Impl, now }));
