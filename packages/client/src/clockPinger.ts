@@ -5,7 +5,8 @@ const PING_BURST_SPACING_MS = 100;
 
 /**
  * Feeds {@link ClockSync} with round trips: a short burst of pings right after each welcome (a
- * quick first estimate for interpolation and shot timestamps), then one every `intervalMs`.
+ * quick first estimate for interpolation and shot timestamps), then one every `intervalMs`
+ * (which the owner may send as a keepalive instead: see `sendPing`'s `inBurst`).
  */
 export class ClockPinger {
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -14,8 +15,11 @@ export class ClockPinger {
   constructor(
     private readonly clock: ClockSync,
     private readonly now: () => number,
-    /** Sends one ping stamped with local time `clientTime`; called only while `active()`. */
-    private readonly sendPing: (clientTime: number) => void,
+    /**
+     * Sends one ping stamped with local time `clientTime`; called only while `active()`.
+     * `inBurst` is true for the quick pings after a welcome, false for the periodic ones.
+     */
+    private readonly sendPing: (clientTime: number, inBurst: boolean) => void,
     /** False once the seat is lost: pings stop until the next {@link start}. */
     private readonly active: () => boolean,
     private readonly burst: number,
@@ -49,7 +53,7 @@ export class ClockPinger {
 
   private readonly tick = (): void => {
     if (!this.active()) return;
-    this.sendPing(this.now());
+    this.sendPing(this.now(), this.burstLeft > 0);
     if (this.burstLeft > 0) this.burstLeft--;
     this.schedule();
   };

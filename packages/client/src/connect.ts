@@ -69,7 +69,9 @@ export class RoomConnection<S = unknown> {
     this.pinger = new ClockPinger(
       this.clock,
       this.now,
-      (t) => this.send(this.wire.ping(t)),
+      // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
+      // keepalive lets a sleeping turn-based room answer without waking up.
+      (t, inBurst) => this.send(inBurst ? this.wire.ping(t) : this.wire.keepalive(t)),
       () => this.lifecycle === "joined",
       burst,
       options.pingIntervalMs ?? 2000,
@@ -267,6 +269,8 @@ export class RoomConnection<S = unknown> {
         return this.onServerError(m);
       case "pong":
         return this.pinger.pong(m.clientTime, m.serverTime, this.attempts.startedAt);
+      case "keepalive":
+        return;
       case "stats":
         return this.statsRequests.resolve(m.requestId, m.stats);
     }
