@@ -11,7 +11,7 @@ export interface EntityInfo {
 }
 
 /**
- * One game played by the page: owns its connection, decoder, snapshot buffer and predictor,
+ * One game played by the page: owns its connection, decoder, interpolated view and predictor,
  * samples input at the server's tick rate and draws itself. The page shell (main, overlay,
  * controls) only talks to games through this.
  */
@@ -20,6 +20,7 @@ export interface GameSession {
   /** Connection lifecycle and numbers. */
   readonly status: ConnectionStatus;
   readonly stats: ConnectionStats;
+  /** The interpolation buffer of the remote entities (the overlay shows its delay band). */
   readonly snapshots: SnapshotBuffer;
   /** The welcome's player id (-1 before the first welcome). */
   readonly playerId: number;
