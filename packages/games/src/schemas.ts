@@ -9,6 +9,7 @@ export { AGAR_RULES, speedFor as agarSpeedFor } from "./agar/agarRules";
 export { stepAgarCell, type AgarCellState, type AgarSteer } from "./agar/agarMotion";
 export { FPS_RULES } from "./fps/fpsRules";
 export { stepShooter, shooterStepLength, clampToArena, type ShooterBody, type ShooterStick } from "./fps/fpsMotion";
+export { rayCircle, rayExitSquare } from "./fps/hitscan";
 export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
