@@ -26,9 +26,13 @@ export interface BackoffOptions {
  * next delay and schedules it itself.
  */
 export class Backoff {
+  /** First step of the exponential schedule (ms). */
   readonly baseMs: number;
+  /** Cap on the jittered part of any delay (ms). */
   readonly maxMs: number;
+  /** Delays handed out before {@link next} reports exhaustion (may be Infinity). */
   readonly maxAttempts: number;
+  /** How delays are randomised. */
   readonly jitter: JitterMode;
   private readonly random: () => number;
   private attemptCount = 0;
