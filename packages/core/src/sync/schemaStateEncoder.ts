@@ -11,7 +11,7 @@ import {
 import type { StateEncoder } from "../stateEncoder";
 import { ClientRow, SyncClient } from "./syncClient";
 import { EntityRow } from "./entityRow";
-import type { SyncWorld } from "./syncWorld";
+import type { QuantizedWorld } from "./quantizedWorld";
 import { ViewerMode } from "./viewer";
 
 /**
@@ -50,7 +50,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   private sharedEnd = new Int32Array(64);
 
   /** @internal Made by {@link SyncWorld}; use `world.encoder`. */
-  constructor(private readonly world: SyncWorld<D>) {
+  constructor(private readonly world: QuantizedWorld<D>) {
     this.schemaHash = world.schema.hash;
   }
 

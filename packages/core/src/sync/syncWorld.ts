@@ -11,6 +11,7 @@ import {
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
+import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
 
@@ -46,7 +47,7 @@ export interface SpawnOptions {
  * flush; call {@link moved} after changing `x`/`y` when the game also queries the world
  * mid-tick (e.g. for collisions).
  */
-export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
+export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWorld<D> {
   readonly grid: GridAoi;
   readonly tiers: PriorityTiers;
   /** The {@link StateEncoder} to hand to the room (`sync: { mode: "binary", encoder }`). */
