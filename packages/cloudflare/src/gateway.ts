@@ -1,6 +1,7 @@
 import type { GameDefinition } from "@tikron/core";
+import { hasRoomOverrides, parseRoomOverrides, type RoomOverrides } from "@tikron/protocol";
 import { checkOrigin } from "./originPolicy";
-import { hasOverrides, parseOverrides, writeRoomMeta } from "./roomRequest";
+import { writeRoomMeta } from "./roomRequest";
 import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 
 /** Bindings the gateway needs from the Worker environment. */
@@ -70,11 +71,12 @@ export async function routeGatewayRequest(
   if (!ROOM_ID_PATTERN.test(roomId)) return text(400, "room id must be 1-64 characters of A-Z a-z 0-9 _ -");
   if (isStats && !devMode) return text(403, "room stats over HTTP are available in DEV_MODE only");
 
-  let overrides: ReturnType<typeof parseOverrides> = { options: {}, params: {} };
-  if (hasOverrides(url.searchParams)) {
+  let overrides: RoomOverrides = { options: {}, params: {} };
+  if (hasRoomOverrides(url.searchParams)) {
     if (!devMode) return text(403, "room option overrides are refused outside DEV_MODE");
-    overrides = parseOverrides(url.searchParams);
-    if (typeof overrides === "string") return text(400, overrides);
+    const parsed = parseRoomOverrides(url.searchParams);
+    if (typeof parsed === "string") return text(400, parsed);
+    overrides = parsed;
   }
   let playerId: string | undefined;
   if (!isStats) {

@@ -225,7 +225,7 @@ describe("Room: seats", () => {
     const b = join(a.welcome.token);
     expect(a.conn.closedWith?.code).toBe(CloseCode.replaced);
     expect(b.welcome.reconnected).toBe(true);
-    expect(room.ccu).toBe(1);
+    expect(room.connectedCount).toBe(1);
   });
 
   it("throttles join storms with join_throttled + retry hint", () => {

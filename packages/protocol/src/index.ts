@@ -10,5 +10,7 @@ export * from "./errorCodes";
 export * from "./clientMessages";
 export * from "./serverMessages";
 export * from "./jsonMessages";
+export * from "./cadence";
+export * from "./roomOverrides";
 export * from "./schema";
 export * from "./delta";
