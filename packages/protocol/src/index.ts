@@ -11,6 +11,6 @@ export * from "./clientMessages";
 export * from "./serverMessages";
 export * from "./jsonMessages";
 export * from "./cadence";
-export * from "./roomOverrides";
+export * from "./joinUrl";
 export * from "./schema";
 export * from "./delta";

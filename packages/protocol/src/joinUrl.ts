@@ -1,6 +1,8 @@
 /**
- * Room-creation overrides a join URL may carry in DEV_MODE (`?tickMs=33&cap=100&world=800`).
- * They are part of the join contract: hosts (the Cloudflare gateway, the Node host) parse them
+ * The join URL, the one contract every host shares before the first frame: rooms live at
+ * `/rooms/:kind/:roomId` (plus `/stats` for the DEV_MODE probe over HTTP), room ids follow
+ * {@link ROOM_ID_PATTERN}, and the query may carry room-creation overrides in DEV_MODE
+ * (`?tickMs=33&cap=100&world=800`). The overrides are part of the contract too: hosts (the Cloudflare gateway, the Node host) parse them
  * with {@link parseRoomOverrides}, and pages and tools that build join URLs forward exactly
  * {@link ROOM_OVERRIDE_KEYS}. The option names are a subset of the core's `RoomOptions` (the
  * core checks that at compile time); the ranges keep a typo or a silly value from creating a
@@ -91,4 +93,63 @@ export function parseRoomOverrides(query: URLSearchParams): RoomOverrides | stri
     else options[key] = v;
   }
   return { options: options as RoomOptionOverrides, params: params as GameParamOverrides };
+}
+
+/** Room ids: URL-safe and short (1–64 of `A-Z a-z 0-9 _ -`). */
+export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats)?\/?$/;
+
+/** A join URL a host may serve: which room, whether it asks for stats, and its overrides. */
+export interface RoomRoute {
+  kind: string;
+  roomId: string;
+  /** `/rooms/:kind/:roomId/stats` (DEV_MODE only). */
+  stats: boolean;
+  overrides: RoomOverrides;
+}
+
+/** A join URL refused before any upgrade, with the HTTP status the host answers. */
+export interface RouteRefusal {
+  status: 400 | 403 | 404;
+  reason: string;
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a room URL the way every host does, in the order the error table documents:
+ * malformed `%` escape 400, unknown kind 404, bad room id 400, stats outside DEV_MODE 403,
+ * overrides outside DEV_MODE 403, an override out of range 400. Returns null when the path is
+ * not a room path at all. Identity (tickets, origins) is the host's business after this.
+ */
+export function routeRoomUrl(url: URL, opts: { devMode: boolean; hasKind(kind: string): boolean }): RoomRoute | RouteRefusal | null {
+  const m = ROOM_PATH.exec(url.pathname);
+  if (!m) return null;
+  const kind = safeDecode(m[1]!);
+  const roomId = safeDecode(m[2]!);
+  if (kind === null || roomId === null) return { status: 400, reason: "malformed percent-encoding in the room path" };
+  const stats = m[3] !== undefined;
+  if (!opts.hasKind(kind)) return { status: 404, reason: `unknown room kind "${kind.slice(0, 32)}"` };
+  if (!ROOM_ID_PATTERN.test(roomId)) return { status: 400, reason: "room id must be 1-64 characters of A-Z a-z 0-9 _ -" };
+  if (stats && !opts.devMode) return { status: 403, reason: "room stats over HTTP are available in DEV_MODE only" };
+  let overrides: RoomOverrides = { options: {}, params: {} };
+  if (hasRoomOverrides(url.searchParams)) {
+    if (!opts.devMode) return { status: 403, reason: "room option overrides are refused outside DEV_MODE" };
+    const parsed = parseRoomOverrides(url.searchParams);
+    if (typeof parsed === "string") return { status: 400, reason: parsed };
+    overrides = parsed;
+  }
+  return { kind, roomId, stats, overrides };
+}
+
+/** True when {@link routeRoomUrl} refused the URL. */
+export function isRouteRefusal(r: RoomRoute | RouteRefusal): r is RouteRefusal {
+  return "status" in r;
 }
