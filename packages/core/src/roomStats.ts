@@ -40,8 +40,12 @@ export interface RoomStatsSnapshot {
 
 /** Monotonic counters plus tick/flush duration stats of one room. */
 export class RoomStats {
+  /** Wall time of tick work (input drain + simulation). */
   readonly tick = new DurationStats();
+  /** Wall time of flush work (encode + send for every client). */
   readonly flush = new DurationStats();
+  // The counters below are reported under the same names (or grouped, e.g. `inputs.received`)
+  // in the tk:stats snapshot; see RoomStatsSnapshot for what each one counts.
   ticks = 0;
   flushes = 0;
   inputsReceived = 0;

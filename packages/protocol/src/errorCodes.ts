@@ -19,6 +19,7 @@ export const ErrorCode = {
   bad_token: 14,
 } as const;
 
+/** The symbolic name of an ERROR code, e.g. `room_full`; `tk:stats` counts errors under it. */
 export type ErrorName = keyof typeof ErrorCode;
 
 const errorNames = new Map<number, ErrorName>(
@@ -47,6 +48,7 @@ export const CloseCode = {
   too_many_errors: 4010,
 } as const;
 
+/** The symbolic name of a close code, e.g. `slow_consumer`. */
 export type CloseName = keyof typeof CloseCode;
 
 /** Close codes a peer may receive but no endpoint may send (RFC 6455 §7.4.1). */

@@ -45,8 +45,11 @@ export interface RoomInit {
  * flush. The split is by seam, not for reuse: nothing else extends this class.
  */
 export abstract class RoomSockets {
+  /** Room kind, e.g. `agar`. */
   readonly kind: string;
+  /** Room id within its kind. */
   readonly roomId: string;
+  /** The resolved options the room runs with. */
   readonly options: RoomOptions;
   /** Counters and durations behind `tk:stats`; hosts read them through {@link snapshot}. */
   readonly stats = new RoomStats();
@@ -93,7 +96,6 @@ export abstract class RoomSockets {
       jsonSeatsChanged: () => (this.jsonDirty = true),
       markChanged: () => this.markChanged(),
     });
-    const room = this;
   }
 
   /** Connected clients (seated, with a live socket); `ccu` in `tk:stats`. */

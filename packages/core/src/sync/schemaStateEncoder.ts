@@ -25,6 +25,7 @@ import { ViewerMode } from "./viewer";
  * Nothing grows unless the world or a client's view reaches a new largest size.
  */
 export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements StateEncoder<SyncClient> {
+  /** Hash of the world's schema; sent in the welcome so clients can refuse a mismatched decoder. */
   readonly schemaHash: number;
   private flushIndex = 0;
 

@@ -48,7 +48,9 @@ export interface SpawnOptions {
  * mid-tick (e.g. for collisions).
  */
 export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWorld<D> {
+  /** Spatial index of entity positions, settled at every flush. */
   readonly grid: GridAoi;
+  /** AOI radius and distance tiers (how often far entities refresh). */
   readonly tiers: PriorityTiers;
   /** The {@link StateEncoder} to hand to the room (`sync: { mode: "binary", encoder }`). */
   readonly encoder: SchemaStateEncoder<D>;
@@ -180,6 +182,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWo
     this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
   }
 
+  /** True when slot `id` holds a live entity. */
   isAlive(id: number): boolean {
     return id >= 0 && id < this.slots && this.rows[id * this.rowSize + EntityRow.Type] >= 0;
   }
