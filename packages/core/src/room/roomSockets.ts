@@ -42,7 +42,10 @@ export interface RoomInit {
  * The socket side of a room: sockets opening and closing, every message's arrival (budget,
  * decode, dispatch), the hello that seats a player or refuses one, protocol errors and closes.
  * `Room` (room.ts) extends it with the simulation side: the input queue, the tick and the
- * flush. The split is by seam, not for reuse: nothing else extends this class.
+ * flush. The split is by seam, not for reuse: nothing else extends this class. A little over
+ * 400 lines because the socket side is one story (open → hello → messages → close) whose steps
+ * call each other; its parts that stand alone (seats, expiry, sessions, guards, dialects) are
+ * already beside it in room/.
  */
 export abstract class RoomSockets {
   /** Room kind, e.g. `agar`. */
