@@ -54,12 +54,14 @@ export class Room extends RoomSockets {
 
   // ---- inputs: queued for the next tick, or applied at once ------------------------------
 
-  protected inputs(link: ClientLink, inputs: readonly InputEntry[], now: number): void {
+  /** Handles `inputs[0, count)` (the array may be a reused scratch longer than `count`). */
+  protected inputs(link: ClientLink, inputs: readonly InputEntry[], count: number, now: number): void {
     const seat = link.seat;
     if (!seat) return this.protocolError(link, "not_joined", "input before hello");
     const queued = this.game.ticking && this.options.queueInputs;
     let appliedNow = false;
-    for (const entry of inputs) {
+    for (let i = 0; i < count; i++) {
+      const entry = inputs[i]!;
       this.stats.inputsReceived++;
       if (entry.seq <= seat.lastReceivedSeq) {
         this.countRejected("stale_seq");
@@ -142,7 +144,8 @@ export class Room extends RoomSockets {
   }
 
   private flushBinary(encoder: StateEncoder, now: number): void {
-    encoder.beginFlush(this.flushIndex++);
+    const flushIndex = this.flushIndex++;
+    encoder.beginFlush(flushIndex);
     const time = Math.max(0, Math.round(now - this.epoch));
     const w = this.writer;
     const list = this.seats.list;
@@ -150,7 +153,9 @@ export class Room extends RoomSockets {
       const seat = list[i]!;
       const link = seat.link;
       if (!link) continue;
-      if (link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
+      // Reading the backlog crosses into the runtime; every 4th flush per client (staggered)
+      // still finds a stalled reader within 4 flushes, at a quarter of the cost.
+      if (((flushIndex + i) & 3) === 0 && link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
         RoomStats.bump(this.stats.errors, "slow_consumer");
         this.closeLink(link, CloseCode.slow_consumer, "client is not reading");
         continue;

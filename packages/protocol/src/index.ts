@@ -8,6 +8,7 @@ export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError"
 export * from "./constants";
 export * from "./errorCodes";
 export * from "./clientMessages";
+export * from "./inputFrame";
 export * from "./serverMessages";
 export * from "./jsonMessages";
 export * from "./cadence";

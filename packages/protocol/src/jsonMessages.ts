@@ -11,7 +11,15 @@ export type JsonClientMessage =
   | { t: "input"; seq: number; data: unknown }
   | { t: "ping"; ct: number }
   | { t: "stats"; id: number }
-  | { t: "leave" };
+  | { t: "leave" }
+  | { t: "ka" };
+
+/**
+ * The JSON rooms' keepalive, sent as this exact text and answered with the same text. It is a
+ * fixed string so a hibernating Durable Object can answer it with a WebSocket auto-response
+ * without waking up; a room that is awake answers it the same way.
+ */
+export const JSON_KEEPALIVE = '{"t":"ka"}';
 
 /**
  * The JSON welcome: the binary {@link WelcomeMessage}'s fields under the same names, with the
@@ -29,7 +37,8 @@ export type JsonServerMessage =
   | { t: "state"; tick: number; time: number; ack?: number; state?: unknown; events?: unknown[] }
   | { t: "error"; code: number; name: string; reason: string; retryAfterMs?: number }
   | { t: "pong"; ct: number; st: number }
-  | { t: "stats"; id: number; stats: unknown };
+  | { t: "stats"; id: number; stats: unknown }
+  | { t: "ka" };
 
 /** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */
 export function toJsonWelcome(m: WelcomeFields): JsonWelcome {
@@ -91,6 +100,8 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
       return { t: "stats", id: o.id };
     case "leave":
       return { t: "leave" };
+    case "ka":
+      return { t: "ka" };
     default:
       return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
   }

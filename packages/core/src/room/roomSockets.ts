@@ -1,6 +1,9 @@
 import {
   BinaryWriter,
   CloseCode,
+  InputFrameReader,
+  JSON_KEEPALIVE,
+  Kind,
   MAX_CLIENT_FRAME_BYTES,
   PROTOCOL_VERSION,
   decodeClientMessage,
@@ -64,6 +67,7 @@ export abstract class RoomSockets {
   protected readonly syncEveryTicks: number;
   protected readonly queue = new InputQueue<unknown>();
   protected readonly writer = new BinaryWriter(4096);
+  protected readonly inputReader = new InputFrameReader();
   protected readonly links = new Map<number, ClientLink>();
   protected readonly seats = new SeatRegistry();
   protected readonly seating: Seating;
@@ -109,6 +113,14 @@ export abstract class RoomSockets {
   /** Seats taken, connected or held for a reconnect. */
   get seatCount(): number {
     return this.seats.size;
+  }
+
+  /**
+   * Whether the game runs a tick loop. Adapters pick their socket API by it: a ticking room is
+   * awake while anyone is connected, a turn-based one can sleep between moves.
+   */
+  get ticking(): boolean {
+    return this.game.ticking;
   }
 
   /** True while the tick loop is scheduled. */
@@ -245,13 +257,21 @@ export abstract class RoomSockets {
 
   protected onBinary(link: ClientLink, bytes: Uint8Array, now: number): void {
     if (link.seat && link.dialect === "json") return this.protocolError(link, "bad_frame", "binary frame on a JSON connection");
+    if (bytes[0] === Kind.Input) {
+      // The per-player, per-tick message: read into reused entries, no message object.
+      const reader = this.inputReader;
+      const err = reader.read(bytes);
+      if (err) return this.decodeFailed(link, err, bytes.length);
+      this.inputs(link, reader.entries, reader.count, now);
+      return reader.release();
+    }
     const msg = decodeClientMessage(bytes);
     if (isDecodeError(msg)) return this.decodeFailed(link, msg, bytes.length);
     switch (msg.kind) {
       case "hello":
         return this.hello(link, msg.version, msg.token, msg.name, "binary", now);
       case "input":
-        return this.inputs(link, msg.inputs, now);
+        return this.inputs(link, msg.inputs, msg.inputs.length, now);
       case "ping":
         return sendPong(link, "binary", msg.clientTime, now, this.writer);
       case "statsRequest":
@@ -270,12 +290,14 @@ export abstract class RoomSockets {
       case "hello":
         return this.hello(link, msg.v, msg.token, msg.name, "json", now);
       case "input":
-        return this.inputs(link, [{ seq: msg.seq, payload: msg.data as Uint8Array }], now);
+        return this.inputs(link, [{ seq: msg.seq, payload: msg.data as Uint8Array }], 1, now);
       case "ping":
         return sendPong(link, "json", msg.ct, now, this.writer);
       case "stats":
         if (!this.statsAllowed(link, now)) return;
         return sendStats(link, "json", msg.id, this.snapshot(), this.writer);
+      case "ka":
+        return link.connection.send(JSON_KEEPALIVE);
       case "leave":
         return this.leave(link);
     }
@@ -411,8 +433,11 @@ export abstract class RoomSockets {
 
   /** Runs tick `k` (scheduled by the tick loop at room time `now`). */
   protected abstract runTick(k: number, now: number): void;
-  /** Takes a seated socket's inputs: queued for the next tick or applied at once. */
-  protected abstract inputs(link: ClientLink, inputs: readonly InputEntry[], now: number): void;
+  /**
+   * Takes a seated socket's inputs `inputs[0, count)` (the array may be a reused scratch longer
+   * than `count`): queued for the next tick or applied at once.
+   */
+  protected abstract inputs(link: ClientLink, inputs: readonly InputEntry[], count: number, now: number): void;
   /** The game's state changed (JSON rooms send views on their next flush). */
   protected abstract markChanged(): void;
   /** Flushes on a microtask (rooms without a tick loop). */
