@@ -144,7 +144,7 @@ function checkInvariants(side: Side, s: Scenario, scores: Map<number, number>): 
   const { room, game } = side;
   const cap = s.honest + (s.insider ? 1 : 0);
   check(room.seatCount <= cap, `seats ${room.seatCount} > cap ${cap}`);
-  check(room.ccu <= room.seatCount, `ccu ${room.ccu} > seats ${room.seatCount}`);
+  check(room.connectedCount <= room.seatCount, `connected ${room.connectedCount} > seats ${room.seatCount}`);
   for (let id = 1; id <= cap + 2; id++) {
     const c = game.cellOf(id);
     if (!c) {
