@@ -15,6 +15,7 @@ export class SocketConnection implements Connection {
   ) {}
 
   send(data: Uint8Array | string): void {
+    // No copy: workerd copies the bytes on send, so the room's reused writer may be lent here.
     try {
       this.ws.send(data);
     } catch {

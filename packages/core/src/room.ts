@@ -179,7 +179,7 @@ export class Room extends RoomSockets {
       endFrame(w, flagsPos, flags);
       this.stats.frames++;
       this.stats.bytesOut += w.offset;
-      link.connection.send(w.toBytes());
+      link.connection.send(w.peek());
     }
   }
 
@@ -203,7 +203,7 @@ export class Room extends RoomSockets {
     this.stats.acks++;
     this.stats.frames++;
     this.stats.bytesOut += w.offset;
-    link.connection.send(w.toBytes());
+    link.connection.send(w.peek());
   }
 
   protected markChanged(): void {

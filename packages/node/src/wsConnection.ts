@@ -7,10 +7,10 @@ export class WsConnection implements Connection {
   constructor(private readonly ws: WebSocket) {}
 
   send(data: Uint8Array | string): void {
-    // The room hands over its own copy of every frame (BinaryWriter.toBytes), so ws may keep a
-    // reference until the kernel takes the bytes.
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    this.ws.send(data);
+    // The room lends a view of its reused writer (see Connection.send) and ws may keep a reference
+    // until the kernel takes the bytes: copy.
+    this.ws.send(typeof data === "string" ? data : data.slice());
   }
 
   close(code: number, reason: string): void {

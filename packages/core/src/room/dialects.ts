@@ -28,7 +28,7 @@ function sendJson(link: ClientLink, msg: JsonServerMessage): void {
 /** Sends the welcome; both dialects carry the same fields (see `toJsonWelcome`). */
 export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: BinaryWriter): void {
   if (link.dialect === "json") sendJson(link, toJsonWelcome(fields));
-  else link.connection.send(encodeWelcome(writer.reset(), fields).toBytes());
+  else link.connection.send(encodeWelcome(writer.reset(), fields).peek());
 }
 
 /** Sends an ERROR; `retryAfterMs` > 0 tells the client how long to back off. */
@@ -37,14 +37,14 @@ export function sendError(link: ClientLink, name: ErrorName, reason: string, ret
   if (dialect === "json") {
     sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason, retryAfterMs } : { t: "error", code, name, reason });
   } else {
-    link.connection.send(encodeError(writer.reset(), code, reason, retryAfterMs).toBytes());
+    link.connection.send(encodeError(writer.reset(), code, reason, retryAfterMs).peek());
   }
 }
 
 /** Answers a ping (in the dialect the ping came in) with the client's time and the room's. */
 export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number, serverTime: number, writer: BinaryWriter): void {
   if (dialect === "json") sendJson(link, { t: "pong", ct: clientTime, st: serverTime });
-  else link.connection.send(encodePong(writer.reset(), clientTime, serverTime).toBytes());
+  else link.connection.send(encodePong(writer.reset(), clientTime, serverTime).peek());
 }
 
 /**
@@ -53,7 +53,7 @@ export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number,
  */
 export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: BinaryWriter): void {
   if (dialect === "json") sendJson(link, { t: "stats", id: requestId, stats: snapshot });
-  else link.connection.send(encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).toBytes());
+  else link.connection.send(encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
 }
 
 /**

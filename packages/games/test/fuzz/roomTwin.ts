@@ -31,7 +31,8 @@ class RecordingConnection implements Connection {
   readonly sent: WireFrame[] = [];
   closedWith: { code: number; reason: string } | null = null;
   send(data: WireFrame): void {
-    if (!this.closedWith) this.sent.push(data);
+    // The room lends its writer's bytes for the duration of the call (Connection.send).
+    if (!this.closedWith) this.sent.push(typeof data === "string" ? data : (data.slice() as WireFrame));
   }
   close(code: number, reason: string): void {
     this.closedWith ??= { code, reason };
