@@ -26,6 +26,7 @@ export class DurationStats {
   private sum = 0;
   private max = 0;
 
+  /** Adds one duration (negative or NaN counts as 0). */
   record(ms: number): void {
     if (!(ms >= 0)) ms = 0;
     this.ring[this.n % WINDOW] = ms;
@@ -37,10 +38,12 @@ export class DurationStats {
     this.buckets[b]!++;
   }
 
+  /** Durations recorded since creation. */
   get count(): number {
     return this.n;
   }
 
+  /** Count, mean, max, histogram and recent percentiles, as `tk:stats` reports them. */
   summary(): DurationSummary {
     const k = Math.min(this.n, WINDOW);
     const sorted = Array.from(this.ring.subarray(0, k)).sort((a, b) => a - b);

@@ -19,16 +19,19 @@ export class FakeClock implements Clock {
     this.t = start;
   }
 
+  /** The fake time (advanced only by the test). */
   now(): number {
     return this.t;
   }
 
+  /** Schedules `fn` at now + delayMs of fake time. */
   setTimer(fn: () => void, delayMs: number): TimerHandle {
     const timer = { id: this.nextId++, at: this.t + Math.max(0, delayMs), fn };
     this.timers.push(timer);
     return timer.id;
   }
 
+  /** Cancels a pending timer. */
   clearTimer(handle: TimerHandle): void {
     this.timers = this.timers.filter((x) => x.id !== handle);
   }

@@ -16,10 +16,12 @@ export class InputQueue<Input> {
   private items: QueuedInput<Input>[] = [];
   private len = 0;
 
+  /** Inputs waiting for the next tick. */
   get length(): number {
     return this.len;
   }
 
+  /** Queues one decoded input, reusing a pooled entry. */
   push(playerId: number, seq: number, input: Input, receivedAt: number): void {
     let e = this.items[this.len];
     if (e === undefined) {

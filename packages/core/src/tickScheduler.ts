@@ -19,6 +19,7 @@ export class TickScheduler {
     private readonly maxLagTicks = 5,
   ) {}
 
+  /** True while a tick is scheduled. */
   get running(): boolean {
     return this.timer !== null;
   }
@@ -28,6 +29,7 @@ export class TickScheduler {
     return this.k;
   }
 
+  /** Starts the grid at the current time (tick 1 is due one tickMs from now). No-op when running. */
   start(): void {
     if (this.timer !== null) return;
     this.origin = this.clock.now();
@@ -35,6 +37,7 @@ export class TickScheduler {
     this.arm();
   }
 
+  /** Cancels the next tick. No-op when stopped. */
   stop(): void {
     if (this.timer === null) return;
     this.clock.clearTimer(this.timer);

@@ -8,7 +8,9 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  */
 export class BinaryReader {
   private readonly view: DataView;
+  /** Read position. */
   offset: number;
+  /** Position reads may not pass. */
   readonly end: number;
 
   private readonly buf: Uint8Array;
@@ -20,6 +22,7 @@ export class BinaryReader {
     this.end = end;
   }
 
+  /** Bytes left before `end`. */
   get remaining(): number {
     return this.end - this.offset;
   }
@@ -30,34 +33,40 @@ export class BinaryReader {
     }
   }
 
+  /** An unsigned byte. */
   u8(): number {
     this.need(1);
     return this.view.getUint8(this.offset++);
   }
+  /** A little-endian u16. */
   u16(): number {
     this.need(2);
     const v = this.view.getUint16(this.offset, true);
     this.offset += 2;
     return v;
   }
+  /** A little-endian u32. */
   u32(): number {
     this.need(4);
     const v = this.view.getUint32(this.offset, true);
     this.offset += 4;
     return v;
   }
+  /** A little-endian i32. */
   i32(): number {
     this.need(4);
     const v = this.view.getInt32(this.offset, true);
     this.offset += 4;
     return v;
   }
+  /** A little-endian f32 (may be NaN or infinite; see finiteF32). */
   f32(): number {
     this.need(4);
     const v = this.view.getFloat32(this.offset, true);
     this.offset += 4;
     return v;
   }
+  /** A little-endian f64 (may be NaN or infinite; see finiteF64). */
   f64(): number {
     this.need(8);
     const v = this.view.getFloat64(this.offset, true);
@@ -76,6 +85,7 @@ export class BinaryReader {
     if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
     return v;
   }
+  /** A LEB128 unsigned varint of at most 32 bits (5 bytes). */
   varuint(): number {
     let result = 0;
     let shift = 0;
@@ -88,6 +98,7 @@ export class BinaryReader {
     }
     throw new DecodeError("bad_value", "varuint longer than 5 bytes");
   }
+  /** A zigzag-encoded signed varint. */
   varint(): number {
     const z = this.varuint();
     return (z >>> 1) ^ -(z & 1);

@@ -2,7 +2,7 @@ import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import { InputFrameReader } from "./inputFrame";
+import { InputFrameReader, type InputEntry } from "./inputFrame";
 
 /** decodeClientMessage copies the entries out, so one reader serves every call. */
 const sharedInputReader = new InputFrameReader();
@@ -16,11 +16,7 @@ export interface HelloMessage {
   name: string;
 }
 
-/** One client input: a sequence number and the game's encoded payload. */
-export interface InputEntry {
-  seq: number;
-  payload: Uint8Array;
-}
+export type { InputEntry } from "./inputFrame";
 
 /** One or more inputs, batched by the client when it sends faster than it flushes. */
 export interface InputMessage {
@@ -45,12 +41,15 @@ export interface LeaveMessage {
   kind: "leave";
 }
 
+/** Every binary client→server message, told apart by `kind`. */
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage;
 
+/** Writes a HELLO into `w` (reset by the caller); returns `w`. */
 export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
   return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
 }
 
+/** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */
 export function encodeInputs(w: BinaryWriter, inputs: readonly InputEntry[]): BinaryWriter {
   w.u8(Kind.Input).u8(inputs.length);
   for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
@@ -62,14 +61,17 @@ export function encodeInput(w: BinaryWriter, seq: number, payload: Uint8Array): 
   return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
 }
 
+/** Writes a PING carrying the client clock; returns `w`. */
 export function encodePing(w: BinaryWriter, clientTime: number): BinaryWriter {
   return w.u8(Kind.Ping).f64(clientTime);
 }
 
+/** Writes a `tk:stats` request; the answer echoes `requestId`. Returns `w`. */
 export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWriter {
   return w.u8(Kind.StatsRequest).u32(requestId);
 }
 
+/** Writes a LEAVE (the seat is freed at once, close 1000); returns `w`. */
 export function encodeLeave(w: BinaryWriter): BinaryWriter {
   return w.u8(Kind.Leave);
 }

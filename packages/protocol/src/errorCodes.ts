@@ -19,6 +19,7 @@ export const ErrorCode = {
   bad_token: 14,
 } as const;
 
+/** The symbolic name of an ERROR code, e.g. `room_full`; `tk:stats` counts errors under it. */
 export type ErrorName = keyof typeof ErrorCode;
 
 const errorNames = new Map<number, ErrorName>(
@@ -47,4 +48,16 @@ export const CloseCode = {
   too_many_errors: 4010,
 } as const;
 
+/** The symbolic name of a close code, e.g. `slow_consumer`. */
 export type CloseName = keyof typeof CloseCode;
+
+/** Close codes a peer may receive but no endpoint may send (RFC 6455 §7.4.1). */
+const UNSENDABLE_CLOSE_CODES: ReadonlySet<number> = new Set([1004, 1005, 1006, 1015]);
+
+/**
+ * A close code that is legal to send: the code itself, or 1000 for the reserved ones and
+ * anything outside 1000–4999 (e.g. answering a peer's 1006). Every host closes through it.
+ */
+export function sendableCloseCode(code: number): number {
+  return UNSENDABLE_CLOSE_CODES.has(code) || code < 1000 || code > 4999 ? 1000 : code;
+}

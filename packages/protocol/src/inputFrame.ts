@@ -1,6 +1,11 @@
 import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import type { InputEntry } from "./clientMessages";
+
+/** One client input: a sequence number and the game's encoded payload. */
+export interface InputEntry {
+  seq: number;
+  payload: Uint8Array;
+}
 
 /** varuint read failures, as negative results so the hot path never throws. */
 const TRUNCATED = -1;

@@ -1,5 +1,6 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
+import type { WelcomeMessage } from "./serverMessages";
 
 /**
  * JSON text mode, for turn-based rooms where readability beats bytes. Same message set as the
@@ -20,26 +21,42 @@ export type JsonClientMessage =
  */
 export const JSON_KEEPALIVE = '{"t":"ka"}';
 
+/**
+ * The JSON welcome: the binary {@link WelcomeMessage}'s fields under the same names, with the
+ * version as `v` and without `json` (implied) and `schemaHash` (JSON rooms have no schema).
+ * Built from the binary shape by {@link toJsonWelcome}, so the two cannot drift apart.
+ */
+export type JsonWelcome = { t: "welcome"; v: number } & Omit<WelcomeMessage, "kind" | "version" | "json" | "schemaHash">;
+
+/** The welcome's fields as a room fills them in, whichever dialect the client speaks. */
+export type WelcomeFields = Omit<WelcomeMessage, "kind">;
+
+/** Server→client messages of JSON mode; the binary counterparts live in serverMessages.ts. */
 export type JsonServerMessage =
-  | {
-      t: "welcome";
-      v: number;
-      playerId: number;
-      token: string;
-      tickMs: number;
-      syncIntervalMs: number;
-      serverTime: number;
-      roomEpoch: number;
-      reconnected: boolean;
-      roomKind: string;
-      cap: number;
-      lastSeq: number;
-    }
+  | JsonWelcome
   | { t: "state"; tick: number; time: number; ack?: number; state?: unknown; events?: unknown[] }
   | { t: "error"; code: number; name: string; reason: string; retryAfterMs?: number }
   | { t: "pong"; ct: number; st: number }
   | { t: "stats"; id: number; stats: unknown }
   | { t: "ka" };
+
+/** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */
+export function toJsonWelcome(m: WelcomeFields): JsonWelcome {
+  return {
+    t: "welcome",
+    v: m.version,
+    playerId: m.playerId,
+    token: m.token,
+    tickMs: m.tickMs,
+    syncIntervalMs: m.syncIntervalMs,
+    serverTime: m.serverTime,
+    roomEpoch: m.roomEpoch,
+    reconnected: m.reconnected,
+    roomKind: m.roomKind,
+    cap: m.cap,
+    lastSeq: m.lastSeq,
+  };
+}
 
 function isU32(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;

@@ -43,6 +43,7 @@ export interface FrameMessage {
   delta: Uint8Array | null;
 }
 
+/** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
   code: number;
@@ -51,12 +52,14 @@ export interface ErrorMessage {
   reason: string;
 }
 
+/** The answer to a ping: the client time echoed and the server time when it was answered. */
 export interface PongMessage {
   kind: "pong";
   clientTime: number;
   serverTime: number;
 }
 
+/** The answer to a `tk:stats` request. */
 export interface StatsMessage {
   kind: "stats";
   requestId: number;
@@ -64,8 +67,10 @@ export interface StatsMessage {
   json: string;
 }
 
+/** Every binary server→client message, told apart by `kind`. */
 export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage;
 
+/** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
   return w
     .u8(Kind.Welcome)
@@ -105,18 +110,22 @@ export function writeFrameEvents(w: BinaryWriter, events: readonly Uint8Array[])
   for (const e of events) w.varuint(e.length).bytes(e);
 }
 
+/** Patches the FRAME's flags byte (at `flagsPos` from {@link beginFrame}) with the sections written. */
 export function endFrame(w: BinaryWriter, flagsPos: number, flags: number): void {
   w.patchU8(flagsPos, flags);
 }
 
+/** Writes an ERROR; `retryAfterMs` 0 means no back-off hint. Returns `w`. */
 export function encodeError(w: BinaryWriter, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
   return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
 }
 
+/** Writes a PONG; returns `w`. */
 export function encodePong(w: BinaryWriter, clientTime: number, serverTime: number): BinaryWriter {
   return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
 }
 
+/** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
 export function encodeStats(w: BinaryWriter, requestId: number, json: string): BinaryWriter {
   return w.u8(Kind.Stats).u32(requestId).string(json);
 }

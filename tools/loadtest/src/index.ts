@@ -1,6 +1,7 @@
 /**
  * Programmatic API of the load tool: run a load test, merge and compare reports, evaluate gates,
- * and start the loopback echo server used by tests and the generator benchmark.
+ * and benchmark the generator. The loopback room server its tests and benchmark use is
+ * `serveRooms` from `@tikron/node`.
  */
 export { runLoad, runResolved } from "./runner";
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
@@ -19,8 +20,7 @@ export { mergeReports, readReport } from "./merge";
 export { compareReports, formatComparison, type Comparison } from "./compare";
 export { gates, getGate, gateConfig, evaluateGate, formatGateResult, runGate, type Gate, type GateResult } from "./gates";
 export { runSweep, builtInSweeps, type SweepEntry } from "./sweep";
-export { startEchoServer, type EchoServer, type EchoServerOptions } from "./echoServer";
-export { benchGenerator, benchChecks, BENCH_TARGETS, type BenchOptions } from "./benchGenerator";
+export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./benchGenerator";
 export { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
 export {
   scenarios,

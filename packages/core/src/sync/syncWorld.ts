@@ -11,6 +11,7 @@ import {
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
+import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
 
@@ -46,8 +47,10 @@ export interface SpawnOptions {
  * flush; call {@link moved} after changing `x`/`y` when the game also queries the world
  * mid-tick (e.g. for collisions).
  */
-export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
+export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWorld<D> {
+  /** Spatial index of entity positions, settled at every flush. */
   readonly grid: GridAoi;
+  /** AOI radius and distance tiers (how often far entities refresh). */
   readonly tiers: PriorityTiers;
   /** The {@link StateEncoder} to hand to the room (`sync: { mode: "binary", encoder }`). */
   readonly encoder: SchemaStateEncoder<D>;
@@ -179,6 +182,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
   }
 
+  /** True when slot `id` holds a live entity. */
   isAlive(id: number): boolean {
     return id >= 0 && id < this.slots && this.rows[id * this.rowSize + EntityRow.Type] >= 0;
   }

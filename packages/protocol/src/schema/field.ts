@@ -14,6 +14,7 @@ export const FieldCode = {
   Map: 8,
 } as const;
 
+/** One of the {@link FieldCode} values. */
 export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
 
 /**
