@@ -10,10 +10,19 @@ export interface AbFigure {
 
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 
+/** CPU of the workerd processes in one role over the window (null when the run has none). */
+function roleCpu(r: Report, role: "worker" | "proxy"): number | null {
+  const ps = r.server?.workerd.filter((w) => w.role === role && w.cpuPct !== null) ?? [];
+  return ps.length === 0 ? null : r2(ps.reduce((a, w) => a + (w.cpuPct ?? 0), 0));
+}
+
 /** The figures, in table order. Missing figures (e.g. a server without tk:stats) stay missing. */
 export const AB_FIGURES: readonly AbFigure[] = [
   { id: "serverCpuPct", label: "server CPU % (workerd; 100 = 1 core)", get: (r) => r.server?.cpuPct ?? null },
   { id: "serverCpuUsPerMsg", label: "server CPU µs / message (in + out)", get: (r) => r.server?.cpuUsPerMsg ?? null },
+  // The worker process alone runs the Durable Objects; the proxy is wrangler's dev front, absent on the edge.
+  { id: "workerCpuPct", label: "  of which worker (the objects) %", get: (r) => roleCpu(r, "worker") },
+  { id: "proxyCpuPct", label: "  of which dev proxy %", get: (r) => roleCpu(r, "proxy") },
   { id: "framesPerSec", label: "frames/s per client", get: (r) => r.summary.perClient.framesPerSec },
   { id: "ackP50Ms", label: "ack p50 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p50 : null) },
   { id: "ackP99Ms", label: "ack p99 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p99 : null) },
