@@ -1,9 +1,10 @@
 /**
- * One measured run on a fresh local server: start `wrangler dev` (pinned to the server's cores),
- * warm it up, run the load in a child process pinned to the generator's cores, stop the server.
+ * One measured run on a fresh local server: start `wrangler dev` (pinned to the server's cores,
+ * its dev proxy moved to the generator's), warm it up, run the load in a child process pinned to
+ * the generator's cores, stop the server.
  * A fresh server per run means no room, seat or warmed-up state of an earlier run distorts it.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import type { LoadConfig } from "../config";
 import type { Report } from "../report";
 import { tsxExecArgv } from "../workers";
 import type { ChildJob } from "./childRun";
-import { onlineCpus } from "./procStat";
+import { isWorkerd, listProcesses, onlineCpus, processRole, serverProcesses } from "./procStat";
 import { formatCpuList } from "./serverCpu";
 import { startLocalServer } from "./serverRun";
 
@@ -58,7 +59,8 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
   mkdirSync(job.workDir, { recursive: true });
   const server = await startLocalServer({ config: job.serverConfig, root: job.root, cpus: job.pinning.serverCpus ?? undefined });
   try {
-    log(`  server pid ${server.pid} on ${server.wsUrl}${server.affinity.applied ? `, CPU ${server.affinity.requested}` : ""}`);
+    const proxyMoved = job.pinning.generatorCpus && server.affinity.applied ? moveDevProxy(server.pid, job.pinning.generatorCpus) : [];
+    log(`  server pid ${server.pid} on ${server.wsUrl}${server.affinity.applied ? `, CPU ${server.affinity.requested}` : ""}${proxyMoved.length ? `, dev proxy ${proxyMoved.join(",")} on CPU ${job.pinning.generatorCpus}` : ""}`);
     const stem = join(job.workDir, `run-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     const childJob: ChildJob = {
       config: { ...job.load, url: server.wsUrl },
@@ -76,6 +78,22 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * Moves wrangler's dev proxy workerd (every socket's front hop under `wrangler dev`, absent on the
+ * edge) onto the generator's cores, so the pinned server core holds only the worker that runs the
+ * objects, as an edge machine would. Returns the pids moved; the proxy's CPU is still measured
+ * and reported apart.
+ */
+function moveDevProxy(rootPid: number, cpus: string): number[] {
+  const moved: number[] = [];
+  for (const p of serverProcesses(listProcesses(), rootPid)) {
+    if (!isWorkerd(p) || processRole(p) !== "proxy") continue;
+    const r = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(p.pid)], { stdio: "ignore", timeout: 5_000 });
+    if (r.status === 0) moved.push(p.pid);
+  }
+  return moved;
 }
 
 function runChild(jobPath: string, cpus: string | null, timeoutMs: number): Promise<void> {
