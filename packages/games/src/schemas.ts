@@ -5,15 +5,17 @@
 export { agarSchema, AGAR_MAX_WORLD } from "./agar/agarSchema";
 export { AGAR_RULES, speedFor as agarSpeedFor } from "./agar/agarRules";
 export { FPS_RULES } from "./fps/fpsRules";
-export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
+export { encodeAgarInput, writeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
-export { encodeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
+export { encodeMovementInput, writeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
 
 export { fpsSchema, FPS_MAX_WORLD } from "./fps/fpsSchema";
 export {
   encodeFpsMove,
   encodeFpsShot,
+  writeFpsMove,
+  writeFpsShot,
   decodeFpsInput,
   FpsInputKind,
   FPS_MOVE_BYTES,

@@ -26,7 +26,11 @@ export {
   scenarios,
   getScenario,
   isTextScenario,
-  encodeAgarInput,
+  defineScenario,
+  loadScenarioFile,
+  agarScenario,
+  movementScenario,
+  fpsScenario,
   tttJsonScenario,
   type AnyScenario,
   type Scenario,
@@ -35,3 +39,5 @@ export {
   type WelcomeInfo,
 } from "./scenarios/index";
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
+/** Scenario authors: the PRNG handed to createPlayer/writeInput. */
+export type { Rng } from "./rng";
