@@ -36,7 +36,7 @@ export class ClientContext implements SocketContext {
     readonly scheduler: FixedScheduler,
     readonly periodMs: number,
     /** performance.now() at which the measuring window (and the input schedule) ends. */
-    readonly measureEndAt: number,
+    public measureEndAt: number,
     readonly connectTimeoutMs: number,
     /** Routes a stats reply to whoever asked. */
     readonly onStats: (requestId: number, json: string) => void,
@@ -71,7 +71,7 @@ export class SimClient extends SimSocket {
 
   protected override sendHello(ws: WebSocket): void {
     const w = this.ctx.writer.reset();
-    encodeHello(w, { version: PROTOCOL_VERSION, token: "", name: `lt${this.index}` });
+    encodeHello(w, { version: PROTOCOL_VERSION, token: this.token, name: `lt${this.index}` });
     ws.send(w.peek());
   }
 
@@ -129,6 +129,8 @@ export class SimClient extends SimSocket {
     switch (msg.kind) {
       case "welcome": {
         if (!this.welcomed(msg, now)) return;
+        // A new connection (first join or back after a drop): gaps count within one connection.
+        this.lastStateAt = -1;
         this.ctx.scenario.onWelcome?.(this.player, {
           playerId: msg.playerId,
           tickMs: msg.tickMs,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientRoom, inShard, joinOffsetMs, resolveConfig, roomUrl, statsOwner } from "../src/config";
+import { clientRoom, inShard, resolveConfig, roomUrl, statsOwner } from "../src/config";
+import { buildPlan } from "../src/loadPlan";
 
 describe("config", () => {
   it("fills defaults: fresh room prefix per run, ramp of 10 joins/s per room, scenario rate", () => {
@@ -41,10 +42,12 @@ describe("config", () => {
   });
 
   it("joins are paced evenly over the ramp and rooms fill in parallel", () => {
-    const c = { rampSec: 10, players: 50, rooms: 2 };
-    expect(joinOffsetMs(c, 0)).toBe(0);
-    expect(joinOffsetMs(c, 50)).toBe(5000);
-    expect(joinOffsetMs(c, 99)).toBeCloseTo(9900);
+    const c = { rampSec: 10, players: 50, rooms: 2, durationSec: 5, seed: 1, load: { kind: "ramp" as const, drops: [] } };
+    const plan = buildPlan(c).clients;
+    expect(plan[0]!.joinAtMs).toBe(0);
+    expect(plan[50]!.joinAtMs).toBe(5000);
+    expect(plan[99]!.joinAtMs).toBeCloseTo(9900);
+    expect(plan.map((p) => p.room).slice(0, 4)).toEqual([0, 1, 0, 1]);
     expect([0, 1, 2, 3].map((i) => clientRoom(c, i))).toEqual([0, 1, 0, 1]);
   });
 
