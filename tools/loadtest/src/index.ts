@@ -2,7 +2,17 @@
  * Programmatic API of the load tool: run a load test, merge and compare reports, evaluate gates,
  * and start the loopback echo server used by tests and the generator benchmark.
  */
-export { runLoad, runResolved } from "./runner";
+export { runLoad, runResolved, withScenarioFile, type RunOptions } from "./runner";
+export type { LiveSample, RoomStatsSample, RunSeries } from "./live/series";
+export { formatProgress, progressPrinter } from "./live/progress";
+export { ExitCode, evaluateReport, exitCodeFor } from "./gates";
+export { evaluateThreshold, evaluateThresholds, type ThresholdCheck } from "./thresholds/evaluate";
+export { FIGURES, LIVE_FIGURES } from "./thresholds/figures";
+export { parseThreshold } from "./thresholds/parse";
+export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./loadPlan";
+export { ticketSource, type TicketSpec } from "./tickets";
+export { runHtml, compareHtml, sweepHtml, writeHtmlReport } from "./report/html";
+export { lineChartSvg, type LineChart, type ChartSeries } from "./report/charts";
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
 export {
   assembleReport,

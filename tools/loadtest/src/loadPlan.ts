@@ -10,7 +10,7 @@
  * - open (arrival rate): `arrivalRate` joins per second across all rooms for the whole window,
  *   whatever the server does; each stays to the end unless sessions are on.
  * - sessions (churn): with `sessionMeanSec`, every seat is cut into sessions of exponentially
- *   distributed length; in the closed models a new player takes the seat the moment the last
+ *   distributed length (floored at {@link MIN_SESSION_MS}); in the closed models a new player takes the seat the moment the last
  *   one leaves, in the open model nobody replaces a leaver.
  */
 import { Rng } from "./rng";
@@ -66,6 +66,13 @@ export interface PlanInput {
   seed: number;
   load: LoadModel;
 }
+
+/**
+ * Shortest session: a player who leaves within milliseconds of joining never got a welcome and
+ * would count as a failed join. Sessions are exponential, floored here (a mean of seconds
+ * barely moves); no replacement starts in the window's last stretch of this length either.
+ */
+export const MIN_SESSION_MS = 500;
 
 /** Never plan more sessions than this (a bad churn setting must not exhaust memory). */
 export const MAX_PLANNED_CLIENTS = 200_000;
@@ -142,8 +149,8 @@ export function buildPlan(c: PlanInput): LoadPlan {
       const end = leave ?? windowMs;
       let t = join;
       for (;;) {
-        const stop = t + exponential(rng, mean);
-        if (stop >= end) {
+        const stop = t + Math.max(MIN_SESSION_MS, exponential(rng, mean));
+        if (stop >= end - MIN_SESSION_MS) {
           sessions.push([room, t, leave]);
           break;
         }

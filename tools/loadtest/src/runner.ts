@@ -13,6 +13,11 @@ import { runOnWorkers } from "./workers";
 export interface RunOptions extends LiveOptions {
   /** Join tickets for production rooms (the secret stays out of the config). */
   tickets?: TicketSpec;
+  /**
+   * Per-second sampling (series, progress, live thresholds); default true. Off only to measure
+   * what sampling costs the generator (bench/liveOverhead.ts).
+   */
+  live?: boolean;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
   let results: ShardResult[];
   if (cfg.workers >= 2) {
-    results = await runOnWorkers(cfg, cfg.workers, () => monitor.start(), { live, tickets: opts.tickets });
+    results = await runOnWorkers(cfg, cfg.workers, () => monitor.start(), { ...(opts.live === false ? {} : { live }), tickets: opts.tickets });
   } else {
     monitor.start();
     results = [
@@ -54,7 +59,11 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
           startAtEpochMs: cfg.startAtEpochMs ?? Date.now() + 50,
           thread: "main",
         },
-        { onTick: live.tickSink(0), signal: live.controller.signal, tickets: opts.tickets ? ticketSource(opts.tickets) : null },
+        {
+          ...(opts.live === false ? {} : { onTick: live.tickSink(0) }),
+          signal: live.controller.signal,
+          tickets: opts.tickets ? ticketSource(opts.tickets) : null,
+        },
       ),
     ];
   }

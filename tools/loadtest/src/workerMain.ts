@@ -1,4 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
+import type { ThreadTick } from "./live/threadTick";
 import { loadScenarioFile } from "./scenarios/index";
 import { runShard } from "./shardRun";
 import { ticketSource } from "./tickets";
@@ -11,7 +12,7 @@ import type { WorkerInit } from "./workers";
  */
 const port = parentPort;
 if (!port) throw new Error("workerMain must run in a worker thread");
-const { spec, tickets } = workerData as WorkerInit;
+const { spec, tickets, live } = workerData as WorkerInit;
 const abort = new AbortController();
 
 port.on("message", (msg: { type: "start"; startAtEpochMs: number } | { type: "abort" }) => {
@@ -20,7 +21,7 @@ port.on("message", (msg: { type: "start"; startAtEpochMs: number } | { type: "ab
   runShard(
     { ...spec, startAtEpochMs: msg.startAtEpochMs },
     {
-      onTick: (tick) => port.postMessage({ type: "tick", tick }),
+      ...(live ? { onTick: (tick: ThreadTick) => port.postMessage({ type: "tick", tick }) } : {}),
       encodeTicks: true,
       signal: abort.signal,
       tickets: tickets ? ticketSource(tickets) : null,

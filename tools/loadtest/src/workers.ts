@@ -31,6 +31,8 @@ type WorkerMsg =
 export interface WorkerInit {
   spec: Omit<ShardSpec, "startAtEpochMs">;
   tickets: TicketSpec | null;
+  /** Post a tick every second (off only when measuring what sampling costs). */
+  live: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function runOnWorkers(
         shard: { index: cfg.shard.index + n * w, count: n * k },
         thread: `worker ${w + 1}/${k}`,
       };
-      const init: WorkerInit = { spec, tickets: extra.tickets ?? null };
+      const init: WorkerInit = { spec, tickets: extra.tickets ?? null, live: extra.live !== undefined };
       const worker = new Worker(new URL("./workerMain.ts", import.meta.url), { workerData: init, execArgv: tsxExecArgv() });
       workers.push(worker);
       const sink = extra.live?.tickSink(w);

@@ -12,14 +12,14 @@ export function formatProgress(s: LiveSample, totalSec: number): string {
     `in ${Math.round(s.inputsPerSec)}/s ack ${Math.round(s.acksPerSec)}/s`,
     `ack p50 ${f1(s.ackP50Ms)} p99 ${f1(s.ackP99Ms)} ms`,
     `gap p99 ${f1(s.frameGapP99Ms)} ms`,
-    `${f1(s.framesPerSecPerClient)} fr/s/cl`,
+    `${s.framesPerSecPerClient === null ? "-" : s.framesPerSecPerClient.toFixed(1)} fr/s/cl`,
     `down ${kib < 10 ? kib.toFixed(1) : Math.round(kib)} KiB/s`,
     `err ${s.errors} closes ${s.unexpectedCloses}${s.failed ? ` failed ${s.failed}` : ""}`,
   ];
   if (s.dropped) parts.push(`back ${s.reconnected}/${s.dropped}`);
   parts.push(`gen cpu ${Math.round(s.generatorCpuPct)}% loop ${f1(s.eventLoopP99Ms)} ms sched ${s.onSchedulePct === null ? "-" : `${f1(s.onSchedulePct)}%`}`);
   if (s.serverCpuPct !== undefined) parts.push(`server cpu ${Math.round(s.serverCpuPct)}%`);
-  return parts.join(" | ");
+  return `${parts[0]} ${parts.slice(1).join(" | ")}`;
 }
 
 /** Where progress goes; a TTY gets one line redrawn in place, anything else one line per second. */
