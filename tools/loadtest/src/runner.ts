@@ -25,7 +25,9 @@ export interface RunOptions extends LiveOptions {
  * `workers` ≥ 2 the clients are spread over worker threads and their metrics merged exactly.
  */
 export async function runLoad(config: LoadConfig, opts: RunOptions = {}): Promise<Report> {
-  return runResolved(resolveConfig(await withScenarioFile(config)), opts);
+  const t = opts.tickets;
+  const tickets = config.tickets ?? (t ? (t.mode === "url" ? { mode: "url" as const, url: t.url } : { mode: "secret" as const }) : undefined);
+  return runResolved(resolveConfig(await withScenarioFile({ ...config, ...(tickets ? { tickets } : {}) })), opts);
 }
 
 /** Loads a `scenario` given as a file path and points the config at it (name + absolute file). */
