@@ -110,7 +110,7 @@ program
       onRun: (i, e, r, path) =>
         console.error(`[${i + 1}/${entries.length}] ${e.label}: ${r.status}, ack p99 ${r.summary.ackRttMs.p99} ms -> ${path}`),
     });
-    console.log(`markdown: ${res.markdownPath}\njson: ${res.jsonPath}`);
+    console.log(`markdown: ${res.markdownPath}\njson: ${res.jsonPath}\nhtml: ${res.htmlPath}`);
   });
 
 program
