@@ -36,7 +36,7 @@ export interface BenchCheck {
 const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
 
 /** Starts the echo server in a child process (loopback, bounded lifetime) and returns its port. */
-async function spawnEchoServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
+export async function spawnEchoServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
     [...tsxExecArgv(), cliPath, "echo-server", "--port", "0", "--max-seconds", String(Math.ceil(maxSeconds))],

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { writeFileSync } from "node:fs";
 import { benchGenerator } from "./benchGenerator";
+import { benchLiveOverhead } from "./liveOverhead";
 import { compareReports, formatComparison } from "./compare";
 import { addRunCommand, finishRun } from "./cliRun";
 import { resolveConfig } from "./config";
@@ -197,6 +198,24 @@ program
       );
     }
     if (checks.some((c) => !c.ok)) process.exitCode = 1;
+  });
+
+program
+  .command("bench-live")
+  .description("what per-second live sampling costs the generator: runs with it on and off alternated against a loopback echo server, medians")
+  .option("--clients <n>", "simulated players in total", int("clients"), 200)
+  .option("--rooms <n>", "echo rooms", int("rooms"), 4)
+  .option("-d, --duration <sec>", "steady phase per run", num("duration"), 10)
+  .option("--ramp <sec>", "join ramp per run", num("ramp"), 2)
+  .option("--pairs <n>", "A/B pairs (order alternates)", int("pairs"), 5)
+  .action(async (o) => {
+    const res = await benchLiveOverhead({ clients: o.clients, rooms: o.rooms, durationSec: o.duration, rampSec: o.ramp, pairs: o.pairs }, (l) => console.log(l));
+    const row = (name: string, s: typeof res.on): string =>
+      `${name.padEnd(9)} median ${s.median.cpuMicrosPerMessage.toFixed(2)} µs/msg, cpu ${s.median.cpuPercent.toFixed(1)}%, on schedule ${s.median.onSchedulePct}%   [µs/msg: ${s.cpuMicrosPerMessage.join(", ")}]`;
+    console.log(`
+${row("live on", res.on)}
+${row("live off", res.off)}`);
+    console.log(`on - off: ${(res.on.median.cpuMicrosPerMessage - res.off.median.cpuMicrosPerMessage).toFixed(2)} µs/msg`);
   });
 
 program
