@@ -12,6 +12,8 @@ import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { compareHtml } from "./report/html";
 import { runResolved, withScenarioFile } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { registerAbCommand } from "./ab/abCommand";
+import { registerCapacityCommand } from "./capacity/capacityCommand";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 import { progressPrinter } from "./live/progress";
 import type { TicketSpec } from "./tickets";
@@ -224,6 +226,9 @@ program
   .action(() => {
     for (const s of scenarios) console.log(s.available ? `${s.name}: available` : `${s.name}: unavailable (${s.reason})`);
   });
+
+registerAbCommand(program);
+registerCapacityCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

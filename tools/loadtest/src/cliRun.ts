@@ -11,7 +11,8 @@ import { progressPrinter } from "./live/progress";
 import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "./loadPlan";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { writeHtmlReport } from "./report/html";
-import { runResolved, withScenarioFile, type RunOptions } from "./runner";
+import { withScenarioFile, type RunOptions } from "./runner";
+import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import type { TicketSpec } from "./tickets";
 
 const int = (name: string) => (v: string): number => {
@@ -78,8 +79,7 @@ export function readConfigFile(path: string): Partial<LoadConfig> & { ticketUrl?
 
 /** Adds the `run` command to `program`. */
 export function addRunCommand(program: Command): void {
-  program
-    .command("run")
+  addServerOptions(program.command("run"))
     .description("run one load test; writes a JSON report and report.html next to it; exit 0 pass, 99 threshold failed, 98 invalid run, 97 could not run")
     .option("--config <file>", "JSON file with any of the options below (LoadConfig field names) and `thresholds`; the command line wins")
     .option("--url <url>", `room server base URL (ws:// or wss://; default ${RUN_DEFAULTS.url})`)
@@ -172,12 +172,12 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
   }
   const totalSec = cfg.load.kind === "ramp" ? cfg.rampSec + cfg.durationSec : cfg.durationSec;
   console.error(
-    `running ${cfg.scenario} (${cfg.load.kind}${cfg.load.sessionMeanSec ? ", churn" : ""}${cfg.load.drops.length ? ", drops" : ""}) against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(totalSec)} s${cfg.tickets.mode !== "none" ? `, tickets: ${cfg.tickets.mode}` : ""}`,
+    `running ${cfg.scenario} (${cfg.load.kind}${cfg.load.sessionMeanSec ? ", churn" : ""}${cfg.load.drops.length ? ", drops" : ""}) against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(totalSec)} s${cfg.tickets.mode !== "none" ? `, tickets: ${cfg.tickets.mode}` : ""}`,
   );
   const progress = o.quiet ? null : progressPrinter(process.stderr, totalSec);
   let report: Report;
   try {
-    report = await runResolved(cfg, {
+    report = await runWithServerOptions(cfg, o, (line) => console.error(line), {
       ...opts,
       onSample: progress?.onSample,
       onAbort: (a) => {

@@ -12,7 +12,6 @@ export { parseThreshold } from "./thresholds/parse";
 export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./loadPlan";
 export { ticketSource, type TicketSpec } from "./tickets";
 export { runHtml, compareHtml, sweepHtml, writeHtmlReport } from "./report/html";
-export { lineChartSvg, type LineChart, type ChartSeries } from "./report/charts";
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
 export {
   assembleReport,
@@ -51,3 +50,10 @@ export {
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
 /** Scenario authors: the PRNG handed to createPlayer/writeInput. */
 export type { Rng } from "./rng";
+export { runWithServerCpu, startLocalServer, type ServerTarget } from "./server/serverRun";
+export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
+export { runOnFreshServer, defaultPinning, type Pinning } from "./server/freshRun";
+export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
+export { parseAbSpec, type AbSpec } from "./ab/abSpec";
+export { runCapacity, type CapacityOptions, type CapacityResult } from "./capacity/capacityRun";
+export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./lineChart";

@@ -10,7 +10,7 @@ import { ticketSource, type TicketSpec } from "./tickets";
 import { runOnWorkers } from "./workers";
 
 /** How a run is watched and joined, beyond its load (never written to the report). */
-export interface RunOptions extends LiveOptions {
+export interface RunOptions extends LiveOptions, RunHooks {
   /** Join tickets for production rooms (the secret stays out of the config). */
   tickets?: TicketSpec;
   /**
@@ -38,6 +38,12 @@ export async function withScenarioFile<C extends { scenario?: string; scenarioFi
   return { ...config, scenario: scenario.name, scenarioFile: file };
 }
 
+/** Observers of a run (e.g. server CPU sampling aligned with the run's timeline). */
+export interface RunHooks {
+  /** Called once the run's start time (epoch ms; joins begin then) is fixed, before any client connects. */
+  onStart?: (startAtEpochMs: number) => void;
+}
+
 /** {@link runLoad} for an already resolved config (gates and sweeps resolve first to print it). */
 export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): Promise<Report> {
   if (cfg.scenarioFile) await loadScenarioFile(cfg.scenarioFile);
@@ -49,18 +55,23 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
   let results: ShardResult[];
   if (cfg.workers >= 2) {
-    results = await runOnWorkers(cfg, cfg.workers, () => monitor.start(), { ...(opts.live === false ? {} : { live }), tickets: opts.tickets });
+    results = await runOnWorkers(
+      cfg,
+      cfg.workers,
+      (startAt) => {
+        monitor.start();
+        opts.onStart?.(startAt);
+      },
+      { ...(opts.live === false ? {} : { live }), tickets: opts.tickets },
+    );
   } else {
     monitor.start();
+    // A short lead lets the event-loop monitor take its first sample before any load.
+    const startAtEpochMs = cfg.startAtEpochMs ?? Date.now() + 50;
+    opts.onStart?.(startAtEpochMs);
     results = [
       await runShard(
-        {
-          config: cfg,
-          shard: cfg.shard,
-          // A short lead lets the event-loop monitor take its first sample before any load.
-          startAtEpochMs: cfg.startAtEpochMs ?? Date.now() + 50,
-          thread: "main",
-        },
+        { config: cfg, shard: cfg.shard, startAtEpochMs, thread: "main" },
         {
           ...(opts.live === false ? {} : { onTick: live.tickSink(0) }),
           signal: live.controller.signal,

@@ -12,6 +12,7 @@ import { ClientContext, SimClient } from "./simClient";
 import { PHASE_STEP, type SimSocket, type SocketContext } from "./simSocket";
 import { ticketPlayerId, type TicketSource } from "./tickets";
 import { at, flushP99Ms, tickP99Ms } from "./tkStats";
+import { SteadyWindow } from "./steadyWindow";
 
 /** One thread's share of a run. */
 export interface ShardSpec {
@@ -140,6 +141,8 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   }
 
   scheduler.start();
+  const steady = new SteadyWindow();
+  const steadyTimer = setTimeout(() => steady.mark(rooms, clients), Math.max(0, t0 + cfg.rampSec * 1000 - performance.now()));
 
   // The plan's events (joins, leaves, drops) walked by one timer in time order, until the window
   // ends or the run is aborted.
@@ -169,6 +172,13 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   if (stoppedAt < windowEnd) ctx.measureEndAt = stoppedAt;
   scheduler.stop();
   for (const t of timers) clearTimeout(t);
+  clearTimeout(steadyTimer);
+  // The steady window is the ramp model's (after the ramp, everyone seated); with stages, arrivals
+  // or churn players come and go by design, so nobody is judged short of frames. An aborted run's
+  // window ends at the abort.
+  if (!cfg.turnBased && cfg.load.kind === "ramp" && !cfg.load.sessionMeanSec) {
+    steady.finish(clients, Math.max(0, (Math.min(stoppedAt, windowEnd) - (t0 + cfg.rampSec * 1000)) / 1000));
+  }
 
   // Drain: inputs sent just before the end deserve their ack; bounded by drainMs.
   const drainDeadline = performance.now() + cfg.drainMs;

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { readConfigFile } from "../src/cliRun";
 import type { LiveSample } from "../src/live/series";
 import { formatProgress, progressPrinter } from "../src/live/progress";
-import { lineChartSvg } from "../src/report/charts";
 import { compareHtml, runHtml, sweepHtml } from "../src/report/html";
 import { report, room } from "./fixtures";
 
@@ -83,24 +82,16 @@ describe("config file", () => {
 });
 
 describe("charts and HTML reports", () => {
-  it("a line chart draws one path per series through its points, gaps for nulls", () => {
-    const svg = lineChartSvg({ title: "ack <p99>", unit: "ms", series: [{ name: "a", points: [[0, 1], [1, 2], [2, null], [3, 4]] }, { name: "b", points: [] }] });
-    expect(svg.startsWith("<svg")).toBe(true);
-    expect(svg).toContain("ack &lt;p99&gt;");
-    const d = /<path d="([^"]+)"[^>]*data-series="a"/.exec(svg)![1]!;
-    // Two runs: M L, then a new M after the gap.
-    expect(d.match(/M/g)).toHaveLength(2);
-    expect(d.match(/L/g)).toHaveLength(1);
-    expect(svg).not.toContain('data-series="b"');
-  });
-
   it("a run page holds the charts, thresholds with pass/fail, config and environment; nothing external", () => {
     const r = report([room("t-0", { acks: [10, 20], gaps: [50] })]);
     r.series = { intervalSec: 1, samples: [sample(1), sample(2, { serverCpuPct: 40 }), sample(3)], roomStats: [{ tSec: 2, roomId: "t-0", tickP99Ms: 1, flushP99Ms: 2, ccu: 20 }] };
+    r.config.thresholds = ["ack.p99<15"];
     r.verdict = { name: "run", valid: true, passed: false, checks: [{ threshold: "ack.p99<15", ok: false, actual: "20" }] };
     const html = runHtml(r);
     expect(html).toMatch(/^<!doctype html>/);
-    expect((html.match(/<svg/g) ?? []).length).toBeGreaterThanOrEqual(8);
+    expect((html.match(/<figure class="chart"/g) ?? []).length).toBeGreaterThanOrEqual(8);
+    // A numeric threshold on a charted figure is drawn as a guide on its chart.
+    expect(html).toMatch(/data-title="Input -&gt; ack RTT \(1 s windows\)">.*ack\.p99&lt;15.*?<\/figure>/s);
     expect(html).toContain("CPU: generator and server");
     expect(html).toContain("Room tick / flush p99");
     expect(html).toContain("<code>ack.p99&lt;15</code>");
@@ -109,12 +100,14 @@ describe("charts and HTML reports", () => {
     expect(html).toContain(r.environment.cpuModel);
     expect(html).not.toMatch(/<script|<link|src=|href=|url\(/);
     const cmp = compareHtml(r, r, ["a.json", "b.json"]);
-    expect(cmp).toContain(`data-series="A p99"`);
-    expect(cmp).toContain(`data-series="B p99"`);
+    expect(cmp).toContain(">A p99</text>");
+    expect(cmp).toContain(">B p99</text>");
     const sw = sweepHtml("players", [
       { label: "10", report: r },
       { label: "20", report: r },
     ]);
     expect(sw).toMatch(/<path d="M[^"]+L/);
+    // Both entries have the same player count: x falls back to the entry's position.
+    expect(sw).toContain("entry (see the table)");
   });
 });

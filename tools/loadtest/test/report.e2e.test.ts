@@ -40,10 +40,10 @@ async function open(file: string): Promise<{ errors: string[]; requests: string[
   page.on("request", (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(file).href);
   const charts = await page.evaluate(() =>
-    [...document.querySelectorAll("svg.chart")].map((svg) => ({
-      label: svg.getAttribute("aria-label") ?? "",
+    [...document.querySelectorAll("figure.chart")].map((fig) => ({
+      label: fig.getAttribute("data-title") ?? "",
       // Points per drawn line: every M/L command is one point.
-      paths: [...svg.querySelectorAll("path")].map((p) => (p.getAttribute("d")?.match(/[ML]/g) ?? []).length),
+      paths: [...fig.querySelectorAll("svg path")].map((p) => (p.getAttribute("d")?.match(/[ML]/g) ?? []).length),
     })),
   );
   const text = await page.evaluate(() => document.body.innerText);

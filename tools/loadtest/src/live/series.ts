@@ -65,3 +65,21 @@ export interface RunSeries {
   /** tk:stats sampled every `statsEverySec` by one client per room (plus the final fetch). */
   roomStats: RoomStatsSample[];
 }
+
+/**
+ * Copies the server CPU series (sampled over the steady window, `report.server`) into the
+ * per-second samples' `serverCpuPct`, matching seconds since the run's start, so the HTML report
+ * charts it next to the generator's.
+ */
+export function attachServerCpu(r: {
+  config: { rampSec: number };
+  server?: { series: readonly { tSec: number; cpuPct: number }[] };
+  series?: RunSeries;
+}): void {
+  if (!r.server || !r.series) return;
+  const byT = new Map(r.series.samples.map((s) => [Math.round(s.tSec), s]));
+  for (const p of r.server.series) {
+    const s = byT.get(Math.round(r.config.rampSec + p.tSec));
+    if (s) s.serverCpuPct = p.cpuPct;
+  }
+}

@@ -69,6 +69,15 @@ export interface RoomCounters {
   reconnectFailed: number;
   /** Inputs in flight (sent, unacked) when their socket was dropped. */
   inputsLostOnDrop: number;
+  /** INPUT frames sent before the steady window (the part of the run after the ramp) began. */
+  inputFramesBeforeSteady: number;
+  /** FRAMEs received before the steady window began. */
+  framesRxBeforeSteady: number;
+  /**
+   * Clients that joined but received less than 99% of the state frames the room's cadence
+   * promises over the steady window (steadyWindow.ts).
+   */
+  clientsShortOfFrames: number;
 }
 
 /** Room parameters as announced by the server in welcome (first welcome seen). */
@@ -155,6 +164,9 @@ export function zeroCounters(): RoomCounters {
     reconnectNewSeat: 0,
     reconnectFailed: 0,
     inputsLostOnDrop: 0,
+    inputFramesBeforeSteady: 0,
+    framesRxBeforeSteady: 0,
+    clientsShortOfFrames: 0,
   };
 }
 

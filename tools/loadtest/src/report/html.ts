@@ -1,16 +1,17 @@
 /**
  * HTML reports: one self-contained file per run, comparison or sweep. Inline SVG charts
- * (charts.ts), inline CSS, no scripts and nothing fetched, so the file can be mailed or attached
+ * (lineChart.ts), inline CSS, no scripts and nothing fetched, so the file can be mailed or attached
  * to a CI run and opened anywhere.
  */
 import { writeFileSync } from "node:fs";
 import type { LiveSample, RoomStatsSample } from "../live/series";
 import type { Report } from "../report";
-import { esc, lineChartSvg, type ChartSeries, type LineChart } from "./charts";
+import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "../lineChart";
+import { parseThreshold } from "../thresholds/parse";
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1200px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
-.charts{display:flex;flex-wrap:wrap;gap:12px}.chart{border:1px solid #e5e7eb;border-radius:6px;background:#fff}
+.charts{display:flex;flex-wrap:wrap;gap:12px}.chart{margin:0;border:1px solid #e5e7eb;border-radius:6px;background:#fff;overflow:hidden}
 table{border-collapse:collapse}td,th{border-bottom:1px solid #e5e7eb;padding:3px 10px;text-align:left;vertical-align:top}
 .ok{color:#15803d;font-weight:600}.fail{color:#b91c1c;font-weight:600}.muted{color:#666}
 pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px}`;
@@ -21,36 +22,65 @@ function page(title: string, body: string): string {
 
 type Pick = (s: LiveSample) => number | null | undefined;
 
-function line(name: string, samples: readonly LiveSample[], pick: Pick, extra: Partial<ChartSeries> = {}): ChartSeries {
-  return { name, points: samples.map((s) => [s.tSec, pick(s) ?? null] as const), ...extra };
+function line(name: string, samples: readonly LiveSample[], pick: Pick): ChartSeries {
+  return { name, points: samples.map((s) => ({ x: s.tSec, y: pick(s) ?? null })) };
+}
+
+/** One chart in its frame; `data-title` names it for tests and readers. */
+function figure(o: LineChartOptions): string {
+  return `<figure class="chart" data-title="${esc(o.title)}">${lineChartSvg({ width: 600, height: 250, ...o })}</figure>`;
+}
+
+/** Horizontal guides for the run's plain-number thresholds on the given figures (total scope). */
+function guides(thresholds: readonly string[], figures: readonly string[]): { y: number; label: string }[] {
+  const out: { y: number; label: string }[] = [];
+  for (const t of thresholds) {
+    try {
+      const p = parseThreshold(t);
+      const only = p.rhs[0];
+      if (p.scope.kind === "total" && figures.includes(p.figure) && p.rhs.length === 1 && only && "value" in only) {
+        out.push({ y: only.sign * only.value, label: p.source });
+      }
+    } catch {
+      // Not drawable; the verdict table still lists it.
+    }
+  }
+  return out;
 }
 
 /** The time-series charts of one run (or of several runs overlaid, one colour per run). */
 function seriesCharts(runs: readonly { label: string; report: Report }[]): string[] {
   const one = runs.length === 1;
   const name = (label: string, what: string): string => (one ? what : `${label} ${what}`);
-  const charts: LineChart[] = [];
-  const per = (title: string, unit: string, lines: [string, Pick, Partial<ChartSeries>?][]): void => {
+  const thresholds = one ? runs[0]!.report.config.thresholds : [];
+  const charts: LineChartOptions[] = [];
+  const per = (title: string, unit: string, lines: [string, Pick][], figs: readonly string[] = []): void => {
     charts.push({
       title,
-      unit,
-      xLabel: "s",
-      series: runs.flatMap(({ label, report }) => lines.map(([what, pick, extra]) => line(name(label, what), report.series?.samples ?? [], pick, extra))),
+      xLabel: "seconds",
+      yLabel: unit,
+      guides: guides(thresholds, figs),
+      series: runs.flatMap(({ label, report }) => lines.map(([what, pick]) => line(name(label, what), report.series?.samples ?? [], pick))),
     });
   };
-  per("Players", "joined", [
+  per("Players", "players", [
     ["connected", (s) => s.players],
-    ["target", (s) => s.target, { dashed: true }],
+    ["target", (s) => s.target],
   ]);
-  per("Input -> ack RTT (1 s windows)", "ms", [
-    ["p50", (s) => s.ackP50Ms],
-    ["p95", (s) => s.ackP95Ms],
-    ["p99", (s) => s.ackP99Ms],
-  ]);
-  per("State frame gap p99 (1 s windows)", "ms", [["p99", (s) => s.frameGapP99Ms]]);
-  per("Frames per client", "1/s", [["frames/s", (s) => s.framesPerSecPerClient]]);
+  per(
+    "Input -> ack RTT (1 s windows)",
+    "ms",
+    [
+      ["p50", (s) => s.ackP50Ms],
+      ["p95", (s) => s.ackP95Ms],
+      ["p99", (s) => s.ackP99Ms],
+    ],
+    ["ack.p50", "ack.p95", "ack.p99"],
+  );
+  per("State frame gap p99 (1 s windows)", "ms", [["p99", (s) => s.frameGapP99Ms]], ["frame_gap.p99"]);
+  per("Frames per client", "frames/s", [["frames/s", (s) => s.framesPerSecPerClient]], ["frames_per_s"]);
   per("Downlink (all clients)", "KiB/s", [["down", (s) => s.downlinkBytesPerSec / 1024]]);
-  per("Inputs and acks (all clients)", "1/s", [
+  per("Inputs and acks (all clients)", "per s", [
     ["inputs", (s) => s.inputsPerSec],
     ["acks", (s) => s.acksPerSec],
   ]);
@@ -69,9 +99,9 @@ function seriesCharts(runs: readonly { label: string; report: Report }[]): strin
       ["back in seat", (s) => s.reconnected],
     ]);
   }
-  const stats = runs.flatMap(({ label, report }) => roomStatsLines(name(label, ""), report.series?.roomStats ?? []));
-  if (stats.length) charts.push({ title: "Room tick / flush p99 (sampled tk:stats)", unit: "ms", xLabel: "s", series: stats });
-  return charts.map(lineChartSvg);
+  const stats = runs.flatMap(({ label, report }) => roomStatsLines(one ? "" : label, report.series?.roomStats ?? []));
+  if (stats.length) charts.push({ title: "Room tick / flush p99 (sampled tk:stats)", xLabel: "seconds", yLabel: "ms", series: stats, guides: guides(thresholds, ["flush.p99", "tick.p99"]) });
+  return charts.map(figure);
 }
 
 /** tick and flush p99 over time, one line each per room (at most 4 rooms, then the worst of all). */
@@ -83,8 +113,8 @@ function roomStatsLines(prefix: string, samples: readonly RoomStatsSample[]): Ch
       const mine = samples.filter((s) => s.roomId === id);
       const tag = rooms.length > 1 ? ` ${id}` : "";
       return [
-        { name: `${p}tick${tag}`, points: mine.map((s) => [s.tSec, s.tickP99Ms] as const) },
-        { name: `${p}flush${tag}`, points: mine.map((s) => [s.tSec, s.flushP99Ms] as const) },
+        { name: `${p}tick${tag}`, points: mine.map((s) => ({ x: s.tSec, y: s.tickP99Ms })) },
+        { name: `${p}flush${tag}`, points: mine.map((s) => ({ x: s.tSec, y: s.flushP99Ms })) },
       ];
     });
   }
@@ -98,8 +128,8 @@ function roomStatsLines(prefix: string, samples: readonly RoomStatsSample[]): Ch
   }
   const ts = [...byT.keys()].sort((a, b) => a - b);
   return [
-    { name: `${p}tick (worst room)`, points: ts.map((t) => [t, byT.get(t)!.tick] as const) },
-    { name: `${p}flush (worst room)`, points: ts.map((t) => [t, byT.get(t)!.flush] as const) },
+    { name: `${p}tick (worst room)`, points: ts.map((t) => ({ x: t, y: byT.get(t)!.tick })) },
+    { name: `${p}flush (worst room)`, points: ts.map((t) => ({ x: t, y: byT.get(t)!.flush })) },
   ];
 }
 
@@ -162,16 +192,19 @@ export function compareHtml(a: Report, b: Report, names: [string, string]): stri
   );
 }
 
-/** A sweep: one curve per figure over the sweep's entries. */
+/** A sweep: one curve per figure over the entries, against the total players of each entry. */
 export function sweepHtml(name: string, entries: readonly { label: string; report: Report }[]): string {
-  const xs = entries.map((_, i) => i);
-  const tick = (x: number): string => entries[x]?.label ?? "";
+  // x = the entry's total players, or its position when entries share a player count (e.g. a
+  // sweep of tick rates).
+  const totals = entries.map((e) => e.report.config.players * e.report.config.rooms);
+  const byPlayers = new Set(totals).size === totals.length;
+  const xOf = (r: Report): number => (byPlayers ? r.config.players * r.config.rooms : entries.findIndex((e) => e.report === r) + 1);
   const curve = (title: string, unit: string, lines: [string, (r: Report) => number | null][]): string =>
-    lineChartSvg({
+    figure({
       title,
-      unit,
-      xTickLabel: tick,
-      series: lines.map(([n, f]) => ({ name: n, points: xs.map((x) => [x, f(entries[x]!.report)] as const) })),
+      xLabel: byPlayers ? "players (all rooms)" : "entry (see the table)",
+      yLabel: unit,
+      series: lines.map(([n, f]) => ({ name: n, points: entries.map((e) => ({ x: xOf(e.report), y: f(e.report) })) })),
     });
   const charts = [
     curve("Input -> ack RTT", "ms", [
@@ -182,24 +215,25 @@ export function sweepHtml(name: string, entries: readonly { label: string; repor
       ["gap p99", (r) => r.summary.frameGapMs.p99],
       ["jitter p99", (r) => r.summary.frameJitterMs.p99],
     ]),
-    curve("Frames per client", "1/s", [["frames/s", (r) => r.summary.perClient.framesPerSec]]),
+    curve("Frames per client", "frames/s", [["frames/s", (r) => r.summary.perClient.framesPerSec]]),
     curve("Downlink per client", "B/s", [["down", (r) => r.summary.perClient.downlinkBytesPerSec]]),
     curve("Room flush / tick p99 (tk:stats)", "ms", [
       ["flush", (r) => r.summary.roomStats.flushP99Ms],
       ["tick", (r) => r.summary.roomStats.tickP99Ms],
     ]),
-    curve("Players", "joined", [
+    curve("Players", "players", [
       ["joined", (r) => r.summary.clients.joined],
       ["planned", (r) => r.summary.clients.planned],
     ]),
-    curve("Generator CPU", "%", [["cpu", (r) => r.summary.generator.cpuPercent]]),
+    curve("Generator CPU", "% of one core", [["cpu", (r) => r.summary.generator.cpuPercent]]),
   ];
   const rows = entries.map(
-    (e) => `<tr><td>${esc(e.label)}</td><td>${e.report.status === "ok" ? "ok" : '<span class="fail">saturated</span>'}</td><td>${e.report.summary.clients.joined}/${e.report.summary.clients.planned}</td><td>${e.report.summary.ackRttMs.p99}</td><td>${e.report.summary.perClient.framesPerSec}</td></tr>`,
+    (e) =>
+      `<tr><td>${esc(e.label)}</td><td>${xOf(e.report)}</td><td>${e.report.status === "ok" ? "ok" : '<span class="fail">saturated</span>'}</td><td>${e.report.summary.clients.joined}/${e.report.summary.clients.planned}</td><td>${e.report.summary.ackRttMs.p99}</td><td>${e.report.summary.perClient.framesPerSec}</td></tr>`,
   );
   return page(
     `sweep ${name}`,
-    `<h1>sweep ${esc(name)}</h1><div class="charts">${charts.join("")}</div><h2>Runs</h2><table><tr><th>entry</th><th>status</th><th>joined</th><th>ack p99 ms</th><th>frames/s</th></tr>${rows.join("")}</table>`,
+    `<h1>sweep ${esc(name)}</h1><div class="charts">${charts.join("")}</div><h2>Runs</h2><table><tr><th>entry</th><th>${byPlayers ? "players" : "x"}</th><th>status</th><th>joined</th><th>ack p99 ms</th><th>frames/s</th></tr>${rows.join("")}</table>`,
   );
 }
 
