@@ -9,7 +9,7 @@ import type { Report } from "../report";
 import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "../lineChart";
 import { parseThreshold } from "../thresholds/parse";
 
-const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1200px}
+const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1320px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}.chart{margin:0;border:1px solid #e5e7eb;border-radius:6px;background:#fff;overflow:hidden}
 table{border-collapse:collapse}td,th{border-bottom:1px solid #e5e7eb;padding:3px 10px;text-align:left;vertical-align:top}
