@@ -144,6 +144,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   let rate = 0;
   let turnBased: ResolvedConfig["turnBased"];
   if (isTextScenario(scenario)) {
+    if (load.drops.length > 0) throw new Error(`${scenario.name} is a text-mode scenario: reconnect storms (--drop) need a binary scenario`);
     if (c.rate !== undefined) throw new Error(`${scenario.name} is turn-based: it is paced by thinkMs (--think-ms), not rate`);
     const thinkMs = nonNegative("thinkMs", c.thinkMs ?? scenario.defaultThinkMs);
     const keepaliveMs = nonNegative("keepaliveMs", c.keepaliveMs ?? scenario.defaultKeepaliveMs);
