@@ -133,7 +133,13 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     };
     arm();
   };
-  if (sampler) every(1000, (k) => hooks.onTick!(sampler.tick(k, hooks.encodeTicks ?? false)));
+  /** The next whole second a tick is due for (ticks cover seconds 1, 2, … of the window). */
+  let nextTick = 1;
+  const emitTick = (k: number): void => {
+    nextTick = k + 1;
+    hooks.onTick!(sampler!.tick(k, hooks.encodeTicks ?? false));
+  };
+  if (sampler) every(1000, emitTick);
   if (cfg.roomStats && cfg.statsEverySec > 0) {
     every(cfg.statsEverySec * 1000, (k) => {
       if (performance.now() < windowEnd) sampleRoomStats(spec, clients, rooms, statsWaiters, roomStats, k, (performance.now() - t0) / 1000);
@@ -170,6 +176,8 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   });
   const stoppedAt = performance.now();
   if (stoppedAt < windowEnd) ctx.measureEndAt = stoppedAt;
+  // The window's last whole second races the window's end: tick it here if its timer lost.
+  if (sampler && nextTick * 1000 <= Math.min(stoppedAt, windowEnd) - t0 + 5) emitTick(nextTick);
   scheduler.stop();
   for (const t of timers) clearTimeout(t);
   clearTimeout(steadyTimer);

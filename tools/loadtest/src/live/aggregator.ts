@@ -28,12 +28,15 @@ export interface AggregatorOptions {
 /**
  * Turns the threads' 1 s ticks into one {@link LiveSample} per second for the whole process:
  * counters summed and differenced into rates, window histograms merged exactly, process CPU
- * read once per sample. With several threads a sample is built when thread 0's tick arrives,
- * from the latest tick of every thread.
+ * read once per sample. With several threads a second's sample is built once every thread's
+ * tick for that second has arrived (or a later second completed first: then from the ticks
+ * that did arrive, each thread's cumulative counters standing in with their latest value).
  */
 export class LiveAggregator {
   readonly samples: LiveSample[] = [];
   private readonly latest: (ThreadTick | null)[];
+  /** Ticks per second (k) not yet turned into a sample. */
+  private readonly pending = new Map<number, (ThreadTick | null)[]>();
   private prev = { tSec: 0, inputsSent: 0, inputsOnSchedule: 0, inputsAcked: 0, framesRx: 0, bytesRx: 0 };
   private cpu = process.cpuUsage();
   private cpuAt = performance.now();
@@ -43,15 +46,38 @@ export class LiveAggregator {
     this.latest = new Array<ThreadTick | null>(o.threads).fill(null);
   }
 
-  /** Takes in one thread's tick; returns the sample when one was built. */
+  /** Takes in one thread's tick; returns the last sample built from it, if any. */
   accept(thread: number, tick: ThreadTick): LiveSample | null {
-    this.latest[thread] = tick;
-    if (thread !== 0) return null;
+    const n = this.latest.length;
+    let slot = this.pending.get(tick.tSec);
+    if (!slot) {
+      slot = new Array<ThreadTick | null>(n).fill(null);
+      this.pending.set(tick.tSec, slot);
+    }
+    slot[thread] = tick;
+    if (slot.some((t) => t === null)) return null;
+    // This second is complete: emit it and any earlier, incomplete one, in order.
+    let built: LiveSample | null = null;
+    for (const t of [...this.pending.keys()].sort((a, b) => a - b)) {
+      if (t > tick.tSec) break;
+      const ticks = this.pending.get(t)!;
+      this.pending.delete(t);
+      ticks.forEach((x, i) => {
+        if (x) this.latest[i] = x;
+      });
+      built = this.build(t, ticks);
+    }
+    return built;
+  }
+
+  private build(tSec: number, fresh: readonly (ThreadTick | null)[]): LiveSample {
+    // Counters are cumulative: a thread late for this second contributes its latest values.
     const ticks = this.latest.filter((t): t is ThreadTick => t !== null);
     const sum = (f: (t: ThreadTick) => number): number => ticks.reduce((a, t) => a + f(t), 0);
     const ack = newHistogram();
     const gap = newHistogram();
-    for (const t of ticks) {
+    for (const t of fresh) {
+      if (!t) continue;
       ack.add(windowHistogram(t.ackWindow));
       gap.add(windowHistogram(t.gapWindow));
     }
@@ -61,7 +87,7 @@ export class LiveAggregator {
     this.cpu = process.cpuUsage();
     this.cpuAt = now;
     const cur = {
-      tSec: tick.tSec,
+      tSec,
       inputsSent: sum((t) => t.inputsSent),
       inputsOnSchedule: sum((t) => t.inputsOnSchedule),
       inputsAcked: sum((t) => t.inputsAcked),
