@@ -58,28 +58,30 @@ describe("live samples and series", () => {
     expect(stats.every((x) => x.flushP99Ms !== null)).toBe(true);
   });
 
-  it("--abort-on-fail stops the run within 2 s of a live threshold failing", { timeout: 40_000 }, async () => {
+  it("--abort-on-fail stops the run within 2 s of a live threshold failing, in worker threads too", { timeout: 60_000 }, async () => {
     echo = await startEchoServer({ port: 0 });
-    let abortedAt = 0;
-    const started = performance.now();
-    const r = await runLoad(
-      { url: echo.url, players: 10, rooms: 1, durationSec: 20, rampSec: 0, thresholds: ["ack.p99<0.001"], abortOnFail: true, abortGraceSec: 1, roomStats: false, name: "abort" },
-      { onAbort: () => (abortedAt = performance.now()) },
-    );
-    const wall = (performance.now() - started) / 1000;
-    expect(r.aborted).toMatchObject({ threshold: "ack.p99<0.001" });
-    // Judged on the first sample after the grace: second 1 or 2.
-    expect(r.aborted!.atSec).toBeLessThanOrEqual(2);
-    // No sample after the abort's second: the window closed at once.
-    expect(r.series!.samples.at(-1)!.tSec).toBeLessThanOrEqual(r.aborted!.atSec + 1);
-    // Inputs stop with the window: 10 players x 20 Hz for at most (abort + 2 s).
-    expect(r.summary.inputs.sent).toBeLessThanOrEqual(10 * 20 * (r.aborted!.atSec + 2));
-    // The whole run (drain and leave included) ended long before its planned 20 s.
-    expect(abortedAt).toBeGreaterThan(0);
-    expect(wall).toBeLessThan(r.aborted!.atSec + 2 + 3 + 2);
-    const verdict = evaluateReport("run", r.config.thresholds, r);
-    expect(verdict.passed).toBe(false);
-    expect(verdict.failures.join("\n")).toMatch(/aborted at \d+ s: ack\.p99<0\.001/);
+    for (const workers of [0, 2]) {
+      let abortedAt = 0;
+      const started = performance.now();
+      const r = await runLoad(
+        { url: echo.url, players: 10, rooms: 1, durationSec: 20, rampSec: 0, workers, thresholds: ["ack.p99<0.001"], abortOnFail: true, abortGraceSec: 1, roomStats: false, name: "abort" },
+        { onAbort: () => (abortedAt = performance.now()) },
+      );
+      const wall = (performance.now() - started) / 1000;
+      expect(r.aborted).toMatchObject({ threshold: "ack.p99<0.001" });
+      // Judged on the first sample after the grace: second 1 or 2.
+      expect(r.aborted!.atSec).toBeLessThanOrEqual(2);
+      // No sample after the abort's second: the window closed at once.
+      expect(r.series!.samples.at(-1)!.tSec).toBeLessThanOrEqual(r.aborted!.atSec + 1);
+      // Inputs stop with the window: 10 players x 20 Hz for at most (abort + 2 s).
+      expect(r.summary.inputs.sent).toBeLessThanOrEqual(10 * 20 * (r.aborted!.atSec + 2));
+      // The whole run (worker start, drain and leave included) ended long before its planned 20 s.
+      expect(abortedAt).toBeGreaterThan(0);
+      expect(wall).toBeLessThan(r.aborted!.atSec + 2 + 3 + 2 + (workers ? 4 : 0));
+      const verdict = evaluateReport("run", r.config.thresholds, r);
+      expect(verdict.passed).toBe(false);
+      expect(verdict.failures.join("\n")).toMatch(/aborted at \d+ s: ack\.p99<0\.001/);
+    }
   });
 });
 
