@@ -48,6 +48,14 @@ describe("live aggregator", () => {
     expect(s3.players).toBe(6);
   });
 
+  it("stamps the server's CPU on a sample when a sampler answers, and leaves it out when not", () => {
+    let cpu: number | null = null;
+    const agg = new LiveAggregator({ threads: 1, targetAt: () => 1, serverCpuNow: () => cpu });
+    expect(agg.accept(0, tick(1, 1, [1]))!.serverCpuPct).toBeUndefined();
+    cpu = 37.5;
+    expect(agg.accept(0, tick(2, 1, [1]))!.serverCpuPct).toBe(37.5);
+  });
+
   it("calls onAbort once, on the first sample past the grace that breaks a live threshold", () => {
     const aborts: unknown[] = [];
     const agg = new LiveAggregator({ threads: 1, targetAt: () => 1, live: liveThresholds(["ack.p99<100"]), graceSec: 2, onAbort: (a) => aborts.push(a) });

@@ -19,6 +19,8 @@ export interface AggregatorOptions {
   /** Players the plan wants joined at t seconds (all shards). */
   targetAt: (tSec: number) => number;
   onSample?: (s: LiveSample) => void;
+  /** Server CPU over its last second, stamped on the sample as `serverCpuPct` when a number. */
+  serverCpuNow?: () => number | null;
   /** Thresholds judged on every sample once `graceSec` has passed; the first breach calls onAbort. */
   live?: readonly LiveThreshold[];
   graceSec?: number;
@@ -122,6 +124,8 @@ export class LiveAggregator {
       eventLoopP99Ms: Math.max(0, ...ticks.map((t) => t.eventLoopP99Ms)),
       generatorCpuPct: cpuPct,
     };
+    const server = this.o.serverCpuNow?.();
+    if (typeof server === "number") s.serverCpuPct = server;
     this.prev = cur;
     this.samples.push(s);
     this.o.onSample?.(s);

@@ -12,6 +12,8 @@ export interface LiveOptions {
   onSample?: (s: LiveSample) => void;
   /** Called once when a live threshold stops the run (`abortOnFail`). */
   onAbort?: (info: AbortInfo) => void;
+  /** The server's CPU over its last second (% of one core), when someone samples it; stamped on each sample. */
+  serverCpuNow?: () => number | null;
 }
 
 /**
@@ -35,6 +37,7 @@ export class LiveRun {
       threads,
       targetAt,
       onSample: opts.onSample,
+      serverCpuNow: opts.serverCpuNow,
       live: cfg.abortOnFail ? liveThresholds(cfg.thresholds) : [],
       graceSec: cfg.abortGraceSec,
       onAbort: (info) => {

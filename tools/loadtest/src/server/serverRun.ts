@@ -28,6 +28,7 @@ export async function runWithServerCpu(cfg: ResolvedConfig, target: ServerTarget
   try {
     const report = await runResolved(cfg, {
       ...opts,
+      serverCpuNow: () => sampler.latestCpuPct(),
       onStart: (startAt) => {
         opts.onStart?.(startAt);
         if (problem !== null) return;
