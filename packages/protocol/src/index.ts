@@ -7,6 +7,7 @@ export { BinaryReader } from "./binaryReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";
+export { reject, isRejection, type InputRejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./serverMessages";
 export * from "./jsonMessages";
