@@ -17,8 +17,14 @@ import { launchWatchdog } from "./watchdogProcess";
 
 /** Options for {@link startWranglerDev}. */
 export interface WranglerDevOptions {
-  /** Wrangler config file, absolute or relative to the repository root. */
+  /** Wrangler config file, absolute or relative to `cwd` (default: the repository root). */
   config: string;
+  /**
+   * Project directory to serve from, for a Worker outside this repository (e.g. the starter
+   * installed in a temp dir): wrangler is then the one installed there, and the demo page is
+   * not built. Default: the repository root.
+   */
+  cwd?: string;
   /** `--var` overrides, e.g. `{ DEV_MODE: "true" }`. */
   vars?: Record<string, string>;
   /** HTTP port; a free one is picked when omitted. */
@@ -119,15 +125,16 @@ export class StartError extends Error {
 async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer> {
   const port = options.port ?? (await pickFreePort());
   const inspectorPort = options.inspectorPort ?? (await pickFreePort());
-  const configPath = isAbsolute(options.config) ? options.config : resolve(REPO_ROOT, options.config);
+  const cwd = options.cwd ?? REPO_ROOT;
+  const configPath = isAbsolute(options.config) ? options.config : resolve(cwd, options.config);
   if (!existsSync(configPath)) throw new Error(`wrangler config not found: ${configPath}`);
-  await ensureWebBuilt();
+  if (options.cwd === undefined) await ensureWebBuilt();
 
   const persistDir = join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
   mkdirSync(persistDir, { recursive: true });
 
   const args = [
-    wranglerBin(),
+    wranglerBin(cwd),
     "dev",
     "--config", configPath,
     "--ip", "127.0.0.1",
@@ -142,7 +149,7 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
+    cwd,
     // Own process group: lets stop() kill wrangler's children too, and keeps a terminal's Ctrl-C
     // from racing our orderly shutdown.
     detached: true,
@@ -247,8 +254,8 @@ async function ensureWebBuilt(): Promise<void> {
   await webBuild;
 }
 
-function wranglerBin(): string {
-  const require = createRequire(join(REPO_ROOT, "package.json"));
+function wranglerBin(projectDir: string): string {
+  const require = createRequire(join(projectDir, "package.json"));
   return join(dirname(require.resolve("wrangler/package.json")), "bin", "wrangler.js");
 }
 
