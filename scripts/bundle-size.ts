@@ -1,0 +1,79 @@
+/**
+ * What the SDK costs a browser page: bundles the client SDK's whole public API plus one game's
+ * wire declarations (agar's schema and input codec from `@tikron/games/schemas`) with esbuild
+ * (minified ESM, browser platform, as a game's page would), gzips the result and lists every
+ * input module with its share of the minified output.
+ *
+ *   tsx scripts/bundle-size.ts          prints the sizes and the module list
+ *   tsx scripts/bundle-size.ts --json   the same as JSON
+ */
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Largest accepted gzipped size of that bundle (bytes). The goal is 10 KB; the SDK's own modules
+ * (connect.ts and snapshotBuffer.ts alone are ~16 KB of the ~40 KB minified) keep it above that
+ * until they are split so a page can leave out what it does not use. This cap holds the line
+ * at today's size: it fails on growth, not on the goal.
+ */
+export const SDK_BUNDLE_BUDGET_GZIP = 14_000;
+
+/** The bundle's entry: everything `@tikron/client` exports, and agar's client-side declarations. */
+export const SDK_BUNDLE_ENTRY = [
+  `export * from "@tikron/client";`,
+  `export { agarSchema, AGAR_MAX_WORLD, AGAR_RULES, agarSpeedFor, encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES } from "@tikron/games/schemas";`,
+].join("\n");
+
+/** One input module and the minified bytes it contributes. */
+export interface BundleInput {
+  /** Path relative to the repository root. */
+  path: string;
+  bytes: number;
+}
+
+/** Sizes of the SDK bundle. */
+export interface BundleReport {
+  minifiedBytes: number;
+  gzipBytes: number;
+  /** Modules with code in the output, largest first. */
+  inputs: BundleInput[];
+}
+
+/** Bundles, minifies and gzips the SDK entry; nothing is written to disk. */
+export async function measureSdkBundle(): Promise<BundleReport> {
+  const result = await build({
+    // Resolved from the demo page's package, which depends on the client and the games' schemas
+    // the way a game's page would.
+    stdin: { contents: SDK_BUNDLE_ENTRY, resolveDir: join(ROOT, "apps", "web"), loader: "ts", sourcefile: "sdk-entry.ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]!.contents;
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const inputs = Object.entries(output.inputs)
+    .filter(([, v]) => v.bytesInOutput > 0)
+    .map(([path, v]) => ({ path: relative(ROOT, join(ROOT, path)), bytes: v.bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return { minifiedBytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length, inputs };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const report = await measureSdkBundle();
+  if (process.argv.includes("--json")) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    console.log(`SDK bundle (client public API + agar schemas): ${report.minifiedBytes} B minified, ${report.gzipBytes} B gzip (budget ${SDK_BUNDLE_BUDGET_GZIP} B)`);
+    console.log(`${report.inputs.length} input modules:`);
+    for (const i of report.inputs) console.log(`  ${String(i.bytes).padStart(6)}  ${i.path}`);
+  }
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
+
+describe("SDK browser bundle", () => {
+  it("holds no room-core or Cloudflare code and stays within its gzip budget", async () => {
+    const report = await measureSdkBundle();
+    const paths = report.inputs.map((i) => i.path);
+    // Sanity: the measurement really bundled the SDK and the game's codec.
+    expect(paths).toContain("packages/client/src/connect.ts");
+    expect(paths).toContain("packages/games/src/agar/agarInput.ts");
+    expect(paths.filter((p) => p.startsWith("packages/core/") || p.startsWith("packages/cloudflare/"))).toEqual([]);
+    // Only agar's declarations were asked for: other games' modules must be shaken out.
+    expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
+    expect(report.gzipBytes).toBeLessThanOrEqual(SDK_BUNDLE_BUDGET_GZIP);
+  });
+});
