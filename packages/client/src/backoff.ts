@@ -26,9 +26,13 @@ export interface BackoffOptions {
  * next delay and schedules it itself.
  */
 export class Backoff {
+  /** The resolved `baseMs` option (see {@link BackoffOptions}). */
   readonly baseMs: number;
+  /** The resolved `maxMs` option. */
   readonly maxMs: number;
+  /** The resolved `maxAttempts` option. */
   readonly maxAttempts: number;
+  /** The resolved `jitter` option. */
   readonly jitter: JitterMode;
   private readonly random: () => number;
   private attemptCount = 0;

@@ -34,9 +34,13 @@ const defaultNow = (): number => performance.now();
  * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards.
  */
 export class ClockSync {
+  /** The resolved `windowSize` option (see {@link ClockSyncOptions}). */
   readonly windowSize: number;
+  /** The resolved `maxSlewMsPerSec` option. */
   readonly maxSlewMsPerSec: number;
+  /** The resolved `stepThresholdMs` option. */
   readonly stepThresholdMs: number;
+  /** The resolved `warmupSamples` option. */
   readonly warmupSamples: number;
   private readonly now: () => number;
 

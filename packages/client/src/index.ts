@@ -27,7 +27,7 @@
  *   requestAnimationFrame(frame);
  * });
  * ```
- * @packageDocumentation
+ * @module @tikron/client
  */
 export {
   connect,

@@ -2,10 +2,13 @@ import { defaultRoomOptions, type GameParams, type RoomOptions } from "@tikron/c
 
 /** What the Worker tells the room object about a join, in one request header. */
 export interface RoomRequestMeta {
+  /** Room kind from the path. */
   kind: string;
+  /** Room id from the path. */
   roomId: string;
   /** DEV_MODE overrides, applied only when the room is created. */
   options: Partial<RoomOptions>;
+  /** DEV_MODE game params (`world`, `aoi`), applied only when the room is created. */
   params: GameParams;
   /** The player id from a verified room ticket; absent in DEV_MODE joins without one. */
   playerId?: string;
@@ -14,10 +17,12 @@ export interface RoomRequestMeta {
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
 export const ROOM_META_HEADER = "x-tikron-room";
 
+/** Writes the join's {@link RoomRequestMeta} into the request headers for the room object. */
 export function writeRoomMeta(headers: Headers, meta: RoomRequestMeta): void {
   headers.set(ROOM_META_HEADER, JSON.stringify(meta));
 }
 
+/** Reads the {@link RoomRequestMeta} the gateway wrote; null when missing or malformed. */
 export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
   const raw = headers.get(ROOM_META_HEADER);
   if (!raw) return null;
@@ -61,7 +66,14 @@ export const OVERRIDE_KEYS: readonly string[] = [...Object.keys(OPTION_RANGES), 
  * Parses DEV_MODE room overrides from a query string. Returns an error string naming the first
  * bad key, so a sweep with a typo fails loudly instead of measuring the defaults.
  */
-export function parseOverrides(q: URLSearchParams): { options: Partial<RoomOptions>; params: GameParams } | string {
+export function parseOverrides(q: URLSearchParams):
+  | {
+      /** Room option overrides. */
+      options: Partial<RoomOptions>;
+      /** Game params. */
+      params: GameParams;
+    }
+  | string {
   const options: Partial<RoomOptions> = {};
   const params: GameParams = {};
   for (const [key, raw] of q) {

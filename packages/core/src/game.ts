@@ -28,7 +28,19 @@ export interface Game<Input = unknown> {
   /** Room kind, e.g. `agar`. */
   readonly kind: string;
   /** How state reaches clients: a binary per-client encoder, or a JSON view source. */
-  readonly sync: { mode: "binary"; encoder: StateEncoder } | { mode: "json"; source: JsonStateSource };
+  readonly sync:
+    | {
+        /** Binary rooms: per-client deltas. */
+        mode: "binary";
+        /** Encodes each client's delta at every flush (a `SyncWorld`'s `encoder`). */
+        encoder: StateEncoder;
+      }
+    | {
+        /** JSON rooms (turn-based): per-player views as JSON values. */
+        mode: "json";
+        /** Produces each player's view when the game marks state changed. */
+        source: JsonStateSource;
+      };
   /** False for turn-based rooms: no tick loop runs, and state flushes when marked changed. */
   readonly ticking: boolean;
   /** Called once when the room is created. */

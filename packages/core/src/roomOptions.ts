@@ -14,9 +14,11 @@ export interface RoomOptions {
   helloTimeoutMs: number;
   /** Per-connection message budget: sustained messages/s and burst size (token bucket). */
   msgRatePerSec: number;
+  /** Burst size of the per-connection message budget. */
   msgBurst: number;
   /** Joins admitted per second per room (token bucket) and burst; excess get `join_throttled`. */
   joinRatePerSec: number;
+  /** Burst size of the room's join admission. */
   joinBurst: number;
   /** Close a client whose unsent backlog exceeds this many bytes (4004). */
   maxBufferedBytes: number;

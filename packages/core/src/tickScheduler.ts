@@ -19,6 +19,7 @@ export class TickScheduler {
     private readonly maxLagTicks = 5,
   ) {}
 
+  /** True between {@link TickScheduler.start} and {@link TickScheduler.stop}. */
   get running(): boolean {
     return this.timer !== null;
   }
@@ -28,6 +29,7 @@ export class TickScheduler {
     return this.k;
   }
 
+  /** Starts ticking from now (tick 0 at the first deadline); a no-op while running. */
   start(): void {
     if (this.timer !== null) return;
     this.origin = this.clock.now();
@@ -35,6 +37,7 @@ export class TickScheduler {
     this.arm();
   }
 
+  /** Stops ticking; a no-op when stopped. */
   stop(): void {
     if (this.timer === null) return;
     this.clock.clearTimer(this.timer);

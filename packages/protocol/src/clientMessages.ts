@@ -6,33 +6,40 @@ import { DecodeError } from "./decodeError";
 /** Join (or rejoin, with the reconnect token from a previous welcome). */
 export interface HelloMessage {
   kind: "hello";
+  /** Protocol version the client speaks ({@link PROTOCOL_VERSION}). */
   version: number;
   /** Reconnect token from an earlier welcome; empty for a new seat. */
   token: string;
+  /** Display name (≤ 64 bytes of UTF-8). */
   name: string;
 }
 
 /** One client input: a sequence number and the game's encoded payload. */
 export interface InputEntry {
+  /** Sequence number, strictly increasing per seat; acks refer to it. */
   seq: number;
+  /** The game's encoded input (≤ {@link MAX_INPUT_PAYLOAD_BYTES} bytes). */
   payload: Uint8Array;
 }
 
 /** One or more inputs, batched by the client when it sends faster than it flushes. */
 export interface InputMessage {
   kind: "input";
+  /** The inputs, oldest first (≤ {@link MAX_INPUTS_PER_FRAME}). */
   inputs: InputEntry[];
 }
 
 /** NTP-style clock sync request; the server echoes `clientTime` with its own time. */
 export interface PingMessage {
   kind: "ping";
+  /** Client clock at sending (ms), echoed in the pong. */
   clientTime: number;
 }
 
 /** Ask for the room's `tk:stats` snapshot. */
 export interface StatsRequestMessage {
   kind: "statsRequest";
+  /** Request id, echoed in the answer. */
   requestId: number;
 }
 
@@ -41,12 +48,15 @@ export interface LeaveMessage {
   kind: "leave";
 }
 
+/** Any client→server message, as decoded by {@link decodeClientMessage}. */
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage;
 
+/** Appends a HELLO frame to `w`. */
 export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
   return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
 }
 
+/** Appends an INPUT frame carrying several inputs to `w`. */
 export function encodeInputs(w: BinaryWriter, inputs: readonly InputEntry[]): BinaryWriter {
   w.u8(Kind.Input).u8(inputs.length);
   for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
@@ -58,14 +68,17 @@ export function encodeInput(w: BinaryWriter, seq: number, payload: Uint8Array): 
   return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
 }
 
+/** Appends a PING frame to `w`. */
 export function encodePing(w: BinaryWriter, clientTime: number): BinaryWriter {
   return w.u8(Kind.Ping).f64(clientTime);
 }
 
+/** Appends a STATS_REQUEST frame to `w`. */
 export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWriter {
   return w.u8(Kind.StatsRequest).u32(requestId);
 }
 
+/** Appends a LEAVE frame to `w`. */
 export function encodeLeave(w: BinaryWriter): BinaryWriter {
   return w.u8(Kind.Leave);
 }

@@ -12,6 +12,7 @@ export class DecodeError extends Error {
   }
 }
 
+/** Why a frame or body failed to decode. */
 export type DecodeErrorCode =
   | "truncated"
   | "unknown_kind"

@@ -1,6 +1,8 @@
 /**
  * Tikron wire protocol: the binary frames (and JSON text mode) spoken between the room core,
  * the client SDK and the load tool. No runtime dependencies; no Node- or Workers-only APIs.
+ *
+ * @module @tikron/protocol
  */
 export { BinaryWriter } from "./binaryWriter";
 export { BinaryReader } from "./binaryReader";

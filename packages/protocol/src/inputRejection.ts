@@ -7,6 +7,7 @@ import type { ErrorName } from "./errorCodes";
  * bundle must not pull in room code to share the refusal shape.
  */
 export interface InputRejection {
+  /** Always true: tells a rejection apart from a decoded input. */
   rejected: true;
   /** An {@link ErrorName} the room reports the refusal under. */
   code: Extract<ErrorName, "bad_input" | "illegal_move" | "not_your_turn" | "speed_violation">;

@@ -6,31 +6,99 @@ import { MAX_CLIENT_FRAME_BYTES } from "./constants";
  * binary mode; every message is an object with a `t` discriminator.
  */
 export type JsonClientMessage =
-  | { t: "hello"; v: number; token: string; name: string }
-  | { t: "input"; seq: number; data: unknown }
-  | { t: "ping"; ct: number }
-  | { t: "stats"; id: number }
+  | {
+      t: "hello";
+      /** Protocol version the client speaks ({@link PROTOCOL_VERSION}). */
+      v: number;
+      /** Reconnect token of a held seat, or empty for a new seat. */
+      token: string;
+      /** Display name (≤ 64 UTF-16 units). */
+      name: string;
+    }
+  | {
+      t: "input";
+      /** Input sequence number, strictly increasing per seat. */
+      seq: number;
+      /** The game's input, validated by its `decodeInput`. */
+      data: unknown;
+    }
+  | {
+      t: "ping";
+      /** Client clock at sending (ms), echoed in the pong. */
+      ct: number;
+    }
+  | {
+      t: "stats";
+      /** Request id, echoed in the answer. */
+      id: number;
+    }
   | { t: "leave" };
 
+/** A JSON-mode server message; the same set as the binary server messages, discriminated by `t`. */
 export type JsonServerMessage =
   | {
       t: "welcome";
+      /** Protocol version the room speaks. */
       v: number;
+      /** The seat's player id in this room. */
       playerId: number;
+      /** Reconnect token of the seat (send it in a later hello to resume the seat). */
       token: string;
+      /** Simulation tick length (ms). */
       tickMs: number;
+      /** Least ms between two state messages to one client. */
       syncIntervalMs: number;
+      /** Server wall clock at sending (epoch ms). */
       serverTime: number;
+      /** Wall clock (epoch ms) that room time 0 corresponds to. */
       roomEpoch: number;
+      /** True when a held seat was resumed. */
       reconnected: boolean;
+      /** The room's kind, e.g. `ttt-json`. */
       roomKind: string;
+      /** The room's seat cap. */
       cap: number;
+      /** Highest input seq the room applied for this seat (0 for a new seat). */
       lastSeq: number;
     }
-  | { t: "state"; tick: number; time: number; ack?: number; state?: unknown; events?: unknown[] }
-  | { t: "error"; code: number; name: string; reason: string; retryAfterMs?: number }
-  | { t: "pong"; ct: number; st: number }
-  | { t: "stats"; id: number; stats: unknown };
+  | {
+      t: "state";
+      /** Tick the state belongs to. */
+      tick: number;
+      /** Room time (ms since `roomEpoch`) of that tick. */
+      time: number;
+      /** Highest processed input seq, when it changed. */
+      ack?: number;
+      /** The game's JSON view for this player, when it changed. */
+      state?: unknown;
+      /** Game events for this player since the last message. */
+      events?: unknown[];
+    }
+  | {
+      t: "error";
+      /** Numeric {@link ErrorCode}. */
+      code: number;
+      /** Symbolic {@link ErrorName}. */
+      name: string;
+      /** Human-readable explanation. */
+      reason: string;
+      /** How long to wait before retrying (ms), when the server asks for it. */
+      retryAfterMs?: number;
+    }
+  | {
+      t: "pong";
+      /** The ping's client time, echoed. */
+      ct: number;
+      /** Server wall clock at answering (epoch ms). */
+      st: number;
+    }
+  | {
+      t: "stats";
+      /** The request's id. */
+      id: number;
+      /** The room's `tk:stats` snapshot. */
+      stats: unknown;
+    };
 
 function isU32(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;

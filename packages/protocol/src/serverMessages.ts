@@ -6,11 +6,15 @@ import { DecodeError } from "./decodeError";
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
   kind: "welcome";
+  /** Protocol version the room speaks. */
   version: number;
+  /** The seat's player id in this room. */
   playerId: number;
   /** Present this in a later hello to reclaim the seat inside the reconnection window. */
   token: string;
+  /** Simulation tick length (ms). */
   tickMs: number;
+  /** Least ms between two state frames to one client. */
   syncIntervalMs: number;
   /** Server wall clock (epoch ms) when the welcome was written. */
   serverTime: number;
@@ -20,7 +24,9 @@ export interface WelcomeMessage {
   reconnected: boolean;
   /** True when the room syncs state as JSON text (turn-based rooms). */
   json: boolean;
+  /** The room's kind, e.g. `agar`. */
   roomKind: string;
+  /** The room's seat cap. */
   cap: number;
   /** Hash of the room's entity schema, so a client can refuse a mismatched decoder. */
   schemaHash: number;
@@ -34,38 +40,51 @@ export interface WelcomeMessage {
  */
 export interface FrameMessage {
   kind: "frame";
+  /** Tick the frame belongs to. */
   tick: number;
   /** ms since `roomEpoch` at which the tick was simulated. */
   time: number;
   /** Highest processed input seq, or -1 when the frame carries no ack. */
   ackSeq: number;
+  /** Game event bodies for this player, in emit order. */
   events: Uint8Array[];
+  /** The state delta body, or null when state did not change. */
   delta: Uint8Array | null;
 }
 
+/** A refusal: an {@link ErrorCode} and why. */
 export interface ErrorMessage {
   kind: "error";
+  /** Numeric {@link ErrorCode}. */
   code: number;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;
+  /** Human-readable explanation. */
   reason: string;
 }
 
+/** Answer to a ping: the ping's client time and the server's clock. */
 export interface PongMessage {
   kind: "pong";
+  /** The ping's client time, echoed. */
   clientTime: number;
+  /** Server wall clock at answering (epoch ms). */
   serverTime: number;
 }
 
+/** Answer to a stats request: the room's `tk:stats` snapshot. */
 export interface StatsMessage {
   kind: "stats";
+  /** The request's id. */
   requestId: number;
   /** The `tk:stats` snapshot as JSON text (not on the tick path). */
   json: string;
 }
 
+/** Any server→client message, as decoded by {@link decodeServerMessage}. */
 export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage;
 
+/** Appends a WELCOME frame to `w`. */
 export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
   return w
     .u8(Kind.Welcome)
@@ -105,18 +124,22 @@ export function writeFrameEvents(w: BinaryWriter, events: readonly Uint8Array[])
   for (const e of events) w.varuint(e.length).bytes(e);
 }
 
+/** Finishes a FRAME begun by {@link beginFrame}: patches in the flags of the sections written. */
 export function endFrame(w: BinaryWriter, flagsPos: number, flags: number): void {
   w.patchU8(flagsPos, flags);
 }
 
+/** Appends an ERROR frame to `w`. */
 export function encodeError(w: BinaryWriter, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
   return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
 }
 
+/** Appends a PONG frame to `w`. */
 export function encodePong(w: BinaryWriter, clientTime: number, serverTime: number): BinaryWriter {
   return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
 }
 
+/** Appends a STATS frame (the snapshot as JSON text) to `w`. */
 export function encodeStats(w: BinaryWriter, requestId: number, json: string): BinaryWriter {
   return w.u8(Kind.Stats).u32(requestId).string(json);
 }
