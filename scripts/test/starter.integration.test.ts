@@ -141,6 +141,8 @@ describe("starter outside the repository", () => {
       }
       for (const range of Object.values(pkg.dependencies ?? {})) expect(range).not.toMatch(/^workspace:/);
     }
+    // The D1 schema of room records ships with the adapter that writes them.
+    expect(existsSync(join(scope, "cloudflare", "migrations", "0001_room_records.sql"))).toBe(true);
   });
 
   it("built: the Worker bundle and a browser bundle without room code", () => {

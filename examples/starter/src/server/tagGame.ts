@@ -66,6 +66,7 @@ export class TagGame implements Game<TagInput> {
     const r = this.runners.get(playerId);
     if (!r) return;
     this.world.despawn(r.entity);
+    this.world.removeViewer(playerId);
     this.runners.delete(playerId);
     // Someone must always be "it" while anyone plays.
     const next = this.runners.values().next();
