@@ -443,6 +443,8 @@ export class RoomConnection<S = unknown> {
         return this.onServerError(m);
       case "pong":
         return this.onPong(m.clientTime, m.serverTime);
+      case "keepalive":
+        return;
       case "stats": {
         const w = this.statsWaiters.get(m.requestId);
         if (w) {
@@ -554,7 +556,10 @@ export class RoomConnection<S = unknown> {
     clearTimeout(this.pingTimer);
     this.pingTimer = setTimeout(() => {
       if (this.state !== "joined") return;
-      this.send(this.wire.ping(this.now()));
+      // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
+      // keepalive lets a sleeping turn-based room answer without waking up.
+      const now = this.now();
+      this.send(this.pingsLeftInBurst > 0 ? this.wire.ping(now) : this.wire.keepalive(now));
       if (this.pingsLeftInBurst > 0) this.pingsLeftInBurst--;
       this.schedulePing(this.pingsLeftInBurst > 0 ? PING_BURST_SPACING_MS : (this.opts.pingIntervalMs ?? 2000));
     }, delayMs);

@@ -4,6 +4,7 @@ import {
   MAX_INPUT_PAYLOAD_BYTES,
   PROTOCOL_VERSION,
   decodeJsonServerMessage,
+  JSON_KEEPALIVE,
   decodeServerMessage,
   encodeHello,
   encodeInput,
@@ -42,6 +43,7 @@ export type Incoming =
   | IncomingFrame
   | { kind: "error"; code: number; name: string; reason: string; retryAfterMs: number }
   | { kind: "pong"; clientTime: number; serverTime: number }
+  | { kind: "keepalive" }
   | { kind: "stats"; requestId: number; stats: unknown };
 
 const EMPTY: readonly unknown[] = [];
@@ -140,6 +142,8 @@ function fromJson(text: string): Incoming | DecodeError {
       return { kind: "pong", clientTime: m.ct, serverTime: m.st };
     case "stats":
       return { kind: "stats", requestId: num(m.id), stats: m.stats };
+    case "ka":
+      return { kind: "keepalive" };
     default:
       return new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify((m as { t: unknown }).t)?.slice(0, 32)}`);
   }
@@ -173,6 +177,14 @@ export class ClientWire {
   ping(clientTime: number): string | Uint8Array {
     if (this.json) return this.text({ t: "ping", ct: clientTime });
     return encodePing(this.w.reset(), clientTime).toBytes();
+  }
+
+  /**
+   * Keeps an idle socket alive. JSON rooms get the fixed keepalive text, which a sleeping
+   * (hibernated) room answers without waking; binary rooms, which never sleep, a clock ping.
+   */
+  keepalive(clientTime: number): string | Uint8Array {
+    return this.json ? JSON_KEEPALIVE : this.ping(clientTime);
   }
 
   statsRequest(id: number): string | Uint8Array {

@@ -3,6 +3,7 @@ import { Room, type GameDefinition, type RoomHooks, type RoomSessionRecord, type
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
+import { JSON_KEEPALIVE } from "@tikron/protocol";
 
 /**
  * Sockets that have not said hello yet, per room, beyond which new upgrades are refused with 503
@@ -20,14 +21,16 @@ interface SocketAttachment {
 }
 
 /**
- * One Durable Object per room. Hosts a core {@link Room} over the WebSocket Hibernation API:
- * sockets are accepted with `ctx.acceptWebSocket`, events arrive as `webSocketMessage/Close/Error`.
- * Subclasses name the games they host; everything game-specific lives in the core and games.
+ * One Durable Object per room. Hosts a core {@link Room}; subclasses name the games they host;
+ * everything game-specific lives in the core and games.
  *
- * Hibernation: while anyone is connected to a ticking room its loop timer keeps the object
- * awake. An object that does hibernate (idle turn-based rooms) is rebuilt from the sockets'
- * attachments: seats come back with the same ids and tokens; game state starts fresh unless the
- * game checkpoints it.
+ * Socket API per room kind: ticking rooms accept sockets with the standard API (`accept()` +
+ * listeners), which costs a fraction of the Hibernation API per message and loses nothing,
+ * since their loop keeps the object awake while anyone is connected. Turn-based rooms use the
+ * Hibernation API (`ctx.acceptWebSocket`, events as `webSocketMessage/Close/Error`) and answer
+ * the JSON keepalive with a runtime auto-response, so an idle turn-based room really sleeps; it
+ * is rebuilt from the sockets' attachments: seats come back with the same ids and tokens; game
+ * state starts fresh unless the game checkpoints it.
  *
  * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
  * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
@@ -38,6 +41,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   protected abstract readonly games: Readonly<Record<string, GameDefinition>>;
 
   private room: Room | null = null;
+  /** When this instance was constructed: a later value after idle time means it hibernated. */
+  private readonly instanceStartedAt = Date.now();
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
@@ -48,6 +53,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (reported) this.backlog.reported++;
     if (bytes > this.backlog.peakBytes) this.backlog.peakBytes = bytes;
   };
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // Answered by the runtime for hibernatable sockets, without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON_KEEPALIVE, JSON_KEEPALIVE));
+  }
 
   /** The D1 database records go to: the env's `DB` binding when present. */
   protected recordsDatabase(): RecordDatabase | undefined {
@@ -87,7 +98,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const url = new URL(request.url);
     // The exact stats route, so a room that happens to be named "stats" can still be joined.
     if (STATS_PATH.test(url.pathname)) {
-      const adapter = { sockets: this.connIds.size, backlog: { ...this.backlog } };
+      const api = this.room ? (this.room.ticking ? "standard" : "hibernation") : null;
+      const adapter = { sockets: this.connIds.size, socketApi: api, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
       return Response.json(this.room ? { ...this.room.snapshot(), adapter } : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true, adapter });
     }
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -102,10 +114,35 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const client = pair[0];
     const server = pair[1];
+    if (room.ticking) this.acceptStandard(room, server, meta);
+    else this.acceptHibernatable(room, server, meta);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Ticking rooms: the standard API. Its loop keeps the object awake (and billed for duration)
+   * while anyone is connected, so hibernation would buy nothing, and every incoming message
+   * through the Hibernation API costs several times more CPU (see AGENTS.md, "Socket APIs").
+   */
+  private acceptStandard(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
+    // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId);
+    this.track(server, id);
+    server.addEventListener("message", (e) => room.message(id, e.data as ArrayBuffer | string));
+    server.addEventListener("close", (e) => this.socketClosed(server, e.code, e.reason));
+    server.addEventListener("error", () => this.socketFailed(server));
+  }
+
+  /**
+   * Turn-based rooms: the Hibernation API, so an idle room (nobody moving, the keepalive answered
+   * by the runtime's auto-response) sleeps and costs nothing; attachments rebuild its seats.
+   */
+  private acceptHibernatable(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
     this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId));
-    return new Response(null, { status: 101, webSocket: client });
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
@@ -117,6 +154,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.restoreAfterHibernation();
+    this.socketClosed(ws, code, reason);
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.socketFailed(ws);
+  }
+
+  /** The peer closed (either socket API): the room holds or frees the seat; we finish the close. */
+  private socketClosed(ws: WebSocket, code: number, reason: string): void {
     const id = this.connIds.get(ws);
     this.untrack(ws);
     if (id !== undefined) this.room?.closed(id, code, reason);
@@ -127,7 +173,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
   }
 
-  override webSocketError(ws: WebSocket): void {
+  private socketFailed(ws: WebSocket): void {
     const id = this.connIds.get(ws);
     this.untrack(ws);
     if (id !== undefined) this.room?.closed(id, 1006, "socket error");
@@ -140,6 +186,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const options = { ...def.defaults, ...meta.options };
     const hooks: RoomHooks = {
       onSeated: (connId, ticket) => {
+        // Only hibernatable sockets outlive the object's memory; standard ones die with it.
+        if (room.ticking) return;
         const ws = this.sockets.get(connId);
         ws?.serializeAttachment({ meta, ticket } satisfies SocketAttachment);
       },

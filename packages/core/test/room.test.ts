@@ -305,16 +305,20 @@ describe("Room: probe and protocol errors", () => {
     expect(room.snapshot().errors.rate_limited).toBeGreaterThan(0);
   });
 
-  it("drops a slow consumer (4004) at flush time", () => {
-    const { clock, game, room, join } = setup({ maxBufferedBytes: 1000 });
-    const a = join();
-    const b = join();
-    a.conn.buffered = 5000;
-    game.encoder.version++;
-    clock.advance(50);
-    expect(a.conn.closedWith?.code).toBe(CloseCode.slow_consumer);
-    expect(b.conn.closedWith).toBeNull();
-    expect(room.snapshot().errors.slow_consumer).toBe(1);
+  it("drops a slow consumer (4004) within four flushes, whatever its place in the flush order", () => {
+    for (const slowIndex of [0, 1, 2, 3]) {
+      const { clock, game, room, join } = setup({ maxBufferedBytes: 1000 });
+      const clients = [join(), join(), join(), join()];
+      const slow = clients[slowIndex]!;
+      slow.conn.buffered = 5000;
+      for (let f = 0; f < 4 && slow.conn.closedWith === null; f++) {
+        game.encoder.version++;
+        clock.advance(50);
+      }
+      expect(slow.conn.closedWith?.code).toBe(CloseCode.slow_consumer);
+      for (const c of clients) if (c !== slow) expect(c.conn.closedWith).toBeNull();
+      expect(room.snapshot().errors.slow_consumer).toBe(1);
+    }
   });
 });
 

@@ -1,7 +1,11 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
-import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
+import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
+import { InputFrameReader } from "./inputFrame";
+
+/** decodeClientMessage copies the entries out, so one reader serves every call. */
+const sharedInputReader = new InputFrameReader();
 
 /** Join (or rejoin, with the reconnect token from a previous welcome). */
 export interface HelloMessage {
@@ -91,6 +95,17 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
   if (bytes.length > MAX_CLIENT_FRAME_BYTES) {
     return new DecodeError("too_large", `frame of ${bytes.length} bytes exceeds ${MAX_CLIENT_FRAME_BYTES}`);
   }
+  if (bytes[0] === Kind.Input) {
+    const err = sharedInputReader.read(bytes);
+    if (err) return err;
+    const inputs: InputEntry[] = new Array(sharedInputReader.count);
+    for (let i = 0; i < inputs.length; i++) {
+      const e = sharedInputReader.entries[i]!;
+      inputs[i] = { seq: e.seq, payload: e.payload };
+    }
+    sharedInputReader.release();
+    return { kind: "input", inputs };
+  }
   try {
     const r = new BinaryReader(bytes);
     const kind = r.u8();
@@ -99,23 +114,6 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
       case Kind.Hello:
         msg = { kind: "hello", version: r.u16(), token: r.string(128), name: r.string(64) };
         break;
-      case Kind.Input: {
-        const n = r.u8();
-        if (n === 0 || n > MAX_INPUTS_PER_FRAME) {
-          throw new DecodeError("bad_value", `input count ${n} outside 1..${MAX_INPUTS_PER_FRAME}`);
-        }
-        const inputs: InputEntry[] = new Array(n);
-        for (let i = 0; i < n; i++) {
-          const seq = r.varuint();
-          const len = r.varuint();
-          if (len > MAX_INPUT_PAYLOAD_BYTES) {
-            throw new DecodeError("too_large", `input payload of ${len} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
-          }
-          inputs[i] = { seq, payload: r.bytes(len) };
-        }
-        msg = { kind: "input", inputs };
-        break;
-      }
       case Kind.Ping:
         msg = { kind: "ping", clientTime: r.finiteF64("clientTime") };
         break;

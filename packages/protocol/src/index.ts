@@ -11,6 +11,7 @@ export * from "./constants";
 export * from "./errorCodes";
 export { reject, isRejection, type InputRejection } from "./inputRejection";
 export * from "./clientMessages";
+export * from "./inputFrame";
 export * from "./serverMessages";
 export * from "./jsonMessages";
 export * from "./schema";

@@ -32,7 +32,15 @@ export type JsonClientMessage =
       /** Request id, echoed in the answer. */
       id: number;
     }
-  | { t: "leave" };
+  | { t: "leave" }
+  | { t: "ka" };
+
+/**
+ * The JSON rooms' keepalive, sent as this exact text and answered with the same text. It is a
+ * fixed string so a hibernating Durable Object can answer it with a WebSocket auto-response
+ * without waking up; a room that is awake answers it the same way.
+ */
+export const JSON_KEEPALIVE = '{"t":"ka"}';
 
 /** A JSON-mode server message; the same set as the binary server messages, discriminated by `t`. */
 export type JsonServerMessage =
@@ -98,7 +106,8 @@ export type JsonServerMessage =
       id: number;
       /** The room's `tk:stats` snapshot. */
       stats: unknown;
-    };
+    }
+  | { t: "ka" };
 
 function isU32(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
@@ -142,6 +151,8 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
       return { t: "stats", id: o.id };
     case "leave":
       return { t: "leave" };
+    case "ka":
+      return { t: "ka" };
     default:
       return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
   }

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION, decodeJsonServerMessage, isDecodeError } from "@tikron/protocol";
+import { JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonServerMessage, isDecodeError } from "@tikron/protocol";
 import WebSocket from "ws";
 import { AckOutcome } from "./metrics/ackTracker";
 import type { RoomMetrics } from "./metrics/roomMetrics";
@@ -109,6 +109,7 @@ export class JsonSimClient extends SimSocket {
         return;
       }
       case "pong":
+      case "ka":
         if (measuring) room.counters.keepaliveBytesRx += data.length;
         return;
       case "welcome": {
@@ -166,11 +167,14 @@ export class JsonSimClient extends SimSocket {
     room.inputSent(sentAt - firstDueAt);
   }
 
-  /** Keepalive callback: one ping, whatever the number of periods that fell due. */
+  /**
+   * Keepalive callback: one keepalive, whatever the number of periods that fell due. The SDK's
+   * keepalive text, which a hibernated turn-based room answers without waking up.
+   */
   sendKeepalive(): void {
     const ws = this.ws;
     if (this.state !== ClientState.Joined || ws === null || ws.readyState !== WebSocket.OPEN) return;
-    const text = `{"t":"ping","ct":${Date.now()}}`;
+    const text = JSON_KEEPALIVE;
     ws.send(text);
     if (performance.now() < this.ctx.measureEndAt) {
       const bytes = Buffer.byteLength(text);

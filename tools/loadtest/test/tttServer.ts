@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { TicTacToeGame } from "@tikron/games";
-import { CloseCode, ErrorCode, PROTOCOL_VERSION, decodeJsonClientMessage, isDecodeError } from "@tikron/protocol";
+import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonClientMessage, isDecodeError } from "@tikron/protocol";
 import { WebSocketServer, type WebSocket } from "ws";
 
 /**
@@ -115,6 +115,9 @@ export async function startTttServer(): Promise<TttServer> {
         case "ping":
           totals.pings++;
           return ws.send(JSON.stringify({ t: "pong", ct: msg.ct, st: Date.now() }));
+        case "ka":
+          totals.pings++;
+          return ws.send(JSON_KEEPALIVE);
         case "stats":
           return ws.send(JSON.stringify({ t: "stats", id: msg.id, stats: { kind: "ttt-json", ccu: room.seats.length, inputs: { received: room.inputs } } }));
         case "leave":

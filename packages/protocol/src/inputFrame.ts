@@ -1,0 +1,85 @@
+import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
+import { DecodeError } from "./decodeError";
+import type { InputEntry } from "./clientMessages";
+
+/** varuint read failures, as negative results so the hot path never throws. */
+const TRUNCATED = -1;
+const OVER_32_BITS = -2;
+
+/**
+ * The INPUT frame codec's reading side, `[Kind.Input][count u8]{[seq varuint][len varuint][payload]}`,
+ * reading into entries it owns and reuses. INPUT is the one client message that arrives tens of
+ * times per second per player, so a room decodes it here without allocating anything but the
+ * payload views; `decodeClientMessage` uses the same reader, so there is one definition of the
+ * format and of its errors.
+ */
+export class InputFrameReader {
+  /** Entries `[0, count)` are valid until the next {@link read}; payloads are views into the frame. */
+  readonly entries: InputEntry[] = [];
+  /** Inputs in the last frame read. */
+  count = 0;
+  private pos = 0;
+
+  constructor() {
+    for (let i = 0; i < MAX_INPUTS_PER_FRAME; i++) this.entries.push({ seq: 0, payload: EMPTY });
+  }
+
+  /** Reads one INPUT frame. Returns null when well-formed, else what was wrong (count is then 0). */
+  read(bytes: Uint8Array): DecodeError | null {
+    this.count = 0;
+    const end = bytes.length;
+    if (end > MAX_CLIENT_FRAME_BYTES) return new DecodeError("too_large", `frame of ${end} bytes exceeds ${MAX_CLIENT_FRAME_BYTES}`);
+    if (end < 2) return new DecodeError("truncated", `need 2 bytes, have ${end}`);
+    if (bytes[0] !== Kind.Input) return new DecodeError("bad_value", "not an INPUT frame");
+    const n = bytes[1]!;
+    if (n === 0 || n > MAX_INPUTS_PER_FRAME) return new DecodeError("bad_value", `input count ${n} outside 1..${MAX_INPUTS_PER_FRAME}`);
+    this.pos = 2;
+    for (let i = 0; i < n; i++) {
+      const seq = this.varuint(bytes);
+      if (seq < 0) return varuintError(seq, this.pos);
+      const len = this.varuint(bytes);
+      if (len < 0) return varuintError(len, this.pos);
+      if (len > MAX_INPUT_PAYLOAD_BYTES) return new DecodeError("too_large", `input payload of ${len} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
+      if (this.pos + len > end) return new DecodeError("truncated", `need ${len} bytes at ${this.pos}, have ${end - this.pos}`);
+      const e = this.entries[i]!;
+      e.seq = seq;
+      e.payload = bytes.subarray(this.pos, this.pos + len);
+      this.pos += len;
+    }
+    if (this.pos !== end) {
+      for (let i = 0; i < n; i++) this.entries[i]!.payload = EMPTY;
+      return new DecodeError("trailing_bytes", `${end - this.pos} unread bytes`);
+    }
+    this.count = n;
+    return null;
+  }
+
+  /** Drops the payload views so a frame's buffer is not kept alive by the reader. */
+  release(): void {
+    for (let i = 0; i < this.count; i++) this.entries[i]!.payload = EMPTY;
+    this.count = 0;
+  }
+
+  private varuint(b: Uint8Array): number {
+    let result = 0;
+    let shift = 0;
+    for (let i = 0; i < 5; i++) {
+      if (this.pos >= b.length) return TRUNCATED;
+      const x = b[this.pos++]!;
+      if (i === 4 && x > 0x0f) return OVER_32_BITS;
+      result |= (x & 0x7f) << shift;
+      if ((x & 0x80) === 0) return result >>> 0;
+      shift += 7;
+    }
+    // Unreachable: the fifth byte either ends the number or is refused above.
+    return OVER_32_BITS;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+function varuintError(code: number, pos: number): DecodeError {
+  return code === TRUNCATED
+    ? new DecodeError("truncated", `varuint runs past the end at ${pos}`)
+    : new DecodeError("bad_value", "varuint exceeds 32 bits");
+}
