@@ -28,6 +28,15 @@ export const SDK_BUNDLE_ENTRY = [
   `export { agarSchema, AGAR_MAX_WORLD, AGAR_RULES, agarSpeedFor, encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES } from "@tikron/games/schemas";`,
 ].join("\n");
 
+/**
+ * A page that joins, decodes and interpolates but does not predict: what tree-shaking leaves of
+ * the SDK when only part of it is imported (reported, and checked to leave the rest out).
+ */
+export const PAGE_BUNDLE_ENTRY = [
+  `export { connect, schemaDecoder, SnapshotBuffer } from "@tikron/client";`,
+  `export { agarSchema, encodeAgarInput } from "@tikron/games/schemas";`,
+].join("\n");
+
 /** One input module and the minified bytes it contributes. */
 export interface BundleInput {
   /** Path relative to the repository root. */
@@ -43,12 +52,12 @@ export interface BundleReport {
   inputs: BundleInput[];
 }
 
-/** Bundles, minifies and gzips the SDK entry; nothing is written to disk. */
-export async function measureSdkBundle(): Promise<BundleReport> {
+/** Bundles, minifies and gzips an entry (default: the SDK's whole API); nothing is written to disk. */
+export async function measureSdkBundle(entry: string = SDK_BUNDLE_ENTRY): Promise<BundleReport> {
   const result = await build({
     // Resolved from the demo page's package, which depends on the client and the games' schemas
     // the way a game's page would.
-    stdin: { contents: SDK_BUNDLE_ENTRY, resolveDir: join(ROOT, "apps", "web"), loader: "ts", sourcefile: "sdk-entry.ts" },
+    stdin: { contents: entry, resolveDir: join(ROOT, "apps", "web"), loader: "ts", sourcefile: "sdk-entry.ts" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -75,5 +84,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`SDK bundle (client public API + agar schemas): ${report.minifiedBytes} B minified, ${report.gzipBytes} B gzip (budget ${SDK_BUNDLE_BUDGET_GZIP} B)`);
     console.log(`${report.inputs.length} input modules:`);
     for (const i of report.inputs) console.log(`  ${String(i.bytes).padStart(6)}  ${i.path}`);
+    const page = await measureSdkBundle(PAGE_BUNDLE_ENTRY);
+    console.log(`A page importing connect, schemaDecoder, SnapshotBuffer + agar's codec: ${page.minifiedBytes} B minified, ${page.gzipBytes} B gzip (${page.inputs.length} modules)`);
   }
 }

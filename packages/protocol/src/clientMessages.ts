@@ -4,8 +4,11 @@ import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import { InputFrameReader } from "./inputFrame";
 
-/** decodeClientMessage copies the entries out, so one reader serves every call. */
-const sharedInputReader = new InputFrameReader();
+/**
+ * decodeClientMessage copies the entries out, so one reader serves every call. Marked pure so a
+ * bundle that never decodes client messages (the browser SDK) drops the reader and its class.
+ */
+const sharedInputReader = /* @__PURE__ */ new InputFrameReader();
 
 /** Join (or rejoin, with the reconnect token from a previous welcome). */
 export interface HelloMessage {

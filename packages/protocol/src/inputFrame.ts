@@ -76,7 +76,7 @@ export class InputFrameReader {
   }
 }
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 function varuintError(code: number, pos: number): DecodeError {
   return code === TRUNCATED
