@@ -70,10 +70,16 @@ function frame(): void {
   g.fillStyle = "#111";
   g.fillRect(0, 0, canvas.width, canvas.height);
   snaps.forEach(snaps.update(), (id, v) => {
-    g.fillStyle = v[2] === 1 ? "#e33" : id === myEntity ? "#3c6" : "#ccc";
+    g.fillStyle = v[2] === 1 ? "#e33" : "#ccc";
     g.beginPath();
     g.arc(v[0]! * scale, v[1]! * scale, (TAG_RULES.tagRadius / 2) * scale, 0, Math.PI * 2);
     g.fill();
+    if (id === myEntity) {
+      // You: a green ring, whether or not you are "it".
+      g.strokeStyle = "#3c6";
+      g.lineWidth = 3;
+      g.stroke();
+    }
   });
   const s = conn.stats;
   status.textContent = `${conn.status} · room ${roomId} · ${snaps.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;

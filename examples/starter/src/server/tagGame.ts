@@ -89,8 +89,8 @@ export class TagGame implements Game<TagInput> {
       const { dx, dy } = r.input;
       if (dx !== 0 || dy !== 0) {
         const scale = (r.rec.it ? TAG_RULES.itSpeedFactor : 1) * (dx !== 0 && dy !== 0 ? Math.SQRT1_2 : 1);
-        r.rec.x = clamp(r.rec.x + dx * step * scale, 0, TAG_RULES.world);
-        r.rec.y = clamp(r.rec.y + dy * step * scale, 0, TAG_RULES.world);
+        r.rec.x = clamp(r.rec.x + dx * step * scale, EDGE, TAG_RULES.world - EDGE);
+        r.rec.y = clamp(r.rec.y + dy * step * scale, EDGE, TAG_RULES.world - EDGE);
       }
       if (r.rec.it) it = r;
     }
@@ -106,6 +106,9 @@ export class TagGame implements Game<TagInput> {
     }
   }
 }
+
+/** Players stay whole inside the arena: their centers keep half a tag radius from the walls. */
+const EDGE = TAG_RULES.tagRadius / 2;
 
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
