@@ -134,6 +134,7 @@ describe("starter outside the repository", () => {
         private?: boolean;
       };
       expect(pkg.private).toBeUndefined();
+      for (const file of ["README.md", "LICENSE"]) expect(existsSync(join(pkgDir, file)), `${d} ${file}`).toBe(true);
       for (const [sub, target] of Object.entries(pkg.exports)) {
         expect(target.import, `${d} ${sub}`).toMatch(/^\.\/dist\/.*\.js$/);
         expect(existsSync(join(pkgDir, target.import)), `${d} ${target.import}`).toBe(true);
