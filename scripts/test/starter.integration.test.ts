@@ -3,7 +3,7 @@
  * starter is copied OUTSIDE the repository and installs those tarballs (no workspace links),
  * type-checks and builds, runs under `wrangler dev` on loopback, and is played from Node with the
  * installed SDK: join, inputs acknowledged and applied, state and events received, a refused
- * input, and a reconnect into the held seat.
+ * input, and a reconnect into the held seat. The starter's own tests run there too.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -43,6 +43,7 @@ let app = "";
 let tarballs: PackedTarballs = {};
 let server: WranglerDevServer | undefined;
 let play: Play;
+let testOutput = "";
 const closers: (() => void)[] = [];
 
 function run(cmd: string, args: string[], cwd: string): string {
@@ -80,6 +81,7 @@ beforeAll(async () => {
   // Shared store and cached metadata: no download when the versions match the workspace's.
   run("pnpm", ["install", "--prefer-offline", "--reporter=append-only", "--config.confirmModulesPurge=false"], app);
   run("pnpm", ["run", "build"], app);
+  testOutput = run("pnpm", ["test"], app).replace(/\u001b\[[0-9;]*m/g, "");
 
   const out = join(app, "play.mjs");
   await build({
@@ -144,6 +146,11 @@ describe("starter outside the repository", () => {
     }
     // The D1 schema of room records ships with the adapter that writes them.
     expect(existsSync(join(scope, "cloudflare", "migrations", "0001_room_records.sql"))).toBe(true);
+  });
+
+  it("its own tests pass (the game on a core Room with a fake clock)", () => {
+    expect(testOutput).toMatch(/Tests\s+[1-9]\d* passed/);
+    expect(testOutput).not.toMatch(/failed/);
   });
 
   it("built: the Worker bundle and a browser bundle without room code", () => {
