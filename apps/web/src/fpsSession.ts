@@ -1,30 +1,29 @@
 import {
   Predictor,
-  SnapshotBuffer,
   connect,
+  createInterpolatedView,
   schemaDecoder,
+  type EntitySink,
   type GameEvent,
+  type InterpolatedView,
   type RoomConnection,
   type StateEvent,
   type WebSocketConstructor,
 } from "@tikron/client";
 import { FPS } from "./gameRules";
-import { decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, type FpsEvent } from "@tikron/games/schemas";
-import { BinaryWriter, isDecodeError, type ClientView, type EntityRecord } from "@tikron/protocol";
+import { clampToArena, decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
+import { BinaryWriter, isDecodeError } from "@tikron/protocol";
 import { Camera } from "./camera";
 import { CorrectionBlend } from "./correctionBlend";
-import { applyMove, clampToArena, FPS_DEFAULT_WORLD, MoveAccumulator, shooterDistance, type ShooterMove, type ShooterState } from "./fpsMotion";
+import { angleDelta, planarDistance, type Point } from "./geometry";
+import { MoveAccumulator, type ShooterMove } from "./moveAccumulator";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession, Point } from "./gameSession";
+import type { EntityInfo, GameSession } from "./gameSession";
 import type { InputState } from "./input";
 import { LocalHitscan } from "./localHitscan";
-import { drawCrosshair, renderFps } from "./renderFps";
+import type { FpsView, ScoreRecord, ShooterRecord } from "./records";
+import { drawCrosshair, renderFps, type FpsScene } from "./renderFps";
 import { TracerBuffer, TracerKind } from "./tracers";
-
-type FpsDecl = (typeof fpsSchema)["decl"];
-/** A player's record as decoded (updated in place by the view). */
-export type ShooterRecord = EntityRecord<FpsDecl["player"]>;
-type ScoreRecord = EntityRecord<FpsDecl["scoreboard"]>;
 
 /** What an {@link FpsSession} needs from the page. */
 export interface FpsSessionOptions {
@@ -54,13 +53,11 @@ const SHOT_SPACING_MS = 1000 / FPS.fireRatePerSec;
  * sends the shot stamped with the snapshot buffer's render time; the server rewinds its
  * targets to that time and its tracer event, drawn when it arrives, is what counts.
  */
-export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDecl>> implements GameSession {
+export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> implements GameSession, FpsScene {
   readonly kind = "fps";
-  readonly snapshots = new SnapshotBuffer({
-    fields: ["x", "y", { name: "angle", interp: "angle" }, { name: "hp", interp: "step" }],
-  });
-  readonly predictor: Predictor<ShooterState, ShooterMove>;
-  readonly conn: RoomConnection<ClientView<FpsDecl>>;
+  readonly predictor: Predictor<ShooterBody, ShooterMove>;
+  readonly conn: RoomConnection<FpsView>;
+  readonly remotes: InterpolatedView<FpsView>;
   scoreboard: ScoreRecord | null = null;
   readonly tracers = new TracerBuffer();
   readonly camera = new Camera();
@@ -73,8 +70,6 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
   ownReady = false;
   /** Current aim (radians, world frame). */
   aim = 0;
-  /** Render time of the last frame (room ms), for shots. */
-  renderTime = -Infinity;
   /** Shots sent, and server tracers of own shots that hit someone. */
   shotsSent = 0;
   hitsConfirmed = 0;
@@ -99,20 +94,21 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
   constructor(options: FpsSessionOptions) {
     super();
     this.input = options.input;
-    this.world = options.world ?? FPS_DEFAULT_WORLD;
+    this.world = options.world ?? FPS.defaultWorld;
     const world = this.world;
-    this.predictor = new Predictor<ShooterState, ShooterMove>({
-      applyInput: (s, m) => applyMove(s, m, world),
-      error: shooterDistance,
+    this.predictor = new Predictor<ShooterBody, ShooterMove>({
+      // The room's own rule; a fresh state each time, since `s` may be the reconciled server state.
+      applyInput: (s, m) => stepShooter(s, m, m.dtMs, world, { x: 0, y: 0, hp: 0 }),
+      error: planarDistance,
     });
     const decoder = schemaDecoder(fpsSchema, {
       listener: {
         leave: (e) => {
-          if (e.type === "player") this.players.delete(e.id);
+          if (e.type === "player") this.playerLeft(e.id);
           else this.scoreboard = null;
         },
         enter: (e) => {
-          if (e.type === "player") this.players.set(e.id, e.record);
+          if (e.type === "player") this.playerEntered(e.id, e.record);
           else this.scoreboard = e.record;
         },
       },
@@ -123,14 +119,18 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
       room: options.room,
       name: options.name,
       decoder,
-      snapshots: this.snapshots,
       predictor: this.predictor,
       WebSocketImpl: options.WebSocketImpl,
     });
+    // Other players are drawn interpolated (hp steps: no blending between alive and dead); the
+    // own player is predicted, so it is left out.
+    this.remotes = createInterpolatedView(this.conn, {
+      fields: ["x", "y", { name: "angle", interp: "angle" }, { name: "hp", interp: "step" }],
+      collect: this.collectRemotes,
+    });
     this.conn.on("welcome", (w) => {
-      this.players.clear();
+      this.clearPlayers();
       this.scoreboard = null;
-      this.selfEntity = -1;
       this.ownReady = false;
       this.accumulator.clear();
       this.blend.clear();
@@ -141,6 +141,11 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
     this.conn.on("state", (f) => this.onState(f));
     this.conn.on("event", (e) => this.onEvent(e));
     this.reportConnectionProblems();
+  }
+
+  /** Render time of the last frame (room ms): what the player saw, so what shots are stamped with. */
+  get renderTime(): number {
+    return this.remotes.renderTime;
   }
 
   /** True while the own player is alive in the latest state. */
@@ -157,7 +162,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
   render(ctx: CanvasRenderingContext2D, now: number, width: number, height: number): void {
     const frameMs = Number.isNaN(this.lastFrame) ? 0 : now - this.lastFrame;
     this.lastFrame = now;
-    this.renderTime = this.snapshots.update(now);
+    this.remotes.update(now);
     this.blend.update(now);
     const alive = this.alive && this.status === "joined";
     if (alive) {
@@ -226,13 +231,14 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
       shotsSent: this.shotsSent,
       hitsConfirmed: this.hitsConfirmed,
       lastOwnTracer: this.lastOwnTracer,
-      remotes: this.snapshots.size,
+      remotes: this.remotes.size,
       camera: { x: cam.x, y: cam.y, scale: cam.scale, width: cam.width, height: cam.height },
       players: [...this.players.values()].map((p) => ({ pid: p.pid, x: p.x, y: p.y, hp: p.hp, name: p.name })),
     };
   }
 
   dispose(): void {
+    this.remotes.dispose();
     this.conn.close();
   }
 
@@ -286,7 +292,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
     // Instant feedback against the players as drawn; the server's tracer follows.
     const hs = this.hitscan;
     hs.begin(this.ownX, this.ownY, this.aim, FPS.range, this.world);
-    if (Number.isFinite(this.renderTime)) this.snapshots.forEach(this.renderTime, this.offerTarget);
+    this.remotes.forEach(this.offerTarget);
     this.tracers.add(TracerKind.Local, this.ownX, this.ownY, hs.x1, hs.y1, now);
   }
 
@@ -294,33 +300,22 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
     if (v[3]! > 0) this.hitscan.target(id, v[0]!, v[1]!, FPS.playerRadius);
   };
 
-  private onState(f: StateEvent<ClientView<FpsDecl>>): void {
-    const pid = this.playerId;
-    let self = -1;
+  private readonly collectRemotes = (_view: FpsView, put: EntitySink): void => {
+    const v = this.sample;
+    const self = this.selfEntity;
     for (const [id, p] of this.players) {
-      if (p.pid === pid) {
-        self = id;
-        break;
-      }
+      if (id === self) continue;
+      v[0] = p.x;
+      v[1] = p.y;
+      v[2] = p.angle;
+      v[3] = p.hp;
+      put(id, v);
     }
-    const snaps = this.snapshots;
-    if (snaps.beginSnapshot(f.time, f.receivedAt)) {
-      const v = this.sample;
-      for (const [id, p] of this.players) {
-        if (id === self) continue;
-        v[0] = p.x;
-        v[1] = p.y;
-        v[2] = p.angle;
-        v[3] = p.hp;
-        snaps.setEntity(id, v);
-      }
-      snaps.endSnapshot();
-    }
-    if (self !== this.selfEntity) {
-      this.selfEntity = self;
-      this.blend.clear();
-    }
-    const rec = self >= 0 ? this.players.get(self) : undefined;
+  };
+
+  private onState(f: StateEvent<FpsView>): void {
+    if (this.takeSelfChange()) this.blend.clear();
+    const rec = this.selfRecord;
     if (!rec) return;
     const before = this.predictor.state;
     const after = this.predictor.reconcile({ x: rec.x, y: rec.y, hp: rec.hp }, f.ackSeq >= 0 ? f.ackSeq : undefined);
@@ -345,12 +340,4 @@ export class FpsSession extends ConnectedSession<ShooterRecord, ClientView<FpsDe
       if (this.killFeed.length > KILL_FEED) this.killFeed.shift();
     }
   }
-}
-
-/** Signed smallest difference a − b of two angles; NaN when either is unknown. */
-function angleDelta(a: number, b: number): number {
-  let d = (a - b) % (2 * Math.PI);
-  if (d > Math.PI) d -= 2 * Math.PI;
-  else if (d < -Math.PI) d += 2 * Math.PI;
-  return d;
 }

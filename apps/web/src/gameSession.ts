@@ -1,4 +1,5 @@
 import type { ConnectionStats, ConnectionStatus, SnapshotBuffer } from "@tikron/client";
+import type { Point } from "./geometry";
 
 /** One entity as the latest server state has it (for the debug handle and tests). */
 export interface EntityInfo {
@@ -9,14 +10,8 @@ export interface EntityInfo {
   name?: string;
 }
 
-/** A point in world units. */
-export interface Point {
-  x: number;
-  y: number;
-}
-
 /**
- * One game played by the page: owns its connection, decoder, snapshot buffer and predictor,
+ * One game played by the page: owns its connection, decoder, interpolated view and predictor,
  * samples input at the server's tick rate and draws itself. The page shell (main, overlay,
  * controls) only talks to games through this.
  */
@@ -25,6 +20,7 @@ export interface GameSession {
   /** Connection lifecycle and numbers. */
   readonly status: ConnectionStatus;
   readonly stats: ConnectionStats;
+  /** The interpolation buffer of the remote entities (the overlay shows its delay band). */
   readonly snapshots: SnapshotBuffer;
   /** The welcome's player id (-1 before the first welcome). */
   readonly playerId: number;

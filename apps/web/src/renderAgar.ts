@@ -1,9 +1,36 @@
 import type { SampleKind } from "@tikron/client";
-import type { AgarSession, OrbRecord, PlayerRecord } from "./agarSession";
 import type { Camera } from "./camera";
 import { AGAR } from "./gameRules";
-import { drawGhosts, drawWorldBackground, fontFor } from "./renderCommon";
+import type { OwnSmoothing } from "./ownSmoothing";
+import type { OrbRecord, PlayerRecord } from "./records";
+import { drawGhosts, drawWorldBackground, fontFor, type Remotes } from "./renderCommon";
 import { drawMinimap } from "./renderMinimap";
+
+/**
+ * What an agar frame draws, as the session holds it. Declared here, by the renderer, so the
+ * session depends on the renderer and not the other way round.
+ */
+export interface AgarScene {
+  /** The own cell where it is shown (predicted, smoothed); advanced to this frame. */
+  readonly own: Readonly<Pick<OwnSmoothing, "ready" | "x" | "y">>;
+  /** Radius to draw the own cell with. */
+  readonly ownRadius: number;
+  /** The own cell's latest server record (name label). */
+  readonly selfRecord: PlayerRecord | undefined;
+  /** Entity id of the own cell (-1 while unknown). */
+  readonly selfId: number;
+  readonly camera: Camera;
+  /** Arena edge. */
+  readonly world: number;
+  /** Orbs in the latest state (they never move, only respawn: drawn as they are). */
+  readonly orbs: ReadonlyMap<number, OrbRecord>;
+  /** Players in the latest state (labels, ghosts, minimap). */
+  readonly players: ReadonlyMap<number, PlayerRecord>;
+  /** Other cells, interpolated at this frame's render time: x, y, r. */
+  readonly remotes: Remotes;
+  /** Also draw the raw server positions. */
+  readonly showGhosts: boolean;
+}
 
 /** Orb colours by the schema's `color` field (0..7). */
 const ORB_COLORS = ["#ff5c5c", "#ffb347", "#ffe066", "#7ee081", "#4fd1c5", "#5ca8ff", "#a58cff", "#ff7ad9"];
@@ -18,7 +45,7 @@ const LABEL_SHADOW = "rgba(0,0,0,0.6)";
 // The forEach callbacks below are created once; these carry the frame's context into them.
 let cx: CanvasRenderingContext2D | null = null;
 let cam: Camera | null = null;
-let session: AgarSession | null = null;
+let session: AgarScene | null = null;
 
 function drawOrb(o: OrbRecord): void {
   if (!cam!.visible(o.x, o.y, AGAR.orbRadius)) return;
@@ -77,14 +104,14 @@ function label(c: CanvasRenderingContext2D, text: string, sx: number, sy: number
 
 /**
  * Draws one agar frame: arena, orbs (latest state; they never move, only respawn), other cells
- * interpolated at the snapshot buffer's render time, the own cell at its predicted and
- * smoothed position, and optionally the raw server positions as dashed ghosts.
+ * interpolated at the render time, the own cell at its predicted and smoothed position, and
+ * optionally the raw server positions as dashed ghosts. The scene's clocks (own smoothing,
+ * render time) are advanced by the caller; drawing changes nothing.
  */
-export function renderAgar(ctx: CanvasRenderingContext2D, s: AgarSession, now: number, width: number, height: number): void {
+export function renderAgar(ctx: CanvasRenderingContext2D, s: AgarScene, width: number, height: number): void {
   const own = s.own;
-  own.update(now);
   const selfRec = s.selfRecord;
-  const ownR = s.predictor.state?.r ?? selfRec?.r ?? AGAR.startRadius;
+  const ownR = s.ownRadius;
   const camera = s.camera;
   if (own.ready) camera.follow(own.x, own.y, 900 + ownR * 6, width, height);
   else camera.follow(s.world / 2, s.world / 2, s.world * 1.1, width, height);
@@ -99,8 +126,7 @@ export function renderAgar(ctx: CanvasRenderingContext2D, s: AgarSession, now: n
 
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    const renderTime = s.snapshots.update(now);
-    if (renderTime > -Infinity) s.snapshots.forEach(renderTime, drawRemote);
+    s.remotes.forEach(drawRemote);
 
     if (own.ready) {
       const sx = camera.screenX(own.x);

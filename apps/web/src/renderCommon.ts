@@ -1,4 +1,8 @@
+import type { InterpolatedView } from "@tikron/client";
 import type { Camera } from "./camera";
+
+/** The interpolated remote entities a renderer reads (at the render time of the current frame). */
+export type Remotes = Pick<InterpolatedView, "forEach">;
 
 /** Dash pattern of "server ghost" outlines; shared so no array is made per frame. */
 export const GHOST_DASH: readonly number[] = [6, 4];

@@ -1,10 +1,36 @@
-import { FPS } from "./gameRules";
 import type { SampleKind } from "@tikron/client";
 import type { Camera } from "./camera";
-import type { FpsSession, ShooterRecord } from "./fpsSession";
-import { drawGhosts, drawWorldBackground, fontFor } from "./renderCommon";
+import { FPS } from "./gameRules";
+import type { ShooterRecord } from "./records";
+import { drawGhosts, drawWorldBackground, fontFor, type Remotes } from "./renderCommon";
 import { drawMinimap } from "./renderMinimap";
-import { TracerKind } from "./tracers";
+import { TracerKind, type TracerBuffer } from "./tracers";
+
+/**
+ * What an fps frame draws, as the session holds it. Declared here, by the renderer, so the
+ * session depends on the renderer and not the other way round.
+ */
+export interface FpsScene {
+  readonly camera: Camera;
+  /** Arena edge. */
+  readonly world: number;
+  /** Other players, interpolated at this frame's render time: x, y, angle, hp. */
+  readonly remotes: Remotes;
+  /** The own player's latest server record (hp), and its entity id (-1 while unknown). */
+  readonly selfRecord: ShooterRecord | undefined;
+  readonly selfId: number;
+  /** The own player where it is shown (predicted + unsent movement); valid when `ownReady`. */
+  readonly ownX: number;
+  readonly ownY: number;
+  readonly ownReady: boolean;
+  /** Own aim (radians). */
+  readonly aim: number;
+  readonly tracers: Pick<TracerBuffer, "forEach">;
+  /** Players in the latest state (labels, ghosts, minimap). */
+  readonly players: ReadonlyMap<number, ShooterRecord>;
+  /** Also draw the raw server positions. */
+  readonly showGhosts: boolean;
+}
 
 const PLAYER_COLORS = ["#e4572e", "#f3a712", "#a8c686", "#669bbc", "#c45baa", "#ff6f59", "#3fa7d6", "#b388eb"];
 const OWN_FILL = "#2ee6a8";
@@ -21,7 +47,7 @@ const TRACER_WIDTHS = [1.5, 2, 3];
 
 let cx: CanvasRenderingContext2D | null = null;
 let cam: Camera | null = null;
-let session: FpsSession | null = null;
+let session: FpsScene | null = null;
 
 function drawBody(c: CanvasRenderingContext2D, sx: number, sy: number, sr: number, angle: number, hp: number): void {
   c.beginPath();
@@ -104,7 +130,7 @@ function drawTracer(kind: TracerKind, x0: number, y0: number, x1: number, y1: nu
  * (facing and hp bars), shot tracers (page feedback and the server's), the own player at its
  * predicted position facing the pointer, optional server ghosts, and the crosshair.
  */
-export function renderFps(ctx: CanvasRenderingContext2D, s: FpsSession, now: number, width: number, height: number): void {
+export function renderFps(ctx: CanvasRenderingContext2D, s: FpsScene, now: number, width: number, height: number): void {
   const camera = s.camera;
   drawWorldBackground(ctx, camera, s.world, s.world);
   cx = ctx;
@@ -113,7 +139,7 @@ export function renderFps(ctx: CanvasRenderingContext2D, s: FpsSession, now: num
   try {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    if (Number.isFinite(s.renderTime)) s.snapshots.forEach(s.renderTime, drawRemote);
+    s.remotes.forEach(drawRemote);
 
     const own = s.selfRecord;
     if (s.ownReady && own && own.hp > 0) {

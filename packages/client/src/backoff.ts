@@ -26,13 +26,13 @@ export interface BackoffOptions {
  * next delay and schedules it itself.
  */
 export class Backoff {
-  /** The resolved `baseMs` option (see {@link BackoffOptions}). */
+  /** First step of the exponential schedule (ms). */
   readonly baseMs: number;
-  /** The resolved `maxMs` option. */
+  /** Cap on the jittered part of any delay (ms). */
   readonly maxMs: number;
-  /** The resolved `maxAttempts` option. */
+  /** Delays handed out before {@link next} reports exhaustion (may be Infinity). */
   readonly maxAttempts: number;
-  /** The resolved `jitter` option. */
+  /** How delays are randomised. */
   readonly jitter: JitterMode;
   private readonly random: () => number;
   private attemptCount = 0;

@@ -34,13 +34,13 @@ const defaultNow = (): number => performance.now();
  * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards.
  */
 export class ClockSync {
-  /** The resolved `windowSize` option (see {@link ClockSyncOptions}). */
+  /** Samples kept for the minimum-RTT filter. */
   readonly windowSize: number;
-  /** The resolved `maxSlewMsPerSec` option. */
+  /** Fastest the applied offset moves toward a new estimate (ms per second). */
   readonly maxSlewMsPerSec: number;
-  /** The resolved `stepThresholdMs` option. */
+  /** A correction this large is applied at once instead of slewed (ms). */
   readonly stepThresholdMs: number;
-  /** The resolved `warmupSamples` option. */
+  /** Samples applied directly before slewing starts. */
   readonly warmupSamples: number;
   private readonly now: () => number;
 

@@ -1,155 +1,31 @@
-import { CloseCode, DecodeError, MAX_INPUTS_PER_FRAME, PROTOCOL_VERSION, type InputEntry } from "@tikron/protocol";
-import { ClockSync, type ClockSyncOptions } from "./clockSync";
+import { CloseCode, DecodeError, PROTOCOL_VERSION } from "@tikron/protocol";
+import { ClockPinger } from "./clockPinger";
+import { ClockSync } from "./clockSync";
+import type { ConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { Emitter } from "./emitter";
-import { ReconnectPolicy, type ReconnectOptions } from "./reconnect";
+import { InputBatcher } from "./inputBatcher";
+import { PendingRequests, Waiters } from "./pendingRequests";
+import { ReconnectPolicy } from "./reconnect";
+import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
+import { roomUrl } from "./roomUrl";
 import type { SnapshotBuffer } from "./snapshotBuffer";
-import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
-import { emptyStats, type ConnectionStats } from "./stats";
+import { WS_OPEN, type WebSocketConstructor } from "./socket";
+import { SocketAttempts, type AttemptListener } from "./socketAttempts";
+import { emptyStats, refreshStats, type ConnectionStats } from "./stats";
 import { ClientWire, checkBinaryPayload, decodeIncoming, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
-/** The prediction side the connection keeps in step with (a `Predictor` fits). */
-export interface PredictionHooks {
-  /** Called on every welcome: pending inputs are stale after a (re)join. */
-  reset(lastSeq?: number): void;
-  readonly lastError: number;
-  readonly maxError: number;
-  readonly pending: number;
-}
-
-/** Options of {@link connect}. */
-export interface ConnectOptions<S = unknown> {
-  /** Room id (the last path segment). */
-  room: string;
-  /** Room kind, e.g. `agar` or `ttt-json`. */
-  kind: string;
-  /**
-   * Admission ticket appended as `?ticket=`. A function is called before every attempt, so
-   * single-use tickets can be fetched fresh for each reconnect.
-   */
-  ticket?: string | (() => string | Promise<string>);
-  /** Display name sent in hello. */
-  name?: string;
-  /** Reconnect token of an earlier session (e.g. kept across a page reload) to reclaim its seat. */
-  token?: string;
-  /** JSON text-mode room (turn-based kinds such as `ttt-json`). Default false (binary). */
-  json?: boolean;
-  /** State decoder; defaults to the raw delta bytes (binary) or the JSON view (JSON rooms). */
-  decoder?: StateDecoder<S>;
-  /** WebSocket implementation; default `globalThis.WebSocket`. Pass `ws`'s class on older Node. */
-  WebSocketImpl?: WebSocketConstructor;
-  /** Reconnection and join pacing; `false` disables reconnecting. */
-  reconnect?: ReconnectOptions | false;
-  /** An attempt that has not been welcomed this long after it started is abandoned (ms). Default 10 000. */
-  connectTimeoutMs?: number;
-  /** Clock-sync ping period once synced (ms). Default 2000. */
-  pingIntervalMs?: number;
-  /**
-   * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
-   * interval goes out at once; later ones wait and leave together in one INPUT frame (up to
-   * 16), so a client sending faster than the room ticks costs the room fewer incoming messages
-   * (each is billed and counts against the object's request rate). The room drains inputs per
-   * tick anyway, so a batch interval up to the room's `tickMs` adds little latency. Queued
-   * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
-   */
-  batchInputsMs?: number;
-  /** Pings sent right after each welcome, 100 ms apart, for a quick first estimate. Default 3. */
-  pingBurst?: number;
-  /** Clock-sync tunables. */
-  clock?: ClockSyncOptions;
-  /** Snapshot buffer to keep informed (send interval, room restarts) and report in stats. */
-  snapshots?: SnapshotBuffer;
-  /** Predictor to reset on every (re)join and report in stats. */
-  predictor?: PredictionHooks;
-  /** Local monotonic clock (ms). Default `performance.now()`. */
-  now?: () => number;
-}
-
-/** Connection lifecycle. */
-export type ConnectionStatus = "connecting" | "joined" | "reconnecting" | "closed";
-
-/** One state frame as delivered to listeners. */
-export interface StateEvent<S> {
-  tick: number;
-  /** Room time (ms since `roomEpoch`) the tick was simulated at. */
-  time: number;
-  /** Highest input seq the server processed, or -1 when this frame carries no ack. */
-  ackSeq: number;
-  /** False when the frame carried no state section (only an ack or events): state is unchanged. */
-  changed: boolean;
-  /** The decoder's state after this frame. */
-  state: S;
-  /** Local time (ms, the connection's clock) the frame was received. */
-  receivedAt: number;
-}
-
-/** One game event from a frame. */
-export interface GameEvent {
-  tick: number;
-  time: number;
-  /** Decoded by `decoder.decodeEvent` when present; else bytes (binary) or a JSON value. */
-  body: unknown;
-}
-
-/** An ERROR from the server, or a problem found locally (`local: true`). */
-export interface RoomError {
-  code: number;
-  /** Symbolic name, e.g. `join_throttled`, `illegal_move`, or a local one such as `schema_mismatch`. */
-  name: string;
-  reason: string;
-  /** When > 0, how long the server asked us to wait before trying again (ms). */
-  retryAfterMs: number;
-  local: boolean;
-}
-
-/** A socket closed. */
-export interface CloseInfo {
-  /** The WebSocket close code (the server's application code where it sent one). */
-  code: number;
-  reason: string;
-  /** True when a reconnect is scheduled (a `reconnecting` event follows). */
-  willReconnect: boolean;
-  /** True when {@link RoomConnection.close} caused it. */
-  deliberate: boolean;
-}
-
-/** A reconnect attempt is scheduled. */
-export interface ReconnectingInfo {
-  /** 1 for the first retry after a stable connection. */
-  attempt: number;
-  delayMs: number;
-  /** The close that caused it. */
-  code: number;
-  reason: string;
-}
-
-/** Events of a {@link RoomConnection}. */
-export interface RoomEvents<S> {
-  welcome: WelcomeInfo;
-  state: StateEvent<S>;
-  event: GameEvent;
-  error: RoomError;
-  close: CloseInfo;
-  reconnecting: ReconnectingInfo;
-}
-
-/** Builds a room URL: `${base}/rooms/${kind}/${room}` plus `?ticket=` (http(s) becomes ws(s)). */
-export function roomUrl(base: string, kind: string, room: string, ticket?: string): string {
-  const b = base.replace(/^http(s?):\/\//i, "ws$1://").replace(/\/+$/, "");
-  let url = `${b}/rooms/${encodeURIComponent(kind)}/${encodeURIComponent(room)}`;
-  if (ticket) url += `?ticket=${encodeURIComponent(ticket)}`;
-  return url;
-}
-
-const PING_BURST_SPACING_MS = 100;
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
-
-type Timer = ReturnType<typeof setTimeout>;
 
 /**
  * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
  * server's frames into typed events. Created by {@link connect}.
+ *
+ * The parts live beside it: socket attempts and reconnecting (`socketAttempts.ts`, deciding with
+ * `reconnect.ts`), clock pings (`clockPinger.ts`), input batching (`inputBatcher.ts`) and
+ * promises awaiting answers (`pendingRequests.ts`). This class speaks the protocol over them:
+ * hello → welcome → frames, the seat's token and input sequence, and the events listeners see.
  */
 export class RoomConnection<S = unknown> {
   /** Clock sync against the room's server clock. */
@@ -159,35 +35,26 @@ export class RoomConnection<S = unknown> {
   private readonly emitter = new Emitter<RoomEvents<S>>();
   private readonly opts: ConnectOptions<S>;
   private readonly wire: ClientWire;
-  private readonly policy: ReconnectPolicy;
-  private readonly Impl: WebSocketConstructor;
+  private readonly attempts: SocketAttempts;
   private readonly now: () => number;
-  private readonly statsObj: ConnectionStats = emptyStats();
+  /** The numbers behind {@link stats}, counted as traffic happens. */
+  private readonly counters: ConnectionStats = emptyStats();
+  private readonly pinger: ClockPinger;
+  private readonly batcher: InputBatcher | null;
+  private readonly statsRequests = new PendingRequests<unknown>();
+  private readonly joinWaiters = new Waiters<WelcomeInfo>();
+  private snapshots: SnapshotBuffer | undefined;
 
-  private ws: WebSocketLike | null = null;
-  private state: ConnectionStatus = "connecting";
-  private deliberate = false;
+  private lifecycle: ConnectionStatus = "connecting";
   private everJoined = false;
   private tokenValue: string;
   private welcomeInfo: WelcomeInfo | null = null;
   private nextSeq = 1;
   private helloAt = NaN;
-  private socketStartedAt = 0;
-  private socketRetryAfter = 0;
-  private socketTokenRejected = false;
-
-  private connectTimer: Timer | undefined;
-  private retryTimer: Timer | undefined;
-  private pingTimer: Timer | undefined;
-  private stableTimer: Timer | undefined;
-  private pingsLeftInBurst = 0;
-
-  private nextStatsId = 1;
-  private readonly statsWaiters = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: Timer }>();
-  private joinWaiters: { resolve: (w: WelcomeInfo) => void; reject: (e: Error) => void }[] = [];
 
   /** @internal Use {@link connect}. */
   constructor(
+    /** The server the connection was opened against (`connect`'s `url`). */
     readonly baseUrl: string,
     options: ConnectOptions<S>,
   ) {
@@ -196,19 +63,41 @@ export class RoomConnection<S = unknown> {
     const json = options.json === true;
     this.wire = new ClientWire(json);
     this.decoder = options.decoder ?? ((json ? jsonStateDecoder() : rawDeltaDecoder()) as StateDecoder<S>);
-    this.policy = new ReconnectPolicy(options.reconnect ?? {});
     const burst = Math.max(0, options.pingBurst ?? 3);
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now: this.now, warmupSamples: 1 + burst, ...options.clock });
+    this.pinger = new ClockPinger(
+      this.clock,
+      this.now,
+      // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
+      // keepalive lets a sleeping turn-based room answer without waking up.
+      (t, inBurst) => this.send(inBurst ? this.wire.ping(t) : this.wire.keepalive(t)),
+      () => this.lifecycle === "joined",
+      burst,
+      options.pingIntervalMs ?? 2000,
+    );
+    const batchMs = options.batchInputsMs ?? 0;
+    this.batcher = batchMs > 0 && !json ? new InputBatcher(batchMs, this.now, (inputs) => this.sendNow(this.wire.inputs(inputs))) : null;
+    this.snapshots = options.snapshots;
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
-    this.Impl = Impl;
+    this.attempts = new SocketAttempts(
+      {
+        Impl,
+        url: (ticket) => roomUrl(baseUrl, options.kind, options.room, ticket),
+        ticket: options.ticket,
+        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+        now: this.now,
+      },
+      new ReconnectPolicy(options.reconnect ?? {}),
+      this.attemptListener,
+    );
     this.tokenValue = options.token ?? "";
   }
 
-  /** Lifecycle state. */
+  /** Lifecycle status: `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
-    return this.state;
+    return this.lifecycle;
   }
 
   /** The latest welcome (null before the first). */
@@ -228,18 +117,18 @@ export class RoomConnection<S = unknown> {
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    const s = this.statsObj;
-    s.rttMs = this.clock.rttMs;
-    s.minRttMs = this.clock.minRttMs;
-    s.clockOffsetMs = this.clock.synced ? this.clock.offsetMs : 0;
-    const snap = this.opts.snapshots;
-    s.interpolationDelayMs = snap ? snap.delayMs : 0;
-    s.starvations = snap ? snap.starvations : 0;
-    const pred = this.opts.predictor;
-    s.predictionError = pred ? pred.lastError : 0;
-    s.predictionErrorMax = pred ? pred.maxError : 0;
-    s.pendingInputs = pred ? pred.pending : 0;
-    return s;
+    return refreshStats(this.counters, this.clock, this.snapshots, this.opts.predictor);
+  }
+
+  /**
+   * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
+   * room's send interval from each welcome, is cleared when the room restarted (new epoch), and
+   * its delay and starvations show in {@link stats}. For a buffer made after `connect`.
+   */
+  attachSnapshots(buffer: SnapshotBuffer): void {
+    this.snapshots = buffer;
+    const w = this.welcomeInfo;
+    if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -262,9 +151,9 @@ export class RoomConnection<S = unknown> {
    * good first.
    */
   whenJoined(): Promise<WelcomeInfo> {
-    if (this.state === "joined" && this.welcomeInfo) return Promise.resolve(this.welcomeInfo);
-    if (this.state === "closed") return Promise.reject(new Error("connection closed"));
-    return new Promise((resolve, reject) => this.joinWaiters.push({ resolve, reject }));
+    if (this.lifecycle === "joined" && this.welcomeInfo) return Promise.resolve(this.welcomeInfo);
+    if (this.lifecycle === "closed") return Promise.reject(new Error("connection closed"));
+    return this.joinWaiters.wait();
   }
 
   /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
@@ -284,55 +173,25 @@ export class RoomConnection<S = unknown> {
    * replayed against a state that has moved on.
    */
   sendInput(payload: Uint8Array | unknown): number {
-    if (this.state !== "joined" || !this.ws || this.ws.readyState !== WS_OPEN) return -1;
+    if (!this.canSend()) return -1;
     const seq = this.nextSeq;
-    const batchMs = this.opts.batchInputsMs ?? 0;
-    if (batchMs > 0 && !this.wire.json) {
-      // Copied: the caller may reuse its buffer before the batch leaves.
-      this.batch.push({ seq, payload: checkBinaryPayload(payload).slice() });
-      this.nextSeq++;
-      this.statsObj.inputsSent++;
-      const sinceLast = this.now() - this.lastBatchAt;
-      if (this.batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= batchMs) this.flushInputs();
-      else this.batchTimer ??= setTimeout(this.flushInputs, batchMs - sinceLast);
-      return seq;
-    }
-    const data = this.wire.input(seq, payload);
+    // Encode (or check) before taking the number: a payload that throws costs no seq.
+    if (this.batcher) this.batcher.add(seq, checkBinaryPayload(payload));
+    else this.send(this.wire.input(seq, payload));
     this.nextSeq++;
-    this.send(data);
-    this.statsObj.inputsSent++;
+    this.counters.inputsSent++;
     return seq;
   }
 
   /** Sends any batched inputs now (see `batchInputsMs`). */
   readonly flushInputs = (): void => {
-    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    if (this.batch.length === 0) return;
-    if (this.state === "joined" && this.ws && this.ws.readyState === WS_OPEN) {
-      this.send(this.wire.inputs(this.batch));
-      this.lastBatchAt = this.now();
-    }
-    // Whatever was not sent is stale once the connection is gone: never replay it.
-    this.batch.length = 0;
+    this.batcher?.flush();
   };
-
-  private readonly batch: InputEntry[] = [];
-  private batchTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private lastBatchAt = -Infinity;
 
   /** Asks the room for its `tk:stats` snapshot. */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    if (this.state !== "joined") return Promise.reject(new Error("not joined"));
-    const id = this.nextStatsId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.statsWaiters.delete(id);
-        reject(new Error("stats request timed out"));
-      }, timeoutMs);
-      this.statsWaiters.set(id, { resolve, reject, timer });
-      this.send(this.wire.statsRequest(id));
-    });
+    if (this.lifecycle !== "joined") return Promise.reject(new Error("not joined"));
+    return this.statsRequests.request(timeoutMs, (id) => this.send(this.wire.statsRequest(id)), "stats request");
   }
 
   /**
@@ -341,91 +200,58 @@ export class RoomConnection<S = unknown> {
    * {@link token}).
    */
   close(options: { leave?: boolean } = {}): void {
-    if (this.state === "closed") return;
-    this.deliberate = true;
-    this.clearTimers();
-    clearTimeout(this.retryTimer);
-    const ws = this.ws;
-    if (ws) {
-      if (this.state === "joined" && options.leave !== false && ws.readyState === WS_OPEN) this.send(this.wire.leave());
-      this.detach(ws);
-      try {
-        ws.close(1000, "client closed");
-      } catch {
-        // Closing a socket that is still connecting may throw in some implementations.
-      }
-    }
-    this.finish({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
+    if (this.lifecycle === "closed") return;
+    if (options.leave !== false && this.canSend()) this.send(this.wire.leave());
+    this.attempts.stop();
+    this.attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
   }
 
   /** @internal Starts the first attempt. */
   start(): void {
-    void this.open();
+    void this.attempts.open();
   }
 
-  private async open(): Promise<void> {
-    clearTimeout(this.retryTimer);
-    this.socketRetryAfter = 0;
-    this.socketTokenRejected = false;
-    this.socketStartedAt = this.now();
-    let ticket: string | undefined;
-    const t = this.opts.ticket;
-    if (typeof t === "function") {
-      try {
-        ticket = await t();
-      } catch (e) {
-        if (this.deliberate) return;
-        this.localError("ticket_failed", `ticket: ${String(e)}`);
-        this.socketGone(1006, "ticket unavailable");
-        return;
-      }
-      if (this.deliberate) return;
-    } else {
-      ticket = t;
-    }
-    let ws: WebSocketLike;
-    try {
-      ws = new this.Impl(roomUrl(this.baseUrl, this.opts.kind, this.opts.room, ticket));
-    } catch (e) {
-      // A malformed URL never becomes valid: report and stop.
-      this.localError("bad_url", String(e));
-      this.finish({ code: 1006, reason: "could not create socket", willReconnect: false, deliberate: false });
-      return;
-    }
-    this.ws = ws;
-    ws.binaryType = "arraybuffer";
-    ws.onopen = () => {
-      if (this.ws !== ws) return;
+  /** How the socket side reaches the protocol side. */
+  private readonly attemptListener: AttemptListener = {
+    opened: () => {
       this.helloAt = this.now();
       this.send(this.wire.hello(this.tokenValue, this.opts.name ?? ""));
-    };
-    ws.onmessage = (ev: { data: unknown }) => {
-      if (this.ws === ws) this.onMessage(ev.data);
-    };
-    ws.onclose = (ev: { code?: number; reason?: string }) => {
-      if (this.ws !== ws) return;
-      this.detach(ws);
-      this.socketGone(typeof ev?.code === "number" ? ev.code : 1006, typeof ev?.reason === "string" ? ev.reason : "");
-    };
-    // An error is always followed by a close, which carries the code; nothing to do here.
-    ws.onerror = () => {};
-    const timeout = this.opts.connectTimeoutMs ?? 10_000;
-    this.connectTimer = setTimeout(() => {
-      if (this.ws !== ws || this.state === "joined") return;
-      this.abandon(ws, 1006, "connect timeout");
-    }, timeout);
+    },
+    message: (data) => this.onMessage(data),
+    retrying: (code, reason, attempt, delayMs) => {
+      this.pinger.stop();
+      this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
+      this.emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
+      // A close listener may have called close(): then no reconnect is announced.
+      if (this.attempts.isStopped) return;
+      this.emitter.emit("reconnecting", { attempt, delayMs, code, reason });
+    },
+    ended: (info) => this.finish(info),
+    localError: (name, reason) => this.localError(name, reason),
+  };
+
+  private canSend(): boolean {
+    const ws = this.attempts.socket;
+    return this.lifecycle === "joined" && ws !== null && ws.readyState === WS_OPEN;
   }
 
   private send(data: string | Uint8Array): void {
-    const ws = this.ws;
+    const ws = this.attempts.socket;
     if (!ws || ws.readyState !== WS_OPEN) return;
     ws.send(data);
-    this.statsObj.messagesOut++;
-    this.statsObj.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
+    this.counters.messagesOut++;
+    this.counters.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
+  }
+
+  /** Sends only while joined; says whether it did (batched inputs must not leave before a welcome). */
+  private sendNow(data: Uint8Array): boolean {
+    if (!this.canSend()) return false;
+    this.send(data);
+    return true;
   }
 
   private onMessage(data: unknown): void {
-    const st = this.statsObj;
+    const st = this.counters;
     st.messagesIn++;
     st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
@@ -442,51 +268,40 @@ export class RoomConnection<S = unknown> {
       case "error":
         return this.onServerError(m);
       case "pong":
-        return this.onPong(m.clientTime, m.serverTime);
+        return this.pinger.pong(m.clientTime, m.serverTime, this.attempts.startedAt);
       case "keepalive":
         return;
-      case "stats": {
-        const w = this.statsWaiters.get(m.requestId);
-        if (w) {
-          clearTimeout(w.timer);
-          this.statsWaiters.delete(m.requestId);
-          w.resolve(m.stats);
-        }
-        return;
-      }
+      case "stats":
+        return this.statsRequests.resolve(m.requestId, m.stats);
     }
   }
 
   private onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
-    const ws = this.ws!;
     const { kind: _kind, ...welcome } = m;
     if (welcome.version !== PROTOCOL_VERSION) {
       this.localError("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
-      return this.abandon(ws, LOCAL_PROTOCOL_CLOSE, "version mismatch");
+      return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
     }
     const wantHash = this.decoder.schemaHash;
     if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
       this.localError("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
-      return this.abandon(ws, LOCAL_PROTOCOL_CLOSE, "schema mismatch");
+      return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
     }
     const now = this.now();
-    clearTimeout(this.connectTimer);
     const prev = this.welcomeInfo;
     const rejoin = this.everJoined;
     this.welcomeInfo = welcome;
     this.tokenValue = welcome.token;
     this.everJoined = true;
-    if (rejoin) this.statsObj.reconnects++;
+    if (rejoin) this.counters.reconnects++;
 
     // Sequence numbers stay monotonic across seats and never reuse one the server applied.
     this.nextSeq = Math.max(this.nextSeq, welcome.lastSeq + 1);
     // Inputs not applied before the drop are stale: drop them, never replay them.
     this.opts.predictor?.reset(welcome.lastSeq);
-    if (this.batchTimer !== undefined) clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    this.batch.length = 0;
+    this.batcher?.drop();
     this.decoder.reset({ schemaHash: welcome.schemaHash, json: welcome.json, reconnected: welcome.reconnected });
-    const snaps = this.opts.snapshots;
+    const snaps = this.snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
       // A different room instance: old timestamps and clock samples belong to another timeline.
       snaps?.clear();
@@ -495,22 +310,18 @@ export class RoomConnection<S = unknown> {
     if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
     if (!Number.isNaN(this.helloAt)) this.clock.addSample(this.helloAt, welcome.serverTime, now);
 
-    this.state = "joined";
-    this.pingsLeftInBurst = Math.max(0, this.opts.pingBurst ?? 3);
-    this.schedulePing(this.pingsLeftInBurst > 0 ? PING_BURST_SPACING_MS : (this.opts.pingIntervalMs ?? 2000));
-    clearTimeout(this.stableTimer);
-    this.stableTimer = setTimeout(() => this.policy.markStable(), this.policy.stableAfterMs);
+    this.lifecycle = "joined";
+    this.pinger.start();
+    this.attempts.welcomed();
 
     this.emitter.emit("welcome", welcome);
-    const waiters = this.joinWaiters;
-    this.joinWaiters = [];
-    for (const w of waiters) w.resolve(welcome);
+    this.joinWaiters.resolveAll(welcome);
   }
 
   private onFrame(f: IncomingFrame): void {
-    if (this.state !== "joined") return;
+    if (this.lifecycle !== "joined") return;
     const receivedAt = this.now();
-    const st = this.statsObj;
+    const st = this.counters;
     st.frames++;
     if (f.ackSeq > st.lastAck) st.lastAck = f.ackSeq;
     if (f.hasState) {
@@ -519,7 +330,7 @@ export class RoomConnection<S = unknown> {
       } catch (e) {
         // The decoder and the server disagree about the stream; continuing would render garbage.
         this.localError("bad_frame", `state decode failed: ${String(e)}`);
-        return this.abandon(this.ws!, LOCAL_PROTOCOL_CLOSE, "state decode failed");
+        return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
       }
     }
     if (f.events.length > 0 && this.emitter.has("event")) {
@@ -537,95 +348,26 @@ export class RoomConnection<S = unknown> {
   }
 
   private onServerError(m: Extract<Incoming, { kind: "error" }>): void {
-    if (m.retryAfterMs > this.socketRetryAfter) this.socketRetryAfter = m.retryAfterMs;
+    this.attempts.noteRetryAfter(m.retryAfterMs);
     if (m.name === "bad_token") {
       // The held seat is gone: the next attempt joins as a new player instead of insisting.
-      this.socketTokenRejected = true;
+      this.attempts.noteTokenRejected();
       this.tokenValue = "";
     }
     this.emitter.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
-  }
-
-  private onPong(clientTime: number, serverTime: number): void {
-    // Only pongs to pings of this socket are real round trips.
-    if (clientTime < this.socketStartedAt) return;
-    this.clock.addSample(clientTime, serverTime, this.now());
-  }
-
-  private schedulePing(delayMs: number): void {
-    clearTimeout(this.pingTimer);
-    this.pingTimer = setTimeout(() => {
-      if (this.state !== "joined") return;
-      // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
-      // keepalive lets a sleeping turn-based room answer without waking up.
-      const now = this.now();
-      this.send(this.pingsLeftInBurst > 0 ? this.wire.ping(now) : this.wire.keepalive(now));
-      if (this.pingsLeftInBurst > 0) this.pingsLeftInBurst--;
-      this.schedulePing(this.pingsLeftInBurst > 0 ? PING_BURST_SPACING_MS : (this.opts.pingIntervalMs ?? 2000));
-    }, delayMs);
   }
 
   private localError(name: string, reason: string): void {
     this.emitter.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 
-  /** Drops a socket from our side and handles it as closed with `code`. */
-  private abandon(ws: WebSocketLike, code: number, reason: string): void {
-    this.detach(ws);
-    try {
-      ws.close(code >= 4000 ? code : 1000, reason);
-    } catch {
-      // Already closing.
-    }
-    this.socketGone(code, reason);
-  }
-
-  private detach(ws: WebSocketLike): void {
-    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-    if (this.ws === ws) this.ws = null;
-  }
-
-  private socketGone(code: number, reason: string): void {
-    this.ws = null;
-    this.clearTimers();
-    if (this.deliberate) return;
-    const decision = this.policy.onClose(code, {
-      retryAfterMs: this.socketRetryAfter,
-      tokenRejected: this.socketTokenRejected,
-    });
-    if (!decision.reconnect) {
-      this.finish({ code, reason, willReconnect: false, deliberate: false });
-      return;
-    }
-    this.state = this.everJoined ? "reconnecting" : "connecting";
-    this.emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
-    // A close listener may have called close(): then nothing is scheduled.
-    if (this.deliberate) return;
-    this.emitter.emit("reconnecting", { attempt: decision.attempt, delayMs: decision.delayMs, code, reason });
-    this.retryTimer = setTimeout(() => {
-      if (!this.deliberate) void this.open();
-    }, decision.delayMs);
-  }
-
   private finish(info: CloseInfo): void {
-    this.state = "closed";
-    this.clearTimers();
+    this.lifecycle = "closed";
+    this.pinger.stop();
     this.emitter.emit("close", info);
     const err = new Error(`connection closed (${info.code} ${info.reason})`);
-    const waiters = this.joinWaiters;
-    this.joinWaiters = [];
-    for (const w of waiters) w.reject(err);
-    for (const [id, w] of this.statsWaiters) {
-      clearTimeout(w.timer);
-      w.reject(err);
-      this.statsWaiters.delete(id);
-    }
-  }
-
-  private clearTimers(): void {
-    clearTimeout(this.connectTimer);
-    clearTimeout(this.pingTimer);
-    clearTimeout(this.stableTimer);
+    this.joinWaiters.rejectAll(err);
+    this.statsRequests.rejectAll(err);
   }
 }
 

@@ -3,46 +3,42 @@
  *
  * - {@link connect} joins a room and keeps the seat across drops (jittered, bounded backoff;
  *   join pacing on `room_full` / `join_throttled`), syncs the clock and emits typed events.
- * - {@link SnapshotBuffer} renders remote entities smoothly: interpolation with an adaptive delay,
- *   capped extrapolation, short-way angles, no allocation per frame.
+ * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
+ *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
+ *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.
  * - {@link Predictor} makes the local player respond at once and reconciles with the server.
  * - {@link ClockSync} and {@link Backoff} are usable on their own.
  *
  * A typical real-time client:
  * ```ts
- * const snaps = new SnapshotBuffer({ fields: ["x", "y", { name: "angle", interp: "angle" }] });
  * const me = new Predictor({ applyInput: move, error: distance });
- * const conn = connect("wss://play.example.com", { kind: "arena", room: "r1", decoder, snapshots: snaps, predictor: me });
- * conn.on("state", (f) => {
- *   snaps.beginSnapshot(f.time, f.receivedAt);
- *   for (const e of f.state.entities) if (e.id !== conn.playerId) snaps.setEntity(e.id, e.values);
- *   snaps.endSnapshot();
- *   me.reconcile(myAvatar(f.state), f.ackSeq >= 0 ? f.ackSeq : undefined);
+ * const conn = connect("wss://play.example.com", { kind: "arena", room: "r1", decoder: schemaDecoder(arenaSchema), predictor: me });
+ * const v = new Float64Array(3);
+ * const remotes = createInterpolatedView(conn, {
+ *   fields: ["x", "y", { name: "angle", interp: "angle" }],
+ *   collect(view, put) {
+ *     for (const e of view.values()) {
+ *       if (e.record.pid === conn.playerId) continue;
+ *       v[0] = e.record.x; v[1] = e.record.y; v[2] = e.record.angle;
+ *       put(e.id, v);
+ *     }
+ *   },
  * });
+ * conn.on("state", (f) => me.reconcile(myAvatar(f.state), f.ackSeq >= 0 ? f.ackSeq : undefined));
  * onInput((input) => me.push(conn.sendInput(encode(input)), input));
- * requestAnimationFrame(function frame() {
- *   const t = snaps.update();
- *   snaps.forEach(t, (id, v) => draw(id, v[0], v[1], v[2]));
+ * requestAnimationFrame(function frame(now) {
+ *   remotes.update(now);
+ *   remotes.forEach((id, v) => draw(id, v[0], v[1], v[2]));
  *   drawMe(me.state);
  *   requestAnimationFrame(frame);
  * });
  * ```
  * @module @tikron/client
  */
-export {
-  connect,
-  roomUrl,
-  RoomConnection,
-  type ConnectOptions,
-  type ConnectionStatus,
-  type RoomEvents,
-  type StateEvent,
-  type GameEvent,
-  type RoomError,
-  type CloseInfo,
-  type ReconnectingInfo,
-  type PredictionHooks,
-} from "./connect";
+export { connect, RoomConnection } from "./connect";
+export { roomUrl } from "./roomUrl";
+export type { ConnectOptions, PredictionHooks } from "./connectOptions";
+export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";
 export { schemaDecoder, type SchemaDecoderOptions } from "./schemaDecoder";
@@ -51,11 +47,8 @@ export type { ConnectionStats } from "./stats";
 export { Backoff, type BackoffOptions, type JitterMode } from "./backoff";
 export { ReconnectPolicy, isRetryableClose, type ReconnectOptions, type ReconnectDecision } from "./reconnect";
 export { ClockSync, type ClockSyncOptions } from "./clockSync";
-export {
-  SnapshotBuffer,
-  SampleKind,
-  type SnapshotBufferOptions,
-  type FieldSpec,
-  type FieldInterp,
-} from "./snapshotBuffer";
+export { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
+export { SampleKind, type FieldSpec, type FieldInterp } from "./sampling";
+export type { PlayoutClockOptions } from "./playoutClock";
+export { InterpolatedView, createInterpolatedView, type InterpolatedViewOptions, type EntitySink } from "./interpolatedView";
 export { Predictor, type PredictorOptions } from "./prediction";

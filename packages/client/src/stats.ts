@@ -1,3 +1,7 @@
+import type { ClockSync } from "./clockSync";
+import type { PredictionHooks } from "./connectOptions";
+import type { SnapshotBuffer } from "./snapshotBuffer";
+
 /**
  * Live numbers of one connection, for debug overlays and telemetry. The object returned by
  * `RoomConnection.stats` is refreshed on each read and reused, so reading it allocates nothing.
@@ -60,4 +64,20 @@ export function emptyStats(): ConnectionStats {
     reconnects: 0,
     decodeErrors: 0,
   };
+}
+
+/**
+ * Copies the live numbers of the clock and the attached buffer and predictor into `stats` (the
+ * traffic counters in it are kept current as traffic happens) and returns it.
+ */
+export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
+  stats.rttMs = clock.rttMs;
+  stats.minRttMs = clock.minRttMs;
+  stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
+  stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
+  stats.starvations = snapshots ? snapshots.starvations : 0;
+  stats.predictionError = predictor ? predictor.lastError : 0;
+  stats.predictionErrorMax = predictor ? predictor.maxError : 0;
+  stats.pendingInputs = predictor ? predictor.pending : 0;
+  return stats;
 }

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, PROTOCOL_VERSION } from "@tikron/protocol";
-import { connect, roomUrl, type CloseInfo, type ReconnectingInfo, type RoomConnection } from "../src/connect";
+import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION } from "@tikron/protocol";
+import { connect, type RoomConnection } from "../src/connect";
+import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
+import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
-import { errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket } from "./helpers";
+import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket } from "./helpers";
 
 const now = () => Date.now(); // faked together with the timers
 
@@ -296,6 +298,23 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t1", "ws://h/rooms/k/r?ticket=t2"]);
   });
 
+  it("reports a failed ticket fetch and tries again with backoff instead of giving up", async () => {
+    const { Impl, sockets } = fakeSockets();
+    let n = 0;
+    const ticket = async () => {
+      if (++n === 1) throw new Error("backend down");
+      return `t${n}`;
+    };
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, ticket, reconnect: { baseMs: 1, maxMs: 1 } }));
+    const rec = recorder(conn);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(rec.errors).toEqual([expect.objectContaining({ name: "ticket_failed", local: true })]);
+    expect(rec.retries).toHaveLength(1);
+    // No socket was opened without a ticket; the retry opened one with a fresh ticket.
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t2"]);
+    expect(conn.status).toBe("connecting");
+  });
+
   it("speaks JSON in JSON rooms", () => {
     const { Impl, sockets } = fakeSockets();
     const conn = track(connect("ws://h", { room: "g1", kind: "ttt-json", json: true, name: "bo", WebSocketImpl: Impl, now }));
@@ -362,6 +381,28 @@ describe("connect() against an in-process fake socket", () => {
     expect(conn.clock.sampleCount).toBe(4);
     expect(conn.stats.minRttMs).toBe(0);
     expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
+  });
+});
+
+describe("connect(): clock pings", () => {
+  it("pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
+    const { Impl, sockets } = fakeSockets();
+    track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now, pingBurst: 2, pingIntervalMs: 1000 }));
+    const s = sockets[0]!;
+    s.serverOpen();
+    s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
+    s.serverSend(JSON.stringify({ t: "ka" })); // the room's keepalive answer: no event, no error
+    await vi.advanceTimersByTimeAsync(2500);
+    const kinds = s.sent.slice(1).map((d) => (d === JSON_KEEPALIVE ? "keepalive" : (decodeSent(d) as { t?: string; kind?: string }).t));
+    expect(kinds).toEqual(["ping", "ping", "keepalive", "keepalive"]);
+  });
+
+  it("binary rooms keep pinging after the burst (the clock keeps being synced)", async () => {
+    const { Impl, sockets } = fakeSockets();
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, pingBurst: 1, pingIntervalMs: 1000 }));
+    joined(sockets[0]!);
+    await vi.advanceTimersByTimeAsync(2200);
+    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "ping", "ping", "ping"]);
   });
 });
 

@@ -12,7 +12,8 @@ import {
   encodePong,
   isDecodeError,
 } from "@tikron/protocol";
-import { connect, type CloseInfo, type ReconnectingInfo, type RoomConnection } from "../src/connect";
+import { connect, type RoomConnection } from "../src/connect";
+import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import type { WebSocketConstructor } from "../src/socket";
 import { frameBytes, welcomeBytes } from "./helpers";
 

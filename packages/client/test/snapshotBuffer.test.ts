@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { SampleKind, SnapshotBuffer } from "../src/snapshotBuffer";
+import { SampleKind } from "../src/sampling";
+import { SnapshotBuffer } from "../src/snapshotBuffer";
 
 const SPEED = 0.1; // units per ms of the simulated entity
 

@@ -1,10 +1,15 @@
 /**
- * Wire-level declarations of every game (schemas, input and event codecs), importable by
- * clients and the load tool without pulling in room logic.
+ * Wire-level declarations of every game (schemas, input and event codecs) and the movement rules
+ * a client predicts with, importable by clients and the load tool without pulling in room logic.
+ * Nothing reachable from here may import room code (`@tikron/core`'s Room, SyncWorld, ...):
+ * `test/schemasEntry.test.ts` walks the import graph to keep it so.
  */
 export { agarSchema, AGAR_MAX_WORLD } from "./agar/agarSchema";
 export { AGAR_RULES, speedFor as agarSpeedFor } from "./agar/agarRules";
+export { stepAgarCell, type AgarCellState, type AgarSteer } from "./agar/agarMotion";
 export { FPS_RULES } from "./fps/fpsRules";
+export { stepShooter, shooterStepLength, clampToArena, type ShooterBody, type ShooterStick } from "./fps/fpsMotion";
+export { rayCircle, rayExitSquare } from "./fps/hitscan";
 export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";

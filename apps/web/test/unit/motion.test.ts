@@ -1,27 +1,32 @@
 /**
- * The page predicts with its own copy of each game's movement rule; these tests hold that copy
- * to the room's real simulation, so a rules change on the server side fails here first.
+ * The page predicts with the rooms' own movement steps (`stepAgarCell`, `stepShooter` from
+ * `@tikron/games/schemas`). These tests run the prediction the way the page does, on inputs
+ * that went through the wire codec, against the room's real simulation; the packages' own
+ * property tests cover the step itself.
  */
 import { describe, expect, it } from "vitest";
 import { BinaryWriter } from "@tikron/protocol";
 import { AgarGame } from "../../../../packages/games/src/agar/agarGame";
-import { AGAR_RULES, speedFor } from "../../../../packages/games/src/agar/agarRules";
-import { FPS_RULES } from "../../../../packages/games/src/fps/fpsRules";
 import { ShooterGame } from "../../../../packages/games/src/fps/shooterGame";
-import { decodeAgarInput, decodeFpsInput, encodeAgarInput, encodeFpsMove, type AgarInput, type FpsMove } from "@tikron/games/schemas";
-import { cellSpeed, stepCell, type CellState } from "../../src/agarMotion";
-import { applyMove, MoveAccumulator, type ShooterMove, type ShooterState } from "../../src/fpsMotion";
+import {
+  AGAR_RULES,
+  FPS_RULES,
+  decodeAgarInput,
+  decodeFpsInput,
+  encodeAgarInput,
+  encodeFpsMove,
+  stepAgarCell,
+  stepShooter,
+  type AgarCellState as CellState,
+  type AgarInput,
+  type FpsMove,
+  type ShooterBody as ShooterState,
+} from "@tikron/games/schemas";
+import { MoveAccumulator, type ShooterMove } from "../../src/moveAccumulator";
 
 const w = new BinaryWriter();
 
 describe("agar prediction rule", () => {
-  it("uses the room's speed curve", () => {
-    for (const r of [20, 21.5, 40, 133, 400]) {
-      expect(cellSpeed(r, false)).toBeCloseTo(speedFor(r, false), 9);
-      expect(cellSpeed(r, true)).toBeCloseTo(speedFor(r, true), 9);
-    }
-  });
-
   it("moves a cell exactly like the room's tick, walls and boost included", () => {
     const world = 1000;
     const game = new AgarGame({ world, orbs: 0, seed: 3 });
@@ -44,10 +49,10 @@ describe("agar prediction rule", () => {
       if (!("dx" in seen)) throw new Error("rejected");
       game.applyInput(1, seen);
       game.tick(i * 50, 50);
-      predicted = stepCell(predicted, { ...seen, dtMs: 50 }, world);
-      expect(predicted.x).toBeCloseTo(rec.x, 9);
-      expect(predicted.y).toBeCloseTo(rec.y, 9);
-      expect(predicted.r).toBeCloseTo(rec.r, 9);
+      predicted = stepAgarCell(predicted, seen, 50, world, { x: 0, y: 0, r: 0 });
+      expect(predicted.x).toBe(rec.x);
+      expect(predicted.y).toBe(rec.y);
+      expect(predicted.r).toBe(rec.r);
       if (rec.y === rec.r) touchedWall = true;
     }
     // The run covered the clamp at the wall and boost burning mass.
@@ -75,17 +80,17 @@ describe("fps prediction rule", () => {
       if (!("kind" in seen) || seen.kind !== "move") throw new Error("rejected");
       at += 100;
       expect(game.applyInput(1, seen, at)).toBeUndefined();
-      predicted = applyMove(predicted, seen, world);
+      predicted = stepShooter(predicted, seen, seen.dtMs, world, { x: 0, y: 0, hp: 0 });
       const rec = game.playerOf(1)!;
-      expect(predicted.x).toBeCloseTo(rec.x, 9);
-      expect(predicted.y).toBeCloseTo(rec.y, 9);
+      expect(predicted.x).toBe(rec.x);
+      expect(predicted.y).toBe(rec.y);
     }
     expect(game.playerOf(1)!.x).toBeGreaterThanOrEqual(FPS_RULES.playerRadius);
   });
 
   it("does not move the dead", () => {
-    const s = { x: 10, y: 10, hp: 0 };
-    expect(applyMove(s, { dx: 1, dy: 0, dtMs: 50 })).toBe(s);
+    const s = { x: 40, y: 40, hp: 0 };
+    expect(stepShooter(s, { dx: 1, dy: 0 }, 50, 600, { x: 0, y: 0, hp: 1 })).toEqual(s);
   });
 });
 

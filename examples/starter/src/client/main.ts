@@ -2,7 +2,7 @@
  * The browser side: joins a tag room, sends arrow-key / WASD steering, and draws every player
  * smoothly with the SDK's interpolation buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { SnapshotBuffer, connect, schemaDecoder } from "@tikron/client";
+import { connect, createInterpolatedView, schemaDecoder } from "@tikron/client";
 import { BinaryWriter } from "@tikron/protocol";
 import { TAG_KIND, TAG_RULES, decodeTagEvent, encodeTagInput, tagSchema, type TagInput } from "../shared/tag";
 
@@ -12,8 +12,6 @@ const canvas = document.querySelector("canvas")!;
 const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
 
-// x, y interpolate; "it" switches at once (step).
-const snaps = new SnapshotBuffer({ fields: ["x", "y", { name: "it", interp: "step" }] });
 const conn = connect(location.origin, {
   kind: TAG_KIND,
   room: roomId,
@@ -21,26 +19,28 @@ const conn = connect(location.origin, {
   // A reload keeps the seat while the room still holds it (15 s by default).
   token: sessionStorage.getItem(`tag-token:${roomId}`) ?? undefined,
   decoder: schemaDecoder(tagSchema, { decodeEvent: decodeTagEvent }),
-  snapshots: snaps,
 });
 
 let myEntity = -1;
-const values = [0, 0, 0];
 conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));
 conn.on("event", (e) => {
   const ev = e.body as ReturnType<typeof decodeTagEvent>;
   if (ev?.kind === "youAre") myEntity = ev.entity;
 });
-conn.on("state", (f) => {
-  if (!f.changed) return;
-  snaps.beginSnapshot(f.time, f.receivedAt);
-  for (const e of f.state.values()) {
-    values[0] = e.record.x;
-    values[1] = e.record.y;
-    values[2] = e.record.it ? 1 : 0;
-    snaps.setEntity(e.id, values);
-  }
-  snaps.endSnapshot();
+
+// Every player drawn a little in the past, interpolated between the room's frames: x and y
+// blend, "it" switches at once (step).
+const values = new Float64Array(3);
+const players = createInterpolatedView(conn, {
+  fields: ["x", "y", { name: "it", interp: "step" }],
+  collect(view, put) {
+    for (const e of view.values()) {
+      values[0] = e.record.x;
+      values[1] = e.record.y;
+      values[2] = e.record.it ? 1 : 0;
+      put(e.id, values);
+    }
+  },
 });
 conn.on("error", (e) => console.warn(`room error ${e.name}: ${e.reason}`));
 
@@ -69,7 +69,8 @@ function frame(): void {
   const scale = canvas.width / TAG_RULES.world;
   g.fillStyle = "#111";
   g.fillRect(0, 0, canvas.width, canvas.height);
-  snaps.forEach(snaps.update(), (id, v) => {
+  players.update(performance.now());
+  players.forEach((id, v) => {
     g.fillStyle = v[2] === 1 ? "#e33" : "#ccc";
     g.beginPath();
     g.arc(v[0]! * scale, v[1]! * scale, (TAG_RULES.tagRadius / 2) * scale, 0, Math.PI * 2);
@@ -82,7 +83,7 @@ function frame(): void {
     }
   });
   const s = conn.stats;
-  status.textContent = `${conn.status} · room ${roomId} · ${snaps.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;
+  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);

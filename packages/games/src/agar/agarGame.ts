@@ -4,7 +4,8 @@ import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { decodeAgarInput, type AgarInput } from "./agarInput";
-import { AGAR_RULES, canEat, grow, speedFor } from "./agarRules";
+import { stepAgarCell } from "./agarMotion";
+import { AGAR_RULES, canEat, grow } from "./agarRules";
 import { AGAR_MAX_WORLD, agarSchema } from "./agarSchema";
 
 type PlayerRecord = EntityRecord<(typeof agarSchema.decl)["player"]>;
@@ -112,16 +113,11 @@ export class AgarGame implements Game<AgarInput> {
   }
 
   tick(_now: number, dtMs: number): void {
-    const dt = dtMs / 1000;
     const size = this.config.world;
     for (const c of this.cellList) {
       if (c.idle) continue;
-      const rec = c.rec;
-      const boosting = c.boost && rec.r > AGAR_RULES.startRadius;
-      const v = speedFor(rec.r, boosting) * dt;
-      rec.x = clamp(rec.x + c.dx * v, rec.r, size - rec.r);
-      rec.y = clamp(rec.y + c.dy * v, rec.r, size - rec.r);
-      if (boosting) rec.r = Math.max(AGAR_RULES.startRadius, rec.r - AGAR_RULES.boostBurn * dt);
+      // The cell's held steering (dx, dy, boost) is the input; the record is stepped in place.
+      stepAgarCell(c.rec, c, dtMs, size, c.rec);
       this.world.moved(c.entity);
     }
     for (const c of this.cellList) if (!c.idle) this.eat(c);
@@ -165,10 +161,6 @@ export class AgarGame implements Game<AgarInput> {
     rec.x = this.rng.range(rec.r, this.config.world - rec.r);
     rec.y = this.rng.range(rec.r, this.config.world - rec.r);
   }
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
 }
 
 /** Creates an agar room from room options and DEV_MODE params (seeded from `seedText`). */

@@ -4,6 +4,7 @@ import { BinaryWriter, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { encodeFpsKill, encodeFpsTracer } from "./fpsEvents";
 import { decodeFpsInput, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
+import { clampToArena, shooterStepLength, stepShooter } from "./fpsMotion";
 import { FPS_PRESETS } from "./fpsPresets";
 import { FPS_RULES } from "./fpsRules";
 import { FPS_MAX_WORLD, fpsSchema } from "./fpsSchema";
@@ -196,16 +197,12 @@ export class ShooterGame implements Game<FpsInput> {
   private move(s: Shooter, m: FpsMove, receivedAt: number): void | InputRejection {
     // A dead player's stick does nothing, and costs nothing either.
     if (s.rec.hp === 0) return;
-    const mag = Math.hypot(m.dx, m.dy);
-    const step = (FPS_RULES.moveSpeed * m.dtMs) / 1000;
-    const distance = mag * step;
+    const distance = Math.hypot(m.dx, m.dy) * shooterStepLength(m.dtMs);
     if (!s.budget.take(distance, receivedAt)) {
       return reject("speed_violation", `move of ${distance.toFixed(1)} units exceeds the speed budget (${s.budget.available(receivedAt).toFixed(1)} left)`);
     }
-    s.rec.x += m.dx * step;
-    s.rec.y += m.dy * step;
+    stepShooter(s.rec, m, m.dtMs, this.config.world, s.rec);
     s.rec.angle = m.aim;
-    this.clampToArena(s.rec);
   }
 
   private shoot(s: Shooter, shot: FpsShot, receivedAt: number): void | InputRejection {
@@ -282,10 +279,8 @@ export class ShooterGame implements Game<FpsInput> {
   }
 
   private clampToArena(rec: PlayerRecord): void {
-    const lo = FPS_RULES.playerRadius;
-    const hi = this.config.world - FPS_RULES.playerRadius;
-    rec.x = rec.x < lo ? lo : rec.x > hi ? hi : rec.x;
-    rec.y = rec.y < lo ? lo : rec.y > hi ? hi : rec.y;
+    rec.x = clampToArena(rec.x, this.config.world);
+    rec.y = clampToArena(rec.y, this.config.world);
   }
 }
 

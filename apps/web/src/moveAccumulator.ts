@@ -1,44 +1,11 @@
+import { shooterStepLength } from "@tikron/games/schemas";
 import { FPS } from "./gameRules";
 
-/** The part of the own player the page predicts. */
-export interface ShooterState {
-  x: number;
-  y: number;
-  /** 0 while dead: the server ignores moves then. */
-  hp: number;
-}
-
-/** One move as the server will apply it (after the wire's rounding). */
+/** One move as the page sends it and the prediction replays it (after the wire's rounding). */
 export interface ShooterMove {
   dx: number;
   dy: number;
   dtMs: number;
-}
-
-/** Default arena edge of an fps room (a DEV_MODE `world` override replaces it). */
-export const FPS_DEFAULT_WORLD = FPS.defaultWorld;
-
-/**
- * Applies one move exactly as the room does: `moveSpeed × dtMs` along the stick, clamped to
- * the arena inset by the player radius; nothing while dead. Moves are client steps, so with
- * the same moves in the same order the prediction equals the server's result.
- */
-export function applyMove(s: ShooterState, m: ShooterMove, world: number = FPS_DEFAULT_WORLD): ShooterState {
-  if (s.hp === 0) return s;
-  const step = (FPS.moveSpeed * m.dtMs) / 1000;
-  return { x: clampToArena(s.x + m.dx * step, world), y: clampToArena(s.y + m.dy * step, world), hp: s.hp };
-}
-
-/** Clamps a coordinate to where a player's centre may be. */
-export function clampToArena(v: number, world: number): number {
-  const lo = FPS.playerRadius;
-  const hi = world - FPS.playerRadius;
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-/** Distance between two predicted positions (the prediction error the overlay shows). */
-export function shooterDistance(a: ShooterState, b: ShooterState): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
 /** Longest render-frame step counted (ms): a hitch or a background tab is not a dash. */
@@ -76,13 +43,17 @@ export class MoveAccumulator {
     return this.sx !== 0 || this.sy !== 0;
   }
 
-  /** Pending displacement (world units) along x / y, not yet part of any move. */
+  /**
+   * Pending displacement (world units) along x, not yet part of any move: the collected
+   * stick-milliseconds at the movement rule's speed.
+   */
   pendingX(): number {
-    return (this.sx * FPS.moveSpeed) / 1000;
+    return shooterStepLength(this.sx);
   }
 
+  /** Pending displacement (world units) along y; see {@link pendingX}. */
   pendingY(): number {
-    return (this.sy * FPS.moveSpeed) / 1000;
+    return shooterStepLength(this.sy);
   }
 
   /**

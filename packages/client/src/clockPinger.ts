@@ -1,0 +1,60 @@
+import type { ClockSync } from "./clockSync";
+
+/** Spacing of the quick pings right after a welcome (ms). */
+const PING_BURST_SPACING_MS = 100;
+
+/**
+ * Feeds {@link ClockSync} with round trips: a short burst of pings right after each welcome (a
+ * quick first estimate for interpolation and shot timestamps), then one every `intervalMs`
+ * (which the owner may send as a keepalive instead: see `sendPing`'s `inBurst`).
+ */
+export class ClockPinger {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private burstLeft = 0;
+
+  constructor(
+    private readonly clock: ClockSync,
+    private readonly now: () => number,
+    /**
+     * Sends one ping stamped with local time `clientTime`; called only while `active()`.
+     * `inBurst` is true for the quick pings after a welcome, false for the periodic ones.
+     */
+    private readonly sendPing: (clientTime: number, inBurst: boolean) => void,
+    /** False once the seat is lost: pings stop until the next {@link start}. */
+    private readonly active: () => boolean,
+    private readonly burst: number,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** Starts a fresh burst (call on every welcome). */
+  start(): void {
+    this.burstLeft = this.burst;
+    this.schedule();
+  }
+
+  /** Stops pinging (socket gone or closed). */
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  /**
+   * Takes a pong. `socketStartedAt` is when the current socket's attempt began: a pong to a ping
+   * of an earlier socket did not travel one round trip on this one, so it is ignored.
+   */
+  pong(clientTime: number, serverTime: number, socketStartedAt: number): void {
+    if (clientTime < socketStartedAt) return;
+    this.clock.addSample(clientTime, serverTime, this.now());
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, this.burstLeft > 0 ? PING_BURST_SPACING_MS : this.intervalMs);
+  }
+
+  private readonly tick = (): void => {
+    if (!this.active()) return;
+    this.sendPing(this.now(), this.burstLeft > 0);
+    if (this.burstLeft > 0) this.burstLeft--;
+    this.schedule();
+  };
+}

@@ -1,0 +1,68 @@
+import type { ClockSyncOptions } from "./clockSync";
+import type { StateDecoder } from "./decoder";
+import type { ReconnectOptions } from "./reconnect";
+import type { SnapshotBuffer } from "./snapshotBuffer";
+import type { WebSocketConstructor } from "./socket";
+
+/** The prediction side the connection keeps in step with (a `Predictor` fits). */
+export interface PredictionHooks {
+  /** Called on every welcome: pending inputs are stale after a (re)join. */
+  reset(lastSeq?: number): void;
+  /** Prediction error at the latest reconciliation (shown in the connection's stats). */
+  readonly lastError: number;
+  /** Largest prediction error so far (stats). */
+  readonly maxError: number;
+  /** Inputs sent and not yet acknowledged (stats). */
+  readonly pending: number;
+}
+
+/** Options of {@link connect}. */
+export interface ConnectOptions<S = unknown> {
+  /** Room id (the last path segment). */
+  room: string;
+  /** Room kind, e.g. `agar` or `ttt-json`. */
+  kind: string;
+  /**
+   * Admission ticket appended as `?ticket=`. A function is called before every attempt, so
+   * single-use tickets can be fetched fresh for each reconnect.
+   */
+  ticket?: string | (() => string | Promise<string>);
+  /** Display name sent in hello. */
+  name?: string;
+  /** Reconnect token of an earlier session (e.g. kept across a page reload) to reclaim its seat. */
+  token?: string;
+  /** JSON text-mode room (turn-based kinds such as `ttt-json`). Default false (binary). */
+  json?: boolean;
+  /** State decoder; defaults to the raw delta bytes (binary) or the JSON view (JSON rooms). */
+  decoder?: StateDecoder<S>;
+  /** WebSocket implementation; default `globalThis.WebSocket`. Pass `ws`'s class on older Node. */
+  WebSocketImpl?: WebSocketConstructor;
+  /** Reconnection and join pacing; `false` disables reconnecting. */
+  reconnect?: ReconnectOptions | false;
+  /** An attempt that has not been welcomed this long after it started is abandoned (ms). Default 10 000. */
+  connectTimeoutMs?: number;
+  /** Clock-sync ping period once synced (ms). Default 2000. */
+  pingIntervalMs?: number;
+  /**
+   * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
+   * interval goes out at once; later ones wait and leave together in one INPUT frame (up to
+   * 16), so a client sending faster than the room ticks costs the room fewer incoming messages
+   * (each is billed and counts against the object's request rate). The room drains inputs per
+   * tick anyway, so a batch interval up to the room's `tickMs` adds little latency. Queued
+   * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
+   */
+  batchInputsMs?: number;
+  /** Pings sent right after each welcome, 100 ms apart, for a quick first estimate. Default 3. */
+  pingBurst?: number;
+  /** Clock-sync tunables. */
+  clock?: ClockSyncOptions;
+  /**
+   * Snapshot buffer to keep informed (send interval, room restarts) and report in stats.
+   * {@link createInterpolatedView} attaches its own; this is for a buffer fed by hand.
+   */
+  snapshots?: SnapshotBuffer;
+  /** Predictor to reset on every (re)join and report in stats. */
+  predictor?: PredictionHooks;
+  /** Local monotonic clock (ms). Default `performance.now()`. */
+  now?: () => number;
+}

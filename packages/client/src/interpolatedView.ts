@@ -1,0 +1,123 @@
+import type { RoomConnection } from "./connect";
+import type { StateEvent } from "./roomEvents";
+import type { SampleKind } from "./sampling";
+import { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
+
+/** Takes one entity of a snapshot: its id and its field values in `fields` order (copied at once). */
+export type EntitySink = (id: number, values: ArrayLike<number>) => void;
+
+/** Options of {@link createInterpolatedView}: the buffer's tunables plus how to read a state. */
+export interface InterpolatedViewOptions<S> extends SnapshotBufferOptions {
+  /**
+   * Lists the entities to interpolate in one decoded state: call `put(id, values)` once per
+   * entity, `values` in `fields` order (one reused array is fine). Leave out whatever is drawn
+   * some other way, typically the own avatar, which prediction places.
+   */
+  collect(state: S, put: EntitySink): void;
+}
+
+/**
+ * Remote entities of a room, smoothed for drawing: the connection's decoded states go into a
+ * {@link SnapshotBuffer} as they arrive, and each render frame reads them back at one render
+ * time a little in the past (interpolation with an adaptive delay; see {@link SnapshotBuffer}).
+ *
+ * This is the decoder → snapshot buffer loop every real-time client needs; the view owns it so
+ * a game only says which entities and which fields ({@link InterpolatedViewOptions.collect}).
+ * The buffer is attached to the connection, so it follows the room's send interval and restarts
+ * and its delay shows in the connection's stats.
+ *
+ * @example
+ * ```ts
+ * const conn = connect(url, { kind: "agar", room: "r1", decoder: schemaDecoder(agarSchema) });
+ * const v = new Float64Array(3);
+ * const remotes = createInterpolatedView(conn, {
+ *   fields: ["x", "y", "r"],
+ *   collect(view, put) {
+ *     for (const e of view.values()) {
+ *       if (e.type !== "player" || e.record.pid === conn.playerId) continue;
+ *       v[0] = e.record.x; v[1] = e.record.y; v[2] = e.record.r;
+ *       put(e.id, v);
+ *     }
+ *   },
+ * });
+ * requestAnimationFrame(function frame(now) {
+ *   remotes.update(now);
+ *   remotes.forEach((id, v) => drawCell(id, v[0], v[1], v[2]));
+ *   requestAnimationFrame(frame);
+ * });
+ * ```
+ */
+export class InterpolatedView<S = unknown> {
+  /** The buffer behind the view (delay, starvations, tracked entities). */
+  readonly buffer: SnapshotBuffer;
+  private readonly collect: (state: S, put: EntitySink) => void;
+  private readonly put: EntitySink;
+  private readonly unsubscribe: () => void;
+  private render = -Infinity;
+
+  /** @internal Use {@link createInterpolatedView}. */
+  constructor(room: RoomConnection<S>, options: InterpolatedViewOptions<S>) {
+    this.buffer = new SnapshotBuffer(options);
+    this.collect = options.collect;
+    const buffer = this.buffer;
+    // Made once: the state path runs per frame for every entity and must not allocate.
+    this.put = (id, values) => buffer.setEntity(id, values);
+    room.attachSnapshots(buffer);
+    this.unsubscribe = room.on("state", this.onState);
+  }
+
+  /** Render time of the last {@link update} (room ms); -Infinity before the first snapshot. */
+  get renderTime(): number {
+    return this.render;
+  }
+
+  /** Entities tracked (present, or gone but still inside the render window). */
+  get size(): number {
+    return this.buffer.size;
+  }
+
+  /**
+   * Advances the render clock to local time `localNow` (once per render frame, before reading)
+   * and returns the render time in room ms; -Infinity before the first snapshot.
+   */
+  update(localNow?: number): number {
+    this.render = this.buffer.update(localNow);
+    return this.render;
+  }
+
+  /**
+   * Calls `fn` for every entity that has a value at the current render time (nothing before the
+   * first snapshot). `values` is a scratch array reused between calls.
+   */
+  forEach(fn: (id: number, values: Float64Array, kind: SampleKind) => void): void {
+    if (Number.isFinite(this.render)) this.buffer.forEach(this.render, fn);
+  }
+
+  /**
+   * One entity's fields at the current render time, in `out` (default: the buffer's scratch
+   * array, valid until the next call), or null when it has no value then.
+   */
+  sample(entityId: number, out?: Float64Array): Float64Array | null {
+    return Number.isFinite(this.render) ? this.buffer.sample(entityId, this.render, out) : null;
+  }
+
+  /** Stops listening to the connection (the buffer keeps what it has). */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  private readonly onState = (f: StateEvent<S>): void => {
+    const buffer = this.buffer;
+    if (!buffer.beginSnapshot(f.time, f.receivedAt)) return;
+    this.collect(f.state, this.put);
+    buffer.endSnapshot();
+  };
+}
+
+/**
+ * Interpolates the remote entities of `room`'s states: see {@link InterpolatedView}. Create it
+ * right after {@link connect}, before the first welcome can arrive.
+ */
+export function createInterpolatedView<S>(room: RoomConnection<S>, options: InterpolatedViewOptions<S>): InterpolatedView<S> {
+  return new InterpolatedView(room, options);
+}
