@@ -12,7 +12,7 @@ import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../apps/gateway/test/harness/wranglerDev";
+import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../tools/devserver/src/wranglerDev";
 import { packPackages, type PackedTarballs } from "../pack-packages";
 
 // Types only: at run time these come from the starter's own install of the tarballs.
@@ -103,7 +103,7 @@ beforeAll(async () => {
   });
   play = (await import(pathToFileURL(out).href)) as Play;
 
-  server = await startWranglerDev({ config: "wrangler.jsonc", cwd: app, vars: { DEV_MODE: "true" } });
+  server = await startWranglerDev({ config: "wrangler.jsonc", root: app, vars: { DEV_MODE: "true" } });
 }, 400_000);
 
 afterAll(async () => {

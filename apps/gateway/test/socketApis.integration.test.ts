@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_KEEPALIVE, PROTOCOL_VERSION } from "@tikron/protocol";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
-import { RawClient, sleep } from "./support/rawClient";
+import { RawClient, sleep } from "../../../test/roomProtocol/rawClient";
 
 let server: WranglerDevServer | undefined;
 const sockets: { close(): void }[] = [];

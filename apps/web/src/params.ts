@@ -1,3 +1,4 @@
+import { ROOM_ID_PATTERN } from "@tikron/protocol";
 import { parseNetParam, type NetProfile } from "./netConditions";
 import { pickOverrides } from "./roomOverrides";
 
@@ -21,8 +22,6 @@ export interface PageParams {
   problems: string[];
 }
 
-/** Same rule as the gateway's room ids. */
-const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const NAME_MAX = 16;
 
 /**
@@ -40,7 +39,7 @@ export function readPageParams(search: string, origin: string, random: () => num
   if (game !== gameText) problems.push(`unknown game "${gameText}"; playing agar`);
 
   let room = q.get("room") ?? "lobby";
-  if (!ROOM_ID.test(room)) {
+  if (!ROOM_ID_PATTERN.test(room)) {
     problems.push(`room id "${room.slice(0, 70)}" must be 1-64 of A-Z a-z 0-9 _ -; using lobby`);
     room = "lobby";
   }

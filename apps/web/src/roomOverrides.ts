@@ -1,17 +1,16 @@
 import type { WebSocketConstructor } from "@tikron/client";
+import { ROOM_OVERRIDE_KEYS } from "@tikron/protocol";
 
 /**
- * Room-creation overrides the gateway accepts in DEV_MODE (`?world=800&aoi=2000`, ...). The
- * page forwards these from its own URL to the join URL, so a demo or test can make a small
- * world where everybody sees everybody. They only take effect for the join that creates the
- * room; production gateways refuse them.
+ * Picks the room-creation overrides a DEV_MODE host accepts (`?world=800&aoi=2000`, ...; the
+ * protocol's {@link ROOM_OVERRIDE_KEYS}) out of the page's query string, in their order there.
+ * The page forwards them to the join URL, so a demo or test can make a small world where
+ * everybody sees everybody. They only take effect for the join that creates the room;
+ * production gateways refuse them.
  */
-export const FORWARDED_OVERRIDES: readonly string[] = ["world", "aoi", "tickMs", "syncIntervalMs", "cap"];
-
-/** Picks the forwarded override keys out of the page's query string (in their order there). */
 export function pickOverrides(search: URLSearchParams): URLSearchParams {
   const out = new URLSearchParams();
-  for (const [key, value] of search) if (FORWARDED_OVERRIDES.includes(key)) out.append(key, value);
+  for (const [key, value] of search) if (ROOM_OVERRIDE_KEYS.includes(key)) out.append(key, value);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { GameDefinition } from "@tikron/core";
+import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
 import { checkOrigin } from "./originPolicy";
-import { hasOverrides, parseOverrides, writeRoomMeta } from "./roomRequest";
+import { writeRoomMeta } from "./roomRequest";
 import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 
 /** Bindings the gateway needs from the Worker environment. */
@@ -17,10 +18,6 @@ export interface GatewayEnv {
   ALLOWED_ORIGINS?: string;
 }
 
-/** Room ids: URL-safe, short. */
-export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats)?\/?$/;
-
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
   missing: "a room ticket is required (?ticket=)",
   malformed: "room ticket is malformed",
@@ -28,14 +25,6 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
   expired: "room ticket has expired",
   wrong_room: "room ticket is for another room",
 };
-
-function safeDecode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -46,9 +35,10 @@ function text(status: number, body: string): Response {
  * Durable Object (`idFromName(kind + ':' + roomId)`), `/health`, DEV_MODE stats at
  * `/rooms/:kind/:roomId/stats`, and static assets for everything else.
  *
- * Refusals happen here, before any upgrade and before the Durable Object is touched: unknown
- * kind 404, bad room id 400, overrides or stats outside DEV_MODE 403, foreign Origin 403,
- * missing ticket 401, bad/expired/wrong-room ticket 403, not an upgrade 426.
+ * Refusals happen here, before any upgrade and before the Durable Object is touched: the join
+ * URL's own (the protocol's `routeRoomUrl`: unknown kind 404, bad room id 400, overrides or
+ * stats outside DEV_MODE 403), then foreign Origin 403, missing ticket 401,
+ * bad/expired/wrong-room ticket 403, not an upgrade 426.
  */
 export async function routeGatewayRequest(
   request: Request,
@@ -60,25 +50,13 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
-  const m = ROOM_PATH.exec(url.pathname);
-  if (!m) {
+  const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
+  if (!route) {
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
-  const kind = safeDecode(m[1]!);
-  const roomId = safeDecode(m[2]!);
-  if (kind === null || roomId === null) return text(400, "malformed percent-encoding in the room path");
-  const isStats = m[3] !== undefined;
-  if (!Object.hasOwn(games, kind)) return text(404, `unknown room kind "${kind.slice(0, 32)}"`);
-  if (!ROOM_ID_PATTERN.test(roomId)) return text(400, "room id must be 1-64 characters of A-Z a-z 0-9 _ -");
-  if (isStats && !devMode) return text(403, "room stats over HTTP are available in DEV_MODE only");
-
-  let overrides: ReturnType<typeof parseOverrides> = { options: {}, params: {} };
-  if (hasOverrides(url.searchParams)) {
-    if (!devMode) return text(403, "room option overrides are refused outside DEV_MODE");
-    overrides = parseOverrides(url.searchParams);
-    if (typeof overrides === "string") return text(400, overrides);
-  }
+  if (isRouteRefusal(route)) return text(route.status, route.reason);
+  const { kind, roomId, stats: isStats, overrides } = route;
   let playerId: string | undefined;
   if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);

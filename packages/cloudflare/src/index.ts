@@ -6,8 +6,8 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
-export { routeGatewayRequest, ROOM_ID_PATTERN, type GatewayEnv } from "./gateway";
-export { parseOverrides, hasOverrides, readRoomMeta, writeRoomMeta, ROOM_META_HEADER, OVERRIDE_KEYS, type RoomRequestMeta } from "./roomRequest";
+export { routeGatewayRequest, type GatewayEnv } from "./gateway";
+export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
 export { mintRoomTicket, verifyRoomTicket, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "./roomTicket";
 export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";

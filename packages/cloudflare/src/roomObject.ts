@@ -1,16 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import { Room, type GameDefinition, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "@tikron/core";
+import { createRoom, type GameDefinition, type Room, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "@tikron/core";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
-
-/**
- * Sockets that have not said hello yet, per room, beyond which new upgrades are refused with 503
- * before they are accepted: each one costs memory and a timer for up to the hello timeout, and
- * the core's join-rate admission only sees sockets once they say hello.
- */
-export const MAX_PENDING_SOCKETS = 256;
 
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 
@@ -91,6 +84,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     await this.recorder?.flush();
   }
 
+  /** A join (WebSocket upgrade) or, in DEV_MODE, a stats request routed here by the gateway. */
   override async fetch(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
@@ -107,8 +101,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     const room = this.roomFor(meta);
     if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (this.connIds.size - room.ccu >= MAX_PENDING_SOCKETS) {
-      room.stats.refused.socket_backlog = (room.stats.refused.socket_backlog ?? 0) + 1;
+    if (!room.admitSocket()) {
       return new Response("too many sockets waiting to join this room; retry shortly", { status: 503, headers: { "retry-after": "1" } });
     }
     const pair = new WebSocketPair();
@@ -145,6 +138,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId));
   }
 
+  /** A message on a hibernatable socket (turn-based rooms). */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     this.restoreAfterHibernation();
     const id = this.connIds.get(ws);
@@ -152,11 +146,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.room.message(id, message);
   }
 
+  /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.restoreAfterHibernation();
     this.socketClosed(ws, code, reason);
   }
 
+  /** A hibernatable socket failed. */
   override webSocketError(ws: WebSocket): void {
     this.socketFailed(ws);
   }
@@ -183,7 +179,6 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
-    const options = { ...def.defaults, ...meta.options };
     const hooks: RoomHooks = {
       onSeated: (connId, ticket) => {
         // Only hibernatable sockets outlive the object's memory; standard ones die with it.
@@ -194,7 +189,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onSessionStart: (info) => this.onSessionStart(info),
       onSessionEnd: (record) => this.onSessionEnd(record),
     };
-    const room = new Room({ kind: meta.kind, roomId: meta.roomId, game: def.create({ ...options } as never, meta.params), options, hooks });
+    const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
     this.room = room;
     return room;
   }

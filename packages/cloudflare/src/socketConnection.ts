@@ -1,12 +1,7 @@
 import type { Connection } from "@tikron/core";
+import { sendableCloseCode } from "@tikron/protocol";
 
-/** Close codes a server may not send; a peer's 1005/1006 is answered with 1000. */
-const UNSENDABLE = new Set([1004, 1005, 1006, 1015]);
-
-/** Returns a close code that is legal to send back. */
-export function sendableCloseCode(code: number): number {
-  return UNSENDABLE.has(code) || code < 1000 || code > 4999 ? 1000 : code;
-}
+export { sendableCloseCode };
 
 /** A hibernatable Workers WebSocket seen as a core {@link Connection}. */
 export class SocketConnection implements Connection {
@@ -20,6 +15,7 @@ export class SocketConnection implements Connection {
   ) {}
 
   send(data: Uint8Array | string): void {
+    // No copy: workerd copies the bytes on send, so the room's reused writer may be lent here.
     try {
       this.ws.send(data);
     } catch {

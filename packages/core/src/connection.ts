@@ -3,7 +3,12 @@
  * WebSocket; tests use an in-memory fake. The core never touches a runtime socket directly.
  */
 export interface Connection {
-  /** Sends one binary or text message. Must not throw (adapters swallow send-after-close). */
+  /**
+   * Sends one binary or text message. Must not throw (adapters swallow send-after-close).
+   * Binary `data` is a view of the room's reused writer, valid only during the call: the room
+   * sends every frame without copying it, so an adapter whose socket keeps the bytes past the
+   * call (e.g. `ws` queueing them) must copy; one whose runtime copies on send (workerd) need not.
+   */
   send(data: Uint8Array | string): void;
   /** Closes the socket with an application close code and a short reason. */
   close(code: number, reason: string): void;

@@ -19,6 +19,7 @@ export class FakeClock implements Clock {
     this.t = start;
   }
 
+  /** The fake time (advanced only by the test). */
   now(): number {
     return this.t;
   }

@@ -1,13 +1,12 @@
+import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
 import type { RoomOptions } from "./roomOptions";
 
-/** Game-level knobs a room may be created with (DEV_MODE overrides reach here). */
-export interface GameParams {
-  /** World edge length in world units (square worlds). */
-  world?: number;
-  /** AOI radius in world units. */
-  aoi?: number;
-}
+/**
+ * Game-level knobs a room may be created with (world size, AOI radius); DEV_MODE join
+ * overrides reach here. The shape is the protocol's, since join URLs carry it.
+ */
+export type GameParams = GameParamOverrides;
 
 /**
  * How an adapter creates a room of one kind: the kind's default options and a factory. The

@@ -1,14 +1,15 @@
 /**
  * Tikron room core: runtime-agnostic room loop, seats, input queue, flush throttle and stats.
- * Adapters (e.g. the Cloudflare Durable Object) hand it sockets as {@link Connection}s.
+ * Hosts (the Cloudflare Durable Object, the Node host) hand it sockets as {@link Connection}s.
  *
  * @module @tikron/core
  */
 export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "./room";
+export { createRoom, type RoomRequest } from "./roomFactory";
 export type { Connection } from "./connection";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
-export { defaultRoomOptions, type RoomOptions } from "./roomOptions";
+export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
 export { reject, isRejection, type Game, type GameContext, type InputRejection } from "./game";
 export type { StateEncoder, JsonStateSource } from "./stateEncoder";
 export { TickScheduler } from "./tickScheduler";

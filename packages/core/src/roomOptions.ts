@@ -1,8 +1,14 @@
+import type { RoomOptionOverrides } from "@tikron/protocol";
+
 /** Tunables of one room. Games pick defaults; DEV_MODE lets the load tool override them. */
 export interface RoomOptions {
   /** Simulation tick length in ms (20 Hz = 50). */
   tickMs: number;
-  /** Minimum ms between two state frames to one client; flushes align to tick boundaries. */
+  /**
+   * Minimum ms between two state frames to one client. Flushes sit on tick boundaries, so the
+   * room flushes every `flushEveryTicks(syncIntervalMs, tickMs)` ticks (rounded up: never
+   * faster than this) and announces that effective interval in its welcome.
+   */
   syncIntervalMs: number;
   /** Seats; the (cap+1)-th join is refused with `room_full` / close 4002. */
   cap: number;
@@ -12,14 +18,20 @@ export interface RoomOptions {
   queueInputs: boolean;
   /** A socket must say hello within this many ms or it is closed (4006). */
   helloTimeoutMs: number;
-  /** Per-connection message budget: sustained messages/s and burst size (token bucket). */
+  /** Per-connection message budget: sustained messages/s (token bucket). */
   msgRatePerSec: number;
   /** Burst size of the per-connection message budget. */
   msgBurst: number;
-  /** Joins admitted per second per room (token bucket) and burst; excess get `join_throttled`. */
+  /** Joins admitted per second per room (token bucket); excess get `join_throttled`. */
   joinRatePerSec: number;
   /** Burst size of the room's join admission. */
   joinBurst: number;
+  /**
+   * Sockets still waiting to say hello beyond which a host refuses new upgrades (HTTP 503,
+   * `refused.socket_backlog`): each costs memory and a timer until its hello timeout, and join
+   * admission only sees sockets once they say hello. See `Room.admitSocket`.
+   */
+  maxPendingSockets: number;
   /** Close a client whose unsent backlog exceeds this many bytes (4004). */
   maxBufferedBytes: number;
   /** Protocol errors tolerated from one connection before it is closed (4010). */
@@ -40,7 +52,24 @@ export const defaultRoomOptions: RoomOptions = {
   msgBurst: 120,
   joinRatePerSec: 20,
   joinBurst: 40,
+  maxPendingSockets: 256,
   maxBufferedBytes: 1 << 20,
   maxErrorsPerConnection: 20,
   minStatsIntervalMs: 250,
 };
+
+/**
+ * The one merge of room options: {@link defaultRoomOptions}, then each layer in order (a game
+ * definition's defaults, then a join's DEV_MODE overrides). Hosts call it once and hand the
+ * same object to the game and the room.
+ */
+export function resolveRoomOptions(...layers: (Partial<RoomOptions> | undefined)[]): RoomOptions {
+  const options: RoomOptions = { ...defaultRoomOptions };
+  for (const layer of layers) if (layer) Object.assign(options, layer);
+  return options;
+}
+
+// Compile-time check: every key a join URL may override (the protocol's list) is a room option
+// of the same type, so the overrides can be layered over options without a cast.
+type Fits<T extends U, U> = T;
+type OverridesFitRoomOptions = Fits<RoomOptionOverrides, Partial<RoomOptions>>;

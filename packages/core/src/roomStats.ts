@@ -75,8 +75,12 @@ export interface RoomStatsSnapshot {
 
 /** Monotonic counters plus tick/flush duration stats of one room. */
 export class RoomStats {
+  /** Wall time of tick work (input drain + simulation). */
   readonly tick = new DurationStats();
+  /** Wall time of flush work (encode + send for every client). */
   readonly flush = new DurationStats();
+  // The counters below are reported under the same names (or grouped, e.g. `inputs.received`)
+  // in the tk:stats snapshot; see RoomStatsSnapshot for what each one counts.
   ticks = 0;
   flushes = 0;
   inputsReceived = 0;
@@ -96,9 +100,73 @@ export class RoomStats {
   readonly errors: Record<string, number> = {};
   readonly game: Record<string, number> = {};
 
+  /** Adds `by` to the counter `key` of a counter map (creating it at 0). */
   static bump(map: Record<string, number>, key: string | number, by = 1): void {
     map[key] = (map[key] ?? 0) + by;
   }
+}
+
+/** What a room knows beyond its counters when it answers the probe. */
+export interface RoomStatsContext {
+  kind: string;
+  roomId: string;
+  uptimeMs: number;
+  /** Seated sockets (seats with a live connection). */
+  connectedCount: number;
+  /** Seats taken, connected or held. */
+  seatCount: number;
+  cap: number;
+  tickMs: number;
+  /** The cadence the room really flushes at (whole ticks). */
+  syncIntervalMs: number;
+  queueInputs: boolean;
+  loopRunning: boolean;
+  ticksSkipped: number;
+}
+
+/**
+ * The `tk:stats` snapshot: a copy of every counter (so a later tick cannot change an answer
+ * already handed out) under the field names clients and tools read. `ccu` keeps its name in
+ * the snapshot because those readers depend on it.
+ */
+export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStatsSnapshot {
+  return {
+    kind: c.kind,
+    roomId: c.roomId,
+    uptimeMs: c.uptimeMs,
+    ccu: c.connectedCount,
+    seats: c.seatCount,
+    heldSeats: c.seatCount - c.connectedCount,
+    peakCcu: s.peakCcu,
+    cap: c.cap,
+    tickMs: c.tickMs,
+    syncIntervalMs: c.syncIntervalMs,
+    queueInputs: c.queueInputs,
+    loopRunning: c.loopRunning,
+    ticks: s.ticks,
+    ticksSkipped: c.ticksSkipped,
+    flushes: s.flushes,
+    tick: s.tick.summary(),
+    flush: s.flush.summary(),
+    inputs: {
+      received: s.inputsReceived,
+      processed: s.inputsProcessed,
+      rejected: s.inputsRejected,
+      rejectedByCode: { ...s.rejectedByCode },
+    },
+    acks: s.acks,
+    frames: s.frames,
+    bytesOut: s.bytesOut,
+    bytesIn: s.bytesIn,
+    messagesIn: s.messagesIn,
+    joins: s.joins,
+    reconnects: s.reconnects,
+    refused: { ...s.refused },
+    closes: { ...s.closes },
+    errors: { ...s.errors },
+    game: { ...s.game },
+    timing: TIMING_NOTE,
+  };
 }
 
 /** Describes the timing source; deployed Workers advance clocks only across I/O. */
@@ -106,4 +174,4 @@ export const TIMING_NOTE =
   "performance.now() around tick and flush work; real time under local workerd and Node, " +
   "coarse (advances only across I/O, usually reads 0) inside deployed Workers";
 
-export type { DurationSummary };
+export type { DurationSummary } from "./durationStats";

@@ -1,4 +1,13 @@
+import type { TimerHandle } from "./clock";
 import type { Connection } from "./connection";
+import type { TokenBucket } from "./tokenBucket";
+
+/**
+ * Which encoding of the wire protocol a socket speaks, chosen by its hello: binary frames or
+ * JSON text. (The game's `sync.mode` says which one a room accepts; the protocol package
+ * defines both.)
+ */
+export type Dialect = "binary" | "json";
 
 /** A player's place in the room: kept across a dropped socket until the window expires. */
 export interface Seat {
@@ -6,7 +15,7 @@ export interface Seat {
   token: string;
   name: string;
   /** The live socket, or null while the seat is held for a reconnect. */
-  conn: ClientLink | null;
+  link: ClientLink | null;
   /** Room time after which a held seat is freed. */
   heldUntil: number;
   /** Highest input seq received (monotonic; older or equal seqs are refused). */
@@ -21,13 +30,28 @@ export interface Seat {
   events: unknown[];
 }
 
-/** One accepted socket, before or after it said hello. */
+/**
+ * One accepted socket, before or after it said hello, with the per-socket guards that keep one
+ * client from costing the room more than its share (see room/clientLink.ts for the rules).
+ */
 export interface ClientLink {
-  connId: number;
-  conn: Connection;
-  /** Wire format chosen by the client's hello. */
-  json: boolean;
+  readonly connId: number;
+  /** The adapter's socket. */
+  readonly connection: Connection;
+  /** Encoding chosen by the client's hello; binary until a hello says otherwise. */
+  dialect: Dialect;
   seat: Seat | null;
+  /** Protocol errors so far; more than `maxErrorsPerConnection` closes the socket (4010). */
   errors: number;
   closed: boolean;
+  /** The socket's message budget (`msgRatePerSec`, `msgBurst`). */
+  readonly bucket: TokenBucket;
+  /** Messages dropped for the budget; more than `msgBurst` closes the socket (4003). */
+  dropped: number;
+  /** Closes a socket that never says hello (4006); null once it did or closed. */
+  helloTimer: TimerHandle | null;
+  /** Player id verified by the adapter (e.g. from a join ticket), bound to one seat. */
+  readonly identity: string | undefined;
+  /** Room time of the last `tk:stats` answer, for `minStatsIntervalMs` spacing. */
+  lastStatsAt: number;
 }

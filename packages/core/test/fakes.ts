@@ -9,7 +9,8 @@ export class FakeConnection implements Connection {
   buffered = 0;
   send(data: Uint8Array | string): void {
     if (this.closedWith) return;
-    this.sent.push(data);
+    // The room lends its writer's bytes for the duration of the call (Connection.send).
+    this.sent.push(typeof data === "string" ? data : data.slice());
   }
   close(code: number, reason: string): void {
     this.closedWith ??= { code, reason };

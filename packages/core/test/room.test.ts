@@ -10,7 +10,7 @@ import {
   encodePing,
   encodeStatsRequest,
 } from "@tikron/protocol";
-import { FakeClock, Room, type RoomOptions } from "../src";
+import { FakeClock, Room, createRoom, defaultRoomOptions, type GameDefinition, type RoomOptions } from "../src";
 import { CounterGame, FakeConnection, deltaVersion } from "./fakes";
 
 const w = new BinaryWriter();
@@ -225,7 +225,7 @@ describe("Room: seats", () => {
     const b = join(a.welcome.token);
     expect(a.conn.closedWith?.code).toBe(CloseCode.replaced);
     expect(b.welcome.reconnected).toBe(true);
-    expect(room.ccu).toBe(1);
+    expect(room.connectedCount).toBe(1);
   });
 
   it("throttles join storms with join_throttled + retry hint", () => {
@@ -319,6 +319,48 @@ describe("Room: probe and protocol errors", () => {
       for (const c of clients) if (c !== slow) expect(c.conn.closedWith).toBeNull();
       expect(room.snapshot().errors.slow_consumer).toBe(1);
     }
+  });
+});
+
+describe("Room: cadence, admission and how hosts make rooms", () => {
+  it("never flushes faster than syncIntervalMs: a sync interval between ticks rounds up, and the welcome says so", () => {
+    const { clock, game, room, join } = setup({ tickMs: 50, syncIntervalMs: 60 });
+    const a = join();
+    expect(a.welcome.syncIntervalMs).toBe(100);
+    expect(room.snapshot().syncIntervalMs).toBe(100);
+    for (let i = 0; i < 20; i++) {
+      game.encoder.version++;
+      clock.advance(50);
+    }
+    const times = a.conn.frames().map((f) => f.time);
+    expect(times.length).toBe(10);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBe(100);
+  });
+
+  it("admitSocket refuses once maxPendingSockets sockets wait for their hello, and counts it", () => {
+    const { room } = setup({ maxPendingSockets: 2 });
+    expect(room.admitSocket()).toBe(true);
+    const first = room.open(new FakeConnection());
+    room.open(new FakeConnection());
+    expect(room.admitSocket()).toBe(false);
+    expect(room.snapshot().refused).toEqual({ socket_backlog: 1 });
+    room.message(first, hello()); // a seated socket is not pending
+    expect(room.admitSocket()).toBe(true);
+  });
+
+  it("createRoom resolves options once (defaults < kind defaults < overrides) and hands the same values to game and room", () => {
+    let seen: RoomOptions | null = null;
+    const def: GameDefinition = {
+      kind: "counter",
+      defaults: { tickMs: 25, cap: 7 },
+      create: (options) => {
+        seen = options;
+        return new CounterGame();
+      },
+    };
+    const room = createRoom(def, { kind: "counter", roomId: "r", overrides: { cap: 3 }, clock: new FakeClock() });
+    expect(seen).toEqual({ ...defaultRoomOptions, tickMs: 25, cap: 3 });
+    expect(room.options).toEqual(seen);
   });
 });
 

@@ -37,7 +37,7 @@ describe("movement: flush throttle under full fan-out", () => {
       t.clock.advance(50);
     }
     expect(clients.every((c) => c.welcome !== undefined)).toBe(true);
-    expect(t.room.ccu).toBe(players);
+    expect(t.room.connectedCount).toBe(players);
     const syncMs = t.room.snapshot().syncIntervalMs;
     expect(syncMs).toBe(50);
 

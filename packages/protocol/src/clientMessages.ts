@@ -2,7 +2,7 @@ import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import { InputFrameReader } from "./inputFrame";
+import { InputFrameReader, type InputEntry } from "./inputFrame";
 
 /**
  * decodeClientMessage copies the entries out, so one reader serves every call. Marked pure so a
@@ -21,13 +21,7 @@ export interface HelloMessage {
   name: string;
 }
 
-/** One client input: a sequence number and the game's encoded payload. */
-export interface InputEntry {
-  /** Sequence number, strictly increasing per seat; acks refer to it. */
-  seq: number;
-  /** The game's encoded input (≤ {@link MAX_INPUT_PAYLOAD_BYTES} bytes). */
-  payload: Uint8Array;
-}
+export type { InputEntry } from "./inputFrame";
 
 /** One or more inputs, batched by the client when it sends faster than it flushes. */
 export interface InputMessage {
@@ -55,15 +49,15 @@ export interface LeaveMessage {
   kind: "leave";
 }
 
-/** Any client→server message, as decoded by {@link decodeClientMessage}. */
+/** Every binary client→server message, told apart by `kind`. */
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage;
 
-/** Appends a HELLO frame to `w`. */
+/** Writes a HELLO into `w` (reset by the caller); returns `w`. */
 export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
   return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
 }
 
-/** Appends an INPUT frame carrying several inputs to `w`. */
+/** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */
 export function encodeInputs(w: BinaryWriter, inputs: readonly InputEntry[]): BinaryWriter {
   w.u8(Kind.Input).u8(inputs.length);
   for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
@@ -75,17 +69,17 @@ export function encodeInput(w: BinaryWriter, seq: number, payload: Uint8Array): 
   return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
 }
 
-/** Appends a PING frame to `w`. */
+/** Writes a PING carrying the client clock; returns `w`. */
 export function encodePing(w: BinaryWriter, clientTime: number): BinaryWriter {
   return w.u8(Kind.Ping).f64(clientTime);
 }
 
-/** Appends a STATS_REQUEST frame to `w`. */
+/** Writes a `tk:stats` request; the answer echoes `requestId`. Returns `w`. */
 export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWriter {
   return w.u8(Kind.StatsRequest).u32(requestId);
 }
 
-/** Appends a LEAVE frame to `w`. */
+/** Writes a LEAVE (the seat is freed at once, close 1000); returns `w`. */
 export function encodeLeave(w: BinaryWriter): BinaryWriter {
   return w.u8(Kind.Leave);
 }

@@ -77,3 +77,14 @@ export const CloseCode = {
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
 export type CloseName = keyof typeof CloseCode;
+
+/** Close codes a peer may receive but no endpoint may send (RFC 6455 §7.4.1). */
+const UNSENDABLE_CLOSE_CODES: ReadonlySet<number> = new Set([1004, 1005, 1006, 1015]);
+
+/**
+ * A close code that is legal to send: the code itself, or 1000 for the reserved ones and
+ * anything outside 1000–4999 (e.g. answering a peer's 1006). Every host closes through it.
+ */
+export function sendableCloseCode(code: number): number {
+  return UNSENDABLE_CLOSE_CODES.has(code) || code < 1000 || code > 4999 ? 1000 : code;
+}

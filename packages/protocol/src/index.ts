@@ -14,5 +14,7 @@ export * from "./clientMessages";
 export * from "./inputFrame";
 export * from "./serverMessages";
 export * from "./jsonMessages";
+export * from "./cadence";
+export * from "./joinUrl";
 export * from "./schema";
 export * from "./delta";

@@ -1,6 +1,13 @@
 import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import type { InputEntry } from "./clientMessages";
+
+/** One client input: a sequence number and the game's encoded payload. */
+export interface InputEntry {
+  /** Sequence number, strictly increasing per seat; acks refer to it. */
+  seq: number;
+  /** The game's encoded input (≤ {@link MAX_INPUT_PAYLOAD_BYTES} bytes). */
+  payload: Uint8Array;
+}
 
 /** varuint read failures, as negative results so the hot path never throws. */
 const TRUNCATED = -1;

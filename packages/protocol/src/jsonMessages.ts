@@ -1,5 +1,6 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
+import type { WelcomeMessage } from "./serverMessages";
 
 /**
  * JSON text mode, for turn-based rooms where readability beats bytes. Same message set as the
@@ -42,33 +43,23 @@ export type JsonClientMessage =
  */
 export const JSON_KEEPALIVE = '{"t":"ka"}';
 
-/** A JSON-mode server message; the same set as the binary server messages, discriminated by `t`. */
+/**
+ * The JSON welcome: the binary {@link WelcomeMessage}'s fields under the same names, with the
+ * version as `v` and without `json` (implied) and `schemaHash` (JSON rooms have no schema).
+ * Built from the binary shape by {@link toJsonWelcome}, so the two cannot drift apart.
+ */
+export type JsonWelcome = {
+  t: "welcome";
+  /** Protocol version the room speaks. */
+  v: number;
+} & Omit<WelcomeMessage, "kind" | "version" | "json" | "schemaHash">;
+
+/** The welcome's fields as a room fills them in, whichever dialect the client speaks. */
+export type WelcomeFields = Omit<WelcomeMessage, "kind">;
+
+/** Server→client messages of JSON mode; the binary counterparts live in serverMessages.ts. */
 export type JsonServerMessage =
-  | {
-      t: "welcome";
-      /** Protocol version the room speaks. */
-      v: number;
-      /** The seat's player id in this room. */
-      playerId: number;
-      /** Reconnect token of the seat (send it in a later hello to resume the seat). */
-      token: string;
-      /** Simulation tick length (ms). */
-      tickMs: number;
-      /** Least ms between two state messages to one client. */
-      syncIntervalMs: number;
-      /** Server wall clock at sending (epoch ms). */
-      serverTime: number;
-      /** Wall clock (epoch ms) that room time 0 corresponds to. */
-      roomEpoch: number;
-      /** True when a held seat was resumed. */
-      reconnected: boolean;
-      /** The room's kind, e.g. `ttt-json`. */
-      roomKind: string;
-      /** The room's seat cap. */
-      cap: number;
-      /** Highest input seq the room applied for this seat (0 for a new seat). */
-      lastSeq: number;
-    }
+  | JsonWelcome
   | {
       t: "state";
       /** Tick the state belongs to. */
@@ -108,6 +99,24 @@ export type JsonServerMessage =
       stats: unknown;
     }
   | { t: "ka" };
+
+/** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */
+export function toJsonWelcome(m: WelcomeFields): JsonWelcome {
+  return {
+    t: "welcome",
+    v: m.version,
+    playerId: m.playerId,
+    token: m.token,
+    tickMs: m.tickMs,
+    syncIntervalMs: m.syncIntervalMs,
+    serverTime: m.serverTime,
+    roomEpoch: m.roomEpoch,
+    reconnected: m.reconnected,
+    roomKind: m.roomKind,
+    cap: m.cap,
+    lastSeq: m.lastSeq,
+  };
+}
 
 function isU32(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;

@@ -52,7 +52,7 @@ export interface FrameMessage {
   delta: Uint8Array | null;
 }
 
-/** A refusal: an {@link ErrorCode} and why. */
+/** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
   /** Numeric {@link ErrorCode}. */
@@ -63,7 +63,7 @@ export interface ErrorMessage {
   reason: string;
 }
 
-/** Answer to a ping: the ping's client time and the server's clock. */
+/** The answer to a ping: the client time echoed and the server time when it was answered. */
 export interface PongMessage {
   kind: "pong";
   /** The ping's client time, echoed. */
@@ -72,7 +72,7 @@ export interface PongMessage {
   serverTime: number;
 }
 
-/** Answer to a stats request: the room's `tk:stats` snapshot. */
+/** The answer to a `tk:stats` request. */
 export interface StatsMessage {
   kind: "stats";
   /** The request's id. */
@@ -81,10 +81,10 @@ export interface StatsMessage {
   json: string;
 }
 
-/** Any server→client message, as decoded by {@link decodeServerMessage}. */
+/** Every binary server→client message, told apart by `kind`. */
 export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage;
 
-/** Appends a WELCOME frame to `w`. */
+/** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
   return w
     .u8(Kind.Welcome)
@@ -124,22 +124,22 @@ export function writeFrameEvents(w: BinaryWriter, events: readonly Uint8Array[])
   for (const e of events) w.varuint(e.length).bytes(e);
 }
 
-/** Finishes a FRAME begun by {@link beginFrame}: patches in the flags of the sections written. */
+/** Patches the FRAME's flags byte (at `flagsPos` from {@link beginFrame}) with the sections written. */
 export function endFrame(w: BinaryWriter, flagsPos: number, flags: number): void {
   w.patchU8(flagsPos, flags);
 }
 
-/** Appends an ERROR frame to `w`. */
+/** Writes an ERROR; `retryAfterMs` 0 means no back-off hint. Returns `w`. */
 export function encodeError(w: BinaryWriter, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
   return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
 }
 
-/** Appends a PONG frame to `w`. */
+/** Writes a PONG; returns `w`. */
 export function encodePong(w: BinaryWriter, clientTime: number, serverTime: number): BinaryWriter {
   return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
 }
 
-/** Appends a STATS frame (the snapshot as JSON text) to `w`. */
+/** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
 export function encodeStats(w: BinaryWriter, requestId: number, json: string): BinaryWriter {
   return w.u8(Kind.Stats).u32(requestId).string(json);
 }

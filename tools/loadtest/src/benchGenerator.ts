@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { startEchoServer, type EchoServer } from "./echoServer";
+import { gameDefinitions } from "@tikron/games";
+import { serveRooms, type RoomServer } from "@tikron/node";
 import { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
 import type { Report } from "./report";
 import { runLoad } from "./runner";
@@ -16,13 +17,13 @@ export const BENCH_TARGETS = {
 /** Options of the generator capacity benchmark. */
 export interface BenchOptions {
   clients: number;
-  /** Clients are spread over this many rooms of the echo server. */
+  /** Clients are spread over this many rooms of the Node room server (at most 1000 per room). */
   rooms: number;
   durationSec: number;
   rampSec: number;
   rate: number;
   workers: number;
-  /** Run the echo server inside this process (its CPU then counts against the generator). */
+  /** Run the room server inside this process (its CPU then counts against the generator). */
   inProcessServer: boolean;
 }
 
@@ -35,18 +36,18 @@ export interface BenchCheck {
 
 const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
 
-/** Starts the echo server in a child process (loopback, bounded lifetime) and returns its port. */
-async function spawnEchoServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
+/** Starts the Node room server in a child process (loopback, bounded lifetime) and returns its port. */
+async function spawnRoomServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
-    [...tsxExecArgv(), cliPath, "echo-server", "--port", "0", "--max-seconds", String(Math.ceil(maxSeconds))],
+    [...tsxExecArgv(), cliPath, "serve", "--port", "0", "--max-seconds", String(Math.ceil(maxSeconds))],
     // Its own session: with per-session CPU scheduling (Linux autogroups) the server then competes
     // for CPU as a separate party, as on its own machine, instead of sharing the generator's share.
     { stdio: ["ignore", "pipe", "inherit"], detached: true },
   );
   const port = await new Promise<number>((resolve, reject) => {
     let buf = "";
-    const timer = setTimeout(() => reject(new Error("echo server did not start within 30 s")), 30_000);
+    const timer = setTimeout(() => reject(new Error("room server did not start within 30 s")), 30_000);
     child.stdout!.on("data", (d: Buffer) => {
       buf += d.toString();
       const m = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(buf);
@@ -57,7 +58,7 @@ async function spawnEchoServer(maxSeconds: number): Promise<{ child: ChildProces
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`echo server exited early with code ${code}`));
+      reject(new Error(`room server exited early with code ${code}`));
     });
   });
   child.stdout!.resume();
@@ -93,23 +94,34 @@ export function benchChecks(r: Report): BenchCheck[] {
 }
 
 /**
+ * The DEV_MODE overrides that make the rooms admit the benchmark's clients: every client gets a
+ * seat, joins are not throttled over the ramp, and the message budget is above the input rate.
+ */
+export function benchRoomQuery(playersPerRoom: number, rate: number): string {
+  const joins = Math.max(40, playersPerRoom);
+  return `cap=${playersPerRoom}&joinRatePerSec=${joins}&joinBurst=${joins}&msgRatePerSec=${Math.max(60, Math.ceil(rate * 2))}`;
+}
+
+/**
  * Measures how many clients one generator process can drive honestly: N clients at `rate` Hz
- * against the loopback echo server (in a separate process by default, so the server's CPU is
- * not charged to the generator).
+ * against real rooms on the loopback Node room server (in a separate process by default, so
+ * the server's CPU is not charged to the generator).
  */
 export async function benchGenerator(
   o: BenchOptions,
 ): Promise<{ report: Report; checks: BenchCheck[]; noise: { before: NoiseProbe; after: NoiseProbe } }> {
   if (o.clients % o.rooms !== 0) throw new Error(`clients (${o.clients}) must be a multiple of rooms (${o.rooms})`);
+  const playersPerRoom = o.clients / o.rooms;
+  if (playersPerRoom > 1000) throw new Error(`${playersPerRoom} clients per room is above the 1000-seat override limit: use more --rooms`);
   const budgetSec = o.rampSec + o.durationSec + 60;
-  let echo: EchoServer | null = null;
+  let server: RoomServer | null = null;
   let child: ChildProcess | null = null;
   let url: string;
   if (o.inProcessServer) {
-    echo = await startEchoServer({ cap: 65_535 });
-    url = echo.url;
+    server = await serveRooms({ games: gameDefinitions });
+    url = server.url;
   } else {
-    const s = await spawnEchoServer(budgetSec);
+    const s = await spawnRoomServer(budgetSec);
     child = s.child;
     url = `ws://127.0.0.1:${s.port}`;
   }
@@ -119,19 +131,19 @@ export async function benchGenerator(
     const before = await probeTimerNoise();
     const report = await runLoad({
       url,
-      players: o.clients / o.rooms,
+      players: playersPerRoom,
       rooms: o.rooms,
       durationSec: o.durationSec,
       rampSec: o.rampSec,
       rate: o.rate,
       workers: o.workers,
-      query: "cap=65535",
+      query: benchRoomQuery(playersPerRoom, o.rate),
       name: `bench-generator-${o.clients}c-${o.workers >= 2 ? `${o.workers}w` : "1t"}`,
     });
     const after = await probeTimerNoise();
     return { report, checks: benchChecks(report), noise: { before, after } };
   } finally {
-    if (echo) await echo.close();
+    if (server) await server.close();
     if (child && child.exitCode === null && child.pid !== undefined) child.kill("SIGTERM");
   }
 }

@@ -1,14 +1,18 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { writeFileSync } from "node:fs";
+import { gameDefinitions } from "@tikron/games";
+import { serveRooms } from "@tikron/node";
 import { benchGenerator } from "./benchGenerator";
 import { compareReports, formatComparison } from "./compare";
 import { resolveConfig, type LoadConfig } from "./config";
-import { startEchoServer } from "./echoServer";
 import { evaluateGate, formatGateResult, gateConfig, gates, getGate } from "./gates";
 import { mergeReports, readReport } from "./merge";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { runResolved } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { registerAbCommand } from "./ab/abCommand";
+import { registerCapacityCommand } from "./capacity/capacityCommand";
+import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 
 const int = (name: string) => (v: string): number => {
@@ -46,8 +50,7 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-program
-  .command("run")
+addServerOptions(program.command("run"))
   .description("run one load test and write a JSON report")
   .option("--url <url>", "room server base URL (ws:// or wss://)", "ws://127.0.0.1:8787")
   .option("--scenario <name>", "scenario (see `scenarios`)", "agar")
@@ -90,9 +93,9 @@ program
       roomStats: o.roomStats,
     } satisfies LoadConfig);
     console.error(
-      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
+      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
     );
-    finish(await runResolved(cfg), o.out);
+    finish(await runWithServerOptions(cfg, o, (line) => console.error(line)), o.out);
   });
 
 program
@@ -175,20 +178,17 @@ program
   });
 
 program
-  .command("echo-server")
-  .description("loopback server speaking the room protocol (welcome, acks, small frames, stats); for benchmarks and tests")
+  .command("serve")
+  .description("the real rooms (every kind in @tikron/games) on the Node host over ws, loopback; for benchmarks, tests and comparisons with workerd")
   .option("--port <n>", "port (0 = any free)", int("port"), 8790)
   .addOption(new Option("--host <host>", "bind address (loopback only)").choices(["127.0.0.1", "localhost", "::1"]).default("127.0.0.1"))
-  .option("--tick <ms>", "tickMs announced in welcome", int("tick"), 50)
-  .option("--sync <ms>", "syncIntervalMs (frame period)", int("sync"))
-  .option("--cap <n>", "seats per room", int("cap"), 1000)
-  .addOption(new Option("--ack-mode <mode>", "acks on periodic frames or one frame per input").choices(["flush", "immediate"]).default("flush"))
+  .option("--no-dev-mode", "refuse DEV_MODE overrides (?tickMs=…) and HTTP stats, like production")
   .option("--max-seconds <sec>", "exit after this long", num("max-seconds"), 900)
   .action(async (o) => {
-    const echo = await startEchoServer({ port: o.port, host: o.host, tickMs: o.tick, syncIntervalMs: o.sync, cap: o.cap, ackMode: o.ackMode });
-    console.log(`echo server listening on ${echo.url} (pid ${process.pid}, exits after ${o.maxSeconds} s)`);
+    const server = await serveRooms({ games: gameDefinitions, port: o.port, host: o.host, devMode: o.devMode });
+    console.log(`room server listening on ${server.url} (pid ${process.pid}, kinds ${Object.keys(gameDefinitions).join(", ")}, exits after ${o.maxSeconds} s)`);
     const stop = async (): Promise<void> => {
-      await echo.close();
+      await server.close();
       process.exit(0);
     };
     setTimeout(() => void stop(), o.maxSeconds * 1000);
@@ -198,14 +198,14 @@ program
 
 program
   .command("bench-generator")
-  .description("measure the generator's own capacity against the loopback echo server (separate process)")
+  .description("measure the generator's own capacity against the Node room server (separate process)")
   .option("--clients <n>", "simulated players in total", int("clients"), 1000)
-  .option("--rooms <n>", "echo rooms to spread them over", int("rooms"), 10)
+  .option("--rooms <n>", "rooms to spread them over (at most 1000 clients per room)", int("rooms"), 10)
   .option("-d, --duration <sec>", "steady phase, seconds", num("duration"), 20)
   .option("--ramp <sec>", "join ramp, seconds", num("ramp"), 5)
   .option("--rate <n>", "inputs per second per client", num("rate"), 20)
   .option("--workers <k>", "worker threads", int("workers"), 0)
-  .option("--in-process-server", "run the echo server in this process (charges its CPU to the generator)")
+  .option("--in-process-server", "run the room server in this process (charges its CPU to the generator)")
   .option("--out <dir>", "report directory", RESULTS_DIR)
   .action(async (o) => {
     const { report, checks, noise } = await benchGenerator({
@@ -234,6 +234,9 @@ program
   .action(() => {
     for (const s of scenarios) console.log(s.available ? `${s.name}: available` : `${s.name}: unavailable (${s.reason})`);
   });
+
+registerAbCommand(program);
+registerCapacityCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startEchoServer } from "../src/echoServer";
+import { gameDefinitions } from "@tikron/games";
+import { serveRooms } from "@tikron/node";
 import { builtInSweeps, mergeQuery, readSweepFile, runSweep } from "../src/sweep";
 
 describe("sweep", () => {
@@ -25,7 +26,7 @@ describe("sweep", () => {
   });
 
   it("runs each entry against a fresh room and writes one markdown table and one JSON index", { timeout: 60_000 }, async () => {
-    const echo = await startEchoServer({ port: 0 });
+    const echo = await serveRooms({ games: gameDefinitions });
     const dir = mkdtempSync(join(tmpdir(), "lt-"));
     try {
       const res = await runSweep({

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { TicTacToeGame } from "@tikron/games";
-import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonClientMessage, isDecodeError } from "@tikron/protocol";
+import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonClientMessage, isDecodeError, toJsonWelcome } from "@tikron/protocol";
 import { WebSocketServer, type WebSocket } from "ws";
 
 /**
@@ -96,9 +96,22 @@ export async function startTttServer(): Promise<TttServer> {
           room.seats.push(seat);
           room.game.join(seat.playerId, msg.name);
           const now = Date.now();
-          ws.send(
-            JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: seat.playerId, token: "t", tickMs: 50, syncIntervalMs: 50, serverTime: now, roomEpoch: room.epoch, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }),
-          );
+          const welcome = toJsonWelcome({
+            version: PROTOCOL_VERSION,
+            playerId: seat.playerId,
+            token: "t",
+            tickMs: 50,
+            syncIntervalMs: 50,
+            serverTime: now,
+            roomEpoch: room.epoch,
+            reconnected: false,
+            json: true,
+            roomKind: "ttt-json",
+            cap: 2,
+            schemaHash: 0,
+            lastSeq: 0,
+          });
+          ws.send(JSON.stringify(welcome));
           return flush(room);
         }
         case "input": {

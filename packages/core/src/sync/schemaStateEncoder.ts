@@ -11,7 +11,7 @@ import {
 import type { StateEncoder } from "../stateEncoder";
 import { ClientRow, SyncClient } from "./syncClient";
 import { EntityRow } from "./entityRow";
-import type { SyncWorld } from "./syncWorld";
+import type { QuantizedWorld } from "./quantizedWorld";
 import { ViewerMode } from "./viewer";
 
 /**
@@ -25,6 +25,7 @@ import { ViewerMode } from "./viewer";
  * Nothing grows unless the world or a client's view reaches a new largest size.
  */
 export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements StateEncoder<SyncClient> {
+  /** Hash of the world's schema; sent in the welcome so clients can refuse a mismatched decoder. */
   readonly schemaHash: number;
   private flushIndex = 0;
 
@@ -50,7 +51,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   private sharedEnd = new Int32Array(64);
 
   /** @internal Made by {@link SyncWorld}; use `world.encoder`. */
-  constructor(private readonly world: SyncWorld<D>) {
+  constructor(private readonly world: QuantizedWorld<D>) {
     this.schemaHash = world.schema.hash;
   }
 

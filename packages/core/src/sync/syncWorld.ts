@@ -11,6 +11,7 @@ import {
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
+import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
 

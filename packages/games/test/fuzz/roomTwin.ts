@@ -31,7 +31,8 @@ class RecordingConnection implements Connection {
   readonly sent: WireFrame[] = [];
   closedWith: { code: number; reason: string } | null = null;
   send(data: WireFrame): void {
-    if (!this.closedWith) this.sent.push(data);
+    // The room lends its writer's bytes for the duration of the call (Connection.send).
+    if (!this.closedWith) this.sent.push(typeof data === "string" ? data : (data.slice() as WireFrame));
   }
   close(code: number, reason: string): void {
     this.closedWith ??= { code, reason };
@@ -144,7 +145,7 @@ function checkInvariants(side: Side, s: Scenario, scores: Map<number, number>): 
   const { room, game } = side;
   const cap = s.honest + (s.insider ? 1 : 0);
   check(room.seatCount <= cap, `seats ${room.seatCount} > cap ${cap}`);
-  check(room.ccu <= room.seatCount, `ccu ${room.ccu} > seats ${room.seatCount}`);
+  check(room.connectedCount <= room.seatCount, `connected ${room.connectedCount} > seats ${room.seatCount}`);
   for (let id = 1; id <= cap + 2; id++) {
     const c = game.cellOf(id);
     if (!c) {

@@ -20,7 +20,8 @@ export class FakeConnection implements Connection {
   sent: (Uint8Array | string)[] = [];
   closedWith: { code: number; reason: string } | null = null;
   send(data: Uint8Array | string): void {
-    if (!this.closedWith) this.sent.push(data);
+    // The room lends its writer's bytes for the duration of the call (Connection.send).
+    if (!this.closedWith) this.sent.push(typeof data === "string" ? data : data.slice());
   }
   close(code: number, reason: string): void {
     this.closedWith ??= { code, reason };

@@ -1,11 +1,12 @@
+import { flushIntervalMs } from "@tikron/protocol";
+
 /**
- * State-frame cadence. The server flushes on tick boundaries no more often than
- * `syncIntervalMs`, so the gap a client should see is the sync interval rounded up to whole ticks.
+ * State-frame cadence: the gap a client should see between frames, i.e. the interval the room
+ * really flushes at (the protocol's `flushIntervalMs`: the sync interval rounded up to whole
+ * ticks, the same rule the room runs on).
  */
 export function expectedGapMs(tickMs: number, syncIntervalMs: number): number {
-  if (!(tickMs > 0)) return syncIntervalMs;
-  const sync = Math.max(syncIntervalMs, tickMs);
-  return Math.ceil(sync / tickMs - 1e-9) * tickMs;
+  return flushIntervalMs(syncIntervalMs, tickMs);
 }
 
 /** Deviation of one observed gap from the expected cadence: |gap − expected|. */

@@ -1,27 +1,43 @@
 import { createServer } from "node:net";
+import { gameDefinitions } from "@tikron/games";
+import { serveRooms, type RoomServer } from "@tikron/node";
 import { Kind } from "@tikron/protocol";
 import { WebSocketServer } from "ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEchoServer, type EchoServer } from "../src/echoServer";
 import { runLoad } from "../src/index";
 
-let echo: EchoServer | null = null;
+let echo: RoomServer | null = null;
 afterEach(async () => {
   await echo?.close();
   echo = null;
 });
 
-describe("end to end against the loopback echo server", () => {
+/** The real rooms (every kind) on the Node host, loopback, any free port. */
+const startRooms = (): Promise<RoomServer> => serveRooms({ games: gameDefinitions });
+
+/** What every room of the server counted, summed. */
+function serverTotals(server: RoomServer): { inputs: number; refused: number } {
+  let inputs = 0;
+  let refused = 0;
+  for (const room of server.rooms()) {
+    const s = room.snapshot();
+    inputs += s.inputs.received;
+    refused += s.refused.room_full ?? 0;
+  }
+  return { inputs, refused };
+}
+
+describe("end to end against real rooms on the Node host", () => {
   // Retried because one scheduler hiccup of the shared test machine (tens of ms) can push a
   // run this short below 99% on schedule; the tool reporting that is correct behaviour.
   it("a short run yields plausible figures that match what the server saw", { retry: 2, timeout: 40_000 }, async () => {
-    echo = await startEchoServer({ port: 0 });
+    echo = await startRooms();
     // Warm-up (JIT, lazy module paths) so the measured run is not dominated by first-call costs.
     await runLoad({ url: echo.url, players: 2, rooms: 1, durationSec: 0.5, rampSec: 0, roomStats: false });
-    const before = echo.counters().inputs;
+    const before = serverTotals(echo).inputs;
     const r = await runLoad({ url: echo.url, players: 5, rooms: 2, durationSec: 2, rampSec: 0.5, name: "e2e" });
     const s = r.summary;
-    const server = echo.counters();
+    const server = serverTotals(echo);
 
     expect(s.clients).toEqual({ planned: 10, joined: 10, refused: 0, throttled: 0, failed: 0 });
     expect(s.unexpectedCloses).toBe(0);
@@ -33,7 +49,8 @@ describe("end to end against the loopback echo server", () => {
     expect(s.inputs.acked).toBe(s.inputs.sent);
     expect(s.inputs.unackedAtEnd).toBe(0);
     expect(s.spikes).toBe(0);
-    // The echo server acks on its 50 ms flush: RTT is between 0 and one flush period plus slack.
+    // The agar room acks on its 50 ms flush after the tick that applied the input: RTT is
+    // between 0 and one flush period plus slack.
     expect(s.ackRttMs.p50).toBeGreaterThan(0);
     expect(s.ackRttMs.p50).toBeLessThan(60);
     expect(s.ackRttMs.max).toBeLessThan(250);
@@ -67,7 +84,7 @@ describe("end to end against the loopback echo server", () => {
   });
 
   it("capacity mode: refuses exactly the players above the cap, counted apart from failures", { timeout: 30_000 }, async () => {
-    echo = await startEchoServer({ port: 0 });
+    echo = await startRooms();
     const r = await runLoad({ url: echo.url, players: 8, rooms: 3, durationSec: 1, storm: true, query: "cap=5" });
     const s = r.summary;
     expect(s.clients).toEqual({ planned: 24, joined: 15, refused: 9, throttled: 0, failed: 0 });
@@ -78,7 +95,7 @@ describe("end to end against the loopback echo server", () => {
     ]);
     expect(s.errors).toEqual({ room_full: 9 });
     expect(s.unexpectedCloses).toBe(0);
-    expect(echo.counters().refused).toBe(9);
+    expect(serverTotals(echo).refused).toBe(9);
   });
 
   it("a refusal by close code alone counts too: 4002 as refused, 4009 as throttled", { timeout: 30_000 }, async () => {
@@ -102,15 +119,18 @@ describe("end to end against the loopback echo server", () => {
   });
 
   it("counts server-initiated closes of joined players as unexpected, by code", { timeout: 30_000 }, async () => {
-    echo = await startEchoServer({ port: 0 });
+    echo = await startRooms();
     const e = echo;
-    const run = runLoad({ url: e.url, players: 6, rooms: 1, durationSec: 2, rampSec: 0.2 });
+    const run = runLoad({ url: e.url, players: 3, rooms: 2, durationSec: 2, rampSec: 0.2, roomPrefix: "drop" });
     await new Promise((res) => setTimeout(res, 1200));
-    expect(e.dropClients(4004, 2)).toBe(2);
+    // One of the two rooms closes every socket it holds, as a failing room would.
+    const room = e.room("agar", "drop-0")!;
+    expect(room.connectedCount).toBe(3);
+    room.dispose(4004, "dropped by the test");
     const s = (await run).summary;
     expect(s.clients.joined).toBe(6);
-    expect(s.unexpectedCloses).toBe(2);
-    expect(s.closeCodes).toEqual({ "4004": 2 });
+    expect(s.unexpectedCloses).toBe(3);
+    expect(s.closeCodes).toEqual({ "4004": 3 });
   });
 
   it("counts connection failures with their reason", { timeout: 30_000 }, async () => {
@@ -128,14 +148,14 @@ describe("end to end against the loopback echo server", () => {
   });
 
   it("worker threads split the clients and their metrics merge exactly", { timeout: 60_000 }, async () => {
-    echo = await startEchoServer({ port: 0 });
+    echo = await startRooms();
     const r = await runLoad({ url: echo.url, players: 4, rooms: 2, durationSec: 1.5, rampSec: 0.2, workers: 2 });
     const s = r.summary;
     expect(r.generators).toHaveLength(1);
     expect(r.generators[0].threads.map((t) => t.thread)).toEqual(["worker 1/2", "worker 2/2"]);
     expect(r.generators[0].threads.map((t) => t.clients)).toEqual([4, 4]);
     expect(s.clients.joined).toBe(8);
-    expect(echo.counters().inputs).toBe(s.inputs.sent);
+    expect(serverTotals(echo).inputs).toBe(s.inputs.sent);
     expect(s.inputs.acked).toBe(s.inputs.sent);
     expect(s.ackRttMs.count).toBe(s.inputs.acked);
     expect(s.roomStats.fetched).toBe(2);

@@ -1,0 +1,91 @@
+import {
+  ErrorCode,
+  encodeError,
+  encodePong,
+  encodeStats,
+  encodeWelcome,
+  toJsonWelcome,
+  type BinaryWriter,
+  type ErrorName,
+  type JsonServerMessage,
+  type WelcomeFields,
+} from "@tikron/protocol";
+import type { RoomStats, RoomStatsSnapshot } from "../roomStats";
+import type { ClientLink, Dialect, Seat } from "../seat";
+import type { JsonStateSource } from "../stateEncoder";
+
+/**
+ * The room's replies in both dialects of the wire protocol, side by side: binary frames through
+ * the shared writer, JSON text typed as the protocol's {@link JsonServerMessage}. The room
+ * decides *what* to say; this file decides how each dialect says it. The binary state FRAME is
+ * not here: it is the flush hot path and lives in the room's `flushBinary`.
+ */
+
+function sendJson(link: ClientLink, msg: JsonServerMessage): void {
+  link.connection.send(JSON.stringify(msg));
+}
+
+/** Sends the welcome; both dialects carry the same fields (see `toJsonWelcome`). */
+export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: BinaryWriter): void {
+  if (link.dialect === "json") sendJson(link, toJsonWelcome(fields));
+  else link.connection.send(encodeWelcome(writer.reset(), fields).peek());
+}
+
+/** Sends an ERROR; `retryAfterMs` > 0 tells the client how long to back off. */
+export function sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number, dialect: Dialect, writer: BinaryWriter): void {
+  const code = ErrorCode[name];
+  if (dialect === "json") {
+    sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason, retryAfterMs } : { t: "error", code, name, reason });
+  } else {
+    link.connection.send(encodeError(writer.reset(), code, reason, retryAfterMs).peek());
+  }
+}
+
+/** Answers a ping (in the dialect the ping came in) with the client's time and the room's. */
+export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number, serverTime: number, writer: BinaryWriter): void {
+  if (dialect === "json") sendJson(link, { t: "pong", ct: clientTime, st: serverTime });
+  else link.connection.send(encodePong(writer.reset(), clientTime, serverTime).peek());
+}
+
+/**
+ * Answers a `tk:stats` request, in the dialect it came in, with the snapshot (JSON text inside
+ * the binary STATS frame too: it is a probe, not the tick path).
+ */
+export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: BinaryWriter): void {
+  if (dialect === "json") sendJson(link, { t: "stats", id: requestId, stats: snapshot });
+  else link.connection.send(encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
+}
+
+/**
+ * One flush of a JSON room (turn-based: a handful of seats, a flush when the game marks a
+ * change): per connected seat a `state` message with the ack, the seat's view when the state
+ * changed, and its events. A seat with none of these gets nothing.
+ */
+export function flushJsonState(seats: readonly Seat[], source: JsonStateSource, stateChanged: boolean, tick: number, time: number, stats: RoomStats): void {
+  for (const seat of seats) {
+    const link = seat.link;
+    if (!link) continue;
+    const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time };
+    let any = false;
+    if (seat.lastProcessedSeq > seat.lastAckedSeq) {
+      msg.ack = seat.lastProcessedSeq;
+      seat.lastAckedSeq = seat.lastProcessedSeq;
+      stats.acks++;
+      any = true;
+    }
+    if (stateChanged) {
+      msg.state = source.viewFor(seat.playerId);
+      any = true;
+    }
+    if (seat.events.length > 0) {
+      msg.events = seat.events.slice();
+      seat.events.length = 0;
+      any = true;
+    }
+    if (!any) continue;
+    const text = JSON.stringify(msg);
+    stats.frames++;
+    stats.bytesOut += text.length;
+    link.connection.send(text);
+  }
+}

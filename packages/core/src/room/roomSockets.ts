@@ -1,0 +1,382 @@
+import {
+  BinaryWriter,
+  CloseCode,
+  InputFrameReader,
+  JSON_KEEPALIVE,
+  Kind,
+  MAX_CLIENT_FRAME_BYTES,
+  decodeClientMessage,
+  decodeJsonClientMessage,
+  flushEveryTicks,
+  isDecodeError,
+  type DecodeError,
+  type ErrorName,
+  type InputEntry,
+} from "@tikron/protocol";
+import { systemClock, type Clock } from "../clock";
+import type { Connection } from "../connection";
+import type { Game } from "../game";
+import { InputQueue } from "../inputQueue";
+import { resolveRoomOptions, type RoomOptions } from "../roomOptions";
+import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "../roomStats";
+import type { ClientLink, Dialect } from "../seat";
+import { TickScheduler } from "../tickScheduler";
+import { TokenBucket } from "../tokenBucket";
+import { closeFreesSeat, newClientLink, statsWaitMs } from "./clientLink";
+import { sendError, sendPong, sendStats } from "./dialects";
+import { Seating } from "./seating";
+import { SeatRegistry, type SeatTicket } from "./seatRegistry";
+import { SessionTracker, type RoomHooks } from "./sessionTracker";
+
+/** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
+export interface RoomInit {
+  /** Room kind. */
+  kind: string;
+  /** Room id. */
+  roomId: string;
+  /** The game this room runs. */
+  game: Game;
+  /** Layered over the defaults by {@link resolveRoomOptions}. */
+  options?: Partial<RoomOptions>;
+  /** Clock the room runs on (default: the system clock; tests pass a `FakeClock`). */
+  clock?: Clock;
+  /** Session start/end observers (records). */
+  hooks?: RoomHooks;
+}
+
+/**
+ * The socket side of a room: sockets opening and closing, every message's arrival (budget,
+ * decode, dispatch), protocol errors and closes. `Room` (room.ts) extends it with the game
+ * side: who joins (hello, welcome), the input queue, the tick and the flush. The split is by
+ * seam, not for reuse: nothing else extends this class.
+ */
+export abstract class RoomSockets {
+  /** Room kind, e.g. `agar`. */
+  readonly kind: string;
+  /** Room id within its kind. */
+  readonly roomId: string;
+  /** The resolved options the room runs with. */
+  readonly options: RoomOptions;
+  /** Counters and durations behind `tk:stats`; hosts read them through {@link snapshot}. */
+  readonly stats = new RoomStats();
+  protected readonly game: Game;
+  protected readonly clock: Clock;
+  protected readonly hooks: RoomHooks;
+  protected readonly epoch: number;
+  protected readonly scheduler: TickScheduler;
+  protected readonly syncEveryTicks: number;
+  protected readonly queue = new InputQueue<unknown>();
+  protected readonly writer = new BinaryWriter(4096);
+  protected readonly inputReader = new InputFrameReader();
+  protected readonly links = new Map<number, ClientLink>();
+  protected readonly seats = new SeatRegistry();
+  protected readonly seating: Seating;
+  protected readonly sessions: SessionTracker;
+  protected readonly joinBucket: TokenBucket;
+  protected nextConnId = 1;
+  protected jsonDirty = false;
+
+  constructor(init: RoomInit) {
+    this.kind = init.kind;
+    this.roomId = init.roomId;
+    this.game = init.game;
+    this.clock = init.clock ?? systemClock;
+    this.hooks = init.hooks ?? {};
+    this.options = resolveRoomOptions(init.options);
+    this.epoch = this.clock.now();
+    this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
+    this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
+    this.joinBucket = new TokenBucket(this.options.joinRatePerSec, this.options.joinBurst, this.epoch);
+    this.sessions = new SessionTracker(this.kind, this.roomId, this.clock, this.stats, this.hooks);
+    this.seating = new Seating({
+      kind: this.kind,
+      roomId: this.roomId,
+      game: this.game,
+      clock: this.clock,
+      options: this.options,
+      stats: this.stats,
+      queue: this.queue,
+      scheduler: this.scheduler,
+      seats: this.seats,
+      sessions: this.sessions,
+      hooks: this.hooks,
+      jsonSeatsChanged: () => (this.jsonDirty = true),
+      markChanged: () => this.markChanged(),
+    });
+  }
+
+  /** Connected clients (seated, with a live socket); `ccu` in `tk:stats`. */
+  get connectedCount(): number {
+    return this.seating.connectedCount;
+  }
+
+  /** Seats taken, connected or held for a reconnect. */
+  get seatCount(): number {
+    return this.seats.size;
+  }
+
+  /**
+   * Whether the game runs a tick loop. Adapters pick their socket API by it: a ticking room is
+   * awake while anyone is connected, a turn-based one can sleep between moves.
+   */
+  get ticking(): boolean {
+    return this.game.ticking;
+  }
+
+  /** True while the tick loop is scheduled. */
+  get loopRunning(): boolean {
+    return this.scheduler.running;
+  }
+
+  /** The sync interval the room really flushes at: whole ticks, never below `syncIntervalMs`. */
+  get syncIntervalMs(): number {
+    return this.syncEveryTicks * this.options.tickMs;
+  }
+
+  /**
+   * Whether a host may accept one more socket. False once `maxPendingSockets` opened sockets
+   * have not said hello yet; the refusal is counted (`refused.socket_backlog`) and the host
+   * answers HTTP 503 without upgrading.
+   */
+  admitSocket(): boolean {
+    if (this.links.size - this.seating.connectedCount < this.options.maxPendingSockets) return true;
+    RoomStats.bump(this.stats.refused, "socket_backlog");
+    return false;
+  }
+
+  /**
+   * A socket opened. Returns the id the adapter passes to {@link message} and {@link closed}.
+   * `identity` is a player id the adapter has verified (e.g. from a signed join ticket): such a
+   * socket always gets that player's seat back, whatever token its hello carries, and one
+   * identity never holds two seats, so one ticket cannot fill a room.
+   */
+  open(conn: Connection, identity?: string): number {
+    const connId = this.nextConnId++;
+    const link = newClientLink(connId, conn, identity, this.options, this.clock.now());
+    link.helloTimer = this.clock.setTimer(() => {
+      link.helloTimer = null;
+      if (!link.seat && !link.closed) this.closeLink(link, CloseCode.hello_timeout, "no hello in time");
+    }, this.options.helloTimeoutMs);
+    this.links.set(connId, link);
+    return connId;
+  }
+
+  /**
+   * Re-attaches a socket that survived a runtime restart (e.g. Durable Object hibernation) to a
+   * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.
+   */
+  adopt(conn: Connection, ticket: SeatTicket): number {
+    const connId = this.open(conn, ticket.identity);
+    const link = this.links.get(connId)!;
+    link.dialect = ticket.json ? "json" : "binary";
+    this.clearHelloTimer(link);
+    this.sessions.seatTaken(this.seats.size === 0);
+    const seat = this.seats.restore(ticket);
+    // The game is as new as the room: give the restored seat its entity before it is attached.
+    this.game.join(seat.playerId, seat.name);
+    this.seating.attach(seat, link);
+    return connId;
+  }
+
+  /** One message arrived on a socket. Never throws; bad input is answered and counted. */
+  message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
+    const link = this.links.get(connId);
+    if (!link || link.closed) return;
+    const now = this.clock.now();
+    const size = typeof data === "string" ? data.length : data.byteLength;
+    this.stats.messagesIn++;
+    this.stats.bytesIn += size;
+    if (!link.bucket.take(now)) {
+      link.dropped++;
+      RoomStats.bump(this.stats.errors, "rate_limited");
+      if (link.dropped > this.options.msgBurst) {
+        this.closeLink(link, CloseCode.rate_limited, "message rate limit exceeded");
+      } else if (link.dropped === 1 || link.dropped % 20 === 0) {
+        this.sendError(link, "rate_limited", "too many messages; dropped", link.bucket.waitMs(now));
+      }
+      return;
+    }
+    try {
+      if (typeof data === "string") this.onText(link, data, now);
+      else this.onBinary(link, data instanceof Uint8Array ? data : new Uint8Array(data), now);
+    } catch (e) {
+      // A game bug must not take the room down for everyone else.
+      RoomStats.bump(this.stats.errors, "internal");
+      this.sendError(link, "bad_input", "input could not be processed");
+      console.error(`[room ${this.kind}:${this.roomId}] message handler error`, e);
+    }
+  }
+
+  /** A socket closed (by the peer or the network). */
+  closed(connId: number, code: number, _reason = ""): void {
+    const link = this.links.get(connId);
+    if (!link) return;
+    this.links.delete(connId);
+    this.clearHelloTimer(link);
+    if (!link.closed) {
+      link.closed = true;
+      this.sessions.closed(code);
+    }
+    const seat = link.seat;
+    if (seat && seat.link === link) this.seating.hold(seat);
+  }
+
+  /** The `tk:stats` snapshot. */
+  snapshot(): RoomStatsSnapshot {
+    return buildStatsSnapshot(this.stats, {
+      kind: this.kind,
+      roomId: this.roomId,
+      uptimeMs: this.clock.now() - this.epoch,
+      connectedCount: this.seating.connectedCount,
+      seatCount: this.seats.size,
+      cap: this.options.cap,
+      tickMs: this.options.tickMs,
+      syncIntervalMs: this.syncIntervalMs,
+      queueInputs: this.options.queueInputs,
+      loopRunning: this.scheduler.running,
+      ticksSkipped: this.scheduler.skipped,
+    });
+  }
+
+  /** The ticket of a live, seated socket, for adapters that persist it across restarts. */
+  seatTicket(connId: number): SeatTicket | null {
+    const link = this.links.get(connId);
+    const seat = link?.seat;
+    if (!link || !seat) return null;
+    return this.seats.ticketOf(seat, link);
+  }
+
+  /** Stops timers and closes every socket (room shutdown). */
+  dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
+    this.scheduler.stop();
+    this.seating.stop();
+    for (const link of [...this.links.values()]) this.closeLink(link, code, reason);
+  }
+
+  // ---- arrival: decode, then hello / inputs / ping / stats / leave ----------------------
+
+  protected onBinary(link: ClientLink, bytes: Uint8Array, now: number): void {
+    if (link.seat && link.dialect === "json") return this.protocolError(link, "bad_frame", "binary frame on a JSON connection");
+    if (bytes[0] === Kind.Input) {
+      // The per-player, per-tick message: read into reused entries, no message object.
+      const reader = this.inputReader;
+      const err = reader.read(bytes);
+      if (err) return this.decodeFailed(link, err, bytes.length);
+      this.inputs(link, reader.entries, reader.count, now);
+      return reader.release();
+    }
+    const msg = decodeClientMessage(bytes);
+    if (isDecodeError(msg)) return this.decodeFailed(link, msg, bytes.length);
+    switch (msg.kind) {
+      case "hello":
+        return this.hello(link, msg.version, msg.token, msg.name, "binary", now);
+      case "input":
+        return this.inputs(link, msg.inputs, msg.inputs.length, now);
+      case "ping":
+        return sendPong(link, "binary", msg.clientTime, now, this.writer);
+      case "statsRequest":
+        if (!this.statsAllowed(link, now)) return;
+        return sendStats(link, "binary", msg.requestId, this.snapshot(), this.writer);
+      case "leave":
+        return this.leave(link);
+    }
+  }
+
+  protected onText(link: ClientLink, text: string, now: number): void {
+    if (link.seat && link.dialect === "binary") return this.protocolError(link, "bad_frame", "text frame on a binary connection");
+    const msg = decodeJsonClientMessage(text);
+    if (isDecodeError(msg)) return this.decodeFailed(link, msg, text.length, "json");
+    switch (msg.t) {
+      case "hello":
+        return this.hello(link, msg.v, msg.token, msg.name, "json", now);
+      case "input":
+        return this.inputs(link, [{ seq: msg.seq, payload: msg.data as Uint8Array }], 1, now);
+      case "ping":
+        return sendPong(link, "json", msg.ct, now, this.writer);
+      case "stats":
+        if (!this.statsAllowed(link, now)) return;
+        return sendStats(link, "json", msg.id, this.snapshot(), this.writer);
+      case "ka":
+        return link.connection.send(JSON_KEEPALIVE);
+      case "leave":
+        return this.leave(link);
+    }
+  }
+
+  protected decodeFailed(link: ClientLink, err: DecodeError, frameSize: number, dialect: Dialect = "binary"): void {
+    // Only a frame over the size limit is closed as too large; an over-long field inside a
+    // small frame is an ordinary malformed frame.
+    if (err.code === "too_large" && frameSize > MAX_CLIENT_FRAME_BYTES) {
+      RoomStats.bump(this.stats.errors, "frame_too_large");
+      this.sendError(link, "frame_too_large", err.message, 0, dialect);
+      return this.closeLink(link, CloseCode.frame_too_large, "frame too large");
+    }
+    const name: ErrorName = err.code === "unknown_kind" ? "unknown_kind" : "bad_frame";
+    this.protocolError(link, name, err.message, dialect);
+  }
+
+  protected protocolError(link: ClientLink, name: ErrorName, reason: string, dialect = link.dialect): void {
+    RoomStats.bump(this.stats.errors, name);
+    link.errors++;
+    this.sendError(link, name, reason, 0, dialect);
+    if (link.errors > this.options.maxErrorsPerConnection) {
+      this.closeLink(link, CloseCode.too_many_errors, "too many protocol errors");
+    }
+  }
+
+  protected leave(link: ClientLink): void {
+    // closeLink counts the close and then frees the seat (normal close): in that order the
+    // close of the player whose leave ends the session still lands in the session's record.
+    this.closeLink(link, CloseCode.normal, "left");
+  }
+
+  protected closeLink(link: ClientLink, code: number, reason: string): void {
+    if (link.closed) return;
+    link.closed = true;
+    this.sessions.closed(code);
+    this.clearHelloTimer(link);
+    link.connection.close(code, reason);
+    this.links.delete(link.connId);
+    const seat = link.seat;
+    if (seat && seat.link === link) {
+      if (closeFreesSeat(code)) this.seating.free(seat);
+      else this.seating.hold(seat);
+    }
+  }
+
+  protected statsAllowed(link: ClientLink, now: number): boolean {
+    const wait = statsWaitMs(link, now, this.options.minStatsIntervalMs);
+    if (wait === 0) return true;
+    RoomStats.bump(this.stats.errors, "stats_throttled");
+    this.sendError(link, "rate_limited", "stats requested too often", wait);
+    return false;
+  }
+
+  protected clearHelloTimer(link: ClientLink): void {
+    if (link.helloTimer !== null) {
+      this.clock.clearTimer(link.helloTimer);
+      link.helloTimer = null;
+    }
+  }
+
+  protected sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs = 0, dialect = link.dialect): void {
+    if (link.closed) return;
+    sendError(link, name, reason, retryAfterMs, dialect, this.writer);
+  }
+
+  // ---- the simulation side, in room.ts ---------------------------------------------------
+
+  /** A hello arrived on an unseated socket: seat the player, resume a held seat, or refuse. */
+  protected abstract hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void;
+  /** Runs tick `k` (scheduled by the tick loop at room time `now`). */
+  protected abstract runTick(k: number, now: number): void;
+  /**
+   * Takes a seated socket's inputs `inputs[0, count)` (the array may be a reused scratch longer
+   * than `count`): queued for the next tick or applied at once.
+   */
+  protected abstract inputs(link: ClientLink, inputs: readonly InputEntry[], count: number, now: number): void;
+  /** The game's state changed (JSON rooms send views on their next flush). */
+  protected abstract markChanged(): void;
+  /** Flushes on a microtask (rooms without a tick loop). */
+  protected abstract queueImmediateFlush(): void;
+}

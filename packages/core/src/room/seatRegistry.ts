@@ -1,0 +1,119 @@
+import type { ClientLink, Seat } from "../seat";
+
+/** What a restored socket carries across a runtime restart (e.g. in a WebSocket attachment). */
+export interface SeatTicket {
+  /** The seat's player id in the room. */
+  playerId: number;
+  /** The seat's reconnect token. */
+  token: string;
+  /** The display name given at join. */
+  name: string;
+  /** True when the socket speaks the JSON dialect (the field name is kept: tickets are persisted). */
+  json: boolean;
+  /** Verified external player id the seat is bound to (see `Room.open`). */
+  identity?: string;
+}
+
+/** 128 random bits as hex: a reconnect token nobody can guess. */
+function randomToken(): string {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  let s = "";
+  for (const x of b) s += x.toString(16).padStart(2, "0");
+  return s;
+}
+
+/**
+ * Every seat of a room, connected or held, found by player id, reconnect token or verified
+ * identity, plus a dense list the flush loop walks without allocating an iterator. It only
+ * files seats; what taking or freeing one means for the game is the room's business.
+ */
+export class SeatRegistry {
+  private readonly byId = new Map<number, Seat>();
+  private readonly byToken = new Map<string, Seat>();
+  /** Seats bound to a verified external player id, and the reverse, for freeing. */
+  private readonly byIdentity = new Map<string, Seat>();
+  private readonly identityOfSeat = new Map<Seat, string>();
+  private nextPlayerId = 1;
+  /** Dense list for the flush loop; replaced (not mutated) when a seat goes. */
+  list: Seat[] = [];
+
+  /** Seats taken, connected or held. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The seat of a player id, if taken. */
+  get(playerId: number): Seat | undefined {
+    return this.byId.get(playerId);
+  }
+
+  /** True while the seat is filed (not yet freed). */
+  has(seat: Seat): boolean {
+    return this.byId.get(seat.playerId) === seat;
+  }
+
+  /**
+   * The seat a hello resumes. A verified identity resumes only its own seat; a bare token
+   * resumes only a seat no identity is bound to, so a leaked token cannot take a ticketed seat.
+   */
+  resumable(identity: string | undefined, token: string): Seat | undefined {
+    if (identity !== undefined) return this.byIdentity.get(identity);
+    const seat = token ? this.byToken.get(token) : undefined;
+    return seat && !this.identityOfSeat.has(seat) ? seat : undefined;
+  }
+
+  /** Files a new seat with the next player id and a fresh token. */
+  add(name: string, identity: string | undefined): Seat {
+    return this.file(this.nextPlayerId++, randomToken(), name, identity);
+  }
+
+  /** Files a seat rebuilt from a ticket (after a runtime restart), keeping its id and token. */
+  restore(ticket: SeatTicket): Seat {
+    this.nextPlayerId = Math.max(this.nextPlayerId, ticket.playerId + 1);
+    return this.file(ticket.playerId, ticket.token, ticket.name, ticket.identity);
+  }
+
+  /** Unfiles a seat. Returns false when it was not filed. */
+  remove(seat: Seat): boolean {
+    if (!this.has(seat)) return false;
+    this.byId.delete(seat.playerId);
+    this.byToken.delete(seat.token);
+    const identity = this.identityOfSeat.get(seat);
+    if (identity !== undefined) {
+      this.byIdentity.delete(identity);
+      this.identityOfSeat.delete(seat);
+    }
+    this.list = this.list.filter((s) => s !== seat);
+    return true;
+  }
+
+  /** The ticket that rebuilds this seat for this link after a restart. */
+  ticketOf(seat: Seat, link: ClientLink): SeatTicket {
+    const identity = this.identityOfSeat.get(seat);
+    return { playerId: seat.playerId, token: seat.token, name: seat.name, json: link.dialect === "json", ...(identity !== undefined ? { identity } : {}) };
+  }
+
+  private file(playerId: number, token: string, name: string, identity: string | undefined): Seat {
+    const seat: Seat = {
+      playerId,
+      token,
+      name,
+      link: null,
+      heldUntil: Infinity,
+      lastReceivedSeq: 0,
+      lastProcessedSeq: 0,
+      lastAckedSeq: 0,
+      syncState: null,
+      events: [],
+    };
+    this.byId.set(playerId, seat);
+    this.byToken.set(token, seat);
+    if (identity !== undefined) {
+      this.byIdentity.set(identity, seat);
+      this.identityOfSeat.set(seat, identity);
+    }
+    this.list.push(seat);
+    return seat;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Clock } from "./clock";
+import type { GameDefinition, GameParams } from "./gameDefinition";
+import { Room, type RoomHooks } from "./room";
+import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
+
+/** What a host knows when the first socket of a room arrives. */
+export interface RoomRequest {
+  /** Room kind. */
+  kind: string;
+  /** Room id. */
+  roomId: string;
+  /** The join's DEV_MODE overrides (see the protocol's `parseRoomOverrides`). */
+  overrides?: Partial<RoomOptions>;
+  /** DEV_MODE game params (`world`, `aoi`). */
+  params?: GameParams;
+  /** Session start/end callbacks (records). */
+  hooks?: RoomHooks;
+  /** Clock the room runs on (default: the system clock). */
+  clock?: Clock;
+}
+
+/**
+ * How every host makes a room of a kind: options resolved once (defaults, the kind's defaults,
+ * the join's overrides) and handed, the same object, to the game and to the room.
+ */
+export function createRoom(definition: GameDefinition, request: RoomRequest): Room {
+  const options = resolveRoomOptions(definition.defaults, request.overrides);
+  const game = definition.create(options, request.params ?? {});
+  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock });
+}

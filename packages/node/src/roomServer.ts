@@ -1,0 +1,184 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { createRoom, type GameDefinition, type Room } from "@tikron/core";
+import { CloseCode, isRouteRefusal, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { WsConnection } from "./wsConnection";
+
+/** Options of {@link serveRooms}. */
+export interface ServeRoomsOptions {
+  /** The kinds this server hosts, by kind name (e.g. `gameDefinitions` from `@tikron/games`). */
+  games: Readonly<Record<string, GameDefinition>>;
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Bind address; loopback by default. */
+  host?: string;
+  /**
+   * Accept DEV_MODE join overrides (`?tickMs=…&cap=…`) and `GET /rooms/:kind/:id/stats`, like
+   * the staging gateway (default true). Off, both are refused with 403, like production.
+   */
+  devMode?: boolean;
+  /**
+   * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
+   * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
+   * counts it (4007) as under workerd; bounded so one peer cannot make the process buffer
+   * megabytes. Default 1 MiB.
+   */
+  maxPayloadBytes?: number;
+}
+
+/** A running Node room server. */
+export interface RoomServer {
+  /** The port it listens on. */
+  readonly port: number;
+  /** `ws://host:port`, the base URL clients append `/rooms/<kind>/<roomId>` to. */
+  readonly url: string;
+  /** `http://host:port`, for `/health` and DEV_MODE `/rooms/<kind>/<roomId>/stats`. */
+  readonly httpUrl: string;
+  /** The live room of a kind and id, if one was created. */
+  room(kind: string, roomId: string): Room | undefined;
+  /** Every room created so far (rooms live until {@link close}). */
+  rooms(): Room[];
+  /** Open sockets, in every room, seated or not. */
+  readonly socketCount: number;
+  /**
+   * Stops accepting, shuts every room down (sockets close with 4008 `room_closed`), waits up to
+   * `graceMs` (default 2000) for sockets to finish closing, then drops the rest. Idempotent.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface HostedRoom {
+  room: Room;
+  sockets: Set<WebSocket>;
+}
+
+/** Answers an upgrade request with a plain HTTP status instead of switching protocols. */
+function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
+  const body = Buffer.from(reason);
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\n${extra}connection: close\r\n\r\n${reason}`);
+}
+
+function statusText(status: number): string {
+  return ({ 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required", 503: "Service Unavailable" } as Record<number, string>)[status] ?? "Error";
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json" }).end(text);
+}
+
+/**
+ * Hosts the same core `Room`s as the Cloudflare adapter in a plain Node process over `ws`, so a
+ * room runs outside workerd with no code changes and the engine can be compared with Node room
+ * servers on equal footing. Routing is the gateway's (`/health`, `/rooms/:kind/:roomId`, its
+ * refusals before any upgrade); admission is the room's own (join rate, cap, pending sockets
+ * via `Room.admitSocket`, per-socket budgets). One process, one thread: every room shares it,
+ * like every Durable Object under local `wrangler dev`. No join tickets or origin checks: it is
+ * meant for loopback benchmarks, tests and local development (it binds 127.0.0.1 by default).
+ */
+export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer> {
+  const host = options.host ?? "127.0.0.1";
+  const devMode = options.devMode ?? true;
+  const games = options.games;
+  const hosted = new Map<string, HostedRoom>();
+  const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
+  let closing: Promise<void> | null = null;
+
+  const roomFor = (route: RoomRoute): HostedRoom => {
+    const key = `${route.kind}:${route.roomId}`;
+    let h = hosted.get(key);
+    if (!h) {
+      // Overrides take effect only for the join that creates the room, as on Cloudflare.
+      const room = createRoom(games[route.kind]!, { kind: route.kind, roomId: route.roomId, overrides: route.overrides.options, params: route.overrides.params });
+      h = { room, sockets: new Set() };
+      hosted.set(key, h);
+    }
+    return h;
+  };
+
+  const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://host");
+    if (url.pathname === "/health") return reply(res, 200, { ok: true, devMode, kinds: Object.keys(games) });
+    const route = routeRoomUrl(url, { devMode, hasKind });
+    if (!route) return reply(res, 404, "not found");
+    if (isRouteRefusal(route)) return reply(res, route.status, route.reason);
+    if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
+    const h = hosted.get(`${route.kind}:${route.roomId}`);
+    const adapter = { sockets: h?.sockets.size ?? 0 };
+    return reply(res, 200, h ? { ...h.room.snapshot(), adapter } : { kind: route.kind, roomId: route.roomId, ccu: 0, idle: true, adapter });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });
+
+  http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closing) return refuseUpgrade(socket, 503, "server is shutting down");
+    const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
+    if (!route) return refuseUpgrade(socket, 404, "not found");
+    if (isRouteRefusal(route)) return refuseUpgrade(socket, route.status, route.reason);
+    if (route.stats) return refuseUpgrade(socket, 400, "stats are plain HTTP: GET without an upgrade");
+    const h = roomFor(route);
+    if (!h.room.admitSocket()) {
+      return refuseUpgrade(socket, 503, "too many sockets waiting to join this room; retry shortly", { "retry-after": "1" });
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws));
+  });
+
+  const attachSocket = (h: HostedRoom, ws: WebSocket): void => {
+    h.sockets.add(ws);
+    const connId = h.room.open(new WsConnection(ws));
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      // ws hands over one Buffer per message (fragments joined) with the default binaryType.
+      const buf = data as Buffer;
+      h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
+    });
+    // A socket error is followed by a close event; the room hears about it there, once.
+    ws.on("error", () => {});
+    ws.on("close", (code: number, reason: Buffer) => {
+      h.sockets.delete(ws);
+      h.room.closed(connId, code, reason.toString());
+    });
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  const shutDown = async (graceMs: number): Promise<void> => {
+    const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+    for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
+    const deadline = Date.now() + graceMs;
+    while ([...hosted.values()].some((h) => h.sockets.size > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (const ws of wss.clients) ws.terminate();
+    wss.close();
+    http.closeAllConnections();
+    await stopped;
+  };
+
+  return {
+    port,
+    url: `ws://${urlHost}:${port}`,
+    httpUrl: `http://${urlHost}:${port}`,
+    room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
+    rooms: () => [...hosted.values()].map((h) => h.room),
+    get socketCount() {
+      let n = 0;
+      for (const h of hosted.values()) n += h.sockets.size;
+      return n;
+    },
+    close(graceMs = 2000): Promise<void> {
+      closing ??= shutDown(graceMs);
+      return closing;
+    },
+  };
+}

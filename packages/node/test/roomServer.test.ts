@@ -1,0 +1,125 @@
+/**
+ * The Node host's own behaviour: the gateway's refusals before any upgrade, DEV_MODE stats over
+ * HTTP, the pending-socket limit, and a shutdown that closes every socket and leaves nothing
+ * listening. The room protocol itself is tested in roomProtocol.test.ts.
+ */
+import { request } from "node:http";
+import { gameDefinitions } from "@tikron/games";
+import { CloseCode } from "@tikron/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { serveRooms, type RoomServer } from "../src";
+import { RawClient } from "../../../test/roomProtocol/rawClient";
+
+const servers: RoomServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function start(devMode = true): Promise<RoomServer> {
+  const s = await serveRooms({ games: gameDefinitions, devMode });
+  servers.push(s);
+  return s;
+}
+
+/** The HTTP status a WebSocket upgrade to `url` is answered with (101 when it upgrades). */
+function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once("open", () => {
+      ws.terminate();
+      resolve(101);
+    });
+    ws.once("unexpected-response", (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      ws.terminate();
+    });
+    ws.once("error", (e) => reject(e));
+  });
+}
+
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  const text = await res.text();
+  return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+}
+
+describe("serveRooms", () => {
+  it("listens on loopback and answers /health with its kinds", async () => {
+    const s = await start();
+    expect(s.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(await getJson(`${s.httpUrl}/health`)).toEqual({ status: 200, body: { ok: true, devMode: true, kinds: Object.keys(gameDefinitions) } });
+  });
+
+  it("refuses bad joins with the gateway's HTTP statuses before any upgrade, and creates no room for them", async () => {
+    const s = await start();
+    expect(await upgradeStatus(`${s.url}/rooms/chess/r1`)).toBe(404);
+    expect(await upgradeStatus(`${s.url}/rooms/constructor/r1`)).toBe(404);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/bad.id`)).toBe(400);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/%E0%A4%A`)).toBe(400);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?tickMs=1`)).toBe(400);
+    expect(await upgradeStatus(`${s.url}/nowhere`)).toBe(404);
+    expect((await getJson(`${s.httpUrl}/rooms/agar/r1`)).status).toBe(426);
+    expect(s.rooms()).toEqual([]);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?tickMs=25`)).toBe(101);
+    expect(s.room("agar", "r1")!.options.tickMs).toBe(25);
+  });
+
+  it("outside DEV_MODE refuses overrides and HTTP stats with 403, like production", async () => {
+    const s = await start(false);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?cap=3`)).toBe(403);
+    expect((await getJson(`${s.httpUrl}/rooms/agar/r1/stats`)).status).toBe(403);
+    expect(await upgradeStatus(`${s.url}/rooms/agar/r1`)).toBe(101);
+  });
+
+  it("serves DEV_MODE stats over HTTP: idle before the first join, the room's tk:stats after", async () => {
+    const s = await start();
+    expect(await getJson(`${s.httpUrl}/rooms/agar/st/stats`)).toMatchObject({ status: 200, body: { kind: "agar", roomId: "st", ccu: 0, idle: true } });
+    const c = new RawClient(`${s.url}/rooms/agar/st`);
+    expect(await c.join("a")).not.toBeNull();
+    const { body } = await getJson(`${s.httpUrl}/rooms/agar/st/stats`);
+    expect(body).toMatchObject({ kind: "agar", roomId: "st", ccu: 1, joins: 1, adapter: { sockets: 1 } });
+    c.close();
+  });
+
+  it("refuses upgrades with 503 + Retry-After once maxPendingSockets sockets have not said hello", async () => {
+    // A kind whose rooms let two sockets wait for their hello (the default is 256).
+    const agar = gameDefinitions.agar!;
+    const s = await serveRooms({ games: { agar: { ...agar, defaults: { ...agar.defaults, maxPendingSockets: 2 } } } });
+    servers.push(s);
+    const waiting = [new WebSocket(`${s.url}/rooms/agar/pend`), new WebSocket(`${s.url}/rooms/agar/pend`)];
+    await Promise.all(waiting.map((ws) => new Promise((r) => ws.once("open", r))));
+    expect(await upgradeStatus(`${s.url}/rooms/agar/pend`)).toBe(503);
+    expect(s.room("agar", "pend")!.snapshot().refused).toEqual({ socket_backlog: 1 });
+    // A seated socket no longer counts as pending: one hello makes room for one more socket.
+    const seated = new RawClient(`${s.url}/rooms/agar/pend`);
+    await expect(seated.opened).rejects.toThrow(/503/);
+    waiting[0]!.terminate();
+    await new Promise((r) => waiting[0]!.once("close", r));
+    const next = new RawClient(`${s.url}/rooms/agar/pend`);
+    expect(await next.join("n")).not.toBeNull();
+    expect(await upgradeStatus(`${s.url}/rooms/agar/pend`)).toBe(101);
+    waiting[1]!.terminate();
+    next.close();
+  });
+
+  it("close() closes every socket with 4008 room_closed, stops listening, and is idempotent", async () => {
+    const s = await serveRooms({ games: gameDefinitions });
+    const a = new RawClient(`${s.url}/rooms/agar/shut`);
+    const b = new RawClient(`${s.url}/rooms/movement/shut`);
+    expect(await a.join("a")).not.toBeNull();
+    expect(await b.join("b")).not.toBeNull();
+    expect(s.socketCount).toBe(2);
+    await Promise.all([s.close(), s.close()]);
+    expect((await a.done).code).toBe(CloseCode.room_closed);
+    expect((await b.done).code).toBe(CloseCode.room_closed);
+    expect(s.socketCount).toBe(0);
+    const refused = await new Promise<string>((resolve) => {
+      const req = request(`${s.httpUrl}/health`, () => resolve("answered"));
+      req.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+      req.end();
+    });
+    expect(refused).toBe("ECONNREFUSED");
+  });
+});

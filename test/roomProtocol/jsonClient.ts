@@ -1,0 +1,66 @@
+import WebSocket from "ws";
+import { PROTOCOL_VERSION } from "@tikron/protocol";
+import { sleep } from "./rawClient";
+
+/** Polls `cond` every 20 ms until it holds or `timeoutMs` passes; returns its last value. */
+export async function until(cond: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond() && Date.now() < deadline) await sleep(20);
+  return cond();
+}
+
+/** JSON text-mode client (ttt-json) for protocol tests: every message kept, parsed. */
+export class JsonClient {
+  readonly ws: WebSocket;
+  readonly messages: any[] = [];
+  closed: number | null = null;
+  private seq = 0;
+  private readonly opened: Promise<void>;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once("open", () => resolve());
+      this.ws.once("error", reject);
+    });
+    this.ws.on("error", () => {});
+    this.ws.on("close", (code) => (this.closed = code));
+    this.ws.on("message", (data, isBinary) => {
+      if (!isBinary) this.messages.push(JSON.parse(data.toString()));
+    });
+  }
+
+  /** Says hello and waits for the welcome (or a close). */
+  async join(name: string): Promise<any> {
+    await this.opened;
+    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token: "", name }));
+    await until(() => this.messages.some((m) => m.t === "welcome") || this.closed !== null, 10_000);
+    return this.messages.find((m) => m.t === "welcome");
+  }
+
+  /** Sends one input with the next seq. */
+  input(data: unknown): void {
+    this.ws.send(JSON.stringify({ t: "input", seq: ++this.seq, data }));
+  }
+
+  /** The newest state view received. */
+  state(): any {
+    return this.messages.filter((m) => m.t === "state" && m.state !== undefined).at(-1)?.state;
+  }
+
+  /** Every error received. */
+  errors(): any[] {
+    return this.messages.filter((m) => m.t === "error");
+  }
+
+  /** Asks for `tk:stats` and waits for the answer. */
+  async stats(): Promise<any> {
+    this.ws.send(JSON.stringify({ t: "stats", id: 1 }));
+    await until(() => this.messages.some((m) => m.t === "stats"));
+    return this.messages.find((m) => m.t === "stats")?.stats;
+  }
+
+  close(): void {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(1000);
+  }
+}
