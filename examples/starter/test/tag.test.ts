@@ -16,7 +16,8 @@ class Player implements Connection {
   entity = -1;
   private read = 0;
   send(data: Uint8Array | string): void {
-    if (typeof data !== "string") this.sent.push(data);
+    // The room lends its writer's bytes for the duration of send: keep a copy.
+    if (typeof data !== "string") this.sent.push(data.slice());
   }
   close(): void {}
   bufferedAmount(): number {
