@@ -140,9 +140,13 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     hooks.onTick!(sampler!.tick(k, hooks.encodeTicks ?? false));
   };
   if (sampler) every(1000, emitTick);
+  let lastStatsSampleAt = -Infinity;
   if (cfg.roomStats && cfg.statsEverySec > 0) {
     every(cfg.statsEverySec * 1000, (k) => {
-      if (performance.now() < windowEnd) sampleRoomStats(spec, clients, rooms, statsWaiters, roomStats, k, (performance.now() - t0) / 1000);
+      if (performance.now() < windowEnd) {
+        lastStatsSampleAt = performance.now();
+        sampleRoomStats(spec, clients, rooms, statsWaiters, roomStats, k, (lastStatsSampleAt - t0) / 1000);
+      }
     });
   }
 
@@ -192,7 +196,14 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   const drainDeadline = performance.now() + cfg.drainMs;
   while (performance.now() < drainDeadline && clients.some((c) => c.joined && c.outstanding > 0)) await sleep(20);
 
-  if (cfg.roomStats) await fetchRoomStats(spec, clients, rooms, statsWaiters, roomStats, (performance.now() - t0) / 1000);
+  if (cfg.roomStats) {
+    // The room spaces stats replies per connection (minStatsIntervalMs, 250 ms) and answers an
+    // early request with rate_limited instead: the final fetch must not follow the last periodic
+    // sample too closely, or it would wait out its timeout for a reply that never comes.
+    const wait = lastStatsSampleAt + STATS_SPACING_MS - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await fetchRoomStats(spec, clients, rooms, statsWaiters, roomStats, (performance.now() - t0) / 1000);
+  }
   sampler?.stop();
 
   await Promise.all(clients.map((c) => c.leave(LEAVE_TIMEOUT_MS)));
@@ -282,6 +293,9 @@ function sampleRoomStats(
     }
   }
 }
+
+/** More than the room's default spacing of stats replies per connection (250 ms). */
+const STATS_SPACING_MS = 400;
 
 /** One statsRequest per room this shard owns, from one joined client; bounded by statsTimeoutMs. */
 async function fetchRoomStats(
