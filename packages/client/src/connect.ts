@@ -36,7 +36,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   readonly clock: ClockSync;
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
-  private readonly emitter = new Emitter<RoomEvents<S, E>>();
+  // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
+  private readonly emitter = new Emitter<RoomEvents<S, any>>();
   private readonly opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   private readonly game: AnyGameTypes | null;
@@ -113,6 +114,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
     return this.lifecycle;
+  }
+
+  /**
+   * The decoded state now (the decoder's `state`). With a schema it is the live `ClientView`:
+   * `room.state.onAdd(...)`, `onRemove(...)` and `onChange("field", (e, value, previous) => ...)`
+   * report what each frame changed.
+   */
+  get state(): S {
+    return this.decoder.state;
   }
 
   /** The room id joined (or being joined): `connect`'s `room`, or the last {@link switchTo}'s. */

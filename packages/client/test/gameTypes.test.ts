@@ -3,9 +3,10 @@
  * by `scripts/typecheck.sh` (this file is in the root tsconfig): each must be an error, or the
  * typecheck fails. The runtime half checks the codec really runs on both sides of the types.
  */
-import { BinaryReader, ClientView, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, string, u8, type BinaryWriter } from "@tikron/protocol";
+import { BinaryReader, BinaryWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
+import { createInterpolatedView } from "../src/interpolatedView";
 import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
 
 const schema = defineSchema({
@@ -157,5 +158,46 @@ describe("a game connection at run time", () => {
     room.on("state", (f) => boards.push(f.state));
     sockets[0]!.serverSend(JSON.stringify({ t: "state", tick: 1, time: 10, ack: 1, state: { cells: ["x"], turn: "o" } }));
     expect(boards).toEqual([{ cells: ["x"], turn: "o" }]);
+  });
+});
+
+describe("change callbacks on a game connection's state", () => {
+  it("room.state reports adds, field changes with the previous value, and removes on a reconnect", () => {
+    const ballSchema = defineSchema({ ball: { x: quant(0, 100, 0.5), label: string(8) } });
+    const X = ballSchema.type("ball").fields[0]!.field;
+    const ballGame = defineGameTypes<number>()({ kind: "balls", schema: ballSchema, encodeInput: (n, w) => w.reset().u8(n).toBytes() });
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: ballGame, room: "r", WebSocketImpl: Impl, now });
+    conns.push(room);
+    const log: string[] = [];
+    room.state.onAdd((e) => log.push(`add ${e.id} ${e.record.label}`));
+    room.state.onRemove((e) => log.push(`remove ${e.id}`));
+    room.state.onChange("x", (e, x, before) => log.push(`x ${e.id} ${before}→${x}`));
+    // A game without events (E = never) still feeds an interpolated view.
+    const v = new Float64Array(1);
+    const smooth = createInterpolatedView(room, {
+      fields: ["x"],
+      collect(view, put) {
+        for (const e of view.values()) put(e.id, ((v[0] = e.record.x), v));
+      },
+    });
+    const enter = new BinaryWriter();
+    enter.u8(DeltaSection.Enters).varuint(1).varuint(3).varuint(0);
+    writeScalarFull(enter, X, quantize(X, 10));
+    enter.string("a");
+    const move = new BinaryWriter();
+    move.u8(DeltaSection.Updates).varuint(1).varuint(3).varuint(1);
+    writeScalarDelta(move, X, quantize(X, 12.5), quantize(X, 10));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: ballSchema.hash }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 0, delta: enter.toBytes() }));
+    sockets[0]!.serverSend(frameBytes({ tick: 2, time: 50, delta: move.toBytes() }));
+    expect(log).toEqual(["add 3 a", "x 3 10→12.5"]);
+    expect(smooth.size).toBe(1);
+    // A rejoin starts from an empty baseline: the view's entities are removed, then re-added.
+    room.reconnect();
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes({ schemaHash: ballSchema.hash, reconnected: true }));
+    expect(log).toEqual(["add 3 a", "x 3 10→12.5", "remove 3"]);
   });
 });
