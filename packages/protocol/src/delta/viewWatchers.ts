@@ -1,11 +1,12 @@
 import type { EntityRecord, EntityType, FieldValue, SchemaDecl } from "../schema/schema";
+import type { ViewEntity } from "./clientView";
 
 /** Every field name declared by some entity type of schema declaration `D`. */
 export type FieldName<D extends SchemaDecl> = { [K in keyof D]: keyof D[K] & string }[keyof D];
 
 /** Entities of the types of `D` that declare field `F`, discriminated by `type`. */
 export type EntityWithField<D extends SchemaDecl, F extends string> = {
-  [K in keyof D & string]: F extends keyof D[K] ? { readonly id: number; readonly type: K; readonly typeIndex: number; readonly record: EntityRecord<D[K]> } : never;
+  [K in keyof D & string]: F extends keyof D[K] ? ViewEntity<K, EntityRecord<D[K]>> : never;
 }[keyof D & string];
 
 /** The value type of field `F` over the types of `D` that declare it. */
