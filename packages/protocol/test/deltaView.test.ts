@@ -417,5 +417,16 @@ describe("ClientView change callbacks", () => {
     expect(view.apply(encodeDiff(s2, new Map())!)).toBeNull();
     expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
     expect(log).toEqual(["add 1", "remove 1", "add 1", "s 1 ab→cd", "add 1"]);
+    // A callback that unsubscribes itself while adds are reported does not skip the next one.
+    const once: string[] = [];
+    const offOnce = view.onAdd((e) => {
+      once.push(`once ${e.id}`);
+      offOnce();
+    });
+    view.onAdd((e) => once.push(`after ${e.id}`));
+    view.clear();
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    expect(view.apply(encodeDiff(s1, new Map([...s1, [2, s1.get(1)!]]))!)).toBeNull();
+    expect(once).toEqual(["once 1", "after 1", "after 2"]);
   });
 });

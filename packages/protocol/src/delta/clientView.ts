@@ -2,26 +2,10 @@ import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
 import { type Field, FieldCode, dequantize } from "../schema/field";
 import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "../schema/fieldWire";
-import type { EntityRecord, EntityType, Schema, SchemaDecl } from "../schema/schema";
+import type { EntityType, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
+import type { AnyViewEntity, ViewEntity } from "./viewEntity";
 import { ViewWatchers, type FieldChangeCallback, type FieldName } from "./viewWatchers";
-
-/** One entity as a client sees it: its wire id, its type and its decoded record. */
-export interface ViewEntity<Name extends string = string, R = Record<string, unknown>> {
-  /** The entity's wire id (reused after a leave). */
-  readonly id: number;
-  /** Its entity type name. */
-  readonly type: Name;
-  /** Its entity type's wire tag. */
-  readonly typeIndex: number;
-  /** Decoded field values, updated in place as deltas arrive. */
-  readonly record: R;
-}
-
-/** A {@link ViewEntity} of any type of schema declaration `D`, discriminated by `type`. */
-export type AnyViewEntity<D extends SchemaDecl> = {
-  [K in keyof D & string]: ViewEntity<K, EntityRecord<D[K]>>;
-}[keyof D & string];
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -63,8 +47,9 @@ class Entity implements ViewEntity {
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
   private readonly entities = new Map<number, Entity>();
   // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
-  private readonly addFns: ((e: ViewEntity) => void)[] = [];
-  private readonly removeFns: ((e: ViewEntity) => void)[] = [];
+  // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
+  private addFns: readonly ((e: ViewEntity) => void)[] = [];
+  private removeFns: readonly ((e: ViewEntity) => void)[] = [];
   /** Field change callbacks; null until the first {@link onChange} (the decode loop then skips them). */
   private watchers: ViewWatchers | null = null;
   private failure: DecodeError | null = null;
@@ -100,7 +85,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * a reconnect); returns the unsubscribe function.
    */
   onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
-    return subscribe(this.addFns, fn as (e: ViewEntity) => void);
+    const f = fn as (e: ViewEntity) => void;
+    this.addFns = [...this.addFns, f];
+    return () => void (this.addFns = without(this.addFns, f));
   }
 
   /**
@@ -108,7 +95,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * {@link clear}ed (a reconnect), so adds and removes always pair up. Returns the unsubscribe function.
    */
   onRemove(fn: (e: AnyViewEntity<D>) => void): () => void {
-    return subscribe(this.removeFns, fn as (e: ViewEntity) => void);
+    const f = fn as (e: ViewEntity) => void;
+    this.removeFns = [...this.removeFns, f];
+    return () => void (this.removeFns = without(this.removeFns, f));
   }
 
   /**
@@ -278,10 +267,8 @@ function readId(r: BinaryReader): number {
   return id;
 }
 
-function subscribe<T>(list: T[], fn: T): () => void {
-  list.push(fn);
-  return () => {
-    const i = list.indexOf(fn);
-    if (i >= 0) list.splice(i, 1);
-  };
+/** `list` without the first `fn` (the same list when absent). */
+function without<T>(list: readonly T[], fn: T): readonly T[] {
+  const i = list.indexOf(fn);
+  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
 }

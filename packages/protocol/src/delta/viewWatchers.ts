@@ -1,5 +1,5 @@
 import type { EntityRecord, EntityType, FieldValue, SchemaDecl } from "../schema/schema";
-import type { ViewEntity } from "./clientView";
+import type { ViewEntity } from "./viewEntity";
 
 /** Every field name declared by some entity type of schema declaration `D`. */
 export type FieldName<D extends SchemaDecl> = { [K in keyof D]: keyof D[K] & string }[keyof D];
