@@ -21,7 +21,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * not on the goal. History (gzip -9): 13,869 with room-core modules inside; 13,590 once input
  * refusals moved to the protocol and packages declared `sideEffects: false`; 14,067 after the
  * room's INPUT frame reader landed in the protocol; 13,647 with that reader created pure; 14,577
- * after the client split added `InterpolatedView`; 15,428 with typed games (a game's input
+ * after the client split added `InterpolatedView`; 15,458 with typed games (a game's input
  * encoder and event decoder run by the connection), open/reconnect/switchTo by hand and the
  * view's change callbacks (onAdd/onRemove/onChange).
  */
