@@ -3,7 +3,8 @@
  * starter is copied OUTSIDE the repository and installs those tarballs (no workspace links),
  * type-checks and builds, runs under `wrangler dev` on loopback, and is played from Node with the
  * installed SDK: join, inputs acknowledged and applied, state and events received, a refused
- * input, and a reconnect into the held seat. The starter's own tests run there too.
+ * input, and a reconnect into the held seat. The starter's own tests run there too, and its
+ * type-only checks of the typed SDK must fail exactly where they say they do.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { packPackages, type PackedTarballs } from "../pack-packages";
 // Types only: at run time these come from the starter's own install of the tarballs.
 type Client = typeof import("../../packages/client/src/index");
 type Protocol = typeof import("../../packages/protocol/src/index");
+type Starter = typeof import("../../examples/starter/src/shared/tag");
 
 /** What the test imports from the starter's own install (bundled with packages left external). */
 interface Play {
@@ -28,6 +30,7 @@ interface Play {
   encodeTagInput(w: InstanceType<Protocol["BinaryWriter"]>, input: { dx: -1 | 0 | 1; dy: -1 | 0 | 1 }): Uint8Array;
   decodeTagEvent(body: unknown): { kind: "youAre"; entity: number } | null;
   TAG_KIND: string;
+  tagGame: Starter["tagGame"];
 }
 
 interface PlayerRecord {
@@ -89,7 +92,7 @@ beforeAll(async () => {
       contents: [
         `export { connect, schemaDecoder } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
-        `export { tagSchema, encodeTagInput, decodeTagEvent, TAG_KIND } from "./src/shared/tag";`,
+        `export { tagSchema, encodeTagInput, decodeTagEvent, TAG_KIND, tagGame } from "./src/shared/tag";`,
       ].join("\n"),
       resolveDir: app,
       loader: "ts",
@@ -153,6 +156,24 @@ describe("starter outside the repository", () => {
     expect(testOutput).not.toMatch(/failed/);
   });
 
+  it("the typed SDK's mistakes fail to compile, each where its @ts-expect-error says", () => {
+    // The build compiled test/sdk.types.ts, so every directive there met an error. The other
+    // direction: without the directives, each of those lines (and only those) is an error.
+    const directive = /^\s*\/\/ @ts-expect-error/;
+    const lines = readFileSync(join(app, "test", "sdk.types.ts"), "utf8").split("\n");
+    const guarded = lines.flatMap((l, i) => (directive.test(l) ? [i + 1] : []));
+    expect(guarded.length).toBeGreaterThanOrEqual(6);
+    // Blank the directive lines (line numbers stay), so each error lands on the line after one.
+    const unguarded = join(app, "test", "unguarded.types.ts");
+    writeFileSync(unguarded, lines.map((l) => (directive.test(l) ? "" : l)).join("\n"));
+    const r = spawnSync("pnpm", ["exec", "tsc", "-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, encoding: "utf8", timeout: 120_000 });
+    rmSync(unguarded);
+    expect(r.status).not.toBe(0);
+    const errorLines = [...r.stdout.matchAll(/^test\/unguarded\.types\.ts\((\d+),\d+\): error/gm)].map((m) => Number(m[1]));
+    expect(errorLines).toEqual(guarded.map((n) => n + 1));
+    expect(r.stdout.split("\n").filter((l) => /error TS/.test(l) && !l.startsWith("test/unguarded.types.ts"))).toEqual([]);
+  });
+
   it("built: the Worker bundle and a browser bundle without room code", () => {
     expect(existsSync(join(app, "dist", "worker.js"))).toBe(true);
     const client = readFileSync(join(app, "public", "client.js"), "utf8");
@@ -169,25 +190,22 @@ describe("starter outside the repository", () => {
     expect(health.kinds).toEqual([play.TAG_KIND]);
 
     const mine = { entity: -1, errors: [] as string[] };
-    const ann = play.connect(base, {
-      kind: play.TAG_KIND,
-      room: "r1",
-      name: "ann",
-      decoder: play.schemaDecoder(play.tagSchema as never, { decodeEvent: play.decodeTagEvent }),
-    });
+    // Ann plays typed by the game's declaration; bob the untyped way, with raw bytes.
+    const ann = play.connect(base, { game: play.tagGame, room: "r1", name: "ann" });
     closers.push(() => ann.close());
     ann.on("event", (e) => {
-      const ev = e.body as ReturnType<Play["decodeTagEvent"]>;
-      if (ev?.kind === "youAre") mine.entity = ev.entity;
+      if (e.body.kind === "youAre") mine.entity = e.body.entity;
     });
     ann.on("error", (e) => mine.errors.push(e.name));
+    const bobErrors: string[] = [];
     const bob = play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) });
+    bob.on("error", (e) => bobErrors.push(e.name));
     closers.push(() => bob.close());
     const [wa, wb] = await Promise.all([ann.whenJoined(), bob.whenJoined()]);
     expect(wa.roomKind).toBe(play.TAG_KIND);
     expect(wb.playerId).not.toBe(wa.playerId);
 
-    const records = (c: typeof ann): Map<number, PlayerRecord> => {
+    const records = (c: { decoder: { state: unknown } }): Map<number, PlayerRecord> => {
       const view = c.decoder.state as { values(): Iterable<{ id: number; record: PlayerRecord }> };
       return new Map([...view.values()].map((e) => [e.id, e.record]));
     };
@@ -199,18 +217,18 @@ describe("starter outside the repository", () => {
 
     // Steer right: acknowledged, and ann's x grows in bob's view too.
     const x0 = annView.get(mine.entity)!.x;
-    const w = new play.BinaryWriter(8);
-    const seq = ann.sendInput(play.encodeTagInput(w, { dx: 1, dy: 0 }));
+    const seq = ann.sendInput({ dx: 1, dy: 0 });
     expect(seq).toBeGreaterThan(0);
     await waitFor("the input's ack", () => ann.stats.lastAck >= seq);
     await waitFor("ann moving right in bob's view", () => (records(bob).get(mine.entity)?.x ?? 0) > x0 + 20);
-    ann.sendInput(play.encodeTagInput(w, { dx: 0, dy: 0 }));
+    ann.sendInput({ dx: 0, dy: 0 });
 
     // A payload the game's codec refuses comes back as bad_input; the connection stays up.
-    const badSeq = ann.sendInput(new Uint8Array([0xff, 0xff]));
-    await waitFor("bad_input for a 2-byte input", () => mine.errors.includes("bad_input"));
-    await waitFor("the refused input's ack", () => ann.stats.lastAck >= badSeq);
-    expect(ann.status).toBe("joined");
+    const badSeq = bob.sendInput(new Uint8Array([0xff, 0xff]));
+    await waitFor("bad_input for a 2-byte input", () => bobErrors.includes("bad_input"));
+    await waitFor("the refused input's ack", () => bob.stats.lastAck >= badSeq);
+    expect(bob.status).toBe("joined");
+    expect(mine.errors).toEqual([]);
   });
 
   it("reconnects into the held seat after a dropped socket", async () => {

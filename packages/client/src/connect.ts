@@ -1,7 +1,7 @@
-import { CloseCode, DecodeError, PROTOCOL_VERSION } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, DecodeError, PROTOCOL_VERSION, type AnyGameTypes, type EventOf, type InputOf, type StateOf } from "@tikron/protocol";
 import { ClockPinger } from "./clockPinger";
 import { ClockSync } from "./clockSync";
-import type { ConnectOptions } from "./connectOptions";
+import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { Emitter } from "./emitter";
 import { InputBatcher } from "./inputBatcher";
@@ -9,6 +9,7 @@ import { PendingRequests, Waiters } from "./pendingRequests";
 import { ReconnectPolicy } from "./reconnect";
 import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
+import { schemaDecoder } from "./schemaDecoder";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor } from "./socket";
 import { SocketAttempts, type AttemptListener } from "./socketAttempts";
@@ -26,14 +27,24 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
  * `reconnect.ts`), clock pings (`clockPinger.ts`), input batching (`inputBatcher.ts`) and
  * promises awaiting answers (`pendingRequests.ts`). This class speaks the protocol over them:
  * hello → welcome → frames, the seat's token and input sequence, and the events listeners see.
+ *
+ * `S` is the state `state` events carry, `I` what {@link sendInput} takes and `E` the body of
+ * `event` events; connecting with a `game` declaration fills all three from it.
  */
-export class RoomConnection<S = unknown> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
-  private readonly emitter = new Emitter<RoomEvents<S>>();
-  private readonly opts: ConnectOptions<S>;
+  // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
+  private readonly emitter = new Emitter<RoomEvents<S, any>>();
+  private readonly opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
+  /** The game declaration connected with, or null (raw payloads and bodies). */
+  private readonly game: AnyGameTypes | null;
+  /** Reused by the game's input encoder; allocated on the first typed input. */
+  private inputWriter: BinaryWriter | null = null;
+  private roomId: string;
+  private kindName: string;
   private readonly wire: ClientWire;
   private readonly attempts: SocketAttempts;
   private readonly now: () => number;
@@ -45,7 +56,7 @@ export class RoomConnection<S = unknown> {
   private readonly joinWaiters = new Waiters<WelcomeInfo>();
   private snapshots: SnapshotBuffer | undefined;
 
-  private lifecycle: ConnectionStatus = "connecting";
+  private lifecycle: ConnectionStatus = "idle";
   private everJoined = false;
   private tokenValue: string;
   private welcomeInfo: WelcomeInfo | null = null;
@@ -56,13 +67,18 @@ export class RoomConnection<S = unknown> {
   constructor(
     /** The server the connection was opened against (`connect`'s `url`). */
     readonly baseUrl: string,
-    options: ConnectOptions<S>,
+    options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
     this.opts = options;
     this.now = options.now ?? (() => performance.now());
-    const json = options.json === true;
+    const game = "game" in options ? options.game : null;
+    this.game = game;
+    this.roomId = options.room;
+    this.kindName = options.kind ?? game?.kind ?? "";
+    const json = game ? game.json : (options as ConnectOptions<S>).json === true;
     this.wire = new ClientWire(json);
-    this.decoder = options.decoder ?? ((json ? jsonStateDecoder() : rawDeltaDecoder()) as StateDecoder<S>);
+    const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
+    this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     const burst = Math.max(0, options.pingBurst ?? 3);
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now: this.now, warmupSamples: 1 + burst, ...options.clock });
@@ -84,7 +100,7 @@ export class RoomConnection<S = unknown> {
     this.attempts = new SocketAttempts(
       {
         Impl,
-        url: (ticket) => roomUrl(baseUrl, options.kind, options.room, ticket),
+        url: (ticket) => roomUrl(baseUrl, this.kindName, this.roomId, ticket),
         ticket: options.ticket,
         connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
         now: this.now,
@@ -95,9 +111,28 @@ export class RoomConnection<S = unknown> {
     this.tokenValue = options.token ?? "";
   }
 
-  /** Lifecycle status: `connecting`, `joined`, `reconnecting` or `closed`. */
+  /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
     return this.lifecycle;
+  }
+
+  /**
+   * The decoded state now (the decoder's `state`). With a schema it is the live `ClientView`:
+   * `room.state.onAdd(...)`, `onRemove(...)` and `onChange("field", (e, value, previous) => ...)`
+   * report what each frame changed.
+   */
+  get state(): S {
+    return this.decoder.state;
+  }
+
+  /** The room id joined (or being joined): `connect`'s `room`, or the last {@link switchTo}'s. */
+  get room(): string {
+    return this.roomId;
+  }
+
+  /** The room kind joined (or being joined). */
+  get kind(): string {
+    return this.kindName;
   }
 
   /** The latest welcome (null before the first). */
@@ -132,17 +167,17 @@ export class RoomConnection<S = unknown> {
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
-  on<K extends keyof RoomEvents<S>>(event: K, fn: (payload: RoomEvents<S>[K]) => void): () => void {
+  on<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
     return this.emitter.on(event, fn);
   }
 
   /** Subscribes for one delivery. */
-  once<K extends keyof RoomEvents<S>>(event: K, fn: (payload: RoomEvents<S>[K]) => void): () => void {
+  once<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
     return this.emitter.once(event, fn);
   }
 
   /** Unsubscribes. */
-  off<K extends keyof RoomEvents<S>>(event: K, fn: (payload: RoomEvents<S>[K]) => void): void {
+  off<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): void {
     this.emitter.off(event, fn);
   }
 
@@ -168,12 +203,18 @@ export class RoomConnection<S = unknown> {
 
   /**
    * Sends one input and returns its sequence number (strictly increasing for the life of the
-   * connection, across reconnects). Binary rooms take a `Uint8Array`, JSON rooms any JSON value.
-   * Returns -1, sending nothing, while not joined: an input held back over a drop would be
-   * replayed against a state that has moved on.
+   * connection, across reconnects). Connected with a `game`, it takes the game's input type and
+   * the game's codec encodes it; otherwise binary rooms take a `Uint8Array`, JSON rooms any JSON
+   * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
+   * be replayed against a state that has moved on.
+   *
+   * @throws TypeError or RangeError when the payload cannot be sent (not bytes in a binary room,
+   * too large); no sequence number is used then.
    */
-  sendInput(payload: Uint8Array | unknown): number {
+  sendInput(input: I): number {
     if (!this.canSend()) return -1;
+    const game = this.game;
+    const payload = game ? game.encodeInput(input, (this.inputWriter ??= new BinaryWriter(64))) : input;
     const seq = this.nextSeq;
     // Encode (or check) before taking the number: a payload that throws costs no seq.
     if (this.batcher) this.batcher.add(seq, checkBinaryPayload(payload));
@@ -206,9 +247,74 @@ export class RoomConnection<S = unknown> {
     this.attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
   }
 
-  /** @internal Starts the first attempt. */
+  /**
+   * Leaves the room for good: sends `leave` (the seat is freed at once) and closes. The same
+   * connection can join another room afterwards with {@link switchTo}.
+   */
+  leave(): void {
+    this.close({ leave: true });
+  }
+
+  /**
+   * Connects: the first attempt of a connection made with `startClosed`, or, once closed, the
+   * same as {@link reconnect}. Does nothing while connecting or joined.
+   */
+  open(): void {
+    if (this.lifecycle === "idle") {
+      this.lifecycle = "connecting";
+      void this.attempts.open();
+    } else if (this.lifecycle === "closed") {
+      this.reconnect();
+    }
+  }
+
+  /**
+   * Drops the current socket, if any, and connects again at once with the held {@link token}, so
+   * the room gives back the seat while it still holds it: after the retries gave up, after
+   * `close({ leave: false })`, or when the link looks stuck. Starts a fresh backoff. A `close`
+   * event (`deliberate`, `willReconnect`) reports the dropped socket.
+   */
+  reconnect(): void {
+    this.restart("reconnect");
+  }
+
+  /**
+   * Leaves the current room (the seat is freed at once) and joins room `room` on this same
+   * connection: listeners, the decoder, views and stats carry over; the next welcome resets the
+   * decoder and starts a fresh state, and interpolation buffers are cleared at once. Works from
+   * any status, including after {@link leave} or {@link close}. `kind` switches the room kind
+   * too (a game connection keeps its game's types), `ticket` replaces the admission ticket, and
+   * `token` reclaims a seat held in the new room.
+   */
+  switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
+    if (this.canSend()) this.send(this.wire.leave());
+    this.roomId = room;
+    if (options.kind !== undefined) this.kindName = options.kind;
+    this.tokenValue = options.token ?? "";
+    // A new room: its first welcome is a first join, on another clock and timeline.
+    this.welcomeInfo = null;
+    this.everJoined = false;
+    this.snapshots?.clear();
+    this.clock.reset();
+    this.restart("switching rooms", options.ticket);
+  }
+
+  /** @internal Starts the first attempt unless created with `startClosed`. */
   start(): void {
-    void this.attempts.open();
+    if (this.opts.startClosed !== true) this.open();
+  }
+
+  /** Stops the socket side and starts it again at once; a live socket's end is reported as a close. */
+  private restart(reason: string, ticket?: ConnectOptions["ticket"]): void {
+    const live = this.lifecycle !== "idle" && this.lifecycle !== "closed";
+    this.attempts.stop();
+    this.pinger.stop();
+    this.batcher?.drop();
+    this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
+    if (live) this.emitter.emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
+    // A close listener may have closed the connection for good: then nothing starts.
+    if (this.status === "closed") return;
+    this.attempts.restart(ticket);
   }
 
   /** How the socket side reaches the protocol side. */
@@ -334,8 +440,13 @@ export class RoomConnection<S = unknown> {
       }
     }
     if (f.events.length > 0 && this.emitter.has("event")) {
-      const dec = this.decoder.decodeEvent?.bind(this.decoder);
-      for (const body of f.events) this.emitter.emit("event", { tick: f.tick, time: f.time, body: dec ? dec(body) : body });
+      const game = this.game;
+      const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
+      for (const body of f.events) {
+        const ev = dec ? dec(body) : body;
+        // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
+        if (ev !== null || !game) this.emitter.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+      }
     }
     this.emitter.emit("state", {
       tick: f.tick,
@@ -381,10 +492,24 @@ export class RoomConnection<S = unknown> {
  * that mean "do not come back" (replaced, bad hello, room closed, ...) and {@link RoomConnection.close}
  * end the connection.
  *
+ * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
+ * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes
+ * it), `event` bodies are its decoded events and `state` its view. With `startClosed: true` the
+ * connection waits for {@link RoomConnection.open}.
+ *
+ * @example
+ * ```ts
+ * const room = connect("wss://play.example.com", { game: tagGame, room: "r1" });
+ * room.sendInput({ dx: 1, dy: 0 });
+ * room.on("event", (e) => { if (e.body.kind === "youAre") me = e.body.entity; });
+ * ```
  * @throws Error when no WebSocket implementation is available (pass `WebSocketImpl`).
  */
-export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S> {
-  const conn = new RoomConnection<S>(url, options);
+export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>>;
+/** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
+export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S>;
+export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown> {
+  const conn = new RoomConnection<unknown, unknown, unknown>(url, options);
   conn.start();
   return conn;
 }

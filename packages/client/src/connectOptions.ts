@@ -1,3 +1,4 @@
+import type { AnyGameTypes, StateOf } from "@tikron/protocol";
 import type { ClockSyncOptions } from "./clockSync";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
@@ -65,4 +66,21 @@ export interface ConnectOptions<S = unknown> {
   predictor?: PredictionHooks;
   /** Local monotonic clock (ms). Default `performance.now()`. */
   now?: () => number;
+  /**
+   * Create the connection without connecting: its status stays `idle` until
+   * `RoomConnection.open()`, so listeners and views can be set up first. Default false.
+   */
+  startClosed?: boolean;
 }
+
+/**
+ * Options of {@link connect} with a game declaration (`GameTypes` from the game's client-facing
+ * module): the kind, JSON mode, state decoder, input encoder and event decoder all come from
+ * `game`, and the connection's inputs, events and state take its types.
+ */
+export type GameConnectOptions<G extends AnyGameTypes> = Omit<ConnectOptions<StateOf<G>>, "kind" | "json" | "decoder"> & {
+  /** The game's client-facing declaration (see `defineGameTypes`). */
+  game: G;
+  /** Room kind, when it differs from `game.kind` (one game hosted under several kinds). */
+  kind?: string;
+};

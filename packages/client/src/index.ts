@@ -36,8 +36,10 @@
  * @module @tikron/client
  */
 export { connect, RoomConnection } from "./connect";
+export { CloseCode, ErrorCode, errorName, type CloseName, type ErrorName } from "@tikron/protocol";
+export type { GameTypes, InputOf, EventOf, StateOf } from "@tikron/protocol";
 export { roomUrl } from "./roomUrl";
-export type { ConnectOptions, PredictionHooks } from "./connectOptions";
+export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";

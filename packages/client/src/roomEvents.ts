@@ -7,10 +7,11 @@ import type { WelcomeInfo } from "./wire";
  */
 
 /**
- * Connection lifecycle, read as `RoomConnection.status`: `connecting` until the first welcome,
+ * Connection lifecycle, read as `RoomConnection.status`: `idle` until `open()` when created with
+ * `startClosed`, `connecting` until the first welcome,
  * `joined` while seated, `reconnecting` between a drop and the next welcome, `closed` for good.
  */
-export type ConnectionStatus = "connecting" | "joined" | "reconnecting" | "closed";
+export type ConnectionStatus = "idle" | "connecting" | "joined" | "reconnecting" | "closed";
 
 /** One state frame as delivered to listeners. */
 export interface StateEvent<S> {
@@ -28,14 +29,17 @@ export interface StateEvent<S> {
   receivedAt: number;
 }
 
-/** One game event from a frame. */
-export interface GameEvent {
+/** One game event from a frame; `E` is the game's event type when connected with a `game`. */
+export interface GameEvent<E = unknown> {
   /** Tick of the frame that carried the event. */
   tick: number;
   /** Room time (ms since `roomEpoch`) of that tick. */
   time: number;
-  /** Decoded by `decoder.decodeEvent` when present; else bytes (binary) or a JSON value. */
-  body: unknown;
+  /**
+   * The event: decoded by the game's `decodeEvent` (or `decoder.decodeEvent`) when present; else
+   * bytes (binary) or a JSON value.
+   */
+  body: E;
 }
 
 /** An ERROR from the server, or a problem found locally (`local: true`). */
@@ -76,14 +80,14 @@ export interface ReconnectingInfo {
   reason: string;
 }
 
-/** Events of a {@link RoomConnection}. */
-export interface RoomEvents<S> {
+/** Events of a {@link RoomConnection}; `E` is the game's event type. */
+export interface RoomEvents<S, E = unknown> {
   /** Seated (first join or rejoin); the decoder was just reset to an empty baseline. */
   welcome: WelcomeInfo;
   /** A FRAME was applied (state, ack, or both). */
   state: StateEvent<S>;
   /** A game event from a FRAME, once per event. */
-  event: GameEvent;
+  event: GameEvent<E>;
   /** The server refused something, or something went wrong locally. */
   error: RoomError;
   /** A socket closed; `willReconnect` says whether the connection lives on. */

@@ -44,6 +44,8 @@ export class SocketAttempts {
   private retryAfterMs = 0;
   private tokenRejected = false;
   private stopped = false;
+  /** Bumped by every {@link stop}: an attempt still fetching its ticket from before is dropped. */
+  private generation = 0;
   private connectTimer: Timer | undefined;
   private retryTimer: Timer | undefined;
   private stableTimer: Timer | undefined;
@@ -61,6 +63,7 @@ export class SocketAttempts {
 
   /** Starts an attempt now. */
   async open(): Promise<void> {
+    const generation = this.generation;
     clearTimeout(this.retryTimer);
     this.retryAfterMs = 0;
     this.tokenRejected = false;
@@ -71,12 +74,12 @@ export class SocketAttempts {
       try {
         ticket = await t();
       } catch (e) {
-        if (this.stopped) return;
+        if (this.stopped || generation !== this.generation) return;
         this.listener.localError("ticket_failed", `ticket: ${String(e)}`);
         this.gone(1006, "ticket unavailable");
         return;
       }
-      if (this.stopped) return;
+      if (this.stopped || generation !== this.generation) return;
     } else {
       ticket = t;
     }
@@ -138,6 +141,7 @@ export class SocketAttempts {
   /** Ends deliberately: closes the socket (1000) and cancels any pending attempt. */
   stop(): void {
     this.stopped = true;
+    this.generation++;
     this.clearTimers();
     clearTimeout(this.retryTimer);
     const ws = this.socket;
@@ -145,6 +149,17 @@ export class SocketAttempts {
       this.detach(ws);
       closeQuietly(ws, 1000, "client closed");
     }
+  }
+
+  /**
+   * Starts over after {@link stop} (a reconnect by hand, or a switch of rooms): a fresh backoff,
+   * then an attempt now. `ticket`, when given, replaces the ticket option.
+   */
+  restart(ticket?: AttemptOptions["ticket"]): void {
+    if (ticket !== undefined) this.options.ticket = ticket;
+    this.stopped = false;
+    this.policy.markStable();
+    void this.open();
   }
 
   /** Ends for good and tells the owner (a deliberate close or an unrecoverable one). */

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   BinaryWriter,
   ClientView,
@@ -324,5 +324,109 @@ describe("ClientView", () => {
     view.clear();
     expect(view.apply(good)).toBeNull();
     expect(view.size).toBe(1);
+  });
+});
+
+describe("ClientView change callbacks", () => {
+  const fieldNames = [...new Set(schema.types.flatMap((t) => t.fields.map((f) => f.name)))] as ("x" | "s")[];
+
+  it("report adds, removes and field changes with previous values, as a naive diff of the records", () => {
+    fc.assert(
+      fc.property(snapSeq(), (snaps) => {
+        const view = new ClientView(schema);
+        const log: string[] = [];
+        view.onAdd((e) => log.push(`add ${e.id} ${e.type}`));
+        view.onRemove((e) => log.push(`remove ${e.id}`));
+        for (const name of fieldNames) {
+          view.onChange(name, (e, value: unknown, previous: unknown) => {
+            // Maps change in place: value and previous are the same map, now holding the new entries.
+            const show = (v: unknown) => (v instanceof Map ? JSON.stringify([...v].sort((p, q) => p[0] - q[0])) : JSON.stringify(v));
+            log.push(value instanceof Map ? `change ${e.id} ${name} ${show(value)}` : `change ${e.id} ${name} ${show(previous)}→${show(value)}`);
+          });
+        }
+        let prev: Snap = new Map();
+        for (const snap of snaps) {
+          log.length = 0;
+          const body = encodeDiff(prev, snap);
+          if (body) expect(view.apply(body)).toBeNull();
+          expect([...log].sort()).toEqual(naiveDiff(expected(prev), expected(snap)).sort());
+          prev = snap;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  function naiveDiff(
+    before: ReturnType<typeof expected>,
+    after: ReturnType<typeof expected>,
+  ): string[] {
+    const out: string[] = [];
+    const show = (v: unknown) => (v instanceof Map ? JSON.stringify([...v].sort((p, q) => p[0] - q[0])) : JSON.stringify(v));
+    for (const [id, b] of before) if (after.get(id)?.type !== b.type) out.push(`remove ${id}`);
+    for (const [id, a] of after) {
+      const b = before.get(id);
+      if (b?.type !== a.type) {
+        out.push(`add ${id} ${a.type}`);
+        continue;
+      }
+      for (const [name, v] of Object.entries(a.record)) {
+        const p = b.record[name];
+        if (show(v) === show(p)) continue;
+        out.push(v instanceof Map ? `change ${id} ${name} ${show(v)}` : `change ${id} ${name} ${show(p)}→${show(v)}`);
+      }
+    }
+    return out;
+  }
+
+  it("narrow the entity to the types declaring the field, and type the values", () => {
+    const view = new ClientView(schema);
+    view.onChange("flag", (e, value, previous) => {
+      expectTypeOf(e.type).toEqualTypeOf<"b">();
+      expectTypeOf(value).toEqualTypeOf<boolean>();
+      expectTypeOf(previous).toEqualTypeOf<boolean>();
+    });
+    view.onChange("name", (e, value) => {
+      expectTypeOf(e.record.hp).toBeNumber();
+      expectTypeOf(value).toBeString();
+    });
+    // @ts-expect-error: no entity type declares this field
+    view.onChange("speed", () => {});
+  });
+
+  it("report nothing for a rejected body, pair removes with adds over a clear, and unsubscribe", () => {
+    const view = new ClientView(schema);
+    const log: string[] = [];
+    view.onAdd((e) => log.push(`add ${e.id}`));
+    const offRemove = view.onRemove((e) => log.push(`remove ${e.id}`));
+    const offChange = view.onChange("s", (e, v, p) => log.push(`s ${e.id} ${p}→${v}`));
+    const s1: Snap = new Map([[1, { type: 1, v: ["ab", new Map(), 0] }]]);
+    const s2: Snap = new Map([[1, { type: 1, v: ["cd", new Map(), 0] }]]);
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    const good = encodeDiff(s1, s2)!;
+    // The same update cut short: decoding fails after the string was read, and nothing is reported.
+    expect(view.apply(good.subarray(0, good.length - 1))).toBeInstanceOf(DecodeError);
+    expect(log).toEqual(["add 1"]);
+    view.clear();
+    expect(log).toEqual(["add 1", "remove 1"]);
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    expect(view.apply(good)).toBeNull();
+    expect(log).toEqual(["add 1", "remove 1", "add 1", "s 1 ab→cd"]);
+    offRemove();
+    offChange();
+    expect(view.apply(encodeDiff(s2, new Map())!)).toBeNull();
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    expect(log).toEqual(["add 1", "remove 1", "add 1", "s 1 ab→cd", "add 1"]);
+    // A callback that unsubscribes itself while adds are reported does not skip the next one.
+    const once: string[] = [];
+    const offOnce = view.onAdd((e) => {
+      once.push(`once ${e.id}`);
+      offOnce();
+    });
+    view.onAdd((e) => once.push(`after ${e.id}`));
+    view.clear();
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    expect(view.apply(encodeDiff(s1, new Map([...s1, [2, s1.get(1)!]]))!)).toBeNull();
+    expect(once).toEqual(["once 1", "after 1", "after 2"]);
   });
 });

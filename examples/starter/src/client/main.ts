@@ -2,9 +2,8 @@
  * The browser side: joins a tag room, sends arrow-key / WASD steering, and draws every player
  * smoothly with the SDK's interpolation buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { connect, createInterpolatedView, schemaDecoder } from "@tikron/client";
-import { BinaryWriter } from "@tikron/protocol";
-import { TAG_KIND, TAG_RULES, decodeTagEvent, encodeTagInput, tagSchema, type TagInput } from "../shared/tag";
+import { connect, createInterpolatedView } from "@tikron/client";
+import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
 const roomId = params.get("room") ?? "lobby";
@@ -12,20 +11,19 @@ const canvas = document.querySelector("canvas")!;
 const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
 
+// Typed by the game's declaration: inputs are TagInputs, events TagEvents, the view tagSchema's.
 const conn = connect(location.origin, {
-  kind: TAG_KIND,
+  game: tagGame,
   room: roomId,
   name: params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`,
   // A reload keeps the seat while the room still holds it (15 s by default).
   token: sessionStorage.getItem(`tag-token:${roomId}`) ?? undefined,
-  decoder: schemaDecoder(tagSchema, { decodeEvent: decodeTagEvent }),
 });
 
 let myEntity = -1;
 conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));
 conn.on("event", (e) => {
-  const ev = e.body as ReturnType<typeof decodeTagEvent>;
-  if (ev?.kind === "youAre") myEntity = ev.entity;
+  if (e.body.kind === "youAre") myEntity = e.body.entity;
 });
 
 // Every player drawn a little in the past, interpolated between the room's frames: x and y
@@ -46,7 +44,6 @@ conn.on("error", (e) => console.warn(`room error ${e.name}: ${e.reason}`));
 
 // Steering is a state: send it when it changes (the room keeps the last one).
 const held = new Set<string>();
-const writer = new BinaryWriter(8);
 let sent: TagInput = { dx: 0, dy: 0 };
 function steer(): void {
   const axis = (neg: string[], pos: string[]): -1 | 0 | 1 =>
@@ -54,7 +51,7 @@ function steer(): void {
   const input: TagInput = { dx: axis(["ArrowLeft", "a"], ["ArrowRight", "d"]), dy: axis(["ArrowUp", "w"], ["ArrowDown", "s"]) };
   if (input.dx === sent.dx && input.dy === sent.dy) return;
   sent = input;
-  conn.sendInput(encodeTagInput(writer, input));
+  conn.sendInput(input);
 }
 addEventListener("keydown", (e) => {
   held.add(e.key);

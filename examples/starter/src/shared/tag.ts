@@ -3,7 +3,7 @@
  * the input codec and the rules' numbers. It imports only `@tikron/protocol`, so the browser
  * bundle carries no room code.
  */
-import { BinaryReader, bool, defineSchema, quant, reject, string, varuint, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { BinaryReader, bool, defineGameTypes, defineSchema, quant, reject, string, varuint, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 
 /** The room kind clients join: `/rooms/tag/<roomId>`. */
 export const TAG_KIND = "tag";
@@ -72,9 +72,23 @@ export function encodeYouAre(w: BinaryWriter, entity: number): Uint8Array {
   return w.reset().u8(TagEventKind.youAre).varuint(entity).toBytes();
 }
 
+/** An event as the client sees it: today only which entity is the player's. */
+export type TagEvent = { kind: "youAre"; entity: number };
+
 /** Decodes an event body (client side); null for a kind this client does not know. */
-export function decodeTagEvent(body: unknown): { kind: "youAre"; entity: number } | null {
+export function decodeTagEvent(body: unknown): TagEvent | null {
   if (!(body instanceof Uint8Array) || body.length < 2) return null;
   const r = new BinaryReader(body);
   return r.u8() === TagEventKind.youAre ? { kind: "youAre", entity: r.varuint() } : null;
 }
+
+/**
+ * The game as clients see it: `connect(url, { game: tagGame, room })` then sends `TagInput`s
+ * (encoded here), hands out decoded `TagEvent`s and a view typed by `tagSchema`.
+ */
+export const tagGame = defineGameTypes<TagInput, TagEvent>()({
+  kind: TAG_KIND,
+  schema: tagSchema,
+  encodeInput: (input, w) => encodeTagInput(w, input),
+  decodeEvent: decodeTagEvent,
+});

@@ -2,25 +2,10 @@ import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
 import { type Field, FieldCode, dequantize } from "../schema/field";
 import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "../schema/fieldWire";
-import type { EntityRecord, EntityType, Schema, SchemaDecl } from "../schema/schema";
+import type { EntityType, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
-
-/** One entity as a client sees it: its wire id, its type and its decoded record. */
-export interface ViewEntity<Name extends string = string, R = Record<string, unknown>> {
-  /** The entity's wire id (reused after a leave). */
-  readonly id: number;
-  /** Its entity type name. */
-  readonly type: Name;
-  /** Its entity type's wire tag. */
-  readonly typeIndex: number;
-  /** Decoded field values, updated in place as deltas arrive. */
-  readonly record: R;
-}
-
-/** A {@link ViewEntity} of any type of schema declaration `D`, discriminated by `type`. */
-export type AnyViewEntity<D extends SchemaDecl> = {
-  [K in keyof D & string]: ViewEntity<K, EntityRecord<D[K]>>;
-}[keyof D & string];
+import type { AnyViewEntity, ViewEntity } from "./viewEntity";
+import { ViewWatchers, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -55,9 +40,18 @@ class Entity implements ViewEntity {
  * A body that fails to decode is returned as a {@link DecodeError} (nothing else is thrown).
  * The view may then be half-applied, so it refuses further bodies until {@link clear}: the
  * stream is reliable and ordered, so a bad body means the connection must start over.
+ *
+ * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
+ * value), called once a body applied whole: removes, then adds, then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
   private readonly entities = new Map<number, Entity>();
+  // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
+  // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
+  private addFns: readonly ((e: ViewEntity) => void)[] = [];
+  private removeFns: readonly ((e: ViewEntity) => void)[] = [];
+  /** Field change callbacks; null until the first {@link onChange} (the decode loop then skips them). */
+  private watchers: ViewWatchers | null = null;
   private failure: DecodeError | null = null;
   // Touched entities of the body being applied, for listeners (reused across bodies).
   private readonly left: Entity[] = [];
@@ -86,8 +80,39 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     return this.entities.values() as IterableIterator<AnyViewEntity<D>>;
   }
 
+  /**
+   * Calls `fn` for each entity that enters the view (spawned, came into range, or came back after
+   * a reconnect); returns the unsubscribe function.
+   */
+  onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
+    const f = fn as (e: ViewEntity) => void;
+    this.addFns = [...this.addFns, f];
+    return () => void (this.addFns = without(this.addFns, f));
+  }
+
+  /**
+   * Calls `fn` for each entity that leaves the view, and for every entity when the view is
+   * {@link clear}ed (a reconnect), so adds and removes always pair up. Returns the unsubscribe function.
+   */
+  onRemove(fn: (e: AnyViewEntity<D>) => void): () => void {
+    const f = fn as (e: ViewEntity) => void;
+    this.removeFns = [...this.removeFns, f];
+    return () => void (this.removeFns = without(this.removeFns, f));
+  }
+
+  /**
+   * Calls `fn(entity, value, previous)` whenever field `field` of an entity in view changes
+   * (not when it enters: see {@link onAdd}). Only entity types declaring the field report it, and
+   * `entity` is narrowed to them. Returns the unsubscribe function.
+   */
+  onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
+    this.watchers ??= new ViewWatchers(this.schema.types);
+    return this.watchers.add(field, fn as (entity: never, value: unknown, previous: unknown) => void);
+  }
+
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
   clear(): void {
+    if (this.removeFns.length > 0) for (const e of this.entities.values()) for (const fn of this.removeFns) fn(e);
     this.entities.clear();
     this.failure = null;
   }
@@ -99,9 +124,11 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     this.entered.length = 0;
     this.updated.length = 0;
     this.updatedMasks.length = 0;
+    this.watchers?.reset();
     try {
       this.decode(new BinaryReader(body));
     } catch (e) {
+      this.watchers?.reset();
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       this.failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`);
       return this.failure;
@@ -112,6 +139,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       if (l.enter) for (const e of this.entered) l.enter(e as AnyViewEntity<D>);
       if (l.update) for (let i = 0; i < this.updated.length; i++) l.update(this.updated[i] as AnyViewEntity<D>, this.updatedMasks[i]);
     }
+    if (this.removeFns.length > 0) for (const e of this.left) for (const fn of this.removeFns) fn(e);
+    if (this.addFns.length > 0) for (const e of this.entered) for (const fn of this.addFns) fn(e);
+    this.watchers?.dispatch();
     return null;
   }
 
@@ -181,9 +211,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
     const record = e.record;
+    const watchers = this.watchers;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
       const f = fi.field;
+      const fns = watchers?.watched(e.typeIndex, fi.index);
+      const previous = fns ? record[fi.name] : undefined;
       if (f.code === FieldCode.String) {
         record[fi.name] = readStringField(r, f);
       } else if (f.code === FieldCode.Map) {
@@ -193,6 +226,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
         e.q[fi.index] = v;
         record[fi.name] = dequantize(f, v);
       }
+      if (fns) watchers!.record(e, fns, record[fi.name], previous);
     }
     this.updated.push(e);
     this.updatedMasks.push(mask);
@@ -231,4 +265,10 @@ function readId(r: BinaryReader): number {
   const id = r.varuint();
   if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
   return id;
+}
+
+/** `list` without the first `fn` (the same list when absent). */
+function without<T>(list: readonly T[], fn: T): readonly T[] {
+  const i = list.indexOf(fn);
+  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
 }

@@ -1,0 +1,44 @@
+/**
+ * Type checks only (never run): the tag game's declaration types the SDK, so mistakes fail the
+ * build. `npm run build` / `tsc -p tsconfig.test.json` compiles this file, and every
+ * `@ts-expect-error` below must be an error or the compile fails.
+ */
+import { connect, type RoomConnection } from "@tikron/client";
+import type { StateOf } from "@tikron/protocol";
+import { tagGame, type TagEvent, type TagInput } from "../src/shared/tag";
+
+/** A connection that never opens (no socket needed to check types). */
+export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput, TagEvent> {
+  const room = connect("ws://127.0.0.1:8787", { game: tagGame, room: "r1", startClosed: true });
+
+  room.sendInput({ dx: 1, dy: -1 });
+  // @ts-expect-error: a direction out of range
+  room.sendInput({ dx: 2, dy: 0 });
+  // @ts-expect-error: a missing axis
+  room.sendInput({ dx: 1 });
+  // @ts-expect-error: raw bytes are not a TagInput (the game's codec encodes)
+  room.sendInput(new Uint8Array([5]));
+
+  // @ts-expect-error: not an event of a connection
+  room.on("youAre", () => {});
+  room.on("event", (e) => {
+    const entity: number = e.body.entity;
+    // @ts-expect-error: the tag game has no such event kind
+    if (e.body.kind === "tagged") return;
+    void entity;
+  });
+
+  room.on("state", (f) => {
+    for (const p of f.state.values()) {
+      const x: number = p.record.x;
+      const it: boolean = p.record.it;
+      const name: string = p.record.name;
+      // @ts-expect-error: `it` is a boolean, not a number
+      const itCount: number = p.record.it;
+      // @ts-expect-error: players have no `hp` field
+      void p.record.hp;
+      void [x, it, name, itCount];
+    }
+  });
+  return room;
+}

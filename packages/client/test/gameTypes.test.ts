@@ -1,0 +1,203 @@
+/**
+ * A game declaration types the connection end to end. The `@ts-expect-error` lines are checked
+ * by `scripts/typecheck.sh` (this file is in the root tsconfig): each must be an error, or the
+ * typecheck fails. The runtime half checks the codec really runs on both sides of the types.
+ */
+import { BinaryReader, BinaryWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { connect, type RoomConnection } from "../src/connect";
+import { createInterpolatedView } from "../src/interpolatedView";
+import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
+
+const schema = defineSchema({
+  ship: { x: quant(0, 100, 1 / 8), y: quant(0, 100, 1 / 8), shield: bool(), name: string(8) },
+  rock: { x: quant(0, 100, 1), y: quant(0, 100, 1), size: u8() },
+});
+
+interface Thrust {
+  turn: -1 | 0 | 1;
+  fire: boolean;
+}
+type ShipEvent = { kind: "hit"; by: number } | { kind: "score"; points: number };
+
+function encodeThrust(w: BinaryWriter, t: Thrust): Uint8Array {
+  return w.reset().u8((t.turn + 1) | (t.fire ? 4 : 0)).toBytes();
+}
+function decodeShipEvent(b: Uint8Array): ShipEvent | null {
+  const r = new BinaryReader(b);
+  const tag = r.u8();
+  return tag === 1 ? { kind: "hit", by: r.u8() } : tag === 2 ? { kind: "score", points: r.u8() } : null;
+}
+
+const shipGame = defineGameTypes<Thrust, ShipEvent>()({
+  kind: "ships",
+  schema,
+  encodeInput: (t, w) => encodeThrust(w, t),
+  decodeEvent: decodeShipEvent,
+});
+
+interface Board {
+  cells: string[];
+  turn: "x" | "o";
+}
+const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: true });
+
+const now = () => Date.now();
+let conns: RoomConnection<any, any, any>[] = [];
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  for (const c of conns) c.close();
+  conns = [];
+  vi.useRealTimers();
+});
+
+describe("types from a game declaration (compile time)", () => {
+  it("inputs, events and state take the game's types; wrong ones do not compile", () => {
+    const { Impl } = fakeSockets();
+    const room = connect("ws://h", { game: shipGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(room);
+    expectTypeOf(room.sendInput).parameter(0).toEqualTypeOf<Thrust>();
+    expectTypeOf(room.decoder.state).toEqualTypeOf<ClientView<(typeof schema)["decl"]>>();
+    // @ts-expect-error: a field the input does not have
+    room.sendInput({ turn: 1, fire: false, boost: true });
+    // @ts-expect-error: a value out of the input's range
+    room.sendInput({ turn: 2, fire: false });
+    // @ts-expect-error: raw bytes are not the game's input
+    room.sendInput(new Uint8Array([1]));
+    // @ts-expect-error: not an event name of a connection
+    room.on("evnt", () => {});
+    room.on("event", (e) => {
+      expectTypeOf(e.body).toEqualTypeOf<ShipEvent>();
+      // @ts-expect-error: an event kind the game does not declare
+      if (e.body.kind === "explode") return;
+      if (e.body.kind === "hit") expectTypeOf(e.body.by).toBeNumber();
+    });
+    room.on("state", (f) => {
+      for (const e of f.state.values()) {
+        if (e.type === "ship") {
+          expectTypeOf(e.record.shield).toBeBoolean();
+          expectTypeOf(e.record.name).toBeString();
+          // @ts-expect-error: ships have no size (only rocks do)
+          void e.record.size;
+        } else {
+          expectTypeOf(e.type).toEqualTypeOf<"rock">();
+          expectTypeOf(e.record.size).toBeNumber();
+        }
+        // @ts-expect-error: no entity type declares this field
+        void e.record.hp;
+      }
+    });
+    // @ts-expect-error: a game connection takes no decoder (the game's schema decodes)
+    connect("ws://h", { game: shipGame, room: "r", decoder: undefined as never, startClosed: true, WebSocketImpl: Impl });
+  });
+
+  it("JSON games take their declared view; connect<G> can be spelled out", () => {
+    const { Impl } = fakeSockets();
+    const room = connect<typeof boardGame>("ws://h", { game: boardGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(room);
+    expectTypeOf(room.decoder.state).toEqualTypeOf<Board>();
+    expectTypeOf(room.sendInput).parameter(0).toEqualTypeOf<{ cell: number }>();
+    // @ts-expect-error: a string where the input has a number
+    room.sendInput({ cell: "4" });
+    room.on("event", (e) => expectTypeOf(e.body.winner).toBeString());
+    // Without a game, the old untyped form still works.
+    const raw = connect("ws://h", { kind: "arena", room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(raw);
+    expectTypeOf(raw.sendInput).parameter(0).toBeUnknown();
+  });
+});
+
+describe("a game connection at run time", () => {
+  it("encodes inputs with the game's codec, decodes events and drops unknown kinds", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: shipGame, room: "r1", WebSocketImpl: Impl, now });
+    conns.push(room);
+    expect(sockets[0]!.url).toBe("ws://h/rooms/ships/r1");
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: schema.hash, roomKind: "ships" }));
+    expect(room.sendInput({ turn: 1, fire: true })).toBe(1);
+    expect(room.sendInput({ turn: -1, fire: false })).toBe(2);
+    const inputs = sockets[0]!.messages().filter((m) => m.kind === "input");
+    expect(inputs.map((m) => (m.kind === "input" ? Array.from(m.inputs[0]!.payload) : []))).toEqual([[6], [0]]);
+
+    const events: ShipEvent[] = [];
+    room.on("event", (e) => events.push(e.body));
+    const ev = (...b: number[]) => new Uint8Array(b);
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 50, events: [ev(1, 9), ev(77), ev(2, 30)] }));
+    expect(events).toEqual([
+      { kind: "hit", by: 9 },
+      { kind: "score", points: 30 },
+    ]);
+  });
+
+  it("refuses a room of another schema, as schemaDecoder does", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: shipGame, room: "r1", WebSocketImpl: Impl, now });
+    conns.push(room);
+    const errors: string[] = [];
+    room.on("error", (e) => errors.push(e.name));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: (schema.hash + 1) >>> 0 }));
+    expect(errors).toEqual(["schema_mismatch"]);
+    expect(room.status).toBe("closed");
+  });
+
+  it("JSON games send the input value and join the game's kind in JSON mode", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: boardGame, room: "t", WebSocketImpl: Impl, now });
+    conns.push(room);
+    expect(sockets[0]!.url).toBe("ws://h/rooms/board/t");
+    sockets[0]!.serverOpen();
+    expect(typeof sockets[0]!.sent[0]).toBe("string");
+    sockets[0]!.serverSend(
+      JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "board", cap: 2, lastSeq: 0 }),
+    );
+    expect(room.sendInput({ cell: 4 })).toBe(1);
+    expect(sockets[0]!.sent[1]).toBe('{"t":"input","seq":1,"data":{"cell":4}}');
+    const boards: Board[] = [];
+    room.on("state", (f) => boards.push(f.state));
+    sockets[0]!.serverSend(JSON.stringify({ t: "state", tick: 1, time: 10, ack: 1, state: { cells: ["x"], turn: "o" } }));
+    expect(boards).toEqual([{ cells: ["x"], turn: "o" }]);
+  });
+});
+
+describe("change callbacks on a game connection's state", () => {
+  it("room.state reports adds, field changes with the previous value, and removes on a reconnect", () => {
+    const ballSchema = defineSchema({ ball: { x: quant(0, 100, 0.5), label: string(8) } });
+    const X = ballSchema.type("ball").fields[0]!.field;
+    const ballGame = defineGameTypes<number>()({ kind: "balls", schema: ballSchema, encodeInput: (n, w) => w.reset().u8(n).toBytes() });
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: ballGame, room: "r", WebSocketImpl: Impl, now });
+    conns.push(room);
+    const log: string[] = [];
+    room.state.onAdd((e) => log.push(`add ${e.id} ${e.record.label}`));
+    room.state.onRemove((e) => log.push(`remove ${e.id}`));
+    room.state.onChange("x", (e, x, before) => log.push(`x ${e.id} ${before}→${x}`));
+    // A game without events (E = never) still feeds an interpolated view.
+    const v = new Float64Array(1);
+    const smooth = createInterpolatedView(room, {
+      fields: ["x"],
+      collect(view, put) {
+        for (const e of view.values()) put(e.id, ((v[0] = e.record.x), v));
+      },
+    });
+    const enter = new BinaryWriter();
+    enter.u8(DeltaSection.Enters).varuint(1).varuint(3).varuint(0);
+    writeScalarFull(enter, X, quantize(X, 10));
+    enter.string("a");
+    const move = new BinaryWriter();
+    move.u8(DeltaSection.Updates).varuint(1).varuint(3).varuint(1);
+    writeScalarDelta(move, X, quantize(X, 12.5), quantize(X, 10));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: ballSchema.hash }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 0, delta: enter.toBytes() }));
+    sockets[0]!.serverSend(frameBytes({ tick: 2, time: 50, delta: move.toBytes() }));
+    expect(log).toEqual(["add 3 a", "x 3 10→12.5"]);
+    expect(smooth.size).toBe(1);
+    // A rejoin starts from an empty baseline: the view's entities are removed, then re-added.
+    room.reconnect();
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes({ schemaHash: ballSchema.hash, reconnected: true }));
+    expect(log).toEqual(["add 3 a", "x 3 10→12.5", "remove 3"]);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Driving a connection by hand: created closed and opened later, reconnected on demand, and
+ * moved from one room to another without a new connection object.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CloseCode, ErrorCode, errorName, connect, type CloseInfo, type RoomConnection } from "../src/index";
+import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
+
+const now = () => Date.now();
+let conns: RoomConnection<any, any, any>[] = [];
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  for (const c of conns) c.close();
+  conns = [];
+  vi.useRealTimers();
+});
+
+function setup(extra: { startClosed?: boolean } = {}) {
+  const { Impl, sockets } = fakeSockets();
+  const conn = connect("ws://h/", { kind: "arena", room: "a", name: "ann", WebSocketImpl: Impl, now, ...extra });
+  conns.push(conn);
+  const closes: CloseInfo[] = [];
+  conn.on("close", (c) => closes.push(c));
+  return { conn, sockets, closes };
+}
+
+describe("connection lifecycle by hand", () => {
+  it("startClosed waits for open(); whenJoined waits with it", async () => {
+    const { conn, sockets } = setup({ startClosed: true });
+    expect(conn.status).toBe("idle");
+    expect(sockets).toHaveLength(0);
+    const joined = conn.whenJoined();
+    conn.open();
+    expect(conn.status).toBe("connecting");
+    expect(sockets).toHaveLength(1);
+    conn.open(); // no second socket while connecting
+    expect(sockets).toHaveLength(1);
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ playerId: 5 }));
+    await expect(joined).resolves.toMatchObject({ playerId: 5 });
+  });
+
+  it("reconnect() drops the socket and rejoins at once with the held token", () => {
+    const { conn, sockets, closes } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ token: "seat-1" }));
+    conn.reconnect();
+    expect(sockets[0]!.closedWith?.code).toBe(1000);
+    expect(closes).toEqual([{ code: 1000, reason: "reconnect", willReconnect: true, deliberate: true }]);
+    expect(conn.status).toBe("reconnecting");
+    expect(sockets).toHaveLength(2); // no backoff wait
+    sockets[1]!.serverOpen();
+    expect(sockets[1]!.messages()[0]).toMatchObject({ kind: "hello", token: "seat-1" });
+    sockets[1]!.serverSend(welcomeBytes({ token: "seat-1", reconnected: true }));
+    expect(conn.status).toBe("joined");
+    expect(conn.stats.reconnects).toBe(1);
+  });
+
+  it("reconnect() after the connection ended reclaims the seat; a stale retry does not add a socket", async () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ token: "seat-2" }));
+    conn.close({ leave: false });
+    expect(conn.status).toBe("closed");
+    expect(sockets[0]!.messages().some((m) => m.kind === "leave")).toBe(false);
+    conn.reconnect();
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.serverOpen();
+    expect(sockets[1]!.messages()[0]).toMatchObject({ kind: "hello", token: "seat-2" });
+    // A drop schedules a retry; a reconnect by hand before it fires replaces it.
+    sockets[1]!.serverClose(1006, "gone");
+    conn.reconnect();
+    expect(sockets).toHaveLength(3);
+    // Past any first backoff delay, short of the new attempt's connect timeout (10 s).
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sockets).toHaveLength(3);
+    expect(sockets.slice(0, 2).every((s) => s.readyState === 3)).toBe(true);
+  });
+
+  it("switchTo() leaves the room, joins another on the same connection, and listeners carry over", () => {
+    const { conn, sockets, closes } = setup();
+    const states: number[] = [];
+    conn.on("state", (f) => states.push(f.tick));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ token: "in-a", roomEpoch: 1000 }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 0 }));
+    conn.switchTo("b", { kind: "arena2", ticket: "tk" });
+    expect(sockets[0]!.messages().at(-1)).toEqual({ kind: "leave" });
+    expect(closes.at(-1)).toMatchObject({ willReconnect: true, deliberate: true, reason: "switching rooms" });
+    expect(conn.room).toBe("b");
+    expect(conn.kind).toBe("arena2");
+    expect(conn.welcome).toBeNull();
+    expect(conn.status).toBe("connecting");
+    expect(sockets[1]!.url).toBe("ws://h/rooms/arena2/b?ticket=tk");
+    sockets[1]!.serverOpen();
+    // A new room: no token of the old seat.
+    expect(sockets[1]!.messages()[0]).toMatchObject({ kind: "hello", token: "" });
+    sockets[1]!.serverSend(welcomeBytes({ token: "in-b", roomEpoch: 2000 }));
+    sockets[1]!.serverSend(frameBytes({ tick: 7, time: 0 }));
+    expect(states).toEqual([1, 7]);
+    expect(conn.token).toBe("in-b");
+    expect(conn.stats.reconnects).toBe(0); // a first join, not a rejoin
+  });
+
+  it("leave() then switchTo() joins another room after the connection closed", () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes());
+    conn.leave();
+    expect(conn.status).toBe("closed");
+    expect(sockets[0]!.messages().at(-1)).toEqual({ kind: "leave" });
+    conn.switchTo("c");
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]!.url).toBe("ws://h/rooms/arena/c");
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes());
+    expect(conn.status).toBe("joined");
+  });
+
+  it("close codes and error names come with the SDK", () => {
+    expect(CloseCode.replaced).toBeGreaterThanOrEqual(4000);
+    expect(errorName(ErrorCode.room_full)).toBe("room_full");
+  });
+});

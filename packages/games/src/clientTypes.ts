@@ -1,0 +1,43 @@
+import { defineGameTypes, isDecodeError } from "@tikron/protocol";
+import { encodeAgarInput, type AgarInput } from "./agar/agarInput";
+import { agarSchema } from "./agar/agarSchema";
+import { decodeFpsEvent, type FpsEvent } from "./fps/fpsEvents";
+import { encodeFpsMove, encodeFpsShot, type FpsInput } from "./fps/fpsInput";
+import { fpsSchema } from "./fps/fpsSchema";
+import { encodeMovementInput, type MovementInput } from "./movement/movementInput";
+import { movementSchema } from "./movement/movementSchema";
+import type { TttInput } from "./ttt/tttInput";
+import type { TttView } from "./ttt/tttView";
+
+/*
+ * The built-in games as clients see them: `connect(url, { game: agarTypes, room })` gives a
+ * connection whose inputs, events and state are these games' types. Codecs only, no room code.
+ */
+
+/** `agar`: steering inputs, no events, the agar schema's view. */
+export const agarTypes = defineGameTypes<AgarInput>()({
+  kind: "agar",
+  schema: agarSchema,
+  encodeInput: (input, w) => encodeAgarInput(w, input),
+});
+
+/** `movement`: steering inputs with sprint, no events, the movement schema's view. */
+export const movementTypes = defineGameTypes<MovementInput>()({
+  kind: "movement",
+  schema: movementSchema,
+  encodeInput: (input, w) => encodeMovementInput(w, input),
+});
+
+/** `fps`: moves and shots in, tracers and kills out (an undecodable event is dropped), the fps schema's view. */
+export const fpsTypes = defineGameTypes<FpsInput, FpsEvent>()({
+  kind: "fps",
+  schema: fpsSchema,
+  encodeInput: (input, w) => (input.kind === "move" ? encodeFpsMove(w, input) : encodeFpsShot(w, input)),
+  decodeEvent: (body) => {
+    const e = decodeFpsEvent(body);
+    return isDecodeError(e) ? null : e;
+  },
+});
+
+/** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
+export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: true });

@@ -1,0 +1,89 @@
+import type { EntityRecord, EntityType, FieldValue, SchemaDecl } from "../schema/schema";
+import type { ViewEntity } from "./viewEntity";
+
+/** Every field name declared by some entity type of schema declaration `D`. */
+export type FieldName<D extends SchemaDecl> = { [K in keyof D]: keyof D[K] & string }[keyof D];
+
+/** Entities of the types of `D` that declare field `F`, discriminated by `type`. */
+export type EntityWithField<D extends SchemaDecl, F extends string> = {
+  [K in keyof D & string]: F extends keyof D[K] ? ViewEntity<K, EntityRecord<D[K]>> : never;
+}[keyof D & string];
+
+/** The value type of field `F` over the types of `D` that declare it. */
+export type FieldValueOf<D extends SchemaDecl, F extends string> = { [K in keyof D]: F extends keyof D[K] ? FieldValue<D[K][F]> : never }[keyof D];
+
+/**
+ * Called once per changed field of an entity, after the whole body applied, with the new and the
+ * previous value. Map fields change in place: `value` and `previous` are then the same map.
+ */
+export type FieldChangeCallback<D extends SchemaDecl, F extends string> = (entity: EntityWithField<D, F>, value: FieldValueOf<D, F>, previous: FieldValueOf<D, F>) => void;
+
+type AnyChange = (entity: never, value: unknown, previous: unknown) => void;
+
+/**
+ * The change callbacks of one ClientView, by field, resolved per entity type so the decode loop
+ * asks one array slot per changed field, and records what changed while a body is decoded (to
+ * call back only once the body applied whole). Reused arrays: no allocation per body.
+ */
+export class ViewWatchers {
+  private readonly byName = new Map<string, AnyChange[]>();
+  /** Per type index, per field index: the field's callbacks, or undefined. Rebuilt on (un)subscribe. */
+  private byType: (AnyChange[] | undefined)[][] = [];
+  private readonly entities: unknown[] = [];
+  private readonly slots: AnyChange[][] = [];
+  private readonly values: unknown[] = [];
+  private readonly previous: unknown[] = [];
+
+  constructor(private readonly types: readonly EntityType[]) {}
+
+  /** Adds `fn` for field `name`; returns the unsubscribe function. */
+  add(name: string, fn: AnyChange): () => void {
+    const list = this.byName.get(name) ?? [];
+    this.byName.set(name, [...list, fn]);
+    this.rebuild();
+    return () => {
+      const now = this.byName.get(name) ?? [];
+      const i = now.indexOf(fn);
+      if (i < 0) return;
+      // A new array: a dispatch running now keeps iterating the old one.
+      this.byName.set(name, [...now.slice(0, i), ...now.slice(i + 1)]);
+      this.rebuild();
+    };
+  }
+
+  /** The callbacks of field `fieldIndex` of type `typeIndex`, or undefined when none watch it. */
+  watched(typeIndex: number, fieldIndex: number): AnyChange[] | undefined {
+    return this.byType[typeIndex]?.[fieldIndex];
+  }
+
+  /** Records one change of the body being decoded. */
+  record(entity: unknown, fns: AnyChange[], value: unknown, previous: unknown): void {
+    this.entities.push(entity);
+    this.slots.push(fns);
+    this.values.push(value);
+    this.previous.push(previous);
+  }
+
+  /** Forgets the changes recorded (a new body, or one that failed). */
+  reset(): void {
+    this.entities.length = 0;
+    this.slots.length = 0;
+    this.values.length = 0;
+    this.previous.length = 0;
+  }
+
+  /** Calls back the recorded changes in wire order. */
+  dispatch(): void {
+    for (let i = 0; i < this.entities.length; i++) {
+      for (const fn of this.slots[i]!) fn(this.entities[i] as never, this.values[i], this.previous[i]);
+    }
+    this.reset();
+  }
+
+  private rebuild(): void {
+    this.byType = this.types.map((t) => t.fields.map((f) => {
+      const fns = this.byName.get(f.name);
+      return fns && fns.length > 0 ? fns : undefined;
+    }));
+  }
+}
