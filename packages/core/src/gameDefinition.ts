@@ -1,5 +1,6 @@
 import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
+import type { BotSpec } from "./room/bots";
 import type { RoomOptions } from "./roomOptions";
 
 /**
@@ -18,4 +19,6 @@ export interface GameDefinition {
   defaults: Partial<RoomOptions>;
   /** Builds the kind's game for a room with these (fully resolved) options. */
   create(options: RoomOptions, params: GameParams): Game;
+  /** Bot players for this kind (absent: rooms of this kind have no bots). */
+  bots?: BotSpec;
 }

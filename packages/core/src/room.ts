@@ -50,6 +50,7 @@ export class Room extends RoomSockets {
       count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
     };
     this.game.init?.(this.ctx);
+    if (this.options.bots > 0) this.setBots(this.options.bots);
   }
 
   // ---- inputs: queued for the next tick, or applied at once ------------------------------
@@ -120,6 +121,7 @@ export class Room extends RoomSockets {
   protected runTick(k: number, now: number): void {
     this.tickIndex = k;
     const t0 = perfNow();
+    this.bots.tick(now, this.connectedCount);
     this.queue.drain((e) => {
       const seat = this.seats.get(e.playerId);
       if (seat) this.apply(seat, e.seq, e.input, e.receivedAt);
@@ -148,11 +150,17 @@ export class Room extends RoomSockets {
     encoder.beginFlush(flushIndex);
     const time = Math.max(0, Math.round(now - this.epoch));
     const w = this.writer;
+    const idleMs = this.options.idleFrameMs;
     const list = this.seats.list;
     for (let i = 0; i < list.length; i++) {
       const seat = list[i]!;
       const link = seat.link;
       if (!link) continue;
+      if (link.connection.bot === true) {
+        // Bots read nothing: encoding their frames would be work for nobody.
+        seat.events.length = 0;
+        continue;
+      }
       // Reading the backlog crosses into the runtime; every 4th flush per client (staggered)
       // still finds a stalled reader within 4 flushes, at a quarter of the cost.
       if (((flushIndex + i) & 3) === 0 && link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
@@ -175,7 +183,13 @@ export class Room extends RoomSockets {
         flags |= FrameFlag.Events;
       }
       if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
-      if (flags === 0) continue;
+      if (flags === 0) {
+        // Nothing changed for this client: a header-only frame now and then still tells it
+        // that time advanced, so its playout clock neither drifts nor starves.
+        if (idleMs === 0 || now - seat.lastFrameAt < idleMs) continue;
+        this.stats.idleFrames++;
+      }
+      seat.lastFrameAt = now;
       endFrame(w, flagsPos, flags);
       this.stats.frames++;
       this.stats.bytesOut += w.offset;
@@ -196,7 +210,9 @@ export class Room extends RoomSockets {
     const link = seat.link;
     if (!link || seat.lastProcessedSeq <= seat.lastAckedSeq) return;
     const w = this.writer.reset();
-    const flagsPos = beginFrame(w, this.tickIndex, Math.max(0, Math.round(this.clock.now() - this.epoch)));
+    const now = this.clock.now();
+    const flagsPos = beginFrame(w, this.tickIndex, Math.max(0, Math.round(now - this.epoch)));
+    seat.lastFrameAt = now;
     writeFrameAck(w, seat.lastProcessedSeq);
     endFrame(w, flagsPos, FrameFlag.Ack);
     seat.lastAckedSeq = seat.lastProcessedSeq;

@@ -34,6 +34,10 @@ export interface RoomStatsSnapshot {
   closes: Record<string, number>;
   errors: Record<string, number>;
   game: Record<string, number>;
+  /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
+  bots: { count: number; inputs: number };
+  /** Empty frames sent to idle clients (also counted in `frames`). */
+  idleFrames: number;
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;
 }
@@ -59,6 +63,7 @@ export class RoomStats {
   joins = 0;
   reconnects = 0;
   peakCcu = 0;
+  idleFrames = 0;
   readonly rejectedByCode: Record<string, number> = {};
   readonly refused: Record<string, number> = {};
   readonly closes: Record<string, number> = {};
@@ -87,6 +92,7 @@ export interface RoomStatsContext {
   queueInputs: boolean;
   loopRunning: boolean;
   ticksSkipped: number;
+  bots: { count: number; inputs: number };
 }
 
 /**
@@ -130,6 +136,8 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     closes: { ...s.closes },
     errors: { ...s.errors },
     game: { ...s.game },
+    bots: { ...c.bots },
+    idleFrames: s.idleFrames,
     timing: TIMING_NOTE,
   };
 }

@@ -24,6 +24,8 @@ export interface Seat {
   lastProcessedSeq: number;
   /** Highest seq acked to the current socket. */
   lastAckedSeq: number;
+  /** Room time of the last frame sent to this seat (idle frames are spaced from it). */
+  lastFrameAt: number;
   /** The encoder's per-client state (baselines), fresh on every (re)connect. */
   syncState: unknown;
   /** Events queued for the next flush (references, not copies). */

@@ -21,6 +21,10 @@ export interface RoomOptionOverrides {
   joinRatePerSec?: number;
   joinBurst?: number;
   minStatsIntervalMs?: number;
+  /** Empty-frame spacing for idle clients (ms; 0 off). */
+  idleFrameMs?: number;
+  /** Bot players seated when the room is created (kinds that define bots). */
+  bots?: number;
 }
 
 /** Game-level knobs a join URL may override (world size, AOI radius). */
@@ -53,6 +57,8 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   joinRatePerSec: { min: 1, max: 10_000 },
   joinBurst: { min: 1, max: 10_000 },
   minStatsIntervalMs: { min: 0, max: 60_000, integer: true },
+  idleFrameMs: { min: 0, max: 60_000, integer: true },
+  bots: { min: 0, max: 200, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },

@@ -24,6 +24,7 @@ import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "../roomSt
 import type { ClientLink, Dialect, Seat } from "../seat";
 import { TickScheduler } from "../tickScheduler";
 import { TokenBucket } from "../tokenBucket";
+import { RoomBots, type BotSpec } from "./bots";
 import { closeFreesSeat, newClientLink, statsWaitMs } from "./clientLink";
 import { sendError, sendPong, sendStats, sendWelcome } from "./dialects";
 import { Seating } from "./seating";
@@ -39,6 +40,8 @@ export interface RoomInit {
   options?: Partial<RoomOptions>;
   clock?: Clock;
   hooks?: RoomHooks;
+  /** The kind's bot players (from its `GameDefinition`). */
+  bots?: BotSpec;
 }
 
 /**
@@ -73,6 +76,8 @@ export abstract class RoomSockets {
   protected readonly seating: Seating;
   protected readonly sessions: SessionTracker;
   protected readonly joinBucket: TokenBucket;
+  /** The room's bot players (see room/bots.ts). */
+  protected readonly bots: RoomBots;
   protected nextConnId = 1;
   protected jsonDirty = false;
 
@@ -103,6 +108,32 @@ export abstract class RoomSockets {
       jsonSeatsChanged: () => (this.jsonDirty = true),
       markChanged: () => this.markChanged(),
     });
+    const room = this;
+    this.bots = new RoomBots(init.bots, {
+      clock: this.clock,
+      dialect: this.game.sync.mode,
+      open: (conn) => room.open(conn),
+      message: (connId, data) => room.message(connId, data),
+    });
+  }
+
+  /** Bot players seated now. */
+  get botCount(): number {
+    return this.bots.count;
+  }
+
+  /** Whether this room's kind has bots, and whether production gateways may add them. */
+  get botsAvailable(): { available: boolean; inProduction: boolean } {
+    return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
+  }
+
+  /**
+   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
+   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
+   * bots. Bots leave by themselves once no human has been in the room for five minutes.
+   */
+  setBots(n: number): number {
+    return this.bots.set(n);
   }
 
   /** Connected clients (seated, with a live socket); `ccu` in `tk:stats`. */
@@ -235,6 +266,7 @@ export abstract class RoomSockets {
       queueInputs: this.options.queueInputs,
       loopRunning: this.scheduler.running,
       ticksSkipped: this.scheduler.skipped,
+      bots: { count: this.bots.count, inputs: this.bots.inputs },
     });
   }
 

@@ -101,6 +101,7 @@ export class SeatRegistry {
       lastReceivedSeq: 0,
       lastProcessedSeq: 0,
       lastAckedSeq: 0,
+      lastFrameAt: 0,
       syncState: null,
       events: [],
     };
