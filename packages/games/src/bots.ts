@@ -40,18 +40,16 @@ function steeringBrain(index: number, kind: string, encode: (w: BinaryWriter, dx
   };
 }
 
-/** Steering inputs at 10 Hz: the rooms hold a stick until the next input. */
+/** Steering inputs at 10 Hz: the rooms hold a stick until the next input. DEV_MODE only. */
 export const agarBots: BotSpec = {
   inputEveryMs: 100,
   create: (index) => steeringBrain(index, "agar", (w, dx, dy, boost) => encodeAgarInput(w.reset(), { dx, dy, boost })),
-  allowInProduction: true,
 };
 
 /** Same wandering stick as agar's, in the movement room's encoding. */
 export const movementBots: BotSpec = {
   inputEveryMs: 100,
   create: (index) => steeringBrain(index, "movement", (w, dx, dy, sprint) => encodeMovementInput(w.reset(), { dx, dy, sprint })),
-  allowInProduction: true,
 };
 
 /**
@@ -73,7 +71,6 @@ export function fpsBots(inputEveryMs: number): BotSpec {
         },
       };
     },
-    allowInProduction: true,
   };
 }
 
@@ -91,7 +88,10 @@ export function tttBotMove(board: Board, me: Mark, random: () => number): number
   return free.length === 0 ? null : free[Math.floor(random() * free.length)]!;
 }
 
-/** A ttt opponent: reads its views (JSON rooms send them to bots) and moves when it is its turn. */
+/**
+ * A ttt opponent: reads its views (JSON rooms send them to bots) and moves when it is its turn.
+ * Allowed in production: a room of two seats, so a bot can only ever fill the empty one.
+ */
 export const tttBots: BotSpec = {
   inputEveryMs: 600,
   create: (index) => {
