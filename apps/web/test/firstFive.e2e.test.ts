@@ -125,19 +125,23 @@ describe("the first five minutes", () => {
     const room = uid("ttt-e2e");
     await page.goto(`${server!.url}/play?game=ttt-json&room=${room}&bots=1`);
     await waitJoined(page);
-    const view = await waitFor("a round against the bot", async () => {
-      const v = (await extras(page)).ttt as { status: string; you: string | null; turn: string | null } | null;
+    type View = { status: string; you: "X" | "O" | null; turn: string | null; board: (string | null)[] };
+    const view = await waitFor("my turn in a round against the bot", async () => {
+      const v = (await extras(page)).ttt as View | null;
       return v && v.status === "playing" && v.turn === v.you ? v : undefined;
     }, 15_000);
-    expect(view.you).toBe("X");
-    // Click the top-left cell: the board is centred, 60 % of the shorter side.
+    const mine = view.you!;
+    const theirs = mine === "X" ? "O" : "X";
+    const theirsBefore = view.board.filter((c) => c === theirs).length;
+    // Click the first free cell: the board is centred, 60 % of the shorter side.
+    const cell = view.board.indexOf(null);
     const size = Math.min(1100, 700) * 0.6;
-    await page.mouse.click((1100 - size) / 2 + size / 6, (700 - size) / 2 + size / 6);
+    await page.mouse.click((1100 - size) / 2 + ((cell % 3) + 0.5) * (size / 3), (700 - size) / 2 + (Math.floor(cell / 3) + 0.5) * (size / 3));
     const board = await waitFor("the bot's answer", async () => {
-      const v = (await extras(page)).ttt as { board: (string | null)[] } | null;
-      return v && v.board.filter((c) => c === "O").length === 1 ? v.board : undefined;
+      const v = (await extras(page)).ttt as View | null;
+      return v && v.board.filter((c) => c === theirs).length === theirsBefore + 1 ? v.board : undefined;
     });
-    expect(board[0]).toBe("X");
+    expect(board[cell]).toBe(mine);
     await page.screenshot({ path: join(ARTIFACTS, "ttt.png") });
     expect(await page.evaluate(() => window.__tikron!.lastError)).toBeNull();
     await page.close();

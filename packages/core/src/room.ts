@@ -50,7 +50,10 @@ export class Room extends RoomSockets {
       count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
     };
     this.game.init?.(this.ctx);
-    if (this.options.bots > 0) this.setBots(this.options.bots);
+    // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
+    // the room it is being handed).
+    const initialBots = this.options.bots;
+    if (initialBots > 0) this.clock.setTimer(() => this.setBots(initialBots), 0);
   }
 
   // ---- inputs: queued for the next tick, or applied at once ------------------------------
@@ -184,10 +187,14 @@ export class Room extends RoomSockets {
       }
       if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
       if (flags === 0) {
-        // Nothing changed for this client: a header-only frame now and then still tells it
-        // that time advanced, so its playout clock neither drifts nor starves.
-        if (idleMs === 0 || now - seat.lastFrameAt < idleMs) continue;
+        // Nothing changed for this client: a header-only frame at once when it stops changing,
+        // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
+        // playout clock neither drifts nor starves.
+        if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) continue;
         this.stats.idleFrames++;
+        seat.settled = true;
+      } else {
+        seat.settled = false;
       }
       seat.lastFrameAt = now;
       endFrame(w, flagsPos, flags);

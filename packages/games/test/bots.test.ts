@@ -64,13 +64,16 @@ describe("bots", () => {
   });
 
   it("a DEV_MODE bots=N room starts with N bots, and they take seats like anyone", () => {
-    const { room } = roomOf("agar", { bots: 4, cap: 3 });
+    const { clock, room } = roomOf("agar", { bots: 4, cap: 3 });
+    clock.advance(1);
     expect(room.snapshot().bots.count).toBe(3);
     expect(room.snapshot().refused.room_full).toBe(1);
   });
 
   it("bots leave a room no human has been in for five minutes, so its loop can stop", () => {
     const { clock, room } = roomOf("movement", { bots: 3 });
+    clock.advance(1);
+    expect(room.loopRunning).toBe(true);
     clock.advance(4 * 60_000);
     expect(room.botCount).toBe(3);
     clock.advance(61_000 + 100);

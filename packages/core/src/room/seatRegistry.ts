@@ -102,6 +102,7 @@ export class SeatRegistry {
       lastProcessedSeq: 0,
       lastAckedSeq: 0,
       lastFrameAt: 0,
+      settled: false,
       syncState: null,
       events: [],
     };
