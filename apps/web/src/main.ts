@@ -123,6 +123,8 @@ async function start(): Promise<void> {
   });
 
   const botsStatus = element<HTMLElement>("bots-status");
+  // A ttt room has two seats: one bot is an opponent.
+  if (params.game === "ttt-json") element<HTMLInputElement>("bots").value = "1";
   element<HTMLButtonElement>("bots-set").addEventListener("click", () => {
     const count = Math.max(0, Math.min(200, Math.floor(Number(element<HTMLInputElement>("bots").value) || 0)));
     botsStatus.textContent = "...";
