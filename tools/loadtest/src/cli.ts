@@ -10,6 +10,9 @@ import { mergeReports, readReport } from "./merge";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
 import { runResolved } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { registerAbCommand } from "./ab/abCommand";
+import { registerCapacityCommand } from "./capacity/capacityCommand";
+import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 
 const int = (name: string) => (v: string): number => {
@@ -47,8 +50,7 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-program
-  .command("run")
+addServerOptions(program.command("run"))
   .description("run one load test and write a JSON report")
   .option("--url <url>", "room server base URL (ws:// or wss://)", "ws://127.0.0.1:8787")
   .option("--scenario <name>", "scenario (see `scenarios`)", "agar")
@@ -91,9 +93,9 @@ program
       roomStats: o.roomStats,
     } satisfies LoadConfig);
     console.error(
-      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
+      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
     );
-    finish(await runResolved(cfg), o.out);
+    finish(await runWithServerOptions(cfg, o, (line) => console.error(line)), o.out);
   });
 
 program
@@ -232,6 +234,9 @@ program
   .action(() => {
     for (const s of scenarios) console.log(s.available ? `${s.name}: available` : `${s.name}: unavailable (${s.reason})`);
   });
+
+registerAbCommand(program);
+registerCapacityCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

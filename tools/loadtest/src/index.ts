@@ -35,3 +35,10 @@ export {
   type WelcomeInfo,
 } from "./scenarios/index";
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
+export { runWithServerCpu, startLocalServer, type ServerTarget } from "./server/serverRun";
+export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
+export { runOnFreshServer, defaultPinning, type Pinning } from "./server/freshRun";
+export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
+export { parseAbSpec, type AbSpec } from "./ab/abSpec";
+export { runCapacity, type CapacityOptions, type CapacityResult } from "./capacity/capacityRun";
+export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./lineChart";

@@ -102,7 +102,10 @@ export class JsonSimClient extends SimSocket {
           if (this.tracker.resolve(msg.ack, now, room) === AckOutcome.Regression) room.counters.ackRegressions++;
         }
         if (msg.state !== undefined) {
-          if (measuring) room.counters.stateFrames++;
+          if (measuring) {
+            room.counters.stateFrames++;
+            this.stateFramesRx++;
+          }
           if (!this.ctx.scenario.onState(this.player, msg.state, room.scenario)) room.counters.decodeErrors++;
         }
         if (joined) this.decide(now);

@@ -14,24 +14,28 @@ export async function runLoad(config: LoadConfig): Promise<Report> {
   return runResolved(resolveConfig(config));
 }
 
+/** Observers of a run (e.g. server CPU sampling aligned with the run's timeline). */
+export interface RunHooks {
+  /** Called once the run's start time (epoch ms; joins begin then) is fixed, before any client connects. */
+  onStart?: (startAtEpochMs: number) => void;
+}
+
 /** {@link runLoad} for an already resolved config (gates and sweeps resolve first to print it). */
-export async function runResolved(cfg: ResolvedConfig): Promise<Report> {
+export async function runResolved(cfg: ResolvedConfig, hooks: RunHooks = {}): Promise<Report> {
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
   let results: ShardResult[];
   if (cfg.workers >= 2) {
-    results = await runOnWorkers(cfg, cfg.workers, () => monitor.start());
+    results = await runOnWorkers(cfg, cfg.workers, (startAt) => {
+      monitor.start();
+      hooks.onStart?.(startAt);
+    });
   } else {
     monitor.start();
-    results = [
-      await runShard({
-        config: cfg,
-        shard: cfg.shard,
-        // A short lead lets the event-loop monitor take its first sample before any load.
-        startAtEpochMs: cfg.startAtEpochMs ?? Date.now() + 50,
-        thread: "main",
-      }),
-    ];
+    // A short lead lets the event-loop monitor take its first sample before any load.
+    const startAtEpochMs = cfg.startAtEpochMs ?? Date.now() + 50;
+    hooks.onStart?.(startAtEpochMs);
+    results = [await runShard({ config: cfg, shard: cfg.shard, startAtEpochMs, thread: "main" })];
   }
   const threads = results.map((r) => r.thread);
   const joined = results.reduce((s, r) => s + r.joined, 0);

@@ -7,6 +7,7 @@ import { FixedScheduler } from "./schedule";
 import { getScenario, isTextScenario, type AnyScenario } from "./scenarios/index";
 import { ClientContext, SimClient } from "./simClient";
 import type { SimSocket } from "./simSocket";
+import { SteadyWindow } from "./steadyWindow";
 
 /** One thread's share of a run. */
 export interface ShardSpec {
@@ -72,6 +73,8 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
   }
 
   scheduler.start();
+  const steady = new SteadyWindow();
+  const steadyTimer = setTimeout(() => steady.mark(rooms, clients), Math.max(0, t0 + cfg.rampSec * 1000 - performance.now()));
 
   // Joins: one timer walks the (already ordered) join times instead of one timer per client.
   let nextJoin = 0;
@@ -87,6 +90,8 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
 
   await sleep(measureEndAt - performance.now());
   scheduler.stop();
+  clearTimeout(steadyTimer);
+  if (!cfg.turnBased) steady.finish(clients, cfg.durationSec);
 
   // Drain: inputs sent just before the end deserve their ack; bounded by drainMs.
   const drainDeadline = performance.now() + cfg.drainMs;

@@ -104,6 +104,7 @@ export class SimClient extends SimSocket {
       if (!isAckOnly(h)) {
         if (measuring) {
           room.counters.stateFrames++;
+          this.stateFramesRx++;
           if (this.lastStateAt >= 0) {
             const gap = now - this.lastStateAt;
             room.stateFrame(gap, jitterMs(gap, this.expectedGap));

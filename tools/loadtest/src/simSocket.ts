@@ -107,6 +107,14 @@ export abstract class SimSocket implements Scheduled {
     this.connectTimer = setTimeout(this.onConnectTimeout, this.socketCtx.connectTimeoutMs);
   }
 
+  /** State frames received inside the measuring window (for the per-client share, steadyWindow.ts). */
+  stateFramesRx = 0;
+
+  /** True once a welcome arrived, whatever happened after. */
+  get everJoined(): boolean {
+    return this.welcomeAt > 0;
+  }
+
   /** True while the client holds a seat. */
   get joined(): boolean {
     return this.state === ClientState.Joined;

@@ -23,12 +23,13 @@ type WorkerMsg = { type: "ready" } | { type: "result"; result: ShardResult } | {
 /**
  * Runs machine shard `machineShard` of the run on K worker threads: worker w drives shard
  * (s + n·w) of (n·K), so threads and machines partition clients the same way. `beforeStart`
- * runs once every worker is loaded (the process baseline for memory is taken there).
+ * runs once every worker is loaded, with the run's start time (the process baseline for memory
+ * is taken there).
  */
 export async function runOnWorkers(
   cfg: ResolvedConfig,
   k: number,
-  beforeStart: () => void,
+  beforeStart: (startAtEpochMs: number) => void,
 ): Promise<ShardResult[]> {
   const n = cfg.shard.count;
   const workers: Worker[] = [];
@@ -58,8 +59,8 @@ export async function runOnWorkers(
       );
     }
     await withTimeout(Promise.all(ready), READY_TIMEOUT_MS, "workers did not start");
-    beforeStart();
     const startAtEpochMs = cfg.startAtEpochMs ?? Date.now() + 200;
+    beforeStart(startAtEpochMs);
     for (const w of workers) w.postMessage({ type: "start", startAtEpochMs });
     const runMs =
       Math.max(0, startAtEpochMs - Date.now()) +

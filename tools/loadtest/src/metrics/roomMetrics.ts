@@ -51,6 +51,15 @@ export interface RoomCounters {
   activeClientMs: number;
   /** Server messages that failed to decode. */
   decodeErrors: number;
+  /** INPUT frames sent before the steady window (the part of the run after the ramp) began. */
+  inputFramesBeforeSteady: number;
+  /** FRAMEs received before the steady window began. */
+  framesRxBeforeSteady: number;
+  /**
+   * Clients that joined but received less than 99% of the state frames the room's cadence
+   * promises over the steady window (steadyWindow.ts).
+   */
+  clientsShortOfFrames: number;
 }
 
 /** Room parameters as announced by the server in welcome (first welcome seen). */
@@ -129,6 +138,9 @@ export function zeroCounters(): RoomCounters {
     keepaliveBytesTx: 0,
     activeClientMs: 0,
     decodeErrors: 0,
+    inputFramesBeforeSteady: 0,
+    framesRxBeforeSteady: 0,
+    clientsShortOfFrames: 0,
   };
 }
 
