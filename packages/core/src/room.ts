@@ -88,7 +88,8 @@ export class Room extends RoomSockets {
       this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
       return this.closeLink(link, CloseCode.room_full, "room_full");
     }
-    if (!this.joinBucket.take(now)) {
+    // The room's own bots are not a join storm: they skip admission (they still take seats).
+    if (link.connection.bot !== true && !this.joinBucket.take(now)) {
       const wait = this.joinBucket.waitMs(now);
       this.sessions.refused("join_throttled");
       this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);

@@ -63,6 +63,15 @@ describe("bots", () => {
     expect(positions()).not.toBe(a);
   });
 
+  it("50 bots do not use up the room's join admission: a human still gets in", () => {
+    const { clock, room } = roomOf("agar", { bots: 50, cap: 100 });
+    clock.advance(1);
+    const human = humanJoins(room);
+    expect(room.snapshot().bots.count).toBe(50);
+    expect(room.snapshot().ccu).toBe(51);
+    expect(human.closed).toBeNull();
+  });
+
   it("a DEV_MODE bots=N room starts with N bots, and they take seats like anyone", () => {
     const { clock, room } = roomOf("agar", { bots: 4, cap: 3 });
     clock.advance(1);
