@@ -17,7 +17,7 @@ export class JsonClientContext implements SocketContext {
     readonly thinkMs: number,
     /** Keepalive ping period (ms); 0 sends none. */
     readonly keepaliveMs: number,
-    readonly measureEndAt: number,
+    public measureEndAt: number,
     readonly connectTimeoutMs: number,
     readonly onStats: (requestId: number, json: string) => void,
   ) {}

@@ -13,6 +13,7 @@ import { SPIKE_THRESHOLD_MS } from "./metrics/spikes";
 import type { NoiseProbe } from "./noiseProbe";
 import type { ServerCpuReport } from "./server/serverCpu";
 import { flushP99Ms, tickP99Ms } from "./tkStats";
+import type { RunSeries } from "./live/series";
 
 /** Report format tag; bump when a field changes meaning. */
 export const REPORT_FORMAT = "tikron-loadtest-report/1";
@@ -45,6 +46,8 @@ export interface Summary {
   frameJitterMs: DurationSummary;
   connectMs: DurationSummary;
   scheduleLagMs: DurationSummary;
+  /** Drop → welcome again, when the run dropped sockets (`--drop`). */
+  reconnectMs?: DurationSummary;
   /** Distinct values announced in welcome across rooms (usually one). */
   tickMs: number[];
   syncIntervalMs: number[];
@@ -139,6 +142,12 @@ export interface Report {
   summary: Summary;
   /** Present on generator benchmarks: the capacity checks and the machine's idle-timer noise floor. */
   bench?: { checks: { target: string; actual: string; ok: boolean }[]; noise: { before: NoiseProbe; after: NoiseProbe } };
+  /** Per-second samples and tk:stats sampled during the run (live/series.ts). */
+  series?: RunSeries;
+  /** Set when a live threshold stopped the run early (`--abort-on-fail`). */
+  aborted?: { atSec: number; threshold: string; actual: string };
+  /** Threshold verdict, when the run was checked (run --threshold, gate). */
+  verdict?: { name: string; valid: boolean; passed: boolean; checks: { threshold: string; ok: boolean; actual: string }[] };
   /** Present when the run sampled a local server's CPU (`--server`, `--server-pid`, `ab`, `capacity`). */
   server?: ServerCpuReport;
   /** Present on merged reports: what went in, and anything that did not line up. */
@@ -261,6 +270,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
     frameJitterMs: summarizeEncoded(total.histograms.frameJitter),
     connectMs: summarizeEncoded(total.histograms.connect),
     scheduleLagMs: summarizeEncoded(total.histograms.scheduleLag),
+    ...(total.histograms.reconnect ? { reconnectMs: summarizeEncoded(total.histograms.reconnect) } : {}),
     tickMs: distinct(infos.map((i) => i.tickMs)),
     syncIntervalMs: distinct(infos.map((i) => i.syncIntervalMs)),
     expectedGapMs: distinct(infos.map((i) => i.expectedGapMs)),

@@ -248,6 +248,17 @@ export class ServerCpuSampler {
     return this.done;
   }
 
+  /**
+   * workerd CPU (% of one core) between the last two samples, for the live progress line; null
+   * before the window's second sample.
+   */
+  latestCpuPct(): number | null {
+    const n = this.samples.length;
+    if (n < 2) return null;
+    const [a, b] = [this.samples[n - 2]!, this.samples[n - 1]!];
+    return cpuPercent(ticksBetween(a, b, (comm) => comm === "workerd").ticks, clockTicksPerSec(), b.atMs - a.atMs);
+  }
+
   /** Stops sampling early (e.g. the run failed). */
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);

@@ -2,7 +2,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { ResolvedConfig } from "../config";
 import type { Report } from "../report";
-import { runResolved } from "../runner";
+import { runResolved, type RunOptions } from "../runner";
 import { runWithServerCpu, startLocalServer } from "./serverRun";
 
 /** Parsed values of {@link addServerOptions}. */
@@ -30,16 +30,16 @@ export function addServerOptions(cmd: Command): Command {
  * Runs `cfg` as the options say: against a server it starts (then stops), against a given pid
  * (sampling its CPU), or plainly. `log` gets progress lines.
  */
-export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOptions, log: (line: string) => void): Promise<Report> {
+export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOptions, log: (line: string) => void, opts: RunOptions = {}): Promise<Report> {
   if (o.server !== undefined && o.serverPid !== undefined) throw new Error("--server and --server-pid exclude each other");
   if (o.serverCpus !== undefined && o.server === undefined) throw new Error("--server-cpus needs --server (a server the tool starts)");
-  if (o.serverPid !== undefined) return runWithServerCpu(cfg, { pid: o.serverPid });
-  if (o.server === undefined) return runResolved(cfg);
+  if (o.serverPid !== undefined) return runWithServerCpu(cfg, { pid: o.serverPid }, opts);
+  if (o.server === undefined) return runResolved(cfg, opts);
   log(`starting wrangler dev (${o.server})${o.serverCpus ? ` pinned to CPU ${o.serverCpus}` : ""}…`);
   const server = await startLocalServer({ config: o.server, cpus: o.serverCpus });
   try {
     log(`server ${server.wsUrl} (pid ${server.pid}) ready`);
-    return await runWithServerCpu({ ...cfg, url: server.wsUrl }, { pid: server.pid, affinity: server.affinity });
+    return await runWithServerCpu({ ...cfg, url: server.wsUrl }, { pid: server.pid, affinity: server.affinity }, opts);
   } finally {
     await server.stop();
   }

@@ -5,7 +5,8 @@
 import { startWranglerDev, type Affinity, type WranglerDevServer } from "@tikron/devserver";
 import type { ResolvedConfig } from "../config";
 import type { Report } from "../report";
-import { runLoad, runResolved } from "../runner";
+import { attachServerCpu } from "../live/series";
+import { runLoad, runResolved, type RunOptions } from "../runner";
 import { ServerCpuSampler } from "./serverCpu";
 import { steadyMessages } from "./serverSummary";
 
@@ -20,13 +21,16 @@ export interface ServerTarget {
  * {@link runResolved} plus `report.server`: workerd CPU over the steady window and per message.
  * When the server's CPU cannot be read the run still happens and the section says why.
  */
-export async function runWithServerCpu(cfg: ResolvedConfig, target: ServerTarget): Promise<Report> {
+export async function runWithServerCpu(cfg: ResolvedConfig, target: ServerTarget, opts: RunOptions = {}): Promise<Report> {
   const problem = ServerCpuSampler.problem(target.pid);
   const sampler = new ServerCpuSampler(target.pid);
   let sampling: Promise<void> | undefined;
   try {
     const report = await runResolved(cfg, {
+      ...opts,
+      serverCpuNow: () => sampler.latestCpuPct(),
       onStart: (startAt) => {
+        opts.onStart?.(startAt);
         if (problem !== null) return;
         const steadyStart = startAt + cfg.rampSec * 1000;
         sampling = sampler.run(steadyStart, steadyStart + cfg.durationSec * 1000);
@@ -37,6 +41,7 @@ export async function runWithServerCpu(cfg: ResolvedConfig, target: ServerTarget
     if (problem !== null) server.warnings.unshift(problem);
     if (target.affinity) server.affinity = target.affinity;
     report.server = server;
+    attachServerCpu(report);
     return report;
   } finally {
     sampler.cancel();
