@@ -58,6 +58,26 @@ export class Room extends RoomSockets {
     if (initialBots > 0) this.clock.setTimer(() => this.setBots(initialBots), 0);
   }
 
+  // ---- bots: seats driven by the room itself (room/bots.ts) -------------------------------
+  /** Bot players seated now. */
+  get botCount(): number {
+    return this.bots.count;
+  }
+
+  /** Whether this room's kind has bots, and whether production gateways may add them. */
+  get botsAvailable(): { available: boolean; inProduction: boolean } {
+    return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
+  }
+
+  /**
+   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
+   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
+   * bots. Bots leave by themselves once no human has been in the room for five minutes.
+   */
+  setBots(n: number): number {
+    return this.bots.set(n);
+  }
+
   // ---- joins: a hello seats a player, resumes a held seat, or is refused -----------------
 
   protected hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void {

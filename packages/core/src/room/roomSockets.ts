@@ -112,25 +112,6 @@ export abstract class RoomSockets {
     });
   }
 
-  /** Bot players seated now. */
-  get botCount(): number {
-    return this.bots.count;
-  }
-
-  /** Whether this room's kind has bots, and whether production gateways may add them. */
-  get botsAvailable(): { available: boolean; inProduction: boolean } {
-    return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
-  }
-
-  /**
-   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
-   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
-   * bots. Bots leave by themselves once no human has been in the room for five minutes.
-   */
-  setBots(n: number): number {
-    return this.bots.set(n);
-  }
-
   /** Connected clients (seated, with a live socket); `ccu` in `tk:stats`. */
   get connectedCount(): number {
     return this.seating.connectedCount;
