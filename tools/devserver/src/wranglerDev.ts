@@ -42,7 +42,8 @@ export interface WranglerDevOptions {
   keepState?: boolean;
   /**
    * Checkout to run from (default: this repository): the config resolves against it, wrangler
-   * and the web assets come from it. Used to serve another git revision from a worktree.
+   * and the web assets come from it. Used to serve another git revision from a worktree, or a
+   * project outside the repository (its own wrangler; no demo page is built there).
    */
   root?: string;
   /**
