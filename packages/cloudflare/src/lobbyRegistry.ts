@@ -7,12 +7,15 @@
 
 /** What a room reports about itself. */
 export interface RoomReport {
+  /** Room kind, e.g. `agar`. */
   kind: string;
+  /** Room id within its kind. */
   roomId: string;
   /** Connected human players. */
   players: number;
   /** Bot players seated. */
   bots: number;
+  /** Seats. */
   cap: number;
   /** When the room (its object instance) started, Unix ms. */
   startedAt: number;
@@ -20,6 +23,7 @@ export interface RoomReport {
 
 /** A listed room: its last report and when it arrived. */
 export interface LobbyEntry extends RoomReport {
+  /** When the registry got the report, Unix ms. */
   updatedAt: number;
 }
 

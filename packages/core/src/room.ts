@@ -65,7 +65,12 @@ export class Room extends RoomSockets {
   }
 
   /** Whether this room's kind has bots, and whether production gateways may add them. */
-  get botsAvailable(): { available: boolean; inProduction: boolean } {
+  get botsAvailable(): {
+    /** The kind's definition has bots. */
+    available: boolean;
+    /** Its `bots.allowInProduction` is set. */
+    inProduction: boolean;
+  } {
     return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
   }
 

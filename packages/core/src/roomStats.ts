@@ -70,7 +70,12 @@ export interface RoomStatsSnapshot {
   /** The game's own counters (`ctx.count`). */
   game: Record<string, number>;
   /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
-  bots: { count: number; inputs: number };
+  bots: {
+    /** Bot seats now. */
+    count: number;
+    /** Inputs bots sent since the room started. */
+    inputs: number;
+  };
   /** Empty frames sent to idle clients (also counted in `frames`). */
   idleFrames: number;
   /** How durations were measured, so readers know how far to trust them. */
