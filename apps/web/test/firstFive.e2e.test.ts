@@ -14,6 +14,7 @@ import { WebSocket as WsWebSocket } from "ws";
 import { groupMembers, REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
 import { buildWeb } from "../build";
 import type {} from "../src/debugHandle";
+import { withQuery } from "../src/roomOverrides";
 import { ensureChromium, launchChromium, type ChromiumHandle } from "./harness/chromium";
 import { waitFor } from "./harness/waitFor";
 
@@ -44,6 +45,9 @@ afterAll(async () => {
   // No page errors anywhere in this file.
   expect(pageErrors).toEqual([]);
 });
+
+/** The SDK over `ws`, joining with the DEV_MODE override `cap=1` (the room is made with one seat). */
+const withCap1 = withQuery(WsWebSocket as unknown as WebSocketConstructor, new URLSearchParams({ cap: "1" }));
 
 const uid = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 
@@ -183,6 +187,22 @@ describe("the first five minutes", () => {
     expect(inked).toBeGreaterThan(2000);
     expect(await page.locator("#room-panel").textContent()).toMatch(/bots 6/);
     await page.screenshot({ path: join(ARTIFACTS, "netgraph-bots.png") });
+    await page.close();
+  });
+
+  it("a full room says so, and points back to the lobby", async () => {
+    const room = uid("full-e2e");
+    const other = connect(`${server!.wsUrl}`, { kind: "movement", room, name: "first", WebSocketImpl: withCap1 });
+    others.push(other as RoomConnection<unknown>);
+    await other.whenJoined();
+    const page = await newPage();
+    await page.goto(`${server!.url}/play?game=movement&room=${room}&cap=1`);
+    await page.locator("#banner", { hasText: "This room is full" }).waitFor({ timeout: 15_000 });
+    // It stays while the SDK retries (a full room is retried in case a seat frees up).
+    await page.waitForTimeout(1500);
+    expect(await page.locator("#banner").textContent()).toContain("This room is full");
+    expect(await page.locator("#lobby-link").getAttribute("href")).toBe("/");
+    await page.screenshot({ path: join(ARTIFACTS, "room-full.png") });
     await page.close();
   });
 
