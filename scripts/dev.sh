@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run dev`: builds the web app, serves the gateway locally with wrangler.staging.jsonc
-# (DEV_MODE: no join tickets), runs the short demo in scripts/dev-smoke.ts, then keeps serving
-# until Ctrl-C. The server is always stopped on the way out.
+# (DEV_MODE: no join tickets), runs the short demo in scripts/dev-smoke.ts, seats a few server
+# bots in the rooms agar/lobby and movement/lobby (so the lobby page shows live rooms), then keeps
+# serving until Ctrl-C. The server is always stopped on the way out.
 #
 # Options (or the env vars in brackets):
 #   --smoke-only          run the demo step and exit with its status   [TIKRON_SMOKE_ONLY=1]
@@ -128,8 +129,10 @@ fi
 cat <<EOF
 
   Tikron gateway is up ($config; staging has DEV_MODE: no tickets needed)
-    demo page   $url/
+    lobby       $url/                      (every game, live rooms, new-room buttons)
+    play        $url/play?game=agar&room=lobby
     join URL    $ws_url/rooms/agar/lobby
+    room list   $url/lobby/rooms
     health      $url/health
 
 EOF
@@ -146,5 +149,18 @@ if [ "$smoke_rc" -ne 0 ]; then
   echo "dev: the demo step failed (exit $smoke_rc); the server keeps running" >&2
 fi
 
-echo "dev: serving on $url - press Ctrl-C to stop"
+# Server bots (the rooms' own, DEV_MODE) so the first visit to the lobby shows life. They leave
+# by themselves after five minutes without a human in the room; the page's bots control (or
+# POST /rooms/<kind>/<room>/bots?count=N) brings them back.
+for spec in agar:6 movement:4; do
+  kind="${spec%%:*}"
+  count="${spec##*:}"
+  if out="$(node -e 'fetch(process.argv[1], { method: "POST", signal: AbortSignal.timeout(5000) }).then(async (r) => { const t = await r.text(); console.log(t); process.exit(r.ok ? 0 : 1); }, (e) => { console.error(String(e)); process.exit(1); })' "$url/rooms/$kind/lobby/bots?count=$count" 2>&1)"; then
+    echo "dev: $kind/lobby has bots: $out"
+  else
+    echo "dev: could not seat bots in $kind/lobby: $out" >&2
+  fi
+done
+
+echo "dev: serving on $url - open $url/ for the lobby; press Ctrl-C to stop"
 wait "$server_pid"

@@ -1,6 +1,7 @@
 /**
- * Builds the static web app served by the gateway's assets binding: bundles `src/main.ts` into
- * `dist/app.js` and copies everything under `static/` into `dist/` as is.
+ * Builds the static web app served by the gateway's assets binding: bundles `src/main.ts` (the
+ * game page) into `dist/app.js` and `src/lobby.ts` into
+ * `dist/lobby.js`, and copies everything under `static/` into `dist/` as is.
  *
  * Usage: `tsx apps/web/build.ts [--minify]` (from anywhere), or import {@link buildWeb}.
  */
@@ -34,8 +35,9 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<BuildWebR
   mkdirSync(outDir, { recursive: true });
 
   const result = await build({
-    entryPoints: [join(WEB_DIR, "src", "main.ts")],
-    outfile: join(outDir, "app.js"),
+    // The game page (/play) and the lobby (/): two bundles, so the lobby stays small.
+    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts") },
+    outdir: outDir,
     bundle: true,
     format: "esm",
     platform: "browser",

@@ -2,7 +2,7 @@
  * The Tikron gateway Worker: routes WebSocket joins to one Durable Object per room and serves
  * the demo page. Game kinds come from `@tikron/games`; hosting logic from `@tikron/cloudflare`.
  */
-import { RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
+import { LobbyObject, RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
 import { gameDefinitions } from "@tikron/games";
 
 /** Worker bindings (see wrangler.jsonc / wrangler.staging.jsonc). */
@@ -14,6 +14,9 @@ export interface Env extends GatewayEnv {
 export class RoomDurableObject extends RoomObject<Env> {
   protected readonly games = gameDefinitions;
 }
+
+/** The room registry behind `GET /lobby/rooms`: one per deployment (`idFromName("lobby")`). */
+export class LobbyDurableObject extends LobbyObject<Env> {}
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {

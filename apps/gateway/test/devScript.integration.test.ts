@@ -87,7 +87,7 @@ describe("scripts/dev.sh", () => {
       const serving = await waitFor(() => run.output().includes("press Ctrl-C") || run.child.exitCode !== null, 90_000);
       expect(serving && run.child.exitCode === null, run.output()).toBe(true);
       const pid = serverPid(run.output())!;
-      const url = /demo page\s+(\S+)/.exec(run.output())![1]!;
+      const url = /lobby\s+(\S+)/.exec(run.output())![1]!;
       expect((await fetch(`${url}health`)).status).toBe(200);
       expect(groupMembers(pid).length).toBeGreaterThan(0);
 

@@ -94,7 +94,13 @@ describe("startWranglerDev", () => {
 
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("app.js");
+    expect(await page.text()).toContain("lobby.js");
+    const play = await fetch(`${server.url}/play?game=agar&room=x`);
+    expect(play.status).toBe(200);
+    expect(await play.text()).toContain("app.js");
+    const rooms = await fetch(`${server.url}/lobby/rooms`);
+    expect(rooms.status).toBe(200);
+    expect(await rooms.json()).toMatchObject({ rooms: [] });
 
     await server.stop();
     expect(groupMembers(server.pid)).toEqual([]);

@@ -76,6 +76,7 @@ describe.each([
     expect(code, output).toBe(0);
     expect(output).toContain("--dry-run: exiting now.");
     expect(output).toMatch(/env\.ROOMS \(RoomDurableObject\)\s+Durable Object/);
+    expect(output).toMatch(/env\.LOBBY \(LobbyDurableObject\)\s+Durable Object/);
     expect(output).toMatch(/env\.ASSETS\s+Assets/);
     expect(output).toContain(`env.DEV_MODE ("${devMode}")`);
     if (d1) expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
@@ -93,8 +94,12 @@ describe.each([
     expect(config.durable_objects.bindings).toContainEqual({ name: "ROOMS", class_name: "RoomDurableObject" });
     const sqliteClasses = (config.migrations as { new_sqlite_classes?: string[] }[]).flatMap((m) => m.new_sqlite_classes ?? []);
     expect(sqliteClasses).toContain("RoomDurableObject");
+    expect(config.durable_objects.bindings).toContainEqual({ name: "LOBBY", class_name: "LobbyDurableObject" });
+    expect(sqliteClasses).toContain("LobbyDurableObject");
+    // Append-only: the first tag stays what was deployed.
+    expect((config.migrations as { tag: string }[]).map((m) => m.tag)).toEqual(["v1", "v2"]);
     expect(config.assets).toMatchObject({ directory: "apps/web/dist", binding: "ASSETS" });
-    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health"]));
+    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/lobby/*"]));
     expect(config.observability).toMatchObject({ enabled: true });
     expect(config.vars.DEV_MODE).toBe(devMode);
     if (d1) {

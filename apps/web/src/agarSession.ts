@@ -226,7 +226,10 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       s.boost = false;
       return;
     }
-    if (inp.moving) {
+    if (inp.stick.active) {
+      s.dx = inp.stick.x;
+      s.dy = inp.stick.y;
+    } else if (inp.moving) {
       inp.moveAxes(this.axes);
       const len = Math.hypot(this.axes.x, this.axes.y);
       if (len > 0) {

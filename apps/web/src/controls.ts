@@ -10,7 +10,7 @@ export interface ControlElements {
 
 /**
  * Wires the network-conditions menu (hotkey N cycles it) and the server-ghost toggle (hotkey
- * G). Conditions switch live: watch the interpolation delay grow on starvation and the
+ * H; G is the net graph's). Conditions switch live: watch the interpolation delay grow on starvation and the
  * prediction keep the own avatar responsive while the round trip climbs.
  */
 export function wireControls(els: ControlElements, net: NetConditions, session: GameSession, input: InputState): void {
@@ -48,7 +48,7 @@ export function wireControls(els: ControlElements, net: NetConditions, session: 
     session.showGhosts = els.ghosts.checked;
     els.ghosts.blur();
   });
-  input.onHotkey("KeyG", () => {
+  input.onHotkey("KeyH", () => {
     session.showGhosts = !session.showGhosts;
     els.ghosts.checked = session.showGhosts;
   });

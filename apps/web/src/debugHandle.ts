@@ -49,6 +49,8 @@ export interface DebugSources {
   session: GameSession;
   net: NetConditions;
   renderedFrames: () => number;
+  /** Page-level values (net graph, room panel, bots) merged into `extras`. */
+  pageExtras?: () => Record<string, unknown>;
 }
 
 /** Installs `window.__tikron` for this page. */
@@ -90,7 +92,7 @@ export function installDebugHandle(win: Window, src: DebugSources): TikronDebug 
       return s.lastError;
     },
     get extras() {
-      return s.debugExtras();
+      return { ...s.debugExtras(), ...src.pageExtras?.() };
     },
     entities: () => s.entities(),
     setNet: (p) => src.net.set(p),

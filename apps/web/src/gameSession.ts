@@ -42,6 +42,8 @@ export interface GameSession {
   debugExtras(): Record<string, unknown>;
   /** Last error reported by the connection, if any. */
   readonly lastError: string | null;
+  /** The room connection: the room panel asks it for `tk:stats`. */
+  readonly conn: { requestStats(timeoutMs?: number): Promise<unknown> };
   /** Leaves the room and stops every timer. */
   dispose(): void;
 }

@@ -18,6 +18,8 @@ export class InputState {
   mouseDown = false;
   /** Last device used to steer. */
   device: InputDevice = "none";
+  /** The on-screen touch stick (see touchStick.ts); steering games read it first. */
+  readonly stick = { x: 0, y: 0, active: false };
   private readonly held = new Set<string>();
   private clicks = 0;
   private readonly hotkeys = new Map<string, () => void>();

@@ -1,12 +1,20 @@
 /**
- * The Tikron demo page: plays `agar` (and `fps`) against the gateway that serves it, with the
- * SDK's interpolation and prediction, a stats overlay and switchable network conditions.
+ * The Tikron game page at `/play`: plays any of the gateway's games (agar, movement, fps,
+ * ttt-json) with the SDK's interpolation and prediction, a stats overlay, switchable network
+ * conditions, a net graph with the room's own tk:stats, bot controls (DEV_MODE) and a touch
+ * stick for the steering games. The lobby at `/` links here.
  *
- * URL: `/?game=agar&room=lobby&name=ann&net=mobile` (see params.ts; DEV_MODE room overrides
- * such as `world=800` are forwarded to the join). `window.__tikron` exposes the live state.
+ * URL: `/play?game=agar&room=lobby&name=ann&net=mobile` (see params.ts; DEV_MODE room overrides
+ * such as `world=800` or `bots=8` are forwarded to the join). `window.__tikron` exposes the
+ * live state.
  */
 import type { WebSocketConstructor } from "@tikron/client";
 import { wireControls } from "./controls";
+import { gameInfo } from "./gameInfo";
+import type { GameSession } from "./gameSession";
+import { NetGraph } from "./netGraph";
+import { RoomPanel } from "./roomPanel";
+import { TouchStick } from "./touchStick";
 import { installDebugHandle } from "./debugHandle";
 import { InputState } from "./input";
 import { conditionedWebSocket, NetConditions } from "./netConditions";
@@ -28,6 +36,33 @@ function showBanner(text: string): void {
   el.hidden = text === "";
 }
 
+/** What the banner says for a connection state: nothing while playing, else what happened and what to do. */
+function statusBanner(session: GameSession): string {
+  const err = session.lastError ?? "";
+  // The refusal arrives as an error (room_full: ...) and then a close (4002 room_full); the SDK
+  // keeps retrying in case a seat frees up, so the message stays until a welcome clears it.
+  if (err.includes("room_full")) return "This room is full. Go back to the lobby (top right) and pick or start another room.";
+  switch (session.status) {
+    case "joined":
+      return "";
+    case "closed":
+      return `Disconnected${err ? ` (${err})` : ""}. Reload the page to rejoin, or go back to the lobby.`;
+    case "reconnecting":
+      return `Connection lost${err ? ` (${err})` : ""}; reconnecting...`;
+    default:
+      return `${session.status}...`;
+  }
+}
+
+/** Asks the gateway to seat `count` bots in this room (DEV_MODE, or kinds that allow it). */
+async function setBots(server: string, game: string, room: string, count: number): Promise<string> {
+  const base = server.replace(/^ws(s?):/, "http$1:");
+  const res = await fetch(`${base}/rooms/${encodeURIComponent(game)}/${encodeURIComponent(room)}/bots?count=${count}`, { method: "POST" });
+  if (!res.ok) return `refused: ${res.status} ${(await res.text()).slice(0, 80)}`;
+  const body = (await res.json()) as { bots: number };
+  return `${body.bots} bots`;
+}
+
 /** Asks the gateway which room kinds it hosts; null when it cannot tell (other origin, old server). */
 async function hostedKinds(server: string): Promise<string[] | null> {
   try {
@@ -46,6 +81,13 @@ async function start(): Promise<void> {
   if (!ctx) throw new Error("no 2D canvas context");
   document.title = `Tikron · ${params.game} · ${params.room}`;
   element<HTMLElement>("where").textContent = `${params.game} · room ${params.room} · ${params.name}`;
+  const info = gameInfo(params.game);
+  element<HTMLElement>("help").textContent =
+    `${info ? `${info.controls}${info.touch ? ` · touch: ${info.touch}` : ""} · ` : ""}G net graph · H server ghosts · N network conditions`;
+  // The room's shareable link: everything but this tab's own name.
+  const share = new URL(location.href);
+  share.searchParams.delete("name");
+  element<HTMLInputElement>("share").value = share.href;
   if (params.problems.length > 0) showBanner(params.problems.join("; "));
 
   const kinds = await hostedKinds(params.server);
@@ -66,6 +108,33 @@ async function start(): Promise<void> {
 
   const overlay = new StatsOverlay(element("stats"), session, net, `tikron ${params.game} · ${params.room}`);
   wireControls({ net: element("net"), ghosts: element("ghosts") }, net, session, input);
+  if (params.game === "agar" || params.game === "movement") new TouchStick(canvas, input.stick, element("stick-host"));
+
+  const graph = new NetGraph(element<HTMLCanvasElement>("netgraph-canvas"), session, net);
+  const roomPanel = new RoomPanel(element("room-panel"), () => session.conn.requestStats());
+  const graphPanel = element<HTMLElement>("netgraph");
+  const toggleGraph = (): void => {
+    graph.visible = !graph.visible;
+    graphPanel.hidden = !graph.visible;
+    roomPanel.setVisible(graph.visible);
+  };
+  input.onHotkey("KeyG", toggleGraph);
+  element<HTMLButtonElement>("graph-toggle").addEventListener("click", (e) => {
+    toggleGraph();
+    (e.currentTarget as HTMLElement).blur();
+  });
+
+  const botsStatus = element<HTMLElement>("bots-status");
+  // A ttt room has two seats: one bot is an opponent.
+  if (params.game === "ttt-json") element<HTMLInputElement>("bots").value = "1";
+  element<HTMLButtonElement>("bots-set").addEventListener("click", () => {
+    const count = Math.max(0, Math.min(200, Math.floor(Number(element<HTMLInputElement>("bots").value) || 0)));
+    botsStatus.textContent = "...";
+    setBots(params.server, params.game, params.room, count).then(
+      (text) => (botsStatus.textContent = text),
+      (e: unknown) => (botsStatus.textContent = `failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  });
   installDebugHandle(window, {
     game: params.game,
     room: params.room,
@@ -74,6 +143,7 @@ async function start(): Promise<void> {
     session,
     net,
     renderedFrames: () => overlay.renderedFrames,
+    pageExtras: () => ({ netGraphDraws: graph.draws, netGraphVisible: graph.visible, roomPanelAnswers: roomPanel.answers, botsStatus: botsStatus.textContent }),
   });
 
   const viewport = new Viewport(canvas, ctx);
@@ -82,10 +152,11 @@ async function start(): Promise<void> {
     viewport.fit();
     session.render(ctx, now, viewport.width, viewport.height);
     overlay.frame(now);
-    const status = session.status;
-    if (status !== lastStatus) {
-      lastStatus = status;
-      showBanner(status === "joined" ? "" : status === "closed" ? `disconnected${session.lastError ? `: ${session.lastError}` : ""}` : `${status}...`);
+    graph.frame(now);
+    const banner = statusBanner(session);
+    if (banner !== lastStatus) {
+      lastStatus = banner;
+      showBanner(banner);
     }
     requestAnimationFrame(frame);
   };
@@ -94,6 +165,7 @@ async function start(): Promise<void> {
   // Leave at once rather than holding the seat for the reconnection window.
   window.addEventListener("pagehide", () => {
     session.dispose();
+    roomPanel.dispose();
     input.dispose();
   });
 }

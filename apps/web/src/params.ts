@@ -3,7 +3,7 @@ import { parseNetParam, type NetProfile } from "./netConditions";
 import { pickOverrides } from "./roomOverrides";
 
 /** Games the page can play, by room kind. */
-export const GAMES = ["agar", "fps"] as const;
+export const GAMES = ["agar", "movement", "fps", "ttt-json"] as const;
 export type GameKind = (typeof GAMES)[number];
 
 /** Everything the page reads from its URL. */

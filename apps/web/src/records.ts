@@ -1,4 +1,4 @@
-import type { agarSchema, fpsSchema } from "@tikron/games/schemas";
+import type { agarSchema, fpsSchema, movementSchema } from "@tikron/games/schemas";
 import type { ClientView, EntityRecord } from "@tikron/protocol";
 
 /**
@@ -23,3 +23,10 @@ export type FpsView = ClientView<FpsDecl>;
 export type ShooterRecord = EntityRecord<FpsDecl["player"]>;
 /** The fps scoreboard (kills and deaths by player id). */
 export type ScoreRecord = EntityRecord<FpsDecl["scoreboard"]>;
+
+/** Schema declarations of the movement room. */
+export type MovementDecl = (typeof movementSchema)["decl"];
+/** The decoded movement state. */
+export type MovementView = ClientView<MovementDecl>;
+/** A movement player (records carry no player id: the own dot is found by name). */
+export type WalkerRecord = EntityRecord<MovementDecl["player"]>;

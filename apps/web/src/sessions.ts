@@ -2,6 +2,8 @@ import type { WebSocketConstructor } from "@tikron/client";
 import { AgarSession } from "./agarSession";
 import { FpsSession } from "./fpsSession";
 import type { GameSession } from "./gameSession";
+import { MovementSession } from "./movementSession";
+import { TttSession } from "./tttSession";
 import type { InputState } from "./input";
 import type { GameKind, PageParams } from "./params";
 
@@ -29,4 +31,7 @@ const FACTORIES: Partial<Record<GameKind, (deps: SessionDeps) => GameSession>> =
     new AgarSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
   fps: ({ params, WebSocketImpl, input }) =>
     new FpsSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
+  movement: ({ params, WebSocketImpl, input }) =>
+    new MovementSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
+  "ttt-json": ({ params, WebSocketImpl, input }) => new TttSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input }),
 };

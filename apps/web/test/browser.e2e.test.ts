@@ -17,6 +17,7 @@ import { buildWeb } from "../build";
 import type {} from "../src/debugHandle";
 import { withQuery } from "../src/roomOverrides";
 import { ensureChromium, launchChromium, type ChromiumHandle } from "./harness/chromium";
+import { waitFor } from "./harness/waitFor";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
 /** A small arena seen whole by everyone, so the watcher sees the page's cell wherever it spawns. */
@@ -61,7 +62,7 @@ async function openPage(query: Record<string, string>, overrides = OVERRIDES, vi
     if (m.type() === "error") errors.push(`console: ${m.text()}`);
   });
   const q = new URLSearchParams({ ...query, ...Object.fromEntries(overrides) });
-  await page.goto(`${server!.url}/?${q}`);
+  await page.goto(`${server!.url}/play?${q}`);
   return { page, errors };
 }
 
@@ -71,17 +72,6 @@ async function waitJoined(page: Page): Promise<void> {
   } catch (err) {
     const state = await page.evaluate(() => ({ status: window.__tikron?.status, error: window.__tikron?.lastError, banner: document.getElementById("banner")?.textContent }));
     throw new Error(`page did not join: ${JSON.stringify(state)}; ${String(err)}`);
-  }
-}
-
-/** Polls `probe` until it returns a value (not undefined) or the time is up. */
-async function waitFor<T>(what: string | (() => string), probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -108,7 +108,8 @@ export class InterpolatedView<S = unknown> {
 
   private readonly onState = (f: StateEvent<S>): void => {
     const buffer = this.buffer;
-    if (!buffer.beginSnapshot(f.time, f.receivedAt)) return;
+    // A frame without a state change still tells the buffer that time advanced with nothing moving.
+    if (!buffer.beginSnapshot(f.time, f.receivedAt, f.changed)) return;
     this.collect(f.state, this.put);
     buffer.endSnapshot();
   };

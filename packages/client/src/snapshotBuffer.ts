@@ -4,6 +4,13 @@ import { FieldLayout, SampleKind, type FieldSpec } from "./sampling";
 
 
 /** Tunables of a {@link SnapshotBuffer}. */
+/**
+ * How far render time may run past a "nothing changed" snapshot before it counts as starving:
+ * idle rooms send such a frame every 250 ms by default (`idleFrameMs`), so this covers a few
+ * of them and still notices a real outage within a second.
+ */
+export const QUIET_HOLD_MS = 1000;
+
 export interface SnapshotBufferOptions extends PlayoutClockOptions {
   /** The numeric fields of every entity, in the order `setEntity` values use. */
   fields: readonly (string | FieldSpec)[];
@@ -31,6 +38,8 @@ const defaultNow = (): number => performance.now();
  * come, go and come back) and pools the tracks.
  */
 export class SnapshotBuffer {
+  /** The newest snapshot said nothing changed (an idle room's empty frame). */
+  private quiet = false;
   /** Field layout, in `setEntity` order. */
   readonly fields: readonly Required<FieldSpec>[];
   /** Longest extrapolation past the newest snapshot (ms). */
@@ -165,11 +174,12 @@ export class SnapshotBuffer {
    * Returns false, and ignores the following `setEntity` calls, for a snapshot not newer than
    * the newest one (a duplicate, or one from before a reconnect).
    */
-  beginSnapshot(serverTime: number, receivedAt: number = this.now()): boolean {
+  beginSnapshot(serverTime: number, receivedAt: number = this.now(), changed = true): boolean {
     if (!(serverTime > this.latest) || !Number.isFinite(serverTime)) {
       this.accepting = false;
       return false;
     }
+    this.quiet = !changed;
     this.clock.recordArrival(serverTime, receivedAt);
     this.latest = serverTime;
     this.pendingTime = serverTime;
@@ -210,7 +220,10 @@ export class SnapshotBuffer {
    * returns the render time in server room ms; -Infinity before the first snapshot.
    */
   update(localNow: number = this.now()): number {
-    return this.clock.update(localNow, this.latest);
+    // After a "no change at time t" frame the world is known to hold still until the next
+    // frame, which an idle room sends within its idle interval: render time may run up to
+    // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
+    return this.clock.update(localNow, this.quiet ? this.latest + QUIET_HOLD_MS : this.latest);
   }
 
   /**
@@ -244,6 +257,7 @@ export class SnapshotBuffer {
 
   /** Drops every entity and the timeline (e.g. the room restarted with a new epoch). */
   clear(): void {
+    this.quiet = false;
     this.tracks.forEach((tr) => this.pool.push(tr));
     this.tracks.clear();
     this.clock.reset();

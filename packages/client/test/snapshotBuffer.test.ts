@@ -119,6 +119,39 @@ describe("SnapshotBuffer timing", () => {
     expect(buffer.delayMs).toBe(60);
   });
 
+  it("an idle room's empty frames (no change at time t, 250 ms apart) starve nothing; a real outage still does", () => {
+    const run = (changed: boolean) => {
+      const b = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 33 });
+      const c = 5000;
+      const feed = (t: number) => {
+        b.beginSnapshot(t, t + c, t === 0 ? true : changed);
+        b.setEntity(1, [7]);
+        b.endSnapshot();
+      };
+      // The room sends a change at 0, says "settled" at the next flush, then every 250 ms.
+      let next = 0;
+      for (let local = c; local <= c + 20_000; local += 16) {
+        while (next + c <= local) {
+          feed(next);
+          next = next === 0 ? 33 : next === 33 ? 250 : next + 250;
+        }
+        b.update(local);
+      }
+      return b;
+    };
+    const quiet = run(false);
+    expect(quiet.starvations).toBe(0);
+    expect(quiet.delayMs).toBeLessThanOrEqual(66);
+    const out = new Float64Array(1);
+    expect(quiet.sample(1, quiet.renderTime, out)?.[0]).toBe(7);
+    // The same arrivals claiming changes: render time overtakes each one and the delay grows.
+    const busy = run(true);
+    expect(busy.starvations).toBeGreaterThan(10);
+    // Quiet covers a second past the last empty frame, not an outage.
+    for (let local = 25_000; local <= 27_000; local += 16) quiet.update(local);
+    expect(quiet.starvations).toBe(1);
+  });
+
   it("keeps render time monotonic through starvation and recovery", () => {
     const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
     let prev = -Infinity;

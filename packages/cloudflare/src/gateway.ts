@@ -1,5 +1,6 @@
 import type { GameDefinition } from "@tikron/core";
 import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
+import { LOBBY_NAME } from "./lobbyName";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
@@ -16,6 +17,8 @@ export interface GatewayEnv {
   TICKET_SECRET?: string;
   /** Comma-separated origins whose pages may open room sockets (see originPolicy.ts). */
   ALLOWED_ORIGINS?: string;
+  /** The room registry behind `GET /lobby/rooms` (one object, `idFromName("lobby")`); optional. */
+  LOBBY?: DurableObjectNamespace;
 }
 
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
@@ -50,13 +53,22 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
+  if (url.pathname === "/lobby/rooms") {
+    if (request.method !== "GET") return text(405, "GET /lobby/rooms");
+    if (!env.LOBBY) return Response.json({ now: Date.now(), rooms: [], unavailable: "no LOBBY binding" });
+    return env.LOBBY.get(env.LOBBY.idFromName(LOBBY_NAME)).fetch(new Request("https://lobby/rooms"));
+  }
   const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
   if (!route) {
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
   if (isRouteRefusal(route)) return text(route.status, route.reason);
-  const { kind, roomId, stats: isStats, overrides } = route;
+  const { kind, roomId, stats: isStats, bots: isBots, overrides } = route;
+  if (isBots) {
+    if (request.method !== "POST") return text(405, "POST /rooms/:kind/:roomId/bots?count=N");
+    if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
+  }
   let playerId: string | undefined;
   if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
@@ -79,7 +91,7 @@ export async function routeGatewayRequest(
       if (!verdict.ok) return text(verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason]);
       playerId = verdict.claims.playerId;
     }
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return text(426, "expected a WebSocket upgrade");
     }
   }

@@ -3,9 +3,12 @@ import { createRoom, type GameDefinition, type Room, type RoomHooks, type RoomSe
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
-import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { JSON_KEEPALIVE, parseBotCount } from "@tikron/protocol";
+import { LOBBY_NAME } from "./lobbyName";
+import { LobbyReporter } from "./lobbyReporter";
 
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
+const BOTS_PATH = /^\/rooms\/[^/]+\/[^/]+\/bots\/?$/;
 
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */
 interface SocketAttachment {
@@ -39,6 +42,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
+  /** Reports this room to the lobby registry (null without a `LOBBY` binding). */
+  private lobby: LobbyReporter | null = null;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -96,6 +101,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       const adapter = { sockets: this.connIds.size, socketApi: api, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
       return Response.json(this.room ? { ...this.room.snapshot(), adapter } : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true, adapter });
     }
+    // The gateway lets this through only in DEV_MODE or for kinds whose definition allows it.
+    if (BOTS_PATH.test(url.pathname) && request.method === "POST") return this.botsRequest(meta, url);
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
@@ -175,6 +182,47 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (id !== undefined) this.room?.closed(id, 1006, "socket error");
   }
 
+  /** `POST /rooms/:kind/:id/bots?count=N`: seats N bots (making the room if need be). */
+  private botsRequest(meta: RoomRequestMeta, url: URL): Response {
+    const count = parseBotCount(url.searchParams);
+    if (typeof count === "string") return new Response(count, { status: 400 });
+    const room = this.roomFor(meta);
+    if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (!room.botsAvailable.available) return new Response(`${meta.kind} has no bots`, { status: 404 });
+    const bots = room.setBots(count);
+    return Response.json({ bots, ccu: room.connectedCount, cap: room.options.cap });
+  }
+
+  /**
+   * The lobby reporter of a new room: reports go from `waitUntil`, never awaited, debounced to
+   * one per few seconds (see lobbyReporter.ts); ticking rooms refresh their entry every minute.
+   */
+  private lobbyReporterFor(meta: RoomRequestMeta, room: Room): LobbyReporter | null {
+    const ns = (this.env as { LOBBY?: DurableObjectNamespace } | undefined)?.LOBBY;
+    if (!ns || typeof ns.idFromName !== "function") return null;
+    const startedAt = Date.now();
+    return new LobbyReporter({
+      current: () => {
+        const bots = room.botCount;
+        return { kind: meta.kind, roomId: meta.roomId, players: Math.max(0, room.connectedCount - bots), bots, cap: room.options.cap, startedAt };
+      },
+      send: (report) => {
+        const sent = ns
+          .get(ns.idFromName(LOBBY_NAME))
+          .fetch("https://lobby/report", { method: "POST", body: JSON.stringify(report) })
+          .then(
+            (res) => res.body?.cancel(),
+            (e: unknown) => console.warn(`[room ${meta.kind}:${meta.roomId}] lobby report failed:`, e instanceof Error ? e.message : e),
+          );
+        this.ctx.waitUntil(sent);
+      },
+      now: () => Date.now(),
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      refresh: room.ticking,
+    });
+  }
+
   private roomFor(meta: RoomRequestMeta): Room | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
@@ -188,9 +236,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       },
       onSessionStart: (info) => this.onSessionStart(info),
       onSessionEnd: (record) => this.onSessionEnd(record),
+      // Deferred: the count is read after the seat change (and a bot's bookkeeping) settles.
+      onOccupancy: () => queueMicrotask(() => this.lobby?.changed()),
     };
     const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
     this.room = room;
+    this.lobby = this.lobbyReporterFor(meta, room);
     return room;
   }
 

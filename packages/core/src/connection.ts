@@ -12,6 +12,8 @@ export interface Connection {
   send(data: Uint8Array | string): void;
   /** Closes the socket with an application close code and a short reason. */
   close(code: number, reason: string): void;
+  /** True for a room's own bot players (no socket; the room encodes no frames for them). */
+  readonly bot?: boolean;
   /** Bytes queued but not yet written to the network, where the runtime exposes it (else 0). */
   bufferedAmount(): number;
 }

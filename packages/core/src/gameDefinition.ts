@@ -1,5 +1,6 @@
 import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
+import type { BotSpec } from "./room/bots";
 import type { RoomOptions } from "./roomOptions";
 
 /**
@@ -19,4 +20,6 @@ export interface GameDefinition {
   defaults: Partial<RoomOptions>;
   /** Creates the game of one new room from its resolved options and DEV_MODE params. */
   create(options: RoomOptions, params: GameParams): Game;
+  /** Bot players for this kind (absent: rooms of this kind have no bots). */
+  bots?: BotSpec;
 }

@@ -18,3 +18,4 @@ export { TokenBucket } from "./tokenBucket";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { TIMING_NOTE, type RoomStatsSnapshot } from "./roomStats";
 export type { GameDefinition, GameParams } from "./gameDefinition";
+export { MAX_BOTS, type BotBrain, type BotSpec } from "./room/bots";

@@ -52,6 +52,35 @@ export class Room extends RoomSockets {
       count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
     };
     this.game.init?.(this.ctx);
+    // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
+    // the room it is being handed).
+    const initialBots = this.options.bots;
+    if (initialBots > 0) this.clock.setTimer(() => this.setBots(initialBots), 0);
+  }
+
+  // ---- bots: seats driven by the room itself (room/bots.ts) -------------------------------
+  /** Bot players seated now. */
+  get botCount(): number {
+    return this.bots.count;
+  }
+
+  /** Whether this room's kind has bots, and whether production gateways may add them. */
+  get botsAvailable(): {
+    /** The kind's definition has bots. */
+    available: boolean;
+    /** Its `bots.allowInProduction` is set. */
+    inProduction: boolean;
+  } {
+    return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
+  }
+
+  /**
+   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
+   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
+   * bots. Bots leave by themselves once no human has been in the room for five minutes.
+   */
+  setBots(n: number): number {
+    return this.bots.set(n);
   }
 
   // ---- joins: a hello seats a player, resumes a held seat, or is refused -----------------
@@ -84,7 +113,8 @@ export class Room extends RoomSockets {
       this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
       return this.closeLink(link, CloseCode.room_full, "room_full");
     }
-    if (!this.joinBucket.take(now)) {
+    // The room's own bots are not a join storm: they skip admission (they still take seats).
+    if (link.connection.bot !== true && !this.joinBucket.take(now)) {
       const wait = this.joinBucket.waitMs(now);
       this.sessions.refused("join_throttled");
       this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);
@@ -187,6 +217,7 @@ export class Room extends RoomSockets {
   protected runTick(k: number, now: number): void {
     this.tickIndex = k;
     const t0 = perfNow();
+    this.bots.tick(now, this.connectedCount);
     this.queue.drain((e) => {
       const seat = this.seats.get(e.playerId);
       if (seat) this.apply(seat, e.seq, e.input, e.receivedAt);
@@ -215,11 +246,17 @@ export class Room extends RoomSockets {
     encoder.beginFlush(flushIndex);
     const time = Math.max(0, Math.round(now - this.epoch));
     const w = this.writer;
+    const idleMs = this.options.idleFrameMs;
     const list = this.seats.list;
     for (let i = 0; i < list.length; i++) {
       const seat = list[i]!;
       const link = seat.link;
       if (!link) continue;
+      if (link.connection.bot === true) {
+        // Bots read nothing: encoding their frames would be work for nobody.
+        seat.events.length = 0;
+        continue;
+      }
       // Reading the backlog crosses into the runtime; every 4th flush per client (staggered)
       // still finds a stalled reader within 4 flushes, at a quarter of the cost.
       if (((flushIndex + i) & 3) === 0 && link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
@@ -242,7 +279,17 @@ export class Room extends RoomSockets {
         flags |= FrameFlag.Events;
       }
       if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
-      if (flags === 0) continue;
+      if (flags === 0) {
+        // Nothing changed for this client: a header-only frame at once when it stops changing,
+        // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
+        // playout clock neither drifts nor starves.
+        if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) continue;
+        this.stats.idleFrames++;
+        seat.settled = true;
+      } else {
+        seat.settled = false;
+      }
+      seat.lastFrameAt = now;
       endFrame(w, flagsPos, flags);
       this.stats.frames++;
       this.stats.bytesOut += w.offset;
@@ -263,7 +310,9 @@ export class Room extends RoomSockets {
     const link = seat.link;
     if (!link || seat.lastProcessedSeq <= seat.lastAckedSeq) return;
     const w = this.writer.reset();
-    const flagsPos = beginFrame(w, this.tickIndex, Math.max(0, Math.round(this.clock.now() - this.epoch)));
+    const now = this.clock.now();
+    const flagsPos = beginFrame(w, this.tickIndex, Math.max(0, Math.round(now - this.epoch)));
+    seat.lastFrameAt = now;
     writeFrameAck(w, seat.lastProcessedSeq);
     endFrame(w, flagsPos, FrameFlag.Ack);
     seat.lastAckedSeq = seat.lastProcessedSeq;

@@ -26,5 +26,5 @@ export interface RoomRequest {
 export function createRoom(definition: GameDefinition, request: RoomRequest): Room {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
-  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock });
+  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock, bots: definition.bots });
 }

@@ -38,6 +38,13 @@ export interface RoomOptions {
   maxErrorsPerConnection: number;
   /** Least ms between two `tk:stats` answers to one connection (the probe is not free). */
   minStatsIntervalMs: number;
+  /**
+   * A client that got no frame for this long gets an empty FRAME (header only, ~7 bytes) at the
+   * next flush, so an idle room still tells it that time advanced; 0 turns it off. Binary rooms.
+   */
+  idleFrameMs: number;
+  /** Bot players seated when the room is created (games that define bots; DEV_MODE `bots=N`). */
+  bots: number;
 }
 
 /** Defaults shared by every room kind unless a game overrides them. */
@@ -56,6 +63,8 @@ export const defaultRoomOptions: RoomOptions = {
   maxBufferedBytes: 1 << 20,
   maxErrorsPerConnection: 20,
   minStatsIntervalMs: 250,
+  idleFrameMs: 250,
+  bots: 0,
 };
 
 /**

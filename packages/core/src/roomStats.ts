@@ -69,6 +69,15 @@ export interface RoomStatsSnapshot {
   errors: Record<string, number>;
   /** The game's own counters (`ctx.count`). */
   game: Record<string, number>;
+  /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
+  bots: {
+    /** Bot seats now. */
+    count: number;
+    /** Inputs bots sent since the room started. */
+    inputs: number;
+  };
+  /** Empty frames sent to idle clients (also counted in `frames`). */
+  idleFrames: number;
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;
 }
@@ -94,6 +103,7 @@ export class RoomStats {
   joins = 0;
   reconnects = 0;
   peakCcu = 0;
+  idleFrames = 0;
   readonly rejectedByCode: Record<string, number> = {};
   readonly refused: Record<string, number> = {};
   readonly closes: Record<string, number> = {};
@@ -122,6 +132,7 @@ export interface RoomStatsContext {
   queueInputs: boolean;
   loopRunning: boolean;
   ticksSkipped: number;
+  bots: { count: number; inputs: number };
 }
 
 /**
@@ -165,6 +176,8 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     closes: { ...s.closes },
     errors: { ...s.errors },
     game: { ...s.game },
+    bots: { ...c.bots },
+    idleFrames: s.idleFrames,
     timing: TIMING_NOTE,
   };
 }

@@ -24,6 +24,10 @@ export interface Seat {
   lastProcessedSeq: number;
   /** Highest seq acked to the current socket. */
   lastAckedSeq: number;
+  /** Room time of the last frame sent to this seat (idle frames are spaced from it). */
+  lastFrameAt: number;
+  /** The last frame sent said nothing changed (so the next idle one waits `idleFrameMs`). */
+  settled: boolean;
   /** The encoder's per-client state (baselines), fresh on every (re)connect. */
   syncState: unknown;
   /** Events queued for the next flush (references, not copies). */

@@ -133,8 +133,8 @@ describe("Room: flush throttle", () => {
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(50);
   });
 
-  it("sends no frame to a client with nothing new", () => {
-    const { clock, game, join } = setup();
+  it("sends no frame to a client with nothing new when idle frames are off", () => {
+    const { clock, game, join } = setup({ idleFrameMs: 0 });
     const a = join();
     clock.advance(100);
     const before = a.conn.frames().length;
@@ -146,6 +146,31 @@ describe("Room: flush throttle", () => {
     const frames = a.conn.frames();
     expect(frames.length).toBe(before + 1);
     expect(deltaVersion(frames.at(-1)!.delta!)).toBe(game.encoder.version);
+  });
+
+  it("tells an idle client that time advanced with empty frames, idleFrameMs apart", () => {
+    const { clock, game, join, room } = setup({ idleFrameMs: 250 });
+    const a = join();
+    clock.advance(100);
+    const before = a.conn.frames().length;
+    clock.advance(1000);
+    const idle = a.conn.frames().slice(before);
+    // 1000 ms of nothing new at one empty frame per 250 ms (flushes on 50 ms boundaries).
+    expect(idle.length).toBe(4);
+    for (const f of idle) {
+      expect(f.ackSeq).toBe(-1);
+      expect(f.events.length).toBe(0);
+      expect(f.delta).toBeNull();
+    }
+    const bytes = a.conn.sent.slice(-4).map((d) => (d as Uint8Array).byteLength);
+    expect(Math.max(...bytes)).toBeLessThanOrEqual(12);
+    for (let i = 1; i < idle.length; i++) expect(idle[i]!.time - idle[i - 1]!.time).toBe(250);
+    // Plus the one that said "settled" at the first flush after the initial state.
+    expect(room.snapshot().idleFrames).toBe(5);
+    // A real change goes out at the next flush, and restarts the idle spacing.
+    game.encoder.version++;
+    clock.advance(50);
+    expect(a.conn.frames().at(-1)!.delta).not.toBeNull();
   });
 
   it("aligns flushes to tick boundaries", () => {

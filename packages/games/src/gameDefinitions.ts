@@ -1,9 +1,13 @@
 import type { GameDefinition } from "@tikron/core";
 import { createAgar } from "./agar/agarGame";
+import { agarBots, fpsBots, movementBots, tttBots } from "./bots";
 import { FPS_PRESETS } from "./fps/fpsPresets";
 import { createShooter } from "./fps/shooterGame";
 import { createMovement } from "./movement/movementGame";
 import { TicTacToeGame } from "./ttt/tttGame";
+
+/** fps bots move in steps this long, one per input (well inside the move budget's step cap). */
+const FPS_BOT_STEP_MS = 100;
 
 /** Every room kind the gateway hosts, by kind name. */
 export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
@@ -11,22 +15,26 @@ export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
     kind: "agar",
     defaults: { tickMs: 50, syncIntervalMs: 50, cap: 20 },
     create: (options, params) => createAgar(options, params),
+    bots: agarBots,
   },
   movement: {
     kind: "movement",
     // 20 Hz both ways: everyone sees everyone, so a flush costs cap² entity updates.
     defaults: { tickMs: 50, syncIntervalMs: 50, cap: 64 },
     create: (options, params) => createMovement(options, params),
+    bots: movementBots,
   },
   fps: {
     kind: "fps",
     // Inputs stay queued to the tick (see FPS_PRESETS): immediate per-input acks multiply writes.
     defaults: { ...FPS_PRESETS.hz30, cap: 100, queueInputs: true },
     create: (options, params) => createShooter(options, params),
+    bots: fpsBots(FPS_BOT_STEP_MS),
   },
   "ttt-json": {
     kind: "ttt-json",
     defaults: { cap: 2 },
     create: () => new TicTacToeGame(),
+    bots: tttBots,
   },
 };

@@ -14,3 +14,4 @@ export { TicTacToeGame } from "./ttt/tttGame";
 export { winnerOf, isFull, emptyBoard, otherMark } from "./ttt/tttRules";
 export * from "./schemas";
 export { Random, seedFrom } from "./random";
+export { agarBots, movementBots, fpsBots, tttBots, tttBotMove } from "./bots";

@@ -54,7 +54,8 @@ describe("gameDefinitions", () => {
       t.clock.advance(50);
     }
     expect(a.view(schema as never).size).toBeGreaterThan(0);
-    expect(a.frames().at(-1)!.ackSeq).toBe(10);
+    // The newest ack (a later idle frame carries none).
+    expect(Math.max(...a.frames().map((f) => f.ackSeq))).toBe(10);
     expect(t.room.snapshot().inputs).toMatchObject({ received: 20, processed: 20, rejected: 0 });
   });
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createRoom, type GameDefinition, type Room } from "@tikron/core";
-import { CloseCode, isRouteRefusal, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, isRouteRefusal, parseBotCount, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { WsConnection } from "./wsConnection";
 
@@ -105,6 +105,14 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const route = routeRoomUrl(url, { devMode, hasKind });
     if (!route) return reply(res, 404, "not found");
     if (isRouteRefusal(route)) return reply(res, route.status, route.reason);
+    if (route.bots) {
+      if (req.method !== "POST") return reply(res, 405, "POST /rooms/:kind/:roomId/bots?count=N");
+      if (!devMode) return reply(res, 403, "bots are available in DEV_MODE only on the Node host");
+      const count = parseBotCount(url.searchParams);
+      if (typeof count === "string") return reply(res, 400, count);
+      const room = roomFor(route).room;
+      return reply(res, 200, { bots: room.setBots(count), ccu: room.connectedCount });
+    }
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(`${route.kind}:${route.roomId}`);
     const adapter = { sockets: h?.sockets.size ?? 0 };
@@ -118,7 +126,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
     if (!route) return refuseUpgrade(socket, 404, "not found");
     if (isRouteRefusal(route)) return refuseUpgrade(socket, route.status, route.reason);
-    if (route.stats) return refuseUpgrade(socket, 400, "stats are plain HTTP: GET without an upgrade");
+    if (route.stats || route.bots) return refuseUpgrade(socket, 400, "stats and bots are plain HTTP, without an upgrade");
     const h = roomFor(route);
     if (!h.room.admitSocket()) {
       return refuseUpgrade(socket, 503, "too many sockets waiting to join this room; retry shortly", { "retry-after": "1" });

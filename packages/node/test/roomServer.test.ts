@@ -73,6 +73,21 @@ describe("serveRooms", () => {
     expect(await upgradeStatus(`${s.url}/rooms/agar/r1`)).toBe(101);
   });
 
+  it("seats bots with POST /rooms/:kind/:id/bots in DEV_MODE (403 outside it, 405 for GET, 400 for a bad count)", async () => {
+    const s = await start();
+    const post = (path: string) => fetch(`${s.httpUrl}${path}`, { method: "POST" });
+    const res = await post("/rooms/movement/b1/bots?count=3");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ bots: 3, ccu: 3 });
+    expect((await getJson(`${s.httpUrl}/rooms/movement/b1/stats`)).body.bots).toMatchObject({ count: 3 });
+    expect((await post("/rooms/movement/b1/bots?count=0")).status).toBe(200);
+    expect((await getJson(`${s.httpUrl}/rooms/movement/b1/stats`)).body.bots).toMatchObject({ count: 0 });
+    expect((await post("/rooms/movement/b1/bots?count=-1")).status).toBe(400);
+    expect((await getJson(`${s.httpUrl}/rooms/movement/b1/bots?count=1`)).status).toBe(405);
+    const prod = await start(false);
+    expect((await fetch(`${prod.httpUrl}/rooms/movement/b1/bots?count=1`, { method: "POST" })).status).toBe(403);
+  });
+
   it("serves DEV_MODE stats over HTTP: idle before the first join, the room's tk:stats after", async () => {
     const s = await start();
     expect(await getJson(`${s.httpUrl}/rooms/agar/st/stats`)).toMatchObject({ status: 200, body: { kind: "agar", roomId: "st", ccu: 0, idle: true } });

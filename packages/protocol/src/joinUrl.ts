@@ -31,6 +31,10 @@ export interface RoomOptionOverrides {
   joinBurst?: number;
   /** Least ms between two stats answers to one connection. */
   minStatsIntervalMs?: number;
+  /** Empty-frame spacing for idle clients (ms; 0 off). */
+  idleFrameMs?: number;
+  /** Bot players seated when the room is created (kinds that define bots). */
+  bots?: number;
 }
 
 /** Game-level knobs a join URL may override (world size, AOI radius). */
@@ -65,6 +69,8 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   joinRatePerSec: { min: 1, max: 10_000 },
   joinBurst: { min: 1, max: 10_000 },
   minStatsIntervalMs: { min: 0, max: 60_000, integer: true },
+  idleFrameMs: { min: 0, max: 60_000, integer: true },
+  bots: { min: 0, max: 200, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },
@@ -110,7 +116,7 @@ export function parseRoomOverrides(query: URLSearchParams): RoomOverrides | stri
 /** Room ids: URL-safe and short (1–64 of `A-Z a-z 0-9 _ -`). */
 export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats)?\/?$/;
+const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats|\/bots)?\/?$/;
 
 /** A join URL a host may serve: which room, whether it asks for stats, and its overrides. */
 export interface RoomRoute {
@@ -120,6 +126,11 @@ export interface RoomRoute {
   roomId: string;
   /** `/rooms/:kind/:roomId/stats` (DEV_MODE only). */
   stats: boolean;
+  /**
+   * `POST /rooms/:kind/:roomId/bots?count=N`: seat N bot players (DEV_MODE, or kinds whose
+   * definition allows bots in production; the host decides that).
+   */
+  bots: boolean;
   /** DEV_MODE overrides from the query (empty when none). */
   overrides: RoomOverrides;
 }
@@ -152,7 +163,8 @@ export function routeRoomUrl(url: URL, opts: { devMode: boolean; hasKind(kind: s
   const kind = safeDecode(m[1]!);
   const roomId = safeDecode(m[2]!);
   if (kind === null || roomId === null) return { status: 400, reason: "malformed percent-encoding in the room path" };
-  const stats = m[3] !== undefined;
+  const stats = m[3] === "/stats";
+  const bots = m[3] === "/bots";
   if (!opts.hasKind(kind)) return { status: 404, reason: `unknown room kind "${kind.slice(0, 32)}"` };
   if (!ROOM_ID_PATTERN.test(roomId)) return { status: 400, reason: "room id must be 1-64 characters of A-Z a-z 0-9 _ -" };
   if (stats && !opts.devMode) return { status: 403, reason: "room stats over HTTP are available in DEV_MODE only" };
@@ -163,10 +175,26 @@ export function routeRoomUrl(url: URL, opts: { devMode: boolean; hasKind(kind: s
     if (typeof parsed === "string") return { status: 400, reason: parsed };
     overrides = parsed;
   }
-  return { kind, roomId, stats, overrides };
+  return { kind, roomId, stats, bots, overrides };
 }
 
 /** True when {@link routeRoomUrl} refused the URL. */
 export function isRouteRefusal(r: RoomRoute | RouteRefusal): r is RouteRefusal {
   return "status" in r;
+}
+
+/** Most bots one request may ask a room for (the core clamps to its own limit too). */
+export const MAX_BOTS_PER_ROOM = 200;
+
+/**
+ * Reads `count` of `POST /rooms/:kind/:roomId/bots?count=N`: an integer 0..{@link
+ * MAX_BOTS_PER_ROOM}, or an error string.
+ */
+export function parseBotCount(query: URLSearchParams): number | string {
+  const raw = query.get("count");
+  const n = Number(raw);
+  if (raw === null || raw === "" || !Number.isInteger(n) || n < 0 || n > MAX_BOTS_PER_ROOM) {
+    return `count must be an integer 0..${MAX_BOTS_PER_ROOM}`;
+  }
+  return n;
 }

@@ -44,8 +44,9 @@ describe("join URL", () => {
   const route = (path: string, devMode = true) => routeRoomUrl(new URL(path, "http://h"), { devMode, hasKind: (k) => k === "agar" });
 
   it("routes room paths with their overrides, and ignores other paths", () => {
-    expect(route("/rooms/agar/r1")).toEqual({ kind: "agar", roomId: "r1", stats: false, overrides: { options: {}, params: {} } });
-    expect(route("/rooms/agar/r1/stats")).toMatchObject({ stats: true });
+    expect(route("/rooms/agar/r1")).toEqual({ kind: "agar", roomId: "r1", stats: false, bots: false, overrides: { options: {}, params: {} } });
+    expect(route("/rooms/agar/r1/stats")).toMatchObject({ stats: true, bots: false });
+    expect(route("/rooms/agar/r1/bots")).toMatchObject({ stats: false, bots: true });
     expect(route("/rooms/agar/r1?tickMs=33&queueInputs=0&world=800&other=x")).toMatchObject({
       overrides: { options: { tickMs: 33, queueInputs: false }, params: { world: 800 } },
     });
@@ -74,7 +75,7 @@ describe("join URL", () => {
   it("treats only its own keys as overrides (not inherited object keys)", () => {
     expect(parseRoomOverrides(new URLSearchParams("constructor=1&toString=2&cap=7"))).toEqual({ options: { cap: 7 }, params: {} });
     expect([...ROOM_OVERRIDE_KEYS].sort()).toEqual(
-      ["aoi", "cap", "joinBurst", "joinRatePerSec", "minStatsIntervalMs", "msgBurst", "msgRatePerSec", "queueInputs", "reconnectWindowMs", "syncIntervalMs", "tickMs", "world"].sort(),
+      ["aoi", "bots", "cap", "idleFrameMs", "joinBurst", "joinRatePerSec", "minStatsIntervalMs", "msgBurst", "msgRatePerSec", "queueInputs", "reconnectWindowMs", "syncIntervalMs", "tickMs", "world"].sort(),
     );
   });
 });

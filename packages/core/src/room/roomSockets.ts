@@ -22,6 +22,7 @@ import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "../roomSt
 import type { ClientLink, Dialect } from "../seat";
 import { TickScheduler } from "../tickScheduler";
 import { TokenBucket } from "../tokenBucket";
+import { RoomBots, type BotSpec } from "./bots";
 import { closeFreesSeat, newClientLink, statsWaitMs } from "./clientLink";
 import { sendError, sendPong, sendStats } from "./dialects";
 import { Seating } from "./seating";
@@ -42,6 +43,8 @@ export interface RoomInit {
   clock?: Clock;
   /** Session start/end observers (records). */
   hooks?: RoomHooks;
+  /** The kind's bot players (from its `GameDefinition`). */
+  bots?: BotSpec;
 }
 
 /**
@@ -73,6 +76,8 @@ export abstract class RoomSockets {
   protected readonly seating: Seating;
   protected readonly sessions: SessionTracker;
   protected readonly joinBucket: TokenBucket;
+  /** The room's bot players (see room/bots.ts). */
+  protected readonly bots: RoomBots;
   protected nextConnId = 1;
   protected jsonDirty = false;
 
@@ -102,6 +107,13 @@ export abstract class RoomSockets {
       hooks: this.hooks,
       jsonSeatsChanged: () => (this.jsonDirty = true),
       markChanged: () => this.markChanged(),
+    });
+    const room = this;
+    this.bots = new RoomBots(init.bots, {
+      clock: this.clock,
+      dialect: this.game.sync.mode,
+      open: (conn) => room.open(conn),
+      message: (connId, data) => room.message(connId, data),
     });
   }
 
@@ -235,6 +247,7 @@ export abstract class RoomSockets {
       queueInputs: this.options.queueInputs,
       loopRunning: this.scheduler.running,
       ticksSkipped: this.scheduler.skipped,
+      bots: { count: this.bots.count, inputs: this.bots.inputs },
     });
   }
 

@@ -104,6 +104,8 @@ export class SeatRegistry {
       lastReceivedSeq: 0,
       lastProcessedSeq: 0,
       lastAckedSeq: 0,
+      lastFrameAt: 0,
+      settled: false,
       syncState: null,
       events: [],
     };

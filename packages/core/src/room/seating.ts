@@ -62,6 +62,7 @@ export class Seating {
     this.d.sessions.connected(this.connectedCount);
     if (game.ticking && !scheduler.running) scheduler.start();
     this.d.hooks.onSeated?.(link.connId, this.d.seats.ticketOf(seat, link));
+    this.d.hooks.onOccupancy?.(this.connectedCount);
   }
 
   /** The seat's socket dropped: keep seat and entity for the reconnection window. */
@@ -78,6 +79,7 @@ export class Seating {
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) this.d.scheduler.stop();
+    this.d.hooks.onOccupancy?.(this.connectedCount);
   }
 
   /** Frees the seat for good (leave, abuse, or the window ran out). Idempotent. */
@@ -89,6 +91,7 @@ export class Seating {
       seat.link = null;
       this.connectedCount--;
       if (this.connectedCount === 0) this.d.scheduler.stop();
+      this.d.hooks.onOccupancy?.(this.connectedCount);
     }
     if (game.sync.mode === "binary" && seat.syncState !== null) game.sync.encoder.releaseClient(seat.syncState);
     seat.syncState = null;

@@ -30,6 +30,12 @@ export interface RoomHooks {
   onSessionEnd?(record: RoomSessionRecord): void;
   /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
   onSeated?(connId: number, ticket: SeatTicket): void;
+  /**
+   * The number of connected seats (bots included) changed to `connected`. Called synchronously
+   * from seat changes: hosts that report it anywhere must debounce and defer (see the
+   * Cloudflare adapter's lobby reporter).
+   */
+  onOccupancy?(connected: number): void;
 }
 
 interface OpenSession {
