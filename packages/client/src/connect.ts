@@ -6,6 +6,7 @@ import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder"
 import { Emitter } from "./emitter";
 import { InputBatcher } from "./inputBatcher";
 import { PendingRequests, Waiters } from "./pendingRequests";
+import { ReceiptCounter } from "./receipts";
 import { ReconnectPolicy } from "./reconnect";
 import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
@@ -50,6 +51,7 @@ export class RoomConnection<S = unknown> {
   private tokenValue: string;
   private welcomeInfo: WelcomeInfo | null = null;
   private nextSeq = 1;
+  private readonly receipts = new ReceiptCounter();
   private helloAt = NaN;
 
   /** @internal Use {@link connect}. */
@@ -255,6 +257,9 @@ export class RoomConnection<S = unknown> {
     st.messagesIn++;
     st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
+    if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.receipts.read(this.attempts.socket, data)) {
+      this.send(this.wire.receipt(this.receipts.messages, this.receipts.units));
+    }
     if (m instanceof DecodeError) {
       st.decodeErrors++;
       this.localError("bad_frame", `${m.code}: ${m.message}`);

@@ -1,4 +1,4 @@
-import type { GameDefinition } from "@tikron/core";
+import { admissionAddress, type GameDefinition } from "@tikron/core";
 import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
@@ -82,6 +82,16 @@ export async function routeGatewayRequest(
   }
   const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
   const headers = new Headers(request.headers);
-  writeRoomMeta(headers, { kind, roomId, options: overrides.options, params: overrides.params, ...(playerId !== undefined ? { playerId } : {}) });
+  // The address lets the room limit callers without a ticket (DEV_MODE) per address; with a
+  // ticket the player id is the key and the address is not used.
+  const address = admissionAddress(request.headers.get("CF-Connecting-IP"));
+  writeRoomMeta(headers, {
+    kind,
+    roomId,
+    options: overrides.options,
+    params: overrides.params,
+    ...(playerId !== undefined ? { playerId } : {}),
+    ...(address !== undefined ? { address } : {}),
+  });
   return stub.fetch(new Request(request.url, { method: request.method, headers }));
 }

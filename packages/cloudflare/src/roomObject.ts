@@ -100,8 +100,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     const room = this.roomFor(meta);
     if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!room.admitSocket()) {
-      return new Response("too many sockets waiting to join this room; retry shortly", { status: 503, headers: { "retry-after": "1" } });
+    const refusal = room.admitSocket(meta.playerId, meta.address);
+    if (refusal) {
+      const retry = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+      return new Response(`${refusal.reason}; retry later`, { status: refusal.status, headers: { "retry-after": retry } });
     }
     const pair = new WebSocketPair();
     const client = pair[0];
@@ -120,7 +122,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
-    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId);
+    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address);
     this.track(server, id);
     server.addEventListener("message", (e) => room.message(id, e.data as ArrayBuffer | string));
     server.addEventListener("close", (e) => this.socketClosed(server, e.code, e.reason));
@@ -134,7 +136,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private acceptHibernatable(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId));
+    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address));
   }
 
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {

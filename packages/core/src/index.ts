@@ -3,6 +3,7 @@
  * Hosts (the Cloudflare Durable Object, the Node host) hand it sockets as {@link Connection}s.
  */
 export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "./room";
+export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export type { Connection } from "./connection";
 export { systemClock, type Clock, type TimerHandle } from "./clock";

@@ -5,9 +5,11 @@ import {
   endFrame,
   writeFrameAck,
   writeFrameEvents,
+  type ErrorName,
   type InputEntry,
 } from "@tikron/protocol";
 import { isRejection, type GameContext, type InputRejection } from "./game";
+import { Pressure, pressure, sendTo } from "./room/clientLink";
 import { flushJsonState } from "./room/dialects";
 import { RoomSockets, type RoomInit } from "./room/roomSockets";
 import { RoomStats } from "./roomStats";
@@ -38,7 +40,11 @@ export class Room extends RoomSockets {
   private flushIndex = 0;
   private tickIndex = 0;
   private immediateFlushQueued = false;
+  /** Some seat has refusals to report (see {@link reportRefusals}). */
+  private refusalsPending = false;
   private readonly ctx: GameContext;
+  /** Backpressure verdict for JSON flushes, bound once (no closure per flush). */
+  private readonly mayStream = (link: ClientLink): boolean => this.streamAllowed(link, this.clock.now());
 
   constructor(init: RoomInit) {
     super(init);
@@ -65,7 +71,13 @@ export class Room extends RoomSockets {
       this.stats.inputsReceived++;
       if (entry.seq <= seat.lastReceivedSeq) {
         this.countRejected("stale_seq");
-        this.sendError(link, "bad_input", `seq ${entry.seq} is not above ${seat.lastReceivedSeq}`);
+        this.noteRefusal(seat, "bad_input", "seq is not above the last one");
+        continue;
+      }
+      // A bounded step: a seq that leaps to 2^32-1 would leave the seat nowhere to go.
+      if (entry.seq - seat.lastReceivedSeq > this.options.maxSeqStep) {
+        this.countRejected("seq_jump");
+        this.noteRefusal(seat, "bad_input", `seq jumps more than ${this.options.maxSeqStep} above the last one`);
         continue;
       }
       seat.lastReceivedSeq = entry.seq;
@@ -86,6 +98,38 @@ export class Room extends RoomSockets {
       if (this.game.ticking) this.sendAckNow(seat);
       else this.queueImmediateFlush();
     }
+    if (seat.refusedCount > 0) this.reportRefusals(seat);
+  }
+
+  /** Remembers a refused input; the seat hears of all of them in one error frame. */
+  private noteRefusal(seat: Seat, name: ErrorName, reason: string): void {
+    if (seat.refusedCount++ === 0) {
+      seat.refusedName = name;
+      seat.refusedReason = reason;
+    }
+    this.refusalsPending = true;
+  }
+
+  /**
+   * One error frame for every input refused since the last one (the first refusal's code, the
+   * count in the reason), and one charge against the socket's refusal budget: refused inputs
+   * cost the room a decode each, so a client that keeps sending them is kicked (4010) once
+   * the budget (`rejectedFramesPerSec`, `rejectedFramesBurst`) runs out.
+   */
+  private reportRefusals(seat: Seat): void {
+    const n = seat.refusedCount;
+    if (n === 0) return;
+    seat.refusedCount = 0;
+    const link = seat.link;
+    if (!link || link.closed) return;
+    const now = this.clock.now();
+    if (!link.rejectBucket.take(now)) {
+      RoomStats.bump(this.stats.errors, "too_many_refusals");
+      this.closeLink(link, CloseCode.too_many_errors, "too many refused inputs");
+      return;
+    }
+    const reason = n === 1 ? seat.refusedReason : `${n} inputs refused; first: ${seat.refusedReason}`;
+    this.sendError(link, seat.refusedName as ErrorName, reason);
   }
 
   private apply(seat: Seat, seq: number, input: unknown, receivedAt: number): void {
@@ -106,7 +150,7 @@ export class Room extends RoomSockets {
     this.countRejected(r.code);
     // A refused input is still answered by the ack, so the client stops predicting it.
     if (seq > seat.lastProcessedSeq) seat.lastProcessedSeq = seq;
-    if (seat.link) this.sendError(seat.link, r.code, r.reason);
+    this.noteRefusal(seat, r.code, r.reason);
   }
 
   private countRejected(code: string): void {
@@ -124,6 +168,11 @@ export class Room extends RoomSockets {
       const seat = this.seats.get(e.playerId);
       if (seat) this.apply(seat, e.seq, e.input, e.receivedAt);
     });
+    if (this.refusalsPending) {
+      this.refusalsPending = false;
+      const list = this.seats.list;
+      for (let i = 0; i < list.length; i++) this.reportRefusals(list[i]!);
+    }
     try {
       this.game.tick(now, this.options.tickMs);
     } catch (e) {
@@ -153,13 +202,9 @@ export class Room extends RoomSockets {
       const seat = list[i]!;
       const link = seat.link;
       if (!link) continue;
-      // Reading the backlog crosses into the runtime; every 4th flush per client (staggered)
-      // still finds a stalled reader within 4 flushes, at a quarter of the cost.
-      if (((flushIndex + i) & 3) === 0 && link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
-        RoomStats.bump(this.stats.errors, "slow_consumer");
-        this.closeLink(link, CloseCode.slow_consumer, "client is not reading");
-        continue;
-      }
+      // A client that is behind gets no frame: its baseline stays at the last frame it got,
+      // so the next one it gets carries everything since (a fresh view, not a replay).
+      if (!this.streamAllowed(link, now, ((flushIndex + i) & 3) === 0)) continue;
       w.reset();
       const flagsPos = beginFrame(w, this.tickIndex, time);
       let flags = 0;
@@ -179,8 +224,27 @@ export class Room extends RoomSockets {
       endFrame(w, flagsPos, flags);
       this.stats.frames++;
       this.stats.bytesOut += w.offset;
-      link.connection.send(w.peek());
+      sendTo(link, w.peek());
     }
+  }
+
+  /**
+   * Backpressure for the state stream: false when `link` is behind (frame skipped, counted in
+   * `framesSkipped`) or was just closed 4004. `readRuntime` also consults the runtime's
+   * `bufferedAmount`, which crosses into the runtime: every 4th flush per client (staggered)
+   * still finds a stalled reader within 4 flushes, at a quarter of the cost.
+   */
+  private streamAllowed(link: ClientLink, now: number, readRuntime = true): boolean {
+    const p = pressure(link, now, this.options);
+    if (p === Pressure.Close || (readRuntime && link.connection.bufferedAmount() > this.options.maxBufferedBytes)) {
+      this.slowConsumer(link);
+      return false;
+    }
+    if (p === Pressure.Behind) {
+      this.stats.framesSkipped++;
+      return false;
+    }
+    return true;
   }
 
   private flushJson(now: number): void {
@@ -188,7 +252,7 @@ export class Room extends RoomSockets {
     const dirty = this.jsonDirty;
     this.jsonDirty = false;
     const time = Math.max(0, Math.round(now - this.epoch));
-    flushJsonState(this.seats.list, this.game.sync.source, dirty, this.tickIndex, time, this.stats);
+    flushJsonState(this.seats.list, this.game.sync.source, dirty, this.tickIndex, time, this.stats, this.mayStream);
   }
 
   /** Ack-only frame sent at once (queueInputs off): one extra send per input, by design. */
@@ -203,7 +267,7 @@ export class Room extends RoomSockets {
     this.stats.acks++;
     this.stats.frames++;
     this.stats.bytesOut += w.offset;
-    link.connection.send(w.peek());
+    sendTo(link, w.peek());
   }
 
   protected markChanged(): void {

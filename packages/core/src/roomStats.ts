@@ -25,6 +25,8 @@ export interface RoomStatsSnapshot {
   inputs: { received: number; processed: number; rejected: number; rejectedByCode: Record<string, number> };
   acks: number;
   frames: number;
+  /** State frames not sent because the client was behind (backpressure; see `softBufferedBytes`). */
+  framesSkipped: number;
   bytesOut: number;
   bytesIn: number;
   messagesIn: number;
@@ -53,6 +55,7 @@ export class RoomStats {
   inputsRejected = 0;
   acks = 0;
   frames = 0;
+  framesSkipped = 0;
   bytesOut = 0;
   bytesIn = 0;
   messagesIn = 0;
@@ -121,6 +124,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     },
     acks: s.acks,
     frames: s.frames,
+    framesSkipped: s.framesSkipped,
     bytesOut: s.bytesOut,
     bytesIn: s.bytesIn,
     messagesIn: s.messagesIn,

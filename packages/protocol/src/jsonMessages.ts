@@ -12,7 +12,9 @@ export type JsonClientMessage =
   | { t: "ping"; ct: number }
   | { t: "stats"; id: number }
   | { t: "leave" }
-  | { t: "ka" };
+  | { t: "ka" }
+  /** Receipt: server messages (`m`) and UTF-16 units (`b`) read so far, modulo 2^32. */
+  | { t: "rc"; m: number; b: number };
 
 /**
  * The JSON rooms' keepalive, sent as this exact text and answered with the same text. It is a
@@ -102,6 +104,9 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
       return { t: "leave" };
     case "ka":
       return { t: "ka" };
+    case "rc":
+      if (!isU32(o.m) || !isU32(o.b)) return new DecodeError("bad_value", "rc.m and rc.b must be u32");
+      return { t: "rc", m: o.m, b: o.b };
     default:
       return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
   }

@@ -103,6 +103,10 @@ export class SeatRegistry {
       lastAckedSeq: 0,
       syncState: null,
       events: [],
+      viewStale: false,
+      refusedCount: 0,
+      refusedName: "",
+      refusedReason: "",
     };
     this.byId.set(playerId, seat);
     this.byToken.set(token, seat);
