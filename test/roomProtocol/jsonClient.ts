@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { PROTOCOL_VERSION } from "@tikron/protocol";
+import { JSON_KEEPALIVE, PROTOCOL_VERSION, ReceiptCounter } from "@tikron/protocol";
 import { sleep } from "./rawClient";
 
 /** Polls `cond` every 20 ms until it holds or `timeoutMs` passes; returns its last value. */
@@ -13,6 +13,7 @@ export async function until(cond: () => boolean, timeoutMs = 5000): Promise<bool
 export class JsonClient {
   readonly ws: WebSocket;
   readonly messages: any[] = [];
+  private readonly receipts = new ReceiptCounter();
   closed: number | null = null;
   private seq = 0;
   private readonly opened: Promise<void>;
@@ -26,7 +27,12 @@ export class JsonClient {
     this.ws.on("error", () => {});
     this.ws.on("close", (code) => (this.closed = code));
     this.ws.on("message", (data, isBinary) => {
-      if (!isBinary) this.messages.push(JSON.parse(data.toString()));
+      if (isBinary) return;
+      const text = data.toString();
+      this.messages.push(JSON.parse(text));
+      if (text !== JSON_KEEPALIVE && this.receipts.read(this.ws, text)) {
+        this.ws.send(JSON.stringify({ t: "rc", m: this.receipts.messages, b: this.receipts.units }));
+      }
     });
   }
 

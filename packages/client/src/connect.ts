@@ -1,4 +1,4 @@
-import { CloseCode, DecodeError, PROTOCOL_VERSION } from "@tikron/protocol";
+import { CloseCode, DecodeError, PROTOCOL_VERSION, ReceiptCounter } from "@tikron/protocol";
 import { ClockPinger } from "./clockPinger";
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions } from "./connectOptions";
@@ -6,7 +6,6 @@ import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder"
 import { Emitter } from "./emitter";
 import { InputBatcher } from "./inputBatcher";
 import { PendingRequests, Waiters } from "./pendingRequests";
-import { ReceiptCounter } from "./receipts";
 import { ReconnectPolicy } from "./reconnect";
 import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";

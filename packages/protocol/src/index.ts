@@ -15,3 +15,4 @@ export * from "./cadence";
 export * from "./joinUrl";
 export * from "./schema";
 export * from "./delta";
+export * from "./receipts";

@@ -1,4 +1,4 @@
-import { RECEIPT_EVERY_BYTES, RECEIPT_EVERY_MESSAGES } from "@tikron/protocol";
+import { RECEIPT_EVERY_BYTES, RECEIPT_EVERY_MESSAGES } from "./constants";
 
 /**
  * Counts what this client has read on its current socket and says when to confirm it with a
