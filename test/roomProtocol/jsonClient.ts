@@ -15,7 +15,8 @@ export class JsonClient {
   readonly messages: any[] = [];
   private readonly receipts = new ReceiptCounter();
   closed: number | null = null;
-  private seq = 0;
+  /** Last input seq sent (a reconnecting test may set it to go on from its old seat). */
+  seq = 0;
   private readonly opened: Promise<void>;
 
   constructor(url: string) {
@@ -37,9 +38,9 @@ export class JsonClient {
   }
 
   /** Says hello and waits for the welcome (or a close). */
-  async join(name: string): Promise<any> {
+  async join(name: string, token = ""): Promise<any> {
     await this.opened;
-    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token: "", name }));
+    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token, name }));
     await until(() => this.messages.some((m) => m.t === "welcome") || this.closed !== null, 10_000);
     return this.messages.find((m) => m.t === "welcome");
   }

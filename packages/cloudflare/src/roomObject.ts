@@ -7,6 +7,16 @@ import { JSON_KEEPALIVE } from "@tikron/protocol";
 
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 
+/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state. */
+const CHECKPOINT_KEY = "room:checkpoint";
+/**
+ * How long after a change a checkpoint is written: a seat taken or freed, or a turn-based
+ * game's move, at once (batched within the event: they are rare and they are what players
+ * lose); a ticking room's periodic nudge (its seats' input seqs) within 2 s. The world of a
+ * ticking game is not checkpointed.
+ */
+const CHECKPOINT_DELAY_MS = { soon: 0, later: 2000 };
+
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */
 interface SocketAttachment {
   meta: RoomRequestMeta;
@@ -39,6 +49,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
+  /** The checkpoint found in storage at construction, until a room is made from it. */
+  private savedCheckpoint: unknown = undefined;
+  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+  private checkpointSoon = false;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -51,6 +65,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     super(ctx, env);
     // Answered by the runtime for hibernatable sockets, without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON_KEEPALIVE, JSON_KEEPALIVE));
+    // Before any event: a restarted (or evicted, or hibernated) object finds its room's seats
+    // and game state here, so every client can come back to its own seat.
+    void ctx.blockConcurrencyWhile(async () => {
+      this.savedCheckpoint = await ctx.storage.get(CHECKPOINT_KEY);
+    });
   }
 
   /** The D1 database records go to: the env's `DB` binding when present. */
@@ -185,10 +204,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         ws?.serializeAttachment({ meta, ticket } satisfies SocketAttachment);
       },
       onSessionStart: (info) => this.onSessionStart(info),
+      onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => this.onSessionEnd(record),
     };
     const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
     this.room = room;
+    if (this.savedCheckpoint !== undefined) {
+      room.restoreCheckpoint(this.savedCheckpoint);
+      this.savedCheckpoint = undefined;
+    }
     return room;
   }
 
@@ -206,6 +230,30 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       const conn = new SocketConnection(ws, this.observeBuffered);
       this.track(ws, att?.ticket ? room.adopt(conn, att.ticket) : room.open(conn, att?.meta.playerId));
     }
+  }
+
+  /** Batches checkpoint writes: one pending write at a time, off the tick path. */
+  private checkpointDue(soon: boolean): void {
+    if (!this.room) return;
+    if (this.checkpointTimer !== null) {
+      if (!soon || this.checkpointSoon) return;
+      clearTimeout(this.checkpointTimer);
+    }
+    this.checkpointSoon = soon;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = null;
+      this.saveCheckpoint();
+    }, soon ? CHECKPOINT_DELAY_MS.soon : CHECKPOINT_DELAY_MS.later);
+  }
+
+  /** Writes the room's checkpoint (or removes it once the room has no seats). */
+  private saveCheckpoint(): void {
+    const room = this.room;
+    if (!room) return;
+    const write = room.seatCount === 0 ? this.ctx.storage.delete(CHECKPOINT_KEY) : this.ctx.storage.put(CHECKPOINT_KEY, room.checkpoint());
+    this.ctx.waitUntil(
+      Promise.resolve(write).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
+    );
   }
 
   private track(ws: WebSocket, connId: number): void {

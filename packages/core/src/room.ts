@@ -10,6 +10,7 @@ import {
 } from "@tikron/protocol";
 import { isRejection, type GameContext, type InputRejection } from "./game";
 import { Pressure, pressure, sendTo } from "./room/clientLink";
+import { checkpointSeats, type RoomCheckpoint } from "./room/checkpoint";
 import { flushJsonState } from "./room/dialects";
 import { RoomSockets, type RoomInit } from "./room/roomSockets";
 import { RoomStats } from "./roomStats";
@@ -19,6 +20,10 @@ import type { StateEncoder } from "./stateEncoder";
 export type { RoomInit } from "./room/roomSockets";
 export type { RoomHooks, RoomSessionRecord } from "./room/sessionTracker";
 export type { SeatTicket } from "./room/seatRegistry";
+export type { RoomCheckpoint, CheckpointSeat } from "./room/checkpoint";
+
+/** Ticks between a ticking room's checkpoint nudges (`onCheckpointDue`), while anyone is seated. */
+const CHECKPOINT_EVERY_TICKS = 200;
 
 const perfNow: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
@@ -181,6 +186,8 @@ export class Room extends RoomSockets {
     }
     this.stats.ticks++;
     this.stats.tick.record(perfNow() - t0);
+    // Seats' last seqs move with every input; a nudge now and then keeps a checkpoint close.
+    if (k % CHECKPOINT_EVERY_TICKS === 0) this.hooks.onCheckpointDue?.(false);
     if (k % this.syncEveryTicks === 0) this.flush(now);
   }
 
@@ -272,7 +279,57 @@ export class Room extends RoomSockets {
 
   protected markChanged(): void {
     this.jsonDirty = true;
-    if (!this.game.ticking) this.queueImmediateFlush();
+    if (!this.game.ticking) {
+      this.queueImmediateFlush();
+      this.hooks.onCheckpointDue?.(true);
+    }
+  }
+
+  // ---- checkpoints: what a restart needs -------------------------------------------------
+
+  /** Every seat and the game's own checkpoint, JSON-able (see room/checkpoint.ts). */
+  checkpoint(): RoomCheckpoint {
+    const json = this.game.sync.mode === "json";
+    const seats = this.seats.list.map((seat) => ({ ...this.seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
+    const cp: RoomCheckpoint = { v: 1, kind: this.kind, roomId: this.roomId, savedAt: Date.now(), seats };
+    if (this.game.checkpoint) cp.game = this.game.checkpoint();
+    return cp;
+  }
+
+  /**
+   * Rebuilds the room from a {@link checkpoint} before any socket is seated: every seat comes
+   * back held for the reconnection window (a hello with its token, or its ticket's identity,
+   * resumes it with `reconnected: true`), and the game continues from its checkpoint, or, for a
+   * game without one, gives each restored player a fresh entity. Returns false (and changes
+   * nothing) for a value that is not a checkpoint of this room, or when seats already exist.
+   */
+  restoreCheckpoint(value: unknown): boolean {
+    const seats = checkpointSeats(value, this.kind, this.roomId);
+    if (!seats || seats.length === 0 || this.seats.size > 0) return false;
+    const restored = seats.map((s) => {
+      this.sessions.seatTaken(this.seats.size === 0);
+      const seat = this.seats.restore(s);
+      seat.lastReceivedSeq = seat.lastProcessedSeq = seat.lastAckedSeq = s.lastSeq;
+      return seat;
+    });
+    const state = (value as RoomCheckpoint).game;
+    let gameRestored = false;
+    if (state !== undefined && this.game.restore) {
+      try {
+        this.game.restore(state);
+        gameRestored = true;
+      } catch (e) {
+        RoomStats.bump(this.stats.errors, "checkpoint_refused");
+        console.error(`[room ${this.kind}:${this.roomId}] game checkpoint refused; starting the game fresh`, e);
+      }
+    }
+    for (const seat of restored) {
+      if (!gameRestored) this.game.join(seat.playerId, seat.name);
+      this.seating.holdRestored(seat);
+    }
+    this.stats.restoredSeats += restored.length;
+    this.jsonDirty = true;
+    return true;
   }
 
   protected queueImmediateFlush(): void {

@@ -27,6 +27,8 @@ export interface RoomStatsSnapshot {
   frames: number;
   /** State frames not sent because the client was behind (backpressure; see `softBufferedBytes`). */
   framesSkipped: number;
+  /** Seats rebuilt from a checkpoint after a restart. */
+  restoredSeats: number;
   bytesOut: number;
   bytesIn: number;
   messagesIn: number;
@@ -56,6 +58,8 @@ export class RoomStats {
   acks = 0;
   frames = 0;
   framesSkipped = 0;
+  /** Seats rebuilt from a checkpoint after a restart. */
+  restoredSeats = 0;
   bytesOut = 0;
   bytesIn = 0;
   messagesIn = 0;
@@ -125,6 +129,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     acks: s.acks,
     frames: s.frames,
     framesSkipped: s.framesSkipped,
+    restoredSeats: s.restoredSeats,
     bytesOut: s.bytesOut,
     bytesIn: s.bytesIn,
     messagesIn: s.messagesIn,

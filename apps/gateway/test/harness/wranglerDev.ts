@@ -35,6 +35,11 @@ export interface WranglerDevOptions {
   echoOutput?: boolean;
   /** Keep the `--persist-to` directory after `stop()` (default false). */
   keepState?: boolean;
+  /**
+   * Reuse this state directory (an earlier server's `persistDir`, started with `keepState`), so
+   * Durable Object storage survives a restart the way it does in production.
+   */
+  persistDir?: string;
 }
 
 /** A running `wrangler dev` server. */
@@ -123,7 +128,7 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   if (!existsSync(configPath)) throw new Error(`wrangler config not found: ${configPath}`);
   await ensureWebBuilt();
 
-  const persistDir = join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
+  const persistDir = options.persistDir ?? join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
   mkdirSync(persistDir, { recursive: true });
 
   const args = [

@@ -411,6 +411,7 @@ export abstract class RoomSockets {
     this.sessions.joined();
     this.game.join(seat.playerId, seat.name);
     this.welcome(link, seat, false, now);
+    this.hooks.onCheckpointDue?.(true);
   }
 
   /** The welcome's fields, one builder for both dialects. */
