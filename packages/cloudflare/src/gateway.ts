@@ -20,6 +20,7 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
   malformed: "room ticket is malformed",
   bad_signature: "room ticket signature is invalid",
   expired: "room ticket has expired",
+  too_long: "room ticket expires further away than a ticket may live (24 h)",
   wrong_room: "room ticket is for another room",
 };
 
