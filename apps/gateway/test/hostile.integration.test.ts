@@ -7,7 +7,7 @@
  */
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ATTACKS } from "../../../test/hostile/attacks";
+import { ATTACKS, REPORTED_ONLY } from "../../../test/hostile/attacks";
 import { runPhase, verdict, type PhaseResult } from "../../../test/hostile/run";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
@@ -45,6 +45,16 @@ describe("hostile traffic next to honest players (short run)", () => {
       console.log(`[hostile] ${attack}: joins ${r.honestJoined}/${r.honestJoins}, ack p50/p99 ${r.ackP50.toFixed(0)}/${r.ackP99.toFixed(0)} ms (baseline ${baseline.ackP50.toFixed(0)}/${baseline.ackP99.toFixed(0)}), attacker ${JSON.stringify(r.attacker)}`);
       expect(r.attacker!.sockets + r.attacker!.frames).toBeGreaterThan(0);
       expect(verdict(baseline, r)).toEqual({ ok: true, reasons: [] });
+    }, 30_000);
+  }
+
+  for (const attack of REPORTED_ONLY) {
+    it(`${attack}: ≥ 99 % of honest joins succeed and no honest player is dropped (latency reported)`, async () => {
+      const r = await runPhase({ urlFor, room: `${attack}-${Date.now()}`, attack, durationMs: PHASE_MS, honest: HONEST });
+      console.log(`[hostile] ${attack}: joins ${r.honestJoined}/${r.honestJoins}, ack p50/p99 ${r.ackP50.toFixed(0)}/${r.ackP99.toFixed(0)} ms (baseline ${baseline.ackP50.toFixed(0)}/${baseline.ackP99.toFixed(0)}), attacker ${JSON.stringify(r.attacker)}`);
+      expect(r.attacker!.httpRefused).toBeGreaterThan(0);
+      expect(r.honestJoined / r.honestJoins).toBeGreaterThanOrEqual(0.99);
+      expect(r.honestDropped).toBe(0);
     }, 30_000);
   }
 });
