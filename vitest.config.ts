@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "tools/loadtest/test/**/*.test.ts", "apps/*/test/unit/**/*.test.ts"],
-          exclude: ["**/*.integration.test.ts", "**/*.fuzz.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.fuzz.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
           environment: "node",
         },
       },

@@ -51,6 +51,9 @@ export class FloorObject extends DurableObject<Env> {
   private padBytes = 0;
   private frameBytes = 75;
   private hibernation = false;
+  /** The last 1,200 send-loop durations (one minute at 20 Hz), for the stats reply's flush p99. */
+  private readonly flushMs = new Float64Array(1200);
+  private flushCount = 0;
 
   override fetch(request: Request): Response {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket upgrade", { status: 426 });
@@ -98,7 +101,12 @@ export class FloorObject extends DurableObject<Env> {
     } else if (bytes[0] === Kind.Hello && !client) {
       this.join(ws);
     } else if (bytes[0] === Kind.StatsRequest) {
-      const json = JSON.stringify({ kind: "floor", ccu: this.clients.size, syncIntervalMs: this.syncIntervalMs, frameBytes: this.frameBytes, api: this.hibernation ? "hibernation" : "standard" });
+      const json = JSON.stringify({
+        kind: "floor", ccu: this.clients.size, syncIntervalMs: this.syncIntervalMs, frameBytes: this.frameBytes,
+        api: this.hibernation ? "hibernation" : "standard",
+        // Same key as a room's tk:stats, so the load tool reads the floor's send loop like a room's flush.
+        flush: { p99: this.flushP99(), timing: "whole milliseconds under workerd, like a room's" },
+      });
       const requestId = bytes.length >= 5 ? new DataView(data).getUint32(1, true) : 0;
       ws.send(encodeStats(this.writer.reset(), requestId, json).toBytes());
     } else if (bytes[0] === Kind.Leave) {
@@ -143,8 +151,22 @@ export class FloorObject extends DurableObject<Env> {
     }, Math.max(0, next - now));
   }
 
+  /** p99 of the recent send loops (ms), or null before the first. */
+  private flushP99(): number | null {
+    const n = Math.min(this.flushCount, this.flushMs.length);
+    if (n === 0) return null;
+    const sorted = Array.from(this.flushMs.subarray(0, n)).sort((a, b) => a - b);
+    return sorted[Math.min(n - 1, Math.floor(n * 0.99))]!;
+  }
+
   /** One fixed-size FRAME per client: header, ack, and padding standing in for a delta body. */
   private flush(): void {
+    const t0 = performance.now();
+    this.sendFrames();
+    this.flushMs[this.flushCount++ % this.flushMs.length] = performance.now() - t0;
+  }
+
+  private sendFrames(): void {
     this.tick++;
     const time = Date.now() - this.epoch;
     const w = this.writer;

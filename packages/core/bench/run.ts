@@ -157,9 +157,15 @@ const scenes: Array<[string, SceneOptions, string]> = [
   ["agar 500p+2000o", { players: 500, orbs: 2000, world: 4000, tiers: single(600) }, "≤ 4 ms"],
   ["agar 500p+2000o, tiers 300/1 600/4", { players: 500, orbs: 2000, world: 4000, tiers: tiered }, ""],
   ["agar 20p+300o", { players: 20, orbs: 300, world: 4000, tiers: single(600) }, "≤ 2 KiB/s"],
+  // The capacity job (PERFORMANCE.md, "Server CPU"): a small dense arena, so every client sees ~20 % of it.
+  ["agar 100p+300o dense (world 1000, AOI 250)", { players: 100, orbs: 300, world: 1000, tiers: single(250) }, ""],
+  ["agar 300p+300o dense (world 1000, AOI 250)", { players: 300, orbs: 300, world: 1000, tiers: single(250) }, ""],
 ];
 
-const results = scenes.map(([name, opts, target]) => ({ r: runScene(name, opts), target }));
+// `--only <text>` runs the scenes whose name contains it (e.g. --only dense).
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] ?? "" : "";
+const results = scenes.filter(([name]) => name.includes(only)).map(([name, opts, target]) => ({ r: runScene(name, opts), target }));
 
 let commit = "unknown";
 try {

@@ -1,20 +1,22 @@
 import {
   CloseCode,
   FrameFlag,
+  PROTOCOL_VERSION,
   beginFrame,
   endFrame,
   writeFrameAck,
   writeFrameEvents,
   type ErrorName,
   type InputEntry,
+  type WelcomeFields,
 } from "@tikron/protocol";
 import { isRejection, type GameContext, type InputRejection } from "./game";
 import { Pressure, pressure, sendTo } from "./room/clientLink";
 import { checkpointSeats, type RoomCheckpoint } from "./room/checkpoint";
-import { flushJsonState } from "./room/dialects";
+import { flushJsonState, sendWelcome } from "./room/dialects";
 import { RoomSockets, type RoomInit } from "./room/roomSockets";
 import { RoomStats } from "./roomStats";
-import type { ClientLink, Seat } from "./seat";
+import type { ClientLink, Dialect, Seat } from "./seat";
 import type { StateEncoder } from "./stateEncoder";
 
 export type { RoomInit } from "./room/roomSockets";
@@ -35,10 +37,10 @@ const perfNow: () => number =
  * loop, flushes per-client state on a throttle and answers the `tk:stats` probe. It speaks the
  * wire protocol over `Connection`s handed in by a host and knows nothing of the runtime.
  *
- * This file is the simulation side: inputs are queued or applied here, a tick happens in
- * {@link runTick}, and a binary FRAME is encoded in {@link flushBinary}. The socket side
- * (open/close, a message's arrival and decode, hello, errors) is `RoomSockets` in
- * room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
+ * This file is the game side: a hello seats a player ({@link hello}), inputs are queued or
+ * applied here, a tick happens in {@link runTick}, and a binary FRAME is encoded in
+ * {@link flushBinary}. The socket side (open/close, a message's arrival and decode, errors) is
+ * `RoomSockets` in room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
  * dialects' replies live beside it in room/.
  */
 export class Room extends RoomSockets {
@@ -61,6 +63,81 @@ export class Room extends RoomSockets {
       count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
     };
     this.game.init?.(this.ctx);
+  }
+
+  // ---- joins: a hello seats a player, resumes a held seat, or is refused -----------------
+
+  protected hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void {
+    if (link.seat) return this.protocolError(link, "already_joined", "hello after join", dialect);
+    link.dialect = dialect;
+    if (version !== PROTOCOL_VERSION) {
+      RoomStats.bump(this.stats.errors, "version_mismatch");
+      this.sendError(link, "version_mismatch", `server speaks protocol ${PROTOCOL_VERSION}`, 0, dialect);
+      return this.closeLink(link, CloseCode.bad_hello, "protocol version mismatch");
+    }
+    if (this.game.sync.mode !== dialect) {
+      RoomStats.bump(this.stats.errors, "wrong_mode");
+      this.sendError(link, "bad_frame", `room ${this.kind} speaks ${this.game.sync.mode}`, 0, dialect);
+      return this.closeLink(link, CloseCode.bad_hello, "wrong dialect for this room");
+    }
+    this.clearHelloTimer(link);
+    this.settlePending(link);
+    const held = this.seats.resumable(link.identity, token);
+    if (held) {
+      if (held.link) this.closeLink(held.link, CloseCode.replaced, "seat taken by a newer connection");
+      this.seating.attach(held, link);
+      this.stats.reconnects++;
+      this.game.reconnected?.(held.playerId);
+      this.welcome(link, held, true, now);
+      return;
+    }
+    if (this.seats.size >= this.options.cap) {
+      this.sessions.refused("room_full");
+      this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
+      return this.closeLink(link, CloseCode.room_full, "room_full");
+    }
+    // The caller's own join bucket first, so one identity's loop never drains the room's.
+    const own = this.admission.joinWaitMs(link.admissionKey, now);
+    if (own > 0) {
+      this.sessions.refused("join_throttled");
+      RoomStats.bump(this.stats.refused, "identity_join_throttled");
+      this.sendError(link, "join_throttled", "you are joining too often; retry later", own, dialect);
+      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
+    }
+    if (!this.joinBucket.take(now)) {
+      const wait = this.joinBucket.waitMs(now);
+      this.sessions.refused("join_throttled");
+      this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);
+      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
+    }
+    this.sessions.seatTaken(this.seats.size === 0);
+    const seat = this.seats.add(name.slice(0, 32), link.identity);
+    this.seating.attach(seat, link);
+    this.sessions.joined();
+    this.game.join(seat.playerId, seat.name);
+    this.welcome(link, seat, false, now);
+    this.hooks.onCheckpointDue?.(true);
+  }
+
+  /** The welcome's fields, one builder for both dialects. */
+  protected welcome(link: ClientLink, seat: Seat, reconnected: boolean, now: number): void {
+    const fields: WelcomeFields = {
+      version: PROTOCOL_VERSION,
+      playerId: seat.playerId,
+      token: seat.token,
+      tickMs: this.options.tickMs,
+      syncIntervalMs: this.syncIntervalMs,
+      serverTime: now,
+      roomEpoch: this.epoch,
+      reconnected,
+      json: link.dialect === "json",
+      roomKind: this.kind,
+      cap: this.options.cap,
+      schemaHash: this.game.sync.mode === "binary" ? this.game.sync.encoder.schemaHash : 0,
+      lastSeq: seat.lastProcessedSeq,
+    };
+    sendWelcome(link, fields, this.writer);
+    if (!this.game.ticking) this.queueImmediateFlush();
   }
 
   // ---- inputs: queued for the next tick, or applied at once ------------------------------

@@ -10,15 +10,17 @@ export { stepAgarCell, type AgarCellState, type AgarSteer } from "./agar/agarMot
 export { FPS_RULES } from "./fps/fpsRules";
 export { stepShooter, shooterStepLength, clampToArena, type ShooterBody, type ShooterStick } from "./fps/fpsMotion";
 export { rayCircle, rayExitSquare } from "./fps/hitscan";
-export { encodeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
+export { encodeAgarInput, writeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
-export { encodeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
+export { encodeMovementInput, writeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
 
 export { fpsSchema, FPS_MAX_WORLD } from "./fps/fpsSchema";
 export {
   encodeFpsMove,
   encodeFpsShot,
+  writeFpsMove,
+  writeFpsShot,
   decodeFpsInput,
   FpsInputKind,
   FPS_MOVE_BYTES,

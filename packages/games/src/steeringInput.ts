@@ -18,9 +18,17 @@ export const STEERING_INPUT_BYTES = 9;
 /** Largest accepted steering magnitude; a little over 1 absorbs client float error. */
 const MAX_MAGNITUDE = 1.5;
 
+/**
+ * Appends a steering payload to `w` without resetting or copying it: for senders that reuse
+ * one writer per input (the load generator's hot path).
+ */
+export function writeSteering(w: BinaryWriter, dx: number, dy: number, flag: boolean): BinaryWriter {
+  return w.f32(dx).f32(dy).u8(flag ? 1 : 0);
+}
+
 /** Encodes a steering payload (client side: SDK, demo, load tool). */
 export function encodeSteering(w: BinaryWriter, dx: number, dy: number, flag: boolean): Uint8Array {
-  return w.reset().f32(dx).f32(dy).u8(flag ? 1 : 0).toBytes();
+  return writeSteering(w.reset(), dx, dy, flag).toBytes();
 }
 
 /**

@@ -37,7 +37,7 @@ export interface BenchCheck {
 const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
 
 /** Starts the Node room server in a child process (loopback, bounded lifetime) and returns its port. */
-async function spawnRoomServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
+export async function spawnRoomServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
     [...tsxExecArgv(), cliPath, "serve", "--port", "0", "--max-seconds", String(Math.ceil(maxSeconds))],

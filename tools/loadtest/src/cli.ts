@@ -3,14 +3,21 @@ import { writeFileSync } from "node:fs";
 import { gameDefinitions } from "@tikron/games";
 import { serveRooms } from "@tikron/node";
 import { benchGenerator } from "./benchGenerator";
+import { benchLiveOverhead } from "./liveOverhead";
 import { compareReports, formatComparison } from "./compare";
-import { resolveConfig, type LoadConfig } from "./config";
-import { evaluateGate, formatGateResult, gateConfig, gates, getGate } from "./gates";
+import { addRunCommand, finishRun } from "./cliRun";
+import { resolveConfig } from "./config";
+import { ExitCode, gateConfig, gates, getGate } from "./gates";
 import { mergeReports, readReport } from "./merge";
 import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
-import { runResolved } from "./runner";
+import { compareHtml } from "./report/html";
+import { runResolved, withScenarioFile } from "./runner";
 import { scenarios } from "./scenarios/index";
+import { registerAbCommand } from "./ab/abCommand";
+import { registerCapacityCommand } from "./capacity/capacityCommand";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
+import { progressPrinter } from "./live/progress";
+import type { TicketSpec } from "./tickets";
 
 const int = (name: string) => (v: string): number => {
   const n = Number(v);
@@ -22,17 +29,6 @@ const num = (name: string) => (v: string): number => {
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
   return n;
 };
-const shardArg = (v: string): { index: number; count: number } => {
-  const m = /^(\d+)\/(\d+)$/.exec(v);
-  if (!m) throw new InvalidArgumentError("shard must look like i/n, e.g. 0/2");
-  return { index: Number(m[1]), count: Number(m[2]) };
-};
-const startAtArg = (v: string): number => {
-  const n = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError("start-at must be epoch ms or an ISO date");
-  return n;
-};
-
 function finish(report: Report, outDir: string | undefined): string {
   const path = writeReport(report, outDir ?? RESULTS_DIR);
   console.log(formatSummary(report));
@@ -45,82 +41,52 @@ const program = new Command()
   .description(
     "Load generator for Tikron rooms: simulated players on a fixed input schedule, honest latency (from scheduled send time), mergeable JSON reports.",
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Bad arguments exit 97 ("could not run"), like a failed start; --help and --version exit 0.
+  // Set before the commands are added so every command inherits it.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : ExitCode.couldNotRun));
 
-program
-  .command("run")
-  .description("run one load test and write a JSON report")
-  .option("--url <url>", "room server base URL (ws:// or wss://)", "ws://127.0.0.1:8787")
-  .option("--scenario <name>", "scenario (see `scenarios`)", "agar")
-  .option("-p, --players <n>", "players per room (above the room cap the excess is counted as refused)", int("players"), 10)
-  .option("-r, --rooms <n>", "rooms", int("rooms"), 1)
-  .option("-d, --duration <sec>", "steady phase after the ramp, seconds", num("duration"), 30)
-  .option("--ramp <sec>", "pace joins evenly over this many seconds (default players/10)", num("ramp"))
-  .option("--storm", "all joins at once (overrides --ramp)")
-  .option("--rate <n>", "inputs per second per player (default: scenario rate, 20)", num("rate"))
-  .option("--think-ms <ms>", "turn-based scenarios: delay before acting on your turn or a finished round (default 1000)", num("think-ms"))
-  .option("--keepalive-ms <ms>", "turn-based scenarios: keepalive ping period, 0 = none (default 2000, the client SDK's)", num("keepalive-ms"))
-  .option("--room-prefix <prefix>", "room id prefix (default: fresh per run, so no earlier room is reused)")
-  .option("--query <qs>", "query string for every room URL (DEV_MODE overrides: tickMs, syncIntervalMs, cap, aoi, queueInputs, world)")
-  .option("--workers <k>", "spread clients over k worker threads", int("workers"), 0)
-  .option("--shard <i/n>", "run only shard i of n (for multi-machine runs; needs --room-prefix and --start-at)", shardArg)
-  .option("--start-at <time>", "common start, epoch ms or ISO date (multi-machine runs)", startAtArg)
-  .option("--seed <n>", "steering PRNG seed", int("seed"))
-  .option("--name <name>", "report name", "run")
-  .option("--out <dir>", "report directory", RESULTS_DIR)
-  .option("--no-room-stats", "do not request tk:stats at the end")
-  .action(async (o) => {
-    const cfg = resolveConfig({
-      url: o.url,
-      scenario: o.scenario,
-      players: o.players,
-      rooms: o.rooms,
-      durationSec: o.duration,
-      rampSec: o.ramp,
-      storm: o.storm,
-      rate: o.rate,
-      thinkMs: o.thinkMs,
-      keepaliveMs: o.keepaliveMs,
-      roomPrefix: o.roomPrefix,
-      query: o.query,
-      workers: o.workers,
-      shard: o.shard,
-      startAtEpochMs: o.startAt,
-      seed: o.seed,
-      name: o.name,
-      roomStats: o.roomStats,
-    } satisfies LoadConfig);
-    console.error(
-      `running ${cfg.players} x ${cfg.rooms} ${cfg.scenario} players against ${cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(cfg.rampSec + cfg.durationSec)} s`,
-    );
-    finish(await runResolved(cfg), o.out);
-  });
+addRunCommand(program);
 
 program
   .command("gate")
-  .description("run a named gate; exits 1 naming each failed threshold (a saturated generator fails as invalid)")
+  .description("run a named gate (a preset of load + thresholds); exit 0 pass, 99 threshold failed, 98 invalid run, 97 could not run")
   .argument("[name]", `gate: ${gates.map((g) => g.name).join(", ")}`)
   .option("--url <url>", "room server base URL (default: the gate's)")
   .option("--workers <k>", "spread clients over k worker threads", int("workers"), 0)
   .option("--query <qs>", "replace the gate's query string (e.g. \"\" where DEV_MODE overrides are refused)")
+  .option("--scenario <name|file>", "replace the gate's scenario (e.g. fps, whose room seats 100 without overrides)")
+  .option("--ticket-secret <secret>", "production rooms: mint join tickets (or set env TICKET_SECRET)")
+  .option("--ticket-url <url>", "production rooms: fetch join tickets from this endpoint")
   .option("--out <dir>", "report directory", RESULTS_DIR)
+  .option("--quiet", "no progress line")
+  .option("--no-html", "do not write report.html")
   .option("--list", "list gates and their thresholds")
   .action(async (name: string | undefined, o) => {
     if (o.list || !name) {
       for (const g of gates) {
         console.log(`${g.name}${g.ci ? " (CI)" : ""}: ${g.description}; url ${g.defaultUrl ?? "--url required"}${g.load.query ? `; query ${g.load.query}` : ""}`);
-        for (const t of g.thresholds) console.log(`    ${t.id}: ${t.describe}`);
+        for (const t of g.thresholds) console.log(`    ${t}`);
       }
       return;
     }
     const gate = getGate(name);
-    const cfg = resolveConfig(gateConfig(gate, { url: o.url, workers: o.workers, query: o.query }));
+    const secret = (o.ticketSecret as string | undefined) ?? process.env.TICKET_SECRET;
+    if (secret && o.ticketUrl) throw new Error("pick one ticket source: --ticket-secret/TICKET_SECRET or --ticket-url");
+    const tickets: TicketSpec | undefined = secret ? { mode: "secret", secret } : o.ticketUrl ? { mode: "url", url: o.ticketUrl } : undefined;
+    const base = gateConfig(gate, { url: o.url, workers: o.workers, query: o.query, scenario: o.scenario });
+    const cfg = resolveConfig(
+      await withScenarioFile({
+        ...base,
+        thresholds: [...gate.thresholds],
+        tickets: tickets ? (tickets.mode === "url" ? { mode: "url", url: tickets.url } : { mode: "secret" }) : { mode: "none" },
+      }),
+    );
     console.error(`gate ${name}: ${gate.description}; ${cfg.url}, rooms ${cfg.roomPrefix}-*`);
-    const report = await runResolved(cfg);
-    finish(report, o.out);
-    const res = evaluateGate(gate, report);
-    console.log(`\n${formatGateResult(res)}`);
-    if (!res.passed) process.exitCode = 1;
+    const progress = o.quiet ? null : progressPrinter(process.stderr, cfg.rampSec + cfg.durationSec);
+    const report = await runResolved(cfg, { ...(tickets ? { tickets } : {}), onSample: progress?.onSample });
+    progress?.end();
+    process.exitCode = finishRun(report, { outDir: o.out, html: o.html !== false, name: `gate ${name}`, thresholds: gate.thresholds });
   });
 
 program
@@ -148,7 +114,7 @@ program
       onRun: (i, e, r, path) =>
         console.error(`[${i + 1}/${entries.length}] ${e.label}: ${r.status}, ack p99 ${r.summary.ackRttMs.p99} ms -> ${path}`),
     });
-    console.log(`markdown: ${res.markdownPath}\njson: ${res.jsonPath}`);
+    console.log(`markdown: ${res.markdownPath}\njson: ${res.jsonPath}\nhtml: ${res.htmlPath}`);
   });
 
 program
@@ -156,8 +122,16 @@ program
   .description("print two reports' figures side by side with deltas (b − a)")
   .argument("<a>", "baseline report JSON")
   .argument("<b>", "candidate report JSON")
-  .action((a: string, b: string) => {
-    console.log(formatComparison(compareReports(readReport(a), readReport(b), [a.replace(/^.*\//, ""), b.replace(/^.*\//, "")])));
+  .option("--html <file>", "also write the two runs' charts overlaid to this HTML file")
+  .action((a: string, b: string, o: { html?: string }) => {
+    const ra = readReport(a);
+    const rb = readReport(b);
+    const names: [string, string] = [a.replace(/^.*\//, ""), b.replace(/^.*\//, "")];
+    console.log(formatComparison(compareReports(ra, rb, names)));
+    if (o.html) {
+      writeFileSync(o.html, compareHtml(ra, rb, names));
+      console.log(`html: ${o.html}`);
+    }
   });
 
 program
@@ -227,13 +201,34 @@ program
   });
 
 program
+  .command("bench-live")
+  .description("what per-second live sampling costs the generator: runs with it on and off alternated against real agar rooms on the loopback Node host, medians")
+  .option("--clients <n>", "simulated players in total", int("clients"), 200)
+  .option("--rooms <n>", "rooms", int("rooms"), 4)
+  .option("-d, --duration <sec>", "steady phase per run", num("duration"), 10)
+  .option("--ramp <sec>", "join ramp per run", num("ramp"), 2)
+  .option("--pairs <n>", "A/B pairs (order alternates)", int("pairs"), 5)
+  .action(async (o) => {
+    const res = await benchLiveOverhead({ clients: o.clients, rooms: o.rooms, durationSec: o.duration, rampSec: o.ramp, pairs: o.pairs }, (l) => console.log(l));
+    const row = (name: string, s: typeof res.on): string =>
+      `${name.padEnd(9)} median ${s.median.cpuMicrosPerMessage.toFixed(2)} µs/msg, cpu ${s.median.cpuPercent.toFixed(1)}%, on schedule ${s.median.onSchedulePct}%   [µs/msg: ${s.cpuMicrosPerMessage.join(", ")}]`;
+    console.log(`
+${row("live on", res.on)}
+${row("live off", res.off)}`);
+    console.log(`on - off: ${(res.on.median.cpuMicrosPerMessage - res.off.median.cpuMicrosPerMessage).toFixed(2)} µs/msg`);
+  });
+
+program
   .command("scenarios")
   .description("list scenarios and whether they can run yet")
   .action(() => {
     for (const s of scenarios) console.log(s.available ? `${s.name}: available` : `${s.name}: unavailable (${s.reason})`);
   });
 
+registerAbCommand(program);
+registerCapacityCommand(program);
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 2;
+  process.exitCode = ExitCode.couldNotRun;
 });

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { windowSec, type DropSpec, type LoadModel, type Stage } from "./loadPlan";
 import { getScenario, isTextScenario } from "./scenarios/index";
+import { parseThresholds } from "./thresholds/evaluate";
 
 /** What to run. Only `url`, `players`, `rooms` and `durationSec` are required. */
 export interface LoadConfig {
@@ -44,7 +46,30 @@ export interface LoadConfig {
   statsTimeoutMs?: number;
   /** Fetch each room's tk:stats at the end (default true). */
   roomStats?: boolean;
+  /** Also sample each room's tk:stats every this many seconds during the run (default 5; 0 = only at the end). */
+  statsEverySec?: number;
+  /** Stages (per-room targets over time) instead of one ramp; see loadPlan.ts. */
+  stages?: Stage[];
+  /** Open model: joins per second across all rooms for `durationSec`, whatever the server does. */
+  arrivalRate?: number;
+  /** Churn: exponential session lengths with this mean (s). */
+  sessionMeanSec?: number;
+  /** Reconnect storms: drop `pct`% of the joined sockets `atSec` into the run. */
+  drops?: DropSpec[];
+  /** Pass/fail rules in the threshold language (see thresholds/figures.ts for the names). */
+  thresholds?: string[];
+  /** Stop the run as soon as a live-evaluable threshold fails (after `abortGraceSec`). */
+  abortOnFail?: boolean;
+  /** No live abort before this many seconds into the run (default 5). */
+  abortGraceSec?: number;
+  /** Absolute path of a scenario file (set by loadScenarioFile; worker threads import it). */
+  scenarioFile?: string;
+  /** How players get join tickets (the secret itself is never part of the config). */
+  tickets?: TicketMode;
 }
+
+/** Join tickets: none (DEV_MODE), minted locally from a secret, or fetched from an endpoint. */
+export type TicketMode = { mode: "none" } | { mode: "secret" } | { mode: "url"; url: string };
 
 /** A config with every default filled in, as recorded in the report. */
 export interface ResolvedConfig {
@@ -72,6 +97,14 @@ export interface ResolvedConfig {
   drainMs: number;
   statsTimeoutMs: number;
   roomStats: boolean;
+  statsEverySec: number;
+  /** Who joins when (ramp, stages, open arrival; sessions; drops). */
+  load: LoadModel;
+  thresholds: string[];
+  abortOnFail: boolean;
+  abortGraceSec: number;
+  scenarioFile: string | null;
+  tickets: TicketMode;
 }
 
 function positiveInt(name: string, v: number): number {
@@ -95,15 +128,23 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   if (url.protocol !== "ws:" && url.protocol !== "wss:") throw new Error(`url must be ws:// or wss:// (got ${c.url})`);
   const scenarioName = c.scenario ?? "agar";
   const scenario = getScenario(scenarioName);
-  const players = positiveInt("players", c.players);
   const rooms = positiveInt("rooms", c.rooms);
-  const durationSec = nonNegative("durationSec", c.durationSec);
+  const load = resolveLoadModel(c);
+  // Stages set the peak per room; the open model's nominal players are its arrivals per room.
+  const players =
+    load.kind === "stages"
+      ? positiveInt("peak stage target", Math.max(...load.stages!.map((s) => s.target)))
+      : load.kind === "open"
+        ? Math.max(1, Math.ceil((load.arrivalRate! * c.durationSec) / rooms))
+        : positiveInt("players", c.players);
+  const durationSec = load.kind === "stages" ? windowSec({ rampSec: 0, durationSec: 0, load }) : nonNegative("durationSec", c.durationSec);
   if (durationSec <= 0) throw new Error("durationSec must be > 0");
   const storm = c.storm ?? false;
-  const rampSec = storm ? 0 : nonNegative("rampSec", c.rampSec ?? players / 10);
+  const rampSec = storm || load.kind !== "ramp" ? 0 : nonNegative("rampSec", c.rampSec ?? players / 10);
   let rate = 0;
   let turnBased: ResolvedConfig["turnBased"];
   if (isTextScenario(scenario)) {
+    if (load.drops.length > 0) throw new Error(`${scenario.name} is a text-mode scenario: reconnect storms (--drop) need a binary scenario`);
     if (c.rate !== undefined) throw new Error(`${scenario.name} is turn-based: it is paced by thinkMs (--think-ms), not rate`);
     const thinkMs = nonNegative("thinkMs", c.thinkMs ?? scenario.defaultThinkMs);
     const keepaliveMs = nonNegative("keepaliveMs", c.keepaliveMs ?? scenario.defaultKeepaliveMs);
@@ -135,7 +176,14 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   const runId = newRunId();
   const workers = c.workers ?? 0;
   if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new Error(`workers must be 0..64 (got ${workers})`);
-  const query = (c.query ?? "").replace(/^\?/, "");
+  const query = [scenario.wire === "json" ? "" : (scenario.query ?? ""), (c.query ?? "").replace(/^\?/, "")].filter(Boolean).join("&");
+  const thresholds = [...(scenario.wire === "json" ? [] : (scenario.thresholds ?? [])), ...(c.thresholds ?? [])];
+  parseThresholds(thresholds);
+  const abortGraceSec = nonNegative("abortGraceSec", c.abortGraceSec ?? 5);
+  const statsEverySec = nonNegative("statsEverySec", c.statsEverySec ?? 5);
+  if (statsEverySec > 0 && statsEverySec < 1) throw new Error("statsEverySec must be 0 (off) or >= 1 (the room spaces stats replies)");
+  const tickets = c.tickets ?? { mode: "none" };
+  if (tickets.mode === "url") new URL(tickets.url);
   return {
     url: c.url.replace(/\/+$/, ""),
     scenario: scenario.name,
@@ -159,7 +207,43 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     drainMs: c.drainMs ?? 3_000,
     statsTimeoutMs: c.statsTimeoutMs ?? 5_000,
     roomStats: c.roomStats ?? true,
+    statsEverySec,
+    load,
+    thresholds,
+    abortOnFail: c.abortOnFail ?? false,
+    abortGraceSec,
+    scenarioFile: c.scenarioFile ?? null,
+    tickets,
   };
+}
+
+/** Picks and checks the load model: at most one of stages / arrival rate; sessions and drops on top. */
+function resolveLoadModel(c: LoadConfig): LoadModel {
+  if (c.stages && c.arrivalRate !== undefined) throw new Error("--stages and --arrival-rate are two different load models: pick one");
+  if ((c.stages || c.arrivalRate !== undefined) && (c.storm || c.rampSec !== undefined)) {
+    throw new Error("--ramp/--storm apply to the default model only (stages and arrival rate pace joins themselves)");
+  }
+  const drops = (c.drops ?? []).map((d) => {
+    if (!(d.pct > 0 && d.pct <= 100)) throw new Error(`drop share must be in (0, 100]% (got ${d.pct})`);
+    return { pct: d.pct, atSec: nonNegative("drop time", d.atSec) };
+  });
+  const sessionMeanSec = c.sessionMeanSec === undefined ? undefined : nonNegative("sessionMeanSec", c.sessionMeanSec);
+  if (sessionMeanSec !== undefined && sessionMeanSec < 1) throw new Error("sessionMeanSec must be >= 1 s");
+  const extra = { drops, ...(sessionMeanSec ? { sessionMeanSec } : {}) };
+  if (c.stages) {
+    if (c.stages.length === 0) throw new Error("stages must not be empty");
+    for (const s of c.stages) {
+      nonNegative("stage duration", s.durationSec);
+      if (!Number.isInteger(s.target) || s.target < 0) throw new Error(`stage target must be a non-negative integer (got ${s.target})`);
+    }
+    if (!c.stages.some((s) => s.target > 0)) throw new Error("at least one stage needs a target above 0");
+    return { kind: "stages", stages: c.stages.map((s) => ({ ...s })), ...extra };
+  }
+  if (c.arrivalRate !== undefined) {
+    if (!(c.arrivalRate > 0 && c.arrivalRate <= 1000)) throw new Error(`arrivalRate must be in (0, 1000] joins/s (got ${c.arrivalRate})`);
+    return { kind: "open", arrivalRate: c.arrivalRate, ...extra };
+  }
+  return { kind: "ramp", ...extra };
 }
 
 /** Id of room `r` (0-based). */
@@ -179,18 +263,6 @@ export function roomUrl(cfg: Pick<ResolvedConfig, "url" | "roomKind" | "roomPref
  */
 export function clientRoom(cfg: Pick<ResolvedConfig, "rooms">, i: number): number {
   return i % cfg.rooms;
-}
-
-/** Offset of client i's join from the run start (ms): evenly paced over the ramp. */
-export function joinOffsetMs(cfg: Pick<ResolvedConfig, "rampSec" | "players" | "rooms">, i: number): number {
-  const total = cfg.players * cfg.rooms;
-  if (cfg.rampSec <= 0 || total <= 1) return 0;
-  return (i * cfg.rampSec * 1000) / total;
-}
-
-/** Total simulated players of the run (all shards). */
-export function totalClients(cfg: Pick<ResolvedConfig, "players" | "rooms">): number {
-  return cfg.players * cfg.rooms;
 }
 
 /**

@@ -1,24 +1,9 @@
 import type { LoadConfig } from "./config";
 import type { Report } from "./report";
 import { runLoad } from "./runner";
-import { FLUSH_P99_PATHS } from "./tkStats";
+import { evaluateThresholds, type ThresholdCheck } from "./thresholds/evaluate";
 
-/** Outcome of one threshold against one report. */
-export interface CheckResult {
-  id: string;
-  describe: string;
-  ok: boolean;
-  actual: string;
-}
-
-/** A named pass/fail rule over a report. */
-export interface Threshold {
-  id: string;
-  describe: string;
-  check(r: Report): { ok: boolean; actual: string };
-}
-
-/** A named load shape plus the thresholds it must meet. */
+/** A named load shape plus the thresholds it must meet: a preset in the threshold language. */
 export interface Gate {
   name: string;
   description: string;
@@ -27,129 +12,33 @@ export interface Gate {
   /** Default URL; null = `--url` is required. */
   defaultUrl: string | null;
   load: Omit<LoadConfig, "url" | "name">;
-  thresholds: Threshold[];
+  /** Threshold expressions (see thresholds/parse.ts). */
+  thresholds: readonly string[];
 }
 
-/** Verdict of a gate run. `valid` is false when the generator was saturated: nothing was measured. */
+/** Verdict of a set of thresholds on a run. `valid` is false when the generator was saturated: nothing was measured. */
 export interface GateResult {
   gate: string;
   valid: boolean;
   passed: boolean;
-  checks: CheckResult[];
+  checks: ThresholdCheck[];
   /** One line per failed threshold (and the invalidity reason, if any). */
   failures: string[];
 }
 
-const maxOf = (v: number[]): number | null => (v.length ? Math.max(...v) : null);
-
-/** Every planned player joined (none refused, throttled or failed). */
-export function allJoined(n: number): Threshold {
-  return {
-    id: "connects",
-    describe: `${n}/${n} players joined`,
-    check: (r) => {
-      const c = r.summary.clients;
-      return {
-        ok: c.planned === n && c.joined === n,
-        actual: `${c.joined}/${c.planned} joined (${c.refused} refused, ${c.throttled} throttled, ${c.failed} failed)`,
-      };
-    },
-  };
-}
-
-/** No joined client was closed by the server or the network. */
-export function noUnexpectedCloses(): Threshold {
-  return {
-    id: "unexpected-closes",
-    describe: "0 unexpected closes",
-    check: (r) => ({
-      ok: r.summary.unexpectedCloses === 0,
-      actual: `${r.summary.unexpectedCloses} ${JSON.stringify(r.summary.closeCodes)}`,
-    }),
-  };
-}
-
-/** No ack took longer than the spike threshold and no client ended stalled. */
-export function noSpikes(): Threshold {
-  return {
-    id: "spikes",
-    describe: "0 ack spikes > 1 s",
-    check: (r) => ({ ok: r.summary.spikes === 0, actual: String(r.summary.spikes) }),
-  };
-}
-
-/** p99 input→ack RTT ≤ tick (+ sync interval when `plusSync`) + `extraMs`, using the room's announced tick. */
-export function ackP99Within(extraMs: number, plusSync = false): Threshold {
-  return {
-    id: "ack-p99",
-    describe: `p99 input->ack <= tick${plusSync ? " + sync interval" : ""} + ${extraMs} ms`,
-    check: (r) => {
-      const s = r.summary;
-      const tick = maxOf(s.tickMs);
-      const sync = maxOf(s.syncIntervalMs);
-      if (tick === null || sync === null) return { ok: false, actual: "no welcome received (tick unknown)" };
-      if (s.ackRttMs.count === 0) return { ok: false, actual: "no acks received" };
-      const limit = tick + (plusSync ? sync : 0) + extraMs;
-      return { ok: s.ackRttMs.p99 <= limit, actual: `${s.ackRttMs.p99} ms (limit ${limit} ms)` };
-    },
-  };
-}
-
-/** At least `pct`% of sent inputs were acked. */
-export function ackedShare(pct: number): Threshold {
-  return {
-    id: "acked",
-    describe: `>= ${pct}% of inputs acked`,
-    check: (r) => {
-      const i = r.summary.inputs;
-      if (i.sent === 0) return { ok: false, actual: "no inputs sent" };
-      const share = (i.acked / i.sent) * 100;
-      return { ok: share >= pct, actual: `${share.toFixed(2)}% (${i.acked}/${i.sent})` };
-    },
-  };
-}
-
-/** Worst room's tk:stats flush p99 ≤ `limitMs`; a missing figure fails. */
-export function flushP99Within(limitMs: number): Threshold {
-  return {
-    id: "flush-p99",
-    describe: `tk:stats flush p99 <= ${limitMs} ms`,
-    check: (r) => {
-      const s = r.summary.roomStats;
-      if (s.missing > 0) return { ok: false, actual: `tk:stats missing for ${s.missing} room(s)` };
-      if (s.flushP99Ms === null) return { ok: false, actual: `tk:stats has no flush p99 at ${FLUSH_P99_PATHS.join(" | ")}` };
-      return { ok: s.flushP99Ms <= limitMs, actual: `${s.flushP99Ms} ms` };
-    },
-  };
-}
-
-/** Every room answered the tk:stats request. */
-export function roomStatsFetched(): Threshold {
-  return {
-    id: "tk-stats",
-    describe: "tk:stats fetched from every room",
-    check: (r) => {
-      const s = r.summary.roomStats;
-      return { ok: s.missing === 0 && s.fetched > 0, actual: `${s.fetched} fetched, ${s.missing} missing` };
-    },
-  };
-}
-
-/** p99 state-frame jitter ≤ `limitMs`. */
-export function jitterP99Within(limitMs: number): Threshold {
-  return {
-    id: "jitter-p99",
-    describe: `p99 state-frame jitter <= ${limitMs} ms`,
-    check: (r) => {
-      const j = r.summary.frameJitterMs;
-      if (j.count === 0) return { ok: false, actual: "no state frames received" };
-      return { ok: j.p99 <= limitMs, actual: `${j.p99} ms` };
-    },
-  };
-}
+/** Exit codes of `run` and `gate` (like k6's 99 for failed thresholds). */
+export const ExitCode = {
+  pass: 0,
+  /** At least one threshold failed (the run itself was valid). */
+  thresholdFailed: 99,
+  /** The generator saturated: the figures describe the generator, not the server. */
+  invalidRun: 98,
+  /** The run could not happen: bad arguments or config, server unreachable, workers lost. */
+  couldNotRun: 97,
+} as const;
 
 /**
- * Built-in gates.
+ * Built-in gates, written in the threshold language.
  * - smoke: 20 players, 5 s; small enough for CI next to `wrangler dev`.
  * - local-100: 100 players in one agar room against `wrangler dev` on loopback. The agar room
  *   seats 20 by default, so the gate raises the cap with the DEV_MODE override `cap=100`.
@@ -165,7 +54,16 @@ export const gates: readonly Gate[] = [
     ci: true,
     defaultUrl: "ws://127.0.0.1:8787",
     load: { scenario: "agar", players: 20, rooms: 1, rampSec: 2, durationSec: 5 },
-    thresholds: [allJoined(20), noUnexpectedCloses(), noSpikes(), ackedShare(99), ackP99Within(100), roomStatsFetched()],
+    thresholds: [
+      "clients.planned==20",
+      "clients.joined==20",
+      "unexpected_closes==0",
+      "spikes==0",
+      "inputs.acked_pct>=99",
+      "ack.p99<=tick_ms+100",
+      "room_stats.fetched>=1",
+      "room_stats.missing==0",
+    ],
   },
   {
     name: "local-100",
@@ -173,21 +71,22 @@ export const gates: readonly Gate[] = [
     ci: false,
     defaultUrl: "ws://127.0.0.1:8787",
     load: { scenario: "agar", players: 100, rooms: 1, rampSec: 10, durationSec: 30, query: "cap=100" },
-    thresholds: [allJoined(100), noUnexpectedCloses(), noSpikes(), ackP99Within(30), flushP99Within(20)],
+    thresholds: ["clients.planned==100", "clients.joined==100", "unexpected_closes==0", "spikes==0", "ack.p99<=tick_ms+30", "flush.p99<=20"],
   },
   {
     name: "deployed-100",
-    description: "100 players in one agar room against a DEV_MODE deployment (--url required; cap=100 override; not for CI)",
+    description: "100 players in one room of a deployment (--url required; cap=100 override unless --query/--scenario say otherwise; not for CI)",
     ci: false,
     defaultUrl: null,
     load: { scenario: "agar", players: 100, rooms: 1, rampSec: 10, durationSec: 30, query: "cap=100" },
     thresholds: [
-      allJoined(100),
-      noUnexpectedCloses(),
-      noSpikes(),
-      ackP99Within(200, true),
-      jitterP99Within(100),
-      flushP99Within(20),
+      "clients.planned==100",
+      "clients.joined==100",
+      "unexpected_closes==0",
+      "spikes==0",
+      "ack.p99<=tick_ms+sync_ms+200",
+      "jitter.p99<=100",
+      "flush.p99<=20",
     ],
   },
 ];
@@ -199,34 +98,55 @@ export function getGate(name: string): Gate {
   return g;
 }
 
-/** Checks every threshold. A saturated generator makes the run invalid, which fails the gate. */
-export function evaluateGate(gate: Gate, report: Report): GateResult {
-  const checks = gate.thresholds.map((t) => ({ id: t.id, describe: t.describe, ...t.check(report) }));
-  const failures = checks.filter((c) => !c.ok).map((c) => `${c.id}: expected ${c.describe}, got ${c.actual}`);
+/** Checks thresholds on a report. A saturated generator makes the run invalid, which fails it. */
+export function evaluateReport(name: string, thresholds: readonly string[], report: Report): GateResult {
+  const checks = evaluateThresholds(report, thresholds);
+  const failures = checks.filter((c) => !c.ok).map((c) => `${c.threshold}: got ${c.actual}`);
   const valid = report.status === "ok";
   if (!valid) failures.unshift(`invalid run: ${report.status} (${report.saturationReasons.join("; ")})`);
-  return { gate: gate.name, valid, passed: valid && failures.length === 0, checks, failures };
+  if (report.aborted) failures.push(`aborted at ${report.aborted.atSec} s: ${report.aborted.threshold} (got ${report.aborted.actual})`);
+  return { gate: name, valid, passed: valid && failures.length === 0, checks, failures };
+}
+
+/** Checks a gate's thresholds (and any the run itself carried) on a report. */
+export function evaluateGate(gate: Gate, report: Report): GateResult {
+  const extra = report.config.thresholds.filter((t) => !gate.thresholds.includes(t));
+  return evaluateReport(gate.name, [...gate.thresholds, ...extra], report);
+}
+
+/** The exit code for a verdict (see {@link ExitCode}). */
+export function exitCodeFor(res: GateResult): number {
+  if (!res.valid) return ExitCode.invalidRun;
+  return res.passed ? ExitCode.pass : ExitCode.thresholdFailed;
 }
 
 /** Text verdict: one line per threshold, then PASS/FAIL. */
 export function formatGateResult(res: GateResult): string {
-  const lines = res.checks.map((c) => `  ${c.ok ? "ok  " : "FAIL"}  ${c.id.padEnd(18)} ${c.describe.padEnd(40)} ${c.actual}`);
+  const w = Math.max(10, ...res.checks.map((c) => c.threshold.length));
+  const lines = res.checks.map((c) => `  ${c.ok ? "ok  " : "FAIL"}  ${c.threshold.padEnd(w)}  ${c.actual}`);
   if (!res.valid) lines.unshift(`  INVALID  ${res.failures[0]}`);
-  lines.push(res.passed ? `gate ${res.gate}: PASS` : `gate ${res.gate}: FAIL\n${res.failures.map((f) => `  - ${f}`).join("\n")}`);
+  lines.push(res.passed ? `${res.gate}: PASS` : `${res.gate}: FAIL\n${res.failures.map((f) => `  - ${f}`).join("\n")}`);
   return lines.join("\n");
 }
 
 /** The load config of gate `name`; `query` replaces the gate's own (e.g. "" where overrides are refused). */
-export function gateConfig(gate: Gate, opts: { url?: string; workers?: number; query?: string } = {}): LoadConfig {
+export function gateConfig(gate: Gate, opts: { url?: string; workers?: number; query?: string; scenario?: string } = {}): LoadConfig {
   const url = opts.url ?? gate.defaultUrl;
   if (!url) throw new Error(`gate ${gate.name} needs --url`);
-  return { ...gate.load, url, name: `gate-${gate.name}`, workers: opts.workers, query: opts.query ?? gate.load.query };
+  return {
+    ...gate.load,
+    url,
+    name: `gate-${gate.name}`,
+    workers: opts.workers,
+    query: opts.query ?? gate.load.query,
+    ...(opts.scenario ? { scenario: opts.scenario } : {}),
+  };
 }
 
 /** Runs gate `name` (optionally against another URL) and evaluates it. */
 export async function runGate(
   name: string,
-  opts: { url?: string; workers?: number; query?: string } = {},
+  opts: { url?: string; workers?: number; query?: string; scenario?: string } = {},
 ): Promise<{ report: Report; result: GateResult }> {
   const gate = getGate(name);
   const report = await runLoad(gateConfig(gate, opts));

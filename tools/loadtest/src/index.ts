@@ -3,7 +3,16 @@
  * and benchmark the generator. The loopback room server its tests and benchmark use is
  * `serveRooms` from `@tikron/node`.
  */
-export { runLoad, runResolved } from "./runner";
+export { runLoad, runResolved, withScenarioFile, type RunOptions } from "./runner";
+export type { LiveSample, RoomStatsSample, RunSeries } from "./live/series";
+export { formatProgress, progressPrinter } from "./live/progress";
+export { ExitCode, evaluateReport, exitCodeFor } from "./gates";
+export { evaluateThreshold, evaluateThresholds, type ThresholdCheck } from "./thresholds/evaluate";
+export { FIGURES, LIVE_FIGURES } from "./thresholds/figures";
+export { parseThreshold } from "./thresholds/parse";
+export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./loadPlan";
+export { ticketSource, type TicketSpec } from "./tickets";
+export { runHtml, compareHtml, sweepHtml, writeHtmlReport } from "./report/html";
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
 export {
   assembleReport,
@@ -26,7 +35,11 @@ export {
   scenarios,
   getScenario,
   isTextScenario,
-  encodeAgarInput,
+  defineScenario,
+  loadScenarioFile,
+  agarScenario,
+  movementScenario,
+  fpsScenario,
   tttJsonScenario,
   type AnyScenario,
   type Scenario,
@@ -35,3 +48,12 @@ export {
   type WelcomeInfo,
 } from "./scenarios/index";
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
+/** Scenario authors: the PRNG handed to createPlayer/writeInput. */
+export type { Rng } from "./rng";
+export { runWithServerCpu, startLocalServer, type ServerTarget } from "./server/serverRun";
+export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
+export { runOnFreshServer, defaultPinning, type Pinning } from "./server/freshRun";
+export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
+export { parseAbSpec, type AbSpec } from "./ab/abSpec";
+export { runCapacity, type CapacityOptions, type CapacityResult } from "./capacity/capacityRun";
+export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./lineChart";

@@ -17,7 +17,7 @@ export class JsonClientContext implements SocketContext {
     readonly thinkMs: number,
     /** Keepalive ping period (ms); 0 sends none. */
     readonly keepaliveMs: number,
-    readonly measureEndAt: number,
+    public measureEndAt: number,
     readonly connectTimeoutMs: number,
     readonly onStats: (requestId: number, json: string) => void,
   ) {}
@@ -107,7 +107,10 @@ export class JsonSimClient extends SimSocket {
           if (this.tracker.resolve(msg.ack, now, room) === AckOutcome.Regression) room.counters.ackRegressions++;
         }
         if (msg.state !== undefined) {
-          if (measuring) room.counters.stateFrames++;
+          if (measuring) {
+            room.counters.stateFrames++;
+            this.stateFramesRx++;
+          }
           if (!this.ctx.scenario.onState(this.player, msg.state, room.scenario)) room.counters.decodeErrors++;
         }
         if (joined) this.decide(now);

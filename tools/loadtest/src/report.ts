@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ResolvedConfig } from "./config";
 import type { Environment } from "./environment";
+import { serverRows } from "./server/serverSummary";
 import { MAX_EVENT_LOOP_P99_MS, type ProcessHealth, type ThreadHealth } from "./genHealth";
 import { mergeEncoded, summarizeEncoded, type DurationSummary } from "./metrics/histogram";
 import { mergeRoomData } from "./metrics/mergeRoomData";
@@ -10,7 +11,9 @@ import type { RoomData } from "./metrics/roomMetrics";
 import { MIN_ON_SCHEDULE_PCT, ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./metrics/scheduleAccounting";
 import { SPIKE_THRESHOLD_MS } from "./metrics/spikes";
 import type { NoiseProbe } from "./noiseProbe";
+import type { ServerCpuReport } from "./server/serverCpu";
 import { flushP99Ms, tickP99Ms } from "./tkStats";
+import type { RunSeries } from "./live/series";
 
 /** Report format tag; bump when a field changes meaning. */
 export const REPORT_FORMAT = "tikron-loadtest-report/1";
@@ -43,6 +46,8 @@ export interface Summary {
   frameJitterMs: DurationSummary;
   connectMs: DurationSummary;
   scheduleLagMs: DurationSummary;
+  /** Drop → welcome again, when the run dropped sockets (`--drop`). */
+  reconnectMs?: DurationSummary;
   /** Distinct values announced in welcome across rooms (usually one). */
   tickMs: number[];
   syncIntervalMs: number[];
@@ -137,6 +142,14 @@ export interface Report {
   summary: Summary;
   /** Present on generator benchmarks: the capacity checks and the machine's idle-timer noise floor. */
   bench?: { checks: { target: string; actual: string; ok: boolean }[]; noise: { before: NoiseProbe; after: NoiseProbe } };
+  /** Per-second samples and tk:stats sampled during the run (live/series.ts). */
+  series?: RunSeries;
+  /** Set when a live threshold stopped the run early (`--abort-on-fail`). */
+  aborted?: { atSec: number; threshold: string; actual: string };
+  /** Threshold verdict, when the run was checked (run --threshold, gate). */
+  verdict?: { name: string; valid: boolean; passed: boolean; checks: { threshold: string; ok: boolean; actual: string }[] };
+  /** Present when the run sampled a local server's CPU (`--server`, `--server-pid`, `ab`, `capacity`). */
+  server?: ServerCpuReport;
   /** Present on merged reports: what went in, and anything that did not line up. */
   merge?: { inputs: { name: string; runId: string; shard: string; createdAt: string; commit: string }[]; warnings: string[] };
 }
@@ -257,6 +270,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
     frameJitterMs: summarizeEncoded(total.histograms.frameJitter),
     connectMs: summarizeEncoded(total.histograms.connect),
     scheduleLagMs: summarizeEncoded(total.histograms.scheduleLag),
+    ...(total.histograms.reconnect ? { reconnectMs: summarizeEncoded(total.histograms.reconnect) } : {}),
     tickMs: distinct(infos.map((i) => i.tickMs)),
     syncIntervalMs: distinct(infos.map((i) => i.syncIntervalMs)),
     expectedGapMs: distinct(infos.map((i) => i.expectedGapMs)),
@@ -403,6 +417,7 @@ export function formatSummary(r: Report): string {
       `CPU ${s.generator.cpuPercent}% (100 = 1 core; machine ${s.generator.machineBusyPercent}% busy of ${r.environment.cpus} cores; ${fmt(s.generator.cpuMicrosPerMessage, " µs")}/message), event-loop p99 ${s.generator.eventLoopP99Ms} ms max ${s.generator.eventLoopMaxMs} ms, RSS ${fmt(s.generator.rssPerClientKiB, " KiB")}/client, heap ${fmt(s.generator.heapPerClientKiB, " KiB")}/client`,
     ],
   ];
+  if (r.server) rows.push(...serverRows(r.server));
   if (cfg.turnBased) {
     rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
   }

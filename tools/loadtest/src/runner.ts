@@ -1,36 +1,83 @@
 import { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
 import { collectEnvironment } from "./environment";
 import { ProcessMonitor } from "./genHealth";
+import { LiveRun, type LiveOptions } from "./live/liveRun";
 import { mergeRoomsById } from "./metrics/mergeRoomData";
 import { assembleReport, generatorProcess, type Report } from "./report";
+import { loadScenarioFile, isScenarioPath } from "./scenarios/index";
 import { runShard, type ShardResult } from "./shardRun";
+import { ticketSource, type TicketSpec } from "./tickets";
 import { runOnWorkers } from "./workers";
+
+/** How a run is watched and joined, beyond its load (never written to the report). */
+export interface RunOptions extends LiveOptions, RunHooks {
+  /** Join tickets for production rooms (the secret stays out of the config). */
+  tickets?: TicketSpec;
+  /**
+   * Per-second sampling (series, progress, live thresholds); default true. Off only to measure
+   * what sampling costs the generator (bench/liveOverhead.ts).
+   */
+  live?: boolean;
+}
 
 /**
  * Runs one load test and returns its report (not written to disk; see writeReport). With
  * `workers` ≥ 2 the clients are spread over worker threads and their metrics merged exactly.
  */
-export async function runLoad(config: LoadConfig): Promise<Report> {
-  return runResolved(resolveConfig(config));
+export async function runLoad(config: LoadConfig, opts: RunOptions = {}): Promise<Report> {
+  const t = opts.tickets;
+  const tickets = config.tickets ?? (t ? (t.mode === "url" ? { mode: "url" as const, url: t.url } : { mode: "secret" as const }) : undefined);
+  return runResolved(resolveConfig(await withScenarioFile({ ...config, ...(tickets ? { tickets } : {}) })), opts);
+}
+
+/** Loads a `scenario` given as a file path and points the config at it (name + absolute file). */
+export async function withScenarioFile<C extends { scenario?: string; scenarioFile?: string }>(config: C): Promise<C> {
+  const name = config.scenarioFile ?? config.scenario;
+  if (!name || !isScenarioPath(name)) return config;
+  const { scenario, file } = await loadScenarioFile(name);
+  return { ...config, scenario: scenario.name, scenarioFile: file };
+}
+
+/** Observers of a run (e.g. server CPU sampling aligned with the run's timeline). */
+export interface RunHooks {
+  /** Called once the run's start time (epoch ms; joins begin then) is fixed, before any client connects. */
+  onStart?: (startAtEpochMs: number) => void;
 }
 
 /** {@link runLoad} for an already resolved config (gates and sweeps resolve first to print it). */
-export async function runResolved(cfg: ResolvedConfig): Promise<Report> {
+export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): Promise<Report> {
+  if (cfg.scenarioFile) await loadScenarioFile(cfg.scenarioFile);
+  if ((cfg.tickets.mode === "none") !== (opts.tickets === undefined)) {
+    throw new Error(cfg.tickets.mode === "none" ? "tickets given but the config says none" : "the config asks for tickets but none were given");
+  }
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
+  const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
   let results: ShardResult[];
   if (cfg.workers >= 2) {
-    results = await runOnWorkers(cfg, cfg.workers, () => monitor.start());
+    results = await runOnWorkers(
+      cfg,
+      cfg.workers,
+      (startAt) => {
+        monitor.start();
+        opts.onStart?.(startAt);
+      },
+      { ...(opts.live === false ? {} : { live }), tickets: opts.tickets },
+    );
   } else {
     monitor.start();
+    // A short lead lets the event-loop monitor take its first sample before any load.
+    const startAtEpochMs = cfg.startAtEpochMs ?? Date.now() + 50;
+    opts.onStart?.(startAtEpochMs);
     results = [
-      await runShard({
-        config: cfg,
-        shard: cfg.shard,
-        // A short lead lets the event-loop monitor take its first sample before any load.
-        startAtEpochMs: cfg.startAtEpochMs ?? Date.now() + 50,
-        thread: "main",
-      }),
+      await runShard(
+        { config: cfg, shard: cfg.shard, startAtEpochMs, thread: "main" },
+        {
+          ...(opts.live === false ? {} : { onTick: live.tickSink(0) }),
+          signal: live.controller.signal,
+          tickets: opts.tickets ? ticketSource(opts.tickets) : null,
+        },
+      ),
     ];
   }
   const threads = results.map((r) => r.thread);
@@ -39,11 +86,14 @@ export async function runResolved(cfg: ResolvedConfig): Promise<Report> {
   const shardRooms = results.flatMap((r) => r.rooms);
   const label = `shard ${cfg.shard.index}/${cfg.shard.count}`;
   const generator = generatorProcess(label, cfg.runId, shardRooms, threads, process);
-  return assembleReport({
+  const report = assembleReport({
     name: cfg.name,
     config: cfg,
     environment,
     generators: [generator],
     rooms: mergeRoomsById(shardRooms),
   });
+  report.series = live.series(results);
+  if (live.aborted) report.aborted = live.aborted;
+  return report;
 }

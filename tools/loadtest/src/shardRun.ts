@@ -1,12 +1,18 @@
 import { ThreadMonitor, type ThreadHealth } from "./genHealth";
-import { clientRoom, inShard, joinOffsetMs, roomId, roomUrl, statsOwner, totalClients, type ResolvedConfig } from "./config";
+import { inShard, roomId, roomUrl, statsOwner, type ResolvedConfig } from "./config";
 import { JsonClientContext, JsonSimClient } from "./jsonSimClient";
+import type { RoomStatsSample } from "./live/series";
+import { ThreadSampler, type ThreadTick } from "./live/threadTick";
+import { buildPlan } from "./loadPlan";
 import { RoomMetrics, type RoomData } from "./metrics/roomMetrics";
 import { Rng, playerSeed } from "./rng";
 import { FixedScheduler } from "./schedule";
 import { getScenario, isTextScenario, type AnyScenario } from "./scenarios/index";
 import { ClientContext, SimClient } from "./simClient";
-import type { SimSocket } from "./simSocket";
+import { PHASE_STEP, type SimSocket, type SocketContext } from "./simSocket";
+import { ticketPlayerId, type TicketSource } from "./tickets";
+import { at, flushP99Ms, tickP99Ms } from "./tkStats";
+import { SteadyWindow } from "./steadyWindow";
 
 /** One thread's share of a run. */
 export interface ShardSpec {
@@ -19,36 +25,60 @@ export interface ShardSpec {
   thread: string;
 }
 
+/** Live hooks of a shard: per-second ticks out, an abort signal in, join tickets. */
+export interface ShardHooks {
+  /** Called once per second with the thread's tick (see live/threadTick.ts). */
+  onTick?: (tick: ThreadTick) => void;
+  /** Encode the tick's histograms (for posting to another thread). */
+  encodeTicks?: boolean;
+  /** Aborting ends the window at once: inputs stop, the run drains and leaves as usual. */
+  signal?: AbortSignal;
+  /** Join tickets (production rooms); null = none. */
+  tickets?: TicketSource | null;
+}
+
 /** What one thread measured: per-room metrics (mergeable) and its own health. */
 export interface ShardResult {
   rooms: RoomData[];
   thread: ThreadHealth;
   clients: number;
   joined: number;
+  /** tk:stats sampled during the run by this thread's stats-owning clients. */
+  roomStats: RoomStatsSample[];
 }
 
 /** Time to wait for each socket's close handshake after LEAVE before terminating it. */
 const LEAVE_TIMEOUT_MS = 2_000;
+/** Periodic stats requests use ids from here up (the final fetch uses room index + 1). */
+const PERIODIC_STATS_ID_BASE = 1_000_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
+/** A timed action of the plan for this thread. */
+interface PlanEvent {
+  at: number;
+  run: () => void;
+}
+
 /**
- * Drives this thread's clients through the whole run: paced joins, fixed-schedule inputs until
- * the window ends, a bounded drain for in-flight acks, one tk:stats request per owned room, then
- * LEAVE and close. Every phase has a deadline, so the run always ends by itself.
+ * Drives this thread's clients through the whole run: joins and leaves as the load model plans
+ * them, drops, fixed-schedule inputs until the window ends (or an abort), a bounded drain for
+ * in-flight acks, one tk:stats request per owned room, then LEAVE and close. Every phase has a
+ * deadline, so the run always ends by itself.
  */
-export async function runShard(spec: ShardSpec): Promise<ShardResult> {
+export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise<ShardResult> {
   const cfg = spec.config;
   const scenario = getScenario(cfg.scenario);
   const monitor = new ThreadMonitor();
   monitor.start();
 
+  const plan = buildPlan(cfg);
   const t0 = spec.startAtEpochMs - performance.timeOrigin;
-  const measureEndAt = t0 + (cfg.rampSec + cfg.durationSec) * 1000;
-  const scheduler = new FixedScheduler(measureEndAt);
+  const windowEnd = t0 + plan.windowMs;
+  const scheduler = new FixedScheduler(windowEnd);
 
   const statsWaiters = new Map<number, (json: string) => void>();
-  const newClient = clientFactory(cfg, scenario, scheduler, measureEndAt, (id, json) => {
+  const { ctx, create } = clientFactory(cfg, scenario, scheduler, windowEnd, (id, json) => {
     statsWaiters.get(id)?.(json);
   });
 
@@ -61,38 +91,109 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
   const urls = rooms.map((_, r) => roomUrl(cfg, r));
 
   const clients: SimSocket[] = [];
-  const joinAt: number[] = [];
-  const total = totalClients(cfg);
-  for (let i = 0; i < total; i++) {
-    if (!inShard(i, spec.shard)) continue;
-    const r = clientRoom(cfg, i);
-    rooms[r].counters.planned++;
-    clients.push(newClient(i, rooms[r], urls[r], new Rng(playerSeed(cfg.seed, i))));
-    joinAt.push(t0 + joinOffsetMs(cfg, i));
+  const events: PlanEvent[] = [];
+  let ended = false;
+  const join = (c: SimSocket, r: number): void => {
+    if (ended) return;
+    const tickets = hooks.tickets;
+    if (!tickets) return c.connect();
+    tickets.roomUrl(urls[r]!, cfg.roomKind, roomId(cfg, r), ticketPlayerId(cfg.runId, c.index)).then(
+      (url) => (ended ? c.failBeforeConnect("ticket:run_ended") : c.connect(url)),
+      (e: unknown) => c.failBeforeConnect(`ticket:${e instanceof Error ? e.message.slice(0, 40) : "error"}`),
+    );
+  };
+  for (const pc of plan.clients) {
+    if (!inShard(pc.index, spec.shard)) continue;
+    const room = rooms[pc.room]!;
+    room.counters.planned++;
+    const c = create(pc.index, room, urls[pc.room]!, new Rng(playerSeed(cfg.seed, pc.index)));
+    clients.push(c);
+    events.push({ at: t0 + pc.joinAtMs, run: () => join(c, pc.room) });
+    if (pc.leaveAtMs !== null && pc.leaveAtMs < plan.windowMs) {
+      events.push({ at: t0 + pc.leaveAtMs, run: () => void c.leave(LEAVE_TIMEOUT_MS, true) });
+    }
+  }
+  for (const d of plan.drops) events.push({ at: t0 + d.atSec * 1000, run: () => dropShare(clients, d.pct) });
+  events.sort((a, b) => a.at - b.at);
+
+  const sampler = hooks.onTick ? new ThreadSampler(rooms) : null;
+  const roomStats: RoomStatsSample[] = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Calls fn(k) at t0 + k·period (k = 1, 2, …) until the window ends; aligned, so no drift. */
+  const every = (periodMs: number, fn: (k: number) => void): void => {
+    let k = 1;
+    const arm = (): void => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        if (ended) return;
+        fn(k++);
+        arm();
+      }, Math.max(0, t0 + k * periodMs - performance.now()));
+      timers.add(t);
+    };
+    arm();
+  };
+  /** The next whole second a tick is due for (ticks cover seconds 1, 2, … of the window). */
+  let nextTick = 1;
+  const emitTick = (k: number): void => {
+    nextTick = k + 1;
+    hooks.onTick!(sampler!.tick(k, hooks.encodeTicks ?? false));
+  };
+  if (sampler) every(1000, emitTick);
+  if (cfg.roomStats && cfg.statsEverySec > 0) {
+    every(cfg.statsEverySec * 1000, (k) => {
+      if (performance.now() < windowEnd) sampleRoomStats(spec, clients, rooms, statsWaiters, roomStats, k, (performance.now() - t0) / 1000);
+    });
   }
 
   scheduler.start();
+  const steady = new SteadyWindow();
+  const steadyTimer = setTimeout(() => steady.mark(rooms, clients), Math.max(0, t0 + cfg.rampSec * 1000 - performance.now()));
 
-  // Joins: one timer walks the (already ordered) join times instead of one timer per client.
-  let nextJoin = 0;
+  // The plan's events (joins, leaves, drops) walked by one timer in time order, until the window
+  // ends or the run is aborted.
   await new Promise<void>((resolve) => {
-    const step = (): void => {
-      const now = performance.now();
-      while (nextJoin < clients.length && joinAt[nextJoin] <= now) clients[nextJoin++].connect();
-      if (nextJoin >= clients.length) resolve();
-      else setTimeout(step, Math.max(0, joinAt[nextJoin] - performance.now()));
+    let next = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      if (timer) clearTimeout(timer);
+      hooks.signal?.removeEventListener("abort", finish);
+      resolve();
     };
-    setTimeout(step, Math.max(0, (joinAt[0] ?? t0) - performance.now()));
+    const step = (): void => {
+      timer = null;
+      const now = performance.now();
+      while (next < events.length && events[next]!.at <= now) events[next++]!.run();
+      if (now >= windowEnd) return finish();
+      const wake = next < events.length ? Math.min(events[next]!.at, windowEnd) : windowEnd;
+      timer = setTimeout(step, Math.max(0, wake - performance.now()));
+    };
+    if (hooks.signal?.aborted) return finish();
+    hooks.signal?.addEventListener("abort", finish);
+    step();
   });
-
-  await sleep(measureEndAt - performance.now());
+  const stoppedAt = performance.now();
+  if (stoppedAt < windowEnd) ctx.measureEndAt = stoppedAt;
+  // The window's last whole second races the window's end: tick it here if its timer lost.
+  if (sampler && nextTick * 1000 <= Math.min(stoppedAt, windowEnd) - t0 + 5) emitTick(nextTick);
   scheduler.stop();
+  for (const t of timers) clearTimeout(t);
+  clearTimeout(steadyTimer);
+  // The steady window is the ramp model's (after the ramp, everyone seated); with stages, arrivals
+  // or churn players come and go by design, so nobody is judged short of frames. An aborted run's
+  // window ends at the abort.
+  if (!cfg.turnBased && cfg.load.kind === "ramp" && !cfg.load.sessionMeanSec) {
+    steady.finish(clients, Math.max(0, (Math.min(stoppedAt, windowEnd) - (t0 + cfg.rampSec * 1000)) / 1000));
+  }
 
   // Drain: inputs sent just before the end deserve their ack; bounded by drainMs.
   const drainDeadline = performance.now() + cfg.drainMs;
   while (performance.now() < drainDeadline && clients.some((c) => c.joined && c.outstanding > 0)) await sleep(20);
 
-  if (cfg.roomStats) await fetchRoomStats(spec, clients, rooms, statsWaiters);
+  if (cfg.roomStats) await fetchRoomStats(spec, clients, rooms, statsWaiters, roomStats, (performance.now() - t0) / 1000);
+  sampler?.stop();
 
   await Promise.all(clients.map((c) => c.leave(LEAVE_TIMEOUT_MS)));
 
@@ -102,7 +203,16 @@ export async function runShard(spec: ShardSpec): Promise<ShardResult> {
     thread: monitor.stop(spec.thread, clients.length),
     clients: clients.length,
     joined,
+    roomStats,
   };
+}
+
+/** Drops `pct`% of this thread's joined players at once (a fixed spread of them, not the first ones). */
+function dropShare(clients: readonly SimSocket[], pct: number): void {
+  const joined = clients.filter((c) => c.joined);
+  const n = Math.round((joined.length * pct) / 100);
+  joined.sort((a, b) => ((a.index * PHASE_STEP) % 1) - ((b.index * PHASE_STEP) % 1));
+  for (let i = 0; i < n; i++) joined[i]!.drop();
 }
 
 /** Builds this thread's players in the scenario's wire mode, sharing one context. */
@@ -112,15 +222,65 @@ function clientFactory(
   scheduler: FixedScheduler,
   measureEndAt: number,
   onStats: (requestId: number, json: string) => void,
-): (index: number, room: RoomMetrics, url: string, rng: Rng) => SimSocket {
+): { ctx: SocketContext; create: (index: number, room: RoomMetrics, url: string, rng: Rng) => SimSocket } {
   if (isTextScenario(scenario)) {
     const pace = cfg.turnBased;
     if (!pace) throw new Error(`${scenario.name} is turn-based but the config has no turnBased pacing`);
     const ctx = new JsonClientContext(scenario, scheduler, pace.thinkMs, pace.keepaliveMs, measureEndAt, cfg.connectTimeoutMs, onStats);
-    return (i, room, url, rng) => new JsonSimClient(i, room, ctx, url, rng);
+    return { ctx, create: (i, room, url, rng) => new JsonSimClient(i, room, ctx, url, rng) };
   }
   const ctx = new ClientContext(scenario, scheduler, 1000 / cfg.rate, measureEndAt, cfg.connectTimeoutMs, onStats);
-  return (i, room, url, rng) => new SimClient(i, room, ctx, url, rng);
+  return { ctx, create: (i, room, url, rng) => new SimClient(i, room, ctx, url, rng) };
+}
+
+/** The figures of one stats reply that the series keeps. */
+function statsSample(tSec: number, roomIdText: string, stats: unknown): RoomStatsSample {
+  const ccu = at(stats, "ccu");
+  return {
+    tSec: Math.round(tSec * 100) / 100,
+    roomId: roomIdText,
+    tickP99Ms: tickP99Ms(stats),
+    flushP99Ms: flushP99Ms(stats),
+    ccu: typeof ccu === "number" ? ccu : null,
+  };
+}
+
+/** A joined client of `room` in this thread, if any. */
+function askerOf(clients: readonly SimSocket[], room: RoomMetrics): SimSocket | undefined {
+  return clients.find((c) => c.room === room && c.joined);
+}
+
+/** One statsRequest per owned room during the run; replies land in `out` (no waiting). */
+function sampleRoomStats(
+  spec: ShardSpec,
+  clients: readonly SimSocket[],
+  rooms: readonly RoomMetrics[],
+  waiters: Map<number, (json: string) => void>,
+  out: RoomStatsSample[],
+  k: number,
+  tSec: number,
+): void {
+  for (let r = 0; r < rooms.length; r++) {
+    if (!statsOwner(r, spec.shard)) continue;
+    const room = rooms[r]!;
+    const client = askerOf(clients, room);
+    if (!client) continue;
+    const id = PERIODIC_STATS_ID_BASE + k * rooms.length + r;
+    const timer = setTimeout(() => waiters.delete(id), spec.config.statsTimeoutMs);
+    waiters.set(id, (json) => {
+      clearTimeout(timer);
+      waiters.delete(id);
+      try {
+        out.push(statsSample(tSec, room.roomId, JSON.parse(json)));
+      } catch {
+        // A malformed periodic reply is skipped; the final fetch reports errors.
+      }
+    });
+    if (!client.requestStats(id)) {
+      clearTimeout(timer);
+      waiters.delete(id);
+    }
+  }
 }
 
 /** One statsRequest per room this shard owns, from one joined client; bounded by statsTimeoutMs. */
@@ -129,14 +289,16 @@ async function fetchRoomStats(
   clients: readonly SimSocket[],
   rooms: readonly RoomMetrics[],
   waiters: Map<number, (json: string) => void>,
+  out: RoomStatsSample[],
+  tSec: number,
 ): Promise<void> {
   const cfg = spec.config;
   const pending: Promise<void>[] = [];
   for (let r = 0; r < rooms.length; r++) {
     if (!statsOwner(r, spec.shard)) continue;
-    const room = rooms[r];
+    const room = rooms[r]!;
     const requestId = r + 1;
-    const client = clients.find((c) => c.room === room && c.joined);
+    const client = askerOf(clients, room);
     if (!client) {
       room.tkStatsError = "no joined client in this room to ask";
       continue;
@@ -152,7 +314,9 @@ async function fetchRoomStats(
           clearTimeout(timer);
           waiters.delete(requestId);
           try {
-            room.tkStats = { stats: JSON.parse(json) as unknown, fetchedAt: Date.now() };
+            const stats = JSON.parse(json) as unknown;
+            room.tkStats = { stats, fetchedAt: Date.now() };
+            out.push(statsSample(tSec, room.roomId, stats));
           } catch {
             room.tkStatsError = "stats reply is not valid JSON";
           }

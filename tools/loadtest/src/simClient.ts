@@ -19,15 +19,14 @@ import type { Rng } from "./rng";
 import type { FixedScheduler } from "./schedule";
 import type { Scenario } from "./scenarios/scenario";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
-import { forEachEvent, frameHeader, isAckOnly, readFrameHeader, writeVaruint } from "./wire";
+import { forEachEvent, frameHeader, isAckOnly, readFrameHeader } from "./wire";
 
 /** State shared by every simulated player of one thread (buffers are reused, never per client). */
 export class ClientContext implements SocketContext {
   /** INPUT frames are assembled here; ws copies the bytes while masking, so reuse is safe. */
-  readonly frame: Buffer = Buffer.allocUnsafe(MAX_CLIENT_FRAME_BYTES);
+  readonly frame = new BinaryWriter(MAX_CLIENT_FRAME_BYTES);
   /** Scenario payloads are written here first, then copied behind their length prefix. */
-  readonly payload: Uint8Array;
-  readonly payloadView: DataView;
+  readonly payload = new BinaryWriter(1024);
   /** For the rare messages (hello, statsRequest, leave). */
   readonly writer = new BinaryWriter(256);
   /** Inputs per INPUT frame when catching up: protocol limit and frame-size limit. */
@@ -38,13 +37,11 @@ export class ClientContext implements SocketContext {
     readonly scheduler: FixedScheduler,
     readonly periodMs: number,
     /** performance.now() at which the measuring window (and the input schedule) ends. */
-    readonly measureEndAt: number,
+    public measureEndAt: number,
     readonly connectTimeoutMs: number,
     /** Routes a stats reply to whoever asked. */
     readonly onStats: (requestId: number, json: string) => void,
   ) {
-    this.payload = new Uint8Array(Math.max(1, scenario.maxPayloadBytes));
-    this.payloadView = new DataView(this.payload.buffer);
     // Worst case per input: 5-byte seq + 2-byte length + payload.
     this.maxBatch = Math.max(1, Math.min(16, Math.floor((MAX_CLIENT_FRAME_BYTES - 2) / (7 + scenario.maxPayloadBytes))));
   }
@@ -75,7 +72,7 @@ export class SimClient extends SimSocket {
 
   protected override sendHello(ws: WebSocket): void {
     const w = this.ctx.writer.reset();
-    encodeHello(w, { version: PROTOCOL_VERSION, token: "", name: `lt${this.index}` });
+    encodeHello(w, { version: PROTOCOL_VERSION, token: this.token, name: `lt${this.index}` });
     ws.send(w.peek());
   }
 
@@ -106,6 +103,7 @@ export class SimClient extends SimSocket {
       if (!isAckOnly(h)) {
         if (measuring) {
           room.counters.stateFrames++;
+          this.stateFramesRx++;
           if (this.lastStateAt >= 0) {
             const gap = now - this.lastStateAt;
             room.stateFrame(gap, jitterMs(gap, this.expectedGap));
@@ -134,6 +132,8 @@ export class SimClient extends SimSocket {
     switch (msg.kind) {
       case "welcome": {
         if (!this.welcomed(msg, now)) return;
+        // A new connection (first join or back after a drop): gaps count within one connection.
+        this.lastStateAt = -1;
         this.ctx.scenario.onWelcome?.(this.player, {
           playerId: msg.playerId,
           tickMs: msg.tickMs,
@@ -161,26 +161,26 @@ export class SimClient extends SimSocket {
     const tracker = this.tracker;
     if (this.state !== ClientState.Joined || ws === null || tracker === null || ws.readyState !== WebSocket.OPEN) return;
     const ctx = this.ctx;
-    const buf = ctx.frame;
+    const fw = ctx.frame;
     const payload = ctx.payload;
+    const maxPayload = ctx.scenario.maxPayloadBytes;
     const period = this.periodMs;
     const room = this.room;
     let due = firstDueAt;
     let remaining = count;
     while (remaining > 0) {
       const n = remaining < ctx.maxBatch ? remaining : ctx.maxBatch;
-      buf[0] = Kind.Input;
-      buf[1] = n;
-      let off = 2;
+      fw.reset().u8(Kind.Input).u8(n);
       for (let j = 0; j < n; j++) {
-        off = writeVaruint(buf, off, tracker.track(due + j * period));
-        const len = ctx.scenario.writeInput(this.player, this.rng, ctx.payloadView, 0, room.scenario);
-        off = writeVaruint(buf, off, len);
-        for (let b = 0; b < len; b++) buf[off + b] = payload[b];
-        off += len;
+        fw.varuint(tracker.track(due + j * period));
+        ctx.scenario.writeInput(this.player, this.rng, payload.reset(), room.scenario);
+        const len = payload.offset;
+        if (len > maxPayload) throw new Error(`scenario ${ctx.scenario.name} wrote ${len} bytes, above its maxPayloadBytes ${maxPayload}`);
+        fw.varuint(len).copyFrom(payload, 0, len);
       }
+      const off = fw.offset;
       const sentAt = performance.now();
-      ws.send(buf.subarray(0, off));
+      ws.send(fw.peek());
       room.counters.inputFrames++;
       if (sentAt < ctx.measureEndAt) room.counters.bytesTx += off;
       for (let j = 0; j < n; j++) room.inputSent(sentAt - (due + j * period));

@@ -10,8 +10,8 @@ import type { FixedScheduler, Scheduled } from "./schedule";
 /** What every simulated player of one thread shares, whatever its wire mode. */
 export interface SocketContext {
   readonly scheduler: FixedScheduler;
-  /** performance.now() at which the measuring window (and the input schedule) ends. */
-  readonly measureEndAt: number;
+  /** performance.now() at which the measuring window (and the input schedule) ends; moved up when a run is aborted. */
+  measureEndAt: number;
   readonly connectTimeoutMs: number;
   /** Routes a stats reply (its JSON text) to whoever asked. */
   readonly onStats: (requestId: number, json: string) => void;
@@ -34,7 +34,17 @@ export interface JoinInfo {
   syncIntervalMs: number;
   cap: number;
   lastSeq: number;
+  /** Seat token to present when reconnecting. */
+  token?: string;
+  /** The welcome restored an existing seat. */
+  reconnected?: boolean;
 }
+
+/** A dropped player gives up reconnecting after this long (the room holds a seat 15 s by default). */
+export const RECONNECT_GIVE_UP_MS = 15_000;
+/** First retry delay after a failed reconnect attempt; doubles per attempt (with jitter), capped. */
+const RECONNECT_BACKOFF_MS = 250;
+const RECONNECT_BACKOFF_MAX_MS = 2_000;
 
 /** Golden-ratio phases spread players' periodic sends evenly over the period instead of in bursts. */
 export const PHASE_STEP = 0.6180339887498949;
@@ -75,6 +85,16 @@ export abstract class SimSocket implements Scheduled {
   private connectStartedAt = 0;
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
   private closeWaiter: (() => void) | null = null;
+  /** The seat token from the last welcome (presented again after a drop). */
+  protected token = "";
+  /** performance.now() of the drop while reconnecting; 0 otherwise. */
+  private droppedAt = 0;
+  /** The socket is being torn down on purpose by {@link drop}. */
+  private dropping = false;
+  private reconnectAttempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** URL of the current connection (a ticket may have been added to the room URL). */
+  private currentUrl: string;
 
   constructor(
     /** Global index of the player in the run (all shards). */
@@ -82,7 +102,9 @@ export abstract class SimSocket implements Scheduled {
     readonly room: RoomMetrics,
     private readonly socketCtx: SocketContext,
     private readonly url: string,
-  ) {}
+  ) {
+    this.currentUrl = url;
+  }
 
   /** Handles every message of the socket; the wire mode's hot path. */
   protected abstract readonly onMessage: (data: Buffer, isBinary: boolean) => void;
@@ -95,18 +117,37 @@ export abstract class SimSocket implements Scheduled {
   /** Scheduler callback (see {@link Scheduled.fire}). */
   abstract fire(firstDueAt: number, count: number, now: number): void;
 
-  /** Opens the socket and says hello; the outcome lands in the room's counters. */
-  connect(): void {
+  /**
+   * Opens the socket and says hello; the outcome lands in the room's counters. `url` replaces
+   * the room URL (e.g. the same URL with a join ticket).
+   */
+  connect(url?: string): void {
     if (this.state !== ClientState.Idle) return;
+    if (url !== undefined) this.currentUrl = url;
     this.state = ClientState.Connecting;
     this.connectStartedAt = performance.now();
-    const ws = new WebSocket(this.url, WS_OPTIONS);
+    const ws = new WebSocket(this.currentUrl, WS_OPTIONS);
     this.ws = ws;
     ws.on("open", this.onOpen);
     ws.on("message", this.onMessage);
     ws.on("error", this.onError);
     ws.on("close", this.onClose);
     this.connectTimer = setTimeout(this.onConnectTimeout, this.socketCtx.connectTimeoutMs);
+  }
+
+  /** The player never got as far as connecting (e.g. no join ticket); counted as a failed join. */
+  failBeforeConnect(reason: string): void {
+    if (this.state !== ClientState.Idle) return;
+    this.setOutcome(reason);
+    this.state = ClientState.Done;
+  }
+
+  /** State frames received inside the measuring window (for the per-client share, steadyWindow.ts). */
+  stateFramesRx = 0;
+
+  /** True once a welcome arrived, whatever happened after. */
+  get everJoined(): boolean {
+    return this.welcomeAt > 0;
   }
 
   /** True while the client holds a seat. */
@@ -129,8 +170,20 @@ export abstract class SimSocket implements Scheduled {
     this.connectTimer = null;
     this.state = ClientState.Joined;
     this.outcomeSet = true;
-    this.welcomeAt = now;
     const room = this.room;
+    room.connected++;
+    if (info.token) this.token = info.token;
+    if (this.droppedAt > 0) {
+      // Back after a drop: not a new join. The seat is ours again only if the room says so.
+      if (info.reconnected) room.counters.reconnected++;
+      else room.counters.reconnectNewSeat++;
+      recordMs(room.reconnectH, now - this.droppedAt);
+      this.droppedAt = 0;
+      this.reconnectAttempts = 0;
+      this.tracker = new AckTracker(info.lastSeq + 1);
+      return true;
+    }
+    this.welcomeAt = now;
     room.counters.joined++;
     recordMs(room.connectH, now - this.connectStartedAt);
     this.expectedGap = expectedGapMs(info.tickMs, info.syncIntervalMs);
@@ -191,11 +244,20 @@ export abstract class SimSocket implements Scheduled {
     const now = performance.now();
     if (this.connectTimer) clearTimeout(this.connectTimer);
     this.connectTimer = null;
+    if (this.dropping || (this.droppedAt > 0 && this.state === ClientState.Connecting)) {
+      // A socket we dropped on purpose, or a reconnect attempt that failed: try again.
+      this.dropping = false;
+      this.ws = null;
+      this.state = ClientState.Idle;
+      this.retryReconnect(now);
+      return;
+    }
     if (this.state === ClientState.Connecting) {
       if (code === CloseCode.room_full) this.setOutcome("refused");
       else if (code === CloseCode.join_throttled) this.setOutcome("throttled");
       else this.setOutcome(`close_${code}`);
     } else if (this.state === ClientState.Joined) {
+      this.room.connected--;
       this.settle(now);
       this.room.unexpectedClose(code);
     }
@@ -231,13 +293,26 @@ export abstract class SimSocket implements Scheduled {
    * Leaves for good (LEAVE, then close 1000) and resolves once the socket is closed or after
    * `timeoutMs`, when it is terminated. A client still connecting counts as a timed-out join.
    */
-  leave(timeoutMs: number): Promise<void> {
-    const ws = this.ws;
-    if (ws === null || this.state === ClientState.Done || this.state === ClientState.Idle) return Promise.resolve();
+  leave(timeoutMs: number, planned = false): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     const now = performance.now();
+    if (this.droppedAt > 0) {
+      // Still trying to get back after a drop when the run (or its session) ended.
+      this.room.counters.reconnectFailed++;
+      this.droppedAt = 0;
+      this.settle(now);
+    }
+    const ws = this.ws;
+    if (ws === null || this.state === ClientState.Done || this.state === ClientState.Idle) {
+      this.state = ClientState.Done;
+      return Promise.resolve();
+    }
     if (this.state === ClientState.Connecting) {
       this.setOutcome("timeout");
     } else if (this.state === ClientState.Joined) {
+      this.room.connected--;
+      if (planned && now < this.socketCtx.measureEndAt) this.room.counters.left++;
       this.settle(now);
       if (ws.readyState === WebSocket.OPEN) this.sendLeave(ws);
     }
@@ -256,5 +331,45 @@ export abstract class SimSocket implements Scheduled {
       if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
       else ws.close(CloseCode.normal);
     });
+  }
+
+  /**
+   * Drops the socket without a goodbye (as a network loss would) and reconnects at once with
+   * the seat token; the welcome then tells whether the seat survived. No-op unless joined.
+   */
+  drop(): boolean {
+    const ws = this.ws;
+    if (this.state !== ClientState.Joined || ws === null) return false;
+    const now = performance.now();
+    const c = this.room.counters;
+    c.dropped++;
+    c.inputsLostOnDrop += this.tracker?.outstanding ?? 0;
+    this.room.connected--;
+    this.droppedAt = now;
+    this.dropping = true;
+    this.unschedule();
+    ws.terminate();
+    return true;
+  }
+
+  private retryReconnect(now: number): void {
+    if (this.droppedAt > 0 && now - this.droppedAt > RECONNECT_GIVE_UP_MS) {
+      this.room.counters.reconnectFailed++;
+      this.droppedAt = 0;
+      this.settle(now);
+      this.state = ClientState.Done;
+      const waiter = this.closeWaiter;
+      this.closeWaiter = null;
+      waiter?.();
+      return;
+    }
+    const attempt = this.reconnectAttempts++;
+    // The first attempt goes at once (a real client reconnects as soon as it notices); later
+    // ones back off with jitter so a storm does not hammer the room's join throttle.
+    const delay = attempt === 0 ? 0 : Math.min(RECONNECT_BACKOFF_MAX_MS, RECONNECT_BACKOFF_MS * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.state === ClientState.Idle && this.droppedAt > 0) this.connect();
+    }, delay);
   }
 }

@@ -1,3 +1,4 @@
+import { sweepHtml } from "./report/html";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { LoadConfig } from "./config";
@@ -86,7 +87,7 @@ export async function runSweep(args: {
   cooldownSec: number;
   outDir?: string;
   onRun?: (i: number, entry: SweepEntry, report: Report, path: string) => void;
-}): Promise<{ rows: SweepRow[]; markdownPath: string; jsonPath: string }> {
+}): Promise<{ rows: SweepRow[]; markdownPath: string; jsonPath: string; htmlPath: string }> {
   const outDir = args.outDir ?? RESULTS_DIR;
   const rows: SweepRow[] = [];
   for (let i = 0; i < args.entries.length; i++) {
@@ -111,7 +112,9 @@ export async function runSweep(args: {
   const stem = join(outDir, `${fileTimestamp()}-sweep-${args.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
   const markdownPath = `${stem}.md`;
   const jsonPath = `${stem}.json`;
+  const htmlPath = `${stem}.html`;
   writeFileSync(markdownPath, sweepMarkdown(args.name, rows));
+  writeFileSync(htmlPath, sweepHtml(args.name, rows.map((r) => ({ label: r.entry.label, report: r.report }))));
   writeFileSync(
     jsonPath,
     `${JSON.stringify(
@@ -120,5 +123,5 @@ export async function runSweep(args: {
       2,
     )}\n`,
   );
-  return { rows, markdownPath, jsonPath };
+  return { rows, markdownPath, jsonPath, htmlPath };
 }

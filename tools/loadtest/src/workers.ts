@@ -2,7 +2,10 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ResolvedConfig } from "./config";
+import type { LiveRun } from "./live/liveRun";
+import type { ThreadTick } from "./live/threadTick";
 import type { ShardResult, ShardSpec } from "./shardRun";
+import type { TicketSpec } from "./tickets";
 
 /**
  * Node flags that let a worker thread (or child process) load this tool's TypeScript: the tsx
@@ -18,17 +21,31 @@ const READY_TIMEOUT_MS = 60_000;
 /** Margin on top of the run's own phases before a silent worker is declared lost. */
 const RESULT_MARGIN_MS = 30_000;
 
-type WorkerMsg = { type: "ready" } | { type: "result"; result: ShardResult } | { type: "error"; message: string };
+type WorkerMsg =
+  | { type: "ready" }
+  | { type: "tick"; tick: ThreadTick }
+  | { type: "result"; result: ShardResult }
+  | { type: "error"; message: string };
+
+/** What a worker thread is started with. */
+export interface WorkerInit {
+  spec: Omit<ShardSpec, "startAtEpochMs">;
+  tickets: TicketSpec | null;
+  /** Post a tick every second (off only when measuring what sampling costs). */
+  live: boolean;
+}
 
 /**
  * Runs machine shard `machineShard` of the run on K worker threads: worker w drives shard
  * (s + n·w) of (n·K), so threads and machines partition clients the same way. `beforeStart`
- * runs once every worker is loaded (the process baseline for memory is taken there).
+ * runs once every worker is loaded, with the run's start time (the process baseline for memory
+ * is taken there).
  */
 export async function runOnWorkers(
   cfg: ResolvedConfig,
   k: number,
-  beforeStart: () => void,
+  beforeStart: (startAtEpochMs: number) => void,
+  extra: { live?: LiveRun; tickets?: TicketSpec } = {},
 ): Promise<ShardResult[]> {
   const n = cfg.shard.count;
   const workers: Worker[] = [];
@@ -41,14 +58,17 @@ export async function runOnWorkers(
         shard: { index: cfg.shard.index + n * w, count: n * k },
         thread: `worker ${w + 1}/${k}`,
       };
-      const worker = new Worker(new URL("./workerMain.ts", import.meta.url), { workerData: spec, execArgv: tsxExecArgv() });
+      const init: WorkerInit = { spec, tickets: extra.tickets ?? null, live: extra.live !== undefined };
+      const worker = new Worker(new URL("./workerMain.ts", import.meta.url), { workerData: init, execArgv: tsxExecArgv() });
       workers.push(worker);
+      const sink = extra.live?.tickSink(w);
       let onReady!: () => void;
       ready.push(new Promise<void>((r) => (onReady = r)));
       results.push(
         new Promise<ShardResult>((resolve, reject) => {
           worker.on("message", (m: WorkerMsg) => {
             if (m.type === "ready") onReady();
+            else if (m.type === "tick") sink?.(m.tick);
             else if (m.type === "result") resolve(m.result);
             else reject(new Error(`worker ${w + 1} failed: ${m.message}`));
           });
@@ -58,9 +78,12 @@ export async function runOnWorkers(
       );
     }
     await withTimeout(Promise.all(ready), READY_TIMEOUT_MS, "workers did not start");
-    beforeStart();
     const startAtEpochMs = cfg.startAtEpochMs ?? Date.now() + 200;
+    beforeStart(startAtEpochMs);
     for (const w of workers) w.postMessage({ type: "start", startAtEpochMs });
+    extra.live?.controller.signal.addEventListener("abort", () => {
+      for (const w of workers) w.postMessage({ type: "abort" });
+    });
     const runMs =
       Math.max(0, startAtEpochMs - Date.now()) +
       (cfg.rampSec + cfg.durationSec) * 1000 +

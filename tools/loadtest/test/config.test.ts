@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientRoom, inShard, joinOffsetMs, resolveConfig, roomUrl, statsOwner } from "../src/config";
+import { clientRoom, inShard, resolveConfig, roomUrl, statsOwner } from "../src/config";
+import { buildPlan } from "../src/loadPlan";
 
 describe("config", () => {
   it("fills defaults: fresh room prefix per run, ramp of 10 joins/s per room, scenario rate", () => {
@@ -41,10 +42,12 @@ describe("config", () => {
   });
 
   it("joins are paced evenly over the ramp and rooms fill in parallel", () => {
-    const c = { rampSec: 10, players: 50, rooms: 2 };
-    expect(joinOffsetMs(c, 0)).toBe(0);
-    expect(joinOffsetMs(c, 50)).toBe(5000);
-    expect(joinOffsetMs(c, 99)).toBeCloseTo(9900);
+    const c = { rampSec: 10, players: 50, rooms: 2, durationSec: 5, seed: 1, load: { kind: "ramp" as const, drops: [] } };
+    const plan = buildPlan(c).clients;
+    expect(plan[0]!.joinAtMs).toBe(0);
+    expect(plan[50]!.joinAtMs).toBe(5000);
+    expect(plan[99]!.joinAtMs).toBeCloseTo(9900);
+    expect(plan.map((p) => p.room).slice(0, 4)).toEqual([0, 1, 0, 1]);
     expect([0, 1, 2, 3].map((i) => clientRoom(c, i))).toEqual([0, 1, 0, 1]);
   });
 
@@ -65,5 +68,29 @@ describe("config", () => {
         expect(statsOwners.every((c) => c === 1)).toBe(true);
       }),
     );
+  });
+});
+
+describe("config: load models, thresholds, tickets", () => {
+  const base = { url: "ws://127.0.0.1:8787", players: 10, rooms: 2, durationSec: 5 };
+  it("stages set the peak and the window; the open model its nominal players; both refuse ramp options", () => {
+    const st = resolveConfig({ ...base, stages: [{ durationSec: 10, target: 50 }, { durationSec: 5, target: 0 }] });
+    expect(st).toMatchObject({ players: 50, durationSec: 15, rampSec: 0, load: { kind: "stages" } });
+    const open = resolveConfig({ ...base, arrivalRate: 4, durationSec: 10 });
+    expect(open).toMatchObject({ players: 20, load: { kind: "open", arrivalRate: 4 } });
+    expect(() => resolveConfig({ ...base, stages: [{ durationSec: 1, target: 1 }], arrivalRate: 1 })).toThrow(/pick one/);
+    expect(() => resolveConfig({ ...base, arrivalRate: 1, rampSec: 3 })).toThrow(/--ramp\/--storm/);
+    expect(() => resolveConfig({ ...base, stages: [{ durationSec: 1, target: 0 }] })).toThrow(/above 0/);
+    expect(() => resolveConfig({ ...base, sessionMeanSec: 0.2 })).toThrow(/>= 1 s/);
+    expect(() => resolveConfig({ ...base, scenario: "ttt-json", players: 2, drops: [{ pct: 10, atSec: 1 }] })).toThrow(/binary scenario/);
+  });
+
+  it("thresholds are checked up front; tickets record their mode, never a secret", () => {
+    expect(() => resolveConfig({ ...base, thresholds: ["ack.p99<"] })).toThrow(/threshold/);
+    expect(() => resolveConfig({ ...base, thresholds: ["ackk.p99<1"] })).toThrow(/unknown figure "ackk.p99"/);
+    expect(resolveConfig({ ...base, thresholds: ["ack.p99<150"] }).thresholds).toEqual(["ack.p99<150"]);
+    expect(resolveConfig(base).tickets).toEqual({ mode: "none" });
+    expect(resolveConfig({ ...base, tickets: { mode: "url", url: "https://b.example/t" } }).tickets).toEqual({ mode: "url", url: "https://b.example/t" });
+    expect(() => resolveConfig({ ...base, tickets: { mode: "url", url: "not a url" } })).toThrow();
   });
 });

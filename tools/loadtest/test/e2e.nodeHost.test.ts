@@ -1,43 +1,28 @@
 import { createServer } from "node:net";
-import { gameDefinitions } from "@tikron/games";
-import { serveRooms, type RoomServer } from "@tikron/node";
+import type { RoomServer } from "@tikron/node";
 import { Kind } from "@tikron/protocol";
 import { WebSocketServer } from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { runLoad } from "../src/index";
+import { serverTotals, startRooms } from "./nodeRooms";
 
-let echo: RoomServer | null = null;
+let rooms: RoomServer | null = null;
 afterEach(async () => {
-  await echo?.close();
-  echo = null;
+  await rooms?.close();
+  rooms = null;
 });
-
-/** The real rooms (every kind) on the Node host, loopback, any free port. */
-const startRooms = (): Promise<RoomServer> => serveRooms({ games: gameDefinitions });
-
-/** What every room of the server counted, summed. */
-function serverTotals(server: RoomServer): { inputs: number; refused: number } {
-  let inputs = 0;
-  let refused = 0;
-  for (const room of server.rooms()) {
-    const s = room.snapshot();
-    inputs += s.inputs.received;
-    refused += s.refused.room_full ?? 0;
-  }
-  return { inputs, refused };
-}
 
 describe("end to end against real rooms on the Node host", () => {
   // Retried because one scheduler hiccup of the shared test machine (tens of ms) can push a
   // run this short below 99% on schedule; the tool reporting that is correct behaviour.
   it("a short run yields plausible figures that match what the server saw", { retry: 2, timeout: 40_000 }, async () => {
-    echo = await startRooms();
+    rooms = await startRooms();
     // Warm-up (JIT, lazy module paths) so the measured run is not dominated by first-call costs.
-    await runLoad({ url: echo.url, players: 2, rooms: 1, durationSec: 0.5, rampSec: 0, roomStats: false });
-    const before = serverTotals(echo).inputs;
-    const r = await runLoad({ url: echo.url, players: 5, rooms: 2, durationSec: 2, rampSec: 0.5, name: "e2e" });
+    await runLoad({ url: rooms.url, players: 2, rooms: 1, durationSec: 0.5, rampSec: 0, roomStats: false });
+    const before = serverTotals(rooms).inputs;
+    const r = await runLoad({ url: rooms.url, players: 5, rooms: 2, durationSec: 2, rampSec: 0.5, name: "e2e" });
     const s = r.summary;
-    const server = serverTotals(echo);
+    const server = serverTotals(rooms);
 
     expect(s.clients).toEqual({ planned: 10, joined: 10, refused: 0, throttled: 0, failed: 0 });
     expect(s.unexpectedCloses).toBe(0);
@@ -84,8 +69,8 @@ describe("end to end against real rooms on the Node host", () => {
   });
 
   it("capacity mode: refuses exactly the players above the cap, counted apart from failures", { timeout: 30_000 }, async () => {
-    echo = await startRooms();
-    const r = await runLoad({ url: echo.url, players: 8, rooms: 3, durationSec: 1, storm: true, query: "cap=5" });
+    rooms = await startRooms();
+    const r = await runLoad({ url: rooms.url, players: 8, rooms: 3, durationSec: 1, storm: true, query: "cap=5" });
     const s = r.summary;
     expect(s.clients).toEqual({ planned: 24, joined: 15, refused: 9, throttled: 0, failed: 0 });
     expect(s.rooms.map((x) => [x.joined, x.refused])).toEqual([
@@ -95,7 +80,7 @@ describe("end to end against real rooms on the Node host", () => {
     ]);
     expect(s.errors).toEqual({ room_full: 9 });
     expect(s.unexpectedCloses).toBe(0);
-    expect(serverTotals(echo).refused).toBe(9);
+    expect(serverTotals(rooms).refused).toBe(9);
   });
 
   it("a refusal by close code alone counts too: 4002 as refused, 4009 as throttled", { timeout: 30_000 }, async () => {
@@ -119,8 +104,8 @@ describe("end to end against real rooms on the Node host", () => {
   });
 
   it("counts server-initiated closes of joined players as unexpected, by code", { timeout: 30_000 }, async () => {
-    echo = await startRooms();
-    const e = echo;
+    rooms = await startRooms();
+    const e = rooms;
     const run = runLoad({ url: e.url, players: 3, rooms: 2, durationSec: 2, rampSec: 0.2, roomPrefix: "drop" });
     await new Promise((res) => setTimeout(res, 1200));
     // One of the two rooms closes every socket it holds, as a failing room would.
@@ -148,14 +133,14 @@ describe("end to end against real rooms on the Node host", () => {
   });
 
   it("worker threads split the clients and their metrics merge exactly", { timeout: 60_000 }, async () => {
-    echo = await startRooms();
-    const r = await runLoad({ url: echo.url, players: 4, rooms: 2, durationSec: 1.5, rampSec: 0.2, workers: 2 });
+    rooms = await startRooms();
+    const r = await runLoad({ url: rooms.url, players: 4, rooms: 2, durationSec: 1.5, rampSec: 0.2, workers: 2 });
     const s = r.summary;
     expect(r.generators).toHaveLength(1);
     expect(r.generators[0].threads.map((t) => t.thread)).toEqual(["worker 1/2", "worker 2/2"]);
     expect(r.generators[0].threads.map((t) => t.clients)).toEqual([4, 4]);
     expect(s.clients.joined).toBe(8);
-    expect(serverTotals(echo).inputs).toBe(s.inputs.sent);
+    expect(serverTotals(rooms).inputs).toBe(s.inputs.sent);
     expect(s.inputs.acked).toBe(s.inputs.sent);
     expect(s.ackRttMs.count).toBe(s.inputs.acked);
     expect(s.roomStats.fetched).toBe(2);

@@ -1,52 +1,62 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGate, formatGateResult, getGate } from "../src/gates";
+import { ExitCode, evaluateGate, exitCodeFor, formatGateResult, getGate } from "../src/gates";
 import { report, room } from "./fixtures";
 
 const gate = getGate("local-100");
 
-describe("gates", () => {
+describe("gates (presets in the threshold language)", () => {
   it("local-100 passes a clean report", () => {
     const r = report([room("t-0", { joined: 100, acks: Array(1000).fill(60), gaps: [50, 50], tkFlushP99: 5 })]);
     const res = evaluateGate(gate, r);
     expect(res.failures).toEqual([]);
     expect(res.passed).toBe(true);
+    expect(exitCodeFor(res)).toBe(ExitCode.pass);
     expect(formatGateResult(res)).toMatch(/PASS/);
   });
 
-  it("names every failed threshold", () => {
+  it("names every failed threshold, with the computed limit", () => {
     const r = report([room("t-0", { joined: 99, planned: 100, acks: [...Array(980).fill(60), ...Array(20).fill(1200)], closes: [4004], tkFlushP99: 25, spikes: 3 })]);
     const res = evaluateGate(gate, r);
     expect(res.passed).toBe(false);
-    const ids = res.checks.filter((c) => !c.ok).map((c) => c.id);
-    expect(ids).toEqual(["connects", "unexpected-closes", "spikes", "ack-p99", "flush-p99"]);
-    expect(res.failures.join("\n")).toMatch(/ack-p99: expected p99 input->ack <= tick \+ 30 ms, got .* \(limit 80 ms\)/);
+    expect(exitCodeFor(res)).toBe(ExitCode.thresholdFailed);
+    expect(res.checks.filter((c) => !c.ok).map((c) => c.threshold)).toEqual([
+      "clients.joined==100",
+      "unexpected_closes==0",
+      "spikes==0",
+      "ack.p99<=tick_ms+30",
+      "flush.p99<=20",
+    ]);
+    expect(res.failures.join("\n")).toMatch(/ack\.p99<=tick_ms\+30: got 120\d\.\d+ \(limit 80\)/);
   });
 
   it("ack p99 limit is the announced tick + 30 ms", () => {
-    const at = (ms: number) => evaluateGate(gate, report([room("t-0", { joined: 100, acks: Array(100).fill(ms), tkFlushP99: 1 })])).checks.find((c) => c.id === "ack-p99")!.ok;
+    const at = (ms: number) =>
+      evaluateGate(gate, report([room("t-0", { joined: 100, acks: Array(100).fill(ms), tkFlushP99: 1 })])).checks.find((c) => c.threshold.startsWith("ack.p99"))!.ok;
     expect(at(79.9)).toBe(true);
     expect(at(81)).toBe(false);
   });
 
   it("missing tk:stats fails the flush threshold instead of passing it", () => {
     const res = evaluateGate(gate, report([room("t-0", { joined: 100, acks: [60] })]));
-    const flush = res.checks.find((c) => c.id === "flush-p99")!;
+    const flush = res.checks.find((c) => c.threshold === "flush.p99<=20")!;
     expect(flush.ok).toBe(false);
-    expect(flush.actual).toMatch(/missing/);
+    expect(flush.actual).toMatch(/not measured/);
   });
 
-  it("a saturated generator makes the gate invalid and failed even when every threshold holds", () => {
+  it("a saturated generator makes the gate invalid (exit 98) even when every threshold holds", () => {
     const r = report([room("t-0", { joined: 100, acks: Array(100).fill(60), tkFlushP99: 5 })], { eldP99: 120 });
     const res = evaluateGate(gate, r);
     expect(res.checks.every((c) => c.ok)).toBe(true);
     expect(res.valid).toBe(false);
     expect(res.passed).toBe(false);
+    expect(exitCodeFor(res)).toBe(ExitCode.invalidRun);
     expect(res.failures[0]).toMatch(/invalid run: generator_saturated/);
   });
 
-  it("deployed-100 needs a url and smoke is marked for CI", () => {
+  it("deployed-100 needs a url, smoke is marked for CI, exit codes are distinct", () => {
     expect(getGate("deployed-100").defaultUrl).toBeNull();
     expect(getGate("smoke").ci).toBe(true);
     expect(() => getGate("nope")).toThrow(/known: smoke, local-100, deployed-100/);
+    expect(new Set(Object.values(ExitCode)).size).toBe(4);
   });
 });

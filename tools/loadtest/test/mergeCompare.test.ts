@@ -86,3 +86,28 @@ describe("compare", () => {
     expect(c.warnings.join("\n")).toMatch(/config.players: 10 vs 20/);
   });
 });
+
+describe("merge of reconnect data", () => {
+  it("reconnect counters sum and the reconnect histogram merges exactly; rooms without drops carry none", async () => {
+    const { mergeRoomData } = await import("../src/metrics/mergeRoomData");
+    const { recordMs, summarizeEncoded } = await import("../src/metrics/histogram");
+    const a = room("t-0");
+    const b = room("t-0");
+    const c = room("t-0");
+    for (const [r, times] of [
+      [a, [100, 200]],
+      [b, [300]],
+    ] as const) {
+      for (const t of times) {
+        r.counters.dropped++;
+        r.counters.reconnected++;
+        recordMs(r.reconnectH, t);
+      }
+    }
+    const merged = mergeRoomData([a.toData(), b.toData(), c.toData()], "t-0");
+    expect(merged.counters).toMatchObject({ dropped: 3, reconnected: 3 });
+    expect(summarizeEncoded(merged.histograms.reconnect!)).toMatchObject({ count: 3, max: expect.closeTo(300, 0) });
+    expect(c.toData().histograms.reconnect).toBeUndefined();
+    expect(mergeRoomData([c.toData()], "t-0").histograms.reconnect).toBeUndefined();
+  });
+});

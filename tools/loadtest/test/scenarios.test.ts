@@ -1,9 +1,10 @@
-import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer } from "@tikron/games/schemas";
+import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer, writeAgarInput } from "@tikron/games/schemas";
 import { BinaryWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { Rng } from "../src/rng";
-import { AGAR_INPUT_BYTES, agarScenario, encodeAgarInput } from "../src/scenarios/agar";
-import { FPS_MOVE_BYTES, FPS_SHOT_BYTES, fpsScenario } from "../src/scenarios/fps";
+import { AGAR_INPUT_BYTES, FPS_MOVE_BYTES, FPS_SHOT_BYTES } from "@tikron/games/schemas";
+import { agarScenario } from "../src/scenarios/agar";
+import { fpsScenario } from "../src/scenarios/fps";
 import { getScenario, isTextScenario, scenarios, tttJsonScenario, type Scenario } from "../src/scenarios/index";
 import { movementScenario } from "../src/scenarios/movement";
 
@@ -12,18 +13,34 @@ function payloads(s: Scenario, n: number, seed = 7, periodMs = 50): { bytes: Uin
   const rng = new Rng(seed);
   const p = s.createPlayer(rng, periodMs);
   s.onWelcome?.(p, { playerId: 3, tickMs: 33, roomEpoch: Date.now() - 60_000, clockOffsetMs: 0 });
-  const buf = new Uint8Array(256);
-  const view = new DataView(buf.buffer);
+  const w = new BinaryWriter(16);
   const counters: Record<string, number> = {};
-  const bytes = Array.from({ length: n }, () => buf.slice(0, s.writeInput(p, rng, view, 0, counters)));
+  const bytes = Array.from({ length: n }, () => {
+    s.writeInput(p, rng, w.reset(), counters);
+    return w.toBytes();
+  });
   return { bytes, counters };
 }
 
 describe("agar scenario", () => {
-  it("encodes f32 dx, f32 dy, u8 flags little-endian in 9 bytes", () => {
-    const buf = new Uint8Array(16);
-    expect(encodeAgarInput(new DataView(buf.buffer), 3, 0.5, -1, 1)).toBe(9);
-    expect([...buf.subarray(3, 12)]).toEqual([0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf, 1]);
+  it("writes with the game's own writer: f32 dx, f32 dy, u8 flags little-endian in 9 bytes", () => {
+    const w = new BinaryWriter(4).u8(7);
+    writeAgarInput(w, { dx: 0.5, dy: -1, boost: true });
+    expect([...w.peek()]).toEqual([7, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf, 1]);
+  });
+
+  it("every built-in payload fits the scenario's declared maxPayloadBytes", () => {
+    const rng = new Rng(3);
+    for (const s of [agarScenario, movementScenario, fpsScenario] as Scenario[]) {
+      const p = s.createPlayer(rng, 33);
+      const w = new BinaryWriter(64);
+      const counters: Record<string, number> = { shots_sent: 0 };
+      for (let i = 0; i < 2_000; i++) {
+        s.writeInput(p, rng, w.reset(), counters);
+        expect(w.offset).toBeGreaterThan(0);
+        expect(w.offset).toBeLessThanOrEqual(s.maxPayloadBytes);
+      }
+    }
   });
 
   it("every payload passes the agar room's own validator", () => {

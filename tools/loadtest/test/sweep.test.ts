@@ -46,6 +46,10 @@ describe("sweep", () => {
       expect(md.split("\n").filter((l) => l.startsWith("| a |") || l.startsWith("| b |"))).toHaveLength(2);
       const json = JSON.parse(readFileSync(res.jsonPath, "utf8")) as { runs: unknown[] };
       expect(json.runs).toHaveLength(2);
+      // The sweep's page: one curve point per entry, labelled by entry.
+      const html = readFileSync(res.htmlPath, "utf8");
+      expect(html).toMatch(/<path d="M[\d. ]+L[\d. ]+"/);
+      expect(html).toContain("<td>a</td>");
     } finally {
       await echo.close();
       rmSync(dir, { recursive: true });

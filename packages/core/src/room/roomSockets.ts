@@ -5,7 +5,6 @@ import {
   JSON_KEEPALIVE,
   Kind,
   MAX_CLIENT_FRAME_BYTES,
-  PROTOCOL_VERSION,
   decodeClientMessage,
   decodeJsonClientMessage,
   flushEveryTicks,
@@ -13,7 +12,6 @@ import {
   type DecodeError,
   type ErrorName,
   type InputEntry,
-  type WelcomeFields,
 } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../connection";
@@ -21,12 +19,12 @@ import type { Game } from "../game";
 import { InputQueue } from "../inputQueue";
 import { resolveRoomOptions, type RoomOptions } from "../roomOptions";
 import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "../roomStats";
-import type { ClientLink, Dialect, Seat } from "../seat";
+import type { ClientLink, Dialect } from "../seat";
 import { TickScheduler } from "../tickScheduler";
 import { TokenBucket } from "../tokenBucket";
 import { Admission, type AdmissionRefusal } from "./admission";
 import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, takeReceipt } from "./clientLink";
-import { sendError, sendPong, sendStats, sendWelcome } from "./dialects";
+import { sendError, sendPong, sendStats } from "./dialects";
 import { Seating } from "./seating";
 import { SeatRegistry, type SeatTicket } from "./seatRegistry";
 import { SessionTracker, type RoomHooks } from "./sessionTracker";
@@ -44,12 +42,9 @@ export interface RoomInit {
 
 /**
  * The socket side of a room: sockets opening and closing, every message's arrival (budget,
- * decode, dispatch), the hello that seats a player or refuses one, protocol errors and closes.
- * `Room` (room.ts) extends it with the simulation side: the input queue, the tick and the
- * flush. The split is by seam, not for reuse: nothing else extends this class. A little over
- * 400 lines because the socket side is one story (open → hello → messages → close) whose steps
- * call each other; its parts that stand alone (seats, expiry, sessions, guards, dialects) are
- * already beside it in room/.
+ * decode, dispatch), protocol errors and closes. `Room` (room.ts) extends it with the game
+ * side: who joins (hello, welcome), the input queue, the tick and the flush. The split is by
+ * seam, not for reuse: nothing else extends this class.
  */
 export abstract class RoomSockets {
   /** Room kind, e.g. `agar`. */
@@ -362,80 +357,6 @@ export abstract class RoomSockets {
     }
   }
 
-  protected hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void {
-    if (link.seat) return this.protocolError(link, "already_joined", "hello after join", dialect);
-    link.dialect = dialect;
-    if (version !== PROTOCOL_VERSION) {
-      RoomStats.bump(this.stats.errors, "version_mismatch");
-      this.sendError(link, "version_mismatch", `server speaks protocol ${PROTOCOL_VERSION}`, 0, dialect);
-      return this.closeLink(link, CloseCode.bad_hello, "protocol version mismatch");
-    }
-    if (this.game.sync.mode !== dialect) {
-      RoomStats.bump(this.stats.errors, "wrong_mode");
-      this.sendError(link, "bad_frame", `room ${this.kind} speaks ${this.game.sync.mode}`, 0, dialect);
-      return this.closeLink(link, CloseCode.bad_hello, "wrong dialect for this room");
-    }
-    this.clearHelloTimer(link);
-    this.settlePending(link);
-    const held = this.seats.resumable(link.identity, token);
-    if (held) {
-      if (held.link) this.closeLink(held.link, CloseCode.replaced, "seat taken by a newer connection");
-      this.seating.attach(held, link);
-      this.stats.reconnects++;
-      this.game.reconnected?.(held.playerId);
-      this.welcome(link, held, true, now);
-      return;
-    }
-    if (this.seats.size >= this.options.cap) {
-      this.sessions.refused("room_full");
-      this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
-      return this.closeLink(link, CloseCode.room_full, "room_full");
-    }
-    // The caller's own join bucket first, so one identity's loop never drains the room's.
-    const own = this.admission.joinWaitMs(link.admissionKey, now);
-    if (own > 0) {
-      this.sessions.refused("join_throttled");
-      RoomStats.bump(this.stats.refused, "identity_join_throttled");
-      this.sendError(link, "join_throttled", "you are joining too often; retry later", own, dialect);
-      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
-    }
-    if (!this.joinBucket.take(now)) {
-      const wait = this.joinBucket.waitMs(now);
-      this.sessions.refused("join_throttled");
-      this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);
-      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
-    }
-    this.sessions.seatTaken(this.seats.size === 0);
-    const seat = this.seats.add(name.slice(0, 32), link.identity);
-    this.seating.attach(seat, link);
-    this.sessions.joined();
-    this.game.join(seat.playerId, seat.name);
-    this.welcome(link, seat, false, now);
-    this.hooks.onCheckpointDue?.(true);
-  }
-
-  /** The welcome's fields, one builder for both dialects. */
-  protected welcome(link: ClientLink, seat: Seat, reconnected: boolean, now: number): void {
-    const fields: WelcomeFields = {
-      version: PROTOCOL_VERSION,
-      playerId: seat.playerId,
-      token: seat.token,
-      tickMs: this.options.tickMs,
-      syncIntervalMs: this.syncIntervalMs,
-      serverTime: now,
-      roomEpoch: this.epoch,
-      reconnected,
-      json: link.dialect === "json",
-      roomKind: this.kind,
-      cap: this.options.cap,
-      schemaHash: this.game.sync.mode === "binary" ? this.game.sync.encoder.schemaHash : 0,
-      lastSeq: seat.lastProcessedSeq,
-    };
-    sendWelcome(link, fields, this.writer);
-    if (!this.game.ticking) this.queueImmediateFlush();
-  }
-
-
   protected leave(link: ClientLink): void {
     // closeLink counts the close and then frees the seat (normal close): in that order the
     // close of the player whose leave ends the session still lands in the session's record.
@@ -503,9 +424,10 @@ export abstract class RoomSockets {
     sendError(link, name, reason, retryAfterMs, dialect, this.writer);
   }
 
-
   // ---- the simulation side, in room.ts ---------------------------------------------------
 
+  /** A hello arrived on an unseated socket: seat the player, resume a held seat, or refuse. */
+  protected abstract hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void;
   /** Runs tick `k` (scheduled by the tick loop at room time `now`). */
   protected abstract runTick(k: number, now: number): void;
   /**

@@ -49,14 +49,27 @@ const MAX_SHOT_TIME = 2 ** 32;
 const MAX_MAGNITUDE = 1.01;
 const TAU = 2 * Math.PI;
 
+/**
+ * Appends a move payload to `w` without resetting or copying it (senders that reuse one writer
+ * per input, like the load generator). `aim` may be any finite angle; it is wrapped.
+ */
+export function writeFpsMove(w: BinaryWriter, move: Omit<FpsMove, "kind">): BinaryWriter {
+  return w.u8(FpsInputKind.Move).f32(move.dx).f32(move.dy).u8(move.dtMs).u16(aimToWire(move.aim));
+}
+
+/** Appends a shot payload to `w` (no reset, no copy). */
+export function writeFpsShot(w: BinaryWriter, shot: Omit<FpsShot, "kind">): BinaryWriter {
+  return w.u8(FpsInputKind.Shot).f64(shot.time).u16(aimToWire(shot.aim));
+}
+
 /** Encodes a move payload (client side). `aim` may be any finite angle; it is wrapped. */
 export function encodeFpsMove(w: BinaryWriter, move: Omit<FpsMove, "kind">): Uint8Array {
-  return w.reset().u8(FpsInputKind.Move).f32(move.dx).f32(move.dy).u8(move.dtMs).u16(aimToWire(move.aim)).toBytes();
+  return writeFpsMove(w.reset(), move).toBytes();
 }
 
 /** Encodes a shot payload (client side). */
 export function encodeFpsShot(w: BinaryWriter, shot: Omit<FpsShot, "kind">): Uint8Array {
-  return w.reset().u8(FpsInputKind.Shot).f64(shot.time).u16(aimToWire(shot.aim)).toBytes();
+  return writeFpsShot(w.reset(), shot).toBytes();
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BinaryWriter } from "@tikron/protocol";
 import { isRejection, type InputRejection } from "@tikron/core";
-import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering } from "../steeringInput";
+import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
 
 /** One `movement` steering input: a direction (magnitude = throttle, ≤ 1) and sprint. */
 export interface MovementInput {
@@ -18,6 +18,11 @@ export const MOVEMENT_INPUT_BYTES = STEERING_INPUT_BYTES;
 /** Encodes a movement input payload (client side: SDK, demo, load tool). */
 export function encodeMovementInput(w: BinaryWriter, input: MovementInput): Uint8Array {
   return encodeSteering(w, input.dx, input.dy, input.sprint);
+}
+
+/** Appends a movement input payload to `w` (no reset, no copy; see {@link writeSteering}). */
+export function writeMovementInput(w: BinaryWriter, input: MovementInput): BinaryWriter {
+  return writeSteering(w, input.dx, input.dy, input.sprint);
 }
 
 /** Validates a movement payload (see {@link decodeSteering}); refusals are `bad_input`. */

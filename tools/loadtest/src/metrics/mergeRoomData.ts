@@ -34,6 +34,9 @@ export function mergeRoomData(parts: readonly RoomData[], roomId: string): RoomD
       frameJitter: mergeEncoded(parts.map((p) => p.histograms.frameJitter)),
       scheduleLag: mergeEncoded(parts.map((p) => p.histograms.scheduleLag)),
       connect: mergeEncoded(parts.map((p) => p.histograms.connect)),
+      ...(parts.some((p) => p.histograms.reconnect)
+        ? { reconnect: mergeEncoded(parts.flatMap((p) => (p.histograms.reconnect ? [p.histograms.reconnect] : []))) }
+        : {}),
     },
     tkStats,
     tkStatsError,

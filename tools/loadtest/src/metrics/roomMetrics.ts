@@ -3,6 +3,12 @@ import type { AckSink } from "./ackTracker";
 import { encodeHistogram, newHistogram, recordMs } from "./histogram";
 import { ON_SCHEDULE_TOLERANCE_MS } from "./scheduleAccounting";
 
+/** The run-wide 1 s window histograms (reset by the live sampler every second). */
+export interface LiveWindow {
+  readonly ackRtt: Histogram;
+  readonly frameGap: Histogram;
+}
+
 /** Plain counters of one room; every field is summed when shards or rooms are merged. */
 export interface RoomCounters {
   /** Clients this run assigned to the room. */
@@ -51,6 +57,27 @@ export interface RoomCounters {
   activeClientMs: number;
   /** Server messages that failed to decode. */
   decodeErrors: number;
+  /** Joined players that left on plan before the window ended (stages ramping down, churn). */
+  left: number;
+  /** Sockets dropped on purpose (`--drop`). */
+  dropped: number;
+  /** Dropped players whose welcome said `reconnected: true` (back in their seat). */
+  reconnected: number;
+  /** Dropped players that got a welcome without `reconnected` (their seat was gone). */
+  reconnectNewSeat: number;
+  /** Dropped players never welcomed again before giving up or the run's end. */
+  reconnectFailed: number;
+  /** Inputs in flight (sent, unacked) when their socket was dropped. */
+  inputsLostOnDrop: number;
+  /** INPUT frames sent before the steady window (the part of the run after the ramp) began. */
+  inputFramesBeforeSteady: number;
+  /** FRAMEs received before the steady window began. */
+  framesRxBeforeSteady: number;
+  /**
+   * Clients that joined but received less than 99% of the state frames the room's cadence
+   * promises over the steady window (steadyWindow.ts).
+   */
+  clientsShortOfFrames: number;
 }
 
 /** Room parameters as announced by the server in welcome (first welcome seen). */
@@ -96,6 +123,8 @@ export interface RoomData {
     scheduleLag: string;
     /** Connect start → welcome. */
     connect: string;
+    /** Drop → welcome again (reconnect storms only; absent in reports without drops). */
+    reconnect?: string;
   };
   tkStats: RoomStatsSnapshot | null;
   /** Why the tk:stats snapshot is missing, when it is. */
@@ -129,6 +158,15 @@ export function zeroCounters(): RoomCounters {
     keepaliveBytesTx: 0,
     activeClientMs: 0,
     decodeErrors: 0,
+    left: 0,
+    dropped: 0,
+    reconnected: 0,
+    reconnectNewSeat: 0,
+    reconnectFailed: 0,
+    inputsLostOnDrop: 0,
+    inputFramesBeforeSteady: 0,
+    framesRxBeforeSteady: 0,
+    clientsShortOfFrames: 0,
   };
 }
 
@@ -152,6 +190,14 @@ export class RoomMetrics implements AckSink {
   readonly frameJitterH: Histogram = newHistogram();
   readonly scheduleLagH: Histogram = newHistogram();
   readonly connectH: Histogram = newHistogram();
+  readonly reconnectH: Histogram = newHistogram();
+  /** Players holding an open, welcomed socket right now (a gauge for live progress, not merged). */
+  connected = 0;
+  /**
+   * Where the live 1 s window records too (see live/liveSampler.ts); null when nobody samples.
+   * Shared by every room of the thread: the window is run-wide.
+   */
+  window: LiveWindow | null = null;
   tkStats: RoomStatsSnapshot | null = null;
   tkStatsError: string | null = null;
 
@@ -160,6 +206,7 @@ export class RoomMetrics implements AckSink {
   ackRtt(rttMs: number): void {
     this.counters.inputsAcked++;
     recordMs(this.ackRttH, rttMs);
+    if (this.window !== null) recordMs(this.window.ackRtt, rttMs);
   }
 
   ackSpike(): void {
@@ -174,6 +221,7 @@ export class RoomMetrics implements AckSink {
 
   stateFrame(gapMs: number, jitterMs: number): void {
     recordMs(this.frameGapH, gapMs);
+    if (this.window !== null) recordMs(this.window.frameGap, gapMs);
     recordMs(this.frameJitterH, jitterMs);
   }
 
@@ -207,6 +255,7 @@ export class RoomMetrics implements AckSink {
         frameJitter: encodeHistogram(this.frameJitterH),
         scheduleLag: encodeHistogram(this.scheduleLagH),
         connect: encodeHistogram(this.connectH),
+        ...(this.counters.dropped > 0 ? { reconnect: encodeHistogram(this.reconnectH) } : {}),
       },
       tkStats: this.tkStats,
       tkStatsError: this.tkStats ? null : this.tkStatsError,

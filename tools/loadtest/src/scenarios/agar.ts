@@ -1,38 +1,31 @@
+import { AGAR_INPUT_BYTES, writeAgarInput, type AgarInput } from "@tikron/games/schemas";
+import type { BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "../rng";
-import type { Scenario } from "./scenario";
+import { defineScenario } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
-
-/** Size of one agar input on the wire: f32 dx, f32 dy, u8 flags (little-endian). */
-export const AGAR_INPUT_BYTES = 9;
-
-/** Flag bits of an agar input. */
-export const AgarFlag = { Boost: 1 } as const;
-
-/**
- * Encodes one agar steering input: unit direction (dx, dy) and flags (bit0 = boost).
- * Writes 9 bytes at `offset` and returns 9.
- */
-export function encodeAgarInput(out: DataView, offset: number, dx: number, dy: number, flags: number): number {
-  out.setFloat32(offset, dx, true);
-  out.setFloat32(offset + 4, dy, true);
-  out.setUint8(offset + 8, flags & 0xff);
-  return AGAR_INPUT_BYTES;
-}
 
 /** Share of inputs with the boost bit set. */
 const BOOST_PROBABILITY = 0.05;
 
-/** Random-walk steering: the heading drifts by a small random turn each input. */
-export const agarScenario: Scenario<Heading> = {
+/** A wandering agar player; `input` is rewritten in place for every send (no allocation). */
+export interface SteeringPlayer {
+  heading: Heading;
+  input: AgarInput;
+}
+
+/** Random-walk steering with the agar room's own input writer. */
+export const agarScenario = defineScenario<SteeringPlayer>({
   name: "agar",
   roomKind: "agar",
   defaultRate: 20,
   maxPayloadBytes: AGAR_INPUT_BYTES,
   counters: [],
-  createPlayer: (rng: Rng) => randomHeading(rng),
-  writeInput(h: Heading, rng: Rng, out: DataView, offset: number): number {
-    wander(h, rng);
-    const flags = rng.next() < BOOST_PROBABILITY ? AgarFlag.Boost : 0;
-    return encodeAgarInput(out, offset, Math.cos(h.angle), Math.sin(h.angle), flags);
+  createPlayer: (rng: Rng) => ({ heading: randomHeading(rng), input: { dx: 1, dy: 0, boost: false } }),
+  writeInput(p: SteeringPlayer, rng: Rng, w: BinaryWriter): void {
+    wander(p.heading, rng);
+    p.input.dx = Math.cos(p.heading.angle);
+    p.input.dy = Math.sin(p.heading.angle);
+    p.input.boost = rng.next() < BOOST_PROBABILITY;
+    writeAgarInput(w, p.input);
   },
-};
+});

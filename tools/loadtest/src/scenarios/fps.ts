@@ -1,49 +1,15 @@
+import { FPS_MOVE_BYTES, FPS_RULES, FpsEventKind, writeFpsMove, writeFpsShot, type FpsMove, type FpsShot } from "@tikron/games/schemas";
+import type { BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "../rng";
-import type { Scenario, WelcomeInfo } from "./scenario";
+import { defineScenario, type WelcomeInfo } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
 
-/** fps input kinds (first payload byte). */
-export const FpsInput = { Move: 1, Shot: 2 } as const;
-/** fps event kinds (first event byte). */
-export const FpsEvent = { Tracer: 1, Kill: 2 } as const;
-
-/** Move: u8 kind=1, f32 dx, f32 dy, u8 dtMs, u16 aim (1/65536 turn). */
-export const FPS_MOVE_BYTES = 12;
-/** Shot: u8 kind=2, f64 room time (ms), u16 aim (1/65536 turn). */
-export const FPS_SHOT_BYTES = 11;
-
 /** The room refuses a move claiming a longer step than this (its maxStepMs rule). */
-const MAX_STEP_MS = 100;
+const MAX_STEP_MS = FPS_RULES.maxStepMs;
 /** One shot in place of every 15th move: 2 shots/s at 30 Hz, well under the room's 8/s. */
 const SHOT_EVERY = 15;
 /** Shots are stamped with the room time the shooter saw: server time minus interpolation delay. */
 const INTERP_DELAY_MS = 100;
-const TAU = 2 * Math.PI;
-
-/** An angle as 1/65536 turns, wrapped. */
-function aimToWire(a: number): number {
-  let t = a / TAU;
-  t -= Math.floor(t);
-  return Math.round(t * 65536) & 0xffff;
-}
-
-/** Writes a move at `offset`; returns 12. */
-export function encodeFpsMove(out: DataView, offset: number, dx: number, dy: number, dtMs: number, aim: number): number {
-  out.setUint8(offset, FpsInput.Move);
-  out.setFloat32(offset + 1, dx, true);
-  out.setFloat32(offset + 5, dy, true);
-  out.setUint8(offset + 9, dtMs);
-  out.setUint16(offset + 10, aimToWire(aim), true);
-  return FPS_MOVE_BYTES;
-}
-
-/** Writes a shot at `offset`; returns 11. */
-export function encodeFpsShot(out: DataView, offset: number, roomTimeMs: number, aim: number): number {
-  out.setUint8(offset, FpsInput.Shot);
-  out.setFloat64(offset + 1, roomTimeMs, true);
-  out.setUint16(offset + 9, aimToWire(aim), true);
-  return FPS_SHOT_BYTES;
-}
 
 interface FpsPlayer {
   heading: Heading;
@@ -52,6 +18,9 @@ interface FpsPlayer {
   playerId: number;
   /** Local epoch ms + this = room time (ms). */
   roomTimeOffset: number;
+  /** Rewritten in place for every send (no allocation). */
+  move: Omit<FpsMove, "kind">;
+  shot: Omit<FpsShot, "kind">;
 }
 
 function varuintAt(buf: Uint8Array, at: number, end: number): number {
@@ -70,7 +39,7 @@ function varuintAt(buf: Uint8Array, at: number, end: number): number {
  * Shooter: wanders at full stick, aims where it walks, and fires every 15th input, stamped with
  * the room time it would have seen. Counts the shot events (tracers, kills) delivered to it.
  */
-export const fpsScenario: Scenario<FpsPlayer> = {
+export const fpsScenario = defineScenario<FpsPlayer>({
   name: "fps",
   roomKind: "fps",
   defaultRate: 30,
@@ -82,31 +51,40 @@ export const fpsScenario: Scenario<FpsPlayer> = {
     n: Math.floor(rng.next() * SHOT_EVERY),
     playerId: -1,
     roomTimeOffset: 0,
+    move: { dx: 1, dy: 0, dtMs: 0, aim: 0 },
+    shot: { time: 0, aim: 0 },
   }),
   onWelcome(p: FpsPlayer, info: WelcomeInfo): void {
     p.playerId = info.playerId;
     p.roomTimeOffset = info.clockOffsetMs - info.roomEpoch;
   },
-  writeInput(p: FpsPlayer, rng: Rng, out: DataView, offset: number, counters: Record<string, number>): number {
+  writeInput(p: FpsPlayer, rng: Rng, w: BinaryWriter, counters: Record<string, number>): void {
     wander(p.heading, rng);
+    const a = p.heading.angle;
     if (++p.n % SHOT_EVERY === 0) {
       counters.shots_sent = (counters.shots_sent ?? 0) + 1;
-      const roomTime = Math.max(0, Date.now() + p.roomTimeOffset - INTERP_DELAY_MS);
-      return encodeFpsShot(out, offset, roomTime, p.heading.angle);
+      p.shot.time = Math.max(0, Date.now() + p.roomTimeOffset - INTERP_DELAY_MS);
+      p.shot.aim = a;
+      writeFpsShot(w, p.shot);
+      return;
     }
-    const a = p.heading.angle;
-    return encodeFpsMove(out, offset, Math.cos(a), Math.sin(a), p.stepMs, a);
+    const m = p.move;
+    m.dx = Math.cos(a);
+    m.dy = Math.sin(a);
+    m.dtMs = p.stepMs;
+    m.aim = a;
+    writeFpsMove(w, m);
   },
   onEvent(p: FpsPlayer, buf: Uint8Array, offset: number, length: number, counters: Record<string, number>): void {
     if (length < 1) return;
     const kind = buf[offset];
-    if (kind === FpsEvent.Tracer) {
+    if (kind === FpsEventKind.Tracer) {
       counters.tracers_received = (counters.tracers_received ?? 0) + 1;
       if (varuintAt(buf, offset + 1, offset + length) === p.playerId) {
         counters.own_tracers_received = (counters.own_tracers_received ?? 0) + 1;
       }
-    } else if (kind === FpsEvent.Kill) {
+    } else if (kind === FpsEventKind.Kill) {
       counters.kills_received = (counters.kills_received ?? 0) + 1;
     }
   },
-};
+});

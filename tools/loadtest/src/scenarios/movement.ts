@@ -1,24 +1,30 @@
+import { MOVEMENT_INPUT_BYTES, writeMovementInput, type MovementInput } from "@tikron/games/schemas";
+import type { BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "../rng";
-import { encodeAgarInput } from "./agar";
-import type { Scenario } from "./scenario";
+import { defineScenario } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
-
-/** The movement room's input is byte-for-byte agar's: f32 dx, f32 dy, u8 flags (bit0 = sprint). */
-export const MOVEMENT_INPUT_BYTES = 9;
 
 /** Share of inputs with the sprint bit set. */
 const SPRINT_PROBABILITY = 0.1;
 
+interface MovementPlayer {
+  heading: Heading;
+  input: MovementInput;
+}
+
 /** Random-walk steering in the movement room (everyone sees everyone: fan-out cost). */
-export const movementScenario: Scenario<Heading> = {
+export const movementScenario = defineScenario<MovementPlayer>({
   name: "movement",
   roomKind: "movement",
   defaultRate: 20,
   maxPayloadBytes: MOVEMENT_INPUT_BYTES,
   counters: [],
-  createPlayer: (rng: Rng) => randomHeading(rng),
-  writeInput(h: Heading, rng: Rng, out: DataView, offset: number): number {
-    wander(h, rng);
-    return encodeAgarInput(out, offset, Math.cos(h.angle), Math.sin(h.angle), rng.next() < SPRINT_PROBABILITY ? 1 : 0);
+  createPlayer: (rng: Rng) => ({ heading: randomHeading(rng), input: { dx: 1, dy: 0, sprint: false } }),
+  writeInput(p: MovementPlayer, rng: Rng, w: BinaryWriter): void {
+    wander(p.heading, rng);
+    p.input.dx = Math.cos(p.heading.angle);
+    p.input.dy = Math.sin(p.heading.angle);
+    p.input.sprint = rng.next() < SPRINT_PROBABILITY;
+    writeMovementInput(w, p.input);
   },
-};
+});

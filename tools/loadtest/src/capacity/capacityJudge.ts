@@ -1,0 +1,44 @@
+/** The conditions a capacity point must meet, checked against one run's report. */
+import type { Report } from "../report";
+import { MIN_STEADY_FRAME_SHARE } from "../steadyWindow";
+
+/** Limits of a passing point. */
+export const CAPACITY_LIMITS = {
+  /** Every client gets at least this share of the state frames its room's cadence promises. */
+  minFrameShare: MIN_STEADY_FRAME_SHARE,
+  gapP99Ms: 75,
+  ackP99Ms: 120,
+  /** The room's own flush p99 from tk:stats (not checked when the server has no tk:stats). */
+  flushP99Ms: 10,
+} as const;
+
+/** A point's verdict: failed conditions by name, and what could not be checked. */
+export interface PointVerdict {
+  passed: boolean;
+  /** The generator could not keep up: the point says nothing about the room. */
+  generatorSaturated: boolean;
+  failed: string[];
+  unchecked: string[];
+}
+
+/** Judges a run against {@link CAPACITY_LIMITS}; every failed condition is named with its value. */
+export function judgeCapacityPoint(r: Report): PointVerdict {
+  const s = r.summary;
+  const L = CAPACITY_LIMITS;
+  const failed: string[] = [];
+  const unchecked: string[] = [];
+  const c = s.clients;
+  if (c.joined < c.planned) failed.push(`joined ${c.joined}/${c.planned}`);
+  if (c.throttled > 0) failed.push(`${c.throttled} joins throttled`);
+  if (s.unexpectedCloses > 0) failed.push(`${s.unexpectedCloses} unexpected closes`);
+  const short = r.total.counters.clientsShortOfFrames ?? 0;
+  if (short > 0) failed.push(`${short} clients got < ${L.minFrameShare * 100}% of expected state frames`);
+  if (s.frameGapMs.count === 0) failed.push("no state frames");
+  else if (s.frameGapMs.p99 > L.gapP99Ms) failed.push(`gap p99 ${s.frameGapMs.p99} ms > ${L.gapP99Ms}`);
+  if (s.ackRttMs.count === 0) failed.push("no acks");
+  else if (s.ackRttMs.p99 > L.ackP99Ms) failed.push(`ack p99 ${s.ackRttMs.p99} ms > ${L.ackP99Ms}`);
+  if (s.roomStats.flushP99Ms === null) unchecked.push("flush p99 (no tk:stats)");
+  else if (s.roomStats.flushP99Ms > L.flushP99Ms) failed.push(`flush p99 ${s.roomStats.flushP99Ms} ms > ${L.flushP99Ms}`);
+  if (r.status !== "ok") failed.push(`generator saturated (${r.saturationReasons.join("; ")})`);
+  return { passed: failed.length === 0, generatorSaturated: r.status !== "ok", failed, unchecked };
+}

@@ -1,0 +1,118 @@
+/**
+ * One measured run on a fresh local server: start `wrangler dev` (pinned to the server's cores,
+ * its dev proxy moved to the generator's), warm it up, run the load in a child process pinned to
+ * the generator's cores, stop the server.
+ * A fresh server per run means no room, seat or warmed-up state of an earlier run distorts it.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { hasTaskset, REPO_ROOT } from "@tikron/devserver";
+import type { LoadConfig } from "../config";
+import type { Report } from "../report";
+import { tsxExecArgv } from "../workers";
+import type { ChildJob } from "./childRun";
+import { isWorkerd, listProcesses, onlineCpus, processRole, serverProcesses } from "./procStat";
+import { formatCpuList } from "./serverCpu";
+import { startLocalServer } from "./serverRun";
+
+/** Which cores the server and the generator get. */
+export interface Pinning {
+  /** `taskset -c` list for wrangler/workerd, or null for no pinning. */
+  serverCpus: string | null;
+  /** `taskset -c` list for the generator's process, or null. */
+  generatorCpus: string | null;
+  /** Why pinning is off or partial, when it is. */
+  note?: string;
+}
+
+/**
+ * The default split: the server on core 0 and the generator on the other cores when the machine
+ * has at least two and `taskset` exists; otherwise nothing pinned, and the note says so.
+ */
+export function defaultPinning(): Pinning {
+  const cpus = onlineCpus(os.cpus().length);
+  if (cpus.length < 2) return { serverCpus: null, generatorCpus: null, note: `only ${cpus.length} core: server and generator share it` };
+  if (!hasTaskset()) return { serverCpus: null, generatorCpus: null, note: "taskset not found: server and generator run unpinned" };
+  return { serverCpus: String(cpus[0]), generatorCpus: formatCpuList(cpus.slice(1)) };
+}
+
+/** A run on a fresh server. */
+export interface FreshRunJob {
+  /** "staging" or a wrangler config path, relative to `root`. */
+  serverConfig: string;
+  /** Checkout to serve from (default: this repository). */
+  root?: string;
+  /** The load; `url` is filled in with the fresh server's. */
+  load: Omit<LoadConfig, "url">;
+  pinning: Pinning;
+  /** Scratch directory for the job and report files. */
+  workDir: string;
+}
+
+/** Phases after which a silent child is killed, on top of the run's own length. */
+const CHILD_MARGIN_MS = 90_000;
+
+/** Runs one job; throws when the server does not start or the child fails (nothing is left running). */
+export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => void = () => {}): Promise<Report> {
+  mkdirSync(job.workDir, { recursive: true });
+  const server = await startLocalServer({ config: job.serverConfig, root: job.root, cpus: job.pinning.serverCpus ?? undefined });
+  try {
+    const proxyMoved = job.pinning.generatorCpus && server.affinity.applied ? moveDevProxy(server.pid, job.pinning.generatorCpus) : [];
+    log(`  server pid ${server.pid} on ${server.wsUrl}${server.affinity.applied ? `, CPU ${server.affinity.requested}` : ""}${proxyMoved.length ? `, dev proxy ${proxyMoved.join(",")} on CPU ${job.pinning.generatorCpus}` : ""}`);
+    const stem = join(job.workDir, `run-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+    const childJob: ChildJob = {
+      config: { ...job.load, url: server.wsUrl },
+      server: { pid: server.pid, affinity: server.affinity },
+      reportPath: `${stem}.report.json`,
+    };
+    writeFileSync(`${stem}.job.json`, JSON.stringify(childJob));
+    const ramp = job.load.rampSec ?? job.load.players / 10;
+    await runChild(`${stem}.job.json`, job.pinning.generatorCpus, (ramp + job.load.durationSec) * 1000 + CHILD_MARGIN_MS);
+    if (!existsSync(childJob.reportPath)) throw new Error("the run wrote no report");
+    const report = JSON.parse(readFileSync(childJob.reportPath, "utf8")) as Report;
+    rmSync(`${stem}.job.json`, { force: true });
+    rmSync(childJob.reportPath, { force: true });
+    return report;
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * Moves wrangler's dev proxy workerd (every socket's front hop under `wrangler dev`, absent on the
+ * edge) onto the generator's cores, so the pinned server core holds only the worker that runs the
+ * objects, as an edge machine would. Returns the pids moved; the proxy's CPU is still measured
+ * and reported apart.
+ */
+function moveDevProxy(rootPid: number, cpus: string): number[] {
+  const moved: number[] = [];
+  for (const p of serverProcesses(listProcesses(), rootPid)) {
+    if (!isWorkerd(p) || processRole(p) !== "proxy") continue;
+    const r = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(p.pid)], { stdio: "ignore", timeout: 5_000 });
+    if (r.status === 0) moved.push(p.pid);
+  }
+  return moved;
+}
+
+function runChild(jobPath: string, cpus: string | null, timeoutMs: number): Promise<void> {
+  const entry = new URL("./childRun.ts", import.meta.url).pathname;
+  const nodeArgs = [...tsxExecArgv(), entry, jobPath];
+  const [cmd, args] = cpus ? ["taskset", ["-c", cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-4000)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`the run's process ended with ${signal ?? `code ${code}`}${stderr ? `: ${stderr.trim()}` : ""}`));
+    });
+  });
+}

@@ -1,0 +1,46 @@
+/** The `run` command's server options: start a local wrangler dev, or read a given one's CPU. */
+import { InvalidArgumentError, type Command } from "commander";
+import type { ResolvedConfig } from "../config";
+import type { Report } from "../report";
+import { runResolved, type RunOptions } from "../runner";
+import { runWithServerCpu, startLocalServer } from "./serverRun";
+
+/** Parsed values of {@link addServerOptions}. */
+export interface ServerCliOptions {
+  server?: string;
+  serverPid?: number;
+  serverCpus?: string;
+}
+
+const pidArg = (v: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError("server-pid must be a process id");
+  return n;
+};
+
+/** Adds --server, --server-pid and --server-cpus to a command. */
+export function addServerOptions(cmd: Command): Command {
+  return cmd
+    .option("--server <config>", "start a local wrangler dev for this run (\"staging\" or a wrangler config path) on free ports and read its CPU; overrides --url")
+    .option("--server-pid <pid>", "read the CPU of this local wrangler dev (wrangler's pid / process group, or workerd's) over the steady window", pidArg)
+    .option("--server-cpus <list>", "with --server: pin the server to these cores (taskset -c), e.g. 0");
+}
+
+/**
+ * Runs `cfg` as the options say: against a server it starts (then stops), against a given pid
+ * (sampling its CPU), or plainly. `log` gets progress lines.
+ */
+export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOptions, log: (line: string) => void, opts: RunOptions = {}): Promise<Report> {
+  if (o.server !== undefined && o.serverPid !== undefined) throw new Error("--server and --server-pid exclude each other");
+  if (o.serverCpus !== undefined && o.server === undefined) throw new Error("--server-cpus needs --server (a server the tool starts)");
+  if (o.serverPid !== undefined) return runWithServerCpu(cfg, { pid: o.serverPid }, opts);
+  if (o.server === undefined) return runResolved(cfg, opts);
+  log(`starting wrangler dev (${o.server})${o.serverCpus ? ` pinned to CPU ${o.serverCpus}` : ""}…`);
+  const server = await startLocalServer({ config: o.server, cpus: o.serverCpus });
+  try {
+    log(`server ${server.wsUrl} (pid ${server.pid}) ready`);
+    return await runWithServerCpu({ ...cfg, url: server.wsUrl }, { pid: server.pid, affinity: server.affinity }, opts);
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The named figures thresholds (and the HTML report) read: one flat table from dotted name to
+ * value, derived from a report's summary and mergeable data, so the same names work for the
+ * all-rooms total and for each room. README's "Figures" table is generated from {@link FIGURES}.
+ */
+import type { DurationSummary } from "../metrics/histogram";
+import type { RoomData } from "../metrics/roomMetrics";
+import type { Summary } from "../report";
+
+/** What a figure is computed from. `room` is false for figures that exist only for the total. */
+interface FigureDef {
+  name: string;
+  unit: string;
+  describe: string;
+  /** null = not measured (no samples, no tk:stats): a threshold on it fails rather than passes. */
+  get(s: Summary, d: RoomData): number | null;
+  totalOnly?: boolean;
+}
+
+const pct = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10000) / 100 : null);
+const maxOf = (v: readonly number[]): number | null => (v.length ? Math.max(...v) : null);
+
+/** The fields of a latency distribution, each a figure `<prefix>.<field>` in ms (null without samples). */
+const DIST_FIELDS = ["p50", "p95", "p99", "p999", "max", "mean", "min"] as const;
+
+function dist(prefix: string, describe: string, pick: (s: Summary) => DurationSummary): FigureDef[] {
+  return [
+    ...DIST_FIELDS.map((f) => ({
+      name: `${prefix}.${f}`,
+      unit: "ms",
+      describe: `${describe}, ${f}`,
+      get: (s: Summary) => {
+        const d = pick(s);
+        return d.count > 0 ? d[f] : null;
+      },
+    })),
+    { name: `${prefix}.count`, unit: "samples", describe: `${describe}, samples`, get: (s: Summary) => pick(s).count },
+  ];
+}
+
+/** Every named figure. */
+export const FIGURES: readonly FigureDef[] = [
+  { name: "clients.planned", unit: "players", describe: "players the run planned (sessions, with churn)", get: (s) => s.clients.planned },
+  { name: "clients.joined", unit: "players", describe: "players that got a welcome", get: (s) => s.clients.joined },
+  { name: "clients.joined_pct", unit: "%", describe: "joined / planned", get: (s) => pct(s.clients.joined, s.clients.planned) },
+  { name: "clients.refused", unit: "players", describe: "refused with room_full", get: (s) => s.clients.refused },
+  { name: "clients.throttled", unit: "players", describe: "refused with join_throttled", get: (s) => s.clients.throttled },
+  { name: "clients.failed", unit: "players", describe: "never joined for any other reason", get: (s) => s.clients.failed },
+  { name: "unexpected_closes", unit: "closes", describe: "joined players closed by the server or network", get: (s) => s.unexpectedCloses },
+  { name: "errors", unit: "messages", describe: "ERROR messages received (all names)", get: (s) => Object.values(s.errors).reduce((a, b) => a + b, 0) },
+  { name: "decode_errors", unit: "messages", describe: "server messages that failed to decode", get: (s) => s.decodeErrors },
+  { name: "spikes", unit: "stalls", describe: "acks slower than 1 s + players stalled at the end", get: (s) => s.spikes },
+  ...dist("ack", "input -> ack RTT from the scheduled send time", (s) => s.ackRttMs),
+  ...dist("frame_gap", "time between state frames on one connection", (s) => s.frameGapMs),
+  ...dist("jitter", "|frame gap - expected gap|", (s) => s.frameJitterMs),
+  ...dist("connect", "connect -> welcome", (s) => s.connectMs),
+  ...dist("schedule_lag", "input send time - scheduled time", (s) => s.scheduleLagMs),
+  { name: "inputs.sent", unit: "inputs", describe: "inputs sent", get: (s) => s.inputs.sent },
+  { name: "inputs.acked", unit: "inputs", describe: "inputs acked", get: (s) => s.inputs.acked },
+  { name: "inputs.acked_pct", unit: "%", describe: "acked / sent", get: (s) => pct(s.inputs.acked, s.inputs.sent) },
+  { name: "inputs.on_schedule_pct", unit: "%", describe: "inputs sent <= 5 ms late", get: (s) => (s.inputs.sent > 0 ? s.inputs.onSchedulePct : null) },
+  { name: "inputs.unacked_at_end", unit: "inputs", describe: "inputs never acked", get: (s) => s.inputs.unackedAtEnd },
+  { name: "inputs.ack_regressions", unit: "acks", describe: "acks lower than an earlier ack", get: (s) => s.inputs.ackRegressions },
+  { name: "frames_per_s", unit: "1/s", describe: "FRAMEs per joined client per second", get: (s) => s.perClient.framesPerSec },
+  { name: "state_frames_per_s", unit: "1/s", describe: "state FRAMEs per client per second", get: (s) => s.perClient.stateFramesPerSec },
+  { name: "downlink_bytes_per_s", unit: "B/s", describe: "payload bytes received per client per second", get: (s) => s.perClient.downlinkBytesPerSec },
+  { name: "uplink_bytes_per_s", unit: "B/s", describe: "payload bytes sent per client per second", get: (s) => s.perClient.uplinkBytesPerSec },
+  { name: "inputs_per_s", unit: "1/s", describe: "inputs per client per second", get: (s) => s.perClient.inputsPerSec },
+  { name: "tick_ms", unit: "ms", describe: "tick announced in welcome (largest)", get: (s) => maxOf(s.tickMs) },
+  { name: "sync_ms", unit: "ms", describe: "sync interval announced in welcome (largest)", get: (s) => maxOf(s.syncIntervalMs) },
+  { name: "room_stats.fetched", unit: "rooms", describe: "rooms whose final tk:stats arrived", get: (s) => s.roomStats.fetched },
+  { name: "room_stats.missing", unit: "rooms", describe: "rooms whose final tk:stats did not", get: (s) => s.roomStats.missing },
+  { name: "flush.p99", unit: "ms", describe: "tk:stats flush p99 (worst room)", get: (s) => s.roomStats.flushP99Ms },
+  { name: "tick.p99", unit: "ms", describe: "tk:stats tick p99 (worst room)", get: (s) => s.roomStats.tickP99Ms },
+  { name: "reconnect.dropped", unit: "sockets", describe: "sockets dropped on purpose (--drop)", get: (_s, d) => d.counters.dropped ?? 0 },
+  { name: "reconnect.reconnected", unit: "players", describe: "dropped players back in their seat (welcome reconnected: true)", get: (_s, d) => d.counters.reconnected ?? 0 },
+  { name: "reconnect.reconnected_pct", unit: "%", describe: "back in their seat / dropped", get: (_s, d) => pct(d.counters.reconnected ?? 0, d.counters.dropped ?? 0) },
+  { name: "reconnect.new_seat", unit: "players", describe: "dropped players that got a fresh seat (seat lost)", get: (_s, d) => d.counters.reconnectNewSeat ?? 0 },
+  { name: "reconnect.failed", unit: "players", describe: "dropped players never back", get: (_s, d) => d.counters.reconnectFailed ?? 0 },
+  ...DIST_FIELDS.map((f) => ({
+    name: `reconnect.${f}`,
+    unit: "ms",
+    describe: `drop -> welcome again, ${f}`,
+    get: (s: Summary) => (s.reconnectMs && s.reconnectMs.count > 0 ? s.reconnectMs[f] : null),
+  })),
+  { name: "generator.cpu_pct", unit: "%", describe: "generator CPU (100 = one core)", get: (s) => s.generator.cpuPercent, totalOnly: true },
+  { name: "generator.machine_busy_pct", unit: "%", describe: "machine busy share (all cores)", get: (s) => s.generator.machineBusyPercent, totalOnly: true },
+  { name: "generator.event_loop_p99", unit: "ms", describe: "worst generator thread's event-loop delay p99", get: (s) => s.generator.eventLoopP99Ms, totalOnly: true },
+  { name: "generator.cpu_us_per_message", unit: "µs", describe: "generator CPU per message", get: (s) => s.generator.cpuMicrosPerMessage, totalOnly: true },
+];
+
+const BY_NAME = new Map(FIGURES.map((f) => [f.name, f]));
+
+/** True when `name` is a known figure (`scenario.<x>` always is). */
+export function isFigure(name: string): boolean {
+  return BY_NAME.has(name) || name.startsWith("scenario.");
+}
+
+/** The value of figure `name` for a summary and its data; undefined when the name is unknown. */
+export function figureValue(name: string, s: Summary, d: RoomData, room: boolean): number | null | undefined {
+  if (name.startsWith("scenario.")) return s.scenario[name.slice(9)] ?? 0;
+  const f = BY_NAME.get(name);
+  if (!f) return undefined;
+  if (room && f.totalOnly) return null;
+  return f.get(s, d);
+}
+
+/**
+ * Figures a threshold can be judged on while the run goes, from each 1 s sample: the name and
+ * the sample field. Everything else is judged on the final report only.
+ */
+export const LIVE_FIGURES: Readonly<Record<string, string>> = {
+  "ack.p50": "ackP50Ms",
+  "ack.p95": "ackP95Ms",
+  "ack.p99": "ackP99Ms",
+  "frame_gap.p99": "frameGapP99Ms",
+  frames_per_s: "framesPerSecPerClient",
+  downlink_bytes_per_s: "downlinkBytesPerSecPerClient",
+  unexpected_closes: "unexpectedCloses",
+  errors: "errors",
+  "clients.failed": "failed",
+  "inputs.on_schedule_pct": "onSchedulePct",
+  "generator.cpu_pct": "generatorCpuPct",
+};

@@ -1,0 +1,65 @@
+/**
+ * Join tickets for production rooms. Outside DEV_MODE the gateway admits a socket only with a
+ * signed ticket for that room and player (`?ticket=`), so every simulated player needs its own:
+ *
+ * - minted locally from the gateway's `TICKET_SECRET` (`--ticket-secret` or env TICKET_SECRET)
+ *   with the gateway's own `mintRoomTicket` (plain WebCrypto, no network);
+ * - or fetched from the game backend's endpoint (`--ticket-url`): `POST <url>` with the JSON body
+ *   `{"kind": "<room kind>", "roomId": "<room id>", "playerId": "<player id>"}`; a 2xx answer
+ *   whose JSON body is `{"ticket": "<ticket>"}` (or whose text body is the ticket itself).
+ *
+ * The secret never enters the config or the report.
+ */
+import { mintRoomTicket } from "@tikron/cloudflare/ticket";
+
+/** Lifetime of minted tickets: long enough for a run's reconnects, short enough to be harmless. */
+export const TICKET_TTL_SECONDS = 3600;
+/** Deadline of one ticket request to `--ticket-url`. */
+const FETCH_TIMEOUT_MS = 10_000;
+
+/** Where tickets come from. */
+export type TicketSpec = { mode: "secret"; secret: string } | { mode: "url"; url: string };
+
+/** Produces the URL a player opens: the room URL plus its ticket. */
+export interface TicketSource {
+  roomUrl(base: string, kind: string, roomId: string, playerId: string): Promise<string>;
+}
+
+function withTicket(base: string, ticket: string): string {
+  return `${base}${base.includes("?") ? "&" : "?"}ticket=${encodeURIComponent(ticket)}`;
+}
+
+/** A ticket source for the spec. */
+export function ticketSource(spec: TicketSpec): TicketSource {
+  if (spec.mode === "secret") {
+    return {
+      roomUrl: async (base, kind, roomId, playerId) =>
+        withTicket(base, await mintRoomTicket({ secret: spec.secret, kind, roomId, playerId, ttlSeconds: TICKET_TTL_SECONDS })),
+    };
+  }
+  return {
+    async roomUrl(base, kind, roomId, playerId) {
+      const res = await fetch(spec.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ kind, roomId, playerId }),
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`http_${res.status}`);
+      let ticket = text.trim();
+      if (ticket.startsWith("{")) {
+        const body = JSON.parse(ticket) as { ticket?: unknown };
+        if (typeof body.ticket !== "string") throw new Error("no ticket field");
+        ticket = body.ticket;
+      }
+      if (!ticket) throw new Error("empty ticket");
+      return withTicket(base, ticket);
+    },
+  };
+}
+
+/** The player id a simulated player presents in its ticket: unique per run and player. */
+export function ticketPlayerId(runId: string, index: number): string {
+  return `lt-${runId}-${index}`;
+}
