@@ -111,6 +111,9 @@ describe("admission per identity", () => {
       else room.message(s.id, encodeLeave(w.reset()).toBytes());
     }
     expect(refusedLoop.length).toBe(56);
+    // Once its bucket is empty the caller is refused before the upgrade (cheaper than a hello).
+    expect(room.admitSocket("mallory")).toMatchObject({ status: 429, counter: "identity_join_throttled" });
+    expect(room.admitSocket("alice")).toBeNull();
     for (let i = 0; i < 15; i++) {
       const honest = join(`p${i}`);
       expect(honest.conn.closedWith).toBeNull();

@@ -28,7 +28,7 @@ export interface AdmissionRefusal {
   /** HTTP status a host answers before the upgrade: 503 (room backlog) or 429 (this caller). */
   status: 429 | 503;
   /** The `tk:stats` counter under `refused.*`. */
-  counter: "socket_backlog" | "identity_backlog" | "cooldown";
+  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown";
   reason: string;
   retryAfterMs: number;
 }
@@ -66,6 +66,10 @@ export class Admission {
     if (s.pending >= this.options.maxPendingPerIdentity) {
       return { status: 429, counter: "identity_backlog", reason: "too many of your sockets are waiting to join", retryAfterMs: 1000 };
     }
+    // A caller whose own join bucket is empty would be refused at its hello anyway; refusing
+    // before the upgrade costs the room an HTTP answer instead of a socket, a hello and a close.
+    const wait = s.joins.waitMs(now);
+    if (wait > 0) return { status: 429, counter: "identity_join_throttled", reason: "you are joining too often", retryAfterMs: Math.max(wait, 100) };
     return null;
   }
 
