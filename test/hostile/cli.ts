@@ -1,7 +1,8 @@
 /**
  * `npm run hostile [-- --seconds 30 --honest 16]`: the long hostile suite. Starts the production
- * config under `wrangler dev` on loopback (tickets on, so each player is one identity), runs a
- * baseline phase and then each attack for `--seconds` with `--honest` players in the same room,
+ * config under `wrangler dev` on loopback (tickets on, so each player is one identity), runs
+ * each attack for `--seconds` right after its own baseline phase (no attacker) of the same
+ * length, with `--honest` players in the same room,
  * prints a Markdown table of what the honest players saw, and exits 1 if any attack broke the
  * suite's bar (see `verdict`). The short version runs in CI (apps/gateway/test/hostile.integration.test.ts).
  */
@@ -26,9 +27,9 @@ try {
   const phase = (attack: (typeof ATTACKS)[number] | null) =>
     runPhase({ urlFor, room: `${attack ?? "base"}-${Date.now()}`, attack, durationMs: seconds * 1000, honest });
   const rows: { r: PhaseResult; v: string }[] = [];
-  const baseline = await phase(null);
-  rows.push({ r: baseline, v: "—" });
   for (const attack of [...ATTACKS, ...REPORTED_ONLY]) {
+    const baseline = await phase(null);
+    rows.push({ r: baseline, v: "—" });
     const r = await phase(attack);
     const v = verdict(baseline, r);
     const reportedOnly = REPORTED_ONLY.includes(attack);
