@@ -41,7 +41,9 @@ const perfNow: () => number =
  * applied here, a tick happens in {@link runTick}, and a binary FRAME is encoded in
  * {@link flushBinary}. The socket side (open/close, a message's arrival and decode, errors) is
  * `RoomSockets` in room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
- * dialects' replies live beside it in room/.
+ * dialects' replies live beside it in room/. A little over 400 lines with the checkpoint pair
+ * ({@link checkpoint}, {@link restoreCheckpoint}), which must reach the same seats, sessions and
+ * game as a hello; the checkpoint's shape and validation stand alone in room/checkpoint.ts.
  */
 export class Room extends RoomSockets {
   private flushIndex = 0;
