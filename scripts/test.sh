@@ -49,6 +49,9 @@ vitest_step() {
 
 
 step typecheck bash scripts/typecheck.sh
+# The API reference from the packages' JSDoc; fails on any undocumented export (typedoc.json).
+step "api reference" typedoc --logLevel Warn
+step "sdk bundle size" tsx scripts/bundle-size.ts
 step "build web" tsx apps/web/build.ts
 vitest_step unit
 vitest_step integration

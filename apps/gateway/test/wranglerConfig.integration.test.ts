@@ -99,7 +99,7 @@ describe.each([
     expect(config.vars.DEV_MODE).toBe(devMode);
     if (d1) {
       expect(config.d1_databases).toContainEqual(
-        expect.objectContaining({ binding: "DB", migrations_dir: "apps/gateway/migrations" }),
+        expect.objectContaining({ binding: "DB", migrations_dir: "packages/cloudflare/migrations" }),
       );
     } else {
       expect(config.d1_databases ?? []).toEqual([]);

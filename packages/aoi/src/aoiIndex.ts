@@ -19,6 +19,7 @@ export interface AoiIndex {
   move(id: number, x: number, y: number): void;
   /** Removes an entity; a no-op for an absent id. */
   remove(id: number): void;
+  /** True when `id` is in the index. */
   has(id: number): boolean;
   /** Clears `out`, then fills it with the visible entities (unordered). Returns `out.length`. */
   queryCircle(x: number, y: number, radius: number, out: IdBuffer): number;

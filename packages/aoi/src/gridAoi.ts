@@ -55,6 +55,7 @@ export class GridAoi implements AoiIndex {
   private globalCount = 0;
   private nowhereCount = 0;
 
+  /** @param cellSize Side of a grid cell in world units (about half the usual query radius). */
   constructor(readonly cellSize: number) {
     if (!(cellSize > 0) || !Number.isFinite(cellSize)) throw new RangeError(`cellSize must be a positive finite number, got ${cellSize}`);
   }
@@ -66,6 +67,7 @@ export class GridAoi implements AoiIndex {
     return n + this.nowhereCount;
   }
 
+  /** True when `id` is in the index. */
   has(id: number): boolean {
     return id < this.state.length && this.state[id] !== ABSENT;
   }

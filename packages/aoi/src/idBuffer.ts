@@ -4,9 +4,11 @@
  * allocates when it has to grow past its largest size so far.
  */
 export class IdBuffer {
+  /** The ids found, in `ids[0..length)`. */
   ids: Int32Array;
   /** Squared distance from the query center (0 for global entities). */
   dist2: Float64Array;
+  /** How many entries are filled. */
   length = 0;
 
   constructor(capacity = 64) {
@@ -14,10 +16,12 @@ export class IdBuffer {
     this.dist2 = new Float64Array(capacity);
   }
 
+  /** Empties the buffer (keeps its storage). */
   clear(): void {
     this.length = 0;
   }
 
+  /** Appends one id with its squared distance. */
   push(id: number, dist2: number): void {
     if (this.length === this.ids.length) this.grow();
     this.ids[this.length] = id;

@@ -54,6 +54,7 @@ export class NaiveAoi implements AoiIndex {
     this.pos.delete(id);
   }
 
+  /** True when `id` is in the index. */
   has(id: number): boolean {
     return this.pos.has(id);
   }

@@ -1,5 +1,6 @@
 /** One ring of interest: entities within `radius` of the viewer are refreshed every `every` flushes. */
 export interface PriorityTier {
+  /** Outer radius of the ring, in world units. */
   radius: number;
   /** Refresh period in flushes (1 = every flush). */
   every: number;
@@ -18,6 +19,7 @@ export interface PriorityTier {
  * this class at exactly one place per visible entity, which is where that selection goes.
  */
 export class PriorityTiers {
+  /** The tiers, innermost first. */
   readonly tiers: readonly PriorityTier[];
   /** The outermost radius: how far a viewer sees at all. */
   readonly radius: number;

@@ -33,7 +33,7 @@
  *   requestAnimationFrame(frame);
  * });
  * ```
- * @packageDocumentation
+ * @module @tikron/client
  */
 export { connect, RoomConnection } from "./connect";
 export { roomUrl } from "./roomUrl";

@@ -14,7 +14,7 @@
  * link has recently shown.
  */
 
-/** Tunables of a {@link PlayoutClock} (the delay part of `SnapshotBufferOptions`). */
+/** Tunables of a `PlayoutClock` (the delay part of `SnapshotBufferOptions`). */
 export interface PlayoutClockOptions {
   /** Server send interval (ms); the delay grows by this on each starvation. Default 50. */
   sendIntervalMs?: number;

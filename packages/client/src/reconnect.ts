@@ -14,8 +14,20 @@ export interface ReconnectOptions extends BackoffOptions {
 
 /** What to do about one socket close. */
 export type ReconnectDecision =
-  | { reconnect: true; delayMs: number; attempt: number }
-  | { reconnect: false; why: "fatal_code" | "attempts_exhausted" | "disabled" };
+  | {
+      /** Try again. */
+      reconnect: true;
+      /** After this long (ms). */
+      delayMs: number;
+      /** 1 for the first retry since the connection was last stable. */
+      attempt: number;
+    }
+  | {
+      /** Give up. */
+      reconnect: false;
+      /** Why: a close code retrying cannot help, the attempts are used up, or reconnecting is off. */
+      why: "fatal_code" | "attempts_exhausted" | "disabled";
+    };
 
 /**
  * Close codes after which coming back cannot help: the server rejected who we are or what we
@@ -47,8 +59,11 @@ export function isRetryableClose(code: number): boolean {
  * the policy is testable on its own; the connection owns the scheduling.
  */
 export class ReconnectPolicy {
+  /** False when reconnecting was turned off (`reconnect: false`). */
   readonly enabled: boolean;
+  /** The resolved `stableAfterMs` option (see {@link ReconnectOptions}). */
   readonly stableAfterMs: number;
+  /** The resolved `roomFullDelayMs` option. */
   readonly roomFullDelayMs: number;
   private readonly backoff: Backoff;
 

@@ -72,6 +72,7 @@ export interface ReconnectingInfo {
   delayMs: number;
   /** The close that caused it: code and reason. */
   code: number;
+  /** The close reason. */
   reason: string;
 }
 

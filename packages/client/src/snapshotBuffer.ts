@@ -25,8 +25,8 @@ const defaultNow = (): number => performance.now();
  * {@link sample} or {@link forEach} entities at that time. Nothing on the render path allocates.
  * ({@link InterpolatedView} does the feeding from a connection's state events.)
  *
- * Three parts: a {@link PlayoutClock} decides the render time and adapts the interpolation
- * delay to the link's jitter (60–200 ms by default); one {@link EntityTrack} per entity holds its
+ * Three parts: a `PlayoutClock` decides the render time and adapts the interpolation
+ * delay to the link's jitter (60–200 ms by default); one `EntityTrack` per entity holds its
  * recent snapshots and blends them; this class ties them to the snapshot stream (entities that
  * come, go and come back) and pools the tracks.
  */

@@ -25,9 +25,11 @@ export interface ConnectionStats {
   pendingInputs: number;
   /** Payload bytes received / sent (WebSocket message bodies, all sockets). */
   bytesIn: number;
+  /** Payload bytes sent. */
   bytesOut: number;
   /** Messages received / sent. */
   messagesIn: number;
+  /** Messages sent. */
   messagesOut: number;
   /** State frames received. */
   frames: number;

@@ -6,8 +6,11 @@ import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 
 /** Bindings the gateway needs from the Worker environment. */
 export interface GatewayEnv {
+  /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
+  /** Static assets served for every path that is not a room or `/health`. */
   ASSETS?: Fetcher;
+  /** `"true"` skips join tickets and allows overrides and HTTP stats; never in production. */
   DEV_MODE?: string;
   /** HMAC secret for room tickets (`wrangler secret put TICKET_SECRET`); required outside DEV_MODE. */
   TICKET_SECRET?: string;

@@ -2,6 +2,8 @@
  * Cloudflare adapter: hosts core rooms in Durable Objects (WebSocket Hibernation API) and routes
  * Worker requests to them. The only package that imports `cloudflare:workers`. Node code (game
  * backends, scripts) imports the ticket helper from `@tikron/cloudflare/ticket`, which does not.
+ *
+ * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";

@@ -9,14 +9,29 @@
  */
 
 /** Result of {@link checkOrigin}. */
-export type OriginVerdict = { ok: true } | { ok: false; origin: string };
+export type OriginVerdict =
+  | {
+      /** The request may open a room socket. */
+      ok: true;
+    }
+  | {
+      /** Refused. */
+      ok: false;
+      /** The refused `Origin` header value. */
+      origin: string;
+    };
 
 /**
  * Parses `ALLOWED_ORIGINS`: comma-separated origins such as `https://play.example.com`, or `*`
  * for any origin. Entries are normalised to `scheme://host[:port]` (lower case, default port
  * dropped); entries that are not an origin are ignored, so a typo cannot silently allow all.
  */
-export function parseAllowedOrigins(raw: string | undefined): { any: boolean; origins: ReadonlySet<string> } {
+export function parseAllowedOrigins(raw: string | undefined): {
+  /** `*` was listed: every origin is allowed. */
+  any: boolean;
+  /** The listed origins, normalized. */
+  origins: ReadonlySet<string>;
+} {
   const origins = new Set<string>();
   let any = false;
   for (const part of (raw ?? "").split(",")) {

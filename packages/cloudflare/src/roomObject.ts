@@ -103,6 +103,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     await this.recorder?.flush();
   }
 
+  /** A join (WebSocket upgrade) or, in DEV_MODE, a stats request routed here by the gateway. */
   override async fetch(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
@@ -158,6 +159,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address));
   }
 
+  /** A message on a hibernatable socket (turn-based rooms). */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     this.restoreAfterHibernation();
     const id = this.connIds.get(ws);
@@ -165,11 +167,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.room.message(id, message);
   }
 
+  /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.restoreAfterHibernation();
     this.socketClosed(ws, code, reason);
   }
 
+  /** A hibernatable socket failed. */
   override webSocketError(ws: WebSocket): void {
     this.socketFailed(ws);
   }

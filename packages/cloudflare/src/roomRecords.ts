@@ -24,15 +24,23 @@ export type SessionEndReason = "empty" | "restart";
 
 /** One pending row, as kept in the outbox. `endedAt` is null while the session runs. */
 export interface PendingRoomRecord {
+  /** Room kind. */
   kind: string;
+  /** Room id. */
   roomId: string;
+  /** Session start (epoch ms): the first seat taken. */
   startedAt: number;
+  /** Session end (epoch ms), or null while it runs. */
   endedAt: number | null;
+  /** Most players connected at once. */
   peakCcu: number;
+  /** New seats taken during the session. */
   totalJoins: number;
+  /** Joins refused during the session. */
   refusals: number;
   /** Close counts by close name, e.g. `{"normal":12,"slow_consumer":1}`. */
   closes: Record<string, number>;
+  /** Why the session ended, or null while it runs. */
   endReason: SessionEndReason | null;
   /** Bumped on every change so a flush never deletes an entry that changed while it ran. */
   rev: number;
@@ -46,6 +54,7 @@ export interface RoomRecorderOptions {
   endDelayMs: number;
   /** First retry delay after a failed batch; doubles per failure up to {@link maxRetryDelayMs}. */
   retryBaseMs: number;
+  /** Longest retry delay after repeated failures (ms). */
   maxRetryDelayMs: number;
   /** Failed attempts after which the pending rows are logged and dropped. */
   maxAttempts: number;

@@ -2,10 +2,13 @@ import type { GameParams, RoomOptions } from "@tikron/core";
 
 /** What the Worker tells the room object about a join, in one request header. */
 export interface RoomRequestMeta {
+  /** Room kind from the path. */
   kind: string;
+  /** Room id from the path. */
   roomId: string;
   /** DEV_MODE overrides (the protocol's `parseRoomOverrides`), applied only when the room is created. */
   options: Partial<RoomOptions>;
+  /** DEV_MODE game params (`world`, `aoi`), applied only when the room is created. */
   params: GameParams;
   /** The player id from a verified room ticket; absent in DEV_MODE joins without one. */
   playerId?: string;

@@ -12,6 +12,8 @@
  *
  * Only WebCrypto, TextEncoder and btoa/atob are used, so this module runs unchanged in Workers,
  * Node 22 and browsers. It must never import `cloudflare:workers`.
+ *
+ * @module @tikron/cloudflare/ticket
  */
 
 /** Current ticket format version (the `v` claim). */
@@ -39,7 +41,9 @@ const SIGNATURE_CHARS = 43;
 
 /** What a valid ticket grants. */
 export interface RoomTicketClaims {
+  /** Room kind the ticket admits to. */
   kind: string;
+  /** Room id the ticket admits to. */
   roomId: string;
   /** The game backend's id for the player; the room binds one seat to it. */
   playerId: string;
@@ -51,8 +55,11 @@ export interface RoomTicketClaims {
 export interface MintRoomTicketInput {
   /** The shared secret (`TICKET_SECRET`), at least {@link MIN_TICKET_SECRET_LENGTH} characters. */
   secret: string;
+  /** Room kind to admit to. */
   kind: string;
+  /** Room id to admit to. */
   roomId: string;
+  /** The backend's id for the player (1–128 printable ASCII, no spaces). */
   playerId: string;
   /** Lifetime in seconds, 1..{@link MAX_TICKET_TTL_SECONDS}. */
   ttlSeconds: number;
@@ -64,7 +71,19 @@ export interface MintRoomTicketInput {
 export type TicketRefusal = "missing" | "malformed" | "bad_signature" | "expired" | "too_long" | "wrong_room";
 
 /** Result of {@link verifyRoomTicket}. */
-export type TicketVerdict = { ok: true; claims: RoomTicketClaims } | { ok: false; reason: TicketRefusal };
+export type TicketVerdict =
+  | {
+      /** The ticket is valid for this room. */
+      ok: true;
+      /** What it grants. */
+      claims: RoomTicketClaims;
+    }
+  | {
+      /** Refused. */
+      ok: false;
+      /** Why. */
+      reason: TicketRefusal;
+    };
 
 const encoder = new TextEncoder();
 const keyCache = new Map<string, Promise<CryptoKey>>();

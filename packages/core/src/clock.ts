@@ -8,7 +8,9 @@ export type TimerHandle = unknown;
 export interface Clock {
   /** Milliseconds, monotonic enough for scheduling (epoch ms in production). */
   now(): number;
+  /** Calls `fn` once after `delayMs` (clamped to ≥ 0). */
   setTimer(fn: () => void, delayMs: number): TimerHandle;
+  /** Cancels a timer from {@link Clock.setTimer}; a no-op for one that already ran. */
   clearTimer(handle: TimerHandle): void;
 }
 

@@ -5,19 +5,30 @@ const WINDOW = 1024;
 
 /** Summary of a {@link DurationStats} as reported in `tk:stats`. */
 export interface DurationSummary {
+  /** Samples recorded, all time. */
   count: number;
+  /** Median of the recent window (ms). */
   p50: number;
+  /** 95th percentile of the recent window (ms). */
   p95: number;
+  /** 99th percentile of the recent window (ms). */
   p99: number;
+  /** Largest sample, all time (ms). */
   max: number;
+  /** Mean of every sample, all time (ms). */
   mean: number;
   /** Counts per bucket: `le[i]` is the upper bound of `counts[i]`; the final count is > last bound. */
-  histogram: { le: readonly number[]; counts: number[] };
+  histogram: {
+    /** Upper bound (ms) of each bucket. */
+    le: readonly number[];
+    /** Samples per bucket; one more than `le`: the last counts samples above every bound. */
+    counts: number[];
+  };
 }
 
 /**
  * Durations of a recurring step (tick, flush): an all-time bucket histogram and max, and
- * percentiles over the most recent {@link WINDOW} samples. Recording allocates nothing.
+ * percentiles over the most recent 1,024 samples. Recording allocates nothing.
  */
 export class DurationStats {
   private readonly ring = new Float64Array(WINDOW);
@@ -26,7 +37,7 @@ export class DurationStats {
   private sum = 0;
   private max = 0;
 
-  /** Adds one duration (negative or NaN counts as 0). */
+  /** Records one duration (ms). */
   record(ms: number): void {
     if (!(ms >= 0)) ms = 0;
     this.ring[this.n % WINDOW] = ms;
@@ -38,12 +49,12 @@ export class DurationStats {
     this.buckets[b]!++;
   }
 
-  /** Durations recorded since creation. */
+  /** Samples recorded so far. */
   get count(): number {
     return this.n;
   }
 
-  /** Count, mean, max, histogram and recent percentiles, as `tk:stats` reports them. */
+  /** A snapshot of the percentiles, max, mean and histogram. */
   summary(): DurationSummary {
     const k = Math.min(this.n, WINDOW);
     const sorted = Array.from(this.ring.subarray(0, k)).sort((a, b) => a - b);

@@ -24,14 +24,14 @@ export class FakeClock implements Clock {
     return this.t;
   }
 
-  /** Schedules `fn` at now + delayMs of fake time. */
+  /** Schedules `fn` at `now() + delayMs` of the fake time. */
   setTimer(fn: () => void, delayMs: number): TimerHandle {
     const timer = { id: this.nextId++, at: this.t + Math.max(0, delayMs), fn };
     this.timers.push(timer);
     return timer.id;
   }
 
-  /** Cancels a pending timer. */
+  /** Cancels a scheduled timer. */
   clearTimer(handle: TimerHandle): void {
     this.timers = this.timers.filter((x) => x.id !== handle);
   }

@@ -1,22 +1,9 @@
+import type { InputRejection } from "@tikron/protocol";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
-/** Why an input was refused; counted in `tk:stats` and reported to the sender as an error. */
-export interface InputRejection {
-  rejected: true;
-  /** An {@link ErrorCode} name from the protocol, e.g. `bad_input`, `speed_violation`. */
-  code: "bad_input" | "illegal_move" | "not_your_turn" | "speed_violation";
-  reason: string;
-}
-
-/** Helper to build an {@link InputRejection}. */
-export function reject(code: InputRejection["code"], reason: string): InputRejection {
-  return { rejected: true, code, reason };
-}
-
-/** True when a decode/apply result is a rejection. */
-export function isRejection(v: unknown): v is InputRejection {
-  return typeof v === "object" && v !== null && (v as InputRejection).rejected === true;
-}
+// The refusal shape is shared with clients (input codecs run on both sides), so it lives in the
+// protocol; re-exported here so room code and games can keep importing it from the core.
+export { reject, isRejection, type InputRejection } from "@tikron/protocol";
 
 /** What a game may ask of the room it runs in. Nothing here is transport-specific. */
 export interface GameContext {
@@ -41,7 +28,19 @@ export interface Game<Input = unknown> {
   /** Room kind, e.g. `agar`. */
   readonly kind: string;
   /** How state reaches clients: a binary per-client encoder, or a JSON view source. */
-  readonly sync: { mode: "binary"; encoder: StateEncoder } | { mode: "json"; source: JsonStateSource };
+  readonly sync:
+    | {
+        /** Binary rooms: per-client deltas. */
+        mode: "binary";
+        /** Encodes each client's delta at every flush (a `SyncWorld`'s `encoder`). */
+        encoder: StateEncoder;
+      }
+    | {
+        /** JSON rooms (turn-based): per-player views as JSON values. */
+        mode: "json";
+        /** Produces each player's view when the game marks state changed. */
+        source: JsonStateSource;
+      };
   /** False for turn-based rooms: no tick loop runs, and state flushes when marked changed. */
   readonly ticking: boolean;
   /** Called once when the room is created. */
@@ -58,7 +57,7 @@ export interface Game<Input = unknown> {
    * Validates and decodes one input payload (binary bytes, or a JSON value in JSON rooms)
    * without touching room state. Runs on arrival.
    */
-  decodeInput(payload: Uint8Array | unknown): Input | import("./game").InputRejection;
+  decodeInput(payload: Uint8Array | unknown): Input | InputRejection;
   /** Applies a decoded input. `receivedAt` is the room time it arrived. */
   applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
   /** Advances the simulation by one tick. */

@@ -13,9 +13,10 @@ export type GameParams = GameParamOverrides;
  * registry of definitions is the only thing a host needs to know about games.
  */
 export interface GameDefinition {
+  /** The room kind this definition creates (the `:kind` of `/rooms/:kind/:id`). */
   kind: string;
   /** Defaults layered over {@link defaultRoomOptions}. */
   defaults: Partial<RoomOptions>;
-  /** Builds the kind's game for a room with these (fully resolved) options. */
+  /** Creates the game of one new room from its resolved options and DEV_MODE params. */
   create(options: RoomOptions, params: GameParams): Game;
 }

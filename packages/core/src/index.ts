@@ -1,6 +1,8 @@
 /**
  * Tikron room core: runtime-agnostic room loop, seats, input queue, flush throttle and stats.
  * Hosts (the Cloudflare Durable Object, the Node host) hand it sockets as {@link Connection}s.
+ *
+ * @module @tikron/core
  */
 export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket, type RoomCheckpoint, type CheckpointSeat } from "./room";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";

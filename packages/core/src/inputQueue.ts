@@ -1,7 +1,10 @@
 /** One queued input, waiting for the next tick. Entries are pooled and reused. */
 export interface QueuedInput<Input> {
+  /** The seat that sent it. */
   playerId: number;
+  /** Its sequence number. */
   seq: number;
+  /** The input as the game decoded it. */
   input: Input;
   /** Room time at which the input arrived (stamped on receipt, not at drain). */
   receivedAt: number;
@@ -16,12 +19,12 @@ export class InputQueue<Input> {
   private items: QueuedInput<Input>[] = [];
   private len = 0;
 
-  /** Inputs waiting for the next tick. */
+  /** Inputs waiting. */
   get length(): number {
     return this.len;
   }
 
-  /** Queues one decoded input, reusing a pooled entry. */
+  /** Queues one decoded input (reuses pooled entries). */
   push(playerId: number, seq: number, input: Input, receivedAt: number): void {
     let e = this.items[this.len];
     if (e === undefined) {

@@ -37,9 +37,9 @@ const perfNow: () => number =
  * loop, flushes per-client state on a throttle and answers the `tk:stats` probe. It speaks the
  * wire protocol over `Connection`s handed in by a host and knows nothing of the runtime.
  *
- * This file is the game side: a hello seats a player ({@link hello}), inputs are queued or
- * applied here, a tick happens in {@link runTick}, and a binary FRAME is encoded in
- * {@link flushBinary}. The socket side (open/close, a message's arrival and decode, errors) is
+ * This file is the game side: a hello seats a player (`hello`), inputs are queued or
+ * applied here, a tick happens in `runTick`, and a binary FRAME is encoded in
+ * `flushBinary`. The socket side (open/close, a message's arrival and decode, errors) is
  * `RoomSockets` in room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
  * dialects' replies live beside it in room/. A little over 400 lines with the checkpoint pair
  * ({@link checkpoint}, {@link restoreCheckpoint}), which must reach the same seats, sessions and

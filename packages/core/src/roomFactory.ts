@@ -5,12 +5,17 @@ import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 
 /** What a host knows when the first socket of a room arrives. */
 export interface RoomRequest {
+  /** Room kind. */
   kind: string;
+  /** Room id. */
   roomId: string;
   /** The join's DEV_MODE overrides (see the protocol's `parseRoomOverrides`). */
   overrides?: Partial<RoomOptions>;
+  /** DEV_MODE game params (`world`, `aoi`). */
   params?: GameParams;
+  /** Session start/end callbacks (records). */
   hooks?: RoomHooks;
+  /** Clock the room runs on (default: the system clock). */
   clock?: Clock;
 }
 

@@ -20,11 +20,11 @@ export interface RoomOptions {
   helloTimeoutMs: number;
   /** Per-connection message budget: sustained messages/s (token bucket). */
   msgRatePerSec: number;
-  /** Per-connection message burst; more drops than this in a row closes the socket (4003). */
+  /** Burst size of the per-connection message budget. */
   msgBurst: number;
   /** Joins admitted per second per room (token bucket); excess get `join_throttled`. */
   joinRatePerSec: number;
-  /** Joins admitted at once before the join rate applies. */
+  /** Burst size of the room's join admission. */
   joinBurst: number;
   /**
    * Sockets still waiting to say hello beyond which a host refuses new upgrades (HTTP 503,

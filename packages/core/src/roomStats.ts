@@ -2,41 +2,76 @@ import { DurationStats, type DurationSummary } from "./durationStats";
 
 /** Snapshot returned by the `tk:stats` probe. Field names are part of the public contract. */
 export interface RoomStatsSnapshot {
+  /** Room kind. */
   kind: string;
+  /** Room id. */
   roomId: string;
+  /** ms since the room was created. */
   uptimeMs: number;
-  /** Connected clients (seated, with a live socket); the name is kept for the tools that read it. */
+  /** Connected players now. */
   ccu: number;
+  /** Seats taken now, connected or held. */
   seats: number;
+  /** Seats held for a reconnect (socket gone, window open). */
   heldSeats: number;
+  /** Most players connected at once. */
   peakCcu: number;
+  /** Seat cap. */
   cap: number;
+  /** Tick length (ms). */
   tickMs: number;
+  /** Least ms between two state frames to one client. */
   syncIntervalMs: number;
+  /** Inputs wait for the next tick (true) or apply on arrival. */
   queueInputs: boolean;
+  /** True while the tick loop runs (someone is connected). */
   loopRunning: boolean;
+  /** Ticks run. */
   ticks: number;
+  /** Ticks skipped because the loop fell behind its deadlines. */
   ticksSkipped: number;
+  /** Flushes run. */
   flushes: number;
   /** Wall time of tick work (input drain + simulation), ms. See `timing`. */
   tick: DurationSummary;
   /** Wall time of flush work (encode + send for every client), ms. */
   flush: DurationSummary;
-  inputs: { received: number; processed: number; rejected: number; rejectedByCode: Record<string, number> };
+  /** Inputs: received, processed (applied or refused), refused, and refusals by error name. */
+  inputs: {
+    /** Inputs that arrived. */
+    received: number;
+    /** Inputs applied or refused (each advances the seat's ack). */
+    processed: number;
+    /** Inputs refused. */
+    rejected: number;
+    /** Refusals by error name (`bad_input`, `stale_seq`, …). */
+    rejectedByCode: Record<string, number>;
+  };
+  /** Frames that carried an ack. */
   acks: number;
+  /** State frames sent. */
   frames: number;
   /** State frames not sent because the client was behind (backpressure; see `softBufferedBytes`). */
   framesSkipped: number;
   /** Seats rebuilt from a checkpoint after a restart. */
   restoredSeats: number;
+  /** Bytes sent to clients. */
   bytesOut: number;
+  /** Bytes received from clients. */
   bytesIn: number;
+  /** Messages received from clients. */
   messagesIn: number;
+  /** New seats taken. */
   joins: number;
+  /** Held seats resumed. */
   reconnects: number;
+  /** Joins refused, by reason (`room_full`, `join_throttled`, `socket_backlog`). */
   refused: Record<string, number>;
+  /** Socket closes, by close code. */
   closes: Record<string, number>;
+  /** Errors, by error name. */
   errors: Record<string, number>;
+  /** The game's own counters (`ctx.count`). */
   game: Record<string, number>;
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;

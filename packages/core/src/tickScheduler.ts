@@ -19,7 +19,7 @@ export class TickScheduler {
     private readonly maxLagTicks = 5,
   ) {}
 
-  /** True while a tick is scheduled. */
+  /** True between {@link TickScheduler.start} and {@link TickScheduler.stop}. */
   get running(): boolean {
     return this.timer !== null;
   }
@@ -29,7 +29,7 @@ export class TickScheduler {
     return this.k;
   }
 
-  /** Starts the grid at the current time (tick 1 is due one tickMs from now). No-op when running. */
+  /** Starts ticking from now (tick 0 at the first deadline); a no-op while running. */
   start(): void {
     if (this.timer !== null) return;
     this.origin = this.clock.now();
@@ -37,7 +37,7 @@ export class TickScheduler {
     this.arm();
   }
 
-  /** Cancels the next tick. No-op when stopped. */
+  /** Stops ticking; a no-op when stopped. */
   stop(): void {
     if (this.timer === null) return;
     this.clock.clearTimer(this.timer);

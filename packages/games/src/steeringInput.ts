@@ -1,5 +1,4 @@
-import { BinaryReader, type BinaryWriter } from "@tikron/protocol";
-import { reject, type InputRejection } from "@tikron/core";
+import { BinaryReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 
 /**
  * The steering input shared by `agar` and `movement`: a direction whose magnitude is the

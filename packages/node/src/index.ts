@@ -1,6 +1,8 @@
 /**
  * Node host for Tikron rooms: the same core `Room` the Cloudflare adapter hosts, served over
  * `ws` from a plain Node process (loopback by default). See README.md.
+ *
+ * @module @tikron/node
  */
 export { serveRooms, type RoomServer, type ServeRoomsOptions } from "./roomServer";
 export { WsConnection } from "./wsConnection";

@@ -8,9 +8,9 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  */
 export class BinaryReader {
   private readonly view: DataView;
-  /** Read position. */
+  /** Read position: the next byte to read. */
   offset: number;
-  /** Position reads may not pass. */
+  /** End of the readable range (exclusive). */
   readonly end: number;
 
   private readonly buf: Uint8Array;
@@ -22,7 +22,7 @@ export class BinaryReader {
     this.end = end;
   }
 
-  /** Bytes left before `end`. */
+  /** Bytes left to read. */
   get remaining(): number {
     return this.end - this.offset;
   }
@@ -33,40 +33,40 @@ export class BinaryReader {
     }
   }
 
-  /** An unsigned byte. */
+  /** Reads an unsigned byte. */
   u8(): number {
     this.need(1);
     return this.view.getUint8(this.offset++);
   }
-  /** A little-endian u16. */
+  /** Reads a little-endian unsigned 16-bit integer. */
   u16(): number {
     this.need(2);
     const v = this.view.getUint16(this.offset, true);
     this.offset += 2;
     return v;
   }
-  /** A little-endian u32. */
+  /** Reads a little-endian unsigned 32-bit integer. */
   u32(): number {
     this.need(4);
     const v = this.view.getUint32(this.offset, true);
     this.offset += 4;
     return v;
   }
-  /** A little-endian i32. */
+  /** Reads a little-endian signed 32-bit integer. */
   i32(): number {
     this.need(4);
     const v = this.view.getInt32(this.offset, true);
     this.offset += 4;
     return v;
   }
-  /** A little-endian f32 (may be NaN or infinite; see finiteF32). */
+  /** Reads a little-endian 32-bit float. */
   f32(): number {
     this.need(4);
     const v = this.view.getFloat32(this.offset, true);
     this.offset += 4;
     return v;
   }
-  /** A little-endian f64 (may be NaN or infinite; see finiteF64). */
+  /** Reads a little-endian 64-bit float. */
   f64(): number {
     this.need(8);
     const v = this.view.getFloat64(this.offset, true);
@@ -85,7 +85,7 @@ export class BinaryReader {
     if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
     return v;
   }
-  /** A LEB128 unsigned varint of at most 32 bits (5 bytes). */
+  /** Reads an unsigned LEB128 integer (at most 32 bits). */
   varuint(): number {
     let result = 0;
     let shift = 0;
@@ -98,7 +98,7 @@ export class BinaryReader {
     }
     throw new DecodeError("bad_value", "varuint longer than 5 bytes");
   }
-  /** A zigzag-encoded signed varint. */
+  /** Reads a zigzag-encoded signed LEB128 integer. */
   varint(): number {
     const z = this.varuint();
     return (z >>> 1) ^ -(z & 1);

@@ -15,7 +15,7 @@ export class BinaryWriter {
     this.view = new DataView(this.buf.buffer);
   }
 
-  /** Rewinds to offset 0 (keeps the buffer: no allocation). */
+  /** Empties the writer for reuse (keeps its buffer). */
   reset(): this {
     this.offset = 0;
     return this;
@@ -32,41 +32,41 @@ export class BinaryWriter {
     this.view = new DataView(next.buffer);
   }
 
-  /** Appends an unsigned byte. */
+  /** Writes an unsigned byte. */
   u8(v: number): this {
     this.ensure(1);
     this.buf[this.offset++] = v;
     return this;
   }
-  /** Appends a little-endian u16. */
+  /** Writes a little-endian unsigned 16-bit integer. */
   u16(v: number): this {
     this.ensure(2);
     this.view.setUint16(this.offset, v, true);
     this.offset += 2;
     return this;
   }
-  /** Appends a little-endian u32. */
+  /** Writes a little-endian unsigned 32-bit integer. */
   u32(v: number): this {
     this.ensure(4);
     this.view.setUint32(this.offset, v, true);
     this.offset += 4;
     return this;
   }
-  /** Appends a little-endian i32. */
+  /** Writes a little-endian signed 32-bit integer. */
   i32(v: number): this {
     this.ensure(4);
     this.view.setInt32(this.offset, v, true);
     this.offset += 4;
     return this;
   }
-  /** Appends a little-endian f32. */
+  /** Writes a little-endian 32-bit float. */
   f32(v: number): this {
     this.ensure(4);
     this.view.setFloat32(this.offset, v, true);
     this.offset += 4;
     return this;
   }
-  /** Appends a little-endian f64. */
+  /** Writes a little-endian 64-bit float. */
   f64(v: number): this {
     this.ensure(8);
     this.view.setFloat64(this.offset, v, true);
@@ -88,7 +88,7 @@ export class BinaryWriter {
   varint(v: number): this {
     return this.varuint(((v << 1) ^ (v >> 31)) >>> 0);
   }
-  /** Appends raw bytes. */
+  /** Writes raw bytes. */
   bytes(b: Uint8Array): this {
     this.ensure(b.length);
     this.buf.set(b, this.offset);

@@ -4,15 +4,20 @@ import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import { InputFrameReader, type InputEntry } from "./inputFrame";
 
-/** decodeClientMessage copies the entries out, so one reader serves every call. */
-const sharedInputReader = new InputFrameReader();
+/**
+ * decodeClientMessage copies the entries out, so one reader serves every call. Marked pure so a
+ * bundle that never decodes client messages (the browser SDK) drops the reader and its class.
+ */
+const sharedInputReader = /* @__PURE__ */ new InputFrameReader();
 
 /** Join (or rejoin, with the reconnect token from a previous welcome). */
 export interface HelloMessage {
   kind: "hello";
+  /** Protocol version the client speaks ({@link PROTOCOL_VERSION}). */
   version: number;
   /** Reconnect token from an earlier welcome; empty for a new seat. */
   token: string;
+  /** Display name (≤ 64 bytes of UTF-8). */
   name: string;
 }
 
@@ -21,18 +26,21 @@ export type { InputEntry } from "./inputFrame";
 /** One or more inputs, batched by the client when it sends faster than it flushes. */
 export interface InputMessage {
   kind: "input";
+  /** The inputs, oldest first (≤ {@link MAX_INPUTS_PER_FRAME}). */
   inputs: InputEntry[];
 }
 
 /** NTP-style clock sync request; the server echoes `clientTime` with its own time. */
 export interface PingMessage {
   kind: "ping";
+  /** Client clock at sending (ms), echoed in the pong. */
   clientTime: number;
 }
 
 /** Ask for the room's `tk:stats` snapshot. */
 export interface StatsRequestMessage {
   kind: "statsRequest";
+  /** Request id, echoed in the answer. */
   requestId: number;
 }
 

@@ -22,23 +22,36 @@ export const RECEIPT_EVERY_BYTES = 32 * 1024;
 
 /** One-byte message kinds. Client→server are < 0x80, server→client are ≥ 0x80. */
 export const Kind = {
+  /** Client: join or resume a seat. */
   Hello: 0x01,
+  /** Client: one or more inputs. */
   Input: 0x02,
+  /** Client: clock-sync ping. */
   Ping: 0x03,
+  /** Client: asks for the room's `tk:stats`. */
   StatsRequest: 0x04,
+  /** Client: leaves for good (the seat is freed at once). */
   Leave: 0x05,
   Receipt: 0x06,
 
+  /** Server: the seat, its token and the room's timing. */
   Welcome: 0x81,
+  /** Server: one tick's ack, events and state delta. */
   Frame: 0x82,
+  /** Server: a refusal ({@link ErrorCode}). */
   Error: 0x83,
+  /** Server: answer to a ping. */
   Pong: 0x84,
+  /** Server: a `tk:stats` snapshot. */
   Stats: 0x85,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */
 export const FrameFlag = {
+  /** The frame carries the highest processed input seq. */
   Ack: 1,
+  /** The frame carries game events. */
   Events: 2,
+  /** The frame carries a state delta body. */
   Delta: 4,
 } as const;

@@ -12,7 +12,7 @@ export class DecodeError extends Error {
   }
 }
 
-/** Why a frame could not be decoded; the room maps these to ERROR codes (`too_large` → 4007 when the frame itself is over the limit). */
+/** Why a frame or body failed to decode. */
 export type DecodeErrorCode =
   | "truncated"
   | "unknown_kind"

@@ -1,12 +1,15 @@
 /**
  * Tikron wire protocol: the binary frames (and JSON text mode) spoken between the room core,
  * the client SDK and the load tool. No runtime dependencies; no Node- or Workers-only APIs.
+ *
+ * @module @tikron/protocol
  */
 export { BinaryWriter } from "./binaryWriter";
 export { BinaryReader } from "./binaryReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";
+export { reject, isRejection, type InputRejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./inputFrame";
 export * from "./serverMessages";

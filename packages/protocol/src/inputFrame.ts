@@ -3,7 +3,9 @@ import { DecodeError } from "./decodeError";
 
 /** One client input: a sequence number and the game's encoded payload. */
 export interface InputEntry {
+  /** Sequence number, strictly increasing per seat; acks refer to it. */
   seq: number;
+  /** The game's encoded input (≤ {@link MAX_INPUT_PAYLOAD_BYTES} bytes). */
   payload: Uint8Array;
 }
 
@@ -81,7 +83,7 @@ export class InputFrameReader {
   }
 }
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
 function varuintError(code: number, pos: number): DecodeError {
   return code === TRUNCATED

@@ -11,15 +11,25 @@
 
 /** Room options a join URL may override, with the types the room expects. */
 export interface RoomOptionOverrides {
+  /** Simulation tick length (ms). */
   tickMs?: number;
+  /** Least ms between two state frames to one client. */
   syncIntervalMs?: number;
+  /** Seat cap. */
   cap?: number;
+  /** How long a dropped player's seat is held (ms). */
   reconnectWindowMs?: number;
+  /** Queue inputs to the next tick (true) or apply each on arrival. */
   queueInputs?: boolean;
+  /** Per-connection sustained message rate. */
   msgRatePerSec?: number;
+  /** Per-connection message burst. */
   msgBurst?: number;
+  /** Joins admitted per second. */
   joinRatePerSec?: number;
+  /** Join admission burst. */
   joinBurst?: number;
+  /** Least ms between two stats answers to one connection. */
   minStatsIntervalMs?: number;
 }
 
@@ -33,7 +43,9 @@ export interface GameParamOverrides {
 
 /** What {@link parseRoomOverrides} returns for an acceptable query. */
 export interface RoomOverrides {
+  /** Room option overrides. */
   options: RoomOptionOverrides;
+  /** Game params. */
   params: GameParamOverrides;
 }
 
@@ -102,16 +114,21 @@ const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats)?\/?$/;
 
 /** A join URL a host may serve: which room, whether it asks for stats, and its overrides. */
 export interface RoomRoute {
+  /** Room kind from the path. */
   kind: string;
+  /** Room id from the path. */
   roomId: string;
   /** `/rooms/:kind/:roomId/stats` (DEV_MODE only). */
   stats: boolean;
+  /** DEV_MODE overrides from the query (empty when none). */
   overrides: RoomOverrides;
 }
 
 /** A join URL refused before any upgrade, with the HTTP status the host answers. */
 export interface RouteRefusal {
+  /** HTTP status to answer with. */
   status: 400 | 403 | 404;
+  /** Why, as a short text body. */
   reason: string;
 }
 

@@ -7,10 +7,32 @@ import type { WelcomeMessage } from "./serverMessages";
  * binary mode; every message is an object with a `t` discriminator.
  */
 export type JsonClientMessage =
-  | { t: "hello"; v: number; token: string; name: string }
-  | { t: "input"; seq: number; data: unknown }
-  | { t: "ping"; ct: number }
-  | { t: "stats"; id: number }
+  | {
+      t: "hello";
+      /** Protocol version the client speaks ({@link PROTOCOL_VERSION}). */
+      v: number;
+      /** Reconnect token of a held seat, or empty for a new seat. */
+      token: string;
+      /** Display name (≤ 64 UTF-16 units). */
+      name: string;
+    }
+  | {
+      t: "input";
+      /** Input sequence number, strictly increasing per seat. */
+      seq: number;
+      /** The game's input, validated by its `decodeInput`. */
+      data: unknown;
+    }
+  | {
+      t: "ping";
+      /** Client clock at sending (ms), echoed in the pong. */
+      ct: number;
+    }
+  | {
+      t: "stats";
+      /** Request id, echoed in the answer. */
+      id: number;
+    }
   | { t: "leave" }
   | { t: "ka" }
   /** Receipt: server messages (`m`) and UTF-16 units (`b`) read so far, modulo 2^32. */
@@ -28,7 +50,11 @@ export const JSON_KEEPALIVE = '{"t":"ka"}';
  * version as `v` and without `json` (implied) and `schemaHash` (JSON rooms have no schema).
  * Built from the binary shape by {@link toJsonWelcome}, so the two cannot drift apart.
  */
-export type JsonWelcome = { t: "welcome"; v: number } & Omit<WelcomeMessage, "kind" | "version" | "json" | "schemaHash">;
+export type JsonWelcome = {
+  t: "welcome";
+  /** Protocol version the room speaks. */
+  v: number;
+} & Omit<WelcomeMessage, "kind" | "version" | "json" | "schemaHash">;
 
 /** The welcome's fields as a room fills them in, whichever dialect the client speaks. */
 export type WelcomeFields = Omit<WelcomeMessage, "kind">;
@@ -36,10 +62,44 @@ export type WelcomeFields = Omit<WelcomeMessage, "kind">;
 /** Server→client messages of JSON mode; the binary counterparts live in serverMessages.ts. */
 export type JsonServerMessage =
   | JsonWelcome
-  | { t: "state"; tick: number; time: number; ack?: number; state?: unknown; events?: unknown[] }
-  | { t: "error"; code: number; name: string; reason: string; retryAfterMs?: number }
-  | { t: "pong"; ct: number; st: number }
-  | { t: "stats"; id: number; stats: unknown }
+  | {
+      t: "state";
+      /** Tick the state belongs to. */
+      tick: number;
+      /** Room time (ms since `roomEpoch`) of that tick. */
+      time: number;
+      /** Highest processed input seq, when it changed. */
+      ack?: number;
+      /** The game's JSON view for this player, when it changed. */
+      state?: unknown;
+      /** Game events for this player since the last message. */
+      events?: unknown[];
+    }
+  | {
+      t: "error";
+      /** Numeric {@link ErrorCode}. */
+      code: number;
+      /** Symbolic {@link ErrorName}. */
+      name: string;
+      /** Human-readable explanation. */
+      reason: string;
+      /** How long to wait before retrying (ms), when the server asks for it. */
+      retryAfterMs?: number;
+    }
+  | {
+      t: "pong";
+      /** The ping's client time, echoed. */
+      ct: number;
+      /** Server wall clock at answering (epoch ms). */
+      st: number;
+    }
+  | {
+      t: "stats";
+      /** The request's id. */
+      id: number;
+      /** The room's `tk:stats` snapshot. */
+      stats: unknown;
+    }
   | { t: "ka" };
 
 /** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */

@@ -6,11 +6,15 @@ import { DecodeError } from "./decodeError";
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
   kind: "welcome";
+  /** Protocol version the room speaks. */
   version: number;
+  /** The seat's player id in this room. */
   playerId: number;
   /** Present this in a later hello to reclaim the seat inside the reconnection window. */
   token: string;
+  /** Simulation tick length (ms). */
   tickMs: number;
+  /** Least ms between two state frames to one client. */
   syncIntervalMs: number;
   /** Server wall clock (epoch ms) when the welcome was written. */
   serverTime: number;
@@ -20,7 +24,9 @@ export interface WelcomeMessage {
   reconnected: boolean;
   /** True when the room syncs state as JSON text (turn-based rooms). */
   json: boolean;
+  /** The room's kind, e.g. `agar`. */
   roomKind: string;
+  /** The room's seat cap. */
   cap: number;
   /** Hash of the room's entity schema, so a client can refuse a mismatched decoder. */
   schemaHash: number;
@@ -34,34 +40,42 @@ export interface WelcomeMessage {
  */
 export interface FrameMessage {
   kind: "frame";
+  /** Tick the frame belongs to. */
   tick: number;
   /** ms since `roomEpoch` at which the tick was simulated. */
   time: number;
   /** Highest processed input seq, or -1 when the frame carries no ack. */
   ackSeq: number;
+  /** Game event bodies for this player, in emit order. */
   events: Uint8Array[];
+  /** The state delta body, or null when state did not change. */
   delta: Uint8Array | null;
 }
 
 /** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
+  /** Numeric {@link ErrorCode}. */
   code: number;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;
+  /** Human-readable explanation. */
   reason: string;
 }
 
 /** The answer to a ping: the client time echoed and the server time when it was answered. */
 export interface PongMessage {
   kind: "pong";
+  /** The ping's client time, echoed. */
   clientTime: number;
+  /** Server wall clock at answering (epoch ms). */
   serverTime: number;
 }
 
 /** The answer to a `tk:stats` request. */
 export interface StatsMessage {
   kind: "stats";
+  /** The request's id. */
   requestId: number;
   /** The `tk:stats` snapshot as JSON text (not on the tick path). */
   json: string;

@@ -44,6 +44,8 @@ const webBuilds = new Map<string, Promise<unknown>>();
  */
 export async function ensureWebBuilt(root: string): Promise<void> {
   if (existsSync(join(root, "apps", "web", "dist", "index.html"))) return;
+  // A project that is not a Tikron checkout (e.g. the starter installed elsewhere) has no demo page.
+  if (!existsSync(join(root, "apps", "web", "build.ts"))) return;
   let build = webBuilds.get(root);
   if (build === undefined) {
     build = root === REPO_ROOT ? import("../../../apps/web/build").then((m: typeof import("../../../apps/web/build")) => m.buildWeb()) : buildWebIn(root);

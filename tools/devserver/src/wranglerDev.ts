@@ -7,6 +7,10 @@
  * make sure no workerd outlives the test process: `stop()`, exit/signal handlers in this process,
  * and a tiny detached watchdog that kills the group once this process is gone, which also covers
  * a test worker killed with SIGKILL, where no handler can run.
+ *
+ * Longer than most files on purpose: start, readiness, port retries and the three ways a server
+ * is stopped are one lifecycle, and its "nothing is left running" guarantee is easiest to check
+ * when all of it is read together.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -47,7 +51,8 @@ export interface WranglerDevOptions {
   persistDir?: string;
   /**
    * Checkout to run from (default: this repository): the config resolves against it, wrangler
-   * and the web assets come from it. Used to serve another git revision from a worktree.
+   * and the web assets come from it. Used to serve another git revision from a worktree, or a
+   * project outside the repository (its own wrangler; no demo page is built there).
    */
   root?: string;
   /**

@@ -5,7 +5,7 @@ import { serveRooms } from "@tikron/node";
 import { benchGenerator } from "./benchGenerator";
 import { benchLiveOverhead } from "./liveOverhead";
 import { compareReports, formatComparison } from "./compare";
-import { addRunCommand, finishRun } from "./cliRun";
+import { addRunCommand, finishRun, int, num } from "./cliRun";
 import { resolveConfig } from "./config";
 import { ExitCode, gateConfig, gates, getGate } from "./gates";
 import { mergeReports, readReport } from "./merge";
@@ -19,16 +19,6 @@ import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 import { progressPrinter } from "./live/progress";
 import type { TicketSpec } from "./tickets";
 
-const int = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-  return n;
-};
-const num = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
-  return n;
-};
 function finish(report: Report, outDir: string | undefined): string {
   const path = writeReport(report, outDir ?? RESULTS_DIR);
   console.log(formatSummary(report));

@@ -15,12 +15,14 @@ import { withScenarioFile, type RunOptions } from "./runner";
 import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
 import type { TicketSpec } from "./tickets";
 
-const int = (name: string) => (v: string): number => {
+/** Commander parser for a non-negative integer option named `name`. */
+export const int = (name: string) => (v: string): number => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
   return n;
 };
-const num = (name: string) => (v: string): number => {
+/** Commander parser for a non-negative finite number option named `name`. */
+export const num = (name: string) => (v: string): number => {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
   return n;

@@ -1,3 +1,9 @@
+/**
+ * The load report (`tikron-loadtest-report/1`): its shape, how it is assembled and summarized,
+ * written, and printed. Longer than most files on purpose: this file is the report format's one
+ * definition, and readers of a report's JSON should find every field and how it is derived in
+ * one place.
+ */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -31,12 +31,17 @@ import { SessionTracker, type RoomHooks } from "./sessionTracker";
 
 /** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
 export interface RoomInit {
+  /** Room kind. */
   kind: string;
+  /** Room id. */
   roomId: string;
+  /** The game this room runs. */
   game: Game;
   /** Layered over the defaults by {@link resolveRoomOptions}. */
   options?: Partial<RoomOptions>;
+  /** Clock the room runs on (default: the system clock; tests pass a `FakeClock`). */
   clock?: Clock;
+  /** Session start/end observers (records). */
   hooks?: RoomHooks;
 }
 

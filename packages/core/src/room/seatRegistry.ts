@@ -2,8 +2,11 @@ import type { ClientLink, Seat } from "../seat";
 
 /** What a restored socket carries across a runtime restart (e.g. in a WebSocket attachment). */
 export interface SeatTicket {
+  /** The seat's player id in the room. */
   playerId: number;
+  /** The seat's reconnect token. */
   token: string;
+  /** The display name given at join. */
   name: string;
   /** True when the socket speaks the JSON dialect (the field name is kept: tickets are persisted). */
   json: boolean;

@@ -4,13 +4,21 @@ import type { SeatTicket } from "./seatRegistry";
 
 /** A room session (first seat taken → last seat freed), reported for durable records. */
 export interface RoomSessionRecord {
+  /** Room kind. */
   kind: string;
+  /** Room id. */
   roomId: string;
+  /** Session start (epoch ms): the first seat taken. */
   startedAt: number;
+  /** Session end (epoch ms): the last seat freed. */
   endedAt: number;
+  /** Most players connected at once. */
   peakCcu: number;
+  /** New seats taken during the session. */
   totalJoins: number;
+  /** Joins refused during the session. */
   refusals: number;
+  /** Socket closes by close name. */
   closes: Record<string, number>;
 }
 

@@ -30,11 +30,15 @@ export class SyncClient {
   values: Int32Array<ArrayBuffer>;
   /** Spreads far-tier refreshes of different clients over different flushes. */
   readonly phase: number;
+  /** True once released to the encoder's pool; a released client is never encoded again. */
   released = false;
 
   constructor(
+    /** The player this baseline belongs to. */
     readonly playerId: number,
+    /** Where the player looks from. */
     readonly viewer: Viewer,
+    /** Values per row: the schema's largest field count. */
     readonly maxFields: number,
     phase: number,
     capacity = 32,

@@ -47,16 +47,16 @@ export interface SpawnOptions {
  * flush; call {@link moved} after changing `x`/`y` when the game also queries the world
  * mid-tick (e.g. for collisions).
  */
-export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWorld<D> {
-  /** Spatial index of entity positions, settled at every flush. */
+export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
+  /** The spatial index of positioned, non-global entities. */
   readonly grid: GridAoi;
-  /** AOI radius and distance tiers (how often far entities refresh). */
+  /** The refresh tiers viewers see through. */
   readonly tiers: PriorityTiers;
-  /** The {@link StateEncoder} to hand to the room (`sync: { mode: "binary", encoder }`). */
+  /** The `StateEncoder` to hand to the room (`sync: { mode: "binary", encoder }`). */
   readonly encoder: SchemaStateEncoder<D>;
   /** The schema's largest field count: values per row, and stride of the string/map stores. */
   readonly stride: number;
-  /** Ints per entity row of {@link rows}. */
+  /** Ints per entity row of `rows`. */
   readonly rowSize: number;
 
   /** @internal Flushes quantized so far; every change is stamped with the epoch it was seen at. */
@@ -80,6 +80,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWo
   prevValues: Int32Array<ArrayBuffer>;
   /** @internal Entities whose values changed in the last {@link quantizeAll}. */
   changed = new Int32Array(64);
+  /** @internal Entries of `changed` in use. */
   changedCount = 0;
 
   private records: (Record<string, unknown> | undefined)[] = [];
@@ -93,6 +94,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWo
   private readonly viewers = new Map<number, Viewer>();
 
   constructor(
+    /** The entity schema records are written and encoded with. */
     readonly schema: Schema<D>,
     options: SyncWorldOptions,
   ) {
@@ -182,7 +184,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWo
     this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
   }
 
-  /** True when slot `id` holds a live entity. */
+  /** True when `id` is a live entity. */
   isAlive(id: number): boolean {
     return id >= 0 && id < this.slots && this.rows[id * this.rowSize + EntityRow.Type] >= 0;
   }

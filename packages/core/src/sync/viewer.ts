@@ -14,6 +14,7 @@ export const ViewerMode = {
  * entity is despawned the viewer stays fixed where it last saw it, until told otherwise.
  */
 export class Viewer {
+  /** Blind (sees only global entities), fixed at `center`, or following `target`. */
   mode: (typeof ViewerMode)[keyof typeof ViewerMode] = ViewerMode.Blind;
   /**
    * Center while fixed; last seen position of the target while following. A typed array, so
@@ -22,10 +23,12 @@ export class Viewer {
   readonly center = new Float64Array(2);
   /** Followed entity id and its spawn serial (so a reused id is not followed by mistake). */
   target = -1;
+  /** Spawn serial of the followed entity. */
   targetSerial = 0;
 
   /** @internal Made by the world; use {@link SyncWorld.viewer}. */
   constructor(
+    /** The player who looks. */
     readonly playerId: number,
     private readonly entities: { serialOf(id: number): number },
   ) {}

@@ -1,5 +1,4 @@
-import { reject, type InputRejection } from "@tikron/core";
-import { BinaryReader, type BinaryWriter } from "@tikron/protocol";
+import { BinaryReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 import { FPS_RULES } from "./fpsRules";
 
 /** First byte of an fps input payload. */

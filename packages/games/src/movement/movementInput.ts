@@ -1,5 +1,4 @@
-import type { BinaryWriter } from "@tikron/protocol";
-import { isRejection, type InputRejection } from "@tikron/core";
+import { isRejection, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
 
 /** One `movement` steering input: a direction (magnitude = throttle, ≤ 1) and sprint. */

@@ -1,4 +1,4 @@
-import { reject, type InputRejection } from "@tikron/core";
+import { reject, type InputRejection } from "@tikron/protocol";
 
 /**
  * A `ttt-json` input, the `data` of a JSON `{ t: "input", seq, data }` message: either

@@ -7,8 +7,11 @@ import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 
 /** One entity as a client sees it: its wire id, its type and its decoded record. */
 export interface ViewEntity<Name extends string = string, R = Record<string, unknown>> {
+  /** The entity's wire id (reused after a leave). */
   readonly id: number;
+  /** Its entity type name. */
   readonly type: Name;
+  /** Its entity type's wire tag. */
   readonly typeIndex: number;
   /** Decoded field values, updated in place as deltas arrive. */
   readonly record: R;
@@ -24,7 +27,9 @@ export type AnyViewEntity<D extends SchemaDecl> = {
  * body): first leaves, then enters, then updates, each in wire order.
  */
 export interface ClientViewListener<D extends SchemaDecl> {
+  /** An entity left the view (despawned or out of range). */
   leave?(e: AnyViewEntity<D>): void;
+  /** An entity entered the view. */
   enter?(e: AnyViewEntity<D>): void;
   /** `changedMask` has bit i set when field i (declaration order) changed. */
   update?(e: AnyViewEntity<D>, changedMask: number): void;
@@ -61,6 +66,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   private readonly updatedMasks: number[] = [];
 
   constructor(
+    /** The schema the bodies are decoded with. */
     readonly schema: Schema<D>,
     private readonly listener: ClientViewListener<D> | null = null,
   ) {}

@@ -15,8 +15,11 @@ import type { BinaryWriter } from "../binaryWriter";
  * Leaves come first so a client never holds an entity the server already forgot.
  */
 export const DeltaSection = {
+  /** A section of entity ids that left the view. */
   Leaves: 1,
+  /** A section of entities that entered, with full records. */
   Enters: 2,
+  /** A section of changed fields of entities already in view. */
   Updates: 4,
 } as const;
 

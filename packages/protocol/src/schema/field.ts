@@ -3,18 +3,27 @@
  * different classes, so every call site stays monomorphic.
  */
 export const FieldCode = {
+  /** A number quantized to a step within [min, max]. */
   Quant: 0,
+  /** An angle quantized to 2^bits steps per turn. */
   Angle: 1,
+  /** An unsigned byte. */
   U8: 2,
+  /** An unsigned 16-bit integer. */
   U16: 3,
+  /** An unsigned integer, variable length. */
   VarUint: 4,
+  /** A signed integer, variable length. */
   VarInt: 5,
+  /** A boolean. */
   Bool: 6,
+  /** A UTF-8 string of bounded length. */
   String: 7,
+  /** A map from integer keys to numbers or booleans. */
   Map: 8,
 } as const;
 
-/** One of the {@link FieldCode} values. */
+/** One of the {@link FieldCode} tags. */
 export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
 
 /**
@@ -28,6 +37,7 @@ export class Field<V = unknown> {
   declare readonly __value?: V;
 
   constructor(
+    /** The field kind's tag. */
     readonly code: FieldCodeValue,
     /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
     readonly descriptor: string,

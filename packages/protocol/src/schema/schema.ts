@@ -28,22 +28,27 @@ export const MAX_TYPES = 256;
 
 /** One declared field, resolved: its name, its position in the type, its kind. */
 export interface FieldInfo {
+  /** The field's name in the declaration. */
   readonly name: string;
   /** Position in the type (bit in the update mask, slot in quantized stores). */
   readonly index: number;
+  /** The declared field. */
   readonly field: Field;
 }
 
 /** One declared entity type, resolved. */
 export interface EntityType {
+  /** The type's name in the declaration. */
   readonly name: string;
   /** Wire tag of the type. */
   readonly index: number;
+  /** Its fields, in declaration order. */
   readonly fields: readonly FieldInfo[];
   /** Bit mask with one bit per field. */
   readonly allMask: number;
   /** Index of the numeric `x` / `y` fields, or -1: types with both have a position for AOI. */
   readonly xIndex: number;
+  /** Index of the numeric `y` field, or -1. */
   readonly yIndex: number;
 }
 
@@ -54,6 +59,7 @@ export interface EntityType {
 export class Schema<D extends SchemaDecl = SchemaDecl> {
   /** The declaration as given (for type inference and introspection). */
   readonly decl: D;
+  /** The declared entity types, in declaration order (wire tags 0, 1, …). */
   readonly types: readonly EntityType[];
   /** Largest field count over all types (stride of per-entity quantized stores). */
   readonly maxFields: number;

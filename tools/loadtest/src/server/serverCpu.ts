@@ -267,7 +267,9 @@ export class ServerCpuSampler {
 
   /** The report section; `messages` = client INPUT frames + FRAMEs received during the window. */
   result(messages: number): ServerCpuReport {
-    const workerdPid = this.samples[0]?.procs.find((p) => p.comm === "workerd")?.pid;
+    // The worker's affinity is the server's: the dev proxy may have been moved to the generator's cores.
+    const workerds = this.samples[0]?.procs.filter((p) => p.comm === "workerd") ?? [];
+    const workerdPid = (workerds.find((p) => p.role === "worker") ?? workerds[0])?.pid;
     return summarizeServerCpu({
       rootPid: this.rootPid,
       samples: this.samples,

@@ -1,0 +1,89 @@
+/**
+ * The browser side: joins a tag room, sends arrow-key / WASD steering, and draws every player
+ * smoothly with the SDK's interpolation buffer. Bundled to `public/client.js` by `npm run build`.
+ */
+import { connect, createInterpolatedView, schemaDecoder } from "@tikron/client";
+import { BinaryWriter } from "@tikron/protocol";
+import { TAG_KIND, TAG_RULES, decodeTagEvent, encodeTagInput, tagSchema, type TagInput } from "../shared/tag";
+
+const params = new URLSearchParams(location.search);
+const roomId = params.get("room") ?? "lobby";
+const canvas = document.querySelector("canvas")!;
+const status = document.querySelector("#status")!;
+const g = canvas.getContext("2d")!;
+
+const conn = connect(location.origin, {
+  kind: TAG_KIND,
+  room: roomId,
+  name: params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`,
+  // A reload keeps the seat while the room still holds it (15 s by default).
+  token: sessionStorage.getItem(`tag-token:${roomId}`) ?? undefined,
+  decoder: schemaDecoder(tagSchema, { decodeEvent: decodeTagEvent }),
+});
+
+let myEntity = -1;
+conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));
+conn.on("event", (e) => {
+  const ev = e.body as ReturnType<typeof decodeTagEvent>;
+  if (ev?.kind === "youAre") myEntity = ev.entity;
+});
+
+// Every player drawn a little in the past, interpolated between the room's frames: x and y
+// blend, "it" switches at once (step).
+const values = new Float64Array(3);
+const players = createInterpolatedView(conn, {
+  fields: ["x", "y", { name: "it", interp: "step" }],
+  collect(view, put) {
+    for (const e of view.values()) {
+      values[0] = e.record.x;
+      values[1] = e.record.y;
+      values[2] = e.record.it ? 1 : 0;
+      put(e.id, values);
+    }
+  },
+});
+conn.on("error", (e) => console.warn(`room error ${e.name}: ${e.reason}`));
+
+// Steering is a state: send it when it changes (the room keeps the last one).
+const held = new Set<string>();
+const writer = new BinaryWriter(8);
+let sent: TagInput = { dx: 0, dy: 0 };
+function steer(): void {
+  const axis = (neg: string[], pos: string[]): -1 | 0 | 1 =>
+    (pos.some((k) => held.has(k)) ? 1 : 0) - (neg.some((k) => held.has(k)) ? 1 : 0) as -1 | 0 | 1;
+  const input: TagInput = { dx: axis(["ArrowLeft", "a"], ["ArrowRight", "d"]), dy: axis(["ArrowUp", "w"], ["ArrowDown", "s"]) };
+  if (input.dx === sent.dx && input.dy === sent.dy) return;
+  sent = input;
+  conn.sendInput(encodeTagInput(writer, input));
+}
+addEventListener("keydown", (e) => {
+  held.add(e.key);
+  steer();
+});
+addEventListener("keyup", (e) => {
+  held.delete(e.key);
+  steer();
+});
+
+function frame(): void {
+  const scale = canvas.width / TAG_RULES.world;
+  g.fillStyle = "#111";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  players.update(performance.now());
+  players.forEach((id, v) => {
+    g.fillStyle = v[2] === 1 ? "#e33" : "#ccc";
+    g.beginPath();
+    g.arc(v[0]! * scale, v[1]! * scale, (TAG_RULES.tagRadius / 2) * scale, 0, Math.PI * 2);
+    g.fill();
+    if (id === myEntity) {
+      // You: a green ring, whether or not you are "it".
+      g.strokeStyle = "#3c6";
+      g.lineWidth = 3;
+      g.stroke();
+    }
+  });
+  const s = conn.stats;
+  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);

@@ -1,0 +1,125 @@
+import type { Game, GameContext, GameDefinition, InputRejection } from "@tikron/core";
+import { SyncWorld } from "@tikron/core/sync";
+import { BinaryWriter, type EntityRecord } from "@tikron/protocol";
+import { TAG_KIND, TAG_RULES, decodeTagInput, encodeYouAre, tagSchema, type TagInput } from "../shared/tag";
+
+type PlayerRecord = EntityRecord<(typeof tagSchema.decl)["player"]>;
+
+interface Runner {
+  playerId: number;
+  entity: number;
+  rec: PlayerRecord;
+  input: TagInput;
+  /** Room time before which this player cannot tag (fresh "it"). */
+  canTagAt: number;
+}
+
+/**
+ * Tag: one player is "it" and tags whoever they touch, who then becomes "it". The room core
+ * seats players, queues inputs and flushes state; this class only simulates. Every player
+ * sees every other one (a small arena), so entities are spawned `global`.
+ */
+export class TagGame implements Game<TagInput> {
+  readonly kind = TAG_KIND;
+  readonly ticking = true;
+  readonly world = new SyncWorld(tagSchema, { tiers: [{ radius: TAG_RULES.world, every: 1 }] });
+  readonly sync = { mode: "binary" as const, encoder: this.world.encoder };
+  private readonly runners = new Map<number, Runner>();
+  private ctx: GameContext | null = null;
+  private readonly writer = new BinaryWriter(16);
+
+  init(ctx: GameContext): void {
+    this.ctx = ctx;
+  }
+
+  join(playerId: number, name: string): void {
+    const rec: PlayerRecord = {
+      x: TAG_RULES.world * (0.2 + 0.6 * Math.random()),
+      y: TAG_RULES.world * (0.2 + 0.6 * Math.random()),
+      it: this.runners.size === 0,
+      tags: 0,
+      name: name || `p${playerId}`,
+    };
+    const entity = this.world.spawn("player", rec, { global: true });
+    this.runners.set(playerId, { playerId, entity, rec, input: { dx: 0, dy: 0 }, canTagAt: 0 });
+    this.tellEntity(playerId, entity);
+  }
+
+  /** A player back inside the reconnection window starts from a fresh view: tell them again. */
+  reconnected(playerId: number): void {
+    const r = this.runners.get(playerId);
+    if (r) this.tellEntity(playerId, r.entity);
+  }
+
+  /** Tells one player which entity is theirs (events are copied when queued). */
+  private tellEntity(playerId: number, entity: number): void {
+    this.ctx?.emit(encodeYouAre(this.writer, entity), [playerId]);
+  }
+
+  /** A dropped player stands still while their seat is held. */
+  disconnected(playerId: number): void {
+    const r = this.runners.get(playerId);
+    if (r) r.input = { dx: 0, dy: 0 };
+  }
+
+  leave(playerId: number): void {
+    const r = this.runners.get(playerId);
+    if (!r) return;
+    this.world.despawn(r.entity);
+    this.world.removeViewer(playerId);
+    this.runners.delete(playerId);
+    // Someone must always be "it" while anyone plays.
+    const next = this.runners.values().next();
+    if (r.rec.it && !next.done) next.value.rec.it = true;
+  }
+
+  decodeInput(payload: Uint8Array | unknown): TagInput | InputRejection {
+    return decodeTagInput(payload);
+  }
+
+  applyInput(playerId: number, input: TagInput): void {
+    const r = this.runners.get(playerId);
+    if (r) r.input = input;
+  }
+
+  tick(now: number, dtMs: number): void {
+    const step = (TAG_RULES.speed * dtMs) / 1000;
+    let it: Runner | undefined;
+    for (const r of this.runners.values()) {
+      const { dx, dy } = r.input;
+      if (dx !== 0 || dy !== 0) {
+        const scale = (r.rec.it ? TAG_RULES.itSpeedFactor : 1) * (dx !== 0 && dy !== 0 ? Math.SQRT1_2 : 1);
+        r.rec.x = clamp(r.rec.x + dx * step * scale, EDGE, TAG_RULES.world - EDGE);
+        r.rec.y = clamp(r.rec.y + dy * step * scale, EDGE, TAG_RULES.world - EDGE);
+      }
+      if (r.rec.it) it = r;
+    }
+    if (!it || now < it.canTagAt) return;
+    for (const r of this.runners.values()) {
+      if (r === it || Math.hypot(r.rec.x - it.rec.x, r.rec.y - it.rec.y) > TAG_RULES.tagRadius) continue;
+      it.rec.it = false;
+      it.rec.tags++;
+      r.rec.it = true;
+      r.canTagAt = now + TAG_RULES.tagCooldownMs;
+      this.ctx?.count("tags");
+      break;
+    }
+  }
+}
+
+/** Players stay whole inside the arena: their centers keep half a tag radius from the walls. */
+const EDGE = TAG_RULES.tagRadius / 2;
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/** The room kinds this Worker hosts, by kind name: the one list the gateway and rooms share. */
+export const games: Readonly<Record<string, GameDefinition>> = {
+  [TAG_KIND]: {
+    kind: TAG_KIND,
+    // 20 ticks and 20 state frames a second, at most 8 players per room.
+    defaults: { tickMs: 50, syncIntervalMs: 50, cap: 8 },
+    create: () => new TagGame(),
+  },
+};

@@ -1,0 +1,20 @@
+/**
+ * The game's Worker: routes `/rooms/tag/<roomId>` joins to one Durable Object per room and
+ * serves the page in `public/`. Everything Cloudflare-specific comes from `@tikron/cloudflare`.
+ */
+import { RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
+import { games } from "./tagGame";
+
+/** Worker bindings (see wrangler.jsonc). Add `DB?: D1Database` to keep room records in D1. */
+export interface Env extends GatewayEnv {}
+
+/** One instance per room; the class name matches `durable_objects` in wrangler.jsonc. */
+export class TagRoom extends RoomObject<Env> {
+  protected readonly games = games;
+}
+
+export default {
+  fetch(request: Request, env: Env): Promise<Response> {
+    return routeGatewayRequest(request, env, games);
+  },
+} satisfies ExportedHandler<Env>;
