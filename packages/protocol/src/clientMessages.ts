@@ -54,8 +54,11 @@ export interface LeaveMessage {
  * hello went out, both modulo 2^32. The room's per-client backlog is what it sent minus this.
  */
 export interface ReceiptMessage {
+  /** Discriminator. */
   kind: "receipt";
+  /** Server messages read on this socket, modulo 2^32. */
   messages: number;
+  /** Bytes of them read (UTF-16 units for text), modulo 2^32. */
   bytes: number;
 }
 

@@ -32,6 +32,7 @@ export const Kind = {
   StatsRequest: 0x04,
   /** Client: leaves for good (the seat is freed at once). */
   Leave: 0x05,
+  /** What the client has read so far (backpressure; see `ReceiptCounter`). */
   Receipt: 0x06,
 
   /** Server: the seat, its token and the room's timing. */

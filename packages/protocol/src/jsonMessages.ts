@@ -36,7 +36,13 @@ export type JsonClientMessage =
   | { t: "leave" }
   | { t: "ka" }
   /** Receipt: server messages (`m`) and UTF-16 units (`b`) read so far, modulo 2^32. */
-  | { t: "rc"; m: number; b: number };
+  | {
+      t: "rc";
+      /** Server messages read on this socket, modulo 2^32. */
+      m: number;
+      /** UTF-16 units of them read, modulo 2^32. */
+      b: number;
+    };
 
 /**
  * The JSON rooms' keepalive, sent as this exact text and answered with the same text. It is a

@@ -10,8 +10,9 @@ import { RECEIPT_EVERY_BYTES, RECEIPT_EVERY_MESSAGES } from "./constants";
  * answer it while the room sleeps, so the room does not count it either).
  */
 export class ReceiptCounter {
-  /** Messages and units read on the current socket (the receipt carries them modulo 2^32). */
+  /** Messages read on the current socket (the receipt carries it modulo 2^32). */
   messages = 0;
+  /** Units (bytes of binary messages, UTF-16 units of text) read on the current socket. */
   units = 0;
   private sinceMessages = 0;
   private sinceUnits = 0;

@@ -23,13 +23,15 @@ export function admissionAddress(address: string | null | undefined): string | u
   return a;
 }
 
-/** Why a socket or a join was refused by {@link Admission}. */
+/** Why a socket or a join was refused by the room's per-identity admission (`Room.admitSocket`). */
 export interface AdmissionRefusal {
   /** HTTP status a host answers before the upgrade: 503 (room backlog) or 429 (this caller). */
   status: 429 | 503;
   /** The `tk:stats` counter under `refused.*`. */
   counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown";
+  /** A short human-readable reason for the response body. */
   reason: string;
+  /** How long the caller should wait (the host sends it as `Retry-After`, in seconds). */
   retryAfterMs: number;
 }
 

@@ -7,11 +7,15 @@ import type { SeatTicket } from "./seatRegistry";
  * Object storage) and hand it back to `Room.restoreCheckpoint` before any socket is seated.
  */
 export interface RoomCheckpoint {
+  /** Format version. */
   v: 1;
+  /** The room's kind and id: a checkpoint is restored only into the same room. */
   kind: string;
+  /** See {@link kind}. */
   roomId: string;
   /** Wall-clock ms when it was taken (for operators; the room does not read it). */
   savedAt: number;
+  /** Every seat, connected or held, when it was taken. */
   seats: CheckpointSeat[];
   /** The game's `checkpoint()`, absent when the game has none. */
   game?: unknown;
