@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { PROTOCOL_VERSION } from "@tikron/protocol";
+import { JSON_KEEPALIVE, PROTOCOL_VERSION, ReceiptCounter } from "@tikron/protocol";
 import { sleep } from "./rawClient";
 
 /** Polls `cond` every 20 ms until it holds or `timeoutMs` passes; returns its last value. */
@@ -13,8 +13,10 @@ export async function until(cond: () => boolean, timeoutMs = 5000): Promise<bool
 export class JsonClient {
   readonly ws: WebSocket;
   readonly messages: any[] = [];
+  private readonly receipts = new ReceiptCounter();
   closed: number | null = null;
-  private seq = 0;
+  /** Last input seq sent (a reconnecting test may set it to go on from its old seat). */
+  seq = 0;
   private readonly opened: Promise<void>;
 
   constructor(url: string) {
@@ -26,14 +28,19 @@ export class JsonClient {
     this.ws.on("error", () => {});
     this.ws.on("close", (code) => (this.closed = code));
     this.ws.on("message", (data, isBinary) => {
-      if (!isBinary) this.messages.push(JSON.parse(data.toString()));
+      if (isBinary) return;
+      const text = data.toString();
+      this.messages.push(JSON.parse(text));
+      if (text !== JSON_KEEPALIVE && this.receipts.read(this.ws, text)) {
+        this.ws.send(JSON.stringify({ t: "rc", m: this.receipts.messages, b: this.receipts.units }));
+      }
     });
   }
 
   /** Says hello and waits for the welcome (or a close). */
-  async join(name: string): Promise<any> {
+  async join(name: string, token = ""): Promise<any> {
     await this.opened;
-    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token: "", name }));
+    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token, name }));
     await until(() => this.messages.some((m) => m.t === "welcome") || this.closed !== null, 10_000);
     return this.messages.find((m) => m.t === "welcome");
   }

@@ -1,5 +1,7 @@
 import WebSocket from "ws";
 import {
+  ReceiptCounter,
+  encodeReceipt,
   BinaryWriter,
   PROTOCOL_VERSION,
   decodeServerMessage,
@@ -29,6 +31,9 @@ export class RawClient {
   welcome: WelcomeMessage | null = null;
   closed: { code: number; reason: string } | null = null;
   private readonly w = new BinaryWriter();
+  private readonly receipts = new ReceiptCounter();
+  /** Confirms what it reads, as the SDK does; false plays a client that never confirms. */
+  confirmReads = true;
   private seq = 0;
   private statsWaiters = new Map<number, (json: unknown) => void>();
   private nextStatsId = 1;
@@ -50,6 +55,7 @@ export class RawClient {
     });
     this.ws.on("error", () => {});
     this.ws.on("message", (data: Buffer) => {
+      if (this.receipts.read(this.ws, data) && this.confirmReads) this.ws.send(encodeReceipt(this.w.reset(), this.receipts.messages, this.receipts.units).toBytes());
       const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       if (isDecodeError(m)) throw m;
       const at = performance.now();

@@ -272,49 +272,82 @@ describe("abuse (staging config, DEV_MODE)", () => {
     for (const p of honest) p.close();
   });
 
-  it("a client that stops reading is detected through workerd's bufferedAmount and closed 4004", async () => {
-    // Stats replies are the largest thing a client can make the room send; the raised message
-    // budget and unthrottled probe (DEV_MODE overrides) let the paused client fill loopback
-    // buffers in seconds.
-    const roomUrl = `${staging.wsUrl}/rooms/agar/slow?msgRatePerSec=10000&msgBurst=10000&minStatsIntervalMs=0`;
-    const reader = await LivePlayer.join(roomUrl, { name: "reader" });
-    reader.startSteering();
-    const slow = await LivePlayer.join(roomUrl, { name: "slow" });
-    const socket = (slow.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-    socket.pause();
-    let detected = false;
-    const deadline = Date.now() + 60_000;
-    let requestId = 0;
-    const { BinaryWriter, encodeStatsRequest } = await import("@tikron/protocol");
-    const w = new BinaryWriter(16);
-    while (!detected && Date.now() < deadline) {
-      for (let i = 0; i < 50; i++) slow.ws.send(encodeStatsRequest(w.reset(), ++requestId).toBytes());
-      await sleep(25);
-      if (requestId % 1000 === 0) {
-        const snap = (await (await fetch(`${staging.url}/rooms/agar/slow/stats`)).json()) as Record<string, any>;
-        detected = (snap.errors?.slow_consumer ?? 0) > 0;
-        if (detected) {
-          expect(snap.adapter.backlog.reported).toBe(snap.adapter.backlog.reads);
-          expect(snap.adapter.backlog.peakBytes).toBeGreaterThan(1 << 20);
-          expect(snap.closes[String(CloseCode.slow_consumer)]).toBe(1);
+  for (const kind of ["agar", "ttt-json"] as const) {
+    it(`${kind}: a client that stops reading is closed 4004 before 1 MiB is queued; the reader and the stats probe are unaffected`, async () => {
+      // Stats replies are the largest thing a client can make the room send; the raised message
+      // budget and unthrottled probe (DEV_MODE overrides) let the paused client ask for them as
+      // fast as it can. The room counts what it sent against the client's receipts, so it does
+      // not wait for the runtime's bufferedAmount (which grows only once kernel buffers are full).
+      const room = `slow-${kind}-${Date.now()}`;
+      const roomUrl = `${staging.wsUrl}/rooms/${kind}/${room}?msgRatePerSec=10000&msgBurst=10000&minStatsIntervalMs=0`;
+      const json = kind === "ttt-json";
+      const reader = new WebSocket(roomUrl);
+      const readerTexts: string[] = [];
+      let readerMessages = 0;
+      reader.on("message", (d) => {
+        readerMessages++;
+        if (json) readerTexts.push(d.toString());
+      });
+      await new Promise((r) => reader.once("open", r));
+      const { BinaryWriter, ReceiptCounter, encodeHello, encodeReceipt, encodeStatsRequest, PROTOCOL_VERSION } = await import("@tikron/protocol");
+      const w = new BinaryWriter(64);
+      const hello = (ws: WebSocket, name: string) =>
+        ws.send(json ? JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token: "", name }) : encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name }).toBytes());
+      const readerReceipts = new ReceiptCounter();
+      reader.on("message", (d, isBinary) => {
+        const data = isBinary ? (d as Buffer) : d.toString();
+        if (readerReceipts.read(reader, data)) {
+          reader.send(json ? JSON.stringify({ t: "rc", m: readerReceipts.messages, b: readerReceipts.units }) : encodeReceipt(w.reset(), readerReceipts.messages, readerReceipts.units).toBytes());
+        }
+      });
+      hello(reader, "reader");
+      const slow = new WebSocket(roomUrl);
+      let slowClose = 0;
+      slow.on("close", (c) => (slowClose = c));
+      await new Promise((r) => slow.once("open", r));
+      hello(slow, "slow");
+      await sleep(300);
+      const socket = (slow as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+      socket.pause();
+      let detected = false;
+      let requestId = 0;
+      const probeMs: number[] = [];
+      const deadline = Date.now() + 30_000;
+      while (!detected && Date.now() < deadline) {
+        for (let i = 0; i < 50; i++) slow.send(json ? JSON.stringify({ t: "stats", id: ++requestId }) : encodeStatsRequest(w.reset(), ++requestId).toBytes());
+        await sleep(25);
+        if (requestId % 500 === 0) {
+          const t0 = performance.now();
+          const snap = (await (await fetch(`${staging.url}/rooms/${kind}/${room}/stats`)).json()) as Record<string, any>;
+          probeMs.push(performance.now() - t0);
+          detected = (snap.errors?.slow_consumer ?? 0) > 0;
+          if (detected) {
+            // Closed on its unconfirmed backlog, before the runtime ever reported 1 MiB.
+            expect(snap.adapter.backlog.peakBytes).toBeLessThan(1 << 20);
+            expect(snap.closes[String(CloseCode.slow_consumer)]).toBe(1);
+            expect(snap.ccu).toBe(1);
+          }
         }
       }
-    }
-    expect(detected, "the room never saw the paused client's backlog").toBe(true);
-    socket.resume();
-    await slow.waitClosed(10_000);
-    expect(slow.closed?.code).toBe(CloseCode.slow_consumer);
-    expect(reader.closed).toBeNull();
-    reader.close();
-  });
+      expect(detected, "the room never closed the paused client").toBe(true);
+      // The stats probe kept answering promptly while the paused client was being served.
+      expect(quantile(probeMs, 0.5)).toBeLessThan(500);
+      socket.resume();
+      for (let i = 0; i < 200 && slowClose === 0; i++) await sleep(50);
+      expect(slowClose).toBe(CloseCode.slow_consumer);
+      expect(reader.readyState).toBe(WebSocket.OPEN);
+      expect(readerMessages).toBeGreaterThan(0);
+      reader.close();
+    }, 60_000);
+  }
 
   it("a socket that never says hello is closed 4006 after the hello timeout", async () => {
-    // A raw socket that never says hello is closed 4006 after the hello timeout (10 s default).
+    // A raw socket that never says hello is closed 4006 after the hello timeout (3 s default).
     const r = await openSocket(`${staging.wsUrl}/rooms/agar/silent`);
     if ("status" in r) throw new Error(`refused: ${r.status}`);
     const code = await new Promise<number>((resolve) => r.ws.once("close", (c) => resolve(c)));
     expect(code).toBe(CloseCode.hello_timeout);
-    // (The close frame arrives after 10 s; the local proxy ends the TCP connection, which is
+    // (The close frame arrives after 3 s; the local proxy ends the TCP connection, which is
     // when `ws` reports the close, about 10 s later.)
   }, 45_000);
 });

@@ -4,7 +4,7 @@
  * WebSocket handshake. Deliberately independent of the client SDK, so these tests see the wire
  * exactly as a hostile or naive client would.
  */
-import { BinaryWriter, PROTOCOL_VERSION, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodeStatsRequest, isDecodeError, type ServerMessage } from "@tikron/protocol";
+import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodeReceipt, encodeStatsRequest, isDecodeError, type ServerMessage } from "@tikron/protocol";
 import { encodeAgarInput } from "@tikron/games/schemas";
 import WebSocket from "ws";
 
@@ -57,6 +57,9 @@ export class LivePlayer {
   seq = 0;
   private readonly w = new BinaryWriter(256);
   private readonly pw = new BinaryWriter(16);
+  private readonly receipts = new ReceiptCounter();
+  /** Confirms what it reads, as the SDK does; false plays a client that never confirms. */
+  confirmReads = true;
   private steer: ReturnType<typeof setInterval> | null = null;
   private readonly closeWaiters: (() => void)[] = [];
   private readonly welcomeWaiters: (() => void)[] = [];
@@ -65,6 +68,7 @@ export class LivePlayer {
     this.ws = ws;
     ws.on("message", (data: Buffer, isBinary: boolean) => {
       if (!isBinary) return;
+      if (this.receipts.read(ws, data) && this.confirmReads) ws.send(encodeReceipt(this.w.reset(), this.receipts.messages, this.receipts.units).toBytes());
       const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       if (isDecodeError(m)) return;
       if (m.kind === "welcome") {

@@ -55,6 +55,9 @@ describe("socket API per room kind", () => {
     const wb = await b.join("b");
     expect(wa?.playerId).toBeGreaterThan(0);
     expect(wb?.playerId).toBeGreaterThan(0);
+    // X (the first to join) opens the round; the board must survive the object's sleep.
+    a.input({ cell: 0 });
+    expect(await until(() => a.messages.some((m) => m.t === "state" && m.ack === 1))).toBe(true);
     const before = await httpStats("ttt-json", room);
     expect(before.adapter.socketApi).toBe("hibernation");
     expect(before.seats).toBe(2);
@@ -74,8 +77,12 @@ describe("socket API per room kind", () => {
     expect(after.adapter.instanceStartedAt).toBeGreaterThan(before.adapter.instanceStartedAt);
     expect(after.seats).toBe(2);
     expect(after.ccu).toBe(2);
-    // The restored seats still play: an input is acked on its own seat.
-    a.input({ cell: 4 });
-    expect(await until(() => a.messages.some((m) => m.t === "state" && m.ack === 1))).toBe(true);
+    expect(after.restoredSeats).toBe(2);
+    // The restored seats still play, on the same board: O answers X's move from before the sleep.
+    b.input({ cell: 4 });
+    const acked = () => b.messages.find((m) => m.t === "state" && m.ack === 1);
+    expect(await until(() => acked() !== undefined)).toBe(true);
+    expect(acked()?.state?.board).toEqual(["X", null, null, null, "O", null, null, null, null]);
+    expect(b.messages.filter((m) => m.t === "error")).toEqual([]);
   }, 60_000);
 });

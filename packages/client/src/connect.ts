@@ -1,4 +1,4 @@
-import { BinaryWriter, CloseCode, DecodeError, PROTOCOL_VERSION, type AnyGameTypes, type EventOf, type InputOf, type StateOf } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, DecodeError, PROTOCOL_VERSION, ReceiptCounter, type AnyGameTypes, type EventOf, type InputOf, type StateOf } from "@tikron/protocol";
 import { ClockPinger } from "./clockPinger";
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
@@ -61,6 +61,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   private tokenValue: string;
   private welcomeInfo: WelcomeInfo | null = null;
   private nextSeq = 1;
+  private readonly receipts = new ReceiptCounter();
   private helloAt = NaN;
 
   /** @internal Use {@link connect}. */
@@ -361,6 +362,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     st.messagesIn++;
     st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
+    if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.receipts.read(this.attempts.socket, data)) {
+      this.send(this.wire.receipt(this.receipts.messages, this.receipts.units));
+    }
     if (m instanceof DecodeError) {
       st.decodeErrors++;
       this.localError("bad_frame", `${m.code}: ${m.message}`);

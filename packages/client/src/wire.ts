@@ -10,6 +10,7 @@ import {
   encodeInput,
   encodeInputs,
   encodeLeave,
+  encodeReceipt,
   encodePing,
   encodeStatsRequest,
   errorName,
@@ -190,6 +191,12 @@ export class ClientWire {
   statsRequest(id: number): string | Uint8Array {
     if (this.json) return this.text({ t: "stats", id });
     return encodeStatsRequest(this.w.reset(), id).toBytes();
+  }
+
+  /** Confirms what was read on this socket (see `ReceiptCounter`). */
+  receipt(messages: number, units: number): string | Uint8Array {
+    if (this.json) return this.text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 });
+    return encodeReceipt(this.w.reset(), messages, units).toBytes();
   }
 
   leave(): string | Uint8Array {

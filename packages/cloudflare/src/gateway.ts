@@ -1,4 +1,4 @@
-import type { GameDefinition } from "@tikron/core";
+import { admissionAddress, type GameDefinition } from "@tikron/core";
 import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
 import { LOBBY_NAME } from "./lobbyName";
 import { checkOrigin } from "./originPolicy";
@@ -26,8 +26,18 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
   malformed: "room ticket is malformed",
   bad_signature: "room ticket signature is invalid",
   expired: "room ticket has expired",
+  too_long: "room ticket expires further away than a ticket may live (24 h)",
   wrong_room: "room ticket is for another room",
 };
+
+/**
+ * Callers the room refused with 429 (its per-identity limits), until their `Retry-After` ends:
+ * a caller that retries at once is answered here, without another trip into the room's object.
+ * Per isolate and best effort (an isolate sees only some requests); the room stays the judge.
+ */
+const refusedUntil = new Map<string, number>();
+/** Entries kept before the cache starts over (it only ever saves trips). */
+const REFUSED_CACHE_MAX = 4096;
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -95,8 +105,33 @@ export async function routeGatewayRequest(
       return text(426, "expected a WebSocket upgrade");
     }
   }
+  const caller = playerId ?? admissionAddress(request.headers.get("CF-Connecting-IP"));
+  const cacheKey = caller !== undefined && !isStats ? `${kind}:${roomId}:${caller}` : undefined;
+  if (cacheKey !== undefined) {
+    const until = refusedUntil.get(cacheKey);
+    if (until !== undefined) {
+      const waitMs = until - Date.now();
+      if (waitMs > 0) return new Response("refused by the room; retry later", { status: 429, headers: { "retry-after": String(Math.ceil(waitMs / 1000)) } });
+      refusedUntil.delete(cacheKey);
+    }
+  }
   const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
   const headers = new Headers(request.headers);
-  writeRoomMeta(headers, { kind, roomId, options: overrides.options, params: overrides.params, ...(playerId !== undefined ? { playerId } : {}) });
-  return stub.fetch(new Request(request.url, { method: request.method, headers }));
+  // The address lets the room limit callers without a ticket (DEV_MODE) per address; with a
+  // ticket the player id is the key and the address is not used.
+  const address = admissionAddress(request.headers.get("CF-Connecting-IP"));
+  writeRoomMeta(headers, {
+    kind,
+    roomId,
+    options: overrides.options,
+    params: overrides.params,
+    ...(playerId !== undefined ? { playerId } : {}),
+    ...(address !== undefined ? { address } : {}),
+  });
+  const response = await stub.fetch(new Request(request.url, { method: request.method, headers }));
+  if (response.status === 429 && cacheKey !== undefined) {
+    if (refusedUntil.size >= REFUSED_CACHE_MAX) refusedUntil.clear();
+    refusedUntil.set(cacheKey, Date.now() + 1000 * (Number(response.headers.get("retry-after")) || 1));
+  }
+  return response;
 }

@@ -10,6 +10,16 @@ import { LobbyReporter } from "./lobbyReporter";
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 const BOTS_PATH = /^\/rooms\/[^/]+\/[^/]+\/bots\/?$/;
 
+/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state. */
+const CHECKPOINT_KEY = "room:checkpoint";
+/**
+ * How long after a change a checkpoint is written: a seat taken or freed, or a turn-based
+ * game's move, at once (batched within the event: they are rare and they are what players
+ * lose); a ticking room's periodic nudge (its seats' input seqs) within 2 s. The world of a
+ * ticking game is not checkpointed.
+ */
+const CHECKPOINT_DELAY_MS = { soon: 0, later: 2000 };
+
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */
 interface SocketAttachment {
   meta: RoomRequestMeta;
@@ -44,6 +54,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private recorderInstance: RoomRecorder | null | undefined;
   /** Reports this room to the lobby registry (null without a `LOBBY` binding). */
   private lobby: LobbyReporter | null = null;
+  /** The checkpoint found in storage at construction, until a room is made from it. */
+  private savedCheckpoint: unknown = undefined;
+  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+  private checkpointSoon = false;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -56,6 +70,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     super(ctx, env);
     // Answered by the runtime for hibernatable sockets, without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON_KEEPALIVE, JSON_KEEPALIVE));
+    // Before any event: a restarted (or evicted, or hibernated) object finds its room's seats
+    // and game state here, so every client can come back to its own seat.
+    void ctx.blockConcurrencyWhile(async () => {
+      this.savedCheckpoint = await ctx.storage.get(CHECKPOINT_KEY);
+    });
   }
 
   /** The D1 database records go to: the env's `DB` binding when present. */
@@ -108,8 +127,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     const room = this.roomFor(meta);
     if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!room.admitSocket()) {
-      return new Response("too many sockets waiting to join this room; retry shortly", { status: 503, headers: { "retry-after": "1" } });
+    const refusal = room.admitSocket(meta.playerId, meta.address);
+    if (refusal) {
+      const retry = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+      return new Response(`${refusal.reason}; retry later`, { status: refusal.status, headers: { "retry-after": retry } });
     }
     const pair = new WebSocketPair();
     const client = pair[0];
@@ -128,7 +149,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
-    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId);
+    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address);
     this.track(server, id);
     server.addEventListener("message", (e) => room.message(id, e.data as ArrayBuffer | string));
     server.addEventListener("close", (e) => this.socketClosed(server, e.code, e.reason));
@@ -142,7 +163,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private acceptHibernatable(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId));
+    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address));
   }
 
   /** A message on a hibernatable socket (turn-based rooms). */
@@ -235,6 +256,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         ws?.serializeAttachment({ meta, ticket } satisfies SocketAttachment);
       },
       onSessionStart: (info) => this.onSessionStart(info),
+      onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => this.onSessionEnd(record),
       // Deferred: the count is read after the seat change (and a bot's bookkeeping) settles.
       onOccupancy: () => queueMicrotask(() => this.lobby?.changed()),
@@ -242,6 +264,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
     this.room = room;
     this.lobby = this.lobbyReporterFor(meta, room);
+    if (this.savedCheckpoint !== undefined) {
+      room.restoreCheckpoint(this.savedCheckpoint);
+      this.savedCheckpoint = undefined;
+    }
     return room;
   }
 
@@ -259,6 +285,30 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       const conn = new SocketConnection(ws, this.observeBuffered);
       this.track(ws, att?.ticket ? room.adopt(conn, att.ticket) : room.open(conn, att?.meta.playerId));
     }
+  }
+
+  /** Batches checkpoint writes: one pending write at a time, off the tick path. */
+  private checkpointDue(soon: boolean): void {
+    if (!this.room) return;
+    if (this.checkpointTimer !== null) {
+      if (!soon || this.checkpointSoon) return;
+      clearTimeout(this.checkpointTimer);
+    }
+    this.checkpointSoon = soon;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = null;
+      this.saveCheckpoint();
+    }, soon ? CHECKPOINT_DELAY_MS.soon : CHECKPOINT_DELAY_MS.later);
+  }
+
+  /** Writes the room's checkpoint (or removes it once the room has no seats). */
+  private saveCheckpoint(): void {
+    const room = this.room;
+    if (!room) return;
+    const write = room.seatCount === 0 ? this.ctx.storage.delete(CHECKPOINT_KEY) : this.ctx.storage.put(CHECKPOINT_KEY, room.checkpoint());
+    this.ctx.waitUntil(
+      Promise.resolve(write).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
+    );
   }
 
   private track(ws: WebSocket, connId: number): void {

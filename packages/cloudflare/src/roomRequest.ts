@@ -12,6 +12,8 @@ export interface RoomRequestMeta {
   params: GameParams;
   /** The player id from a verified room ticket; absent in DEV_MODE joins without one. */
   playerId?: string;
+  /** The caller's address (`CF-Connecting-IP`) when admission should limit by it (see `admissionAddress`). */
+  address?: string;
 }
 
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
@@ -30,6 +32,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     const m = JSON.parse(raw) as RoomRequestMeta;
     if (typeof m !== "object" || m === null) return null;
     if (m.playerId !== undefined && typeof m.playerId !== "string") return null;
+    if (m.address !== undefined && typeof m.address !== "string") return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;

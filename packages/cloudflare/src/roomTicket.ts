@@ -25,8 +25,11 @@ export const MIN_TICKET_SECRET_LENGTH = 16;
 /** Longest accepted ticket string; anything longer is malformed before any crypto runs. */
 export const MAX_TICKET_LENGTH = 1024;
 
-/** Longest lifetime a minted ticket may have (one day). */
+/** Longest lifetime a minted ticket may have (one day); verification refuses longer ones. */
 export const MAX_TICKET_TTL_SECONDS = 86_400;
+
+/** Clock difference allowed between the minting backend and the gateway, on top of the lifetime. */
+export const TICKET_CLOCK_SKEW_SECONDS = 300;
 
 /** Player ids: printable ASCII without spaces, 1-128 characters (chosen by the game backend). */
 export const TICKET_PLAYER_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
@@ -65,7 +68,7 @@ export interface MintRoomTicketInput {
 }
 
 /** Why a ticket was refused. All of them mean "403" except `missing`, which means "401". */
-export type TicketRefusal = "missing" | "malformed" | "bad_signature" | "expired" | "wrong_room";
+export type TicketRefusal = "missing" | "malformed" | "bad_signature" | "expired" | "too_long" | "wrong_room";
 
 /** Result of {@link verifyRoomTicket}. */
 export type TicketVerdict =
@@ -173,6 +176,9 @@ export async function verifyRoomTicket(
   if (!claims) return { ok: false, reason: "malformed" };
   const nowSeconds = Math.floor((expected.nowMs ?? Date.now()) / 1000);
   if (nowSeconds >= claims.expiresAt) return { ok: false, reason: "expired" };
+  // A validly signed ticket that lives for years (a leaked signing key, a backend bug) is as
+  // good as a password: refuse expiries further away than any ticket may live.
+  if (claims.expiresAt - nowSeconds > MAX_TICKET_TTL_SECONDS + TICKET_CLOCK_SKEW_SECONDS) return { ok: false, reason: "too_long" };
   if (claims.kind !== expected.kind || claims.roomId !== expected.roomId) return { ok: false, reason: "wrong_room" };
   return { ok: true, claims };
 }

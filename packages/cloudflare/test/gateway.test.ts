@@ -127,3 +127,26 @@ describe("gateway routing: DEV_MODE and origins", () => {
     expect(e.routed).toHaveLength(3);
   });
 });
+
+describe("gateway: callers the room refused", () => {
+  it("answers a caller's retries inside the room's Retry-After without another trip into the room", async () => {
+    const routed: string[] = [];
+    const ROOMS = {
+      idFromName: (name: string) => ({ name }),
+      get: () => ({
+        fetch: async (request: Request) => {
+          routed.push(readRoomMeta(request.headers)!.playerId!);
+          return new Response("no", { status: 429, headers: { "retry-after": "5" } });
+        },
+      }),
+    };
+    const e = { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] };
+    const mallory = await ticketFor("cache1", "mallory");
+    const alice = await ticketFor("cache1", "alice");
+    for (let i = 0; i < 5; i++) expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    expect(routed).toEqual(["mallory"]);
+    // Another caller still reaches the room.
+    await call(`/rooms/agar/cache1?ticket=${alice}`, e);
+    expect(routed).toEqual(["mallory", "alice"]);
+  });
+});

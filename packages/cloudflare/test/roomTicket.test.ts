@@ -103,4 +103,13 @@ describe("room tickets", () => {
     await expect(mint({ roomId: "x".repeat(65) })).rejects.toThrow(/roomId/);
     await expect(verifyRoomTicket(await mint(), { ...room, secret: "" })).rejects.toThrow(/TICKET_SECRET/);
   });
+
+  it("refuses a validly signed ticket whose expiry is further away than a ticket may live", async () => {
+    const tenYears = 10 * 365 * 86_400_000;
+    const far = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "alice", ttlSeconds: 60, nowMs: NOW + tenYears });
+    expect(await verifyRoomTicket(far, room)).toEqual({ ok: false, reason: "too_long" });
+    // A day's ticket minted by a backend whose clock runs a minute ahead is still fine.
+    const day = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "alice", ttlSeconds: MAX_TICKET_TTL_SECONDS, nowMs: NOW + 60_000 });
+    expect(await verifyRoomTicket(day, room)).toMatchObject({ ok: true });
+  });
 });

@@ -62,4 +62,16 @@ export interface Game<Input = unknown> {
   applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
   /** Advances the simulation by one tick. */
   tick(now: number, dtMs: number): void;
+  /**
+   * The game state a restart needs, as a JSON-able value (the host stores it, e.g. in Durable
+   * Object storage). Optional: without it a restarted room gives every restored seat a fresh
+   * entity (`join`). Called off the tick path, at most every few seconds or after a change.
+   */
+  checkpoint?(): unknown;
+  /**
+   * Restores a {@link checkpoint} into a fresh game, before any socket is seated. The players
+   * it names are the room's restored seats, all disconnected until they reconnect; `join` is
+   * not called for them. Throw on a value it cannot use: the room then starts the game fresh.
+   */
+  restore?(state: unknown): void;
 }

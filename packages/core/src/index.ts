@@ -4,7 +4,8 @@
  *
  * @module @tikron/core
  */
-export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "./room";
+export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket, type RoomCheckpoint, type CheckpointSeat } from "./room";
+export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export type { Connection } from "./connection";
 export { systemClock, type Clock, type TimerHandle } from "./clock";

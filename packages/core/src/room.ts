@@ -6,10 +6,13 @@ import {
   endFrame,
   writeFrameAck,
   writeFrameEvents,
+  type ErrorName,
   type InputEntry,
   type WelcomeFields,
 } from "@tikron/protocol";
 import { isRejection, type GameContext, type InputRejection } from "./game";
+import { Pressure, pressure, sendTo } from "./room/clientLink";
+import { checkpointSeats, type RoomCheckpoint } from "./room/checkpoint";
 import { flushJsonState, sendWelcome } from "./room/dialects";
 import { RoomSockets, type RoomInit } from "./room/roomSockets";
 import { RoomStats } from "./roomStats";
@@ -19,6 +22,10 @@ import type { StateEncoder } from "./stateEncoder";
 export type { RoomInit } from "./room/roomSockets";
 export type { RoomHooks, RoomSessionRecord } from "./room/sessionTracker";
 export type { SeatTicket } from "./room/seatRegistry";
+export type { RoomCheckpoint, CheckpointSeat } from "./room/checkpoint";
+
+/** Ticks between a ticking room's checkpoint nudges (`onCheckpointDue`), while anyone is seated. */
+const CHECKPOINT_EVERY_TICKS = 200;
 
 const perfNow: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
@@ -34,13 +41,21 @@ const perfNow: () => number =
  * applied here, a tick happens in `runTick`, and a binary FRAME is encoded in
  * `flushBinary`. The socket side (open/close, a message's arrival and decode, errors) is
  * `RoomSockets` in room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
- * dialects' replies live beside it in room/.
+ * dialects' replies live beside it in room/. Over 400 lines with the checkpoint pair
+ * ({@link checkpoint}, {@link restoreCheckpoint}) and the bot accessors, which must reach the
+ * same seats, sessions and game as a hello; the checkpoint's shape and validation stand alone in
+ * room/checkpoint.ts and the bots' own logic in room/bots.ts. Next split: joins (hello, welcome,
+ * checkpoint) out of the tick/flush story.
  */
 export class Room extends RoomSockets {
   private flushIndex = 0;
   private tickIndex = 0;
   private immediateFlushQueued = false;
+  /** Some seat has refusals to report (see {@link reportRefusals}). */
+  private refusalsPending = false;
   private readonly ctx: GameContext;
+  /** Backpressure verdict for JSON flushes, bound once (no closure per flush). */
+  private readonly mayStream = (link: ClientLink): boolean => this.streamAllowed(link, this.clock.now());
 
   constructor(init: RoomInit) {
     super(init);
@@ -99,6 +114,7 @@ export class Room extends RoomSockets {
       return this.closeLink(link, CloseCode.bad_hello, "wrong dialect for this room");
     }
     this.clearHelloTimer(link);
+    this.settlePending(link);
     const held = this.seats.resumable(link.identity, token);
     if (held) {
       if (held.link) this.closeLink(held.link, CloseCode.replaced, "seat taken by a newer connection");
@@ -114,6 +130,14 @@ export class Room extends RoomSockets {
       return this.closeLink(link, CloseCode.room_full, "room_full");
     }
     // The room's own bots are not a join storm: they skip admission (they still take seats).
+    // The caller's own join bucket first, so one identity's loop never drains the room's.
+    const own = link.connection.bot === true ? 0 : this.admission.joinWaitMs(link.admissionKey, now);
+    if (own > 0) {
+      this.sessions.refused("join_throttled");
+      RoomStats.bump(this.stats.refused, "identity_join_throttled");
+      this.sendError(link, "join_throttled", "you are joining too often; retry later", own, dialect);
+      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
+    }
     if (link.connection.bot !== true && !this.joinBucket.take(now)) {
       const wait = this.joinBucket.waitMs(now);
       this.sessions.refused("join_throttled");
@@ -126,6 +150,7 @@ export class Room extends RoomSockets {
     this.sessions.joined();
     this.game.join(seat.playerId, seat.name);
     this.welcome(link, seat, false, now);
+    this.hooks.onCheckpointDue?.(true);
   }
 
   /** The welcome's fields, one builder for both dialects. */
@@ -162,7 +187,13 @@ export class Room extends RoomSockets {
       this.stats.inputsReceived++;
       if (entry.seq <= seat.lastReceivedSeq) {
         this.countRejected("stale_seq");
-        this.sendError(link, "bad_input", `seq ${entry.seq} is not above ${seat.lastReceivedSeq}`);
+        this.noteRefusal(seat, "bad_input", "seq is not above the last one");
+        continue;
+      }
+      // A bounded step: a seq that leaps to 2^32-1 would leave the seat nowhere to go.
+      if (entry.seq - seat.lastReceivedSeq > this.options.maxSeqStep) {
+        this.countRejected("seq_jump");
+        this.noteRefusal(seat, "bad_input", `seq jumps more than ${this.options.maxSeqStep} above the last one`);
         continue;
       }
       seat.lastReceivedSeq = entry.seq;
@@ -183,6 +214,38 @@ export class Room extends RoomSockets {
       if (this.game.ticking) this.sendAckNow(seat);
       else this.queueImmediateFlush();
     }
+    if (seat.refusedCount > 0) this.reportRefusals(seat);
+  }
+
+  /** Remembers a refused input; the seat hears of all of them in one error frame. */
+  private noteRefusal(seat: Seat, name: ErrorName, reason: string): void {
+    if (seat.refusedCount++ === 0) {
+      seat.refusedName = name;
+      seat.refusedReason = reason;
+    }
+    this.refusalsPending = true;
+  }
+
+  /**
+   * One error frame for every input refused since the last one (the first refusal's code, the
+   * count in the reason), and one charge against the socket's refusal budget: refused inputs
+   * cost the room a decode each, so a client that keeps sending them is kicked (4010) once
+   * the budget (`rejectedFramesPerSec`, `rejectedFramesBurst`) runs out.
+   */
+  private reportRefusals(seat: Seat): void {
+    const n = seat.refusedCount;
+    if (n === 0) return;
+    seat.refusedCount = 0;
+    const link = seat.link;
+    if (!link || link.closed) return;
+    const now = this.clock.now();
+    if (!link.rejectBucket.take(now)) {
+      RoomStats.bump(this.stats.errors, "too_many_refusals");
+      this.closeLink(link, CloseCode.too_many_errors, "too many refused inputs");
+      return;
+    }
+    const reason = n === 1 ? seat.refusedReason : `${n} inputs refused; first: ${seat.refusedReason}`;
+    this.sendError(link, seat.refusedName as ErrorName, reason);
   }
 
   private apply(seat: Seat, seq: number, input: unknown, receivedAt: number): void {
@@ -203,7 +266,7 @@ export class Room extends RoomSockets {
     this.countRejected(r.code);
     // A refused input is still answered by the ack, so the client stops predicting it.
     if (seq > seat.lastProcessedSeq) seat.lastProcessedSeq = seq;
-    if (seat.link) this.sendError(seat.link, r.code, r.reason);
+    this.noteRefusal(seat, r.code, r.reason);
   }
 
   private countRejected(code: string): void {
@@ -222,6 +285,11 @@ export class Room extends RoomSockets {
       const seat = this.seats.get(e.playerId);
       if (seat) this.apply(seat, e.seq, e.input, e.receivedAt);
     });
+    if (this.refusalsPending) {
+      this.refusalsPending = false;
+      const list = this.seats.list;
+      for (let i = 0; i < list.length; i++) this.reportRefusals(list[i]!);
+    }
     try {
       this.game.tick(now, this.options.tickMs);
     } catch (e) {
@@ -230,6 +298,8 @@ export class Room extends RoomSockets {
     }
     this.stats.ticks++;
     this.stats.tick.record(perfNow() - t0);
+    // Seats' last seqs move with every input; a nudge now and then keeps a checkpoint close.
+    if (k % CHECKPOINT_EVERY_TICKS === 0) this.hooks.onCheckpointDue?.(false);
     if (k % this.syncEveryTicks === 0) this.flush(now);
   }
 
@@ -257,13 +327,9 @@ export class Room extends RoomSockets {
         seat.events.length = 0;
         continue;
       }
-      // Reading the backlog crosses into the runtime; every 4th flush per client (staggered)
-      // still finds a stalled reader within 4 flushes, at a quarter of the cost.
-      if (((flushIndex + i) & 3) === 0 && link.connection.bufferedAmount() > this.options.maxBufferedBytes) {
-        RoomStats.bump(this.stats.errors, "slow_consumer");
-        this.closeLink(link, CloseCode.slow_consumer, "client is not reading");
-        continue;
-      }
+      // A client that is behind gets no frame: its baseline stays at the last frame it got,
+      // so the next one it gets carries everything since (a fresh view, not a replay).
+      if (!this.streamAllowed(link, now, ((flushIndex + i) & 3) === 0)) continue;
       w.reset();
       const flagsPos = beginFrame(w, this.tickIndex, time);
       let flags = 0;
@@ -293,8 +359,27 @@ export class Room extends RoomSockets {
       endFrame(w, flagsPos, flags);
       this.stats.frames++;
       this.stats.bytesOut += w.offset;
-      link.connection.send(w.peek());
+      sendTo(link, w.peek());
     }
+  }
+
+  /**
+   * Backpressure for the state stream: false when `link` is behind (frame skipped, counted in
+   * `framesSkipped`) or was just closed 4004. `readRuntime` also consults the runtime's
+   * `bufferedAmount`, which crosses into the runtime: every 4th flush per client (staggered)
+   * still finds a stalled reader within 4 flushes, at a quarter of the cost.
+   */
+  private streamAllowed(link: ClientLink, now: number, readRuntime = true): boolean {
+    const p = pressure(link, now, this.options);
+    if (p === Pressure.Close || (readRuntime && link.connection.bufferedAmount() > this.options.maxBufferedBytes)) {
+      this.slowConsumer(link);
+      return false;
+    }
+    if (p === Pressure.Behind) {
+      this.stats.framesSkipped++;
+      return false;
+    }
+    return true;
   }
 
   private flushJson(now: number): void {
@@ -302,7 +387,7 @@ export class Room extends RoomSockets {
     const dirty = this.jsonDirty;
     this.jsonDirty = false;
     const time = Math.max(0, Math.round(now - this.epoch));
-    flushJsonState(this.seats.list, this.game.sync.source, dirty, this.tickIndex, time, this.stats);
+    flushJsonState(this.seats.list, this.game.sync.source, dirty, this.tickIndex, time, this.stats, this.mayStream);
   }
 
   /** Ack-only frame sent at once (queueInputs off): one extra send per input, by design. */
@@ -319,12 +404,62 @@ export class Room extends RoomSockets {
     this.stats.acks++;
     this.stats.frames++;
     this.stats.bytesOut += w.offset;
-    link.connection.send(w.peek());
+    sendTo(link, w.peek());
   }
 
   protected markChanged(): void {
     this.jsonDirty = true;
-    if (!this.game.ticking) this.queueImmediateFlush();
+    if (!this.game.ticking) {
+      this.queueImmediateFlush();
+      this.hooks.onCheckpointDue?.(true);
+    }
+  }
+
+  // ---- checkpoints: what a restart needs -------------------------------------------------
+
+  /** Every seat and the game's own checkpoint, JSON-able (see room/checkpoint.ts). */
+  checkpoint(): RoomCheckpoint {
+    const json = this.game.sync.mode === "json";
+    const seats = this.seats.list.map((seat) => ({ ...this.seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
+    const cp: RoomCheckpoint = { v: 1, kind: this.kind, roomId: this.roomId, savedAt: Date.now(), seats };
+    if (this.game.checkpoint) cp.game = this.game.checkpoint();
+    return cp;
+  }
+
+  /**
+   * Rebuilds the room from a {@link checkpoint} before any socket is seated: every seat comes
+   * back held for the reconnection window (a hello with its token, or its ticket's identity,
+   * resumes it with `reconnected: true`), and the game continues from its checkpoint, or, for a
+   * game without one, gives each restored player a fresh entity. Returns false (and changes
+   * nothing) for a value that is not a checkpoint of this room, or when seats already exist.
+   */
+  restoreCheckpoint(value: unknown): boolean {
+    const seats = checkpointSeats(value, this.kind, this.roomId);
+    if (!seats || seats.length === 0 || this.seats.size > 0) return false;
+    const restored = seats.map((s) => {
+      this.sessions.seatTaken(this.seats.size === 0);
+      const seat = this.seats.restore(s);
+      seat.lastReceivedSeq = seat.lastProcessedSeq = seat.lastAckedSeq = s.lastSeq;
+      return seat;
+    });
+    const state = (value as RoomCheckpoint).game;
+    let gameRestored = false;
+    if (state !== undefined && this.game.restore) {
+      try {
+        this.game.restore(state);
+        gameRestored = true;
+      } catch (e) {
+        RoomStats.bump(this.stats.errors, "checkpoint_refused");
+        console.error(`[room ${this.kind}:${this.roomId}] game checkpoint refused; starting the game fresh`, e);
+      }
+    }
+    for (const seat of restored) {
+      if (!gameRestored) this.game.join(seat.playerId, seat.name);
+      this.seating.holdRestored(seat);
+    }
+    this.stats.restoredSeats += restored.length;
+    this.jsonDirty = true;
+    return true;
   }
 
   protected queueImmediateFlush(): void {

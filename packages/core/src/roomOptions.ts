@@ -32,8 +32,35 @@ export interface RoomOptions {
    * admission only sees sockets once they say hello. See `Room.admitSocket`.
    */
   maxPendingSockets: number;
-  /** Close a client whose unsent backlog exceeds this many bytes (4004). */
+  /**
+   * Backlog per client at which it is closed (4004) at once: bytes sent and not yet confirmed
+   * by the client's receipts, or reported unsent by the runtime (`bufferedAmount`).
+   */
   maxBufferedBytes: number;
+  /**
+   * Unconfirmed backlog (bytes) above which a client is "behind": it gets no state frames and no
+   * optional replies until its receipts catch up (its next frame then carries everything since
+   * the last one it got); behind for longer than `slowConsumerGraceMs` closes it (4004).
+   */
+  softBufferedBytes: number;
+  /** Unconfirmed server messages above which a client is behind, whatever their size. */
+  maxUnreceiptedMessages: number;
+  /** How long a client may stay behind before it is closed (4004). */
+  slowConsumerGraceMs: number;
+  /** Sockets one identity (ticket player id or remote address) may have waiting for hello. */
+  maxPendingPerIdentity: number;
+  /** New seats per second one identity may take (checked before the room's join bucket). */
+  identityJoinRatePerSec: number;
+  /** New seats one identity may take at once. */
+  identityJoinBurst: number;
+  /** After an abuse kick (4003, 4007, 4010) the identity's sockets and joins are refused this long. */
+  abuseCooldownMs: number;
+  /** Frames with refused inputs one socket may send per second (sustained); beyond → 4010. */
+  rejectedFramesPerSec: number;
+  /** Frames with refused inputs one socket may send in a burst before the rate applies. */
+  rejectedFramesBurst: number;
+  /** Largest step of an input seq above the seat's last one; a bigger jump is refused. */
+  maxSeqStep: number;
   /** Protocol errors tolerated from one connection before it is closed (4010). */
   maxErrorsPerConnection: number;
   /** Least ms between two `tk:stats` answers to one connection (the probe is not free). */
@@ -54,13 +81,23 @@ export const defaultRoomOptions: RoomOptions = {
   cap: 20,
   reconnectWindowMs: 15_000,
   queueInputs: true,
-  helloTimeoutMs: 10_000,
+  helloTimeoutMs: 3_000,
   msgRatePerSec: 60,
   msgBurst: 120,
   joinRatePerSec: 20,
   joinBurst: 40,
   maxPendingSockets: 256,
   maxBufferedBytes: 1 << 20,
+  softBufferedBytes: 256 * 1024,
+  maxUnreceiptedMessages: 200,
+  slowConsumerGraceMs: 5_000,
+  maxPendingPerIdentity: 8,
+  identityJoinRatePerSec: 2,
+  identityJoinBurst: 6,
+  abuseCooldownMs: 10_000,
+  rejectedFramesPerSec: 5,
+  rejectedFramesBurst: 40,
+  maxSeqStep: 1 << 16,
   maxErrorsPerConnection: 20,
   minStatsIntervalMs: 250,
   idleFrameMs: 250,

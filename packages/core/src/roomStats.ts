@@ -51,6 +51,10 @@ export interface RoomStatsSnapshot {
   acks: number;
   /** State frames sent. */
   frames: number;
+  /** State frames not sent because the client was behind (backpressure; see `softBufferedBytes`). */
+  framesSkipped: number;
+  /** Seats rebuilt from a checkpoint after a restart. */
+  restoredSeats: number;
   /** Bytes sent to clients. */
   bytesOut: number;
   /** Bytes received from clients. */
@@ -97,6 +101,9 @@ export class RoomStats {
   inputsRejected = 0;
   acks = 0;
   frames = 0;
+  framesSkipped = 0;
+  /** Seats rebuilt from a checkpoint after a restart. */
+  restoredSeats = 0;
   bytesOut = 0;
   bytesIn = 0;
   messagesIn = 0;
@@ -167,6 +174,8 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     },
     acks: s.acks,
     frames: s.frames,
+    framesSkipped: s.framesSkipped,
+    restoredSeats: s.restoredSeats,
     bytesOut: s.bytesOut,
     bytesIn: s.bytesIn,
     messagesIn: s.messagesIn,

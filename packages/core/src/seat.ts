@@ -32,6 +32,13 @@ export interface Seat {
   syncState: unknown;
   /** Events queued for the next flush (references, not copies). */
   events: unknown[];
+  /** JSON rooms: the state changed while this client was behind; send its view next time. */
+  viewStale: boolean;
+  /** Inputs refused since the last error frame to this seat, reported as one (see the room). */
+  refusedCount: number;
+  /** The first of those refusals: its error name and reason. */
+  refusedName: string;
+  refusedReason: string;
 }
 
 /**
@@ -58,4 +65,20 @@ export interface ClientLink {
   readonly identity: string | undefined;
   /** Room time of the last `tk:stats` answer, for `minStatsIntervalMs` spacing. */
   lastStatsAt: number;
+  /** Who admission counts this socket against: the identity, else the host's remote address. */
+  readonly admissionKey: string | undefined;
+  /** Still counted as pending (no hello yet) by the room's admission. */
+  pending: boolean;
+  /** Room time of the last budget drop; `dropped` starts over once the socket behaves again. */
+  lastDropAt: number;
+  /** Budget for frames with refused inputs (`rejectedFramesPerSec`, `rejectedFramesBurst`). */
+  readonly rejectBucket: TokenBucket;
+  /** Server messages and bytes (UTF-16 units for text) sent on this socket. */
+  sentMessages: number;
+  sentBytes: number;
+  /** What the client's last receipt confirmed, modulo 2^32. */
+  receiptMessages: number;
+  receiptBytes: number;
+  /** Room time the client fell behind (see `softBufferedBytes`), or -1 while it keeps up. */
+  behindSince: number;
 }

@@ -364,13 +364,13 @@ describe("Room: cadence, admission and how hosts make rooms", () => {
 
   it("admitSocket refuses once maxPendingSockets sockets wait for their hello, and counts it", () => {
     const { room } = setup({ maxPendingSockets: 2 });
-    expect(room.admitSocket()).toBe(true);
+    expect(room.admitSocket()).toBeNull();
     const first = room.open(new FakeConnection());
     room.open(new FakeConnection());
-    expect(room.admitSocket()).toBe(false);
+    expect(room.admitSocket()).toMatchObject({ status: 503, counter: "socket_backlog" });
     expect(room.snapshot().refused).toEqual({ socket_backlog: 1 });
     room.message(first, hello()); // a seated socket is not pending
-    expect(room.admitSocket()).toBe(true);
+    expect(room.admitSocket()).toBeNull();
   });
 
   it("createRoom resolves options once (defaults < kind defaults < overrides) and hands the same values to game and room", () => {

@@ -186,7 +186,9 @@ describe("fps: move budget in the room", () => {
       new Uint8Array([42]),
     );
     t.clock.advance(33);
-    expect(a.errors().map((e) => e.code)).toEqual(Array(6).fill(ErrorCode.bad_input));
+    // One error frame for the whole batch, carrying the count.
+    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.bad_input]);
+    expect(a.errors()[0]!.reason).toMatch(/^6 inputs refused/);
     expect(t.room.snapshot().inputs.rejectedByCode).toEqual({ bad_input: 6 });
   });
 
@@ -197,7 +199,9 @@ describe("fps: move budget in the room", () => {
     a.send(...Array.from({ length: 5 }, (_, i) => shot(t.roomTime(), i)));
     t.clock.advance(33);
     expect(tracers(a)).toHaveLength(FPS_RULES.fireBurst);
-    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.illegal_move, ErrorCode.illegal_move]);
+    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.illegal_move]);
+    expect(a.errors()[0]!.reason).toMatch(/^2 inputs refused/);
+    expect(t.room.snapshot().inputs.rejectedByCode).toMatchObject({ illegal_move: 2 });
   });
 });
 

@@ -190,3 +190,40 @@ describe("ttt-json room", () => {
     expect(t.room.snapshot().ticks).toBe(0);
   });
 });
+
+describe("ttt checkpoints", () => {
+  it("a restarted room continues the round on the same board, each player in its own seat", async () => {
+    const { t, x, o } = await table();
+    await play(x, { cell: 0 });
+    await play(o, { cell: 4 });
+    const cp = JSON.parse(JSON.stringify(t.room.checkpoint())); // what storage keeps: JSON-able
+    const xWelcome = x.all().find((m) => m.t === "welcome");
+    const oWelcome = o.all().find((m) => m.t === "welcome");
+
+    const def = gameDefinitions["ttt-json"]!;
+    const fresh = new TestRoom(def.create({ ...defaultRoomOptions, ...def.defaults }, {}) as TicTacToeGame, def.defaults);
+    expect(fresh.room.restoreCheckpoint(cp)).toBe(true);
+    expect(fresh.room.seatCount).toBe(2);
+    const x2 = fresh.joinJson("xena", xWelcome.token);
+    const o2 = fresh.joinJson("otto", oWelcome.token);
+    await settle();
+    expect(x2.all().find((m) => m.t === "welcome")).toMatchObject({ reconnected: true, playerId: xWelcome.playerId, lastSeq: 1 });
+    expect(o2.all().find((m) => m.t === "welcome")).toMatchObject({ reconnected: true, playerId: oWelcome.playerId, lastSeq: 1 });
+    x2.seq = 1;
+    await play(x2, { cell: 8 });
+    expect(x2.errors()).toEqual([]);
+    expect(o2.state()).toMatchObject({ board: ["X", null, null, null, "O", null, null, null, "X"], turn: "O", you: "O", round: 1 });
+    expect(o2.state().seats.X).toMatchObject({ connected: true, name: "xena" });
+  });
+
+  it("a checkpoint the game cannot use starts the game fresh but keeps the seats", async () => {
+    const { t } = await table();
+    const cp = t.room.checkpoint() as { game?: unknown };
+    cp.game = { v: 1, board: "garbage" };
+    const def = gameDefinitions["ttt-json"]!;
+    const fresh = new TestRoom(def.create({ ...defaultRoomOptions, ...def.defaults }, {}) as TicTacToeGame, def.defaults);
+    expect(fresh.room.restoreCheckpoint(cp)).toBe(true);
+    expect(fresh.room.seatCount).toBe(2);
+    expect(fresh.room.snapshot().errors.checkpoint_refused).toBe(1);
+  });
+});

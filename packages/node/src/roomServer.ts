@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { createRoom, type GameDefinition, type Room } from "@tikron/core";
+import { admissionAddress, createRoom, type GameDefinition, type Room } from "@tikron/core";
 import { CloseCode, isRouteRefusal, parseBotCount, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { WsConnection } from "./wsConnection";
@@ -62,7 +62,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: 
 }
 
 function statusText(status: number): string {
-  return ({ 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required", 503: "Service Unavailable" } as Record<number, string>)[status] ?? "Error";
+  return ({ 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required", 429: "Too Many Requests", 503: "Service Unavailable" } as Record<number, string>)[status] ?? "Error";
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
@@ -128,15 +128,18 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (isRouteRefusal(route)) return refuseUpgrade(socket, route.status, route.reason);
     if (route.stats || route.bots) return refuseUpgrade(socket, 400, "stats and bots are plain HTTP, without an upgrade");
     const h = roomFor(route);
-    if (!h.room.admitSocket()) {
-      return refuseUpgrade(socket, 503, "too many sockets waiting to join this room; retry shortly", { "retry-after": "1" });
+    const address = admissionAddress(req.socket.remoteAddress);
+    const refusal = h.room.admitSocket(undefined, address);
+    if (refusal) {
+      const retry = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+      return refuseUpgrade(socket, refusal.status, `${refusal.reason}; retry later`, { "retry-after": retry });
     }
-    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws));
+    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address));
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws));
+    const connId = h.room.open(new WsConnection(ws), undefined, address);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;

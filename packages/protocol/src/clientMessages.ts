@@ -49,8 +49,21 @@ export interface LeaveMessage {
   kind: "leave";
 }
 
+/**
+ * What the client has read so far on this socket: server messages and bytes received since its
+ * hello went out, both modulo 2^32. The room's per-client backlog is what it sent minus this.
+ */
+export interface ReceiptMessage {
+  /** Discriminator. */
+  kind: "receipt";
+  /** Server messages read on this socket, modulo 2^32. */
+  messages: number;
+  /** Bytes of them read (UTF-16 units for text), modulo 2^32. */
+  bytes: number;
+}
+
 /** Every binary client→server message, told apart by `kind`. */
-export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage;
+export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage;
 
 /** Writes a HELLO into `w` (reset by the caller); returns `w`. */
 export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
@@ -82,6 +95,11 @@ export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWr
 /** Writes a LEAVE (the seat is freed at once, close 1000); returns `w`. */
 export function encodeLeave(w: BinaryWriter): BinaryWriter {
   return w.u8(Kind.Leave);
+}
+
+/** Writes a RECEIPT (counts are taken modulo 2^32); returns `w`. */
+export function encodeReceipt(w: BinaryWriter, messages: number, bytes: number): BinaryWriter {
+  return w.u8(Kind.Receipt).varuint(messages % 0x100000000).varuint(bytes % 0x100000000);
 }
 
 /**
@@ -119,6 +137,9 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
         break;
       case Kind.Leave:
         msg = { kind: "leave" };
+        break;
+      case Kind.Receipt:
+        msg = { kind: "receipt", messages: r.varuint(), bytes: r.varuint() };
         break;
       default:
         throw new DecodeError("unknown_kind", `unknown client message kind 0x${kind.toString(16)}`);

@@ -10,6 +10,16 @@ export const MAX_INPUTS_PER_FRAME = 16;
 /** Largest payload of one input (bytes). */
 export const MAX_INPUT_PAYLOAD_BYTES = 256;
 
+/**
+ * How a client confirms what it has read: after this many server messages, or this many bytes
+ * (units: bytes of binary messages, UTF-16 units of text), it sends a RECEIPT. The room keeps
+ * at most a bounded backlog of unconfirmed bytes per client (see the room's backpressure), so
+ * a client that reads but never confirms is treated like one that does not read.
+ */
+export const RECEIPT_EVERY_MESSAGES = 16;
+/** See {@link RECEIPT_EVERY_MESSAGES}. */
+export const RECEIPT_EVERY_BYTES = 32 * 1024;
+
 /** One-byte message kinds. Client→server are < 0x80, server→client are ≥ 0x80. */
 export const Kind = {
   /** Client: join or resume a seat. */
@@ -22,6 +32,8 @@ export const Kind = {
   StatsRequest: 0x04,
   /** Client: leaves for good (the seat is freed at once). */
   Leave: 0x05,
+  /** What the client has read so far (backpressure; see `ReceiptCounter`). */
+  Receipt: 0x06,
 
   /** Server: the seat, its token and the room's timing. */
   Welcome: 0x81,

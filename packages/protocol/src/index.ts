@@ -19,3 +19,4 @@ export * from "./joinUrl";
 export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";
+export * from "./receipts";

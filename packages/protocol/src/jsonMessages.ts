@@ -34,7 +34,15 @@ export type JsonClientMessage =
       id: number;
     }
   | { t: "leave" }
-  | { t: "ka" };
+  | { t: "ka" }
+  /** Receipt: server messages (`m`) and UTF-16 units (`b`) read so far, modulo 2^32. */
+  | {
+      t: "rc";
+      /** Server messages read on this socket, modulo 2^32. */
+      m: number;
+      /** UTF-16 units of them read, modulo 2^32. */
+      b: number;
+    };
 
 /**
  * The JSON rooms' keepalive, sent as this exact text and answered with the same text. It is a
@@ -162,6 +170,9 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
       return { t: "leave" };
     case "ka":
       return { t: "ka" };
+    case "rc":
+      if (!isU32(o.m) || !isU32(o.b)) return new DecodeError("bad_value", "rc.m and rc.b must be u32");
+      return { t: "rc", m: o.m, b: o.b };
     default:
       return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
   }

@@ -45,6 +45,11 @@ export interface WranglerDevOptions {
   /** Keep the `--persist-to` directory after `stop()` (default false). */
   keepState?: boolean;
   /**
+   * Reuse this state directory (an earlier server's `persistDir`, started with `keepState`), so
+   * Durable Object storage survives a restart the way it does in production.
+   */
+  persistDir?: string;
+  /**
    * Checkout to run from (default: this repository): the config resolves against it, wrangler
    * and the web assets come from it. Used to serve another git revision from a worktree, or a
    * project outside the repository (its own wrangler; no demo page is built there).
@@ -132,7 +137,7 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   if (!existsSync(configPath)) throw new Error(`wrangler config not found: ${configPath}`);
   await ensureWebBuilt(root);
 
-  const persistDir = join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
+  const persistDir = options.persistDir ?? join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
   mkdirSync(persistDir, { recursive: true });
 
   const args = [

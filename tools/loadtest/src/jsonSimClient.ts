@@ -89,7 +89,12 @@ export class JsonSimClient extends SimSocket {
       room.counters.decodeErrors++;
       return;
     }
-    const msg = decodeJsonServerMessage(data.toString("utf8"));
+    const text = data.toString("utf8");
+    const msg = decodeJsonServerMessage(text);
+    // The keepalive's answer is not counted by the room (the runtime may send it while it sleeps).
+    if (text !== JSON_KEEPALIVE && this.receipts.read(this.ws, text)) {
+      this.ws?.send(`{"t":"rc","m":${this.receipts.messages % 0x100000000},"b":${this.receipts.units % 0x100000000}}`);
+    }
     if (isDecodeError(msg)) {
       room.counters.decodeErrors++;
       return;

@@ -1,4 +1,5 @@
 import {
+  encodeReceipt,
   BinaryWriter,
   Kind,
   MAX_CLIENT_FRAME_BYTES,
@@ -84,6 +85,7 @@ export class SimClient extends SimSocket {
     const room = this.room;
     const measuring = now < this.ctx.measureEndAt;
     if (measuring) room.counters.bytesRx += data.length;
+    if (this.receipts.read(this.ws, data)) this.ws?.send(encodeReceipt(this.ctx.writer.reset(), this.receipts.messages, this.receipts.units).peek());
     if (!isBinary) {
       room.counters.decodeErrors++;
       return;

@@ -1,4 +1,4 @@
-import { CloseCode, ErrorCode } from "@tikron/protocol";
+import { CloseCode, ErrorCode, ReceiptCounter } from "@tikron/protocol";
 import WebSocket from "ws";
 import { AckTracker } from "./metrics/ackTracker";
 import { expectedGapMs } from "./metrics/gapJitter";
@@ -74,6 +74,8 @@ export abstract class SimSocket implements Scheduled {
   state: ClientState = ClientState.Idle;
 
   protected ws: WebSocket | null = null;
+  /** What this client has read on its socket; the room bounds what it sends unconfirmed. */
+  protected readonly receipts = new ReceiptCounter();
   protected tracker: AckTracker | null = null;
   /** State-frame cadence announced in welcome (see expectedGapMs). */
   protected expectedGap = 0;

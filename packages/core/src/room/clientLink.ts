@@ -5,13 +5,21 @@ import type { ClientLink } from "../seat";
 import { TokenBucket } from "../tokenBucket";
 
 /**
- * Per-socket abuse guards. A socket gets a message budget (token bucket), a protocol-error
- * allowance, spacing between `tk:stats` answers and a hello deadline; the room applies the
- * verdicts (reply, drop, close). Nothing here allocates per message.
+ * Per-socket abuse guards and backpressure. A socket gets a message budget (token bucket), a
+ * protocol-error allowance, a budget for refused inputs, spacing between `tk:stats` answers, a
+ * hello deadline and a bounded backlog of unconfirmed bytes; the room applies the verdicts
+ * (reply, drop, skip, close). Nothing here allocates per message.
  */
 
 /** A fresh link for a socket that has just been accepted (no seat, binary until its hello). */
-export function newClientLink(connId: number, connection: Connection, identity: string | undefined, options: RoomOptions, now: number): ClientLink {
+export function newClientLink(
+  connId: number,
+  connection: Connection,
+  identity: string | undefined,
+  admissionKey: string | undefined,
+  options: RoomOptions,
+  now: number,
+): ClientLink {
   return {
     connId,
     connection,
@@ -24,7 +32,72 @@ export function newClientLink(connId: number, connection: Connection, identity: 
     helloTimer: null,
     identity,
     lastStatsAt: -Infinity,
+    admissionKey,
+    pending: true,
+    lastDropAt: -Infinity,
+    rejectBucket: new TokenBucket(options.rejectedFramesPerSec, options.rejectedFramesBurst, now),
+    sentMessages: 0,
+    sentBytes: 0,
+    receiptMessages: 0,
+    receiptBytes: 0,
+    behindSince: -1,
   };
+}
+
+/** Every server message goes out through here, so the backlog counts everything (frames, replies). */
+export function sendTo(link: ClientLink, data: Uint8Array | string): void {
+  link.sentMessages++;
+  link.sentBytes += typeof data === "string" ? data.length : data.byteLength;
+  link.connection.send(data);
+}
+
+const U32 = 0x100000000;
+
+/** Takes a client's receipt (counts modulo 2^32). A receipt ahead of what was sent is ignored. */
+export function takeReceipt(link: ClientLink, messages: number, bytes: number): boolean {
+  const m = (link.sentMessages % U32) - messages;
+  const b = (link.sentBytes % U32) - bytes;
+  // Claims of more than was sent (beyond wrap-around) are lies or bugs; ignore them.
+  if ((m < 0 && m > -U32 / 2) || (b < 0 && b > -U32 / 2)) return false;
+  link.receiptMessages = messages;
+  link.receiptBytes = bytes;
+  return true;
+}
+
+/** Bytes sent and not yet confirmed by a receipt. */
+export function unconfirmedBytes(link: ClientLink): number {
+  return (((link.sentBytes % U32) - link.receiptBytes) + U32) % U32;
+}
+
+/** Server messages sent and not yet confirmed by a receipt. */
+export function unconfirmedMessages(link: ClientLink): number {
+  return (((link.sentMessages % U32) - link.receiptMessages) + U32) % U32;
+}
+
+/** What backpressure says about one more optional message to a client. */
+export const enum Pressure {
+  /** Keeping up: send. */
+  Ok = 0,
+  /** Behind: skip optional messages (state frames, pongs, stats) until receipts catch up. */
+  Behind = 1,
+  /** Over the hard budget, or behind for longer than the grace: close 4004. */
+  Close = 2,
+}
+
+/**
+ * The backpressure verdict for `link` at room time `now`, from the unconfirmed backlog alone
+ * (the runtime's `bufferedAmount` is read separately and less often: it crosses into the
+ * runtime and only grows once kernel buffers are full). Allocation-free.
+ */
+export function pressure(link: ClientLink, now: number, o: RoomOptions): Pressure {
+  const bytes = unconfirmedBytes(link);
+  if (bytes > o.maxBufferedBytes) return Pressure.Close;
+  if (bytes <= o.softBufferedBytes && unconfirmedMessages(link) <= o.maxUnreceiptedMessages) {
+    link.behindSince = -1;
+    return Pressure.Ok;
+  }
+  if (link.behindSince < 0) link.behindSince = now;
+  return now - link.behindSince > o.slowConsumerGraceMs ? Pressure.Close : Pressure.Behind;
 }
 
 /**
@@ -39,8 +112,13 @@ export function statsWaitMs(link: ClientLink, now: number, minStatsIntervalMs: n
   return 0;
 }
 
-/** Closes for abuse: the seat is freed, not held for a reconnect. */
+/** Closes for abuse: the seat is freed, not held for a reconnect, and the identity cools down. */
 const ABUSE_CLOSES: ReadonlySet<number> = new Set([CloseCode.rate_limited, CloseCode.too_many_errors, CloseCode.frame_too_large]);
+
+/** Whether a close code is a kick for abuse (see {@link closeFreesSeat}). */
+export function isAbuseClose(code: number): boolean {
+  return ABUSE_CLOSES.has(code);
+}
 
 /**
  * Whether a close the room sends frees the seat at once. A player who left, or was kicked for

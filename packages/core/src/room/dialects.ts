@@ -12,6 +12,7 @@ import {
 } from "@tikron/protocol";
 import type { RoomStats, RoomStatsSnapshot } from "../roomStats";
 import type { ClientLink, Dialect, Seat } from "../seat";
+import { sendTo } from "./clientLink";
 import type { JsonStateSource } from "../stateEncoder";
 
 /**
@@ -22,13 +23,13 @@ import type { JsonStateSource } from "../stateEncoder";
  */
 
 function sendJson(link: ClientLink, msg: JsonServerMessage): void {
-  link.connection.send(JSON.stringify(msg));
+  sendTo(link, JSON.stringify(msg));
 }
 
 /** Sends the welcome; both dialects carry the same fields (see `toJsonWelcome`). */
 export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: BinaryWriter): void {
   if (link.dialect === "json") sendJson(link, toJsonWelcome(fields));
-  else link.connection.send(encodeWelcome(writer.reset(), fields).peek());
+  else sendTo(link, encodeWelcome(writer.reset(), fields).peek());
 }
 
 /** Sends an ERROR; `retryAfterMs` > 0 tells the client how long to back off. */
@@ -37,14 +38,14 @@ export function sendError(link: ClientLink, name: ErrorName, reason: string, ret
   if (dialect === "json") {
     sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason, retryAfterMs } : { t: "error", code, name, reason });
   } else {
-    link.connection.send(encodeError(writer.reset(), code, reason, retryAfterMs).peek());
+    sendTo(link, encodeError(writer.reset(), code, reason, retryAfterMs).peek());
   }
 }
 
 /** Answers a ping (in the dialect the ping came in) with the client's time and the room's. */
 export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number, serverTime: number, writer: BinaryWriter): void {
   if (dialect === "json") sendJson(link, { t: "pong", ct: clientTime, st: serverTime });
-  else link.connection.send(encodePong(writer.reset(), clientTime, serverTime).peek());
+  else sendTo(link, encodePong(writer.reset(), clientTime, serverTime).peek());
 }
 
 /**
@@ -53,7 +54,7 @@ export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number,
  */
 export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: BinaryWriter): void {
   if (dialect === "json") sendJson(link, { t: "stats", id: requestId, stats: snapshot });
-  else link.connection.send(encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
+  else sendTo(link, encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
 }
 
 /**
@@ -61,10 +62,25 @@ export function sendStats(link: ClientLink, dialect: Dialect, requestId: number,
  * change): per connected seat a `state` message with the ack, the seat's view when the state
  * changed, and its events. A seat with none of these gets nothing.
  */
-export function flushJsonState(seats: readonly Seat[], source: JsonStateSource, stateChanged: boolean, tick: number, time: number, stats: RoomStats): void {
+export function flushJsonState(
+  seats: readonly Seat[],
+  source: JsonStateSource,
+  stateChanged: boolean,
+  tick: number,
+  time: number,
+  stats: RoomStats,
+  mayStream: (link: ClientLink) => boolean,
+): void {
   for (const seat of seats) {
     const link = seat.link;
     if (!link) continue;
+    // A client that is behind gets nothing now; its next state carries the view then current.
+    if (!mayStream(link)) {
+      if (stateChanged) seat.viewStale = true;
+      continue;
+    }
+    const changed = stateChanged || seat.viewStale;
+    seat.viewStale = false;
     const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time };
     let any = false;
     if (seat.lastProcessedSeq > seat.lastAckedSeq) {
@@ -73,7 +89,7 @@ export function flushJsonState(seats: readonly Seat[], source: JsonStateSource, 
       stats.acks++;
       any = true;
     }
-    if (stateChanged) {
+    if (changed) {
       msg.state = source.viewFor(seat.playerId);
       any = true;
     }
@@ -86,6 +102,6 @@ export function flushJsonState(seats: readonly Seat[], source: JsonStateSource, 
     const text = JSON.stringify(msg);
     stats.frames++;
     stats.bytesOut += text.length;
-    link.connection.send(text);
+    sendTo(link, text);
   }
 }

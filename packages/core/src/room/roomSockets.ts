@@ -22,8 +22,9 @@ import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "../roomSt
 import type { ClientLink, Dialect } from "../seat";
 import { TickScheduler } from "../tickScheduler";
 import { TokenBucket } from "../tokenBucket";
+import { Admission, type AdmissionRefusal } from "./admission";
 import { RoomBots, type BotSpec } from "./bots";
-import { closeFreesSeat, newClientLink, statsWaitMs } from "./clientLink";
+import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, takeReceipt } from "./clientLink";
 import { sendError, sendPong, sendStats } from "./dialects";
 import { Seating } from "./seating";
 import { SeatRegistry, type SeatTicket } from "./seatRegistry";
@@ -51,7 +52,9 @@ export interface RoomInit {
  * The socket side of a room: sockets opening and closing, every message's arrival (budget,
  * decode, dispatch), protocol errors and closes. `Room` (room.ts) extends it with the game
  * side: who joins (hello, welcome), the input queue, the tick and the flush. The split is by
- * seam, not for reuse: nothing else extends this class.
+ * seam, not for reuse: nothing else extends this class. Over 400 lines since admission per
+ * identity, receipts and bots joined the arrival path; their rules live in room/admission.ts,
+ * room/clientLink.ts and room/bots.ts, and this file only wires them to each message.
  */
 export abstract class RoomSockets {
   /** Room kind, e.g. `agar`. */
@@ -78,6 +81,7 @@ export abstract class RoomSockets {
   protected readonly joinBucket: TokenBucket;
   /** The room's bot players (see room/bots.ts). */
   protected readonly bots: RoomBots;
+  protected readonly admission: Admission;
   protected nextConnId = 1;
   protected jsonDirty = false;
 
@@ -92,6 +96,7 @@ export abstract class RoomSockets {
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
     this.joinBucket = new TokenBucket(this.options.joinRatePerSec, this.options.joinBurst, this.epoch);
+    this.admission = new Admission(this.options);
     this.sessions = new SessionTracker(this.kind, this.roomId, this.clock, this.stats, this.hooks);
     this.seating = new Seating({
       kind: this.kind,
@@ -146,25 +151,32 @@ export abstract class RoomSockets {
   }
 
   /**
-   * Whether a host may accept one more socket. False once `maxPendingSockets` opened sockets
-   * have not said hello yet; the refusal is counted (`refused.socket_backlog`) and the host
-   * answers HTTP 503 without upgrading.
+   * Whether a host may accept one more socket, asked before the upgrade with the caller's
+   * admission key (see {@link open}). Null means yes; otherwise the host answers the refusal's
+   * HTTP status (503 when `maxPendingSockets` sockets in the room have not said hello; 429 when
+   * this caller has `maxPendingPerIdentity` waiting or is cooling down after an abuse kick),
+   * with `Retry-After`. Counted under `refused.<counter>`.
    */
-  admitSocket(): boolean {
-    if (this.links.size - this.seating.connectedCount < this.options.maxPendingSockets) return true;
-    RoomStats.bump(this.stats.refused, "socket_backlog");
-    return false;
+  admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
+    const pending = this.links.size - this.seating.connectedCount;
+    const refusal = this.admission.check(identity ?? address, pending, this.clock.now());
+    if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
+    return refusal;
   }
 
   /**
    * A socket opened. Returns the id the adapter passes to {@link message} and {@link closed}.
    * `identity` is a player id the adapter has verified (e.g. from a signed join ticket): such a
    * socket always gets that player's seat back, whatever token its hello carries, and one
-   * identity never holds two seats, so one ticket cannot fill a room.
+   * identity never holds two seats, so one ticket cannot fill a room. `address` is the peer's
+   * address when the host knows one worth limiting by; admission limits per caller use the
+   * identity, else the address (see room/admission.ts).
    */
-  open(conn: Connection, identity?: string): number {
+  open(conn: Connection, identity?: string, address?: string): number {
     const connId = this.nextConnId++;
-    const link = newClientLink(connId, conn, identity, this.options, this.clock.now());
+    const now = this.clock.now();
+    const link = newClientLink(connId, conn, identity, identity ?? address, this.options, now);
+    this.admission.opened(link.admissionKey, now);
     link.helloTimer = this.clock.setTimer(() => {
       link.helloTimer = null;
       if (!link.seat && !link.closed) this.closeLink(link, CloseCode.hello_timeout, "no hello in time");
@@ -182,6 +194,14 @@ export abstract class RoomSockets {
     const link = this.links.get(connId)!;
     link.dialect = ticket.json ? "json" : "binary";
     this.clearHelloTimer(link);
+    this.settlePending(link);
+    // A checkpoint may already have brought the seat back (held); then only the socket returns.
+    const held = this.seats.get(ticket.playerId);
+    if (held && held.token === ticket.token) {
+      this.seating.attach(held, link);
+      this.game.reconnected?.(held.playerId);
+      return connId;
+    }
     this.sessions.seatTaken(this.seats.size === 0);
     const seat = this.seats.restore(ticket);
     // The game is as new as the room: give the restored seat its entity before it is attached.
@@ -198,7 +218,18 @@ export abstract class RoomSockets {
     const size = typeof data === "string" ? data.length : data.byteLength;
     this.stats.messagesIn++;
     this.stats.bytesIn += size;
+    // The one size check, for both dialects, before the budget and before any decoding: a
+    // 16 MiB frame costs its arrival and nothing more.
+    if (size > MAX_CLIENT_FRAME_BYTES) {
+      RoomStats.bump(this.stats.errors, "frame_too_large");
+      this.sendError(link, "frame_too_large", `frame of ${size} exceeds ${MAX_CLIENT_FRAME_BYTES}`);
+      return this.closeLink(link, CloseCode.frame_too_large, "frame too large");
+    }
     if (!link.bucket.take(now)) {
+      // Drops start over once a socket has gone a second without one: the kick is for floods,
+      // not for a few bursts spread over a long session.
+      if (now - link.lastDropAt > 1000) link.dropped = 0;
+      link.lastDropAt = now;
       link.dropped++;
       RoomStats.bump(this.stats.errors, "rate_limited");
       if (link.dropped > this.options.msgBurst) {
@@ -225,6 +256,7 @@ export abstract class RoomSockets {
     if (!link) return;
     this.links.delete(connId);
     this.clearHelloTimer(link);
+    this.settlePending(link);
     if (!link.closed) {
       link.closed = true;
       this.sessions.closed(code);
@@ -286,10 +318,15 @@ export abstract class RoomSockets {
       case "input":
         return this.inputs(link, msg.inputs, msg.inputs.length, now);
       case "ping":
+        if (!this.mayReply(link, now)) return;
         return sendPong(link, "binary", msg.clientTime, now, this.writer);
       case "statsRequest":
-        if (!this.statsAllowed(link, now)) return;
+        if (!link.seat) return this.protocolError(link, "not_joined", "stats before hello");
+        if (!this.statsAllowed(link, now) || !this.mayReply(link, now)) return;
         return sendStats(link, "binary", msg.requestId, this.snapshot(), this.writer);
+      case "receipt":
+        takeReceipt(link, msg.messages, msg.bytes);
+        return;
       case "leave":
         return this.leave(link);
     }
@@ -305,25 +342,26 @@ export abstract class RoomSockets {
       case "input":
         return this.inputs(link, [{ seq: msg.seq, payload: msg.data as Uint8Array }], 1, now);
       case "ping":
+        if (!this.mayReply(link, now)) return;
         return sendPong(link, "json", msg.ct, now, this.writer);
       case "stats":
-        if (!this.statsAllowed(link, now)) return;
+        if (!link.seat) return this.protocolError(link, "not_joined", "stats before hello", "json");
+        if (!this.statsAllowed(link, now) || !this.mayReply(link, now)) return;
         return sendStats(link, "json", msg.id, this.snapshot(), this.writer);
+      case "rc":
+        takeReceipt(link, msg.m, msg.b);
+        return;
       case "ka":
+        // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
         return link.connection.send(JSON_KEEPALIVE);
       case "leave":
         return this.leave(link);
     }
   }
 
-  protected decodeFailed(link: ClientLink, err: DecodeError, frameSize: number, dialect: Dialect = "binary"): void {
-    // Only a frame over the size limit is closed as too large; an over-long field inside a
+  protected decodeFailed(link: ClientLink, err: DecodeError, _frameSize: number, dialect: Dialect = "binary"): void {
+    // Frames over the size limit never get here (see `message`); an over-long field inside a
     // small frame is an ordinary malformed frame.
-    if (err.code === "too_large" && frameSize > MAX_CLIENT_FRAME_BYTES) {
-      RoomStats.bump(this.stats.errors, "frame_too_large");
-      this.sendError(link, "frame_too_large", err.message, 0, dialect);
-      return this.closeLink(link, CloseCode.frame_too_large, "frame too large");
-    }
     const name: ErrorName = err.code === "unknown_kind" ? "unknown_kind" : "bad_frame";
     this.protocolError(link, name, err.message, dialect);
   }
@@ -332,8 +370,10 @@ export abstract class RoomSockets {
     RoomStats.bump(this.stats.errors, name);
     link.errors++;
     this.sendError(link, name, reason, 0, dialect);
-    if (link.errors > this.options.maxErrorsPerConnection) {
-      this.closeLink(link, CloseCode.too_many_errors, "too many protocol errors");
+    // Before its hello a socket has nothing to lose and no reason to err: the first protocol
+    // error closes it (fuzzers and scanners cost one frame, not twenty).
+    if (!link.seat || link.errors > this.options.maxErrorsPerConnection) {
+      this.closeLink(link, CloseCode.too_many_errors, link.seat ? "too many protocol errors" : "protocol error before hello");
     }
   }
 
@@ -348,6 +388,8 @@ export abstract class RoomSockets {
     link.closed = true;
     this.sessions.closed(code);
     this.clearHelloTimer(link);
+    this.settlePending(link);
+    if (isAbuseClose(code)) this.admission.kicked(link.admissionKey, this.clock.now());
     link.connection.close(code, reason);
     this.links.delete(link.connId);
     const seat = link.seat;
@@ -365,6 +407,31 @@ export abstract class RoomSockets {
     return false;
   }
 
+  /**
+   * Backpressure for an optional reply (pong, stats, error): false when the client is behind
+   * (the reply is dropped, counted in `errors.reply_skipped`) or was just closed 4004.
+   */
+  protected mayReply(link: ClientLink, now: number): boolean {
+    const p = pressure(link, now, this.options);
+    if (p === Pressure.Ok) return true;
+    if (p === Pressure.Close) this.slowConsumer(link);
+    else RoomStats.bump(this.stats.errors, "reply_skipped");
+    return false;
+  }
+
+  /** Closes a client that does not read (4004); its seat is held like any dropped one. */
+  protected slowConsumer(link: ClientLink): void {
+    RoomStats.bump(this.stats.errors, "slow_consumer");
+    this.closeLink(link, CloseCode.slow_consumer, "client is not reading");
+  }
+
+  /** The socket stops counting as waiting for hello (it said one, or it is gone). */
+  protected settlePending(link: ClientLink): void {
+    if (!link.pending) return;
+    link.pending = false;
+    this.admission.settled(link.admissionKey);
+  }
+
   protected clearHelloTimer(link: ClientLink): void {
     if (link.helloTimer !== null) {
       this.clock.clearTimer(link.helloTimer);
@@ -373,7 +440,7 @@ export abstract class RoomSockets {
   }
 
   protected sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs = 0, dialect = link.dialect): void {
-    if (link.closed) return;
+    if (link.closed || !this.mayReply(link, this.clock.now())) return;
     sendError(link, name, reason, retryAfterMs, dialect, this.writer);
   }
 

@@ -90,8 +90,13 @@ export class SeatRegistry {
 
   /** The ticket that rebuilds this seat for this link after a restart. */
   ticketOf(seat: Seat, link: ClientLink): SeatTicket {
+    return this.ticketFor(seat, link.dialect === "json");
+  }
+
+  /** The ticket that rebuilds this seat, connected or not (`json`: the room's dialect). */
+  ticketFor(seat: Seat, json: boolean): SeatTicket {
     const identity = this.identityOfSeat.get(seat);
-    return { playerId: seat.playerId, token: seat.token, name: seat.name, json: link.dialect === "json", ...(identity !== undefined ? { identity } : {}) };
+    return { playerId: seat.playerId, token: seat.token, name: seat.name, json, ...(identity !== undefined ? { identity } : {}) };
   }
 
   private file(playerId: number, token: string, name: string, identity: string | undefined): Seat {
@@ -108,6 +113,10 @@ export class SeatRegistry {
       settled: false,
       syncState: null,
       events: [],
+      viewStale: false,
+      refusedCount: 0,
+      refusedName: "",
+      refusedReason: "",
     };
     this.byId.set(playerId, seat);
     this.byToken.set(token, seat);

@@ -82,6 +82,14 @@ export class Seating {
     this.d.hooks.onOccupancy?.(this.connectedCount);
   }
 
+  /** A seat rebuilt from a checkpoint, with no socket yet: held for the reconnection window. */
+  holdRestored(seat: Seat): void {
+    seat.link = null;
+    seat.heldUntil = this.d.clock.now() + this.d.options.reconnectWindowMs;
+    this.d.game.disconnected?.(seat.playerId);
+    this.expiry.arm(seat.heldUntil);
+  }
+
   /** Frees the seat for good (leave, abuse, or the window ran out). Idempotent. */
   free(seat: Seat): void {
     const { game, stats, seats } = this.d;
@@ -111,6 +119,7 @@ export class Seating {
     }
     if (game.sync.mode === "json") this.d.markChanged();
     if (seats.size === 0) this.d.sessions.lastSeatFreed();
+    this.d.hooks.onCheckpointDue?.(true);
   }
 
   /** Cancels the expiry timer (room shutdown). */

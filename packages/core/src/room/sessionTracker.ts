@@ -36,6 +36,13 @@ export interface RoomHooks {
    * Cloudflare adapter's lobby reporter).
    */
   onOccupancy?(connected: number): void;
+  /**
+   * Something a restart would need changed: a seat taken or freed, or a turn-based game's
+   * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'
+   * input seqs (`soon` false: within a few seconds is fine). A host that persists
+   * `Room.checkpoint()` batches these; the room calls it freely.
+   */
+  onCheckpointDue?(soon: boolean): void;
 }
 
 interface OpenSession {

@@ -9,6 +9,21 @@ interface SeatState {
   connected: boolean;
 }
 
+/** The JSON-able state {@link TicTacToeGame.checkpoint} returns. */
+export interface TttCheckpoint {
+  v: 1;
+  seats: Record<Mark, SeatState | null>;
+  board: Board;
+  status: TttView["status"];
+  turn: Mark | null;
+  winner: Mark | null;
+  line: number[] | null;
+  forfeit: boolean;
+  rematch: Mark[];
+  round: number;
+  score: { X: number; O: number; draws: number };
+}
+
 const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
 
 /**
@@ -160,6 +175,45 @@ export class TicTacToeGame implements Game<TttInput> {
     this.turn = null;
     if (winner) this.score[winner]++;
     else this.score.draws++;
+  }
+
+  /** Everything a restart needs to continue the round on the same board (see `Game.checkpoint`). */
+  checkpoint(): TttCheckpoint {
+    return {
+      v: 1,
+      seats: { X: this.seats.X && { ...this.seats.X }, O: this.seats.O && { ...this.seats.O } },
+      board: this.board.slice(),
+      status: this.status,
+      turn: this.turn,
+      winner: this.winner,
+      line: this.line ? this.line.slice() : null,
+      forfeit: this.forfeit,
+      rematch: [...this.rematch],
+      round: this.round,
+      score: { ...this.score },
+    };
+  }
+
+  /** Restores a {@link checkpoint}; every seated player starts disconnected. Throws on a bad value. */
+  restore(state: unknown): void {
+    const c = state as TttCheckpoint;
+    const marks = (v: unknown): v is Mark | null => v === null || v === "X" || v === "O";
+    if (!c || c.v !== 1 || !Array.isArray(c.board) || c.board.length !== 9 || !c.board.every(marks) || !marks(c.turn) || !marks(c.winner)) {
+      throw new Error("not a ttt-json checkpoint");
+    }
+    const seat = (s: SeatState | null): SeatState | null =>
+      s && Number.isInteger(s.playerId) ? { playerId: s.playerId, name: String(s.name), connected: false } : null;
+    this.seats.X = seat(c.seats?.X ?? null);
+    this.seats.O = seat(c.seats?.O ?? null);
+    this.board = c.board.slice();
+    this.status = c.status;
+    this.turn = c.turn;
+    this.winner = c.winner;
+    this.line = Array.isArray(c.line) ? c.line.slice() : null;
+    this.forfeit = c.forfeit === true;
+    this.rematch = new Set((c.rematch ?? []).filter((m): m is Mark => m === "X" || m === "O"));
+    this.round = Number(c.round) || 0;
+    this.score = { X: Number(c.score?.X) || 0, O: Number(c.score?.O) || 0, draws: Number(c.score?.draws) || 0 };
   }
 
   private markOf(playerId: number): Mark | null {

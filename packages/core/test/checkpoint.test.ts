@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { BinaryWriter, CloseCode, PROTOCOL_VERSION, encodeHello, encodeInputs } from "@tikron/protocol";
+import { FakeClock, Room, type RoomOptions } from "../src";
+import { CounterGame, FakeConnection } from "./fakes";
+
+const w = new BinaryWriter();
+const hello = (token = "") => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name: "p" }).toBytes();
+
+function makeRoom(opts: Partial<RoomOptions> = {}) {
+  const clock = new FakeClock();
+  const game = new CounterGame();
+  const room = new Room({ kind: "counter", roomId: "r1", game, clock, options: { reconnectWindowMs: 5000, ...opts } });
+  const join = (token = "", identity?: string) => {
+    const conn = new FakeConnection();
+    const id = room.open(conn, identity);
+    room.message(id, hello(token));
+    const welcome = conn.messages().find((m) => m.kind === "welcome") as any;
+    return { conn, id, welcome };
+  };
+  return { clock, game, room, join };
+}
+
+describe("room checkpoints", () => {
+  it("every seat comes back held: same player id and token, its last seq, and a fresh entity", () => {
+    const a = makeRoom();
+    const p1 = a.join();
+    const p2 = a.join("", "ticket-bob");
+    a.room.message(p1.id, encodeInputs(w.reset(), [{ seq: 7, payload: new Uint8Array([3]) }]).toBytes());
+    a.clock.advance(50);
+    const cp = JSON.parse(JSON.stringify(a.room.checkpoint()));
+
+    const b = makeRoom();
+    expect(b.room.restoreCheckpoint(cp)).toBe(true);
+    expect(b.room.seatCount).toBe(2);
+    expect(b.room.connectedCount).toBe(0);
+    expect(b.game.events).toEqual(["join:1", "disconnected:1", "join:2", "disconnected:2"]);
+    const back1 = b.join(p1.welcome.token);
+    expect(back1.welcome).toMatchObject({ reconnected: true, playerId: p1.welcome.playerId, token: p1.welcome.token, lastSeq: 7 });
+    // A ticketed seat comes back to its identity, whatever token the hello carries.
+    const back2 = b.join("", "ticket-bob");
+    expect(back2.welcome).toMatchObject({ reconnected: true, playerId: p2.welcome.playerId });
+    // New players get fresh ids above the restored ones.
+    expect(b.join().welcome.playerId).toBe(3);
+    expect(b.room.snapshot().restoredSeats).toBe(2);
+  });
+
+  it("restored seats nobody reclaims are freed when the reconnection window runs out", () => {
+    const a = makeRoom();
+    a.join();
+    const b = makeRoom({ reconnectWindowMs: 1000 });
+    b.room.restoreCheckpoint(a.room.checkpoint());
+    b.clock.advance(1001);
+    expect(b.room.seatCount).toBe(0);
+    expect(b.game.events.at(-1)).toBe("leave:1");
+  });
+
+  it("refuses what is not a checkpoint of this room, changing nothing", () => {
+    const a = makeRoom();
+    a.join();
+    const cp = a.room.checkpoint();
+    const b = makeRoom();
+    expect(b.room.restoreCheckpoint({ ...cp, roomId: "other" })).toBe(false);
+    expect(b.room.restoreCheckpoint({ ...cp, seats: [{ playerId: 1, token: "" }] })).toBe(false);
+    expect(b.room.restoreCheckpoint({ ...cp, seats: [cp.seats[0], cp.seats[0]] })).toBe(false);
+    expect(b.room.restoreCheckpoint("junk")).toBe(false);
+    expect(b.room.seatCount).toBe(0);
+    expect(b.room.restoreCheckpoint(cp)).toBe(true);
+    expect(b.room.restoreCheckpoint(cp)).toBe(false); // only into an empty room
+  });
+
+  it("tells the host when a checkpoint is due: soon for seat changes, later for the tick nudge", () => {
+    const clock = new FakeClock();
+    const due: boolean[] = [];
+    const room = new Room({ kind: "counter", roomId: "r1", game: new CounterGame(), clock, hooks: { onCheckpointDue: (soon) => due.push(soon) } });
+    const conn = new FakeConnection();
+    const id = room.open(conn);
+    room.message(id, hello());
+    expect(due).toEqual([true]);
+    clock.advance(200 * 50);
+    expect(due.filter((s) => !s).length).toBeGreaterThanOrEqual(1);
+    room.message(id, new Uint8Array([0x05])); // leave frees the seat
+    expect(conn.closedWith?.code).toBe(CloseCode.normal);
+    expect(due.at(-1)).toBe(true);
+  });
+});
