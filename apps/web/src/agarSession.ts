@@ -7,7 +7,6 @@ import {
   type InterpolatedView,
   type RoomConnection,
   type StateEvent,
-  type WebSocketConstructor,
 } from "@tikron/client";
 import { agarSchema, decodeAgarInput, encodeAgarInput, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
 import { BinaryWriter } from "@tikron/protocol";
@@ -15,22 +14,11 @@ import { Camera } from "./camera";
 import { AGAR } from "./gameRules";
 import { planarDistance, type Point } from "./geometry";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession } from "./gameSession";
+import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
 import { OwnSmoothing } from "./ownSmoothing";
 import type { AgarView, OrbRecord, PlayerRecord } from "./records";
 import { renderAgar, type AgarScene } from "./renderAgar";
-
-/** What an {@link AgarSession} needs from the page. */
-export interface AgarSessionOptions {
-  server: string;
-  room: string;
-  name: string;
-  WebSocketImpl: WebSocketConstructor;
-  input: InputState;
-  /** World edge of the room (the DEV_MODE `world` override, else the game's default). */
-  world?: number;
-}
 
 /** One sent input as the prediction replays it: the steering the room decoded, for one tick. */
 interface CellStep extends AgarSteer {
@@ -61,12 +49,11 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
   private readonly input: InputState;
   private readonly writer = new BinaryWriter(16);
   private readonly steer: AgarInput = { dx: 0, dy: 0, boost: false };
-  private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(3);
   private tickMs = 50;
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(options: AgarSessionOptions) {
+  constructor(options: SessionOptions) {
     super();
     this.input = options.input;
     this.world = options.world ?? AGAR.defaultWorld;
@@ -226,17 +213,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       s.boost = false;
       return;
     }
-    if (inp.stick.active) {
-      s.dx = inp.stick.x;
-      s.dy = inp.stick.y;
-    } else if (inp.moving) {
-      inp.moveAxes(this.axes);
-      const len = Math.hypot(this.axes.x, this.axes.y);
-      if (len > 0) {
-        s.dx = this.axes.x / len;
-        s.dy = this.axes.y / len;
-      }
-    } else if (inp.device === "mouse" && inp.mouseInside && this.own.ready) {
+    if (!inp.stickOrKeys(s) && inp.device === "mouse" && inp.mouseInside && this.own.ready) {
       const cam = this.camera;
       const ox = inp.mouseX - cam.screenX(this.own.x);
       const oy = inp.mouseY - cam.screenY(this.own.y);

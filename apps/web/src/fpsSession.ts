@@ -8,7 +8,6 @@ import {
   type InterpolatedView,
   type RoomConnection,
   type StateEvent,
-  type WebSocketConstructor,
 } from "@tikron/client";
 import { FPS } from "./gameRules";
 import { clampToArena, decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
@@ -18,23 +17,12 @@ import { CorrectionBlend } from "./correctionBlend";
 import { angleDelta, planarDistance, type Point } from "./geometry";
 import { MoveAccumulator, type ShooterMove } from "./moveAccumulator";
 import { ConnectedSession } from "./connectedSession";
-import type { EntityInfo, GameSession } from "./gameSession";
+import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
 import { LocalHitscan } from "./localHitscan";
 import type { FpsView, ScoreRecord, ShooterRecord } from "./records";
 import { drawCrosshair, renderFps, type FpsScene } from "./renderFps";
 import { TracerBuffer, TracerKind } from "./tracers";
-
-/** What an {@link FpsSession} needs from the page. */
-export interface FpsSessionOptions {
-  server: string;
-  room: string;
-  name: string;
-  WebSocketImpl: WebSocketConstructor;
-  input: InputState;
-  /** Arena edge (the DEV_MODE `world` override, else the game's default). */
-  world?: number;
-}
 
 /** Lines of the kill feed kept for the overlay. */
 const KILL_FEED = 4;
@@ -91,7 +79,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
   private lastAimSent = NaN;
   private lastShot = -Infinity;
 
-  constructor(options: FpsSessionOptions) {
+  constructor(options: SessionOptions) {
     super();
     this.input = options.input;
     this.world = options.world ?? FPS.defaultWorld;

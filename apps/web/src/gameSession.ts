@@ -1,5 +1,17 @@
-import type { ConnectionStats, ConnectionStatus, SnapshotBuffer } from "@tikron/client";
+import type { ConnectionStats, ConnectionStatus, SnapshotBuffer, WebSocketConstructor } from "@tikron/client";
 import type { Point } from "./geometry";
+import type { InputState } from "./input";
+
+/** What every game session needs from the page. */
+export interface SessionOptions {
+  server: string;
+  room: string;
+  name: string;
+  WebSocketImpl: WebSocketConstructor;
+  input: InputState;
+  /** World edge of the room (the DEV_MODE `world` override, else the game's default); ignored by board games. */
+  world?: number;
+}
 
 /** One entity as the latest server state has it (for the debug handle and tests). */
 export interface EntityInfo {

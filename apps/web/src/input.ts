@@ -85,6 +85,29 @@ export class InputState {
     out.y = (this.down("KeyS") || this.down("ArrowDown") ? 1 : 0) - (this.down("KeyW") || this.down("ArrowUp") ? 1 : 0);
   }
 
+  /**
+   * Steering from the touch stick (as it is) or the movement keys (normalized to length 1) into
+   * `out`; false, and `out` untouched, when neither is in use (the pointer may steer then).
+   */
+  stickOrKeys(out: { dx: number; dy: number }): boolean {
+    if (this.stick.active) {
+      out.dx = this.stick.x;
+      out.dy = this.stick.y;
+      return true;
+    }
+    if (!this.moving) return false;
+    this.moveAxes(this.axes);
+    const len = Math.hypot(this.axes.x, this.axes.y);
+    if (len > 0) {
+      out.dx = this.axes.x / len;
+      out.dy = this.axes.y / len;
+    }
+    return true;
+  }
+
+  /** Scratch for {@link stickOrKeys}. */
+  private readonly axes = { x: 0, y: 0 };
+
   /** True while any movement key is held. */
   get moving(): boolean {
     return (

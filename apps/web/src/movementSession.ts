@@ -8,26 +8,15 @@ import {
   type InterpolatedView,
   type RoomConnection,
   type SnapshotBuffer,
-  type WebSocketConstructor,
 } from "@tikron/client";
 import { MOVEMENT_RULES, encodeMovementInput, movementSchema, type MovementInput } from "@tikron/games/schemas";
 import { BinaryWriter } from "@tikron/protocol";
 import { Camera } from "./camera";
 import type { Point } from "./geometry";
-import type { EntityInfo, GameSession } from "./gameSession";
+import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
 import type { MovementView, WalkerRecord } from "./records";
 import { drawWorldBackground, fontFor } from "./renderCommon";
-
-/** What a {@link MovementSession} needs from the page. */
-export interface MovementSessionOptions {
-  server: string;
-  room: string;
-  name: string;
-  WebSocketImpl: WebSocketConstructor;
-  input: InputState;
-  world?: number;
-}
 
 /** World units across the shorter screen side. */
 const VIEW_SPAN = 700;
@@ -52,13 +41,12 @@ export class MovementSession implements GameSession {
   private readonly name: string;
   private readonly writer = new BinaryWriter(16);
   private readonly steer: MovementInput = { dx: 0, dy: 0, sprint: false };
-  private readonly axes = { x: 0, y: 0 };
   private readonly sample = new Float64Array(2);
   private selfEntity = -1;
   private tickMs = 50;
   private inputTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(o: MovementSessionOptions) {
+  constructor(o: SessionOptions) {
     this.input = o.input;
     this.name = o.name;
     this.world = o.world ?? MOVEMENT_RULES.world;
@@ -182,17 +170,7 @@ export class MovementSession implements GameSession {
     const inp = this.input;
     s.dx = s.dy = 0;
     s.sprint = inp.down("ShiftLeft") || inp.down("ShiftRight");
-    if (inp.stick.active) {
-      s.dx = inp.stick.x;
-      s.dy = inp.stick.y;
-    } else if (inp.moving) {
-      inp.moveAxes(this.axes);
-      const len = Math.hypot(this.axes.x, this.axes.y);
-      if (len > 0) {
-        s.dx = this.axes.x / len;
-        s.dy = this.axes.y / len;
-      }
-    } else if (inp.device === "mouse" && inp.mouseInside && this.selfEntity >= 0) {
+    if (!inp.stickOrKeys(s) && inp.device === "mouse" && inp.mouseInside && this.selfEntity >= 0) {
       const ox = inp.mouseX - this.camera.width / 2;
       const oy = inp.mouseY - this.camera.height / 2;
       const len = Math.hypot(ox, oy);

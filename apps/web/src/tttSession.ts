@@ -1,17 +1,8 @@
-import { SnapshotBuffer, connect, type ConnectionStats, type ConnectionStatus, type RoomConnection, type WebSocketConstructor } from "@tikron/client";
+import { SnapshotBuffer, connect, type ConnectionStats, type ConnectionStatus, type RoomConnection } from "@tikron/client";
 import type { TttView } from "@tikron/games/schemas";
 import type { Point } from "./geometry";
-import type { EntityInfo, GameSession } from "./gameSession";
+import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
-
-/** What a {@link TttSession} needs from the page. */
-export interface TttSessionOptions {
-  server: string;
-  room: string;
-  name: string;
-  WebSocketImpl: WebSocketConstructor;
-  input: InputState;
-}
 
 /**
  * The page's `ttt-json` game: a JSON-dialect room whose whole view arrives after every change.
@@ -32,7 +23,7 @@ export class TttSession implements GameSession {
   private board = { x: 0, y: 0, cell: 1 };
   private clickTimer: ReturnType<typeof setInterval>;
 
-  constructor(o: TttSessionOptions) {
+  constructor(o: SessionOptions) {
     this.input = o.input;
     this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, json: true, WebSocketImpl: o.WebSocketImpl });
     this.conn.attachSnapshots(this.snapshots);
