@@ -1,14 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock, createRoom, type Connection } from "@tikron/core";
-import { BinaryWriter, PROTOCOL_VERSION, encodeHello } from "@tikron/protocol";
+import { FakeClock, createRoom, type Connection, type Room } from "@tikron/core";
+import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 
-/** Counts what reaches one socket after a point in time. */
+/**
+ * Counts what reaches one socket after a point in time, and confirms what it read with receipts
+ * like every real client (a client that never confirms is sent less: reliability backpressure).
+ */
 class Meter implements Connection {
   counting = false;
   bytes = 0;
   frames = 0;
+  connId = -1;
+  private readonly receipts = new ReceiptCounter();
+  constructor(
+    private readonly room: () => Room,
+    private readonly clock: FakeClock,
+  ) {}
   send(d: Uint8Array | string): void {
+    if (this.receipts.read(this, d)) {
+      const { messages, units } = this.receipts;
+      // Off the room's send path, as a socket would deliver it.
+      this.clock.setTimer(() => this.room().message(this.connId, encodeReceipt(new BinaryWriter(16), messages, units).toBytes()), 0);
+    }
     if (!this.counting || typeof d === "string") return;
     this.bytes += d.byteLength;
     this.frames++;
@@ -26,8 +40,9 @@ describe("idle frames: what an idle room costs per client", () => {
       const room = createRoom(gameDefinitions[kind]!, { kind, roomId: "idle", clock });
       const meters: Meter[] = [];
       for (let i = 0; i < 10; i++) {
-        const m = new Meter();
-        room.message(room.open(m), encodeHello(new BinaryWriter(), { version: PROTOCOL_VERSION, token: "", name: `p${i}` }).toBytes());
+        const m = new Meter(() => room, clock);
+        m.connId = room.open(m);
+        room.message(m.connId, encodeHello(new BinaryWriter(), { version: PROTOCOL_VERSION, token: "", name: `p${i}` }).toBytes());
         meters.push(m);
       }
       clock.advance(2000); // everyone has the initial state
