@@ -4,16 +4,9 @@
  * join links, and "new room" buttons. Old game links (`/?game=fps&room=x`) are sent on to
  * `/play` with their query intact.
  */
+import type { RoomReport } from "@tikron/protocol";
 import { GAME_INFO } from "./gameInfo";
 
-interface LobbyRoom {
-  kind: string;
-  roomId: string;
-  players: number;
-  bots: number;
-  cap: number;
-  startedAt: number;
-}
 
 const POLL_MS = 2000;
 
@@ -78,7 +71,7 @@ async function start(): Promise<void> {
     if (document.hidden) return;
     try {
       const res = await fetch("/lobby/rooms", { cache: "no-store" });
-      const body = (await res.json()) as { now: number; rooms: LobbyRoom[]; unavailable?: string };
+      const body = (await res.json()) as { now: number; rooms: RoomReport[]; unavailable?: string };
       status.textContent = body.unavailable ? `room list unavailable: ${body.unavailable}` : `${body.rooms.length} live room${body.rooms.length === 1 ? "" : "s"} · refreshed every 2 s`;
       for (const [kind, list] of lists) {
         const rooms = body.rooms.filter((r) => r.kind === kind);

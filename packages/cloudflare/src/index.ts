@@ -8,7 +8,7 @@
 export { RoomObject } from "./roomObject";
 export { LobbyObject } from "./lobbyObject";
 export { LOBBY_NAME } from "./lobbyName";
-export { LobbyRegistry, readRoomReport, LOBBY_MAX_ROOMS, LOBBY_ENTRY_TTL_MS, type RoomReport, type LobbyEntry } from "./lobbyRegistry";
+export { LobbyRegistry, readRoomReport, LOBBY_MAX_ROOMS, LOBBY_ENTRY_TTL_MS, type LobbyEntry } from "./lobbyRegistry";
 export { LobbyReporter, LOBBY_REPORT_MIN_MS, LOBBY_REFRESH_MS } from "./lobbyReporter";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
 export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta } from "./roomRequest";

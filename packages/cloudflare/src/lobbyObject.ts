@@ -11,7 +11,7 @@ import { LobbyRegistry, readRoomReport } from "./lobbyRegistry";
 export class LobbyObject<Env = unknown> extends DurableObject<Env> {
   private readonly registry = new LobbyRegistry();
 
-  /** `POST /report` (a room's {@link RoomReport}) and `GET /rooms` (the live list). */
+  /** `POST /report` (a room's `RoomReport`, from the protocol) and `GET /rooms` (the live list). */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (request.method === "POST" && url.pathname === "/report") {

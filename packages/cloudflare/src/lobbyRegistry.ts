@@ -4,22 +4,7 @@
  * bounded, self-expiring list in memory. Pure logic here; the Durable Object around it is
  * `LobbyObject` (lobbyObject.ts).
  */
-
-/** What a room reports about itself. */
-export interface RoomReport {
-  /** Room kind, e.g. `agar`. */
-  kind: string;
-  /** Room id within its kind. */
-  roomId: string;
-  /** Connected human players. */
-  players: number;
-  /** Bot players seated. */
-  bots: number;
-  /** Seats. */
-  cap: number;
-  /** When the room (its object instance) started, Unix ms. */
-  startedAt: number;
-}
+import type { RoomReport } from "@tikron/protocol";
 
 /** A listed room: its last report and when it arrived. */
 export interface LobbyEntry extends RoomReport {

@@ -1,4 +1,4 @@
-import type { RoomReport } from "./lobbyRegistry";
+import type { RoomReport } from "@tikron/protocol";
 
 /** Least ms between two reports of one room (changes in between are folded into one). */
 export const LOBBY_REPORT_MIN_MS = 3000;

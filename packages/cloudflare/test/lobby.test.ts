@@ -1,7 +1,8 @@
 import type { GameDefinition } from "@tikron/core";
 import { describe, expect, it } from "vitest";
 import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
-import { LobbyRegistry, readRoomReport, type RoomReport } from "../src/lobbyRegistry";
+import type { RoomReport } from "@tikron/protocol";
+import { LobbyRegistry, readRoomReport } from "../src/lobbyRegistry";
 import { LOBBY_REFRESH_MS, LOBBY_REPORT_MIN_MS, LobbyReporter } from "../src/lobbyReporter";
 
 const report = (roomId: string, players = 1, extra: Partial<RoomReport> = {}): RoomReport => ({ kind: "agar", roomId, players, bots: 0, cap: 20, startedAt: 1000, ...extra });

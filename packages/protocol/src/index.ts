@@ -20,3 +20,4 @@ export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";
 export * from "./receipts";
+export * from "./lobby";
