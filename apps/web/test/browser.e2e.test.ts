@@ -12,11 +12,11 @@ import type { ClientView, Schema, SchemaDecl } from "@tikron/protocol";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket as WsWebSocket } from "ws";
-import { groupMembers, REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
+import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
 import { buildWeb } from "../build";
 import type {} from "../src/debugHandle";
 import { withQuery } from "../src/roomOverrides";
-import { ensureChromium, launchChromium, type ChromiumHandle } from "./harness/chromium";
+import { ensureChromium, launchChromium, stopBrowserAndServer, type ChromiumHandle } from "./harness/chromium";
 import { waitFor } from "./harness/waitFor";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -44,13 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const w of watchers) w.close();
-  const chromePid = chrome?.pid;
-  const serverPid = server?.pid;
-  const results = await Promise.allSettled([chrome?.close(), server?.stop()]);
   // Nothing may outlive the suite, on any path.
-  if (chromePid !== undefined) expect(groupMembers(chromePid)).toEqual([]);
-  if (serverPid !== undefined) expect(groupMembers(serverPid)).toEqual([]);
-  for (const r of results) if (r.status === "rejected") throw r.reason;
+  expect(await stopBrowserAndServer(chrome, server)).toEqual([]);
 });
 
 /** Opens the page (query: game, room, name, ...) and collects its errors. */

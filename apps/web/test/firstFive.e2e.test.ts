@@ -11,11 +11,11 @@ import { connect, type RoomConnection, type WebSocketConstructor } from "@tikron
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket as WsWebSocket } from "ws";
-import { groupMembers, REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
+import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
 import { buildWeb } from "../build";
 import type {} from "../src/debugHandle";
 import { withQuery } from "../src/roomOverrides";
-import { ensureChromium, launchChromium, type ChromiumHandle } from "./harness/chromium";
+import { ensureChromium, launchChromium, stopBrowserAndServer, type ChromiumHandle } from "./harness/chromium";
 import { waitFor } from "./harness/waitFor";
 
 const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -36,12 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of others) c.close();
-  const chromePid = chrome?.pid;
-  const serverPid = server?.pid;
-  const results = await Promise.allSettled([chrome?.close(), server?.stop()]);
-  if (chromePid !== undefined) expect(groupMembers(chromePid)).toEqual([]);
-  if (serverPid !== undefined) expect(groupMembers(serverPid)).toEqual([]);
-  for (const r of results) if (r.status === "rejected") throw r.reason;
+  expect(await stopBrowserAndServer(chrome, server)).toEqual([]);
   // No page errors anywhere in this file.
   expect(pageErrors).toEqual([]);
 });

@@ -253,3 +253,18 @@ async function withTimeout(p: Promise<unknown> | undefined, ms: number): Promise
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/**
+ * Stops the browser and the server together and returns the process groups that outlived them
+ * (a suite asserts this is empty: nothing may outlive it, on any path). Rethrows a failed stop
+ * after both were attempted.
+ */
+export async function stopBrowserAndServer(
+  chrome: ChromiumHandle | undefined,
+  server: { pid: number; stop(): Promise<void> } | undefined,
+): Promise<number[]> {
+  const results = await Promise.allSettled([chrome?.close(), server?.stop()]);
+  const left = [...(chrome ? groupMembers(chrome.pid) : []), ...(server ? groupMembers(server.pid) : [])];
+  for (const r of results) if (r.status === "rejected") throw r.reason;
+  return left;
+}
