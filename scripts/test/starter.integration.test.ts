@@ -3,7 +3,7 @@
  * starter is copied OUTSIDE the repository and installs those tarballs (no workspace links),
  * type-checks and builds, runs under `wrangler dev` on loopback, and is played from Node with the
  * installed SDK: join, inputs acknowledged and applied, state and events received, a refused
- * input, and a reconnect into the held seat. The starter's own tests run there too, and its
+ * input, a room message request answered (and one refused), and a reconnect into the held seat. The starter's own tests run there too, and its
  * type-only checks of the typed SDK must fail exactly where they say they do.
  */
 import { spawnSync } from "node:child_process";
@@ -28,7 +28,7 @@ interface Play {
   BinaryWriter: Protocol["BinaryWriter"];
   tagSchema: { hash: number };
   encodeTagInput(w: InstanceType<Protocol["BinaryWriter"]>, input: { dx: -1 | 0 | 1; dy: -1 | 0 | 1 }): Uint8Array;
-  decodeTagEvent(body: unknown): { kind: "youAre"; entity: number } | null;
+  decodeTagEvent: Starter["decodeTagEvent"];
   TAG_KIND: string;
   tagGame: Starter["tagGame"];
 }
@@ -184,7 +184,7 @@ describe("starter outside the repository", () => {
     }
   });
 
-  it("plays: join, events, inputs acknowledged and applied, a refused input, state for everyone", async () => {
+  it("plays: join, events, inputs acknowledged and applied, a refused input, state for everyone, a chat request", async () => {
     const base = server!.url;
     const health = (await (await fetch(`${base}/health`)).json()) as { kinds: string[] };
     expect(health.kinds).toEqual([play.TAG_KIND]);
@@ -198,8 +198,13 @@ describe("starter outside the repository", () => {
     });
     ann.on("error", (e) => mine.errors.push(e.name));
     const bobErrors: string[] = [];
+    const bobChats: string[] = [];
     const bob = play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) });
     bob.on("error", (e) => bobErrors.push(e.name));
+    bob.on("event", (e) => {
+      const ev = play.decodeTagEvent(e.body);
+      if (ev?.kind === "chat") bobChats.push(`${ev.from}: ${ev.text}`);
+    });
     closers.push(() => bob.close());
     const [wa, wb] = await Promise.all([ann.whenJoined(), bob.whenJoined()]);
     expect(wa.roomKind).toBe(play.TAG_KIND);
@@ -228,6 +233,18 @@ describe("starter outside the repository", () => {
     await waitFor("bad_input for a 2-byte input", () => bobErrors.includes("bad_input"));
     await waitFor("the refused input's ack", () => bob.stats.lastAck >= badSeq);
     expect(bob.status).toBe("joined");
+
+    // A room message outside the tick, typed by the game's declaration: the room answers the
+    // request with how many players heard the line, and bob gets it as a chat event.
+    const reply = await ann.request("chat", { text: "  you're it  " });
+    expect(reply).toEqual({ heardBy: 2 });
+    await waitFor("ann's chat line in bob's events", () => bobChats.includes("ann: you're it"));
+    // Refusals reject the request with the room's error name; neither connection suffers.
+    const blank = await ann.request("chat", { text: "   " }).catch((e: unknown) => e);
+    expect(blank).toMatchObject({ name: "RequestError", code: "bad_message" });
+    const unknown = await bob.request("dance", {}).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ name: "RequestError", code: "unknown_message" });
+    expect([ann.status, bob.status]).toEqual(["joined", "joined"]);
     expect(mine.errors).toEqual([]);
   });
 

@@ -5,10 +5,10 @@
  */
 import { connect, type RoomConnection } from "@tikron/client";
 import type { StateOf } from "@tikron/protocol";
-import { tagGame, type TagEvent, type TagInput } from "../src/shared/tag";
+import { tagGame, type TagEvent, type TagInput, type TagMessages } from "../src/shared/tag";
 
 /** A connection that never opens (no socket needed to check types). */
-export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput, TagEvent> {
+export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput, TagEvent, TagMessages> {
   const room = connect("ws://127.0.0.1:8787", { game: tagGame, room: "r1", startClosed: true });
 
   room.sendInput({ dx: 1, dy: -1 });
@@ -22,11 +22,30 @@ export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput
   // @ts-expect-error: not an event of a connection
   room.on("youAre", () => {});
   room.on("event", (e) => {
-    const entity: number = e.body.entity;
+    // @ts-expect-error: only `youAre` events carry an entity (narrow on `kind` first)
+    void e.body.entity;
+    if (e.body.kind === "youAre") {
+      const entity: number = e.body.entity;
+      void entity;
+    }
     // @ts-expect-error: the tag game has no such event kind
     if (e.body.kind === "tagged") return;
-    void entity;
   });
+
+  // Room messages are typed by the declaration's TagMessages.
+  void room.request("chat", { text: "hi" }).then((r) => {
+    const heardBy: number = r.heardBy;
+    // @ts-expect-error: the chat reply has no `delivered`
+    void r.delivered;
+    void heardBy;
+  });
+  room.send("chat", { text: "hi" });
+  // @ts-expect-error: the tag game declares no `vote` message
+  void room.request("vote", { text: "hi" });
+  // @ts-expect-error: a chat request is { text: string }
+  room.send("chat", { line: "hi" });
+  // @ts-expect-error: text must be a string
+  void room.request("chat", { text: 5 });
 
   room.on("state", (f) => {
     for (const p of f.state.values()) {

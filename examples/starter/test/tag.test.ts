@@ -4,15 +4,17 @@
  * schema the page uses.
  */
 import { FakeClock, Room, type Connection } from "@tikron/core";
-import { BinaryWriter, ClientView, PROTOCOL_VERSION, decodeServerMessage, encodeHello, encodeInputs, isDecodeError } from "@tikron/protocol";
+import { BinaryWriter, ClientView, ErrorCode, PROTOCOL_VERSION, decodeServerMessage, encodeHello, encodeInputs, encodeRoomMessage, isDecodeError, type ReplyMessage } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { TagGame } from "../src/server/tagGame";
-import { TAG_RULES, decodeTagEvent, decodeTagInput, encodeTagInput, tagSchema } from "../src/shared/tag";
+import { TAG_RULES, checkChat, decodeTagEvent, decodeTagInput, encodeTagInput, tagSchema, type TagEvent } from "../src/shared/tag";
 
 /** An in-memory socket: the room writes into `sent`; the player decodes it. */
 class Player implements Connection {
   readonly sent: Uint8Array[] = [];
   readonly view = new ClientView(tagSchema);
+  readonly replies: ReplyMessage[] = [];
+  readonly chats: Extract<TagEvent, { kind: "chat" }>[] = [];
   entity = -1;
   private read = 0;
   send(data: Uint8Array | string): void {
@@ -28,10 +30,12 @@ class Player implements Connection {
     for (; this.read < this.sent.length; this.read++) {
       const m = decodeServerMessage(this.sent[this.read]!);
       if (isDecodeError(m)) throw m;
+      if (m.kind === "reply") this.replies.push(m);
       if (m.kind !== "frame") continue;
       for (const body of m.events) {
         const ev = decodeTagEvent(body);
         if (ev?.kind === "youAre") this.entity = ev.entity;
+        if (ev?.kind === "chat") this.chats.push(ev);
       }
       if (m.delta) {
         const err = this.view.apply(m.delta);
@@ -99,5 +103,34 @@ describe("a tag room", () => {
     expect(ann.player.me()).toMatchObject({ it: false, tags: 1 });
     expect(ann.player.view.get(bob.player.entity)?.record).toMatchObject({ it: true });
     expect(room.snapshot().game).toMatchObject({ tags: 1 });
+  });
+});
+
+describe("tag chat (a room message)", () => {
+  it("validates a line: trimmed, 1-120 characters, a string", () => {
+    expect(checkChat({ text: "  hi  " })).toEqual({ text: "hi" });
+    for (const bad of [null, 5, "hi", {}, { text: 5 }, { text: "   " }, { text: "x".repeat(121) }]) {
+      expect(checkChat(bad)).toMatchObject({ rejected: true, code: "bad_message" });
+    }
+  });
+
+  it("says a line to everyone and answers how many heard it; a bad line is refused to its sender only", () => {
+    const clock = new FakeClock();
+    const room = new Room({ kind: "tag", roomId: "t2", game: new TagGame(), clock, options: { tickMs: 50, syncIntervalMs: 50 } });
+    const ann = join(room, "ann");
+    const bob = join(room, "bob");
+    room.message(ann.connId, encodeRoomMessage(w.reset(), 1, "chat", JSON.stringify({ text: "tag me" })).toBytes());
+    room.message(ann.connId, encodeRoomMessage(w.reset(), 2, "chat", JSON.stringify({ text: "" })).toBytes());
+    clock.advance(50);
+    ann.player.receive();
+    bob.player.receive();
+    expect(ann.player.replies.map((r) => [r.requestId, r.code, r.payload])).toEqual([
+      [1, 0, '{"heardBy":2}'],
+      [2, ErrorCode.bad_message, ""],
+    ]);
+    expect(bob.player.chats).toEqual([{ kind: "chat", from: "ann", text: "tag me" }]);
+    expect(ann.player.chats).toEqual(bob.player.chats);
+    expect(room.snapshot().game).toMatchObject({ chats: 1 });
+    expect(room.snapshot().gameMessages).toMatchObject({ received: 2, handled: 1, refused: 1 });
   });
 });

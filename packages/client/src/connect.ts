@@ -1,11 +1,28 @@
-import { BinaryWriter, CloseCode, DecodeError, PROTOCOL_VERSION, ReceiptCounter, type AnyGameTypes, type EventOf, type InputOf, type StateOf } from "@tikron/protocol";
+import {
+  BinaryWriter,
+  CloseCode,
+  DecodeError,
+  MAX_MESSAGE_PAYLOAD_CHARS,
+  PROTOCOL_VERSION,
+  ReceiptCounter,
+  isMessageType,
+  type AnyGameTypes,
+  type AnyMessages,
+  type EventOf,
+  type InputOf,
+  type MessageName,
+  type MessageRequest,
+  type MessageResponse,
+  type MessagesOf,
+  type StateOf,
+} from "@tikron/protocol";
 import { ClockPinger } from "./clockPinger";
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { Emitter } from "./emitter";
 import { InputBatcher } from "./inputBatcher";
-import { PendingRequests, Waiters } from "./pendingRequests";
+import { PendingRequests, RequestError, Waiters } from "./pendingRequests";
 import { ReconnectPolicy } from "./reconnect";
 import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
@@ -28,10 +45,11 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
  * promises awaiting answers (`pendingRequests.ts`). This class speaks the protocol over them:
  * hello → welcome → frames, the seat's token and input sequence, and the events listeners see.
  *
- * `S` is the state `state` events carry, `I` what {@link sendInput} takes and `E` the body of
- * `event` events; connecting with a `game` declaration fills all three from it.
+ * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
+ * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
+ * with a `game` declaration fills all four from it.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessages> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */
@@ -53,6 +71,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   private readonly pinger: ClockPinger;
   private readonly batcher: InputBatcher | null;
   private readonly statsRequests = new PendingRequests<unknown>();
+  private readonly messageRequests = new PendingRequests<unknown>();
   private readonly joinWaiters = new Waiters<WelcomeInfo>();
   private snapshots: SnapshotBuffer | undefined;
 
@@ -88,7 +107,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
       this.now,
       // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
       // keepalive lets a sleeping turn-based room answer without waking up.
-      (t, inBurst) => this.send(inBurst ? this.wire.ping(t) : this.wire.keepalive(t)),
+      (t, inBurst) => this.post(inBurst ? this.wire.ping(t) : this.wire.keepalive(t)),
       () => this.lifecycle === "joined",
       burst,
       options.pingIntervalMs ?? 2000,
@@ -219,7 +238,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     const seq = this.nextSeq;
     // Encode (or check) before taking the number: a payload that throws costs no seq.
     if (this.batcher) this.batcher.add(seq, checkBinaryPayload(payload));
-    else this.send(this.wire.input(seq, payload));
+    else this.post(this.wire.input(seq, payload));
     this.nextSeq++;
     this.counters.inputsSent++;
     return seq;
@@ -233,7 +252,41 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   /** Asks the room for its `tk:stats` snapshot. */
   requestStats(timeoutMs = 5000): Promise<unknown> {
     if (this.lifecycle !== "joined") return Promise.reject(new Error("not joined"));
-    return this.statsRequests.request(timeoutMs, (id) => this.send(this.wire.statsRequest(id)), "stats request");
+    return this.statsRequests.request(timeoutMs, (id) => this.post(this.wire.statsRequest(id)), "stats request");
+  }
+
+  /**
+   * Sends a custom room message that wants no answer (chat, ready) and says whether it went out:
+   * false, sending nothing, while not joined. Typed by the game's declaration (its
+   * `messages`): `type` must be one of its message names and `payload` that message's request.
+   * The room refuses it with an `error` event (`rate_limited`, `bad_message`, …).
+   *
+   * @throws RequestError (`message_too_large`, `bad_message`) when the payload's JSON is over
+   * MAX_MESSAGE_PAYLOAD_CHARS or the type is not a legal name; TypeError when it is not JSON-able.
+   */
+  send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
+    const json = messageJson(type, payload);
+    if (!this.canSend()) return false;
+    this.post(this.wire.message(0, type, json));
+    return true;
+  }
+
+  /**
+   * Sends a custom room message and resolves with the room's reply, typed by the game's
+   * declaration (the message's `response`). Rejects with a {@link RequestError}: the room's
+   * refusal (`code` = its error name, e.g. `rate_limited` with `retryAfterMs`), `timeout` after
+   * `timeoutMs`, `closed` when the socket closes first (a reply cannot arrive on the next one),
+   * `not_joined`, or `message_too_large` / `bad_message` found before sending.
+   */
+  request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
+    if (this.lifecycle !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
+    let json: string;
+    try {
+      json = messageJson(type, payload);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.messageRequests.request(timeoutMs, (id) => this.post(this.wire.message(id, type, json)), `request ${type}`) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -243,7 +296,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
    */
   close(options: { leave?: boolean } = {}): void {
     if (this.lifecycle === "closed") return;
-    if (options.leave !== false && this.canSend()) this.send(this.wire.leave());
+    if (options.leave !== false && this.canSend()) this.post(this.wire.leave());
     this.attempts.stop();
     this.attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
   }
@@ -288,7 +341,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    if (this.canSend()) this.send(this.wire.leave());
+    if (this.canSend()) this.post(this.wire.leave());
     this.roomId = room;
     if (options.kind !== undefined) this.kindName = options.kind;
     this.tokenValue = options.token ?? "";
@@ -311,6 +364,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     this.attempts.stop();
     this.pinger.stop();
     this.batcher?.drop();
+    this.dropRequests(reason);
     this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
     if (live) this.emitter.emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
     // A close listener may have closed the connection for good: then nothing starts.
@@ -322,11 +376,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   private readonly attemptListener: AttemptListener = {
     opened: () => {
       this.helloAt = this.now();
-      this.send(this.wire.hello(this.tokenValue, this.opts.name ?? ""));
+      this.post(this.wire.hello(this.tokenValue, this.opts.name ?? ""));
     },
     message: (data) => this.onMessage(data),
     retrying: (code, reason, attempt, delayMs) => {
       this.pinger.stop();
+      this.dropRequests(`socket closed (${code})`);
       this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
       this.emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
       // A close listener may have called close(): then no reconnect is announced.
@@ -342,7 +397,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     return this.lifecycle === "joined" && ws !== null && ws.readyState === WS_OPEN;
   }
 
-  private send(data: string | Uint8Array): void {
+  private post(data: string | Uint8Array): void {
     const ws = this.attempts.socket;
     if (!ws || ws.readyState !== WS_OPEN) return;
     ws.send(data);
@@ -353,7 +408,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
   /** Sends only while joined; says whether it did (batched inputs must not leave before a welcome). */
   private sendNow(data: Uint8Array): boolean {
     if (!this.canSend()) return false;
-    this.send(data);
+    this.post(data);
     return true;
   }
 
@@ -363,7 +418,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
     if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.receipts.read(this.attempts.socket, data)) {
-      this.send(this.wire.receipt(this.receipts.messages, this.receipts.units));
+      this.post(this.wire.receipt(this.receipts.messages, this.receipts.units));
     }
     if (m instanceof DecodeError) {
       st.decodeErrors++;
@@ -383,6 +438,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
         return;
       case "stats":
         return this.statsRequests.resolve(m.requestId, m.stats);
+      case "reply":
+        if (m.code === 0) return this.messageRequests.resolve(m.requestId, m.value);
+        return this.messageRequests.reject(m.requestId, new RequestError(m.name, m.reason, m.retryAfterMs));
     }
   }
 
@@ -483,6 +541,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
     const err = new Error(`connection closed (${info.code} ${info.reason})`);
     this.joinWaiters.rejectAll(err);
     this.statsRequests.rejectAll(err);
+    this.dropRequests(err.message);
+  }
+
+  /** Room message requests die with their socket: a reply can only come back on the one that asked. */
+  private dropRequests(reason: string): void {
+    this.messageRequests.rejectAll(new RequestError("closed", reason));
   }
 }
 
@@ -498,7 +562,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
  *
  * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
  * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes
- * it), `event` bodies are its decoded events and `state` its view. With `startClosed: true` the
+ * it), `event` bodies are its decoded events, `state` its view, and `send` / `request` its
+ * room messages. With `startClosed: true` the
  * connection waits for {@link RoomConnection.open}.
  *
  * @example
@@ -509,11 +574,21 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown> {
  * ```
  * @throws Error when no WebSocket implementation is available (pass `WebSocketImpl`).
  */
-export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>>;
+export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>>;
 /** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
 export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S>;
 export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown> {
   const conn = new RoomConnection<unknown, unknown, unknown>(url, options);
   conn.start();
   return conn;
+}
+
+/** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */
+function messageJson(type: string, payload: unknown): string {
+  if (!isMessageType(type)) throw new RequestError("bad_message", `bad message type ${JSON.stringify(type)}`);
+  const json = JSON.stringify(payload ?? null);
+  if (json.length > MAX_MESSAGE_PAYLOAD_CHARS) {
+    throw new RequestError("message_too_large", `payload of ${json.length} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`);
+  }
+  return json;
 }

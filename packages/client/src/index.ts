@@ -37,7 +37,8 @@
  */
 export { connect, RoomConnection } from "./connect";
 export { CloseCode, ErrorCode, errorName, type CloseName, type ErrorName } from "@tikron/protocol";
-export type { GameTypes, InputOf, EventOf, StateOf } from "@tikron/protocol";
+export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages } from "@tikron/protocol";
+export { RequestError } from "./pendingRequests";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";

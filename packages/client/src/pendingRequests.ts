@@ -6,6 +6,25 @@
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/**
+ * Why a request to the room failed. `code` is the room's error name when the room refused it
+ * (`rate_limited`, `message_too_large`, `bad_message`, `unknown_message`, `internal`, or the
+ * game's own, e.g. `illegal_move`), or one found on this side: `timeout` (no answer in time),
+ * `closed` (the socket closed first: an answer can no longer arrive), `not_joined`.
+ */
+export class RequestError extends Error {
+  /** The error name: the room's (see the error table) or `timeout` / `closed` / `not_joined` / `bad_message` / `message_too_large` found locally. */
+  readonly code: string;
+  /** When > 0, how long the room asked to wait before asking again (ms). */
+  readonly retryAfterMs: number;
+  constructor(code: string, message: string, retryAfterMs = 0) {
+    super(message);
+    this.name = "RequestError";
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 /** Requests answered by id, each with its own timeout. */
 export class PendingRequests<T> {
   private nextId = 1;
@@ -17,7 +36,7 @@ export class PendingRequests<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(new Error(`${what} timed out`));
+        reject(new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       this.waiting.set(id, { resolve, reject, timer });
       send(id);
@@ -26,11 +45,21 @@ export class PendingRequests<T> {
 
   /** Settles request `id` (an answer to an unknown or timed-out id is ignored). */
   resolve(id: number, value: T): void {
+    this.take(id)?.resolve(value);
+  }
+
+  /** Fails request `id` with `err` (an unknown or timed-out id is ignored). */
+  reject(id: number, err: Error): void {
+    this.take(id)?.reject(err);
+  }
+
+  private take(id: number): { resolve: (v: T) => void; reject: (e: Error) => void } | undefined {
     const w = this.waiting.get(id);
-    if (!w) return;
-    clearTimeout(w.timer);
-    this.waiting.delete(id);
-    w.resolve(value);
+    if (w) {
+      clearTimeout(w.timer);
+      this.waiting.delete(id);
+    }
+    return w;
   }
 
   /** Rejects every open request. */

@@ -12,6 +12,7 @@ import {
   encodeLeave,
   encodeReceipt,
   encodePing,
+  encodeRoomMessage,
   encodeStatsRequest,
   errorName,
   type InputEntry,
@@ -45,7 +46,22 @@ export type Incoming =
   | { kind: "error"; code: number; name: string; reason: string; retryAfterMs: number }
   | { kind: "pong"; clientTime: number; serverTime: number }
   | { kind: "keepalive" }
-  | { kind: "stats"; requestId: number; stats: unknown };
+  | { kind: "stats"; requestId: number; stats: unknown }
+  | IncomingReply;
+
+/** The answer to a room message request: `code` 0 with its `value`, or a refusal. */
+export interface IncomingReply {
+  kind: "reply";
+  requestId: number;
+  /** 0 on success, else the error code. */
+  code: number;
+  /** The error name ("" on success). */
+  name: string;
+  reason: string;
+  retryAfterMs: number;
+  /** The reply value (success only). */
+  value: unknown;
+}
 
 const EMPTY: readonly unknown[] = [];
 
@@ -88,6 +104,15 @@ export function decodeIncoming(data: unknown): Incoming | DecodeError {
         return new DecodeError("bad_json", "stats body is not valid JSON");
       }
       return { kind: "stats", requestId: m.requestId, stats };
+    }
+    case "reply": {
+      let value: unknown;
+      try {
+        value = m.code === 0 ? JSON.parse(m.payload) : undefined;
+      } catch {
+        return new DecodeError("bad_json", "reply body is not valid JSON");
+      }
+      return { kind: "reply", requestId: m.requestId, code: m.code, name: m.code === 0 ? "" : errorName(m.code), reason: m.reason, retryAfterMs: m.retryAfterMs, value };
     }
   }
 }
@@ -145,6 +170,18 @@ function fromJson(text: string): Incoming | DecodeError {
       return { kind: "stats", requestId: num(m.id), stats: m.stats };
     case "ka":
       return { kind: "keepalive" };
+    case "reply": {
+      const code = num(m.code);
+      return {
+        kind: "reply",
+        requestId: num(m.id),
+        code,
+        name: code === 0 ? "" : typeof m.name === "string" ? m.name : errorName(code),
+        reason: String(m.reason ?? ""),
+        retryAfterMs: Math.max(0, num(m.retryAfterMs)),
+        value: m.data,
+      };
+    }
     default:
       return new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify((m as { t: unknown }).t)?.slice(0, 32)}`);
   }
@@ -197,6 +234,13 @@ export class ClientWire {
   receipt(messages: number, units: number): string | Uint8Array {
     if (this.json) return this.text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 });
     return encodeReceipt(this.w.reset(), messages, units).toBytes();
+  }
+
+  /** A room message; `type` is a checked name and `json` the payload's JSON text (see `messageJson`). */
+  message(requestId: number, type: string, json: string): string | Uint8Array {
+    // The type matched isMessageType (no quotes or escapes), so splicing it into text is safe.
+    if (this.json) return `{"t":"msg","type":"${type}","id":${requestId},"data":${json}}`;
+    return encodeRoomMessage(this.w.reset(), requestId, type, json).toBytes();
   }
 
   leave(): string | Uint8Array {

@@ -63,6 +63,16 @@ export interface Game<Input = unknown> {
   /** Advances the simulation by one tick. */
   tick(now: number, dtMs: number): void;
   /**
+   * A custom room message from a seated player (chat, ready, a vote), outside the tick: called
+   * on arrival, after the room's rate limit and size check, with the payload parsed from JSON
+   * but not validated (it is `unknown`: check it). Return the reply value (JSON-able; sent when
+   * the client asked for one), or `refuseMessage(code, reason)` to refuse; a throw is answered
+   * `internal`. Other players hear of it through `ctx.emit`. Without this method every message
+   * is refused `unknown_message`. `messageHandlers` (gameMessages.ts) builds one typed from the
+   * game's declaration.
+   */
+  onMessage?(playerId: number, type: string, payload: unknown): unknown;
+  /**
    * The game state a restart needs, as a JSON-able value (the host stores it, e.g. in Durable
    * Object storage). Optional: without it a restarted room gives every restored seat a fresh
    * entity (`join`). Called off the tick path, at most every few seconds or after a change.

@@ -12,6 +12,8 @@ export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
 export { reject, isRejection, type Game, type GameContext, type InputRejection } from "./game";
+export { refuseMessage, type MessageRejection } from "@tikron/protocol";
+export { messageHandlers, type MessageHandler, type MessageHandlers } from "./gameMessages";
 export type { StateEncoder, JsonStateSource } from "./stateEncoder";
 export { TickScheduler } from "./tickScheduler";
 export { InputQueue, type QueuedInput } from "./inputQueue";

@@ -66,6 +66,14 @@ export interface RoomOptions {
   /** Least ms between two `tk:stats` answers to one connection (the probe is not free). */
   minStatsIntervalMs: number;
   /**
+   * Custom room messages (chat, ready, votes) one socket may send per second, sustained (a
+   * token bucket of its own, inside the message budget); beyond it they are refused
+   * `rate_limited` with a retry hint, and each refusal costs the refusal budget.
+   */
+  gameMessageRatePerSec: number;
+  /** Custom room messages one socket may send at once before the rate applies. */
+  gameMessageBurst: number;
+  /**
    * A client that got no frame for this long gets an empty FRAME (header only, ~7 bytes) at the
    * next flush, so an idle room still tells it that time advanced; 0 turns it off. Binary rooms.
    */
@@ -100,6 +108,8 @@ export const defaultRoomOptions: RoomOptions = {
   maxSeqStep: 1 << 16,
   maxErrorsPerConnection: 20,
   minStatsIntervalMs: 250,
+  gameMessageRatePerSec: 5,
+  gameMessageBurst: 10,
   idleFrameMs: 250,
   bots: 0,
 };

@@ -47,6 +47,21 @@ export interface RoomStatsSnapshot {
     /** Refusals by error name (`bad_input`, `stale_seq`, …). */
     rejectedByCode: Record<string, number>;
   };
+  /**
+   * Custom room messages (`Game.onMessage`): received from seated players, handled by the game,
+   * refused (rate, size, bad JSON, no handler, the game's own refusals, handler errors), and
+   * refusals by error name.
+   */
+  gameMessages: {
+    /** Messages that arrived from seated players. */
+    received: number;
+    /** Messages the game handled (answered when a reply was asked for). */
+    handled: number;
+    /** Messages refused. */
+    refused: number;
+    /** Refusals by error name (`rate_limited`, `message_too_large`, `bad_message`, `unknown_message`, `internal`, …). */
+    refusedByCode: Record<string, number>;
+  };
   /** Frames that carried an ack. */
   acks: number;
   /** State frames sent. */
@@ -99,6 +114,9 @@ export class RoomStats {
   inputsReceived = 0;
   inputsProcessed = 0;
   inputsRejected = 0;
+  gameMessagesReceived = 0;
+  gameMessagesHandled = 0;
+  gameMessagesRefused = 0;
   acks = 0;
   frames = 0;
   framesSkipped = 0;
@@ -112,6 +130,7 @@ export class RoomStats {
   peakCcu = 0;
   idleFrames = 0;
   readonly rejectedByCode: Record<string, number> = {};
+  readonly gameMessagesRefusedByCode: Record<string, number> = {};
   readonly refused: Record<string, number> = {};
   readonly closes: Record<string, number> = {};
   readonly errors: Record<string, number> = {};
@@ -171,6 +190,12 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
       processed: s.inputsProcessed,
       rejected: s.inputsRejected,
       rejectedByCode: { ...s.rejectedByCode },
+    },
+    gameMessages: {
+      received: s.gameMessagesReceived,
+      handled: s.gameMessagesHandled,
+      refused: s.gameMessagesRefused,
+      refusedByCode: { ...s.gameMessagesRefusedByCode },
     },
     acks: s.acks,
     frames: s.frames,

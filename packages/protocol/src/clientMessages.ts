@@ -3,6 +3,7 @@ import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import { InputFrameReader, type InputEntry } from "./inputFrame";
+import { readRoomMessage, type RoomMessage } from "./roomMessages";
 
 /**
  * decodeClientMessage copies the entries out, so one reader serves every call. Marked pure so a
@@ -63,7 +64,7 @@ export interface ReceiptMessage {
 }
 
 /** Every binary client→server message, told apart by `kind`. */
-export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage;
+export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage | RoomMessage;
 
 /** Writes a HELLO into `w` (reset by the caller); returns `w`. */
 export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
@@ -140,6 +141,9 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
         break;
       case Kind.Receipt:
         msg = { kind: "receipt", messages: r.varuint(), bytes: r.varuint() };
+        break;
+      case Kind.Message:
+        msg = readRoomMessage(r);
         break;
       default:
         throw new DecodeError("unknown_kind", `unknown client message kind 0x${kind.toString(16)}`);

@@ -34,6 +34,8 @@ export const Kind = {
   Leave: 0x05,
   /** What the client has read so far (backpressure; see `ReceiptCounter`). */
   Receipt: 0x06,
+  /** Client: a custom room message (chat, ready, vote), optionally a request awaiting a REPLY. */
+  Message: 0x07,
 
   /** Server: the seat, its token and the room's timing. */
   Welcome: 0x81,
@@ -45,6 +47,8 @@ export const Kind = {
   Pong: 0x84,
   /** Server: a `tk:stats` snapshot. */
   Stats: 0x85,
+  /** Server: the answer to a MESSAGE request: a payload, or an error code. */
+  Reply: 0x86,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */

@@ -31,6 +31,14 @@ export const ErrorCode = {
   already_joined: 13,
   /** Reserved; never sent (an unknown token gets a fresh seat). */
   bad_token: 14,
+  /** A room message of a type the game does not handle. */
+  unknown_message: 15,
+  /** A room message whose payload is over `MAX_MESSAGE_PAYLOAD_CHARS`. */
+  message_too_large: 16,
+  /** A room message whose payload is not JSON, or that the game's validator refused. */
+  bad_message: 17,
+  /** The room could not answer a request: the game's handler threw, or its reply was unusable. */
+  internal: 18,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */

@@ -11,9 +11,10 @@ import type { Schema, SchemaDecl } from "./schema/schema";
  *
  * `I` is the input, `E` the event (a union when the game has several kinds), `S` the state a
  * connection's `state` events carry: the {@link ClientView} of the schema in binary rooms, the
- * declared view type in JSON rooms.
+ * declared view type in JSON rooms. `M` maps the game's custom room message types to their
+ * request and response types ({@link defineMessages}); `{}` when it has none.
  */
-export interface GameTypes<I = unknown, E = unknown, S = unknown> {
+export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}> {
   /** The room kind clients join (`/rooms/<kind>/<id>`). */
   readonly kind: string;
   /** The entity schema of a binary room; null in JSON rooms. */
@@ -29,10 +30,56 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown> {
   decodeEvent(body: unknown): E | null;
   /** Type carrier only, never set: the state type `S`. */
   readonly stateType?: S;
+  /** Type carrier only, never set: the message map `M`. */
+  readonly messageTypes?: M;
 }
 
 /** Any {@link GameTypes}: the constraint of functions generic over a game. */
-export type AnyGameTypes = GameTypes<any, any, any>;
+export type AnyGameTypes = GameTypes<any, any, any, any>;
+
+/**
+ * The shape every message map has: each type name maps to its request payload and its response
+ * (`void` for a message answered with nothing). Written as a constraint on `M` itself so an
+ * `interface` qualifies (interfaces have no index signature).
+ */
+export type MessageShapes<M> = { [K in keyof M]: { request: unknown; response: unknown } };
+
+/** Any message map: what a connection without a game declaration may send (names and payloads unchecked). */
+export type AnyMessages = Record<string, { request: unknown; response: unknown }>;
+
+/** The message type names of map `M`. */
+export type MessageName<M> = keyof M & string;
+/** The request payload of message `K` in map `M`. */
+export type MessageRequest<M, K extends keyof M> = M[K] extends { request: infer Q } ? Q : never;
+/** The response of message `K` in map `M`. */
+export type MessageResponse<M, K extends keyof M> = M[K] extends { response: infer R } ? R : never;
+
+/** Carries a message map's type in a game spec (see {@link defineMessages}); nothing at run time. */
+export interface MessageTypes<M> {
+  /** Type carrier only, never set. */
+  readonly messageTypes?: M;
+}
+
+/**
+ * Declares a game's custom room messages for {@link defineGameTypes}' `messages` field: the
+ * map's types only (nothing is sent or checked at run time; the room's handler validates).
+ *
+ * @example
+ * ```ts
+ * interface TagMessages {
+ *   chat: { request: { text: string }; response: void };
+ *   ready: { request: { ready: boolean }; response: { ready: number; of: number } };
+ * }
+ * export const tagGame = defineGameTypes<TagInput, TagEvent>()({ kind: "tag", schema, encodeInput, messages: defineMessages<TagMessages>() });
+ * // client: await room.request("ready", { ready: true }) resolves to { ready, of }
+ * ```
+ */
+export function defineMessages<M extends MessageShapes<M>>(): MessageTypes<M> {
+  return {};
+}
+
+/** The message map of game declaration `G`. */
+export type MessagesOf<G extends AnyGameTypes> = G extends GameTypes<any, any, any, infer M> ? M : never;
 
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any> ? I : never;
@@ -42,7 +89,7 @@ export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, 
 export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S> ? S : never;
 
 /** What {@link defineGameTypes} takes for a binary room with an entity schema. */
-export interface BinaryGameSpec<I, E, D extends SchemaDecl> {
+export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}> {
   /** The room kind. */
   kind: string;
   /** The room's entity schema; the client state is its {@link ClientView}. */
@@ -51,10 +98,12 @@ export interface BinaryGameSpec<I, E, D extends SchemaDecl> {
   encodeInput(input: I, w: BinaryWriter): Uint8Array;
   /** Decodes one event body (valid only during the call); null for a kind not known. Without it, events are the raw bytes. */
   decodeEvent?(body: Uint8Array): E | null;
+  /** The game's custom room messages, as types ({@link defineMessages}). */
+  messages?: MessageTypes<M>;
 }
 
 /** What {@link defineGameTypes} takes for a JSON text-mode room. */
-export interface JsonGameSpec<I, E> {
+export interface JsonGameSpec<I, E, M = {}> {
   /** The room kind. */
   kind: string;
   /** Marks the JSON room. */
@@ -63,6 +112,8 @@ export interface JsonGameSpec<I, E> {
   encodeInput?(input: I): unknown;
   /** Checks or converts one event value; null for a kind not known. Default: the value as is. */
   decodeEvent?(body: unknown): E | null;
+  /** The game's custom room messages, as types ({@link defineMessages}). */
+  messages?: MessageTypes<M>;
 }
 
 /**
@@ -72,9 +123,9 @@ export interface JsonGameSpec<I, E> {
  */
 export interface GameTypesBuilder<I, E, S> {
   /** A binary room with an entity schema. */
-  <D extends SchemaDecl>(spec: BinaryGameSpec<I, E, D>): GameTypes<I, E, ClientView<D>>;
+  <D extends SchemaDecl, M extends MessageShapes<M> = {}>(spec: BinaryGameSpec<I, E, D, M>): GameTypes<I, E, ClientView<D>, M>;
   /** A JSON text-mode room. */
-  (spec: JsonGameSpec<I, E>): GameTypes<I, E, S>;
+  <M extends MessageShapes<M> = {}>(spec: JsonGameSpec<I, E, M>): GameTypes<I, E, S, M>;
 }
 
 const passThrough = (v: unknown): unknown => v;

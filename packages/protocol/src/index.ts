@@ -21,3 +21,4 @@ export * from "./delta";
 export * from "./gameTypes";
 export * from "./receipts";
 export * from "./lobby";
+export * from "./roomMessages";

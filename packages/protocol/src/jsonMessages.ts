@@ -1,6 +1,7 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
 import type { WelcomeMessage } from "./serverMessages";
+import { isMessageType } from "./roomMessages";
 
 /**
  * JSON text mode, for turn-based rooms where readability beats bytes. Same message set as the
@@ -35,6 +36,15 @@ export type JsonClientMessage =
     }
   | { t: "leave" }
   | { t: "ka" }
+  | {
+      t: "msg";
+      /** The message type ({@link isMessageType}). */
+      type: string;
+      /** Request id echoed by the reply; absent or 0 when no reply is wanted. */
+      id?: number;
+      /** The payload, any JSON value (absent reads as null). */
+      data?: unknown;
+    }
   /** Receipt: server messages (`m`) and UTF-16 units (`b`) read so far, modulo 2^32. */
   | {
       t: "rc";
@@ -106,7 +116,22 @@ export type JsonServerMessage =
       /** The room's `tk:stats` snapshot. */
       stats: unknown;
     }
-  | { t: "ka" };
+  | { t: "ka" }
+  | {
+      t: "reply";
+      /** The request's id. */
+      id: number;
+      /** Success: the reply value. */
+      data?: unknown;
+      /** Refusal: the numeric {@link ErrorCode} (absent on success). */
+      code?: number;
+      /** Refusal: the symbolic {@link ErrorName}. */
+      name?: string;
+      /** Refusal: a human-readable explanation. */
+      reason?: string;
+      /** Refusal: how long to wait before asking again (ms). */
+      retryAfterMs?: number;
+    };
 
 /** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */
 export function toJsonWelcome(m: WelcomeFields): JsonWelcome {
@@ -173,6 +198,10 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
     case "rc":
       if (!isU32(o.m) || !isU32(o.b)) return new DecodeError("bad_value", "rc.m and rc.b must be u32");
       return { t: "rc", m: o.m, b: o.b };
+    case "msg":
+      if (!isMessageType(o.type)) return new DecodeError("bad_value", "msg.type must be 1-32 of A-Z a-z 0-9 _ . : -");
+      if (o.id !== undefined && !isU32(o.id)) return new DecodeError("bad_value", "msg.id must be a non-negative integer");
+      return { t: "msg", type: o.type, id: o.id ?? 0, data: o.data === undefined ? null : o.data };
     default:
       return new DecodeError("unknown_kind", `unknown message type ${JSON.stringify(o.t)?.slice(0, 32)}`);
   }

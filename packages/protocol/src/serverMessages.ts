@@ -2,6 +2,7 @@ import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { FrameFlag, Kind } from "./constants";
 import { DecodeError } from "./decodeError";
+import { readReply, type ReplyMessage } from "./roomMessages";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
@@ -82,7 +83,7 @@ export interface StatsMessage {
 }
 
 /** Every binary server→client message, told apart by `kind`. */
-export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage;
+export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage | ReplyMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
@@ -205,6 +206,9 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
         break;
       case Kind.Stats:
         msg = { kind: "stats", requestId: r.u32(), json: r.string(1 << 20) };
+        break;
+      case Kind.Reply:
+        msg = readReply(r);
         break;
       default:
         throw new DecodeError("unknown_kind", `unknown server message kind 0x${kind.toString(16)}`);

@@ -24,6 +24,27 @@ let myEntity = -1;
 conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));
 conn.on("event", (e) => {
   if (e.body.kind === "youAre") myEntity = e.body.entity;
+  else if (e.body.kind === "chat") say(`${e.body.from}: ${e.body.text}`);
+});
+
+// Chat is a room message outside the tick: the room broadcasts it as a `chat` event and answers
+// the request (typed by the game's TagMessages) with how many players heard it.
+const lines = document.querySelector("#lines")!;
+function say(text: string): void {
+  const li = document.createElement("li");
+  li.textContent = text;
+  lines.prepend(li);
+  while (lines.children.length > 8) lines.lastElementChild!.remove();
+}
+const chat = document.querySelector<HTMLFormElement>("#chat")!;
+chat.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = chat.elements.namedItem("text") as HTMLInputElement;
+  conn.request("chat", { text: input.value }).then(
+    (r) => say(`(heard by ${r.heardBy})`),
+    (err: Error) => say(`(not sent: ${err.message})`),
+  );
+  input.value = "";
 });
 
 // Every player drawn a little in the past, interpolated between the room's frames: x and y
@@ -54,6 +75,7 @@ function steer(): void {
   conn.sendInput(input);
 }
 addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement) return; // typing a chat line is not steering
   held.add(e.key);
   steer();
 });

@@ -1,7 +1,7 @@
-import type { Game, GameContext, GameDefinition, InputRejection } from "@tikron/core";
+import { messageHandlers, type Game, type GameContext, type GameDefinition, type InputRejection } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { BinaryWriter, type EntityRecord } from "@tikron/protocol";
-import { TAG_KIND, TAG_RULES, decodeTagInput, encodeYouAre, tagSchema, type TagInput } from "../shared/tag";
+import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, encodeChat, encodeYouAre, tagSchema, type TagInput, type tagGame } from "../shared/tag";
 
 type PlayerRecord = EntityRecord<(typeof tagSchema.decl)["player"]>;
 
@@ -12,6 +12,8 @@ interface Runner {
   input: TagInput;
   /** Room time before which this player cannot tag (fresh "it"). */
   canTagAt: number;
+  /** False while the seat is held for a reconnect. */
+  connected: boolean;
 }
 
 /**
@@ -41,14 +43,16 @@ export class TagGame implements Game<TagInput> {
       name: name || `p${playerId}`,
     };
     const entity = this.world.spawn("player", rec, { global: true });
-    this.runners.set(playerId, { playerId, entity, rec, input: { dx: 0, dy: 0 }, canTagAt: 0 });
+    this.runners.set(playerId, { playerId, entity, rec, input: { dx: 0, dy: 0 }, canTagAt: 0, connected: true });
     this.tellEntity(playerId, entity);
   }
 
   /** A player back inside the reconnection window starts from a fresh view: tell them again. */
   reconnected(playerId: number): void {
     const r = this.runners.get(playerId);
-    if (r) this.tellEntity(playerId, r.entity);
+    if (!r) return;
+    r.connected = true;
+    this.tellEntity(playerId, r.entity);
   }
 
   /** Tells one player which entity is theirs (events are copied when queued). */
@@ -59,7 +63,9 @@ export class TagGame implements Game<TagInput> {
   /** A dropped player stands still while their seat is held. */
   disconnected(playerId: number): void {
     const r = this.runners.get(playerId);
-    if (r) r.input = { dx: 0, dy: 0 };
+    if (!r) return;
+    r.input = { dx: 0, dy: 0 };
+    r.connected = false;
   }
 
   leave(playerId: number): void {
@@ -72,6 +78,24 @@ export class TagGame implements Game<TagInput> {
     const next = this.runners.values().next();
     if (r.rec.it && !next.done) next.value.rec.it = true;
   }
+
+  /**
+   * Room messages, typed by the declaration's `TagMessages`: a chat line goes to everyone
+   * connected as a `chat` event at the next flush, and the sender hears how many that was.
+   */
+  readonly onMessage = messageHandlers<typeof tagGame>({
+    chat: {
+      check: checkChat,
+      handle: (playerId, { text }) => {
+        const from = this.runners.get(playerId)?.rec.name ?? `p${playerId}`;
+        this.ctx?.emit(encodeChat(this.writer, from, text));
+        this.ctx?.count("chats");
+        let heardBy = 0;
+        for (const r of this.runners.values()) if (r.connected) heardBy++;
+        return { heardBy };
+      },
+    },
+  });
 
   decodeInput(payload: Uint8Array | unknown): TagInput | InputRejection {
     return decodeTagInput(payload);

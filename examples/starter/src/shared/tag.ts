@@ -3,7 +3,21 @@
  * the input codec and the rules' numbers. It imports only `@tikron/protocol`, so the browser
  * bundle carries no room code.
  */
-import { BinaryReader, bool, defineGameTypes, defineSchema, quant, reject, string, varuint, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import {
+  BinaryReader,
+  bool,
+  defineGameTypes,
+  defineMessages,
+  defineSchema,
+  quant,
+  refuseMessage,
+  reject,
+  string,
+  varuint,
+  type BinaryWriter,
+  type InputRejection,
+  type MessageRejection,
+} from "@tikron/protocol";
 
 /** The room kind clients join: `/rooms/tag/<roomId>`. */
 export const TAG_KIND = "tag";
@@ -19,6 +33,8 @@ export const TAG_RULES = {
   tagRadius: 24,
   /** A fresh "it" cannot tag straight back for this long. */
   tagCooldownMs: 1_000,
+  /** Longest chat line (characters). */
+  chatMaxChars: 120,
 } as const;
 
 /**
@@ -64,31 +80,67 @@ export function decodeTagInput(payload: unknown): TagInput | InputRejection {
   return { dx: (x - 1) as TagInput["dx"], dy: (y - 1) as TagInput["dy"] };
 }
 
-/** Events the room sends one player. Today one kind: which entity is theirs. */
-export const TagEventKind = { youAre: 1 } as const;
+/** Events the room sends: which entity is the player's (to one player), a chat line (to all). */
+export const TagEventKind = { youAre: 1, chat: 2 } as const;
 
 /** Encodes a "your entity is `entity`" event (room side). */
 export function encodeYouAre(w: BinaryWriter, entity: number): Uint8Array {
   return w.reset().u8(TagEventKind.youAre).varuint(entity).toBytes();
 }
 
-/** An event as the client sees it: today only which entity is the player's. */
-export type TagEvent = { kind: "youAre"; entity: number };
+/** Encodes a chat line `text` said by the player named `from` (room side). */
+export function encodeChat(w: BinaryWriter, from: string, text: string): Uint8Array {
+  return w.reset().u8(TagEventKind.chat).string(from).string(text).toBytes();
+}
 
-/** Decodes an event body (client side); null for a kind this client does not know. */
+/** An event as the client sees it: which entity is the player's, or a chat line. */
+export type TagEvent = { kind: "youAre"; entity: number } | { kind: "chat"; from: string; text: string };
+
+/** Decodes an event body (client side); null for a kind this client does not know, or a malformed one. */
 export function decodeTagEvent(body: unknown): TagEvent | null {
   if (!(body instanceof Uint8Array) || body.length < 2) return null;
   const r = new BinaryReader(body);
-  return r.u8() === TagEventKind.youAre ? { kind: "youAre", entity: r.varuint() } : null;
+  try {
+    const kind = r.u8();
+    if (kind === TagEventKind.youAre) return { kind: "youAre", entity: r.varuint() };
+    if (kind === TagEventKind.chat) return { kind: "chat", from: r.string(128), text: r.string(TAG_RULES.chatMaxChars * 3) };
+  } catch {
+    // A truncated body: dropped like an unknown kind.
+  }
+  return null;
+}
+
+/**
+ * The room messages players send outside the tick: `chat` says a line to everyone in the room
+ * (they get a `chat` event) and answers how many connected players heard it.
+ */
+export interface TagMessages {
+  chat: { request: { text: string }; response: { heardBy: number } };
+}
+
+/**
+ * Validates a chat request (room side: the payload arrives as `unknown`): an object whose
+ * `text` is 1–120 characters once trimmed.
+ */
+export function checkChat(payload: unknown): TagMessages["chat"]["request"] | MessageRejection {
+  const text = (payload as { text?: unknown } | null)?.text;
+  if (typeof text !== "string") return refuseMessage("bad_message", "chat needs { text: string }");
+  const line = text.trim();
+  if (line.length === 0 || line.length > TAG_RULES.chatMaxChars) {
+    return refuseMessage("bad_message", `chat text must be 1-${TAG_RULES.chatMaxChars} characters`);
+  }
+  return { text: line };
 }
 
 /**
  * The game as clients see it: `connect(url, { game: tagGame, room })` then sends `TagInput`s
- * (encoded here), hands out decoded `TagEvent`s and a view typed by `tagSchema`.
+ * (encoded here), hands out decoded `TagEvent`s and a view typed by `tagSchema`, and types
+ * `room.request("chat", { text })` by `TagMessages`.
  */
 export const tagGame = defineGameTypes<TagInput, TagEvent>()({
   kind: TAG_KIND,
   schema: tagSchema,
   encodeInput: (input, w) => encodeTagInput(w, input),
   decodeEvent: decodeTagEvent,
+  messages: defineMessages<TagMessages>(),
 });

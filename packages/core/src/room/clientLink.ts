@@ -36,6 +36,7 @@ export function newClientLink(
     pending: true,
     lastDropAt: -Infinity,
     rejectBucket: new TokenBucket(options.rejectedFramesPerSec, options.rejectedFramesBurst, now),
+    messageBucket: null,
     sentMessages: 0,
     sentBytes: 0,
     receiptMessages: 0,

@@ -2,6 +2,8 @@ import {
   ErrorCode,
   encodeError,
   encodePong,
+  encodeReply,
+  encodeReplyError,
   encodeStats,
   encodeWelcome,
   toJsonWelcome,
@@ -55,6 +57,27 @@ export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number,
 export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: BinaryWriter): void {
   if (dialect === "json") sendJson(link, { t: "stats", id: requestId, stats: snapshot });
   else sendTo(link, encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
+}
+
+/**
+ * Answers a room message request with the game's reply, already JSON text (measured against the
+ * reply limit by the caller): spliced into the JSON reply as is, so it is serialized once.
+ */
+export function sendReply(link: ClientLink, requestId: number, payloadJson: string, writer: BinaryWriter): void {
+  if (link.dialect === "json") sendTo(link, `{"t":"reply","id":${requestId},"data":${payloadJson}}`);
+  else sendTo(link, encodeReply(writer.reset(), requestId, payloadJson).peek());
+}
+
+/** Refuses a room message request: the error code (and back-off) under the request's id. */
+export function sendReplyError(link: ClientLink, requestId: number, name: ErrorName, reason: string, retryAfterMs: number, writer: BinaryWriter): void {
+  const code = ErrorCode[name];
+  if (link.dialect === "json") {
+    const m: JsonServerMessage = { t: "reply", id: requestId, code, name, reason };
+    if (retryAfterMs > 0) m.retryAfterMs = retryAfterMs;
+    sendJson(link, m);
+  } else {
+    sendTo(link, encodeReplyError(writer.reset(), requestId, code, reason, retryAfterMs).peek());
+  }
 }
 
 /**

@@ -26,6 +26,7 @@ import { Admission, type AdmissionRefusal } from "./admission";
 import { RoomBots, type BotSpec } from "./bots";
 import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, takeReceipt } from "./clientLink";
 import { sendError, sendPong, sendStats } from "./dialects";
+import { GameMessageRouter } from "./gameMessageRouter";
 import { Seating } from "./seating";
 import { SeatRegistry, type SeatTicket } from "./seatRegistry";
 import { SessionTracker, type RoomHooks } from "./sessionTracker";
@@ -53,8 +54,9 @@ export interface RoomInit {
  * decode, dispatch), protocol errors and closes. `Room` (room.ts) extends it with the game
  * side: who joins (hello, welcome), the input queue, the tick and the flush. The split is by
  * seam, not for reuse: nothing else extends this class. Over 400 lines since admission per
- * identity, receipts and bots joined the arrival path; their rules live in room/admission.ts,
- * room/clientLink.ts and room/bots.ts, and this file only wires them to each message.
+ * identity, receipts, bots and room messages joined the arrival path; their rules live in
+ * room/admission.ts, room/clientLink.ts, room/bots.ts and room/gameMessageRouter.ts, and this
+ * file only wires them to each message.
  */
 export abstract class RoomSockets {
   /** Room kind, e.g. `agar`. */
@@ -82,6 +84,8 @@ export abstract class RoomSockets {
   /** The room's bot players (see room/bots.ts). */
   protected readonly bots: RoomBots;
   protected readonly admission: Admission;
+  /** Custom room messages to the game's `onMessage` (see room/gameMessageRouter.ts). */
+  protected readonly gameMessages: GameMessageRouter;
   protected nextConnId = 1;
   protected jsonDirty = false;
 
@@ -114,6 +118,16 @@ export abstract class RoomSockets {
       markChanged: () => this.markChanged(),
     });
     const room = this;
+    this.gameMessages = new GameMessageRouter({
+      game: this.game,
+      options: this.options,
+      stats: this.stats,
+      writer: this.writer,
+      label: `${this.kind}:${this.roomId}`,
+      sendError: (link, name, reason, retryAfterMs) => room.sendError(link, name, reason, retryAfterMs),
+      close: (link, code, reason) => room.closeLink(link, code, reason),
+      slowConsumer: (link) => room.slowConsumer(link),
+    });
     this.bots = new RoomBots(init.bots, {
       clock: this.clock,
       dialect: this.game.sync.mode,
@@ -327,6 +341,9 @@ export abstract class RoomSockets {
       case "receipt":
         takeReceipt(link, msg.messages, msg.bytes);
         return;
+      case "message":
+        if (!link.seat) return this.protocolError(link, "not_joined", "message before hello");
+        return this.gameMessages.fromBinary(link, msg.requestId, msg.type, msg.payload, now);
       case "leave":
         return this.leave(link);
     }
@@ -354,6 +371,9 @@ export abstract class RoomSockets {
       case "ka":
         // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
         return link.connection.send(JSON_KEEPALIVE);
+      case "msg":
+        if (!link.seat) return this.protocolError(link, "not_joined", "message before hello", "json");
+        return this.gameMessages.fromJson(link, msg.id ?? 0, msg.type, msg.data, now);
       case "leave":
         return this.leave(link);
     }

@@ -1,0 +1,118 @@
+import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type BinaryWriter, type ErrorName } from "@tikron/protocol";
+import type { Game } from "../game";
+import type { RoomOptions } from "../roomOptions";
+import { RoomStats } from "../roomStats";
+import type { ClientLink } from "../seat";
+import { TokenBucket } from "../tokenBucket";
+import { Pressure, pressure } from "./clientLink";
+import { sendReply, sendReplyError } from "./dialects";
+
+/** What the router needs from its room. */
+export interface GameMessageRoom {
+  readonly game: Game;
+  readonly options: RoomOptions;
+  readonly stats: RoomStats;
+  readonly writer: BinaryWriter;
+  /** For logs: `kind:roomId`. */
+  readonly label: string;
+  /** Sends an ERROR in the socket's dialect (answers to messages that asked for no reply). */
+  sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number): void;
+  /** Closes a socket (refusal budget spent: 4010; not reading: 4004). */
+  close(link: ClientLink, code: number, reason: string): void;
+  /** Closes a client that does not read (4004), counted. */
+  slowConsumer(link: ClientLink): void;
+}
+
+/**
+ * Custom room messages from seated sockets to the game's `onMessage`, one at a time on arrival
+ * (not queued for the tick: a chat line or a vote needs no simulation step). In order: the
+ * socket's own message rate, the payload's size, its JSON, the game's handler; each refusal is
+ * answered to the request (or as an ERROR when no reply was asked for), counted under
+ * `gameMessages.refusedByCode`, and costs one token of the socket's refusal budget, shared
+ * with refused inputs, so a client that keeps sending refused messages is closed 4010.
+ */
+export class GameMessageRouter {
+  constructor(private readonly room: GameMessageRoom) {}
+
+  /** A binary MESSAGE: its payload is still JSON text. */
+  fromBinary(link: ClientLink, requestId: number, type: string, payloadJson: string, now: number): void {
+    if (!this.admit(link, requestId, now)) return;
+    if (payloadJson.length > MAX_MESSAGE_PAYLOAD_CHARS) return this.tooLarge(link, requestId, payloadJson.length, now);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(payloadJson);
+    } catch {
+      return this.refuse(link, requestId, "bad_message", "payload is not JSON", now);
+    }
+    this.dispatch(link, requestId, type, payload, now);
+  }
+
+  /** A JSON `msg`: its payload arrived parsed; its size is that of its JSON text, as in binary. */
+  fromJson(link: ClientLink, requestId: number, type: string, payload: unknown, now: number): void {
+    if (!this.admit(link, requestId, now)) return;
+    const size = JSON.stringify(payload).length;
+    if (size > MAX_MESSAGE_PAYLOAD_CHARS) return this.tooLarge(link, requestId, size, now);
+    this.dispatch(link, requestId, type, payload, now);
+  }
+
+  /** Counts the message and charges its socket's message rate (bucket made on the first one). */
+  private admit(link: ClientLink, requestId: number, now: number): boolean {
+    const { stats, options } = this.room;
+    stats.gameMessagesReceived++;
+    const bucket = (link.messageBucket ??= new TokenBucket(options.gameMessageRatePerSec, options.gameMessageBurst, now));
+    if (bucket.take(now)) return true;
+    this.refuse(link, requestId, "rate_limited", "too many room messages", now, bucket.waitMs(now));
+    return false;
+  }
+
+  private tooLarge(link: ClientLink, requestId: number, size: number, now: number): void {
+    this.refuse(link, requestId, "message_too_large", `payload of ${size} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`, now);
+  }
+
+  private dispatch(link: ClientLink, requestId: number, type: string, payload: unknown, now: number): void {
+    const { game, stats } = this.room;
+    if (!game.onMessage) return this.refuse(link, requestId, "unknown_message", `room ${game.kind} takes no messages`, now);
+    let result: unknown;
+    let json: string | undefined;
+    try {
+      result = game.onMessage(link.seat!.playerId, type, payload);
+      if (!isRejection(result) && requestId !== 0) json = JSON.stringify(result ?? null);
+    } catch (e) {
+      // A game bug (or a reply JSON cannot carry) must not take the room down for everyone else.
+      RoomStats.bump(stats.errors, "internal");
+      console.error(`[room ${this.room.label}] message handler error (${type})`, e);
+      return this.refuse(link, requestId, "internal", "the room could not handle the message", now);
+    }
+    if (isRejection(result)) return this.refuse(link, requestId, result.code, result.reason, now);
+    if (json !== undefined && json.length > MAX_REPLY_PAYLOAD_CHARS) {
+      RoomStats.bump(stats.errors, "reply_too_large");
+      return this.refuse(link, requestId, "internal", `reply of ${json.length} chars exceeds ${MAX_REPLY_PAYLOAD_CHARS}`, now);
+    }
+    stats.gameMessagesHandled++;
+    if (json !== undefined && this.mayAnswer(link, now)) sendReply(link, requestId, json, this.room.writer);
+  }
+
+  private refuse(link: ClientLink, requestId: number, name: ErrorName, reason: string, now: number, retryAfterMs = 0): void {
+    const { stats } = this.room;
+    stats.gameMessagesRefused++;
+    RoomStats.bump(stats.gameMessagesRefusedByCode, name);
+    if (!link.rejectBucket.take(now)) {
+      RoomStats.bump(stats.errors, "too_many_refusals");
+      return this.room.close(link, CloseCode.too_many_errors, "too many refused messages");
+    }
+    if (requestId === 0) return this.room.sendError(link, name, reason, retryAfterMs);
+    if (this.mayAnswer(link, now)) sendReplyError(link, requestId, name, reason, retryAfterMs, this.room.writer);
+  }
+
+  /**
+   * A reply is not optional like a pong (a caller awaits it), and the message rate already
+   * bounds how many there are: it goes out even to a client that is behind, unless that client
+   * is past its grace and is closed instead.
+   */
+  private mayAnswer(link: ClientLink, now: number): boolean {
+    if (link.closed) return false;
+    if (pressure(link, now, this.room.options) !== Pressure.Close) return true;
+    this.room.slowConsumer(link);
+    return false;
+  }
+}

@@ -1,0 +1,123 @@
+import type { BinaryReader } from "./binaryReader";
+import type { BinaryWriter } from "./binaryWriter";
+import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
+import { DecodeError } from "./decodeError";
+import type { ErrorName } from "./errorCodes";
+
+/*
+ * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
+ * with a short type name, an optional request id and a payload, answered (when it asked) by a
+ * REPLY carrying the same id and a payload or an error code. They are rare — a player sends a
+ * few a minute, a room answers them one by one — so the payload travels as JSON text inside the
+ * binary frame: any JSON value, one codec for both dialects, no schema to declare. The tick's
+ * own traffic (inputs, state frames) never goes through here.
+ */
+
+/** Longest message type name (characters of `A-Z a-z 0-9 _ . : -`). */
+export const MAX_MESSAGE_TYPE_LENGTH = 32;
+
+/**
+ * Longest payload of a client's message: UTF-16 units of its JSON text (`JSON.stringify`'s
+ * length), the same measure in both dialects. A longer one is refused with `message_too_large`.
+ */
+export const MAX_MESSAGE_PAYLOAD_CHARS = 2048;
+
+/** Longest reply payload a room sends (UTF-16 units of its JSON text); a longer reply is an `internal` error. */
+export const MAX_REPLY_PAYLOAD_CHARS = 16384;
+
+const TYPE_RE = /^[A-Za-z0-9_.:-]{1,32}$/;
+
+/** Whether `type` is a legal message type name (1–32 of `A-Z a-z 0-9 _ . : -`). */
+export function isMessageType(type: unknown): type is string {
+  return typeof type === "string" && TYPE_RE.test(type);
+}
+
+/**
+ * A custom room message (binary dialect). `requestId` 0 means no reply is wanted (a refusal then
+ * comes as an ordinary ERROR); any other id is echoed by the REPLY. `payload` is JSON text,
+ * parsed by the room after its size check.
+ */
+export interface RoomMessage {
+  /** Discriminator. */
+  kind: "message";
+  /** The request id the reply echoes; 0 for a message that wants no reply. */
+  requestId: number;
+  /** The message type, e.g. `chat` ({@link isMessageType}). */
+  type: string;
+  /** The payload as JSON text. */
+  payload: string;
+}
+
+/** The answer to a request: `code` 0 with a JSON payload, or an {@link ErrorCode} with a reason. */
+export interface ReplyMessage {
+  /** Discriminator. */
+  kind: "reply";
+  /** The request's id. */
+  requestId: number;
+  /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with. */
+  code: number;
+  /** Refusals: how long to wait before asking again (ms), 0 for no hint. */
+  retryAfterMs: number;
+  /** Refusals: a human-readable reason; empty on success. */
+  reason: string;
+  /** Success: the reply value as JSON text; empty on a refusal. */
+  payload: string;
+}
+
+/**
+ * Writes a MESSAGE. `payloadJson` is the payload's JSON text (`JSON.stringify(value)`); the
+ * caller checks it against {@link MAX_MESSAGE_PAYLOAD_CHARS}. Returns `w`.
+ *
+ * @throws RangeError for a type that is not a legal message type name.
+ */
+export function encodeRoomMessage(w: BinaryWriter, requestId: number, type: string, payloadJson: string): BinaryWriter {
+  if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
+  return w.u8(Kind.Message).varuint(requestId).string(type).string(payloadJson);
+}
+
+/** Writes a successful REPLY carrying `payloadJson` (JSON text); returns `w`. */
+export function encodeReply(w: BinaryWriter, requestId: number, payloadJson: string): BinaryWriter {
+  return w.u8(Kind.Reply).varuint(requestId).u16(0).string(payloadJson);
+}
+
+/** Writes a refusing REPLY: the error code, an optional back-off and a reason; returns `w`. */
+export function encodeReplyError(w: BinaryWriter, requestId: number, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
+  return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(reason);
+}
+
+/** Reads a MESSAGE's body (after its kind byte); throws {@link DecodeError}. */
+export function readRoomMessage(r: BinaryReader): RoomMessage {
+  const requestId = r.varuint();
+  const type = r.string(MAX_MESSAGE_TYPE_LENGTH);
+  if (!isMessageType(type)) throw new DecodeError("bad_value", "message type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  // Bounded by the frame; the room checks the payload's own limit so it can answer the request.
+  return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
+}
+
+/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}. */
+export function readReply(r: BinaryReader): ReplyMessage {
+  const requestId = r.varuint();
+  const code = r.u16();
+  if (code === 0) return { kind: "reply", requestId, code, retryAfterMs: 0, reason: "", payload: r.string(MAX_REPLY_PAYLOAD_CHARS * 3) };
+  return { kind: "reply", requestId, code, retryAfterMs: r.varuint(), reason: r.string(1024), payload: "" };
+}
+
+/**
+ * Why a game refused a room message: returned by its handler (or validator), answered to the
+ * sender as a refusing REPLY (or an ERROR when it asked for none) and counted in `tk:stats`
+ * under `gameMessages.refusedByCode`. Same shape as an input's refusal, so `isRejection` tells
+ * both apart from a value.
+ */
+export interface MessageRejection {
+  /** Always true: tells a rejection apart from a reply value. */
+  rejected: true;
+  /** The {@link ErrorName} the sender gets. */
+  code: Extract<ErrorName, "bad_message" | "unknown_message" | "illegal_move" | "not_your_turn">;
+  /** A short human-readable explanation, sent with the refusal. */
+  reason: string;
+}
+
+/** Builds a {@link MessageRejection}: return it from a message handler or validator to refuse. */
+export function refuseMessage(code: MessageRejection["code"], reason: string): MessageRejection {
+  return { rejected: true, code, reason };
+}
