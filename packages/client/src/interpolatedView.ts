@@ -56,7 +56,7 @@ export class InterpolatedView<S = unknown> {
   private render = -Infinity;
 
   /** @internal Use {@link createInterpolatedView}. */
-  constructor(room: RoomConnection<S, any, any>, options: InterpolatedViewOptions<S>) {
+  constructor(room: RoomConnection<S, any, any, any>, options: InterpolatedViewOptions<S>) {
     this.buffer = new SnapshotBuffer(options);
     this.collect = options.collect;
     const buffer = this.buffer;
@@ -119,6 +119,6 @@ export class InterpolatedView<S = unknown> {
  * Interpolates the remote entities of `room`'s states: see {@link InterpolatedView}. Create it
  * right after {@link connect}, before the first welcome can arrive.
  */
-export function createInterpolatedView<S>(room: RoomConnection<S, any, any>, options: InterpolatedViewOptions<S>): InterpolatedView<S> {
+export function createInterpolatedView<S>(room: RoomConnection<S, any, any, any>, options: InterpolatedViewOptions<S>): InterpolatedView<S> {
   return new InterpolatedView(room, options);
 }

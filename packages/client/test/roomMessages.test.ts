@@ -6,6 +6,7 @@
 import { BinaryWriter, ErrorCode, MAX_MESSAGE_PAYLOAD_CHARS, PROTOCOL_VERSION, defineGameTypes, defineMessages, defineSchema, encodeReply, encodeReplyError, quant } from "@tikron/protocol";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
+import { createInterpolatedView } from "../src/interpolatedView";
 import { RequestError } from "../src/pendingRequests";
 import { decodeSent, fakeSockets, welcomeBytes } from "./helpers";
 
@@ -77,6 +78,8 @@ describe("types from the declaration (compile time)", () => {
     conns.push(plain);
     // @ts-expect-error: a game without messages takes none
     plain.send("ready", { ready: true });
+    // A connection with declared messages (an interface) still feeds the SDK's views.
+    createInterpolatedView(room, { fields: ["x"], collect: () => {} });
     // Without a game: any name, any payload, an unknown response.
     const raw = connect("ws://h", { kind: "x", room: "r", WebSocketImpl: Impl, startClosed: true });
     conns.push(raw);
