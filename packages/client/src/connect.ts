@@ -2,10 +2,8 @@ import {
   BinaryWriter,
   CloseCode,
   DecodeError,
-  MAX_MESSAGE_PAYLOAD_CHARS,
   PROTOCOL_VERSION,
   ReceiptCounter,
-  isMessageType,
   type AnyGameTypes,
   type AnyMessages,
   type EventOf,
@@ -31,7 +29,7 @@ import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor } from "./socket";
 import { SocketAttempts, type AttemptListener } from "./socketAttempts";
 import { emptyStats, refreshStats, type ConnectionStats } from "./stats";
-import { ClientWire, checkBinaryPayload, decodeIncoming, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { ClientWire, checkBinaryPayload, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
@@ -44,6 +42,9 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
  * `reconnect.ts`), clock pings (`clockPinger.ts`), input batching (`inputBatcher.ts`) and
  * promises awaiting answers (`pendingRequests.ts`). This class speaks the protocol over them:
  * hello → welcome → frames, the seat's token and input sequence, and the events listeners see.
+ * Over 500 lines because it is the SDK's one public object: every method a game developer calls
+ * (connect, inputs, room messages, reconnects, switching rooms) is here, each a few lines over
+ * the parts above.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
  * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
@@ -581,14 +582,4 @@ export function connect(url: string, options: ConnectOptions | GameConnectOption
   const conn = new RoomConnection<unknown, unknown, unknown>(url, options);
   conn.start();
   return conn;
-}
-
-/** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */
-function messageJson(type: string, payload: unknown): string {
-  if (!isMessageType(type)) throw new RequestError("bad_message", `bad message type ${JSON.stringify(type)}`);
-  const json = JSON.stringify(payload ?? null);
-  if (json.length > MAX_MESSAGE_PAYLOAD_CHARS) {
-    throw new RequestError("message_too_large", `payload of ${json.length} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`);
-  }
-  return json;
 }

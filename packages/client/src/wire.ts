@@ -2,6 +2,7 @@ import {
   BinaryWriter,
   DecodeError,
   MAX_INPUT_PAYLOAD_BYTES,
+  MAX_MESSAGE_PAYLOAD_CHARS,
   PROTOCOL_VERSION,
   decodeJsonServerMessage,
   JSON_KEEPALIVE,
@@ -15,10 +16,12 @@ import {
   encodeRoomMessage,
   encodeStatsRequest,
   errorName,
+  isMessageType,
   type InputEntry,
   type JsonClientMessage,
   type WelcomeMessage,
 } from "@tikron/protocol";
+import { RequestError } from "./pendingRequests";
 
 /** The welcome, identical for binary and JSON rooms (JSON rooms report `schemaHash` 0). */
 export type WelcomeInfo = Omit<WelcomeMessage, "kind">;
@@ -275,4 +278,14 @@ export function utf8Length(s: string): number {
     } else n += 3;
   }
   return n;
+}
+
+/** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */
+export function messageJson(type: string, payload: unknown): string {
+  if (!isMessageType(type)) throw new RequestError("bad_message", `bad message type ${JSON.stringify(type)}`);
+  const json = JSON.stringify(payload ?? null);
+  if (json.length > MAX_MESSAGE_PAYLOAD_CHARS) {
+    throw new RequestError("message_too_large", `payload of ${json.length} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`);
+  }
+  return json;
 }
