@@ -37,22 +37,29 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}> {
 /** Any {@link GameTypes}: the constraint of functions generic over a game. */
 export type AnyGameTypes = GameTypes<any, any, any, any>;
 
+/** One message of a message map: the request payload a client sends and the response it gets back. */
+export interface MessageSpec {
+  /** What the client sends (JSON-able). */
+  request: unknown;
+  /** What the room answers (JSON-able; `void` for a message answered with nothing). */
+  response: unknown;
+}
+
 /**
- * The shape every message map has: each type name maps to its request payload and its response
- * (`void` for a message answered with nothing). Written as a constraint on `M` itself so an
- * `interface` qualifies (interfaces have no index signature).
+ * The shape every message map has: each type name maps to a {@link MessageSpec}. Written as a
+ * constraint on `M` itself so an `interface` qualifies (interfaces have no index signature).
  */
-export type MessageShapes<M> = { [K in keyof M]: { request: unknown; response: unknown } };
+export type MessageShapes<M> = { [K in keyof M]: MessageSpec };
 
 /** Any message map: what a connection without a game declaration may send (names and payloads unchecked). */
-export type AnyMessages = Record<string, { request: unknown; response: unknown }>;
+export type AnyMessages = Record<string, MessageSpec>;
 
 /** The message type names of map `M`. */
 export type MessageName<M> = keyof M & string;
 /** The request payload of message `K` in map `M`. */
-export type MessageRequest<M, K extends keyof M> = M[K] extends { request: infer Q } ? Q : never;
+export type MessageRequest<M, K extends keyof M> = (M[K] & MessageSpec)["request"];
 /** The response of message `K` in map `M`. */
-export type MessageResponse<M, K extends keyof M> = M[K] extends { response: infer R } ? R : never;
+export type MessageResponse<M, K extends keyof M> = (M[K] & MessageSpec)["response"];
 
 /** Carries a message map's type in a game spec (see {@link defineMessages}); nothing at run time. */
 export interface MessageTypes<M> {
