@@ -225,7 +225,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(stats.inputs.rejectedByCode.speed_violation).toBeGreaterThan(10);
     });
 
-    it("ttt-json: seats two, enforces turns, ends the round, rematches; tk:stats counts", async () => {
+    it("ttt-json: seats two, enforces turns, ends the round, rematches, answers a room message; tk:stats counts", async () => {
       const room = fresh("ttt-json", "it");
       const x = openJson(room);
       const o = openJson(room);
@@ -254,9 +254,15 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(await until(() => x.state()?.round === 2)).toBe(true);
       expect(x.state()).toMatchObject({ status: "playing", turn: "O", board: Array(9).fill(null) });
 
+      // A room message to a game without a handler: refused to its request id, the seat kept.
+      x.ws.send(JSON.stringify({ t: "msg", type: "chat", id: 9, data: { text: "gg" } }));
+      expect(await until(() => x.messages.some((m) => m.t === "reply"))).toBe(true);
+      expect(x.messages.find((m) => m.t === "reply")).toMatchObject({ id: 9, code: ErrorCode.unknown_message, name: "unknown_message" });
+
       const stats = await x.stats();
       expect(stats).toMatchObject({ kind: "ttt-json", ccu: 2, loopRunning: false, ticks: 0, game: { moves: 5, rounds: 2 } });
       expect(stats.inputs.rejectedByCode).toEqual({ not_your_turn: 1, illegal_move: 1 });
+      expect(stats.gameMessages).toEqual({ received: 1, handled: 0, refused: 1, refusedByCode: { unknown_message: 1 } });
     });
   });
 }
