@@ -5,7 +5,18 @@
  * unknown kinds, oversized frames, and JSON text with wrong types.
  */
 import fc from "fast-check";
-import { BinaryWriter, Kind, MAX_CLIENT_FRAME_BYTES, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave, encodePing, encodeStatsRequest } from "@tikron/protocol";
+import {
+  BinaryWriter,
+  Kind,
+  MAX_CLIENT_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  encodeHello,
+  encodeInputs,
+  encodeLeave,
+  encodePing,
+  encodeRoomMessage,
+  encodeStatsRequest,
+} from "@tikron/protocol";
 
 /** One message as a socket delivers it: binary bytes or a text frame. */
 export type WireFrame = Uint8Array | string;
@@ -51,6 +62,10 @@ export const wellFormedFrame: fc.Arbitrary<Uint8Array> = fc.oneof(
   }),
   fc.integer({ min: 0, max: 0xffffffff }).map((id) => encodeStatsRequest(w.reset(), id).toBytes()),
   fc.constant(0).map(() => encodeLeave(w.reset()).toBytes()),
+  // Room messages: no game here handles any, and a payload may be over its limit or not JSON.
+  fc
+    .record({ id: fc.integer({ min: 0, max: 0xffffffff }), type: fc.constantFrom("chat", "constructor", "__proto__", "rematch"), payload: fc.oneof(fc.json(), fc.string({ maxLength: 2100 })) })
+    .map((m) => encodeRoomMessage(w.reset(), m.id, m.type, m.payload).toBytes()),
 );
 
 /** Applies one random corruption to a frame. */
@@ -96,12 +111,12 @@ const oversized: fc.Arbitrary<Uint8Array> = fc.tuple(fc.integer({ min: MAX_CLIEN
 const randomBytes: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.uint8Array({ minLength: 0, maxLength: 64 }),
   fc.tuple(fc.integer({ min: 0, max: 0xff }), fc.uint8Array({ maxLength: 40 })).map(([k, rest]) => concat(new Uint8Array([k]), rest)),
-  fc.tuple(fc.constantFrom(Kind.Hello, Kind.Input, Kind.Ping, Kind.StatsRequest, Kind.Leave, Kind.Welcome, Kind.Frame, 0x06, 0x7f, 0x80), fc.uint8Array({ maxLength: 40 })).map(([k, rest]) => concat(new Uint8Array([k]), rest)),
+  fc.tuple(fc.constantFrom(Kind.Hello, Kind.Input, Kind.Ping, Kind.StatsRequest, Kind.Leave, Kind.Message, Kind.Welcome, Kind.Frame, 0x06, 0x7f, 0x80), fc.uint8Array({ maxLength: 40 })).map(([k, rest]) => concat(new Uint8Array([k]), rest)),
 );
 
 const jsonValue = fc.oneof(fc.constantFrom(null, true, -1, 1.5, 2 ** 53, 1e308, "", "1", [], {}), fc.string({ maxLength: 8 }), fc.integer(), fc.double());
 const textFrame: fc.Arbitrary<string> = fc.oneof(
-  fc.record({ t: fc.constantFrom("hello", "input", "ping", "stats", "leave", "welcome", "__proto__", 1), v: jsonValue, seq: jsonValue, data: jsonValue, ct: jsonValue, id: jsonValue, token: jsonValue, name: jsonValue }, { requiredKeys: ["t"] }).map((o) => JSON.stringify(o)),
+  fc.record({ t: fc.constantFrom("hello", "input", "ping", "stats", "leave", "msg", "welcome", "__proto__", 1), v: jsonValue, seq: jsonValue, data: jsonValue, ct: jsonValue, id: jsonValue, token: jsonValue, name: jsonValue, type: fc.oneof(jsonValue, fc.constantFrom("chat", "constructor", "__proto__")) }, { requiredKeys: ["t"] }).map((o) => JSON.stringify(o)),
   fc.constantFrom('{"t":"hello","v":1,"token":"","name":"x"}', '{"t":"input","seq":1,"data":[0,0,0,0,0,0,0,0,0]}', '{"t":"ping","ct":1e999}', "[]", "null", "{", '{"t":"input","seq":-1}', '{"__proto__":{"t":"leave"}}'),
   fc.string({ maxLength: 64 }),
   fc.integer({ min: MAX_CLIENT_FRAME_BYTES + 1, max: MAX_CLIENT_FRAME_BYTES * 2 }).map((n) => `{"t":"ping","ct":1,"pad":"${"x".repeat(n)}"}`),
