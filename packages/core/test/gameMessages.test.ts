@@ -144,6 +144,17 @@ describe("room messages", () => {
     expect(s.conn.closedWith).toBeNull();
   });
 
+  it("a reply JSON cannot carry (a function) is refused internal, not left unanswered", () => {
+    class FnGame extends CounterGame {
+      onMessage = () => () => 1;
+    }
+    const { room, join } = setup({}, new FnGame());
+    const s = join();
+    room.message(s.id, msg(1, "anything", null));
+    expect(replies(s.conn)[0]).toMatchObject({ requestId: 1, code: ErrorCode.internal });
+    expect(room.snapshot().gameMessages).toMatchObject({ handled: 0, refusedByCode: { internal: 1 } });
+  });
+
   it("a game without onMessage refuses every message unknown_message", () => {
     const { room, join } = setup({}, new CounterGame());
     const s = join();

@@ -76,7 +76,11 @@ export class GameMessageRouter {
     let json: string | undefined;
     try {
       result = game.onMessage(link.seat!.playerId, type, payload);
-      if (!isRejection(result) && requestId !== 0) json = JSON.stringify(result ?? null);
+      if (!isRejection(result) && requestId !== 0) {
+        // JSON.stringify answers undefined for a function or a symbol: no reply a client can read.
+        json = JSON.stringify(result ?? null) as string | undefined;
+        if (json === undefined) throw new TypeError(`reply to ${type} is not JSON`);
+      }
     } catch (e) {
       // A game bug (or a reply JSON cannot carry) must not take the room down for everyone else.
       RoomStats.bump(stats.errors, "internal");
