@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "../src/capacity/capacityJudge";
 import { capacitySvg, capacityTable, capacityVerdict } from "../src/capacity/capacityReport";
-import { combineRuns, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
+import { combineRuns, majorityDecided, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
 import { CapacitySearch, type CapacityPlan } from "../src/capacity/capacitySearch";
 import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/lineChart";
 import type { Report } from "../src/report";
@@ -158,6 +158,16 @@ describe("several runs of one point", () => {
     expect(p.gapP99Ms).toBe(70);
     expect(p.runs).toEqual({ count: 3, passed: 2, reports: ["r70.json", "r81.json", "r66.json"] });
     expect(capacityTable([p], false)).toContain("pass (2/3 runs)");
+  });
+  it("stops running once the majority is settled either way", () => {
+    expect(majorityDecided([], 3)).toBe(false);
+    expect(majorityDecided([run(true, 70)], 3)).toBe(false);
+    expect(majorityDecided([run(true, 70), run(true, 71)], 3)).toBe(true);
+    expect(majorityDecided([run(false, 90), run(false, 91)], 3)).toBe(true);
+    expect(majorityDecided([run(true, 70), run(false, 91)], 3)).toBe(false);
+    expect(majorityDecided([run(false, 90)], 2)).toBe(true);
+    expect(majorityDecided([run(true, 70)], 2)).toBe(false);
+    expect(majorityDecided([run(true, 70)], 1)).toBe(true);
   });
   it("fails on a tie or a minority, naming what each failing run missed", () => {
     const p = combineRuns(300, [run(true, 70), run(false, 90, ["gap p99 90 ms > 75"])]);

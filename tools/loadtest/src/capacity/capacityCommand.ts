@@ -45,7 +45,7 @@ export function registerCapacityCommand(program: Command): void {
       .option("--max <n>", "never try more players than this", posInt("max"), 400)
       .option("--max-minutes <n>", "start no point after this many minutes", posNum("max-minutes"), 30)
       .option("--cooldown <sec>", "pause between points", nonNeg("cooldown"), 5)
-      .option("--runs <k>", "runs per point, each on a fresh server; a point passes when most of them pass, its figures are their medians", posInt("runs"), 1)
+      .option("--runs <k>", "runs per point, each on a fresh server; a point passes when most of them pass (runs stop once that is settled), its figures are their medians", posInt("runs"), 1)
       .option("--workers <k>", "generator worker threads", posInt("workers"))
       .option("--name <name>", "result name", "capacity")
       .option("--out <dir>", "results directory", RESULTS_DIR),

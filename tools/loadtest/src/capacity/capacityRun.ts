@@ -33,7 +33,7 @@ export interface CapacityOptions {
   maxMinutes: number;
   cooldownSec: number;
   /**
-   * Runs per point, each on a fresh server (default 1). With more than one a point passes when
+   * Runs per point, each on a fresh server (default 1; runs stop once the majority is settled). With more than one a point passes when
    * most of its runs pass, and its figures are the runs' medians: on a noisy machine one run's
    * p99 can miss a limit by chance, in either direction.
    */
@@ -138,7 +138,7 @@ export async function runCapacity(o: CapacityOptions): Promise<{ result: Capacit
       const runs: CapacityPoint[] = [];
       const k = o.runsPerPoint ?? 1;
       try {
-        for (let run = 1; run <= k && (point === undefined || !point.generatorSaturated); run++) {
+        for (let run = 1; run <= k && (point === undefined || !point.generatorSaturated) && !majorityDecided(runs, k); run++) {
           if (run > 1) {
             log(`  run ${run} of ${k}`);
             await new Promise((r) => setTimeout(r, o.cooldownSec * 1000));
@@ -244,6 +244,12 @@ function emptyPoint(players: number): CapacityPoint {
     gapP99Ms: null,
     framesPerSecPerClient: null,
   };
+}
+
+/** True once `runs` settle a majority of `k` either way: the remaining runs could not change it. */
+export function majorityDecided(runs: readonly CapacityPoint[], k: number): boolean {
+  const passed = runs.filter((r) => r.passed).length;
+  return passed * 2 > k || (runs.length - passed) * 2 >= k;
 }
 
 const median = (xs: (number | null)[]): number | null => {
