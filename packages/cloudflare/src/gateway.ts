@@ -48,9 +48,19 @@ function maxPendingFor(kind: string, def: GameDefinition): number {
   return n;
 }
 
-function gateRefusal(r: GateRefusal): Response {
+/**
+ * How long the gateway holds its own 429 before answering. Only callers who knock again inside
+ * the wait they were given, or push more upgrades at once than the room lets them have waiting,
+ * get these; holding the answer costs the Worker a timer, not CPU, and slows a client that
+ * retries at once to one try per second per connection it holds open.
+ */
+export const GATE_REFUSAL_DELAY_MS = 1_000;
+
+async function gateRefusal(r: GateRefusal): Promise<Response> {
+  await new Promise((resolve) => setTimeout(resolve, GATE_REFUSAL_DELAY_MS));
   const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
-  return new Response(body, { status: 429, headers: { "retry-after": String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))) } });
+  const leftMs = r.retryAfterMs - GATE_REFUSAL_DELAY_MS;
+  return new Response(body, { status: 429, headers: { "retry-after": String(Math.max(1, Math.ceil(leftMs / 1000))) } });
 }
 
 function text(status: number, body: string): Response {

@@ -1,6 +1,6 @@
 import type { GameDefinition } from "@tikron/core";
 import { describe, expect, it, vi } from "vitest";
-import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
+import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
 import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
 import { mintRoomTicket } from "../src/roomTicket";
 
@@ -143,7 +143,13 @@ describe("gateway: callers the room refused", () => {
     const e = { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] };
     const mallory = await ticketFor("cache1", "mallory");
     const alice = await ticketFor("cache1", "alice");
-    for (let i = 0; i < 5; i++) expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    // The gateway's own answers come after a delay (a caller retrying at once is slowed down).
+    const t0 = performance.now();
+    const retries = await Promise.all(Array.from({ length: 4 }, () => call(`/rooms/agar/cache1?ticket=${mallory}`, e)));
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(GATE_REFUSAL_DELAY_MS - 50);
+    expect(retries.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(Number(retries[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(routed).toEqual(["mallory"]);
     // Another caller still reaches the room.
     await call(`/rooms/agar/cache1?ticket=${alice}`, e);
@@ -181,8 +187,8 @@ describe("gateway: what it answers for the room", () => {
       releaseAll();
       expect((await first).status).toBe(429);
       const verified = verify.mock.calls.length;
-      for (let i = 0; i < 5; i++) {
-        const r = await call(`/rooms/agar/sig1?ticket=${mallory}`, e);
+      const retries = await Promise.all(Array.from({ length: 5 }, () => call(`/rooms/agar/sig1?ticket=${mallory}`, e)));
+      for (const r of retries) {
         expect(r.status).toBe(429);
         expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       }
