@@ -21,7 +21,7 @@ export function cpuByRole(start: CpuSample, end: CpuSample): Record<string, numb
   return out;
 }
 
-/** A sampler over one phase: `start()` then `stop()` gives CPU by role, and this process's own. */
+/** Starts sampling the server's CPU now; `stop()` gives % of a core by role since then, and this process's own. */
 export function phaseCpu(rootPid: number): { stop(): Record<string, number> } {
   const first = takeSample(rootPid);
   const own = process.cpuUsage();
