@@ -9,6 +9,7 @@ import {
   encodeInput,
   encodeLeave,
   encodeReceipt,
+  encodeStatsRequest,
   isDecodeError,
 } from "@tikron/protocol";
 import { encodeAgarInput } from "@tikron/games/schemas";
@@ -34,6 +35,7 @@ export class HonestPlayer {
   private readonly w = new BinaryWriter(64);
   private readonly pw = new BinaryWriter(16);
   private readonly receipts = new ReceiptCounter();
+  private statsWaiter: ((json: string) => void) | null = null;
 
   constructor(
     private readonly url: string,
@@ -70,7 +72,10 @@ export class HonestPlayer {
         if (this.receipts.read(ws, data)) ws.send(encodeReceipt(this.w.reset(), this.receipts.messages, this.receipts.units).toBytes());
         const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
         if (isDecodeError(m)) return;
-        if (m.kind === "welcome") {
+        if (m.kind === "stats") {
+          this.statsWaiter?.(m.json);
+          this.statsWaiter = null;
+        } else if (m.kind === "welcome") {
           clearTimeout(timer);
           done("joined");
         } else if (m.kind === "frame" && data[0] === Kind.Frame) {
@@ -99,6 +104,20 @@ export class HonestPlayer {
       this.sentAt[++this.seq] = performance.now();
       ws.send(encodeInput(this.w.reset(), this.seq, payload).toBytes());
     }, 50);
+  }
+
+  /** The room's `tk:stats` snapshot as this player's socket sees it, or null (not joined, or no answer within 2 s). */
+  roomStats(): Promise<Record<string, unknown> | null> {
+    const ws = this.ws;
+    if (this.outcome !== "joined" || !ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), 2_000);
+      this.statsWaiter = (json) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(json) as Record<string, unknown>);
+      };
+      ws.send(encodeStatsRequest(this.w.reset(), 1).toBytes());
+    });
   }
 
   stop(): void {

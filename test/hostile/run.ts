@@ -1,4 +1,6 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { runAttack, type AttackName, type AttackTally } from "./attacks";
+import { runAttackInThread } from "./attackThread";
 import { HonestPlayer } from "./honest";
 
 /** One phase of the hostile suite: honest players in a room, with or without one attacker. */
@@ -10,6 +12,11 @@ export interface PhaseOptions {
   durationMs: number;
   /** Honest players; they join one by one over the first third of the phase. */
   honest: number;
+  /**
+   * Where the attacker's client runs: its own worker thread (default; it is another machine in
+   * reality) or the event loop that timestamps the honest acks (for comparison).
+   */
+  attackerIn?: "thread" | "same_loop";
 }
 
 /** What the honest players saw in one phase. */
@@ -24,6 +31,17 @@ export interface PhaseResult {
   /** Honest players closed during the phase (after joining). */
   honestDropped: number;
   attacker: AttackTally | null;
+  /**
+   * p99 event-loop delay of the process measuring the honest players, ms (resolution
+   * subtracted): how much of the ack latency could be the measuring client's own lag.
+   */
+  clientLagP99: number;
+  /**
+   * What the room counted under `refused.*` and `closes.*` during the phase (one honest
+   * player's `tk:stats` at the end): the attacker requests that reached the room's object, as
+   * against those refused in the gateway. Null when no stats answer came.
+   */
+  room: { refused: Record<string, number>; closes: Record<string, number> } | null;
 }
 
 /** The `q` quantile (nearest rank) of `values`; NaN when empty. */
@@ -33,14 +51,21 @@ export function quantile(values: readonly number[], q: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
 }
 
+const LAG_RESOLUTION_MS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs one phase and reports what the honest players saw. */
 export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  lag.enable();
   const start = performance.now();
   const end = start + o.durationMs;
   const attackerUrl = await o.urlFor("mallory", o.room);
-  const attack = o.attack ? runAttack(o.attack, attackerUrl, end) : Promise.resolve(null);
+  const attack = !o.attack
+    ? Promise.resolve(null)
+    : o.attackerIn === "same_loop"
+      ? runAttack(o.attack, attackerUrl, end)
+      : runAttackInThread(o.attack, attackerUrl, end - performance.now());
   if (o.attack) await sleep(Math.min(1_000, o.durationMs / 6)); // let the attack take hold first
   const players: HonestPlayer[] = [];
   const joins: Promise<unknown>[] = [];
@@ -54,6 +79,8 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
   await Promise.all(joins);
   await sleep(Math.max(0, end - performance.now()));
   const tally = await attack;
+  lag.disable();
+  const stats = await players.find((p) => p.outcome === "joined" && p.closeCode === 0)?.roomStats();
   const ack = players.flatMap((p) => p.ackMs);
   const result: PhaseResult = {
     attack: o.attack ?? "baseline",
@@ -64,6 +91,8 @@ export async function runPhase(o: PhaseOptions): Promise<PhaseResult> {
     ackSamples: ack.length,
     honestDropped: players.filter((p) => p.outcome === "joined" && p.closeCode !== 0).length,
     attacker: tally,
+    clientLagP99: Math.max(0, lag.percentile(99) / 1e6 - LAG_RESOLUTION_MS),
+    room: stats ? { refused: (stats.refused ?? {}) as Record<string, number>, closes: (stats.closes ?? {}) as Record<string, number> } : null,
   };
   for (const p of players) p.leave();
   await sleep(300);

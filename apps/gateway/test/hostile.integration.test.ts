@@ -1,16 +1,16 @@
 /**
- * The hostile suite, short version: each attack by one identity (silent sockets, hello/leave
- * loop, rejected inputs, random bytes) against a real `wrangler dev` running the production
- * config (tickets, so every player is one identity), with honest players joining and playing in
- * the same room. Asserts on what the honest players saw against a baseline phase without the
- * attacker run right before it (paired, so both see the same machine). This machine is shared
- * and a p99 of a few hundred samples moves with its load: a pair that misses the bar is run
- * once more, and both attempts are logged. The long version is `npm run hostile`
- * (test/hostile/cli.ts).
+ * The hostile suite, short version: each attack by one identity (hello/leave loop, rejected
+ * inputs, random bytes, silent sockets, an upgrade flood) against a real `wrangler dev` running
+ * the production config (tickets, so every player is one identity), with honest players joining
+ * and playing in the same room. Asserts on what the honest players saw against a baseline phase
+ * without the attacker run right before it (paired, so both see the same machine). This machine
+ * is shared and a p99 of a few hundred samples moves with its load: a pair that misses the bar
+ * is run once more, and both attempts are logged. The attacker's client runs in its own thread
+ * (test/hostile/attackThread.ts). The long version is `npm run hostile` (test/hostile/cli.ts).
  */
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ATTACKS, REPORTED_ONLY } from "../../../test/hostile/attacks";
+import { ATTACKS, REPORTED_ONLY, type AttackName } from "../../../test/hostile/attacks";
 import { runPhase, verdict, type PhaseResult } from "../../../test/hostile/run";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
@@ -22,13 +22,17 @@ let server: WranglerDevServer | undefined;
 let worker: FrozenWorker | undefined;
 let baseline: PhaseResult;
 
-const fmt = (r: PhaseResult) => `joins ${r.honestJoined}/${r.honestJoins}, ack p50/p99 ${r.ackP50.toFixed(0)}/${r.ackP99.toFixed(0)} ms`;
+const fmt = (r: PhaseResult) =>
+  `joins ${r.honestJoined}/${r.honestJoins}, ack p50/p99 ${r.ackP50.toFixed(0)}/${r.ackP99.toFixed(0)} ms, client lag p99 ${r.clientLagP99.toFixed(0)} ms`;
+const refusedInRoom = (r: PhaseResult) => Object.values(r.room?.refused ?? {}).reduce((a, b) => a + b, 0);
 
 /** A baseline phase and then the attacked phase, each in a fresh room. */
-async function pair(attack: (typeof ATTACKS)[number]): Promise<{ base: PhaseResult; hit: PhaseResult }> {
+async function pair(attack: AttackName): Promise<{ base: PhaseResult; hit: PhaseResult }> {
   const base = await runPhase({ urlFor, room: `base-${attack}-${Date.now()}`, attack: null, durationMs: PHASE_MS, honest: HONEST });
   const hit = await runPhase({ urlFor, room: `${attack}-${Date.now()}`, attack, durationMs: PHASE_MS, honest: HONEST });
-  console.log(`[hostile] ${attack}: ${fmt(hit)} (paired baseline ${fmt(base)}), attacker ${JSON.stringify(hit.attacker)}`);
+  console.log(
+    `[hostile] ${attack}: ${fmt(hit)} (paired baseline ${fmt(base)}), attacker ${JSON.stringify(hit.attacker)}, refused in the room ${JSON.stringify(hit.room?.refused)}`,
+  );
   return { base, hit };
 }
 
@@ -37,7 +41,9 @@ const urlFor = async (player: string, room: string) =>
 
 beforeAll(async () => {
   worker = await freezeWorker("wrangler.jsonc");
-  server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: SECRET } });
+  // "warn": at "info" the dev proxy reports every request to wrangler's node process, local-only
+  // work per attacker request that production does not have (see test/hostile/cli.ts).
+  server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: SECRET }, extraArgs: ["--log-level", "warn"] });
   baseline = await runPhase({ urlFor, room: `base-${Date.now()}`, attack: null, durationMs: PHASE_MS, honest: HONEST });
 }, 120_000);
 
@@ -63,11 +69,19 @@ describe("hostile traffic next to honest players (short run)", () => {
 
   for (const attack of REPORTED_ONLY) {
     it(`${attack}: ≥ 99 % of honest joins succeed and no honest player is dropped (latency reported)`, async () => {
-      const r = await runPhase({ urlFor, room: `${attack}-${Date.now()}`, attack, durationMs: PHASE_MS, honest: HONEST });
-      console.log(`[hostile] ${attack}: joins ${r.honestJoined}/${r.honestJoins}, ack p50/p99 ${r.ackP50.toFixed(0)}/${r.ackP99.toFixed(0)} ms (baseline ${baseline.ackP50.toFixed(0)}/${baseline.ackP99.toFixed(0)}), attacker ${JSON.stringify(r.attacker)}`);
-      expect(r.attacker!.httpRefused).toBeGreaterThan(0);
-      expect(r.honestJoined / r.honestJoins).toBeGreaterThanOrEqual(0.99);
-      expect(r.honestDropped).toBe(0);
-    }, 30_000);
+      const { base, hit } = await pair(attack);
+      expect(hit.attacker!.httpRefused).toBeGreaterThan(0);
+      expect(hit.honestJoined / hit.honestJoins).toBeGreaterThanOrEqual(0.99);
+      expect(hit.honestDropped).toBe(0);
+      console.log(`[hostile] ${attack} (reported only): ${verdict(base, hit).reasons.join("; ") || "within the bar"}`);
+    }, 40_000);
   }
+
+  it("upgrade floods are answered by the gateway: most refused upgrades never reach the room's object", async () => {
+    const r = await runPhase({ urlFor, room: `gate-${Date.now()}`, attack: "upgrade_flood", durationMs: PHASE_MS, honest: 2 });
+    console.log(`[hostile] upgrade_flood: ${r.attacker!.httpRefused} refused upgrades, ${refusedInRoom(r)} of them by the room ${JSON.stringify(r.room?.refused)}`);
+    expect(r.room).not.toBeNull();
+    expect(r.attacker!.httpRefused).toBeGreaterThan(50);
+    expect(refusedInRoom(r)).toBeLessThan(r.attacker!.httpRefused / 4);
+  }, 30_000);
 });

@@ -34,27 +34,27 @@ export class Backoff {
   readonly maxAttempts: number;
   /** How delays are randomised. */
   readonly jitter: JitterMode;
-  private readonly random: () => number;
-  private attemptCount = 0;
-  private prev: number;
+  readonly #random: () => number;
+  #attemptCount = 0;
+  #prev: number;
 
   constructor(options: BackoffOptions = {}) {
     this.baseMs = Math.max(0, options.baseMs ?? 250);
     this.maxMs = Math.max(this.baseMs, options.maxMs ?? 10_000);
     this.maxAttempts = Math.max(0, options.maxAttempts ?? 10);
     this.jitter = options.jitter ?? "full";
-    this.random = options.random ?? Math.random;
-    this.prev = this.baseMs;
+    this.#random = options.random ?? Math.random;
+    this.#prev = this.baseMs;
   }
 
   /** Delays handed out since the last {@link reset}. */
   get attempts(): number {
-    return this.attemptCount;
+    return this.#attemptCount;
   }
 
   /** True once {@link maxAttempts} delays have been handed out. */
   get exhausted(): boolean {
-    return this.attemptCount >= this.maxAttempts;
+    return this.#attemptCount >= this.maxAttempts;
   }
 
   /**
@@ -64,24 +64,24 @@ export class Backoff {
    */
   next(minDelayMs = 0): number | null {
     if (this.exhausted) return null;
-    const r = Math.min(Math.max(this.random(), 0), 1);
+    const r = Math.min(Math.max(this.#random(), 0), 1);
     let jittered: number;
     if (this.jitter === "decorrelated") {
-      const hi = Math.min(this.maxMs, this.prev * 3);
+      const hi = Math.min(this.maxMs, this.#prev * 3);
       jittered = Math.min(this.maxMs, this.baseMs + r * (hi - this.baseMs));
-      this.prev = Math.max(this.baseMs, jittered);
+      this.#prev = Math.max(this.baseMs, jittered);
     } else {
       // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
-      const ceiling = Math.min(this.maxMs, this.baseMs * 2 ** this.attemptCount);
+      const ceiling = Math.min(this.maxMs, this.baseMs * 2 ** this.#attemptCount);
       jittered = r * ceiling;
     }
-    this.attemptCount++;
+    this.#attemptCount++;
     return Math.max(0, minDelayMs) + jittered;
   }
 
   /** Forget past failures, e.g. after a connection proved stable. */
   reset(): void {
-    this.attemptCount = 0;
-    this.prev = this.baseMs;
+    this.#attemptCount = 0;
+    this.#prev = this.baseMs;
   }
 }

@@ -9,32 +9,45 @@ const PING_BURST_SPACING_MS = 100;
  * (which the owner may send as a keepalive instead: see `sendPing`'s `inBurst`).
  */
 export class ClockPinger {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private burstLeft = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #burstLeft = 0;
+  readonly #clock: ClockSync;
+  readonly #now: () => number;
+  readonly #sendPing: (clientTime: number, inBurst: boolean) => void;
+  readonly #active: () => boolean;
+  readonly #burst: number;
+  readonly #intervalMs: number;
 
+  /**
+   * `sendPing` sends one ping stamped with local time `clientTime` and is called only while
+   * `active()` (false once the seat is lost: pings stop until the next {@link start});
+   * `inBurst` is true for the quick pings after a welcome, false for the periodic ones.
+   */
   constructor(
-    private readonly clock: ClockSync,
-    private readonly now: () => number,
-    /**
-     * Sends one ping stamped with local time `clientTime`; called only while `active()`.
-     * `inBurst` is true for the quick pings after a welcome, false for the periodic ones.
-     */
-    private readonly sendPing: (clientTime: number, inBurst: boolean) => void,
-    /** False once the seat is lost: pings stop until the next {@link start}. */
-    private readonly active: () => boolean,
-    private readonly burst: number,
-    private readonly intervalMs: number,
-  ) {}
+    clock: ClockSync,
+    now: () => number,
+    sendPing: (clientTime: number, inBurst: boolean) => void,
+    active: () => boolean,
+    burst: number,
+    intervalMs: number,
+  ) {
+    this.#clock = clock;
+    this.#now = now;
+    this.#sendPing = sendPing;
+    this.#active = active;
+    this.#burst = burst;
+    this.#intervalMs = intervalMs;
+  }
 
   /** Starts a fresh burst (call on every welcome). */
   start(): void {
-    this.burstLeft = this.burst;
-    this.schedule();
+    this.#burstLeft = this.#burst;
+    this.#schedule();
   }
 
   /** Stops pinging (socket gone or closed). */
   stop(): void {
-    clearTimeout(this.timer);
+    clearTimeout(this.#timer);
   }
 
   /**
@@ -43,18 +56,18 @@ export class ClockPinger {
    */
   pong(clientTime: number, serverTime: number, socketStartedAt: number): void {
     if (clientTime < socketStartedAt) return;
-    this.clock.addSample(clientTime, serverTime, this.now());
+    this.#clock.addSample(clientTime, serverTime, this.#now());
   }
 
-  private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(this.tick, this.burstLeft > 0 ? PING_BURST_SPACING_MS : this.intervalMs);
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#tick, this.#burstLeft > 0 ? PING_BURST_SPACING_MS : this.#intervalMs);
   }
 
-  private readonly tick = (): void => {
-    if (!this.active()) return;
-    this.sendPing(this.now(), this.burstLeft > 0);
-    if (this.burstLeft > 0) this.burstLeft--;
-    this.schedule();
+  readonly #tick = (): void => {
+    if (!this.#active()) return;
+    this.#sendPing(this.#now(), this.#burstLeft > 0);
+    if (this.#burstLeft > 0) this.#burstLeft--;
+    this.#schedule();
   };
 }

@@ -42,71 +42,71 @@ export class ClockSync {
   readonly stepThresholdMs: number;
   /** Samples applied directly before slewing starts. */
   readonly warmupSamples: number;
-  private readonly now: () => number;
+  readonly #now: () => number;
 
-  private readonly winOffset: Float64Array;
-  private readonly winRtt: Float64Array;
-  private winCount = 0;
-  private winHead = 0;
+  readonly #winOffset: Float64Array;
+  readonly #winRtt: Float64Array;
+  #winCount = 0;
+  #winHead = 0;
 
-  private current = 0;
-  private target = 0;
-  private lastAdvance = 0;
-  private samples = 0;
-  private srtt = 0;
-  private lastRtt = 0;
-  private bestRtt = 0;
-  private stepCount = 0;
+  #current = 0;
+  #target = 0;
+  #lastAdvance = 0;
+  #samples = 0;
+  #srtt = 0;
+  #lastRtt = 0;
+  #bestRtt = 0;
+  #stepCount = 0;
 
   constructor(options: ClockSyncOptions = {}) {
     this.windowSize = Math.max(1, Math.floor(options.windowSize ?? 8));
     this.maxSlewMsPerSec = Math.max(0, options.maxSlewMsPerSec ?? 10);
     this.stepThresholdMs = options.stepThresholdMs ?? 1000;
     this.warmupSamples = Math.max(1, Math.floor(options.warmupSamples ?? 1));
-    this.now = options.now ?? defaultNow;
-    this.winOffset = new Float64Array(this.windowSize);
-    this.winRtt = new Float64Array(this.windowSize);
+    this.#now = options.now ?? defaultNow;
+    this.#winOffset = new Float64Array(this.windowSize);
+    this.#winRtt = new Float64Array(this.windowSize);
   }
 
   /** True once at least one sample arrived; before that {@link serverNow} is the local clock. */
   get synced(): boolean {
-    return this.samples > 0;
+    return this.#samples > 0;
   }
 
   /** Samples accepted since construction or {@link reset}. */
   get sampleCount(): number {
-    return this.samples;
+    return this.#samples;
   }
 
   /** Smoothed round-trip time (ms), weighted like TCP's SRTT. */
   get rttMs(): number {
-    return this.srtt;
+    return this.#srtt;
   }
 
   /** Round-trip time of the latest sample (ms). */
   get lastRttMs(): number {
-    return this.lastRtt;
+    return this.#lastRtt;
   }
 
   /** Lowest round-trip time in the current window (ms): the sample the target comes from. */
   get minRttMs(): number {
-    return this.bestRtt;
+    return this.#bestRtt;
   }
 
   /** Offset (server − local, ms) the estimate is slewing toward. */
   get targetOffsetMs(): number {
-    return this.target;
+    return this.#target;
   }
 
   /** Times the offset was stepped instead of slewed (after warm-up). */
   get steps(): number {
-    return this.stepCount;
+    return this.#stepCount;
   }
 
   /** Applied offset (server − local, ms) at local time `localNow`. */
-  offsetAt(localNow: number = this.now()): number {
-    this.advance(localNow);
-    return this.current;
+  offsetAt(localNow: number = this.#now()): number {
+    this.#advance(localNow);
+    return this.#current;
   }
 
   /** Applied offset right now (server − local, ms). */
@@ -115,7 +115,7 @@ export class ClockSync {
   }
 
   /** Estimated server clock at local time `localNow` (default: now). Monotonic in `localNow`. */
-  serverNow(localNow: number = this.now()): number {
+  serverNow(localNow: number = this.#now()): number {
     return localNow + this.offsetAt(localNow);
   }
 
@@ -128,59 +128,59 @@ export class ClockSync {
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
     const offset = serverTime - (t0 + rtt / 2);
 
-    this.advance(t1);
-    this.winOffset[this.winHead] = offset;
-    this.winRtt[this.winHead] = rtt;
-    this.winHead = (this.winHead + 1) % this.windowSize;
-    if (this.winCount < this.windowSize) this.winCount++;
+    this.#advance(t1);
+    this.#winOffset[this.#winHead] = offset;
+    this.#winRtt[this.#winHead] = rtt;
+    this.#winHead = (this.#winHead + 1) % this.windowSize;
+    if (this.#winCount < this.windowSize) this.#winCount++;
 
     // Lowest RTT wins; on ties the newest, so a stable path tracks slow drift.
     let best = -1;
-    for (let k = 0; k < this.winCount; k++) {
-      const i = (this.winHead - 1 - k + this.windowSize) % this.windowSize;
-      if (best < 0 || this.winRtt[i] < this.winRtt[best]) best = i;
+    for (let k = 0; k < this.#winCount; k++) {
+      const i = (this.#winHead - 1 - k + this.windowSize) % this.windowSize;
+      if (best < 0 || this.#winRtt[i] < this.#winRtt[best]) best = i;
     }
-    this.target = this.winOffset[best];
-    this.bestRtt = this.winRtt[best];
+    this.#target = this.#winOffset[best];
+    this.#bestRtt = this.#winRtt[best];
 
-    this.samples++;
-    this.lastRtt = rtt;
-    this.srtt = this.samples === 1 ? rtt : this.srtt + (rtt - this.srtt) / 8;
+    this.#samples++;
+    this.#lastRtt = rtt;
+    this.#srtt = this.#samples === 1 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
 
-    if (this.samples <= this.warmupSamples) {
-      this.current = this.target;
-    } else if (Math.abs(this.target - this.current) > this.stepThresholdMs) {
-      this.current = this.target;
-      this.stepCount++;
+    if (this.#samples <= this.warmupSamples) {
+      this.#current = this.#target;
+    } else if (Math.abs(this.#target - this.#current) > this.stepThresholdMs) {
+      this.#current = this.#target;
+      this.#stepCount++;
     }
-    this.lastAdvance = Math.max(this.lastAdvance, t1);
+    this.#lastAdvance = Math.max(this.#lastAdvance, t1);
     return true;
   }
 
   /** Forget every sample (e.g. connected to a different server). */
   reset(): void {
-    this.winCount = 0;
-    this.winHead = 0;
-    this.samples = 0;
-    this.current = 0;
-    this.target = 0;
-    this.srtt = 0;
-    this.lastRtt = 0;
-    this.bestRtt = 0;
-    this.lastAdvance = 0;
+    this.#winCount = 0;
+    this.#winHead = 0;
+    this.#samples = 0;
+    this.#current = 0;
+    this.#target = 0;
+    this.#srtt = 0;
+    this.#lastRtt = 0;
+    this.#bestRtt = 0;
+    this.#lastAdvance = 0;
   }
 
-  private advance(localNow: number): void {
-    if (this.samples === 0) {
-      this.lastAdvance = localNow;
+  #advance(localNow: number): void {
+    if (this.#samples === 0) {
+      this.#lastAdvance = localNow;
       return;
     }
-    const dt = localNow - this.lastAdvance;
+    const dt = localNow - this.#lastAdvance;
     // Asking about an earlier instant must not move the offset backwards in time.
     if (!(dt > 0)) return;
     const maxStep = (dt * this.maxSlewMsPerSec) / 1000;
-    const diff = this.target - this.current;
-    this.current += diff > maxStep ? maxStep : diff < -maxStep ? -maxStep : diff;
-    this.lastAdvance = localNow;
+    const diff = this.#target - this.#current;
+    this.#current += diff > maxStep ? maxStep : diff < -maxStep ? -maxStep : diff;
+    this.#lastAdvance = localNow;
   }
 }

@@ -56,33 +56,33 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
   // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
-  private readonly emitter = new Emitter<RoomEvents<S, any>>();
-  private readonly opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
+  readonly #emitter = new Emitter<RoomEvents<S, any>>();
+  readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
-  private readonly game: AnyGameTypes | null;
+  readonly #game: AnyGameTypes | null;
   /** Reused by the game's input encoder; allocated on the first typed input. */
-  private inputWriter: BinaryWriter | null = null;
-  private roomId: string;
-  private kindName: string;
-  private readonly wire: ClientWire;
-  private readonly attempts: SocketAttempts;
-  private readonly now: () => number;
+  #inputWriter: BinaryWriter | null = null;
+  #roomId: string;
+  #kindName: string;
+  readonly #wire: ClientWire;
+  readonly #attempts: SocketAttempts;
+  readonly #now: () => number;
   /** The numbers behind {@link stats}, counted as traffic happens. */
-  private readonly counters: ConnectionStats = emptyStats();
-  private readonly pinger: ClockPinger;
-  private readonly batcher: InputBatcher | null;
-  private readonly statsRequests = new PendingRequests<unknown>();
-  private readonly messageRequests = new PendingRequests<unknown>();
-  private readonly joinWaiters = new Waiters<WelcomeInfo>();
-  private snapshots: SnapshotBuffer | undefined;
+  readonly #counters: ConnectionStats = emptyStats();
+  readonly #pinger: ClockPinger;
+  readonly #batcher: InputBatcher | null;
+  readonly #statsRequests = new PendingRequests<unknown>();
+  readonly #messageRequests = new PendingRequests<unknown>();
+  readonly #joinWaiters = new Waiters<WelcomeInfo>();
+  #snapshots: SnapshotBuffer | undefined;
 
-  private lifecycle: ConnectionStatus = "idle";
-  private everJoined = false;
-  private tokenValue: string;
-  private welcomeInfo: WelcomeInfo | null = null;
-  private nextSeq = 1;
-  private readonly receipts = new ReceiptCounter();
-  private helloAt = NaN;
+  #lifecycle: ConnectionStatus = "idle";
+  #everJoined = false;
+  #tokenValue: string;
+  #welcomeInfo: WelcomeInfo | null = null;
+  #nextSeq = 1;
+  readonly #receipts = new ReceiptCounter();
+  #helloAt = NaN;
 
   /** @internal Use {@link connect}. */
   constructor(
@@ -90,51 +90,51 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     readonly baseUrl: string,
     options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
-    this.opts = options;
-    this.now = options.now ?? (() => performance.now());
+    this.#opts = options;
+    this.#now = options.now ?? (() => performance.now());
     const game = "game" in options ? options.game : null;
-    this.game = game;
-    this.roomId = options.room;
-    this.kindName = options.kind ?? game?.kind ?? "";
+    this.#game = game;
+    this.#roomId = options.room;
+    this.#kindName = options.kind ?? game?.kind ?? "";
     const json = game ? game.json : (options as ConnectOptions<S>).json === true;
-    this.wire = new ClientWire(json);
+    this.#wire = new ClientWire(json);
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     const burst = Math.max(0, options.pingBurst ?? 3);
     // The welcome round trip and the first burst are applied directly; slewing starts after.
-    this.clock = new ClockSync({ now: this.now, warmupSamples: 1 + burst, ...options.clock });
-    this.pinger = new ClockPinger(
+    this.clock = new ClockSync({ now: this.#now, warmupSamples: 1 + burst, ...options.clock });
+    this.#pinger = new ClockPinger(
       this.clock,
-      this.now,
+      this.#now,
       // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
       // keepalive lets a sleeping turn-based room answer without waking up.
-      (t, inBurst) => this.post(inBurst ? this.wire.ping(t) : this.wire.keepalive(t)),
-      () => this.lifecycle === "joined",
+      (t, inBurst) => this.#post(inBurst ? this.#wire.ping(t) : this.#wire.keepalive(t)),
+      () => this.#lifecycle === "joined",
       burst,
       options.pingIntervalMs ?? 2000,
     );
     const batchMs = options.batchInputsMs ?? 0;
-    this.batcher = batchMs > 0 && !json ? new InputBatcher(batchMs, this.now, (inputs) => this.sendNow(this.wire.inputs(inputs))) : null;
-    this.snapshots = options.snapshots;
+    this.#batcher = batchMs > 0 && !json ? new InputBatcher(batchMs, this.#now, (inputs) => this.#sendNow(this.#wire.inputs(inputs))) : null;
+    this.#snapshots = options.snapshots;
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
-    this.attempts = new SocketAttempts(
+    this.#attempts = new SocketAttempts(
       {
         Impl,
-        url: (ticket) => roomUrl(baseUrl, this.kindName, this.roomId, ticket),
+        url: (ticket) => roomUrl(baseUrl, this.#kindName, this.#roomId, ticket),
         ticket: options.ticket,
         connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-        now: this.now,
+        now: this.#now,
       },
       new ReconnectPolicy(options.reconnect ?? {}),
-      this.attemptListener,
+      this.#attemptListener,
     );
-    this.tokenValue = options.token ?? "";
+    this.#tokenValue = options.token ?? "";
   }
 
   /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
-    return this.lifecycle;
+    return this.#lifecycle;
   }
 
   /**
@@ -148,32 +148,32 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
 
   /** The room id joined (or being joined): `connect`'s `room`, or the last {@link switchTo}'s. */
   get room(): string {
-    return this.roomId;
+    return this.#roomId;
   }
 
   /** The room kind joined (or being joined). */
   get kind(): string {
-    return this.kindName;
+    return this.#kindName;
   }
 
   /** The latest welcome (null before the first). */
   get welcome(): WelcomeInfo | null {
-    return this.welcomeInfo;
+    return this.#welcomeInfo;
   }
 
   /** Our player id in the room (-1 before the first welcome). */
   get playerId(): number {
-    return this.welcomeInfo?.playerId ?? -1;
+    return this.#welcomeInfo?.playerId ?? -1;
   }
 
   /** The reconnect token; persist it to reclaim the seat after a page reload (pass as `token`). */
   get token(): string {
-    return this.tokenValue;
+    return this.#tokenValue;
   }
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    return refreshStats(this.counters, this.clock, this.snapshots, this.opts.predictor);
+    return refreshStats(this.#counters, this.clock, this.#snapshots, this.#opts.predictor);
   }
 
   /**
@@ -182,24 +182,24 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * its delay and starvations show in {@link stats}. For a buffer made after `connect`.
    */
   attachSnapshots(buffer: SnapshotBuffer): void {
-    this.snapshots = buffer;
-    const w = this.welcomeInfo;
+    this.#snapshots = buffer;
+    const w = this.#welcomeInfo;
     if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
   on<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    return this.emitter.on(event, fn);
+    return this.#emitter.on(event, fn);
   }
 
   /** Subscribes for one delivery. */
   once<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    return this.emitter.once(event, fn);
+    return this.#emitter.once(event, fn);
   }
 
   /** Unsubscribes. */
   off<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): void {
-    this.emitter.off(event, fn);
+    this.#emitter.off(event, fn);
   }
 
   /**
@@ -207,9 +207,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * good first.
    */
   whenJoined(): Promise<WelcomeInfo> {
-    if (this.lifecycle === "joined" && this.welcomeInfo) return Promise.resolve(this.welcomeInfo);
-    if (this.lifecycle === "closed") return Promise.reject(new Error("connection closed"));
-    return this.joinWaiters.wait();
+    if (this.#lifecycle === "joined" && this.#welcomeInfo) return Promise.resolve(this.#welcomeInfo);
+    if (this.#lifecycle === "closed") return Promise.reject(new Error("connection closed"));
+    return this.#joinWaiters.wait();
   }
 
   /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
@@ -219,7 +219,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
 
   /** Estimated room time now (ms since the welcome's `roomEpoch`, the clock of FRAME `time`). */
   roomTime(): number {
-    return this.clock.serverNow() - (this.welcomeInfo?.roomEpoch ?? 0);
+    return this.clock.serverNow() - (this.#welcomeInfo?.roomEpoch ?? 0);
   }
 
   /**
@@ -233,27 +233,27 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * too large); no sequence number is used then.
    */
   sendInput(input: I): number {
-    if (!this.canSend()) return -1;
-    const game = this.game;
-    const payload = game ? game.encodeInput(input, (this.inputWriter ??= new BinaryWriter(64))) : input;
-    const seq = this.nextSeq;
+    if (!this.#canSend()) return -1;
+    const game = this.#game;
+    const payload = game ? game.encodeInput(input, (this.#inputWriter ??= new BinaryWriter(64))) : input;
+    const seq = this.#nextSeq;
     // Encode (or check) before taking the number: a payload that throws costs no seq.
-    if (this.batcher) this.batcher.add(seq, checkBinaryPayload(payload));
-    else this.post(this.wire.input(seq, payload));
-    this.nextSeq++;
-    this.counters.inputsSent++;
+    if (this.#batcher) this.#batcher.add(seq, checkBinaryPayload(payload));
+    else this.#post(this.#wire.input(seq, payload));
+    this.#nextSeq++;
+    this.#counters.inputsSent++;
     return seq;
   }
 
   /** Sends any batched inputs now (see `batchInputsMs`). */
   readonly flushInputs = (): void => {
-    this.batcher?.flush();
+    this.#batcher?.flush();
   };
 
   /** Asks the room for its `tk:stats` snapshot. */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    if (this.lifecycle !== "joined") return Promise.reject(new Error("not joined"));
-    return this.statsRequests.request(timeoutMs, (id) => this.post(this.wire.statsRequest(id)), "stats request");
+    if (this.#lifecycle !== "joined") return Promise.reject(new Error("not joined"));
+    return this.#statsRequests.request(timeoutMs, (id) => this.#post(this.#wire.statsRequest(id)), "stats request");
   }
 
   /**
@@ -267,8 +267,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    */
   send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
     const json = messageJson(type, payload);
-    if (!this.canSend()) return false;
-    this.post(this.wire.message(0, type, json));
+    if (!this.#canSend()) return false;
+    this.#post(this.#wire.message(0, type, json));
     return true;
   }
 
@@ -280,14 +280,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * `not_joined`, or `message_too_large` / `bad_message` found before sending.
    */
   request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    if (this.lifecycle !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
+    if (this.#lifecycle !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
     let json: string;
     try {
       json = messageJson(type, payload);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.messageRequests.request(timeoutMs, (id) => this.post(this.wire.message(id, type, json)), `request ${type}`) as Promise<MessageResponse<M, K>>;
+    return this.#messageRequests.request(timeoutMs, (id) => this.#post(this.#wire.message(id, type, json)), `request ${type}`) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -296,10 +296,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * {@link token}).
    */
   close(options: { leave?: boolean } = {}): void {
-    if (this.lifecycle === "closed") return;
-    if (options.leave !== false && this.canSend()) this.post(this.wire.leave());
-    this.attempts.stop();
-    this.attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
+    if (this.#lifecycle === "closed") return;
+    if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
+    this.#attempts.stop();
+    this.#attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
   }
 
   /**
@@ -315,10 +315,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * same as {@link reconnect}. Does nothing while connecting or joined.
    */
   open(): void {
-    if (this.lifecycle === "idle") {
-      this.lifecycle = "connecting";
-      void this.attempts.open();
-    } else if (this.lifecycle === "closed") {
+    if (this.#lifecycle === "idle") {
+      this.#lifecycle = "connecting";
+      void this.#attempts.open();
+    } else if (this.#lifecycle === "closed") {
       this.reconnect();
     }
   }
@@ -330,7 +330,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * event (`deliberate`, `willReconnect`) reports the dropped socket.
    */
   reconnect(): void {
-    this.restart("reconnect");
+    this.#restart("reconnect");
   }
 
   /**
@@ -342,155 +342,155 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    if (this.canSend()) this.post(this.wire.leave());
-    this.roomId = room;
-    if (options.kind !== undefined) this.kindName = options.kind;
-    this.tokenValue = options.token ?? "";
+    if (this.#canSend()) this.#post(this.#wire.leave());
+    this.#roomId = room;
+    if (options.kind !== undefined) this.#kindName = options.kind;
+    this.#tokenValue = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
-    this.welcomeInfo = null;
-    this.everJoined = false;
-    this.snapshots?.clear();
+    this.#welcomeInfo = null;
+    this.#everJoined = false;
+    this.#snapshots?.clear();
     this.clock.reset();
-    this.restart("switching rooms", options.ticket);
+    this.#restart("switching rooms", options.ticket);
   }
 
   /** @internal Starts the first attempt unless created with `startClosed`. */
   start(): void {
-    if (this.opts.startClosed !== true) this.open();
+    if (this.#opts.startClosed !== true) this.open();
   }
 
   /** Stops the socket side and starts it again at once; a live socket's end is reported as a close. */
-  private restart(reason: string, ticket?: ConnectOptions["ticket"]): void {
-    const live = this.lifecycle !== "idle" && this.lifecycle !== "closed";
-    this.attempts.stop();
-    this.pinger.stop();
-    this.batcher?.drop();
-    this.dropRequests(reason);
-    this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
-    if (live) this.emitter.emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
+  #restart(reason: string, ticket?: ConnectOptions["ticket"]): void {
+    const live = this.#lifecycle !== "idle" && this.#lifecycle !== "closed";
+    this.#attempts.stop();
+    this.#pinger.stop();
+    this.#batcher?.drop();
+    this.#dropRequests(reason);
+    this.#lifecycle = this.#everJoined ? "reconnecting" : "connecting";
+    if (live) this.#emitter.emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
     // A close listener may have closed the connection for good: then nothing starts.
     if (this.status === "closed") return;
-    this.attempts.restart(ticket);
+    this.#attempts.restart(ticket);
   }
 
   /** How the socket side reaches the protocol side. */
-  private readonly attemptListener: AttemptListener = {
+  readonly #attemptListener: AttemptListener = {
     opened: () => {
-      this.helloAt = this.now();
-      this.post(this.wire.hello(this.tokenValue, this.opts.name ?? ""));
+      this.#helloAt = this.#now();
+      this.#post(this.#wire.hello(this.#tokenValue, this.#opts.name ?? ""));
     },
-    message: (data) => this.onMessage(data),
+    message: (data) => this.#onMessage(data),
     retrying: (code, reason, attempt, delayMs) => {
-      this.pinger.stop();
-      this.dropRequests(`socket closed (${code})`);
-      this.lifecycle = this.everJoined ? "reconnecting" : "connecting";
-      this.emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
+      this.#pinger.stop();
+      this.#dropRequests(`socket closed (${code})`);
+      this.#lifecycle = this.#everJoined ? "reconnecting" : "connecting";
+      this.#emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
       // A close listener may have called close(): then no reconnect is announced.
-      if (this.attempts.isStopped) return;
-      this.emitter.emit("reconnecting", { attempt, delayMs, code, reason });
+      if (this.#attempts.isStopped) return;
+      this.#emitter.emit("reconnecting", { attempt, delayMs, code, reason });
     },
-    ended: (info) => this.finish(info),
-    localError: (name, reason) => this.localError(name, reason),
+    ended: (info) => this.#finish(info),
+    localError: (name, reason) => this.#localError(name, reason),
   };
 
-  private canSend(): boolean {
-    const ws = this.attempts.socket;
-    return this.lifecycle === "joined" && ws !== null && ws.readyState === WS_OPEN;
+  #canSend(): boolean {
+    const ws = this.#attempts.socket;
+    return this.#lifecycle === "joined" && ws !== null && ws.readyState === WS_OPEN;
   }
 
-  private post(data: string | Uint8Array): void {
-    const ws = this.attempts.socket;
+  #post(data: string | Uint8Array): void {
+    const ws = this.#attempts.socket;
     if (!ws || ws.readyState !== WS_OPEN) return;
     ws.send(data);
-    this.counters.messagesOut++;
-    this.counters.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
+    this.#counters.messagesOut++;
+    this.#counters.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
   }
 
   /** Sends only while joined; says whether it did (batched inputs must not leave before a welcome). */
-  private sendNow(data: Uint8Array): boolean {
-    if (!this.canSend()) return false;
-    this.post(data);
+  #sendNow(data: Uint8Array): boolean {
+    if (!this.#canSend()) return false;
+    this.#post(data);
     return true;
   }
 
-  private onMessage(data: unknown): void {
-    const st = this.counters;
+  #onMessage(data: unknown): void {
+    const st = this.#counters;
     st.messagesIn++;
     st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
-    if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.receipts.read(this.attempts.socket, data)) {
-      this.post(this.wire.receipt(this.receipts.messages, this.receipts.units));
+    if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.#receipts.read(this.#attempts.socket, data)) {
+      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
     }
     if (m instanceof DecodeError) {
       st.decodeErrors++;
-      this.localError("bad_frame", `${m.code}: ${m.message}`);
+      this.#localError("bad_frame", `${m.code}: ${m.message}`);
       return;
     }
     switch (m.kind) {
       case "welcome":
-        return this.onWelcome(m);
+        return this.#onWelcome(m);
       case "frame":
-        return this.onFrame(m);
+        return this.#onFrame(m);
       case "error":
-        return this.onServerError(m);
+        return this.#onServerError(m);
       case "pong":
-        return this.pinger.pong(m.clientTime, m.serverTime, this.attempts.startedAt);
+        return this.#pinger.pong(m.clientTime, m.serverTime, this.#attempts.startedAt);
       case "keepalive":
         return;
       case "stats":
-        return this.statsRequests.resolve(m.requestId, m.stats);
+        return this.#statsRequests.resolve(m.requestId, m.stats);
       case "reply":
-        if (m.code === 0) return this.messageRequests.resolve(m.requestId, m.value);
-        return this.messageRequests.reject(m.requestId, new RequestError(m.name, m.reason, m.retryAfterMs));
+        if (m.code === 0) return this.#messageRequests.resolve(m.requestId, m.value);
+        return this.#messageRequests.reject(m.requestId, new RequestError(m.name, m.reason, m.retryAfterMs));
     }
   }
 
-  private onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
+  #onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
     const { kind: _kind, ...welcome } = m;
     if (welcome.version !== PROTOCOL_VERSION) {
-      this.localError("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
-      return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
+      this.#localError("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
+      return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
     }
     const wantHash = this.decoder.schemaHash;
     if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
-      this.localError("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
-      return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
+      this.#localError("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
+      return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
     }
-    const now = this.now();
-    const prev = this.welcomeInfo;
-    const rejoin = this.everJoined;
-    this.welcomeInfo = welcome;
-    this.tokenValue = welcome.token;
-    this.everJoined = true;
-    if (rejoin) this.counters.reconnects++;
+    const now = this.#now();
+    const prev = this.#welcomeInfo;
+    const rejoin = this.#everJoined;
+    this.#welcomeInfo = welcome;
+    this.#tokenValue = welcome.token;
+    this.#everJoined = true;
+    if (rejoin) this.#counters.reconnects++;
 
     // Sequence numbers stay monotonic across seats and never reuse one the server applied.
-    this.nextSeq = Math.max(this.nextSeq, welcome.lastSeq + 1);
+    this.#nextSeq = Math.max(this.#nextSeq, welcome.lastSeq + 1);
     // Inputs not applied before the drop are stale: drop them, never replay them.
-    this.opts.predictor?.reset(welcome.lastSeq);
-    this.batcher?.drop();
+    this.#opts.predictor?.reset(welcome.lastSeq);
+    this.#batcher?.drop();
     this.decoder.reset({ schemaHash: welcome.schemaHash, json: welcome.json, reconnected: welcome.reconnected });
-    const snaps = this.snapshots;
+    const snaps = this.#snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
       // A different room instance: old timestamps and clock samples belong to another timeline.
       snaps?.clear();
       this.clock.reset();
     }
     if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
-    if (!Number.isNaN(this.helloAt)) this.clock.addSample(this.helloAt, welcome.serverTime, now);
+    if (!Number.isNaN(this.#helloAt)) this.clock.addSample(this.#helloAt, welcome.serverTime, now);
 
-    this.lifecycle = "joined";
-    this.pinger.start();
-    this.attempts.welcomed();
+    this.#lifecycle = "joined";
+    this.#pinger.start();
+    this.#attempts.welcomed();
 
-    this.emitter.emit("welcome", welcome);
-    this.joinWaiters.resolveAll(welcome);
+    this.#emitter.emit("welcome", welcome);
+    this.#joinWaiters.resolveAll(welcome);
   }
 
-  private onFrame(f: IncomingFrame): void {
-    if (this.lifecycle !== "joined") return;
-    const receivedAt = this.now();
-    const st = this.counters;
+  #onFrame(f: IncomingFrame): void {
+    if (this.#lifecycle !== "joined") return;
+    const receivedAt = this.#now();
+    const st = this.#counters;
     st.frames++;
     if (f.ackSeq > st.lastAck) st.lastAck = f.ackSeq;
     if (f.hasState) {
@@ -498,20 +498,20 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         this.decoder.apply(f.body);
       } catch (e) {
         // The decoder and the server disagree about the stream; continuing would render garbage.
-        this.localError("bad_frame", `state decode failed: ${String(e)}`);
-        return this.attempts.abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
+        this.#localError("bad_frame", `state decode failed: ${String(e)}`);
+        return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
       }
     }
-    if (f.events.length > 0 && this.emitter.has("event")) {
-      const game = this.game;
+    if (f.events.length > 0 && this.#emitter.has("event")) {
+      const game = this.#game;
       const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
       for (const body of f.events) {
         const ev = dec ? dec(body) : body;
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
-        if (ev !== null || !game) this.emitter.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+        if (ev !== null || !game) this.#emitter.emit("event", { tick: f.tick, time: f.time, body: ev as E });
       }
     }
-    this.emitter.emit("state", {
+    this.#emitter.emit("state", {
       tick: f.tick,
       time: f.time,
       ackSeq: f.ackSeq,
@@ -521,33 +521,33 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     });
   }
 
-  private onServerError(m: Extract<Incoming, { kind: "error" }>): void {
-    this.attempts.noteRetryAfter(m.retryAfterMs);
+  #onServerError(m: Extract<Incoming, { kind: "error" }>): void {
+    this.#attempts.noteRetryAfter(m.retryAfterMs);
     if (m.name === "bad_token") {
       // The held seat is gone: the next attempt joins as a new player instead of insisting.
-      this.attempts.noteTokenRejected();
-      this.tokenValue = "";
+      this.#attempts.noteTokenRejected();
+      this.#tokenValue = "";
     }
-    this.emitter.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
+    this.#emitter.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
   }
 
-  private localError(name: string, reason: string): void {
-    this.emitter.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
+  #localError(name: string, reason: string): void {
+    this.#emitter.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 
-  private finish(info: CloseInfo): void {
-    this.lifecycle = "closed";
-    this.pinger.stop();
-    this.emitter.emit("close", info);
+  #finish(info: CloseInfo): void {
+    this.#lifecycle = "closed";
+    this.#pinger.stop();
+    this.#emitter.emit("close", info);
     const err = new Error(`connection closed (${info.code} ${info.reason})`);
-    this.joinWaiters.rejectAll(err);
-    this.statsRequests.rejectAll(err);
-    this.dropRequests(err.message);
+    this.#joinWaiters.rejectAll(err);
+    this.#statsRequests.rejectAll(err);
+    this.#dropRequests(err.message);
   }
 
   /** Room message requests die with their socket: a reply can only come back on the one that asked. */
-  private dropRequests(reason: string): void {
-    this.messageRequests.rejectAll(new RequestError("closed", reason));
+  #dropRequests(reason: string): void {
+    this.#messageRequests.rejectAll(new RequestError("closed", reason));
   }
 }
 

@@ -3,11 +3,11 @@
  * listener may unsubscribe itself (or others) while an event is being delivered.
  */
 export class Emitter<Events extends { [K in keyof Events]: unknown }> {
-  private readonly lists: { [K in keyof Events]?: ((payload: Events[K]) => void)[] } = {};
+  readonly #lists: { [K in keyof Events]?: ((payload: Events[K]) => void)[] } = {};
 
   /** Subscribes; returns a function that unsubscribes. */
   on<K extends keyof Events>(event: K, fn: (payload: Events[K]) => void): () => void {
-    this.lists[event] = [...(this.lists[event] ?? []), fn];
+    this.#lists[event] = [...(this.#lists[event] ?? []), fn];
     return () => this.off(event, fn);
   }
 
@@ -22,13 +22,13 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
 
   /** Unsubscribes `fn` (no-op if it was not subscribed). */
   off<K extends keyof Events>(event: K, fn: (payload: Events[K]) => void): void {
-    const list = this.lists[event];
-    if (list) this.lists[event] = list.filter((f) => f !== fn);
+    const list = this.#lists[event];
+    if (list) this.#lists[event] = list.filter((f) => f !== fn);
   }
 
   /** True when anything listens to `event` (lets callers skip building a payload). */
   has<K extends keyof Events>(event: K): boolean {
-    return (this.lists[event]?.length ?? 0) > 0;
+    return (this.#lists[event]?.length ?? 0) > 0;
   }
 
   /**
@@ -36,7 +36,7 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
    * connection's own bookkeeping; its error is rethrown asynchronously so it still surfaces.
    */
   emit<K extends keyof Events>(event: K, payload: Events[K]): void {
-    const list = this.lists[event];
+    const list = this.#lists[event];
     if (!list) return;
     for (let i = 0; i < list.length; i++) {
       try {

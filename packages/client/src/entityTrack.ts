@@ -18,15 +18,16 @@ export class EntityTrack {
   seen = -1;
   /** Server time of the first snapshot without it (Infinity while present). */
   goneAt = Infinity;
-  private readonly times: Float64Array;
-  private readonly values: Float64Array;
+  readonly #times: Float64Array;
+  readonly #values: Float64Array;
+  readonly #history: number;
+  readonly #layout: FieldLayout;
 
-  constructor(
-    private readonly history: number,
-    private readonly layout: FieldLayout,
-  ) {
-    this.times = new Float64Array(history);
-    this.values = new Float64Array(history * layout.count);
+  constructor(history: number, layout: FieldLayout) {
+    this.#history = history;
+    this.#layout = layout;
+    this.#times = new Float64Array(history);
+    this.#values = new Float64Array(history * layout.count);
   }
 
   /** Forgets everything (reuse from the pool, or a return after an absence). */
@@ -40,13 +41,13 @@ export class EntityTrack {
 
   /** Appends the entity's values at server time `time` from snapshot number `snapshot`. */
   push(time: number, values: ArrayLike<number>, snapshot: number): void {
-    const F = this.layout.count;
+    const F = this.#layout.count;
     const slot = this.head;
-    this.times[slot] = time;
+    this.#times[slot] = time;
     const base = slot * F;
-    for (let f = 0; f < F; f++) this.values[base + f] = values[f];
-    this.head = (slot + 1) % this.history;
-    if (this.count < this.history) this.count++;
+    for (let f = 0; f < F; f++) this.#values[base + f] = values[f];
+    this.head = (slot + 1) % this.#history;
+    if (this.count < this.#history) this.count++;
     else this.wrapped = true;
     this.seen = snapshot;
   }
@@ -58,12 +59,12 @@ export class EntityTrack {
    */
   sample(t: number, out: Float64Array, maxExtrapolationMs: number): SampleKind {
     if (this.count === 0 || t >= this.goneAt || Number.isNaN(t)) return SampleKind.None;
-    const H = this.history;
-    const F = this.layout.count;
-    const blend = this.layout.blend;
-    const period = this.layout.period;
-    const times = this.times;
-    const values = this.values;
+    const H = this.#history;
+    const F = this.#layout.count;
+    const blend = this.#layout.blend;
+    const period = this.#layout.period;
+    const times = this.#times;
+    const values = this.#values;
     const newest = (this.head - 1 + H) % H;
     const oldest = (this.head - this.count + H) % H;
     const tNewest = times[newest];

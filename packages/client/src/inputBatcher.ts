@@ -11,39 +11,44 @@ import { MAX_INPUTS_PER_FRAME, type InputEntry } from "@tikron/protocol";
  * moved on, so {@link drop} discards them.
  */
 export class InputBatcher {
-  private readonly batch: InputEntry[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private lastSentAt = -Infinity;
+  readonly #batch: InputEntry[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #lastSentAt = -Infinity;
+  readonly #intervalMs: number;
+  readonly #now: () => number;
+  readonly #sendBatch: (inputs: readonly InputEntry[]) => boolean;
 
-  constructor(
-    /** Longest wait before queued inputs leave (ms); > 0. */
-    private readonly intervalMs: number,
-    private readonly now: () => number,
-    /** Sends one INPUT frame; returns false when it could not (socket not open, not joined). */
-    private readonly sendBatch: (inputs: readonly InputEntry[]) => boolean,
-  ) {}
+  /**
+   * `intervalMs` is the longest wait before queued inputs leave (> 0); `sendBatch` sends one
+   * INPUT frame and returns false when it could not (socket not open, not joined).
+   */
+  constructor(intervalMs: number, now: () => number, sendBatch: (inputs: readonly InputEntry[]) => boolean) {
+    this.#intervalMs = intervalMs;
+    this.#now = now;
+    this.#sendBatch = sendBatch;
+  }
 
   /** Queues input `seq` (the payload is copied: callers may reuse their buffer) and sends when due. */
   add(seq: number, payload: Uint8Array): void {
-    this.batch.push({ seq, payload: payload.slice() });
-    const sinceLast = this.now() - this.lastSentAt;
-    if (this.batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= this.intervalMs) this.flush();
-    else this.timer ??= setTimeout(this.flush, this.intervalMs - sinceLast);
+    this.#batch.push({ seq, payload: payload.slice() });
+    const sinceLast = this.#now() - this.#lastSentAt;
+    if (this.#batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= this.#intervalMs) this.flush();
+    else this.#timer ??= setTimeout(this.flush, this.#intervalMs - sinceLast);
   }
 
   /** Sends whatever is queued now; what cannot be sent is dropped, never kept for later. */
   readonly flush = (): void => {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.batch.length === 0) return;
-    if (this.sendBatch(this.batch)) this.lastSentAt = this.now();
-    this.batch.length = 0;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#batch.length === 0) return;
+    if (this.#sendBatch(this.#batch)) this.#lastSentAt = this.#now();
+    this.#batch.length = 0;
   };
 
   /** Discards queued inputs unsent (a (re)join: they belong to the previous seat's timeline). */
   drop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.batch.length = 0;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#batch.length = 0;
   }
 }

@@ -27,71 +27,71 @@ export class RequestError extends Error {
 
 /** Requests answered by id, each with its own timeout. */
 export class PendingRequests<T> {
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (v: T) => void; reject: (e: Error) => void; timer: Timer }>();
+  #nextId = 1;
+  readonly #waiting = new Map<number, { resolve: (v: T) => void; reject: (e: Error) => void; timer: Timer }>();
 
   /** Registers a request, lets `send` put it on the wire with its id, and waits for the answer. */
   request(timeoutMs: number, send: (id: number) => void, what: string): Promise<T> {
-    const id = this.nextId++;
+    const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.waiting.delete(id);
+        this.#waiting.delete(id);
         reject(new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
-      this.waiting.set(id, { resolve, reject, timer });
+      this.#waiting.set(id, { resolve, reject, timer });
       send(id);
     });
   }
 
   /** Settles request `id` (an answer to an unknown or timed-out id is ignored). */
   resolve(id: number, value: T): void {
-    this.take(id)?.resolve(value);
+    this.#take(id)?.resolve(value);
   }
 
   /** Fails request `id` with `err` (an unknown or timed-out id is ignored). */
   reject(id: number, err: Error): void {
-    this.take(id)?.reject(err);
+    this.#take(id)?.reject(err);
   }
 
-  private take(id: number): { resolve: (v: T) => void; reject: (e: Error) => void } | undefined {
-    const w = this.waiting.get(id);
+  #take(id: number): { resolve: (v: T) => void; reject: (e: Error) => void } | undefined {
+    const w = this.#waiting.get(id);
     if (w) {
       clearTimeout(w.timer);
-      this.waiting.delete(id);
+      this.#waiting.delete(id);
     }
     return w;
   }
 
   /** Rejects every open request. */
   rejectAll(err: Error): void {
-    for (const [id, w] of this.waiting) {
+    for (const [id, w] of this.#waiting) {
       clearTimeout(w.timer);
       w.reject(err);
-      this.waiting.delete(id);
+      this.#waiting.delete(id);
     }
   }
 }
 
 /** Callers waiting for the next occurrence of something. */
 export class Waiters<T> {
-  private list: { resolve: (v: T) => void; reject: (e: Error) => void }[] = [];
+  #list: { resolve: (v: T) => void; reject: (e: Error) => void }[] = [];
 
   /** Waits for the next {@link resolveAll}. */
   wait(): Promise<T> {
-    return new Promise((resolve, reject) => this.list.push({ resolve, reject }));
+    return new Promise((resolve, reject) => this.#list.push({ resolve, reject }));
   }
 
   /** Resolves every waiter with `value`. */
   resolveAll(value: T): void {
-    const list = this.list;
-    this.list = [];
+    const list = this.#list;
+    this.#list = [];
     for (const w of list) w.resolve(value);
   }
 
   /** Rejects every waiter. */
   rejectAll(err: Error): void {
-    const list = this.list;
-    this.list = [];
+    const list = this.#list;
+    this.#list = [];
     for (const w of list) w.reject(err);
   }
 }

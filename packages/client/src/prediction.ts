@@ -33,66 +33,66 @@ export interface PredictorOptions<S, I> {
  * was predicted and the prediction error is zero.
  */
 export class Predictor<S, I> {
-  private readonly applyInput: (state: S, input: I) => S;
-  private readonly cloneState: ((state: S) => S) | undefined;
-  private readonly metric: ((predicted: S, reconciled: S) => number) | undefined;
-  private readonly maxPending: number;
+  readonly #applyInput: (state: S, input: I) => S;
+  readonly #cloneState: ((state: S) => S) | undefined;
+  readonly #metric: ((predicted: S, reconciled: S) => number) | undefined;
+  readonly #maxPending: number;
 
-  private readonly seqs: Float64Array;
-  private readonly inputs: (I | undefined)[];
-  private head = 0;
-  private count = 0;
+  readonly #seqs: Float64Array;
+  readonly #inputs: (I | undefined)[];
+  #head = 0;
+  #count = 0;
 
-  private predicted: S | undefined;
-  private acked = -1;
-  private lastErr = 0;
-  private maxErr = 0;
-  private reconcileCount = 0;
-  private droppedCount = 0;
+  #predicted: S | undefined;
+  #acked = -1;
+  #lastErr = 0;
+  #maxErr = 0;
+  #reconcileCount = 0;
+  #droppedCount = 0;
 
   constructor(options: PredictorOptions<S, I>, initialState?: S) {
-    this.applyInput = options.applyInput;
-    this.cloneState = options.clone;
-    this.metric = options.error;
-    this.maxPending = Math.max(1, Math.floor(options.maxPending ?? 256));
-    this.seqs = new Float64Array(this.maxPending);
-    this.inputs = new Array<I | undefined>(this.maxPending).fill(undefined);
-    this.predicted = initialState;
+    this.#applyInput = options.applyInput;
+    this.#cloneState = options.clone;
+    this.#metric = options.error;
+    this.#maxPending = Math.max(1, Math.floor(options.maxPending ?? 256));
+    this.#seqs = new Float64Array(this.#maxPending);
+    this.#inputs = new Array<I | undefined>(this.#maxPending).fill(undefined);
+    this.#predicted = initialState;
   }
 
   /** The predicted state (server state plus unacked inputs); undefined before any state. */
   get state(): S | undefined {
-    return this.predicted;
+    return this.#predicted;
   }
 
   /** Inputs sent but not yet acknowledged. */
   get pending(): number {
-    return this.count;
+    return this.#count;
   }
 
   /** Highest acknowledged sequence number seen (-1 before any). */
   get lastAck(): number {
-    return this.acked;
+    return this.#acked;
   }
 
   /** Prediction error measured at the latest reconciliation. */
   get lastError(): number {
-    return this.lastErr;
+    return this.#lastErr;
   }
 
   /** Largest prediction error seen since construction or {@link resetStats}. */
   get maxError(): number {
-    return this.maxErr;
+    return this.#maxErr;
   }
 
   /** Reconciliations performed. */
   get reconciliations(): number {
-    return this.reconcileCount;
+    return this.#reconcileCount;
   }
 
   /** Inputs dropped unacked because {@link PredictorOptions.maxPending} was exceeded. */
   get dropped(): number {
-    return this.droppedCount;
+    return this.#droppedCount;
   }
 
   /**
@@ -100,19 +100,19 @@ export class Predictor<S, I> {
    * returned). Inputs that were not sent (seq < 0) are ignored: the server will never apply them.
    */
   push(seq: number, input: I): S | undefined {
-    if (seq < 0 || seq <= this.acked) return this.predicted;
-    if (this.count === this.maxPending) {
-      this.inputs[this.head] = undefined;
-      this.head = (this.head + 1) % this.maxPending;
-      this.count--;
-      this.droppedCount++;
+    if (seq < 0 || seq <= this.#acked) return this.#predicted;
+    if (this.#count === this.#maxPending) {
+      this.#inputs[this.#head] = undefined;
+      this.#head = (this.#head + 1) % this.#maxPending;
+      this.#count--;
+      this.#droppedCount++;
     }
-    const slot = (this.head + this.count) % this.maxPending;
-    this.seqs[slot] = seq;
-    this.inputs[slot] = input;
-    this.count++;
-    if (this.predicted !== undefined) this.predicted = this.applyInput(this.predicted, input);
-    return this.predicted;
+    const slot = (this.#head + this.#count) % this.#maxPending;
+    this.#seqs[slot] = seq;
+    this.#inputs[slot] = input;
+    this.#count++;
+    if (this.#predicted !== undefined) this.#predicted = this.#applyInput(this.#predicted, input);
+    return this.#predicted;
   }
 
   /**
@@ -120,21 +120,21 @@ export class Predictor<S, I> {
    * (a frame without ack keeps the previous one), drops acknowledged inputs, replays the rest,
    * and returns the new predicted state.
    */
-  reconcile(serverState: S, ackSeq: number = this.acked): S {
-    if (ackSeq > this.acked) this.acked = ackSeq;
-    while (this.count > 0 && this.seqs[this.head] <= this.acked) {
-      this.inputs[this.head] = undefined;
-      this.head = (this.head + 1) % this.maxPending;
-      this.count--;
+  reconcile(serverState: S, ackSeq: number = this.#acked): S {
+    if (ackSeq > this.#acked) this.#acked = ackSeq;
+    while (this.#count > 0 && this.#seqs[this.#head] <= this.#acked) {
+      this.#inputs[this.#head] = undefined;
+      this.#head = (this.#head + 1) % this.#maxPending;
+      this.#count--;
     }
-    let s = this.cloneState ? this.cloneState(serverState) : serverState;
-    for (let k = 0; k < this.count; k++) s = this.applyInput(s, this.inputs[(this.head + k) % this.maxPending] as I);
-    if (this.predicted !== undefined && this.metric) {
-      this.lastErr = this.metric(this.predicted, s);
-      if (this.lastErr > this.maxErr) this.maxErr = this.lastErr;
+    let s = this.#cloneState ? this.#cloneState(serverState) : serverState;
+    for (let k = 0; k < this.#count; k++) s = this.#applyInput(s, this.#inputs[(this.#head + k) % this.#maxPending] as I);
+    if (this.#predicted !== undefined && this.#metric) {
+      this.#lastErr = this.#metric(this.#predicted, s);
+      if (this.#lastErr > this.#maxErr) this.#maxErr = this.#lastErr;
     }
-    this.reconcileCount++;
-    this.predicted = s;
+    this.#reconcileCount++;
+    this.#predicted = s;
     return s;
   }
 
@@ -144,16 +144,16 @@ export class Predictor<S, I> {
    * The next {@link reconcile} supplies the state.
    */
   reset(lastSeq = -1, state?: S): void {
-    for (let k = 0; k < this.count; k++) this.inputs[(this.head + k) % this.maxPending] = undefined;
-    this.head = 0;
-    this.count = 0;
-    this.acked = lastSeq;
-    this.predicted = state;
+    for (let k = 0; k < this.#count; k++) this.#inputs[(this.#head + k) % this.#maxPending] = undefined;
+    this.#head = 0;
+    this.#count = 0;
+    this.#acked = lastSeq;
+    this.#predicted = state;
   }
 
   /** Zeroes the error statistics. */
   resetStats(): void {
-    this.lastErr = 0;
-    this.maxErr = 0;
+    this.#lastErr = 0;
+    this.#maxErr = 0;
   }
 }

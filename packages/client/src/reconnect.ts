@@ -65,19 +65,19 @@ export class ReconnectPolicy {
   readonly stableAfterMs: number;
   /** The resolved `roomFullDelayMs` option. */
   readonly roomFullDelayMs: number;
-  private readonly backoff: Backoff;
+  readonly #backoff: Backoff;
 
   constructor(options: ReconnectOptions | false = {}) {
     this.enabled = options !== false;
     const o = options === false ? {} : options;
     this.stableAfterMs = o.stableAfterMs ?? 5000;
     this.roomFullDelayMs = o.roomFullDelayMs ?? 1000;
-    this.backoff = new Backoff(o);
+    this.#backoff = new Backoff(o);
   }
 
   /** Failed attempts since the last stable connection. */
   get attempts(): number {
-    return this.backoff.attempts;
+    return this.#backoff.attempts;
   }
 
   /**
@@ -92,13 +92,13 @@ export class ReconnectPolicy {
     if (!retryable) return { reconnect: false, why: "fatal_code" };
     let floor = Math.max(0, context.retryAfterMs ?? 0);
     if (code === CloseCode.room_full && floor === 0) floor = this.roomFullDelayMs;
-    const delayMs = this.backoff.next(floor);
+    const delayMs = this.#backoff.next(floor);
     if (delayMs === null) return { reconnect: false, why: "attempts_exhausted" };
-    return { reconnect: true, delayMs, attempt: this.backoff.attempts };
+    return { reconnect: true, delayMs, attempt: this.#backoff.attempts };
   }
 
   /** The connection stayed joined for {@link stableAfterMs}: forget earlier failures. */
   markStable(): void {
-    this.backoff.reset();
+    this.#backoff.reset();
   }
 }

@@ -39,71 +39,71 @@ const defaultNow = (): number => performance.now();
  */
 export class SnapshotBuffer {
   /** The newest snapshot said nothing changed (an idle room's empty frame). */
-  private quiet = false;
+  #quiet = false;
   /** Field layout, in `setEntity` order. */
   readonly fields: readonly Required<FieldSpec>[];
   /** Longest extrapolation past the newest snapshot (ms). */
   readonly maxExtrapolationMs: number;
   /** Snapshots kept per entity. */
   readonly historySize: number;
-  private readonly layout: FieldLayout;
-  private readonly clock: PlayoutClock;
-  private readonly now: () => number;
+  readonly #layout: FieldLayout;
+  readonly #clock: PlayoutClock;
+  readonly #now: () => number;
 
-  private readonly tracks = new Map<number, EntityTrack>();
-  private readonly pool: EntityTrack[] = [];
-  private readonly scratch: Float64Array;
-  private readonly forEachScratch: Float64Array;
+  readonly #tracks = new Map<number, EntityTrack>();
+  readonly #pool: EntityTrack[] = [];
+  readonly #scratch: Float64Array;
+  readonly #forEachScratch: Float64Array;
 
-  private latest = -Infinity;
-  private snapshotIndex = -1;
-  private accepting = false;
-  private pendingTime = 0;
-  private lastKind: SampleKind = SampleKind.None;
+  #latest = -Infinity;
+  #snapshotIndex = -1;
+  #accepting = false;
+  #pendingTime = 0;
+  #lastKind: SampleKind = SampleKind.None;
 
   // forEach state, kept in fields so the callback passed to Map.forEach is allocated once.
-  private visitTime = 0;
-  private visitFn: ((id: number, values: Float64Array, kind: SampleKind) => void) | null = null;
+  #visitTime = 0;
+  #visitFn: ((id: number, values: Float64Array, kind: SampleKind) => void) | null = null;
 
   constructor(options: SnapshotBufferOptions) {
-    this.layout = new FieldLayout(options.fields);
-    this.fields = this.layout.fields;
-    this.clock = new PlayoutClock(options);
+    this.#layout = new FieldLayout(options.fields);
+    this.fields = this.#layout.fields;
+    this.#clock = new PlayoutClock(options);
     this.maxExtrapolationMs = Math.max(0, options.maxExtrapolationMs ?? 50);
     this.historySize = Math.max(2, Math.floor(options.historySize ?? 32));
-    this.now = options.now ?? defaultNow;
-    this.scratch = new Float64Array(this.layout.count);
-    this.forEachScratch = new Float64Array(this.layout.count);
+    this.#now = options.now ?? defaultNow;
+    this.#scratch = new Float64Array(this.#layout.count);
+    this.#forEachScratch = new Float64Array(this.#layout.count);
   }
 
   /** Lower edge of the interpolation-delay band (ms). */
   get minDelayMs(): number {
-    return this.clock.minDelayMs;
+    return this.#clock.minDelayMs;
   }
 
   /** Upper edge of the interpolation-delay band (ms). */
   get maxDelayMs(): number {
-    return this.clock.maxDelayMs;
+    return this.#clock.maxDelayMs;
   }
 
   /** Time without starvation before the delay shrinks (ms). */
   get stableMs(): number {
-    return this.clock.stableMs;
+    return this.#clock.stableMs;
   }
 
   /** Shrink rate of the delay while stable (ms per second). */
   get shrinkMsPerSec(): number {
-    return this.clock.shrinkMsPerSec;
+    return this.#clock.shrinkMsPerSec;
   }
 
   /** How far back arrival jitter is remembered (ms). */
   get jitterWindowMs(): number {
-    return this.clock.jitterWindowMs;
+    return this.#clock.jitterWindowMs;
   }
 
   /** Slack kept above the worst observed need when shrinking (ms). */
   get headroomMs(): number {
-    return this.clock.headroomMs;
+    return this.#clock.headroomMs;
   }
 
   /** Index of a field by name (for readable `values[X]` access), or -1. */
@@ -113,52 +113,52 @@ export class SnapshotBuffer {
 
   /** Current interpolation delay (ms). */
   get delayMs(): number {
-    return this.clock.delayMs;
+    return this.#clock.delayMs;
   }
 
   /** The delay the buffer is moving toward (ms). */
   get targetDelayMs(): number {
-    return this.clock.targetDelayMs;
+    return this.#clock.targetDelayMs;
   }
 
   /** Starvation episodes so far: render time overtook the newest snapshot. */
   get starvations(): number {
-    return this.clock.starvations;
+    return this.#clock.starvations;
   }
 
   /** True while render time is past the newest snapshot. */
   get starved(): boolean {
-    return this.clock.starved;
+    return this.#clock.starved;
   }
 
   /** Server time of the newest snapshot, or -Infinity before the first. */
   get latestTime(): number {
-    return this.latest;
+    return this.#latest;
   }
 
   /** Render time computed by the last {@link update}. */
   get renderTime(): number {
-    return this.clock.renderTime;
+    return this.#clock.renderTime;
   }
 
   /** Lowest delay the buffer would currently shrink to (ms): recent worst need plus headroom. */
   get floorDelayMs(): number {
-    return this.clock.floorDelayMs;
+    return this.#clock.floorDelayMs;
   }
 
   /** How {@link sample} produced its last result. */
   get lastSampleKind(): SampleKind {
-    return this.lastKind;
+    return this.#lastKind;
   }
 
   /** Entities tracked (present, or gone but still inside the render window). */
   get size(): number {
-    return this.tracks.size;
+    return this.#tracks.size;
   }
 
   /** Server send interval (ms): the step by which a starvation grows the delay. */
   get sendIntervalMs(): number {
-    return this.clock.sendIntervalMs;
+    return this.#clock.sendIntervalMs;
   }
 
   /**
@@ -166,7 +166,7 @@ export class SnapshotBuffer {
    * re-derives the initial delay, which defaults to two intervals.
    */
   setSendInterval(ms: number): void {
-    this.clock.setSendInterval(ms);
+    this.#clock.setSendInterval(ms);
   }
 
   /**
@@ -174,17 +174,17 @@ export class SnapshotBuffer {
    * Returns false, and ignores the following `setEntity` calls, for a snapshot not newer than
    * the newest one (a duplicate, or one from before a reconnect).
    */
-  beginSnapshot(serverTime: number, receivedAt: number = this.now(), changed = true): boolean {
-    if (!(serverTime > this.latest) || !Number.isFinite(serverTime)) {
-      this.accepting = false;
+  beginSnapshot(serverTime: number, receivedAt: number = this.#now(), changed = true): boolean {
+    if (!(serverTime > this.#latest) || !Number.isFinite(serverTime)) {
+      this.#accepting = false;
       return false;
     }
-    this.quiet = !changed;
-    this.clock.recordArrival(serverTime, receivedAt);
-    this.latest = serverTime;
-    this.pendingTime = serverTime;
-    this.snapshotIndex++;
-    this.accepting = true;
+    this.#quiet = !changed;
+    this.#clock.recordArrival(serverTime, receivedAt);
+    this.#latest = serverTime;
+    this.#pendingTime = serverTime;
+    this.#snapshotIndex++;
+    this.#accepting = true;
     return true;
   }
 
@@ -193,37 +193,37 @@ export class SnapshotBuffer {
    * copied, so the caller may reuse one array for every entity.
    */
   setEntity(id: number, values: ArrayLike<number>): void {
-    if (!this.accepting) return;
-    let tr = this.tracks.get(id);
+    if (!this.#accepting) return;
+    let tr = this.#tracks.get(id);
     if (tr === undefined) {
-      tr = this.pool.pop() ?? new EntityTrack(this.historySize, this.layout);
+      tr = this.#pool.pop() ?? new EntityTrack(this.historySize, this.#layout);
       tr.clear();
       tr.id = id;
-      this.tracks.set(id, tr);
+      this.#tracks.set(id, tr);
     } else if (tr.goneAt !== Infinity) {
       // Back after an absence (e.g. re-entered the area of interest): blending across the gap
       // would slide it over the map, so it starts a fresh history.
       tr.clear();
     }
-    tr.push(this.pendingTime, values, this.snapshotIndex);
+    tr.push(this.#pendingTime, values, this.#snapshotIndex);
   }
 
   /** Ends the current snapshot: entities not set in it are gone from its time on. */
   endSnapshot(): void {
-    if (!this.accepting) return;
-    this.accepting = false;
-    this.tracks.forEach(this.sweep);
+    if (!this.#accepting) return;
+    this.#accepting = false;
+    this.#tracks.forEach(this.#sweep);
   }
 
   /**
    * Advances the render clock to local time `localNow` (call once per render frame) and
    * returns the render time in server room ms; -Infinity before the first snapshot.
    */
-  update(localNow: number = this.now()): number {
+  update(localNow: number = this.#now()): number {
     // After a "no change at time t" frame the world is known to hold still until the next
     // frame, which an idle room sends within its idle interval: render time may run up to
     // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
-    return this.clock.update(localNow, this.quiet ? this.latest + QUIET_HOLD_MS : this.latest);
+    return this.#clock.update(localNow, this.#quiet ? this.#latest + QUIET_HOLD_MS : this.#latest);
   }
 
   /**
@@ -231,14 +231,14 @@ export class SnapshotBuffer {
    * the buffer, valid until the next call). Returns null when the entity has no value then.
    * {@link lastSampleKind} says whether the value was interpolated, extrapolated or held.
    */
-  sample(entityId: number, renderTime: number, out: Float64Array = this.scratch): Float64Array | null {
-    const tr = this.tracks.get(entityId);
+  sample(entityId: number, renderTime: number, out: Float64Array = this.#scratch): Float64Array | null {
+    const tr = this.#tracks.get(entityId);
     if (tr === undefined) {
-      this.lastKind = SampleKind.None;
+      this.#lastKind = SampleKind.None;
       return null;
     }
-    this.lastKind = tr.sample(renderTime, out, this.maxExtrapolationMs);
-    return this.lastKind === SampleKind.None ? null : out;
+    this.#lastKind = tr.sample(renderTime, out, this.maxExtrapolationMs);
+    return this.#lastKind === SampleKind.None ? null : out;
   }
 
   /**
@@ -246,36 +246,36 @@ export class SnapshotBuffer {
    * reused between calls; copy what must outlive the callback.
    */
   forEach(renderTime: number, fn: (id: number, values: Float64Array, kind: SampleKind) => void): void {
-    this.visitTime = renderTime;
-    this.visitFn = fn;
+    this.#visitTime = renderTime;
+    this.#visitFn = fn;
     try {
-      this.tracks.forEach(this.visit);
+      this.#tracks.forEach(this.#visit);
     } finally {
-      this.visitFn = null;
+      this.#visitFn = null;
     }
   }
 
   /** Drops every entity and the timeline (e.g. the room restarted with a new epoch). */
   clear(): void {
-    this.quiet = false;
-    this.tracks.forEach((tr) => this.pool.push(tr));
-    this.tracks.clear();
-    this.clock.reset();
-    this.latest = -Infinity;
-    this.accepting = false;
+    this.#quiet = false;
+    this.#tracks.forEach((tr) => this.#pool.push(tr));
+    this.#tracks.clear();
+    this.#clock.reset();
+    this.#latest = -Infinity;
+    this.#accepting = false;
   }
 
-  private readonly visit = (tr: EntityTrack): void => {
-    const kind = tr.sample(this.visitTime, this.forEachScratch, this.maxExtrapolationMs);
-    if (kind !== SampleKind.None) this.visitFn!(tr.id, this.forEachScratch, kind);
+  readonly #visit = (tr: EntityTrack): void => {
+    const kind = tr.sample(this.#visitTime, this.#forEachScratch, this.maxExtrapolationMs);
+    if (kind !== SampleKind.None) this.#visitFn!(tr.id, this.#forEachScratch, kind);
   };
 
-  private readonly sweep = (tr: EntityTrack, id: number): void => {
-    if (tr.seen !== this.snapshotIndex && tr.goneAt === Infinity) tr.goneAt = this.pendingTime;
+  readonly #sweep = (tr: EntityTrack, id: number): void => {
+    if (tr.seen !== this.#snapshotIndex && tr.goneAt === Infinity) tr.goneAt = this.#pendingTime;
     // Once render time has passed its disappearance nothing will sample it again.
-    if (tr.goneAt <= this.clock.renderTime) {
-      this.tracks.delete(id);
-      this.pool.push(tr);
+    if (tr.goneAt <= this.#clock.renderTime) {
+      this.#tracks.delete(id);
+      this.#pool.push(tr);
     }
   };
 }

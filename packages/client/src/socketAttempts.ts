@@ -41,54 +41,58 @@ export class SocketAttempts {
   socket: WebSocketLike | null = null;
   /** Local time the current attempt began: pongs to pings sent before it are not round trips. */
   startedAt = 0;
-  private retryAfterMs = 0;
-  private tokenRejected = false;
-  private stopped = false;
+  #retryAfterMs = 0;
+  #tokenRejected = false;
+  #stopped = false;
   /** Bumped by every {@link stop}: an attempt still fetching its ticket from before is dropped. */
-  private generation = 0;
-  private connectTimer: Timer | undefined;
-  private retryTimer: Timer | undefined;
-  private stableTimer: Timer | undefined;
+  #generation = 0;
+  #connectTimer: Timer | undefined;
+  #retryTimer: Timer | undefined;
+  #stableTimer: Timer | undefined;
 
-  constructor(
-    private readonly options: AttemptOptions,
-    private readonly policy: ReconnectPolicy,
-    private readonly listener: AttemptListener,
-  ) {}
+  readonly #options: AttemptOptions;
+  readonly #policy: ReconnectPolicy;
+  readonly #listener: AttemptListener;
+
+  constructor(options: AttemptOptions, policy: ReconnectPolicy, listener: AttemptListener) {
+    this.#options = options;
+    this.#policy = policy;
+    this.#listener = listener;
+  }
 
   /** True once {@link stop} ran: nothing more will be attempted. */
   get isStopped(): boolean {
-    return this.stopped;
+    return this.#stopped;
   }
 
   /** Starts an attempt now. */
   async open(): Promise<void> {
-    const generation = this.generation;
-    clearTimeout(this.retryTimer);
-    this.retryAfterMs = 0;
-    this.tokenRejected = false;
-    this.startedAt = this.options.now();
+    const generation = this.#generation;
+    clearTimeout(this.#retryTimer);
+    this.#retryAfterMs = 0;
+    this.#tokenRejected = false;
+    this.startedAt = this.#options.now();
     let ticket: string | undefined;
-    const t = this.options.ticket;
+    const t = this.#options.ticket;
     if (typeof t === "function") {
       try {
         ticket = await t();
       } catch (e) {
-        if (this.stopped || generation !== this.generation) return;
-        this.listener.localError("ticket_failed", `ticket: ${String(e)}`);
-        this.gone(1006, "ticket unavailable");
+        if (this.#stopped || generation !== this.#generation) return;
+        this.#listener.localError("ticket_failed", `ticket: ${String(e)}`);
+        this.#gone(1006, "ticket unavailable");
         return;
       }
-      if (this.stopped || generation !== this.generation) return;
+      if (this.#stopped || generation !== this.#generation) return;
     } else {
       ticket = t;
     }
     let ws: WebSocketLike;
     try {
-      ws = new this.options.Impl(this.options.url(ticket));
+      ws = new this.#options.Impl(this.#options.url(ticket));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
-      this.listener.localError("bad_url", String(e));
+      this.#listener.localError("bad_url", String(e));
       this.end({ code: 1006, reason: "could not create socket", willReconnect: false, deliberate: false });
       return;
     }
@@ -96,57 +100,57 @@ export class SocketAttempts {
     // Handlers check identity: a replaced socket's late events must not reach the owner.
     watchSocket(ws, {
       open: () => {
-        if (this.socket === ws) this.listener.opened();
+        if (this.socket === ws) this.#listener.opened();
       },
       message: (data) => {
-        if (this.socket === ws) this.listener.message(data);
+        if (this.socket === ws) this.#listener.message(data);
       },
       close: (code, reason) => {
         if (this.socket !== ws) return;
-        this.detach(ws);
-        this.gone(code, reason);
+        this.#detach(ws);
+        this.#gone(code, reason);
       },
     });
-    this.connectTimer = setTimeout(() => {
+    this.#connectTimer = setTimeout(() => {
       if (this.socket === ws) this.abandon(1006, "connect timeout");
-    }, this.options.connectTimeoutMs);
+    }, this.#options.connectTimeoutMs);
   }
 
   /** The current attempt was welcomed: no timeout for it, and a stable stay resets the backoff. */
   welcomed(): void {
-    clearTimeout(this.connectTimer);
-    clearTimeout(this.stableTimer);
-    this.stableTimer = setTimeout(() => this.policy.markStable(), this.policy.stableAfterMs);
+    clearTimeout(this.#connectTimer);
+    clearTimeout(this.#stableTimer);
+    this.#stableTimer = setTimeout(() => this.#policy.markStable(), this.#policy.stableAfterMs);
   }
 
   /** The server asked for a pause before the next attempt (an ERROR with `retryAfterMs`). */
   noteRetryAfter(ms: number): void {
-    if (ms > this.retryAfterMs) this.retryAfterMs = ms;
+    if (ms > this.#retryAfterMs) this.#retryAfterMs = ms;
   }
 
   /** The server refused our reconnect token: the next attempt joins as a new player. */
   noteTokenRejected(): void {
-    this.tokenRejected = true;
+    this.#tokenRejected = true;
   }
 
   /** Drops the current socket from our side and handles it as closed with `code`. */
   abandon(code: number, reason: string): void {
     const ws = this.socket;
     if (!ws) return;
-    this.detach(ws);
+    this.#detach(ws);
     closeQuietly(ws, code >= 4000 ? code : 1000, reason);
-    this.gone(code, reason);
+    this.#gone(code, reason);
   }
 
   /** Ends deliberately: closes the socket (1000) and cancels any pending attempt. */
   stop(): void {
-    this.stopped = true;
-    this.generation++;
-    this.clearTimers();
-    clearTimeout(this.retryTimer);
+    this.#stopped = true;
+    this.#generation++;
+    this.#clearTimers();
+    clearTimeout(this.#retryTimer);
     const ws = this.socket;
     if (ws) {
-      this.detach(ws);
+      this.#detach(ws);
       closeQuietly(ws, 1000, "client closed");
     }
   }
@@ -156,42 +160,42 @@ export class SocketAttempts {
    * then an attempt now. `ticket`, when given, replaces the ticket option.
    */
   restart(ticket?: AttemptOptions["ticket"]): void {
-    if (ticket !== undefined) this.options.ticket = ticket;
-    this.stopped = false;
-    this.policy.markStable();
+    if (ticket !== undefined) this.#options.ticket = ticket;
+    this.#stopped = false;
+    this.#policy.markStable();
     void this.open();
   }
 
   /** Ends for good and tells the owner (a deliberate close or an unrecoverable one). */
   end(info: CloseInfo): void {
-    this.clearTimers();
-    this.listener.ended(info);
+    this.#clearTimers();
+    this.#listener.ended(info);
   }
 
-  private detach(ws: WebSocketLike): void {
+  #detach(ws: WebSocketLike): void {
     unwatchSocket(ws);
     if (this.socket === ws) this.socket = null;
   }
 
-  private gone(code: number, reason: string): void {
+  #gone(code: number, reason: string): void {
     this.socket = null;
-    this.clearTimers();
-    if (this.stopped) return;
-    const decision = this.policy.onClose(code, { retryAfterMs: this.retryAfterMs, tokenRejected: this.tokenRejected });
+    this.#clearTimers();
+    if (this.#stopped) return;
+    const decision = this.#policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
     if (!decision.reconnect) {
       this.end({ code, reason, willReconnect: false, deliberate: false });
       return;
     }
-    this.listener.retrying(code, reason, decision.attempt, decision.delayMs);
+    this.#listener.retrying(code, reason, decision.attempt, decision.delayMs);
     // A listener may have stopped everything (close() from a close handler): then nothing is scheduled.
-    if (this.stopped) return;
-    this.retryTimer = setTimeout(() => {
-      if (!this.stopped) void this.open();
+    if (this.#stopped) return;
+    this.#retryTimer = setTimeout(() => {
+      if (!this.#stopped) void this.open();
     }, decision.delayMs);
   }
 
-  private clearTimers(): void {
-    clearTimeout(this.connectTimer);
-    clearTimeout(this.stableTimer);
+  #clearTimers(): void {
+    clearTimeout(this.#connectTimer);
+    clearTimeout(this.#stableTimer);
   }
 }

@@ -195,29 +195,29 @@ function fromJson(text: string): Incoming | DecodeError {
  * a socket may queue the bytes (e.g. while compressing), so a reused buffer must not be handed out.
  */
 export class ClientWire {
-  private readonly w = new BinaryWriter(256);
+  readonly #w = new BinaryWriter(256);
 
   constructor(readonly json: boolean) {}
 
   hello(token: string, name: string): string | Uint8Array {
-    if (this.json) return this.text({ t: "hello", v: PROTOCOL_VERSION, token, name });
-    return encodeHello(this.w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes();
+    if (this.json) return this.#text({ t: "hello", v: PROTOCOL_VERSION, token, name });
+    return encodeHello(this.#w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes();
   }
 
   /** Binary rooms need a `Uint8Array` payload of at most MAX_INPUT_PAYLOAD_BYTES; JSON rooms any JSON value. */
   input(seq: number, payload: unknown): string | Uint8Array {
-    if (this.json) return this.text({ t: "input", seq, data: payload });
-    return encodeInput(this.w.reset(), seq, checkBinaryPayload(payload)).toBytes();
+    if (this.json) return this.#text({ t: "input", seq, data: payload });
+    return encodeInput(this.#w.reset(), seq, checkBinaryPayload(payload)).toBytes();
   }
 
   /** Several binary inputs in one INPUT frame (at most MAX_INPUTS_PER_FRAME). */
   inputs(entries: readonly InputEntry[]): Uint8Array {
-    return encodeInputs(this.w.reset(), entries).toBytes();
+    return encodeInputs(this.#w.reset(), entries).toBytes();
   }
 
   ping(clientTime: number): string | Uint8Array {
-    if (this.json) return this.text({ t: "ping", ct: clientTime });
-    return encodePing(this.w.reset(), clientTime).toBytes();
+    if (this.json) return this.#text({ t: "ping", ct: clientTime });
+    return encodePing(this.#w.reset(), clientTime).toBytes();
   }
 
   /**
@@ -229,29 +229,29 @@ export class ClientWire {
   }
 
   statsRequest(id: number): string | Uint8Array {
-    if (this.json) return this.text({ t: "stats", id });
-    return encodeStatsRequest(this.w.reset(), id).toBytes();
+    if (this.json) return this.#text({ t: "stats", id });
+    return encodeStatsRequest(this.#w.reset(), id).toBytes();
   }
 
   /** Confirms what was read on this socket (see `ReceiptCounter`). */
   receipt(messages: number, units: number): string | Uint8Array {
-    if (this.json) return this.text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 });
-    return encodeReceipt(this.w.reset(), messages, units).toBytes();
+    if (this.json) return this.#text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 });
+    return encodeReceipt(this.#w.reset(), messages, units).toBytes();
   }
 
   /** A room message; `type` is a checked name and `json` the payload's JSON text (see `messageJson`). */
   message(requestId: number, type: string, json: string): string | Uint8Array {
     // The type matched isMessageType (no quotes or escapes), so splicing it into text is safe.
     if (this.json) return `{"t":"msg","type":"${type}","id":${requestId},"data":${json}}`;
-    return encodeRoomMessage(this.w.reset(), requestId, type, json).toBytes();
+    return encodeRoomMessage(this.#w.reset(), requestId, type, json).toBytes();
   }
 
   leave(): string | Uint8Array {
-    if (this.json) return this.text({ t: "leave" });
-    return encodeLeave(this.w.reset()).toBytes();
+    if (this.json) return this.#text({ t: "leave" });
+    return encodeLeave(this.#w.reset()).toBytes();
   }
 
-  private text(m: JsonClientMessage): string {
+  #text(m: JsonClientMessage): string {
     return JSON.stringify(m);
   }
 }

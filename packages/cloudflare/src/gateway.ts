@@ -1,5 +1,6 @@
-import { admissionAddress, type GameDefinition } from "@tikron/core";
+import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
+import { CallerGate, type GateRefusal } from "./callerGate";
 import { LOBBY_NAME } from "./lobbyName";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
@@ -31,13 +32,36 @@ const TICKET_REFUSALS: Record<TicketRefusal, string> = {
 };
 
 /**
- * Callers the room refused with 429 (its per-identity limits), until their `Retry-After` ends:
- * a caller that retries at once is answered here, without another trip into the room's object.
- * Per isolate and best effort (an isolate sees only some requests); the room stays the judge.
+ * Callers the room refused with 429 (its per-identity limits), answered here until their
+ * `Retry-After` ends, and bursts of one caller's upgrades held back (see callerGate.ts).
  */
-const refusedUntil = new Map<string, number>();
-/** Entries kept before the cache starts over (it only ever saves trips). */
-const REFUSED_CACHE_MAX = 4096;
+const gate = new CallerGate();
+/** Sockets one caller may have waiting for hello, per kind (the room's own limit). */
+const pendingPerCaller = new Map<string, number>();
+
+function maxPendingFor(kind: string, def: GameDefinition): number {
+  let n = pendingPerCaller.get(kind);
+  if (n === undefined) {
+    n = resolveRoomOptions(def.defaults).maxPendingPerIdentity;
+    pendingPerCaller.set(kind, n);
+  }
+  return n;
+}
+
+/**
+ * How long the gateway holds its own 429 before answering. Only callers who knock again inside
+ * the wait they were given, or push more upgrades at once than the room lets them have waiting,
+ * get these; holding the answer costs the Worker a timer, not CPU, and slows a client that
+ * retries at once to one try per second per connection it holds open.
+ */
+export const GATE_REFUSAL_DELAY_MS = 1_000;
+
+async function gateRefusal(r: GateRefusal): Promise<Response> {
+  await new Promise((resolve) => setTimeout(resolve, GATE_REFUSAL_DELAY_MS));
+  const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
+  const leftMs = r.retryAfterMs - GATE_REFUSAL_DELAY_MS;
+  return new Response(body, { status: 429, headers: { "retry-after": String(Math.max(1, Math.ceil(leftMs / 1000))) } });
+}
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -50,8 +74,11 @@ function text(status: number, body: string): Response {
  *
  * Refusals happen here, before any upgrade and before the Durable Object is touched: the join
  * URL's own (the protocol's `routeRoomUrl`: unknown kind 404, bad room id 400, overrides or
- * stats outside DEV_MODE 403), then foreign Origin 403, missing ticket 401,
- * bad/expired/wrong-room ticket 403, not an upgrade 426.
+ * stats outside DEV_MODE 403), then foreign Origin 403, a ticket the room refused with 429
+ * moments ago (429 until its Retry-After, before the signature is checked again), missing
+ * ticket 401, bad/expired/wrong-room ticket 403, not an upgrade 426, and the caller's own 429s:
+ * refused by the room moments ago, or a burst of more upgrades in flight than the room lets one
+ * caller have waiting (callerGate.ts).
  */
 export async function routeGatewayRequest(
   request: Request,
@@ -80,10 +107,16 @@ export async function routeGatewayRequest(
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
   let playerId: string | undefined;
+  let ticket: string | null = null;
   if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
     if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
-    const ticket = url.searchParams.get("ticket");
+    ticket = url.searchParams.get("ticket");
+    // A ticket the room refused a moment ago is answered before the signature is checked again.
+    if (ticket !== null) {
+      const remembered = gate.checkTicket(ticket, Date.now());
+      if (remembered) return gateRefusal(remembered);
+    }
     // DEV_MODE needs no ticket, but one that is sent is still checked when a secret is set, so
     // staging can rehearse the production flow.
     if (!devMode || (ticket !== null && env.TICKET_SECRET)) {
@@ -106,14 +139,10 @@ export async function routeGatewayRequest(
     }
   }
   const caller = playerId ?? admissionAddress(request.headers.get("CF-Connecting-IP"));
-  const cacheKey = caller !== undefined && !isStats ? `${kind}:${roomId}:${caller}` : undefined;
-  if (cacheKey !== undefined) {
-    const until = refusedUntil.get(cacheKey);
-    if (until !== undefined) {
-      const waitMs = until - Date.now();
-      if (waitMs > 0) return new Response("refused by the room; retry later", { status: 429, headers: { "retry-after": String(Math.ceil(waitMs / 1000)) } });
-      refusedUntil.delete(cacheKey);
-    }
+  const gateKey = caller !== undefined && !isStats && !isBots ? `${kind}:${roomId}:${caller}` : undefined;
+  if (gateKey !== undefined) {
+    const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
+    if (refused) return gateRefusal(refused);
   }
   const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
   const headers = new Headers(request.headers);
@@ -128,10 +157,23 @@ export async function routeGatewayRequest(
     ...(playerId !== undefined ? { playerId } : {}),
     ...(address !== undefined ? { address } : {}),
   });
-  const response = await stub.fetch(new Request(request.url, { method: request.method, headers }));
-  if (response.status === 429 && cacheKey !== undefined) {
-    if (refusedUntil.size >= REFUSED_CACHE_MAX) refusedUntil.clear();
-    refusedUntil.set(cacheKey, Date.now() + 1000 * (Number(response.headers.get("retry-after")) || 1));
+  const forward = new Request(request.url, { method: request.method, headers });
+  if (gateKey === undefined) return stub.fetch(forward);
+  gate.forwarded(gateKey);
+  let response: Response;
+  try {
+    response = await stub.fetch(forward);
+  } catch (e) {
+    gate.answered(gateKey, null, 0, 0, Date.now());
+    throw e;
+  }
+  const retryAfter = Number(response.headers.get("retry-after")) || 0;
+  // Only a verified ticket is remembered (DEV_MODE without a secret verifies none).
+  const waitS = gate.answered(gateKey, playerId !== undefined ? ticket : null, response.status, retryAfter, Date.now());
+  if (waitS > retryAfter) {
+    // Refused again right after its last wait: the caller is told the longer wait it now has.
+    response = new Response(response.body, response);
+    response.headers.set("retry-after", String(waitS));
   }
   return response;
 }

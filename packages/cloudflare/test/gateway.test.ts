@@ -1,6 +1,6 @@
 import type { GameDefinition } from "@tikron/core";
-import { describe, expect, it } from "vitest";
-import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
+import { describe, expect, it, vi } from "vitest";
+import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
 import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
 import { mintRoomTicket } from "../src/roomTicket";
 
@@ -143,10 +143,84 @@ describe("gateway: callers the room refused", () => {
     const e = { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] };
     const mallory = await ticketFor("cache1", "mallory");
     const alice = await ticketFor("cache1", "alice");
-    for (let i = 0; i < 5; i++) expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    // The gateway's own answers come after a delay (a caller retrying at once is slowed down).
+    const t0 = performance.now();
+    const retries = await Promise.all(Array.from({ length: 4 }, () => call(`/rooms/agar/cache1?ticket=${mallory}`, e)));
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(GATE_REFUSAL_DELAY_MS - 50);
+    expect(retries.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+    expect(Number(retries[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(routed).toEqual(["mallory"]);
     // Another caller still reaches the room.
     await call(`/rooms/agar/cache1?ticket=${alice}`, e);
     expect(routed).toEqual(["mallory", "alice"]);
+  });
+});
+
+describe("gateway: what it answers for the room", () => {
+  /** A room that answers each upgrade when the test says so, and records who reached it. */
+  function heldRoom(status = 101 as number) {
+    const routed: string[] = [];
+    const waiting: (() => void)[] = [];
+    const ROOMS = {
+      idFromName: (name: string) => ({ name }),
+      get: () => ({
+        fetch: async (request: Request) => {
+          routed.push(readRoomMeta(request.headers)!.playerId!);
+          await new Promise<void>((r) => waiting.push(r));
+          return new Response("answer", { status: status === 101 ? 200 : status, headers: status === 429 ? { "retry-after": "3" } : {} });
+        },
+      }),
+    };
+    const releaseAll = () => waiting.splice(0).forEach((r) => r());
+    return { e: { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] }, routed, releaseAll };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+
+  it("answers a refused ticket's retries without checking its signature again", async () => {
+    const { e, routed, releaseAll } = heldRoom(429);
+    const mallory = await ticketFor("sig1", "mallory");
+    const verify = vi.spyOn(crypto.subtle, "verify");
+    try {
+      const first = call(`/rooms/agar/sig1?ticket=${mallory}`, e);
+      await settle();
+      releaseAll();
+      expect((await first).status).toBe(429);
+      const verified = verify.mock.calls.length;
+      const retries = await Promise.all(Array.from({ length: 5 }, () => call(`/rooms/agar/sig1?ticket=${mallory}`, e)));
+      for (const r of retries) {
+        expect(r.status).toBe(429);
+        expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
+      expect(verify.mock.calls.length).toBe(verified);
+      expect(routed).toEqual(["mallory"]);
+      // A forged ticket is still refused by verification, not let through by the memory.
+      expect((await call(`/rooms/agar/sig1?ticket=${mallory.slice(0, -2)}xx`, e)).status).toBe(403);
+    } finally {
+      verify.mockRestore();
+    }
+  });
+
+  it("holds back one caller's burst of upgrades beyond what the room lets it have waiting; others still pass", async () => {
+    const { e, routed, releaseAll } = heldRoom();
+    const mallory = await ticketFor("burst1", "mallory");
+    const alice = await ticketFor("burst1", "alice");
+    const burst = Array.from({ length: 12 }, () => call(`/rooms/agar/burst1?ticket=${mallory}`, e));
+    await settle();
+    const honest = call(`/rooms/agar/burst1?ticket=${alice}`, e);
+    await settle();
+    // defaultRoomOptions.maxPendingPerIdentity is 8: the other 4 are answered here.
+    expect(routed.filter((p) => p === "mallory")).toHaveLength(8);
+    expect(routed).toContain("alice");
+    releaseAll();
+    const statuses = (await Promise.all(burst)).map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(8);
+    expect((await honest).status).toBe(200);
+    // Once the room has answered, the caller's upgrades go through again.
+    const again = call(`/rooms/agar/burst1?ticket=${mallory}`, e);
+    await settle();
+    releaseAll();
+    expect((await again).status).toBe(200);
   });
 });

@@ -279,6 +279,7 @@ export class Room extends RoomSockets {
 
   protected runTick(k: number, now: number): void {
     this.tickIndex = k;
+    this.stats.timerLate.record(this.scheduler.lastLateMs);
     const t0 = perfNow();
     this.bots.tick(now, this.connectedCount);
     this.queue.drain((e) => {

@@ -36,6 +36,8 @@ export interface RoomStatsSnapshot {
   tick: DurationSummary;
   /** Wall time of flush work (encode + send for every client), ms. */
   flush: DurationSummary;
+  /** How late the tick timer fired after its deadline, ms: the event loop's wait, not the room's work. */
+  timerLate: DurationSummary;
   /** Inputs: received, processed (applied or refused), refused, and refusals by error name. */
   inputs: {
     /** Inputs that arrived. */
@@ -107,6 +109,8 @@ export class RoomStats {
   readonly tick = new DurationStats();
   /** Wall time of flush work (encode + send for every client). */
   readonly flush = new DurationStats();
+  /** Lateness of the tick timer after its grid deadline. */
+  readonly timerLate = new DurationStats();
   // The counters below are reported under the same names (or grouped, e.g. `inputs.received`)
   // in the tk:stats snapshot; see RoomStatsSnapshot for what each one counts.
   ticks = 0;
@@ -185,6 +189,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     flushes: s.flushes,
     tick: s.tick.summary(),
     flush: s.flush.summary(),
+    timerLate: s.timerLate.summary(),
     inputs: {
       received: s.inputsReceived,
       processed: s.inputsProcessed,

@@ -11,6 +11,11 @@ export class TickScheduler {
   private k = 0;
   /** Ticks skipped because the loop fell more than `maxLagTicks` behind (re-anchored). */
   skipped = 0;
+  /**
+   * How late the last tick's timer fired after its grid deadline, ms. A busy event loop (socket
+   * messages ahead of the timer, a GC pause) shows here before it shows in frame gaps.
+   */
+  lastLateMs = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -53,6 +58,7 @@ export class TickScheduler {
     if (this.timer === null) return;
     const now = this.clock.now();
     this.k++;
+    this.lastLateMs = Math.max(0, now - (this.origin + this.k * this.tickMs));
     // A stalled event loop must not trigger a burst of catch-up ticks: after a long stall,
     // re-anchor the grid to now and count what was skipped.
     const behind = Math.floor((now - (this.origin + this.k * this.tickMs)) / this.tickMs);

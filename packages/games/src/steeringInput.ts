@@ -1,4 +1,4 @@
-import { BinaryReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { f32At, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 
 /**
  * The steering input shared by `agar` and `movement`: a direction whose magnitude is the
@@ -39,10 +39,9 @@ export function decodeSteering(payload: unknown, what: string): Steering | Input
   if (payload.length !== STEERING_INPUT_BYTES) {
     return reject("bad_input", `${what} is ${STEERING_INPUT_BYTES} bytes, got ${payload.length}`);
   }
-  const r = new BinaryReader(payload);
-  let dx = r.f32();
-  let dy = r.f32();
-  const flags = r.u8();
+  let dx = f32At(payload, 0);
+  let dy = f32At(payload, 4);
+  const flags = payload[8]!;
   if (!Number.isFinite(dx) || !Number.isFinite(dy)) return reject("bad_input", "direction is not finite");
   if (flags > 1) return reject("bad_input", `unknown flag bits ${flags}`);
   const mag = Math.hypot(dx, dy);

@@ -130,3 +130,18 @@ export class BinaryReader {
     }
   }
 }
+
+const f32Scratch = new DataView(new ArrayBuffer(4));
+
+/**
+ * The little-endian f32 at `offset` of `bytes` (caller checks the bounds), without a reader or
+ * a `DataView` per call: for fixed-layout payloads read once per input on a room's hot path.
+ */
+export function f32At(bytes: Uint8Array, offset: number): number {
+  const s = f32Scratch;
+  s.setUint8(0, bytes[offset]!);
+  s.setUint8(1, bytes[offset + 1]!);
+  s.setUint8(2, bytes[offset + 2]!);
+  s.setUint8(3, bytes[offset + 3]!);
+  return s.getFloat32(0, true);
+}

@@ -5,7 +5,7 @@
  * @module @tikron/protocol
  */
 export { BinaryWriter } from "./binaryWriter";
-export { BinaryReader } from "./binaryReader";
+export { BinaryReader, f32At } from "./binaryReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";

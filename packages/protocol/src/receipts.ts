@@ -14,23 +14,23 @@ export class ReceiptCounter {
   messages = 0;
   /** Units (bytes of binary messages, UTF-16 units of text) read on the current socket. */
   units = 0;
-  private sinceMessages = 0;
-  private sinceUnits = 0;
-  private socket: unknown = null;
+  #sinceMessages = 0;
+  #sinceUnits = 0;
+  #socket: unknown = null;
 
   /** Counts one message read from `socket`; true when a receipt is due now. */
   read(socket: unknown, data: unknown): boolean {
-    if (socket !== this.socket) {
-      this.socket = socket;
-      this.messages = this.units = this.sinceMessages = this.sinceUnits = 0;
+    if (socket !== this.#socket) {
+      this.#socket = socket;
+      this.messages = this.units = this.#sinceMessages = this.#sinceUnits = 0;
     }
     const units = typeof data === "string" ? data.length : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
     this.messages++;
     this.units += units;
-    this.sinceMessages++;
-    this.sinceUnits += units;
-    if (this.sinceMessages < RECEIPT_EVERY_MESSAGES && this.sinceUnits < RECEIPT_EVERY_BYTES) return false;
-    this.sinceMessages = this.sinceUnits = 0;
+    this.#sinceMessages++;
+    this.#sinceUnits += units;
+    if (this.#sinceMessages < RECEIPT_EVERY_MESSAGES && this.#sinceUnits < RECEIPT_EVERY_BYTES) return false;
+    this.#sinceMessages = this.#sinceUnits = 0;
     return true;
   }
 }

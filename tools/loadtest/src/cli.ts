@@ -15,6 +15,7 @@ import { runResolved, withScenarioFile } from "./runner";
 import { scenarios } from "./scenarios/index";
 import { registerAbCommand } from "./ab/abCommand";
 import { registerCapacityCommand } from "./capacity/capacityCommand";
+import { registerProfileCommand } from "./server/profileCommand";
 import { builtInSweeps, readSweepFile, runSweep } from "./sweep";
 import { progressPrinter } from "./live/progress";
 import type { TicketSpec } from "./tickets";
@@ -217,6 +218,7 @@ program
 
 registerAbCommand(program);
 registerCapacityCommand(program);
+registerProfileCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   console.error(`error: ${err instanceof Error ? err.message : String(err)}`);

@@ -101,7 +101,10 @@ export class JsonSimClient extends SimSocket {
     }
     switch (msg.t) {
       case "state": {
-        if (measuring) room.counters.framesRx++;
+        if (measuring) {
+          room.counters.framesRx++;
+          this.cadenceFramesRx++;
+        }
         const joined = this.state === ClientState.Joined;
         if (typeof msg.ack === "number" && this.tracker !== null && joined) {
           if (this.tracker.resolve(msg.ack, now, room) === AckOutcome.Regression) room.counters.ackRegressions++;

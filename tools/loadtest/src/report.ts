@@ -18,7 +18,7 @@ import { MIN_ON_SCHEDULE_PCT, ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./
 import { SPIKE_THRESHOLD_MS } from "./metrics/spikes";
 import type { NoiseProbe } from "./noiseProbe";
 import type { ServerCpuReport } from "./server/serverCpu";
-import { flushP99Ms, tickP99Ms } from "./tkStats";
+import { flushP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
 import type { RunSeries } from "./live/series";
 
 /** Report format tag; bump when a field changes meaning. */
@@ -107,6 +107,8 @@ export interface Summary {
     /** Worst room's flush p99 from tk:stats (ms); null when no snapshot exposes it. */
     flushP99Ms: number | null;
     tickP99Ms: number | null;
+    /** Worst room's tick-timer lateness p99 (ms): how long the timer waited behind other work. */
+    timerLateP99Ms?: number | null;
   };
   rooms: RoomSummary[];
 }
@@ -319,6 +321,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       missing: rooms.length - fetched.length,
       flushP99Ms: maxOrNull(fetched.map((r) => flushP99Ms(r.tkStats!.stats))),
       tickP99Ms: maxOrNull(fetched.map((r) => tickP99Ms(r.tkStats!.stats))),
+      timerLateP99Ms: maxOrNull(fetched.map((r) => timerLateP99Ms(r.tkStats!.stats))),
     },
     rooms: roomsSummary,
   };
@@ -416,7 +419,7 @@ export function formatSummary(r: Report): string {
     ],
     [
       "room tk:stats",
-      `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")}, tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}`,
+      `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")}, tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}, timer late p99 ${fmt(s.roomStats.timerLateP99Ms ?? null, " ms")}`,
     ],
     [
       "generator",

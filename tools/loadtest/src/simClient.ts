@@ -96,7 +96,10 @@ export class SimClient extends SimSocket {
         return;
       }
       const h = frameHeader;
-      if (measuring) room.counters.framesRx++;
+      if (measuring) {
+        room.counters.framesRx++;
+        this.cadenceFramesRx++;
+      }
       if (h.ackSeq >= 0 && this.tracker !== null && this.state === ClientState.Joined) {
         if (this.tracker.resolve(h.ackSeq, now, room) === AckOutcome.Regression) room.counters.ackRegressions++;
       }

@@ -142,8 +142,14 @@ export abstract class SimSocket implements Scheduled {
     this.state = ClientState.Done;
   }
 
-  /** State frames received inside the measuring window (for the per-client share, steadyWindow.ts). */
+  /** State frames received inside the measuring window. */
   stateFramesRx = 0;
+  /**
+   * Frames of the room's cadence received inside the measuring window: state frames and frames
+   * of acks alone (a view with nothing new still gets its acks each flush). The per-client share
+   * in steadyWindow.ts counts these.
+   */
+  cadenceFramesRx = 0;
 
   /** True once a welcome arrived, whatever happened after. */
   get everJoined(): boolean {

@@ -6,14 +6,19 @@
 import type { RoomMetrics } from "./metrics/roomMetrics";
 import type { SimSocket } from "./simSocket";
 
-/** A client must receive at least this share of the expected state frames over the window. */
+/**
+ * A client must receive at least this share of the frames the room's cadence promises over the
+ * window: one per flush, carrying state or, when its view has nothing new (a dead agar cell, a
+ * far-only priority tier between its turns), its acks alone. State cadence itself is judged by
+ * the state-frame gap.
+ */
 export const MIN_STEADY_FRAME_SHARE = 0.99;
 
 /**
- * State frames a client should receive in `durationSec` at one frame per `expectedGapMs`
+ * Frames a client should receive in `durationSec` at one frame per `expectedGapMs`
  * (the welcome's sync interval rounded up to whole ticks).
  */
-export function expectedStateFrames(durationSec: number, expectedGapMs: number): number {
+export function expectedFrames(durationSec: number, expectedGapMs: number): number {
   return expectedGapMs > 0 ? (durationSec * 1000) / expectedGapMs : 0;
 }
 
@@ -27,18 +32,18 @@ export class SteadyWindow {
   private framesAtStart: number[] = [];
   private marked = false;
 
-  /** At the window's start: snapshot the message counters and every client's state frames. */
+  /** At the window's start: snapshot the message counters and every client's cadence frames. */
   mark(rooms: readonly RoomMetrics[], clients: readonly SimSocket[]): void {
     this.marked = true;
     for (const r of rooms) {
       r.counters.inputFramesBeforeSteady = r.counters.inputFrames;
       r.counters.framesRxBeforeSteady = r.counters.framesRx;
     }
-    this.framesAtStart = clients.map((c) => c.stateFramesRx);
+    this.framesAtStart = clients.map((c) => c.cadenceFramesRx);
   }
 
   /**
-   * After the window: counts, per room, the clients that joined yet got too few state frames
+   * After the window: counts, per room, the clients that joined yet got too few frames
    * (a client that joined late or was dropped counts as short). Skipped for turn-based rooms,
    * which have no cadence, and when the window never started (a zero-length window).
    */
@@ -48,7 +53,7 @@ export class SteadyWindow {
       const c = clients[i];
       const gap = c.room.info?.expectedGapMs ?? 0;
       if (!c.everJoined || c.room.info === null || gap <= 0) continue;
-      if (isShortOfFrames(c.stateFramesRx - (this.framesAtStart[i] ?? 0), expectedStateFrames(durationSec, gap))) {
+      if (isShortOfFrames(c.cadenceFramesRx - (this.framesAtStart[i] ?? 0), expectedFrames(durationSec, gap))) {
         c.room.counters.clientsShortOfFrames++;
       }
     }

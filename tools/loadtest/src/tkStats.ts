@@ -9,6 +9,9 @@ export const FLUSH_P99_PATHS = ["flush.p99", "flushMs.p99", "flush.p99Ms"] as co
 /** Paths (dot-separated, milliseconds) where the tick-duration p99 may live. */
 export const TICK_P99_PATHS = ["tick.p99", "tickMs.p99", "tick.p99Ms"] as const;
 
+/** Paths (dot-separated, milliseconds) where the tick timer's lateness p99 may live. */
+export const TIMER_LATE_P99_PATHS = ["timerLate.p99"] as const;
+
 /** The value at a dot path, or undefined. */
 export function at(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
@@ -36,4 +39,9 @@ export function flushP99Ms(stats: unknown): number | null {
 /** Tick-duration p99 (ms) from a tk:stats snapshot, or null when the snapshot lacks it. */
 export function tickP99Ms(stats: unknown): number | null {
   return firstNumber(stats, TICK_P99_PATHS);
+}
+
+/** Tick-timer lateness p99 (ms) from a tk:stats snapshot, or null when the snapshot lacks it. */
+export function timerLateP99Ms(stats: unknown): number | null {
+  return firstNumber(stats, TIMER_LATE_P99_PATHS);
 }

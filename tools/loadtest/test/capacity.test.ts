@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "../src/capacity/capacityJudge";
 import { capacitySvg, capacityTable, capacityVerdict } from "../src/capacity/capacityReport";
-import { pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
+import { combineRuns, majorityDecided, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
 import { CapacitySearch, type CapacityPlan } from "../src/capacity/capacitySearch";
 import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/lineChart";
 import type { Report } from "../src/report";
@@ -102,7 +102,7 @@ describe("capacity point verdict", () => {
       "joined 98/100",
       "2 joins throttled",
       "1 unexpected closes",
-      "3 clients got < 99% of expected state frames",
+      "3 clients got < 99% of expected frames (one per flush)",
       `gap p99 80 ms > ${CAPACITY_LIMITS.gapP99Ms}`,
       `ack p99 121 ms > ${CAPACITY_LIMITS.ackP99Ms}`,
       `flush p99 11 ms > ${CAPACITY_LIMITS.flushP99Ms}`,
@@ -132,6 +132,50 @@ const point = (players: number, passed: boolean, cpu: number): CapacityPoint => 
   ackP99Ms: passed ? 80 : 130,
   gapP99Ms: 60,
   framesPerSecPerClient: 20,
+});
+
+describe("several runs of one point", () => {
+  const run = (passed: boolean, gap: number, failed: string[] = []): CapacityPoint => ({
+    players: 300,
+    passed,
+    generatorSaturated: false,
+    attempts: 1,
+    failed,
+    unchecked: [],
+    report: `r${gap}.json`,
+    serverCpuPct: 40 + gap / 100,
+    serverCpuUsPerMsg: 30,
+    downKiBpsPerClient: 2,
+    flushP99Ms: 8,
+    ackP99Ms: 90,
+    gapP99Ms: gap,
+    framesPerSecPerClient: 20,
+  });
+  it("passes when most runs pass, with the runs' medians as its figures", () => {
+    const p = combineRuns(300, [run(true, 70), run(false, 81, ["gap p99 81 ms > 75"]), run(true, 66)]);
+    expect(p.passed).toBe(true);
+    expect(p.failed).toEqual([]);
+    expect(p.gapP99Ms).toBe(70);
+    expect(p.runs).toEqual({ count: 3, passed: 2, reports: ["r70.json", "r81.json", "r66.json"] });
+    expect(capacityTable([p], false)).toContain("pass (2/3 runs)");
+  });
+  it("stops running once the majority is settled either way", () => {
+    expect(majorityDecided([], 3)).toBe(false);
+    expect(majorityDecided([run(true, 70)], 3)).toBe(false);
+    expect(majorityDecided([run(true, 70), run(true, 71)], 3)).toBe(true);
+    expect(majorityDecided([run(false, 90), run(false, 91)], 3)).toBe(true);
+    expect(majorityDecided([run(true, 70), run(false, 91)], 3)).toBe(false);
+    expect(majorityDecided([run(false, 90)], 2)).toBe(true);
+    expect(majorityDecided([run(true, 70)], 2)).toBe(false);
+    expect(majorityDecided([run(true, 70)], 1)).toBe(true);
+  });
+  it("fails on a tie or a minority, naming what each failing run missed", () => {
+    const p = combineRuns(300, [run(true, 70), run(false, 90, ["gap p99 90 ms > 75"])]);
+    expect(p.passed).toBe(false);
+    expect(p.gapP99Ms).toBe(80);
+    expect(p.failed).toEqual(["run 2: gap p99 90 ms > 75"]);
+    expect(capacityTable([p], false)).toContain("FAIL (1/2 runs passed): run 2: gap p99 90 ms > 75");
+  });
 });
 
 describe("capacity output", () => {

@@ -33,7 +33,13 @@ describe("server CPU of a fresh wrangler dev", () => {
     // A room with 5 players at 20 Hz keeps workerd busy but nowhere near a whole core.
     expect(s.cpuPct!).toBeGreaterThan(0.5);
     expect(s.cpuPct!).toBeLessThan(100);
-    expect(s.workerd.some((w) => w.role === "worker")).toBe(true);
+    const worker = s.workerd.find((w) => w.role === "worker");
+    const proxy = s.workerd.find((w) => w.role === "proxy");
+    expect(worker, "worker workerd").toBeDefined();
+    // The sockets went straight to the worker's entry socket: wrangler's dev proxy stayed idle
+    // while the worker carried every message (through the proxy both cost about the same).
+    expect(proxy, "dev proxy workerd").toBeDefined();
+    expect(proxy!.cpuPct!).toBeLessThan(worker!.cpuPct! / 4);
     expect(s.workerdPids.length).toBeGreaterThanOrEqual(1);
     // 5 clients x (20 inputs + 20 frames) per second x 4 s = 800 messages in the window.
     expect(s.messages).toBeGreaterThan(500);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { expectedStateFrames, isShortOfFrames } from "../src/steadyWindow";
+import { expectedFrames, isShortOfFrames } from "../src/steadyWindow";
 import {
   clockTicksPerSec,
   listProcesses,
@@ -165,8 +165,8 @@ describe("server CPU over the window", () => {
 
 describe("steady window", () => {
   it("expects one state frame per expected gap and judges the 99% share", () => {
-    expect(expectedStateFrames(20, 50)).toBe(400);
-    expect(expectedStateFrames(20, 33)).toBeCloseTo(606.06, 1);
+    expect(expectedFrames(20, 50)).toBe(400);
+    expect(expectedFrames(20, 33)).toBeCloseTo(606.06, 1);
     expect(isShortOfFrames(396, 400)).toBe(false);
     expect(isShortOfFrames(395, 400)).toBe(true);
     expect(isShortOfFrames(0, 0)).toBe(false);

@@ -45,39 +45,43 @@ class Entity implements ViewEntity {
  * value), called once a body applied whole: removes, then adds, then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
-  private readonly entities = new Map<number, Entity>();
+  readonly #entities = new Map<number, Entity>();
   // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
   // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
-  private addFns: readonly ((e: ViewEntity) => void)[] = [];
-  private removeFns: readonly ((e: ViewEntity) => void)[] = [];
+  #addFns: readonly ((e: ViewEntity) => void)[] = [];
+  #removeFns: readonly ((e: ViewEntity) => void)[] = [];
   /** Field change callbacks; null until the first {@link onChange} (the decode loop then skips them). */
-  private watchers: ViewWatchers | null = null;
-  private failure: DecodeError | null = null;
+  #watchers: ViewWatchers | null = null;
+  #failure: DecodeError | null = null;
   // Touched entities of the body being applied, for listeners (reused across bodies).
-  private readonly left: Entity[] = [];
-  private readonly entered: Entity[] = [];
-  private readonly updated: Entity[] = [];
-  private readonly updatedMasks: number[] = [];
+  readonly #left: Entity[] = [];
+  readonly #entered: Entity[] = [];
+  readonly #updated: Entity[] = [];
+  readonly #updatedMasks: number[] = [];
+
+  readonly #listener: ClientViewListener<D> | null;
 
   constructor(
     /** The schema the bodies are decoded with. */
     readonly schema: Schema<D>,
-    private readonly listener: ClientViewListener<D> | null = null,
-  ) {}
+    listener: ClientViewListener<D> | null = null,
+  ) {
+    this.#listener = listener;
+  }
 
   /** Number of entities in view. */
   get size(): number {
-    return this.entities.size;
+    return this.#entities.size;
   }
 
   /** The entity with wire id `id`, if in view. */
   get(id: number): AnyViewEntity<D> | undefined {
-    return this.entities.get(id) as AnyViewEntity<D> | undefined;
+    return this.#entities.get(id) as AnyViewEntity<D> | undefined;
   }
 
   /** Every entity in view. */
   values(): IterableIterator<AnyViewEntity<D>> {
-    return this.entities.values() as IterableIterator<AnyViewEntity<D>>;
+    return this.#entities.values() as IterableIterator<AnyViewEntity<D>>;
   }
 
   /**
@@ -86,8 +90,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
     const f = fn as (e: ViewEntity) => void;
-    this.addFns = [...this.addFns, f];
-    return () => void (this.addFns = without(this.addFns, f));
+    this.#addFns = [...this.#addFns, f];
+    return () => void (this.#addFns = without(this.#addFns, f));
   }
 
   /**
@@ -96,8 +100,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   onRemove(fn: (e: AnyViewEntity<D>) => void): () => void {
     const f = fn as (e: ViewEntity) => void;
-    this.removeFns = [...this.removeFns, f];
-    return () => void (this.removeFns = without(this.removeFns, f));
+    this.#removeFns = [...this.#removeFns, f];
+    return () => void (this.#removeFns = without(this.#removeFns, f));
   }
 
   /**
@@ -106,70 +110,70 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * `entity` is narrowed to them. Returns the unsubscribe function.
    */
   onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
-    this.watchers ??= new ViewWatchers(this.schema.types);
-    return this.watchers.add(field, fn as (entity: never, value: unknown, previous: unknown) => void);
+    this.#watchers ??= new ViewWatchers(this.schema.types);
+    return this.#watchers.add(field, fn as (entity: never, value: unknown, previous: unknown) => void);
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
   clear(): void {
-    if (this.removeFns.length > 0) for (const e of this.entities.values()) for (const fn of this.removeFns) fn(e);
-    this.entities.clear();
-    this.failure = null;
+    if (this.#removeFns.length > 0) for (const e of this.#entities.values()) for (const fn of this.#removeFns) fn(e);
+    this.#entities.clear();
+    this.#failure = null;
   }
 
   /** Applies one delta body. Returns null on success, or the reason it was rejected. */
   apply(body: Uint8Array): DecodeError | null {
-    if (this.failure) return this.failure;
-    this.left.length = 0;
-    this.entered.length = 0;
-    this.updated.length = 0;
-    this.updatedMasks.length = 0;
-    this.watchers?.reset();
+    if (this.#failure) return this.#failure;
+    this.#left.length = 0;
+    this.#entered.length = 0;
+    this.#updated.length = 0;
+    this.#updatedMasks.length = 0;
+    this.#watchers?.reset();
     try {
-      this.decode(new BinaryReader(body));
+      this.#decode(new BinaryReader(body));
     } catch (e) {
-      this.watchers?.reset();
+      this.#watchers?.reset();
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
-      this.failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`);
-      return this.failure;
+      this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`);
+      return this.#failure;
     }
-    const l = this.listener;
+    const l = this.#listener;
     if (l) {
-      if (l.leave) for (const e of this.left) l.leave(e as AnyViewEntity<D>);
-      if (l.enter) for (const e of this.entered) l.enter(e as AnyViewEntity<D>);
-      if (l.update) for (let i = 0; i < this.updated.length; i++) l.update(this.updated[i] as AnyViewEntity<D>, this.updatedMasks[i]);
+      if (l.leave) for (const e of this.#left) l.leave(e as AnyViewEntity<D>);
+      if (l.enter) for (const e of this.#entered) l.enter(e as AnyViewEntity<D>);
+      if (l.update) for (let i = 0; i < this.#updated.length; i++) l.update(this.#updated[i] as AnyViewEntity<D>, this.#updatedMasks[i]);
     }
-    if (this.removeFns.length > 0) for (const e of this.left) for (const fn of this.removeFns) fn(e);
-    if (this.addFns.length > 0) for (const e of this.entered) for (const fn of this.addFns) fn(e);
-    this.watchers?.dispatch();
+    if (this.#removeFns.length > 0) for (const e of this.#left) for (const fn of this.#removeFns) fn(e);
+    if (this.#addFns.length > 0) for (const e of this.#entered) for (const fn of this.#addFns) fn(e);
+    this.#watchers?.dispatch();
     return null;
   }
 
-  private decode(r: BinaryReader): void {
+  #decode(r: BinaryReader): void {
     const sections = r.u8();
     if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `delta sections ${sections}`);
     if (sections & DeltaSection.Leaves) {
       const n = readCount(r);
       for (let i = 0; i < n; i++) {
         const id = readId(r);
-        const e = this.entities.get(id);
+        const e = this.#entities.get(id);
         if (!e) throw new DecodeError("bad_value", `leave of unknown entity ${id}`);
-        this.entities.delete(id);
-        this.left.push(e);
+        this.#entities.delete(id);
+        this.#left.push(e);
       }
     }
     if (sections & DeltaSection.Enters) {
       const n = readCount(r);
-      for (let i = 0; i < n; i++) this.decodeEnter(r);
+      for (let i = 0; i < n; i++) this.#decodeEnter(r);
     }
     if (sections & DeltaSection.Updates) {
       const n = readCount(r);
-      for (let i = 0; i < n; i++) this.decodeUpdate(r);
+      for (let i = 0; i < n; i++) this.#decodeUpdate(r);
     }
     r.expectEnd();
   }
 
-  private decodeEnter(r: BinaryReader): void {
+  #decodeEnter(r: BinaryReader): void {
     const id = readId(r);
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
@@ -196,22 +200,22 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
         record[fi.name] = dequantize(f, v);
       }
     }
-    const prev = this.entities.get(id);
-    if (prev) this.left.push(prev);
+    const prev = this.#entities.get(id);
+    if (prev) this.#left.push(prev);
     const e = new Entity(id, type.name, typeIndex, record, q);
-    this.entities.set(id, e);
-    this.entered.push(e);
+    this.#entities.set(id, e);
+    this.#entered.push(e);
   }
 
-  private decodeUpdate(r: BinaryReader): void {
+  #decodeUpdate(r: BinaryReader): void {
     const id = readId(r);
-    const e = this.entities.get(id);
+    const e = this.#entities.get(id);
     if (!e) throw new DecodeError("bad_value", `update of unknown entity ${id}`);
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
     const record = e.record;
-    const watchers = this.watchers;
+    const watchers = this.#watchers;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
       const f = fi.field;
@@ -228,8 +232,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       }
       if (fns) watchers!.record(e, fns, record[fi.name], previous);
     }
-    this.updated.push(e);
-    this.updatedMasks.push(mask);
+    this.#updated.push(e);
+    this.#updatedMasks.push(mask);
   }
 }
 

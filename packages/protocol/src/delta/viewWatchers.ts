@@ -26,63 +26,67 @@ type AnyChange = (entity: never, value: unknown, previous: unknown) => void;
  * call back only once the body applied whole). Reused arrays: no allocation per body.
  */
 export class ViewWatchers {
-  private readonly byName = new Map<string, AnyChange[]>();
+  readonly #byName = new Map<string, AnyChange[]>();
   /** Per type index, per field index: the field's callbacks, or undefined. Rebuilt on (un)subscribe. */
-  private byType: (AnyChange[] | undefined)[][] = [];
-  private readonly entities: unknown[] = [];
-  private readonly slots: AnyChange[][] = [];
-  private readonly values: unknown[] = [];
-  private readonly previous: unknown[] = [];
+  #byType: (AnyChange[] | undefined)[][] = [];
+  readonly #entities: unknown[] = [];
+  readonly #slots: AnyChange[][] = [];
+  readonly #values: unknown[] = [];
+  readonly #previous: unknown[] = [];
 
-  constructor(private readonly types: readonly EntityType[]) {}
+  readonly #types: readonly EntityType[];
+
+  constructor(types: readonly EntityType[]) {
+    this.#types = types;
+  }
 
   /** Adds `fn` for field `name`; returns the unsubscribe function. */
   add(name: string, fn: AnyChange): () => void {
-    const list = this.byName.get(name) ?? [];
-    this.byName.set(name, [...list, fn]);
-    this.rebuild();
+    const list = this.#byName.get(name) ?? [];
+    this.#byName.set(name, [...list, fn]);
+    this.#rebuild();
     return () => {
-      const now = this.byName.get(name) ?? [];
+      const now = this.#byName.get(name) ?? [];
       const i = now.indexOf(fn);
       if (i < 0) return;
       // A new array: a dispatch running now keeps iterating the old one.
-      this.byName.set(name, [...now.slice(0, i), ...now.slice(i + 1)]);
-      this.rebuild();
+      this.#byName.set(name, [...now.slice(0, i), ...now.slice(i + 1)]);
+      this.#rebuild();
     };
   }
 
   /** The callbacks of field `fieldIndex` of type `typeIndex`, or undefined when none watch it. */
   watched(typeIndex: number, fieldIndex: number): AnyChange[] | undefined {
-    return this.byType[typeIndex]?.[fieldIndex];
+    return this.#byType[typeIndex]?.[fieldIndex];
   }
 
   /** Records one change of the body being decoded. */
   record(entity: unknown, fns: AnyChange[], value: unknown, previous: unknown): void {
-    this.entities.push(entity);
-    this.slots.push(fns);
-    this.values.push(value);
-    this.previous.push(previous);
+    this.#entities.push(entity);
+    this.#slots.push(fns);
+    this.#values.push(value);
+    this.#previous.push(previous);
   }
 
   /** Forgets the changes recorded (a new body, or one that failed). */
   reset(): void {
-    this.entities.length = 0;
-    this.slots.length = 0;
-    this.values.length = 0;
-    this.previous.length = 0;
+    this.#entities.length = 0;
+    this.#slots.length = 0;
+    this.#values.length = 0;
+    this.#previous.length = 0;
   }
 
   /** Calls back the recorded changes in wire order. */
   dispatch(): void {
-    for (let i = 0; i < this.entities.length; i++) {
-      for (const fn of this.slots[i]!) fn(this.entities[i] as never, this.values[i], this.previous[i]);
+    for (let i = 0; i < this.#entities.length; i++) {
+      for (const fn of this.#slots[i]!) fn(this.#entities[i] as never, this.#values[i], this.#previous[i]);
     }
     this.reset();
   }
 
-  private rebuild(): void {
-    this.byType = this.types.map((t) => t.fields.map((f) => {
-      const fns = this.byName.get(f.name);
+  #rebuild(): void {
+    this.#byType = this.#types.map((t) => t.fields.map((f) => {
+      const fns = this.#byName.get(f.name);
       return fns && fns.length > 0 ? fns : undefined;
     }));
   }

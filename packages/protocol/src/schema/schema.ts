@@ -65,7 +65,7 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
   readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
   readonly hash: number;
-  private readonly byName: Map<string, EntityType>;
+  readonly #byName: Map<string, EntityType>;
 
   constructor(decl: D) {
     const names = Object.keys(decl);
@@ -106,12 +106,12 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     this.types = types;
     this.maxFields = maxFields;
     this.hash = fnv1a32(canonical);
-    this.byName = new Map(types.map((t) => [t.name, t]));
+    this.#byName = new Map(types.map((t) => [t.name, t]));
   }
 
   /** The resolved type called `name` (throws on an unknown name: a programming error). */
   type(name: string): EntityType {
-    const t = this.byName.get(name);
+    const t = this.#byName.get(name);
     if (!t) throw new TypeError(`unknown entity type ${name}`);
     return t;
   }

@@ -18,12 +18,13 @@ const posNum = (name: string) => (v: string): number => {
 };
 
 /** Pinning from the command's options: the default split, none, or explicit core lists. */
-export function pinningFrom(o: { pin: boolean; serverCpus?: string; generatorCpus?: string }): Pinning {
-  if (!o.pin) return { serverCpus: null, generatorCpus: null, note: "pinning turned off (--no-pin)" };
+export function pinningFrom(o: { pin: boolean; serverCpus?: string; generatorCpus?: string; viaDevProxy?: boolean }): Pinning {
+  const hop = o.viaDevProxy ? "dev-proxy" : "direct";
+  if (!o.pin) return { serverCpus: null, generatorCpus: null, note: "pinning turned off (--no-pin)", hop };
   const d = defaultPinning();
-  if (o.serverCpus === undefined && o.generatorCpus === undefined) return d;
-  if (d.serverCpus === null && d.note?.startsWith("taskset")) return d;
-  return { serverCpus: o.serverCpus ?? d.serverCpus, generatorCpus: o.generatorCpus ?? d.generatorCpus };
+  if (o.serverCpus === undefined && o.generatorCpus === undefined) return { ...d, hop };
+  if (d.serverCpus === null && d.note?.startsWith("taskset")) return { ...d, hop };
+  return { serverCpus: o.serverCpus ?? d.serverCpus, generatorCpus: o.generatorCpus ?? d.generatorCpus, hop };
 }
 
 /** Adds the pinning options shared by `ab` and `capacity`. */
@@ -31,7 +32,8 @@ export function addPinningOptions(cmd: Command): Command {
   return cmd
     .option("--no-pin", "do not pin server and generator to separate cores")
     .option("--server-cpus <list>", "cores for wrangler/workerd (default: the first online core when there are ≥ 2)")
-    .option("--generator-cpus <list>", "cores for the generator's process (default: the other cores)");
+    .option("--generator-cpus <list>", "cores for the generator's process (default: the other cores)")
+    .option("--via-dev-proxy", "send through wrangler's dev proxy (the public port) instead of straight to the worker's entry socket; the proxy is not on the edge and shares the generator's core");
 }
 
 /** Registers `ab` on the program. */

@@ -168,11 +168,12 @@ export async function runAb(o: AbOptions): Promise<{ result: AbResult; dir: stri
 export function abHeader(r: AbResult): string[] {
   const b = r.base;
   const pin = r.pinning.serverCpus ? `server on CPU ${r.pinning.serverCpus}, generator on CPU ${r.pinning.generatorCpus}` : `unpinned (${r.pinning.note ?? "no pinning"})`;
+  const hop = r.pinning.hop === "dev-proxy" ? "sockets through the dev proxy" : "sockets straight to the worker (past the dev proxy)";
   return [
     `A = ${r.a.label}: ${describeSpec(r.a)}${r.a.commit ? ` (${r.a.commit.slice(0, 10)})` : ""}`,
     `B = ${r.b.label}: ${describeSpec(r.b)}${r.b.commit ? ` (${r.b.commit.slice(0, 10)})` : ""}`,
     `load: ${b.scenario}, ${b.players} players, 1 room, ${b.durationSec} s steady after ${b.rampSec ?? b.players / 10} s ramp${b.rate ? `, ${b.rate} Hz` : ""}${b.query ? `, base query ${b.query}` : ""}`,
-    `${r.repeats} repeats per side, order ${r.order}, fresh wrangler dev per run, ${r.cooldownSec} s cooldown; ${pin}`,
+    `${r.repeats} repeats per side, order ${r.order}, fresh wrangler dev per run, ${r.cooldownSec} s cooldown; ${pin}; ${hop}`,
     `commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}, ${r.environment.cpus} cores (${r.environment.cpuModel}), load avg ${r.environment.loadAvg1} at the end`,
   ];
 }

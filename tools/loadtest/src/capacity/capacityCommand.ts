@@ -30,7 +30,7 @@ export function registerCapacityCommand(program: Command): void {
     program
       .command("capacity")
       .description(
-        `find the most players one room holds (each point on a fresh wrangler dev): all joined, none throttled, no unexpected closes, every client >= ${L.minFrameShare * 100}% of expected state frames, gap p99 <= ${L.gapP99Ms} ms, ack p99 <= ${L.ackP99Ms} ms, flush p99 <= ${L.flushP99Ms} ms, generator healthy`,
+        `find the most players one room holds (each point on a fresh wrangler dev): all joined, none throttled, no unexpected closes, every client >= ${L.minFrameShare * 100}% of expected frames (one per flush), gap p99 <= ${L.gapP99Ms} ms, ack p99 <= ${L.ackP99Ms} ms, flush p99 <= ${L.flushP99Ms} ms, generator healthy`,
       )
       .option("--scenario <name>", "scenario", "agar")
       .option("--server <config>", "\"staging\" or a wrangler config path", "staging")
@@ -45,6 +45,7 @@ export function registerCapacityCommand(program: Command): void {
       .option("--max <n>", "never try more players than this", posInt("max"), 400)
       .option("--max-minutes <n>", "start no point after this many minutes", posNum("max-minutes"), 30)
       .option("--cooldown <sec>", "pause between points", nonNeg("cooldown"), 5)
+      .option("--runs <k>", "runs per point, each on a fresh server; a point passes when most of them pass (runs stop once that is settled), its figures are their medians", posInt("runs"), 1)
       .option("--workers <k>", "generator worker threads", posInt("workers"))
       .option("--name <name>", "result name", "capacity")
       .option("--out <dir>", "results directory", RESULTS_DIR),
@@ -60,6 +61,7 @@ export function registerCapacityCommand(program: Command): void {
       plan: { start: o.start, growth: o.growth, step: o.step, resolution: o.resolution, max: o.max },
       maxMinutes: o.maxMinutes,
       cooldownSec: o.cooldown,
+      runsPerPoint: o.runs,
       pinning: pinningFrom(o),
       workers: o.workers,
       outDir: o.out,

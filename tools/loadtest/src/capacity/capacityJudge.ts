@@ -32,7 +32,7 @@ export function judgeCapacityPoint(r: Report): PointVerdict {
   if (c.throttled > 0) failed.push(`${c.throttled} joins throttled`);
   if (s.unexpectedCloses > 0) failed.push(`${s.unexpectedCloses} unexpected closes`);
   const short = r.total.counters.clientsShortOfFrames ?? 0;
-  if (short > 0) failed.push(`${short} clients got < ${L.minFrameShare * 100}% of expected state frames`);
+  if (short > 0) failed.push(`${short} clients got < ${L.minFrameShare * 100}% of expected frames (one per flush)`);
   if (s.frameGapMs.count === 0) failed.push("no state frames");
   else if (s.frameGapMs.p99 > L.gapP99Ms) failed.push(`gap p99 ${s.frameGapMs.p99} ms > ${L.gapP99Ms}`);
   if (s.ackRttMs.count === 0) failed.push("no acks");

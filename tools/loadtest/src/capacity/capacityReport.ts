@@ -18,7 +18,7 @@ export function capacityTable(points: readonly CapacityPoint[], markdown: boolea
       n(p.flushP99Ms),
       n(p.ackP99Ms),
       n(p.gapP99Ms),
-      p.error ? `not run: ${p.error}` : p.generatorSaturated ? `INCONCLUSIVE (generator saturated): ${p.failed.join("; ")}` : p.passed ? `pass${p.unchecked.length ? ` (unchecked: ${p.unchecked.join(", ")})` : ""}` : `FAIL: ${p.failed.join("; ")}`,
+      p.error ? `not run: ${p.error}` : p.generatorSaturated ? `INCONCLUSIVE (generator saturated): ${p.failed.join("; ")}` : p.passed ? `pass${p.runs ? ` (${p.runs.passed}/${p.runs.count} runs)` : ""}${p.unchecked.length ? ` (unchecked: ${p.unchecked.join(", ")})` : ""}` : `FAIL${p.runs ? ` (${p.runs.passed}/${p.runs.count} runs passed)` : ""}: ${p.failed.join("; ")}`,
     ]);
   if (markdown) return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((c) => `| ${c.join(" | ")} |`)].join("\n");
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((c) => (i === head.length - 1 ? 0 : c[i].length))));
@@ -43,9 +43,9 @@ export function capacityMarkdown(r: CapacityResult): string {
     `## Capacity ${r.name} (${r.createdAt})`,
     "",
     `- **${capacityVerdict(r)}**`,
-    `- ${o.scenario}, one room, server ${o.serverConfig}${o.query ? ` ?${o.query}` : ""} (+ cap=<players>), ${o.durationSec} s steady per point after a ramp at ${o.joinRate} joins/s, fresh wrangler dev per point`,
-    `- pass = all joined, none throttled, no unexpected closes, every client ≥ ${r.limits.minFrameShare * 100}% of expected state frames, gap p99 ≤ ${r.limits.gapP99Ms} ms, ack p99 ≤ ${r.limits.ackP99Ms} ms, tk:stats flush p99 ≤ ${r.limits.flushP99Ms} ms, generator healthy`,
-    `- pinning: ${o.pinning.serverCpus ? `server CPU ${o.pinning.serverCpus}, generator CPU ${o.pinning.generatorCpus}` : (o.pinning.note ?? "none")}; commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}, ${r.environment.cpus} cores`,
+    `- ${o.scenario}, one room, server ${o.serverConfig}${o.query ? ` ?${o.query}` : ""} (+ cap=<players>), ${o.durationSec} s steady per point after a ramp at ${o.joinRate} joins/s, fresh wrangler dev per ${(o.runsPerPoint ?? 1) > 1 ? `run, ${o.runsPerPoint} runs per point (passes when most pass; figures are medians)` : "point"}`,
+    `- pass = all joined, none throttled, no unexpected closes, every client ≥ ${r.limits.minFrameShare * 100}% of expected frames (one per flush), gap p99 ≤ ${r.limits.gapP99Ms} ms, ack p99 ≤ ${r.limits.ackP99Ms} ms, tk:stats flush p99 ≤ ${r.limits.flushP99Ms} ms, generator healthy`,
+    `- pinning: ${o.pinning.serverCpus ? `server CPU ${o.pinning.serverCpus}, generator CPU ${o.pinning.generatorCpus}` : (o.pinning.note ?? "none")}; sockets ${o.pinning.hop === "dev-proxy" ? "through the dev proxy" : "straight to the worker (past the dev proxy)"}; commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}, ${r.environment.cpus} cores`,
     "",
     capacityTable(r.points, true),
     "",

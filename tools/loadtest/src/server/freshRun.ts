@@ -16,8 +16,10 @@ import type { ChildJob } from "./childRun";
 import { isWorkerd, listProcesses, onlineCpus, processRole, serverProcesses } from "./procStat";
 import { formatCpuList } from "./serverCpu";
 import { startLocalServer } from "./serverRun";
+import { workerEntryUrl, type DevHop } from "./workerEntry";
+import { captureCpuProfile, summarizeProfile, type ProfileSummary } from "./cpuProfile";
 
-/** Which cores the server and the generator get. */
+/** Which cores the server and the generator get, and which hop the generator's sockets take. */
 export interface Pinning {
   /** `taskset -c` list for wrangler/workerd, or null for no pinning. */
   serverCpus: string | null;
@@ -25,6 +27,11 @@ export interface Pinning {
   generatorCpus: string | null;
   /** Why pinning is off or partial, when it is. */
   note?: string;
+  /**
+   * "direct" (default): sockets go to the worker's own entry socket, past wrangler's dev proxy
+   * (not on the edge; see workerEntry.ts). "dev-proxy": through the public port, as a browser would.
+   */
+  hop?: DevHop;
 }
 
 /**
@@ -49,6 +56,12 @@ export interface FreshRunJob {
   pinning: Pinning;
   /** Scratch directory for the job and report files. */
   workDir: string;
+  /**
+   * Also profile the Worker's isolate through the inspector for this many seconds from the
+   * steady window's start; the raw profile is written to `profilePath` and its summary lands
+   * in `report.server.profile`.
+   */
+  profile?: { seconds: number; profilePath: string };
 }
 
 /** Phases after which a silent child is killed, on top of the run's own length. */
@@ -60,18 +73,25 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
   const server = await startLocalServer({ config: job.serverConfig, root: job.root, cpus: job.pinning.serverCpus ?? undefined });
   try {
     const proxyMoved = job.pinning.generatorCpus && server.affinity.applied ? moveDevProxy(server.pid, job.pinning.generatorCpus) : [];
-    log(`  server pid ${server.pid} on ${server.wsUrl}${server.affinity.applied ? `, CPU ${server.affinity.requested}` : ""}${proxyMoved.length ? `, dev proxy ${proxyMoved.join(",")} on CPU ${job.pinning.generatorCpus}` : ""}`);
+    const direct = (job.pinning.hop ?? "direct") === "direct" ? await workerEntryUrl(server.pid) : null;
+    if ((job.pinning.hop ?? "direct") === "direct" && direct === null) throw new Error("the worker's entry socket was not found: run with --via-dev-proxy");
+    const url = direct ?? server.wsUrl;
+    log(`  server pid ${server.pid} on ${url}${direct ? " (worker entry, past the dev proxy)" : ""}${server.affinity.applied ? `, CPU ${server.affinity.requested}` : ""}${proxyMoved.length ? `, dev proxy ${proxyMoved.join(",")} on CPU ${job.pinning.generatorCpus}` : ""}`);
     const stem = join(job.workDir, `run-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     const childJob: ChildJob = {
-      config: { ...job.load, url: server.wsUrl },
+      config: { ...job.load, url },
       server: { pid: server.pid, affinity: server.affinity },
       reportPath: `${stem}.report.json`,
     };
     writeFileSync(`${stem}.job.json`, JSON.stringify(childJob));
     const ramp = job.load.rampSec ?? job.load.players / 10;
-    await runChild(`${stem}.job.json`, job.pinning.generatorCpus, (ramp + job.load.durationSec) * 1000 + CHILD_MARGIN_MS);
+    const child = runChild(`${stem}.job.json`, job.pinning.generatorCpus, (ramp + job.load.durationSec) * 1000 + CHILD_MARGIN_MS);
+    const profiling = job.profile ? profileSteadyWindow(server.inspectorPort, ramp, job.profile, child) : undefined;
+    await child;
+    const profile = await profiling;
     if (!existsSync(childJob.reportPath)) throw new Error("the run wrote no report");
     const report = JSON.parse(readFileSync(childJob.reportPath, "utf8")) as Report;
+    if (profile && report.server) report.server.profile = profile;
     rmSync(`${stem}.job.json`, { force: true });
     rmSync(childJob.reportPath, { force: true });
     return report;
@@ -79,6 +99,26 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
     await server.stop();
   }
 }
+
+/** Waits for the ramp (and the child's start-up), then profiles; null when the run ended first. */
+async function profileSteadyWindow(
+  inspectorPort: number,
+  rampSec: number,
+  o: { seconds: number; profilePath: string },
+  child: Promise<void>,
+): Promise<ProfileSummary | undefined> {
+  let ended = false;
+  child.then(() => (ended = true), () => (ended = true));
+  // The child needs a few seconds to start before its ramp begins.
+  await new Promise((r) => setTimeout(r, (rampSec + CHILD_STARTUP_SEC) * 1000));
+  if (ended) return undefined;
+  const profile = await captureCpuProfile(inspectorPort, o.seconds);
+  writeFileSync(o.profilePath, JSON.stringify(profile));
+  return summarizeProfile(profile);
+}
+
+/** Seconds a load child takes to load its code and open its first socket (generous). */
+const CHILD_STARTUP_SEC = 4;
 
 /**
  * Moves wrangler's dev proxy workerd (every socket's front hop under `wrangler dev`, absent on the

@@ -3,6 +3,7 @@
  * utime + stime (it runs the Worker and every Durable Object) at the window's start and end, plus
  * one sample a second for a series. wrangler's own node process (and esbuild) is reported apart.
  */
+import type { ProfileSummary } from "./cpuProfile";
 import os from "node:os";
 import {
   clockTicksPerSec,
@@ -68,6 +69,8 @@ export interface ServerCpuReport {
   affinity?: { requested: string | null; applied: boolean; reason?: string };
   /** Anything that makes the figures less trustworthy (processes came or went, no /proc, …). */
   warnings: string[];
+  /** Self time of the Worker's isolate over part of the window, when the run was profiled. */
+  profile?: ProfileSummary;
 }
 
 /**

@@ -4,12 +4,14 @@ import type { ResolvedConfig } from "../config";
 import type { Report } from "../report";
 import { runResolved, type RunOptions } from "../runner";
 import { runWithServerCpu, startLocalServer } from "./serverRun";
+import { workerEntryUrl } from "./workerEntry";
 
 /** Parsed values of {@link addServerOptions}. */
 export interface ServerCliOptions {
   server?: string;
   serverPid?: number;
   serverCpus?: string;
+  viaDevProxy?: boolean;
 }
 
 const pidArg = (v: string): number => {
@@ -23,7 +25,8 @@ export function addServerOptions(cmd: Command): Command {
   return cmd
     .option("--server <config>", "start a local wrangler dev for this run (\"staging\" or a wrangler config path) on free ports and read its CPU; overrides --url")
     .option("--server-pid <pid>", "read the CPU of this local wrangler dev (wrangler's pid / process group, or workerd's) over the steady window", pidArg)
-    .option("--server-cpus <list>", "with --server: pin the server to these cores (taskset -c), e.g. 0");
+    .option("--server-cpus <list>", "with --server: pin the server to these cores (taskset -c), e.g. 0")
+    .option("--via-dev-proxy", "with --server: send through wrangler's dev proxy (the public port) instead of straight to the worker's entry socket");
 }
 
 /**
@@ -38,8 +41,11 @@ export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOpti
   log(`starting wrangler dev (${o.server})${o.serverCpus ? ` pinned to CPU ${o.serverCpus}` : ""}…`);
   const server = await startLocalServer({ config: o.server, cpus: o.serverCpus });
   try {
-    log(`server ${server.wsUrl} (pid ${server.pid}) ready`);
-    return await runWithServerCpu({ ...cfg, url: server.wsUrl }, { pid: server.pid, affinity: server.affinity }, opts);
+    const direct = o.viaDevProxy ? null : await workerEntryUrl(server.pid);
+    if (!o.viaDevProxy && direct === null) throw new Error("the worker's entry socket was not found: run with --via-dev-proxy");
+    const url = direct ?? server.wsUrl;
+    log(`server ${url}${direct ? " (worker entry, past the dev proxy)" : ""} (pid ${server.pid}) ready`);
+    return await runWithServerCpu({ ...cfg, url }, { pid: server.pid, affinity: server.affinity }, opts);
   } finally {
     await server.stop();
   }
