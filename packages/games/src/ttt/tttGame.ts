@@ -9,19 +9,13 @@ interface SeatState {
   connected: boolean;
 }
 
-/** The JSON-able state {@link TicTacToeGame.checkpoint} returns. */
-export interface TttCheckpoint {
+/**
+ * The JSON-able state {@link TicTacToeGame.checkpoint} returns: the round as players see it
+ * (the view's fields, one definition) plus who holds each seat.
+ */
+export interface TttCheckpoint extends Pick<TttView, "board" | "status" | "turn" | "winner" | "line" | "forfeit" | "rematch" | "round" | "score"> {
   v: 1;
   seats: Record<Mark, SeatState | null>;
-  board: Board;
-  status: TttView["status"];
-  turn: Mark | null;
-  winner: Mark | null;
-  line: number[] | null;
-  forfeit: boolean;
-  rematch: Mark[];
-  round: number;
-  score: { X: number; O: number; draws: number };
 }
 
 const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
