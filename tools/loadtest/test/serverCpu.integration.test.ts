@@ -3,7 +3,7 @@
  * process pinned to the others, workerd's CPU read over the steady window. Kept short (one
  * server, 5 players, 4 s window) so it costs well under 40 s.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { groupMembers } from "@tikron/devserver";
@@ -55,5 +55,25 @@ describe("server CPU of a fresh wrangler dev", () => {
     expect(s.warnings).toEqual([]);
     // Nothing of the server is left.
     expect(groupMembers(s.rootPid)).toEqual([]);
+  });
+
+  it("profiles the Worker's isolate over the steady window through the inspector", { timeout: 90_000 }, async () => {
+    const profilePath = join(workDir, "it.cpuprofile");
+    const r = await runOnFreshServer({
+      serverConfig: "staging",
+      load: { scenario: "agar", players: 5, rooms: 1, durationSec: 8, rampSec: 1, name: "it-profile" },
+      pinning: defaultPinning(),
+      workDir,
+      profile: { seconds: 2, profilePath },
+    });
+    const p = r.server!.profile!;
+    expect(p, "report.server.profile").toBeDefined();
+    expect(p.seconds).toBeGreaterThan(1.5);
+    expect(p.samples).toBeGreaterThan(20);
+    // The room's own code is on the profile: its flush runs 20 times a second for 5 players.
+    expect(p.top.some((e) => e.where.includes(".js:"))).toBe(true);
+    expect(existsSync(profilePath)).toBe(true);
+    expect(JSON.parse(readFileSync(profilePath, "utf8")).nodes.length).toBeGreaterThan(10);
+    expect(groupMembers(r.server!.rootPid)).toEqual([]);
   });
 });
