@@ -129,6 +129,13 @@ export async function captureCpuProfile(inspectorPort: number, seconds: number, 
   });
   let nextId = 1;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  // A socket error or close fails whatever is waiting (an 'error' with no listener would throw).
+  const failAll = (e: Error) => {
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  ws.on("error", failAll);
+  ws.on("close", () => failAll(new Error("the inspector closed the session")));
   ws.on("message", (data) => {
     const msg = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
     if (msg.id === undefined) return;
@@ -140,11 +147,16 @@ export async function captureCpuProfile(inspectorPort: number, seconds: number, 
   const call = (method: string, params: object = {}): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-      setTimeout(() => {
+      // The timer is cleared when the answer comes, so a finished session holds nothing open.
+      const timer = setTimeout(() => {
         if (pending.delete(id)) reject(new Error(`${method}: no answer from the inspector`));
       }, 30_000);
+      const settle = <A>(fn: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        fn(a);
+      };
+      pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      ws.send(JSON.stringify({ id, method, params }));
     });
   try {
     await call("Profiler.enable");

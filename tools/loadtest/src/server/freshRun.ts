@@ -86,12 +86,21 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
     writeFileSync(`${stem}.job.json`, JSON.stringify(childJob));
     const ramp = job.load.rampSec ?? job.load.players / 10;
     const child = runChild(`${stem}.job.json`, job.pinning.generatorCpus, (ramp + job.load.durationSec) * 1000 + CHILD_MARGIN_MS);
-    const profiling = job.profile ? profileSteadyWindow(server.inspectorPort, ramp, job.profile, child) : undefined;
+    // Caught at once: a profile that fails while the run goes on must not become an unhandled
+    // rejection; the report says why it is missing instead.
+    let profileError: string | undefined;
+    const profiling = job.profile
+      ? profileSteadyWindow(server.inspectorPort, ramp, job.profile, child).catch((e: unknown) => {
+          profileError = e instanceof Error ? e.message : String(e);
+          return undefined;
+        })
+      : undefined;
     await child;
     const profile = await profiling;
     if (!existsSync(childJob.reportPath)) throw new Error("the run wrote no report");
     const report = JSON.parse(readFileSync(childJob.reportPath, "utf8")) as Report;
     if (profile && report.server) report.server.profile = profile;
+    if (profileError && report.server) report.server.warnings.push(`no CPU profile: ${profileError}`);
     rmSync(`${stem}.job.json`, { force: true });
     rmSync(childJob.reportPath, { force: true });
     return report;
