@@ -1,12 +1,23 @@
+/**
+ * The SDK's one public object, {@link RoomConnection}, and {@link connect}. Over 500 lines because
+ * the whole life of a connection is one state machine and lives in one place: the socket side
+ * (one attempt at a time, its timeout, the retry delay chosen by {@link ReconnectPolicy}), the
+ * protocol side (hello → welcome → frames, the seat's token and input sequence), clock pings,
+ * input batching, requests awaiting answers, and the events listeners see. Each is a few fields
+ * and a few lines here; as separate objects they needed their own state and listener plumbing
+ * to reach each other.
+ */
 import {
   BinaryWriter,
   CloseCode,
   DecodeError,
+  MAX_INPUTS_PER_FRAME,
   PROTOCOL_VERSION,
   ReceiptCounter,
   type AnyGameTypes,
   type AnyMessages,
   type EventOf,
+  type InputEntry,
   type InputOf,
   type MessageName,
   type MessageRequest,
@@ -14,37 +25,33 @@ import {
   type MessagesOf,
   type StateOf,
 } from "@tikron/protocol";
-import { ClockPinger } from "./clockPinger";
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
-import { Emitter } from "./emitter";
-import { InputBatcher } from "./inputBatcher";
-import { PendingRequests, RequestError, Waiters } from "./pendingRequests";
+import { PendingRequests, RequestError } from "./pendingRequests";
 import { ReconnectPolicy } from "./reconnect";
-import type { CloseInfo, ConnectionStatus, RoomEvents } from "./roomEvents";
+import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
 import type { SnapshotBuffer } from "./snapshotBuffer";
-import { WS_OPEN, type WebSocketConstructor } from "./socket";
-import { SocketAttempts, type AttemptListener } from "./socketAttempts";
-import { emptyStats, refreshStats, type ConnectionStats } from "./stats";
+import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
+import type { ConnectionStats } from "./stats";
 import { ClientWire, checkBinaryPayload, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
 
+/** Spacing of the quick clock pings right after a welcome (ms). */
+const PING_BURST_SPACING_MS = 100;
+
+type Timer = ReturnType<typeof setTimeout>;
+
+// Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
+type Events<S> = RoomEvents<S, any>;
+
 /**
  * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
  * server's frames into typed events. Created by {@link connect}.
- *
- * The parts live beside it: socket attempts and reconnecting (`socketAttempts.ts`, deciding with
- * `reconnect.ts`), clock pings (`clockPinger.ts`), input batching (`inputBatcher.ts`) and
- * promises awaiting answers (`pendingRequests.ts`). This class speaks the protocol over them:
- * hello → welcome → frames, the seat's token and input sequence, and the events listeners see.
- * Over 500 lines because it is the SDK's one public object: every method a game developer calls
- * (connect, inputs, room messages, reconnects, switching rooms) is here, each a few lines over
- * the parts above.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
  * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
@@ -55,34 +62,62 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   readonly clock: ClockSync;
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
-  // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
-  readonly #emitter = new Emitter<RoomEvents<S, any>>();
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   readonly #game: AnyGameTypes | null;
+  readonly #wire: ClientWire;
+  readonly #now: () => number;
+  readonly #Impl: WebSocketConstructor;
+  readonly #policy: ReconnectPolicy;
+  /** Pings sent right after each welcome (the `pingBurst` option). */
+  readonly #pingBurst: number;
+  /** Longest wait of an input before it leaves in a batch (ms); 0 sends each input at once. */
+  readonly #batchMs: number;
+  /** Listener lists are replaced, never changed in place, so a listener may (un)subscribe during delivery. */
+  readonly #listeners: { [K in keyof Events<S>]?: ((payload: any) => void)[] } = {};
+  /** Stats and room message requests, answered by id on the socket that asked. */
+  readonly #requests = new PendingRequests();
+  /** Callers of {@link whenJoined} waiting for the next welcome. */
+  #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
+  readonly #receipts = new ReceiptCounter();
+  /**
+   * The numbers behind {@link stats}: traffic counters kept current as traffic happens; the
+   * clock, buffer and predictor numbers are copied in on every read.
+   */
+  readonly #counters = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 } as ConnectionStats;
   /** Reused by the game's input encoder; allocated on the first typed input. */
   #inputWriter: BinaryWriter | null = null;
   #roomId: string;
   #kindName: string;
-  readonly #wire: ClientWire;
-  readonly #attempts: SocketAttempts;
-  readonly #now: () => number;
-  /** The numbers behind {@link stats}, counted as traffic happens. */
-  readonly #counters: ConnectionStats = emptyStats();
-  readonly #pinger: ClockPinger;
-  readonly #batcher: InputBatcher | null;
-  readonly #statsRequests = new PendingRequests<unknown>();
-  readonly #messageRequests = new PendingRequests<unknown>();
-  readonly #joinWaiters = new Waiters<WelcomeInfo>();
+  #ticket: ConnectOptions["ticket"];
   #snapshots: SnapshotBuffer | undefined;
-
-  #lifecycle: ConnectionStatus = "idle";
+  #status: ConnectionStatus = "idle";
   #everJoined = false;
-  #tokenValue: string;
-  #welcomeInfo: WelcomeInfo | null = null;
+  #token: string;
+  #welcome: WelcomeInfo | null = null;
   #nextSeq = 1;
-  readonly #receipts = new ReceiptCounter();
+
+  /** The current socket, or null between attempts. Its handlers check it is still this one. */
+  #ws: WebSocketLike | null = null;
+  /** Bumped by every attempt and every stop: an attempt still fetching its ticket from before is dropped. */
+  #attempt = 0;
+  /** Local time the current attempt began: pongs to pings sent before it are not round trips. */
+  #startedAt = 0;
   #helloAt = NaN;
+  #joinedAt = 0;
+  /** The longest pause an ERROR on the current socket asked for before the next attempt. */
+  #retryAfterMs = 0;
+  /** The server refused our reconnect token on the current socket: the next attempt joins anew. */
+  #tokenRejected = false;
+  /**
+   * The one wait of the current phase: the connect timeout while an attempt waits for its
+   * welcome, the next ping while joined, the backoff delay between attempts.
+   */
+  #timer: Timer | undefined;
+  #pingsLeft = 0;
+  readonly #batch: InputEntry[] = [];
+  #batchTimer: Timer | undefined;
+  #lastBatchAt = -Infinity;
 
   /** @internal Use {@link connect}. */
   constructor(
@@ -91,50 +126,31 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
     this.#opts = options;
-    this.#now = options.now ?? (() => performance.now());
+    const now = (this.#now = options.now ?? (() => performance.now()));
     const game = "game" in options ? options.game : null;
     this.#game = game;
     this.#roomId = options.room;
     this.#kindName = options.kind ?? game?.kind ?? "";
+    this.#ticket = options.ticket;
+    this.#token = options.token ?? "";
+    this.#snapshots = options.snapshots;
     const json = game ? game.json : (options as ConnectOptions<S>).json === true;
     this.#wire = new ClientWire(json);
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
-    const burst = Math.max(0, options.pingBurst ?? 3);
+    this.#pingBurst = Math.max(0, options.pingBurst ?? 3);
     // The welcome round trip and the first burst are applied directly; slewing starts after.
-    this.clock = new ClockSync({ now: this.#now, warmupSamples: 1 + burst, ...options.clock });
-    this.#pinger = new ClockPinger(
-      this.clock,
-      this.#now,
-      // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
-      // keepalive lets a sleeping turn-based room answer without waking up.
-      (t, inBurst) => this.#post(inBurst ? this.#wire.ping(t) : this.#wire.keepalive(t)),
-      () => this.#lifecycle === "joined",
-      burst,
-      options.pingIntervalMs ?? 2000,
-    );
-    const batchMs = options.batchInputsMs ?? 0;
-    this.#batcher = batchMs > 0 && !json ? new InputBatcher(batchMs, this.#now, (inputs) => this.#sendNow(this.#wire.inputs(inputs))) : null;
-    this.#snapshots = options.snapshots;
+    this.clock = new ClockSync({ now, warmupSamples: 1 + this.#pingBurst, ...options.clock });
+    this.#batchMs = json ? 0 : (options.batchInputsMs ?? 0);
+    this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
-    this.#attempts = new SocketAttempts(
-      {
-        Impl,
-        url: (ticket) => roomUrl(baseUrl, this.#kindName, this.#roomId, ticket),
-        ticket: options.ticket,
-        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-        now: this.#now,
-      },
-      new ReconnectPolicy(options.reconnect ?? {}),
-      this.#attemptListener,
-    );
-    this.#tokenValue = options.token ?? "";
+    this.#Impl = Impl;
   }
 
   /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
-    return this.#lifecycle;
+    return this.#status;
   }
 
   /**
@@ -158,22 +174,34 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
 
   /** The latest welcome (null before the first). */
   get welcome(): WelcomeInfo | null {
-    return this.#welcomeInfo;
+    return this.#welcome;
   }
 
   /** Our player id in the room (-1 before the first welcome). */
   get playerId(): number {
-    return this.#welcomeInfo?.playerId ?? -1;
+    return this.#welcome?.playerId ?? -1;
   }
 
   /** The reconnect token; persist it to reclaim the seat after a page reload (pass as `token`). */
   get token(): string {
-    return this.#tokenValue;
+    return this.#token;
   }
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    return refreshStats(this.#counters, this.clock, this.#snapshots, this.#opts.predictor);
+    const stats = this.#counters;
+    const clock = this.clock;
+    const snapshots = this.#snapshots;
+    const predictor = this.#opts.predictor;
+    stats.rttMs = clock.rttMs;
+    stats.minRttMs = clock.minRttMs;
+    stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
+    stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
+    stats.starvations = snapshots ? snapshots.starvations : 0;
+    stats.predictionError = predictor ? predictor.lastError : 0;
+    stats.predictionErrorMax = predictor ? predictor.maxError : 0;
+    stats.pendingInputs = predictor ? predictor.pending : 0;
+    return stats;
   }
 
   /**
@@ -183,23 +211,29 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    */
   attachSnapshots(buffer: SnapshotBuffer): void {
     this.#snapshots = buffer;
-    const w = this.#welcomeInfo;
+    const w = this.#welcome;
     if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
   on<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    return this.#emitter.on(event, fn);
+    this.#listeners[event] = [...(this.#listeners[event] ?? []), fn];
+    return () => this.off(event, fn);
   }
 
   /** Subscribes for one delivery. */
   once<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    return this.#emitter.once(event, fn);
+    const off = this.on(event, (payload) => {
+      off();
+      fn(payload);
+    });
+    return off;
   }
 
   /** Unsubscribes. */
   off<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): void {
-    this.#emitter.off(event, fn);
+    const list = this.#listeners[event];
+    if (list) this.#listeners[event] = list.filter((f) => f !== fn);
   }
 
   /**
@@ -207,9 +241,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * good first.
    */
   whenJoined(): Promise<WelcomeInfo> {
-    if (this.#lifecycle === "joined" && this.#welcomeInfo) return Promise.resolve(this.#welcomeInfo);
-    if (this.#lifecycle === "closed") return Promise.reject(new Error("connection closed"));
-    return this.#joinWaiters.wait();
+    if (this.#status === "joined" && this.#welcome) return Promise.resolve(this.#welcome);
+    if (this.#status === "closed") return Promise.reject(new Error("connection closed"));
+    return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
   }
 
   /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
@@ -219,7 +253,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
 
   /** Estimated room time now (ms since the welcome's `roomEpoch`, the clock of FRAME `time`). */
   roomTime(): number {
-    return this.clock.serverNow() - (this.#welcomeInfo?.roomEpoch ?? 0);
+    return this.clock.serverNow() - (this.#welcome?.roomEpoch ?? 0);
   }
 
   /**
@@ -228,6 +262,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * the game's codec encodes it; otherwise binary rooms take a `Uint8Array`, JSON rooms any JSON
    * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
    * be replayed against a state that has moved on.
+   *
+   * With `batchInputsMs` the first input after a quiet interval goes out at once and later ones
+   * wait and leave together in one INPUT frame, at most once per interval (the payload is copied:
+   * callers may reuse their buffer).
    *
    * @throws TypeError or RangeError when the payload cannot be sent (not bytes in a binary room,
    * too large); no sequence number is used then.
@@ -238,22 +276,35 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     const payload = game ? game.encodeInput(input, (this.#inputWriter ??= new BinaryWriter(64))) : input;
     const seq = this.#nextSeq;
     // Encode (or check) before taking the number: a payload that throws costs no seq.
-    if (this.#batcher) this.#batcher.add(seq, checkBinaryPayload(payload));
-    else this.#post(this.#wire.input(seq, payload));
+    if (this.#batchMs > 0) {
+      const batch = this.#batch;
+      batch.push({ seq, payload: checkBinaryPayload(payload).slice() });
+      const sinceLast = this.#now() - this.#lastBatchAt;
+      if (batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= this.#batchMs) this.flushInputs();
+      else this.#batchTimer ??= setTimeout(this.flushInputs, this.#batchMs - sinceLast);
+    } else {
+      this.#post(this.#wire.input(seq, payload));
+    }
     this.#nextSeq++;
     this.#counters.inputsSent++;
     return seq;
   }
 
-  /** Sends any batched inputs now (see `batchInputsMs`). */
+  /** Sends any batched inputs now (see `batchInputsMs`); what cannot be sent is dropped, never kept for later. */
   readonly flushInputs = (): void => {
-    this.#batcher?.flush();
+    if (this.#batch.length > 0 && this.#canSend()) {
+      this.#post(this.#wire.inputs(this.#batch));
+      this.#lastBatchAt = this.#now();
+    }
+    this.#dropInputs();
   };
 
-  /** Asks the room for its `tk:stats` snapshot. */
+  /**
+   * Asks the room for its `tk:stats` snapshot. Rejects with a {@link RequestError}: `not_joined`,
+   * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
+   */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    if (this.#lifecycle !== "joined") return Promise.reject(new Error("not joined"));
-    return this.#statsRequests.request(timeoutMs, (id) => this.#post(this.#wire.statsRequest(id)), "stats request");
+    return this.#request(timeoutMs, "stats request", (id) => this.#wire.statsRequest(id));
   }
 
   /**
@@ -280,14 +331,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * `not_joined`, or `message_too_large` / `bad_message` found before sending.
    */
   request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    if (this.#lifecycle !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
-    let json: string;
-    try {
-      json = messageJson(type, payload);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.#messageRequests.request(timeoutMs, (id) => this.#post(this.#wire.message(id, type, json)), `request ${type}`) as Promise<MessageResponse<M, K>>;
+    return this.#request(timeoutMs, `request ${type}`, (id) => this.#wire.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -296,10 +340,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * {@link token}).
    */
   close(options: { leave?: boolean } = {}): void {
-    if (this.#lifecycle === "closed") return;
+    if (this.#status === "closed") return;
     if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
-    this.#attempts.stop();
-    this.#attempts.end({ code: 1000, reason: "client closed", willReconnect: false, deliberate: true });
+    this.#stop();
+    this.#finish(1000, "client closed", true);
   }
 
   /**
@@ -315,10 +359,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * same as {@link reconnect}. Does nothing while connecting or joined.
    */
   open(): void {
-    if (this.#lifecycle === "idle") {
-      this.#lifecycle = "connecting";
-      void this.#attempts.open();
-    } else if (this.#lifecycle === "closed") {
+    if (this.#status === "idle") {
+      this.#status = "connecting";
+      void this.#open();
+    } else if (this.#status === "closed") {
       this.reconnect();
     }
   }
@@ -345,13 +389,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     if (this.#canSend()) this.#post(this.#wire.leave());
     this.#roomId = room;
     if (options.kind !== undefined) this.#kindName = options.kind;
-    this.#tokenValue = options.token ?? "";
+    if (options.ticket !== undefined) this.#ticket = options.ticket;
+    this.#token = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
-    this.#welcomeInfo = null;
+    this.#welcome = null;
     this.#everJoined = false;
     this.#snapshots?.clear();
     this.clock.reset();
-    this.#restart("switching rooms", options.ticket);
+    this.#restart("switching rooms");
   }
 
   /** @internal Starts the first attempt unless created with `startClosed`. */
@@ -359,72 +404,183 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     if (this.#opts.startClosed !== true) this.open();
   }
 
-  /** Stops the socket side and starts it again at once; a live socket's end is reported as a close. */
-  #restart(reason: string, ticket?: ConnectOptions["ticket"]): void {
-    const live = this.#lifecycle !== "idle" && this.#lifecycle !== "closed";
-    this.#attempts.stop();
-    this.#pinger.stop();
-    this.#batcher?.drop();
-    this.#dropRequests(reason);
-    this.#lifecycle = this.#everJoined ? "reconnecting" : "connecting";
-    if (live) this.#emitter.emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
-    // A close listener may have closed the connection for good: then nothing starts.
-    if (this.status === "closed") return;
-    this.#attempts.restart(ticket);
+  /** Stops the socket side and starts it again at once with a fresh backoff; a live socket's end is reported as a close. */
+  #restart(reason: string): void {
+    const live = this.#status !== "idle" && this.#status !== "closed";
+    this.#stop();
+    this.#dropInputs();
+    this.#requests.rejectAll(new RequestError("closed", reason));
+    this.#status = this.#everJoined ? "reconnecting" : "connecting";
+    const attempt = this.#attempt;
+    if (live) this.#emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
+    // A close listener may have closed (or restarted) the connection: then nothing starts here.
+    if (attempt !== this.#attempt) return;
+    this.#policy.markStable();
+    void this.#open();
   }
 
-  /** How the socket side reaches the protocol side. */
-  readonly #attemptListener: AttemptListener = {
-    opened: () => {
+  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
+  async #open(): Promise<void> {
+    const attempt = ++this.#attempt;
+    clearTimeout(this.#timer);
+    this.#retryAfterMs = 0;
+    this.#tokenRejected = false;
+    this.#startedAt = this.#now();
+    let ticket = this.#ticket;
+    if (typeof ticket === "function") {
+      try {
+        ticket = await ticket();
+      } catch (e) {
+        if (attempt !== this.#attempt) return;
+        this.#localError("ticket_failed", `ticket: ${String(e)}`);
+        return this.#gone(1006, "ticket unavailable");
+      }
+      if (attempt !== this.#attempt) return;
+    }
+    let ws: WebSocketLike;
+    try {
+      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
+    } catch (e) {
+      // A malformed URL never becomes valid: report and stop.
+      this.#localError("bad_url", String(e));
+      return this.#finish(1006, "could not create socket", false);
+    }
+    this.#ws = ws;
+    ws.binaryType = "arraybuffer";
+    // A dropped socket keeps its handlers; they check identity, so its late events reach nothing.
+    ws.onopen = () => {
+      if (this.#ws !== ws) return;
       this.#helloAt = this.#now();
-      this.#post(this.#wire.hello(this.#tokenValue, this.#opts.name ?? ""));
-    },
-    message: (data) => this.#onMessage(data),
-    retrying: (code, reason, attempt, delayMs) => {
-      this.#pinger.stop();
-      this.#dropRequests(`socket closed (${code})`);
-      this.#lifecycle = this.#everJoined ? "reconnecting" : "connecting";
-      this.#emitter.emit("close", { code, reason, willReconnect: true, deliberate: false });
-      // A close listener may have called close(): then no reconnect is announced.
-      if (this.#attempts.isStopped) return;
-      this.#emitter.emit("reconnecting", { attempt, delayMs, code, reason });
-    },
-    ended: (info) => this.#finish(info),
-    localError: (name, reason) => this.#localError(name, reason),
-  };
+      this.#post(this.#wire.hello(this.#token, this.#opts.name ?? ""));
+    };
+    ws.onmessage = (ev: { data: unknown }) => {
+      if (this.#ws === ws) this.#onMessage(ev.data);
+    };
+    ws.onclose = (ev: { code?: unknown; reason?: unknown }) => {
+      if (this.#ws === ws) this.#gone(typeof ev?.code === "number" ? ev.code : 1006, typeof ev?.reason === "string" ? ev.reason : "");
+    };
+    // An error is always followed by a close, which carries the code.
+    ws.onerror = () => {};
+    this.#timer = setTimeout(() => this.#abandon(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
+  }
+
+  /** Drops the current socket from our side and handles it as closed with `code`. */
+  #abandon(code: number, reason: string): void {
+    if (!this.#ws) return;
+    this.#closeSocket(code >= 4000 ? code : 1000, reason);
+    this.#gone(code, reason);
+  }
+
+  /** Cancels the current attempt and any pending wait, and closes the socket (1000). */
+  #stop(): void {
+    this.#attempt++;
+    clearTimeout(this.#timer);
+    this.#closeSocket(1000, "client closed");
+  }
+
+  #closeSocket(code: number, reason: string): void {
+    const ws = this.#ws;
+    this.#ws = null;
+    try {
+      ws?.close(code, reason);
+    } catch {
+      // Already closing, or never opened: nothing left to close.
+    }
+  }
+
+  /** The socket is gone without {@link close}: another attempt after a backoff delay, or the end. */
+  #gone(code: number, reason: string): void {
+    this.#ws = null;
+    clearTimeout(this.#timer);
+    const policy = this.#policy;
+    // A seat held this long proved the link: earlier failures no longer count.
+    if (this.#status === "joined" && this.#now() - this.#joinedAt >= policy.stableAfterMs) policy.markStable();
+    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
+    if (!decision.reconnect) return this.#finish(code, reason, false);
+    this.#requests.rejectAll(new RequestError("closed", `socket closed (${code})`));
+    this.#status = this.#everJoined ? "reconnecting" : "connecting";
+    const attempt = this.#attempt;
+    this.#emit("close", { code, reason, willReconnect: true, deliberate: false });
+    // A listener may have closed or restarted the connection: then nothing is announced or scheduled.
+    if (attempt === this.#attempt) this.#emit("reconnecting", { attempt: decision.attempt, delayMs: decision.delayMs, code, reason });
+    if (attempt === this.#attempt) this.#timer = setTimeout(() => void this.#open(), decision.delayMs);
+  }
+
+  /** The end: nothing follows until {@link open}, {@link reconnect} or {@link switchTo}. */
+  #finish(code: number, reason: string, deliberate: boolean): void {
+    this.#status = "closed";
+    this.#emit("close", { code, reason, willReconnect: false, deliberate });
+    const error = new RequestError("closed", `connection closed (${code} ${reason})`);
+    for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    this.#requests.rejectAll(error);
+  }
 
   #canSend(): boolean {
-    const ws = this.#attempts.socket;
-    return this.#lifecycle === "joined" && ws !== null && ws.readyState === WS_OPEN;
+    return this.#status === "joined" && this.#ws?.readyState === WS_OPEN;
   }
 
   #post(data: string | Uint8Array): void {
-    const ws = this.#attempts.socket;
-    if (!ws || ws.readyState !== WS_OPEN) return;
+    const ws = this.#ws;
+    if (ws?.readyState !== WS_OPEN) return;
     ws.send(data);
     this.#counters.messagesOut++;
     this.#counters.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
   }
 
-  /** Sends only while joined; says whether it did (batched inputs must not leave before a welcome). */
-  #sendNow(data: Uint8Array): boolean {
-    if (!this.#canSend()) return false;
-    this.#post(data);
-    return true;
+  /** Sends a request with a fresh id while joined and waits for its answer. */
+  #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
+    if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
+    return this.#requests.request(timeoutMs, what, (id) => this.#post(encode(id)));
+  }
+
+  /** Discards queued inputs unsent: after a drop they belong to the previous seat's timeline. */
+  #dropInputs(): void {
+    clearTimeout(this.#batchTimer);
+    this.#batchTimer = undefined;
+    this.#batch.length = 0;
+  }
+
+  /** Schedules the next clock ping: quick ones during the burst after a welcome, then every `pingIntervalMs`. */
+  #schedulePing(): void {
+    this.#timer = setTimeout(this.#ping, this.#pingsLeft > 0 ? PING_BURST_SPACING_MS : (this.#opts.pingIntervalMs ?? 2000));
+  }
+
+  // Scheduled only while joined: every way out of `joined` clears the timer.
+  readonly #ping = (): void => {
+    const t = this.#now();
+    // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
+    // keepalive lets a sleeping turn-based room answer without waking up.
+    this.#post(this.#pingsLeft > 0 ? this.#wire.ping(t) : this.#wire.keepalive(t));
+    if (this.#pingsLeft > 0) this.#pingsLeft--;
+    this.#schedulePing();
+  };
+
+  #emit<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): void {
+    for (const fn of this.#listeners[event] ?? []) {
+      try {
+        fn(payload);
+      } catch (e) {
+        // A throwing listener does not stop the others or the connection's own bookkeeping;
+        // its error is rethrown asynchronously so it still surfaces.
+        queueMicrotask(() => {
+          throw e;
+        });
+      }
+    }
   }
 
   #onMessage(data: unknown): void {
     const st = this.#counters;
     st.messagesIn++;
-    st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer ? data.byteLength : ArrayBuffer.isView(data) ? data.byteLength : 0;
+    st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
     const m = decodeIncoming(data);
-    if (!(m instanceof DecodeError) && m.kind !== "keepalive" && this.#receipts.read(this.#attempts.socket, data)) {
-      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
-    }
     if (m instanceof DecodeError) {
       st.decodeErrors++;
       this.#localError("bad_frame", `${m.code}: ${m.message}`);
       return;
+    }
+    if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
+      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
     }
     switch (m.kind) {
       case "welcome":
@@ -434,14 +590,13 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       case "error":
         return this.#onServerError(m);
       case "pong":
-        return this.#pinger.pong(m.clientTime, m.serverTime, this.#attempts.startedAt);
-      case "keepalive":
+        // A pong to a ping of an earlier socket did not travel one round trip on this one.
+        if (m.clientTime >= this.#startedAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
-        return this.#statsRequests.resolve(m.requestId, m.stats);
+        return this.#requests.settle(m.requestId, m.stats);
       case "reply":
-        if (m.code === 0) return this.#messageRequests.resolve(m.requestId, m.value);
-        return this.#messageRequests.reject(m.requestId, new RequestError(m.name, m.reason, m.retryAfterMs));
+        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
     }
   }
 
@@ -449,26 +604,25 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     const { kind: _kind, ...welcome } = m;
     if (welcome.version !== PROTOCOL_VERSION) {
       this.#localError("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
-      return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
+      return this.#abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
     }
     const wantHash = this.decoder.schemaHash;
     if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
       this.#localError("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
-      return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
+      return this.#abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
     }
     const now = this.#now();
-    const prev = this.#welcomeInfo;
-    const rejoin = this.#everJoined;
-    this.#welcomeInfo = welcome;
-    this.#tokenValue = welcome.token;
+    const prev = this.#welcome;
+    if (this.#everJoined) this.#counters.reconnects++;
+    this.#welcome = welcome;
+    this.#token = welcome.token;
     this.#everJoined = true;
-    if (rejoin) this.#counters.reconnects++;
 
     // Sequence numbers stay monotonic across seats and never reuse one the server applied.
     this.#nextSeq = Math.max(this.#nextSeq, welcome.lastSeq + 1);
     // Inputs not applied before the drop are stale: drop them, never replay them.
     this.#opts.predictor?.reset(welcome.lastSeq);
-    this.#batcher?.drop();
+    this.#dropInputs();
     this.decoder.reset({ schemaHash: welcome.schemaHash, json: welcome.json, reconnected: welcome.reconnected });
     const snaps = this.#snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
@@ -479,16 +633,19 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
     if (!Number.isNaN(this.#helloAt)) this.clock.addSample(this.#helloAt, welcome.serverTime, now);
 
-    this.#lifecycle = "joined";
-    this.#pinger.start();
-    this.#attempts.welcomed();
+    this.#status = "joined";
+    this.#joinedAt = now;
+    // The connect timeout is over; the clock pings start with a fresh burst.
+    clearTimeout(this.#timer);
+    this.#pingsLeft = this.#pingBurst;
+    this.#schedulePing();
 
-    this.#emitter.emit("welcome", welcome);
-    this.#joinWaiters.resolveAll(welcome);
+    this.#emit("welcome", welcome);
+    for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
   }
 
   #onFrame(f: IncomingFrame): void {
-    if (this.#lifecycle !== "joined") return;
+    if (this.#status !== "joined") return;
     const receivedAt = this.#now();
     const st = this.#counters;
     st.frames++;
@@ -499,19 +656,19 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       } catch (e) {
         // The decoder and the server disagree about the stream; continuing would render garbage.
         this.#localError("bad_frame", `state decode failed: ${String(e)}`);
-        return this.#attempts.abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
+        return this.#abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
       }
     }
-    if (f.events.length > 0 && this.#emitter.has("event")) {
+    if (f.events.length > 0 && this.#listeners.event?.length) {
       const game = this.#game;
       const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
       for (const body of f.events) {
         const ev = dec ? dec(body) : body;
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
-        if (ev !== null || !game) this.#emitter.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+        if (ev !== null || !game) this.#emit("event", { tick: f.tick, time: f.time, body: ev as E });
       }
     }
-    this.#emitter.emit("state", {
+    this.#emit("state", {
       tick: f.tick,
       time: f.time,
       ackSeq: f.ackSeq,
@@ -522,32 +679,17 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   }
 
   #onServerError(m: Extract<Incoming, { kind: "error" }>): void {
-    this.#attempts.noteRetryAfter(m.retryAfterMs);
+    if (m.retryAfterMs > this.#retryAfterMs) this.#retryAfterMs = m.retryAfterMs;
     if (m.name === "bad_token") {
       // The held seat is gone: the next attempt joins as a new player instead of insisting.
-      this.#attempts.noteTokenRejected();
-      this.#tokenValue = "";
+      this.#tokenRejected = true;
+      this.#token = "";
     }
-    this.#emitter.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
+    this.#emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
   }
 
   #localError(name: string, reason: string): void {
-    this.#emitter.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
-  }
-
-  #finish(info: CloseInfo): void {
-    this.#lifecycle = "closed";
-    this.#pinger.stop();
-    this.#emitter.emit("close", info);
-    const err = new Error(`connection closed (${info.code} ${info.reason})`);
-    this.#joinWaiters.rejectAll(err);
-    this.#statsRequests.rejectAll(err);
-    this.#dropRequests(err.message);
-  }
-
-  /** Room message requests die with their socket: a reply can only come back on the one that asked. */
-  #dropRequests(reason: string): void {
-    this.#messageRequests.rejectAll(new RequestError("closed", reason));
+    this.#emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 }
 

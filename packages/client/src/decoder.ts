@@ -32,18 +32,15 @@ export interface StateDecoder<S = unknown> {
   decodeEvent?(body: Uint8Array | unknown): unknown;
 }
 
-/**
- * Default decoder for binary rooms without a schema decoder: the state is the latest delta body
- * itself (a copy, since bodies are views into the received message).
- */
-export function rawDeltaDecoder(): StateDecoder<Uint8Array | null> {
-  let last: Uint8Array | null = null;
+/** A decoder whose state is what `keep` makes of the latest body (`empty` after a reset). */
+function latestBody<S>(keep: (body: unknown) => S, empty: S): StateDecoder<S> {
+  let last = empty;
   return {
     reset() {
-      last = null;
+      last = empty;
     },
     apply(body) {
-      last = body instanceof Uint8Array ? body.slice() : null;
+      last = keep(body);
     },
     get state() {
       return last;
@@ -51,18 +48,15 @@ export function rawDeltaDecoder(): StateDecoder<Uint8Array | null> {
   };
 }
 
+/**
+ * Default decoder for binary rooms without a schema decoder: the state is the latest delta body
+ * itself (a copy, since bodies are views into the received message).
+ */
+export function rawDeltaDecoder(): StateDecoder<Uint8Array | null> {
+  return latestBody((body) => (body instanceof Uint8Array ? body.slice() : null), null);
+}
+
 /** Default decoder for JSON rooms: each state message carries the whole view, so keep the latest. */
 export function jsonStateDecoder<S = unknown>(): StateDecoder<S | undefined> {
-  let last: S | undefined;
-  return {
-    reset() {
-      last = undefined;
-    },
-    apply(body) {
-      last = body as S;
-    },
-    get state() {
-      return last;
-    },
-  };
+  return latestBody((body) => body as S, undefined);
 }

@@ -1,10 +1,7 @@
 /**
- * Promises a connection hands out and settles later: requests answered by id (`tk:stats`), and
- * plain waiters for the next event (the next welcome). All are rejected when the connection ends
- * for good, so no caller waits forever.
+ * Requests a connection sends and the room answers by id (`tk:stats`, room messages), and the
+ * error they fail with. All are rejected when their socket closes, so no caller waits forever.
  */
-
-type Timer = ReturnType<typeof setTimeout>;
 
 /**
  * Why a request to the room failed. `code` is the room's error name when the room refused it
@@ -25,73 +22,36 @@ export class RequestError extends Error {
   }
 }
 
-/** Requests answered by id, each with its own timeout. */
-export class PendingRequests<T> {
+/** The one table of a connection's open requests: answered by id, each with its own timeout. */
+export class PendingRequests {
   #nextId = 1;
-  readonly #waiting = new Map<number, { resolve: (v: T) => void; reject: (e: Error) => void; timer: Timer }>();
+  readonly #waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }>();
 
-  /** Registers a request, lets `send` put it on the wire with its id, and waits for the answer. */
-  request(timeoutMs: number, send: (id: number) => void, what: string): Promise<T> {
+  /**
+   * Lets `send` put a request on the wire with a fresh id and waits for its answer. When `send`
+   * throws (a payload that cannot be sent), the promise rejects with that and nothing waits.
+   */
+  request(timeoutMs: number, what: string, send: (id: number) => void): Promise<unknown> {
     const id = this.#nextId++;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(id);
-        reject(new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.#waiting.set(id, { resolve, reject, timer });
+    return new Promise((resolve, reject) => {
       send(id);
+      const timer = setTimeout(() => this.settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+      this.#waiting.set(id, { resolve, reject, timer });
     });
   }
 
-  /** Settles request `id` (an answer to an unknown or timed-out id is ignored). */
-  resolve(id: number, value: T): void {
-    this.#take(id)?.resolve(value);
-  }
-
-  /** Fails request `id` with `err` (an unknown or timed-out id is ignored). */
-  reject(id: number, err: Error): void {
-    this.#take(id)?.reject(err);
-  }
-
-  #take(id: number): { resolve: (v: T) => void; reject: (e: Error) => void } | undefined {
+  /** Answers request `id`: fails it with `error` when given, else resolves it with `value`. Unknown or settled ids are ignored. */
+  settle(id: number, value: unknown, error?: Error): void {
     const w = this.#waiting.get(id);
-    if (w) {
-      clearTimeout(w.timer);
-      this.#waiting.delete(id);
-    }
-    return w;
+    if (!w) return;
+    clearTimeout(w.timer);
+    this.#waiting.delete(id);
+    if (error) w.reject(error);
+    else w.resolve(value);
   }
 
-  /** Rejects every open request. */
-  rejectAll(err: Error): void {
-    for (const [id, w] of this.#waiting) {
-      clearTimeout(w.timer);
-      w.reject(err);
-      this.#waiting.delete(id);
-    }
-  }
-}
-
-/** Callers waiting for the next occurrence of something. */
-export class Waiters<T> {
-  #list: { resolve: (v: T) => void; reject: (e: Error) => void }[] = [];
-
-  /** Waits for the next {@link resolveAll}. */
-  wait(): Promise<T> {
-    return new Promise((resolve, reject) => this.#list.push({ resolve, reject }));
-  }
-
-  /** Resolves every waiter with `value`. */
-  resolveAll(value: T): void {
-    const list = this.#list;
-    this.#list = [];
-    for (const w of list) w.resolve(value);
-  }
-
-  /** Rejects every waiter. */
-  rejectAll(err: Error): void {
-    const list = this.#list;
-    this.#list = [];
-    for (const w of list) w.reject(err);
+  /** Rejects every open request with `error`. */
+  rejectAll(error: Error): void {
+    for (const id of this.#waiting.keys()) this.settle(id, undefined, error);
   }
 }

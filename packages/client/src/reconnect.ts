@@ -55,29 +55,24 @@ export function isRetryableClose(code: number): boolean {
 }
 
 /**
- * Decides, close by close, whether and when to reconnect. Pure state: no timers, no sockets, so
- * the policy is testable on its own; the connection owns the scheduling.
+ * Decides, close by close, whether and when to reconnect: a {@link Backoff} (its delays and
+ * attempt count) with the close-code rules and the join pacing on top. Pure state: no timers, no
+ * sockets, so the policy is testable on its own; the connection owns the scheduling.
  */
-export class ReconnectPolicy {
+export class ReconnectPolicy extends Backoff {
   /** False when reconnecting was turned off (`reconnect: false`). */
   readonly enabled: boolean;
   /** The resolved `stableAfterMs` option (see {@link ReconnectOptions}). */
   readonly stableAfterMs: number;
   /** The resolved `roomFullDelayMs` option. */
   readonly roomFullDelayMs: number;
-  readonly #backoff: Backoff;
 
   constructor(options: ReconnectOptions | false = {}) {
+    const o = options || {};
+    super(o);
     this.enabled = options !== false;
-    const o = options === false ? {} : options;
     this.stableAfterMs = o.stableAfterMs ?? 5000;
     this.roomFullDelayMs = o.roomFullDelayMs ?? 1000;
-    this.#backoff = new Backoff(o);
-  }
-
-  /** Failed attempts since the last stable connection. */
-  get attempts(): number {
-    return this.#backoff.attempts;
   }
 
   /**
@@ -88,17 +83,14 @@ export class ReconnectPolicy {
    */
   onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
-    const retryable = isRetryableClose(code) || (context.tokenRejected === true && code === CloseCode.bad_hello);
-    if (!retryable) return { reconnect: false, why: "fatal_code" };
-    let floor = Math.max(0, context.retryAfterMs ?? 0);
-    if (code === CloseCode.room_full && floor === 0) floor = this.roomFullDelayMs;
-    const delayMs = this.#backoff.next(floor);
-    if (delayMs === null) return { reconnect: false, why: "attempts_exhausted" };
-    return { reconnect: true, delayMs, attempt: this.#backoff.attempts };
+    if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
+    const asked = Math.max(0, context.retryAfterMs ?? 0);
+    const delayMs = this.next(asked || (code === CloseCode.room_full ? this.roomFullDelayMs : 0));
+    return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };
   }
 
-  /** The connection stayed joined for {@link stableAfterMs}: forget earlier failures. */
+  /** The connection stayed joined for {@link stableAfterMs}: forget earlier failures (the same as {@link reset}). */
   markStable(): void {
-    this.#backoff.reset();
+    this.reset();
   }
 }

@@ -1,7 +1,3 @@
-import type { ClockSync } from "./clockSync";
-import type { PredictionHooks } from "./connectOptions";
-import type { SnapshotBuffer } from "./snapshotBuffer";
-
 /**
  * Live numbers of one connection, for debug overlays and telemetry. The object returned by
  * `RoomConnection.stats` is refreshed on each read and reused, so reading it allocates nothing.
@@ -41,43 +37,4 @@ export interface ConnectionStats {
   reconnects: number;
   /** Server messages that failed to decode. */
   decodeErrors: number;
-}
-
-/** A zeroed {@link ConnectionStats}. */
-export function emptyStats(): ConnectionStats {
-  return {
-    rttMs: 0,
-    minRttMs: 0,
-    clockOffsetMs: 0,
-    interpolationDelayMs: 0,
-    starvations: 0,
-    predictionError: 0,
-    predictionErrorMax: 0,
-    pendingInputs: 0,
-    bytesIn: 0,
-    bytesOut: 0,
-    messagesIn: 0,
-    messagesOut: 0,
-    frames: 0,
-    inputsSent: 0,
-    lastAck: -1,
-    reconnects: 0,
-    decodeErrors: 0,
-  };
-}
-
-/**
- * Copies the live numbers of the clock and the attached buffer and predictor into `stats` (the
- * traffic counters in it are kept current as traffic happens) and returns it.
- */
-export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
-  stats.rttMs = clock.rttMs;
-  stats.minRttMs = clock.minRttMs;
-  stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
-  stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
-  stats.starvations = snapshots ? snapshots.starvations : 0;
-  stats.predictionError = predictor ? predictor.lastError : 0;
-  stats.predictionErrorMax = predictor ? predictor.maxError : 0;
-  stats.pendingInputs = predictor ? predictor.pending : 0;
-  return stats;
 }

@@ -127,6 +127,18 @@ describe("ReconnectPolicy", () => {
     expect(p.onClose(1006)).toMatchObject({ reconnect: true, attempt: 1 });
   });
 
+  it("is a Backoff: its delays and attempt count are the policy's", () => {
+    const p = new ReconnectPolicy({ baseMs: 100, maxMs: 100, maxAttempts: 3, random: () => 0.5 });
+    expect(p).toBeInstanceOf(Backoff);
+    expect(p.onClose(1006)).toEqual({ reconnect: true, delayMs: 50, attempt: 1 });
+    expect(p.attempts).toBe(1);
+    expect(p.next()).toBe(50);
+    expect(p.onClose(1006)).toMatchObject({ attempt: 3 });
+    expect(p.exhausted).toBe(true);
+    p.markStable();
+    expect(p.attempts).toBe(0);
+  });
+
   it("can be disabled, and retries a bad_hello caused by a rejected token", () => {
     expect(new ReconnectPolicy(false).onClose(1006)).toMatchObject({ reconnect: false, why: "disabled" });
     expect(new ReconnectPolicy().onClose(CloseCode.bad_hello, { tokenRejected: true }).reconnect).toBe(true);

@@ -122,3 +122,43 @@ describe("connection lifecycle by hand", () => {
     expect(errorName(ErrorCode.room_full)).toBe("room_full");
   });
 });
+
+describe("waiting for a seat and requests across drops", () => {
+  it("whenJoined: every waiter gets the next welcome, across a drop, and fails when the connection ends", async () => {
+    const { conn, sockets } = setup();
+    const first = [conn.whenJoined(), conn.whenJoined()];
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverClose(1006, "blip"); // a drop before any welcome: still waiting
+    await vi.advanceTimersByTimeAsync(1000);
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes({ playerId: 3 }));
+    await expect(Promise.all(first)).resolves.toMatchObject([{ playerId: 3 }, { playerId: 3 }]);
+    await expect(conn.whenJoined()).resolves.toMatchObject({ playerId: 3 });
+    sockets[1]!.serverClose(1006, "blip");
+    const next = conn.whenJoined();
+    conn.close();
+    await expect(next).rejects.toThrow("connection closed (1000 client closed)");
+  });
+
+  it("a stats request fails as closed when its socket drops: the answer could only come on that socket", async () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes());
+    const stats = conn.requestStats();
+    sockets[0]!.serverClose(1006, "blip");
+    await expect(stats).rejects.toMatchObject({ name: "RequestError", code: "closed", message: "socket closed (1006)" });
+    expect(conn.status).toBe("reconnecting");
+    await expect(conn.requestStats()).rejects.toMatchObject({ code: "not_joined" });
+  });
+
+  it("reconnect() from a reconnecting listener makes one attempt, not two", async () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes());
+    conn.once("reconnecting", () => conn.reconnect());
+    sockets[0]!.serverClose(1006, "blip");
+    expect(sockets).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(5_000); // past any backoff delay, short of the connect timeout
+    expect(sockets).toHaveLength(2);
+  });
+});

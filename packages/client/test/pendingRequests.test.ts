@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PendingRequests, Waiters } from "../src/pendingRequests";
+import { PendingRequests, RequestError } from "../src/pendingRequests";
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -10,47 +10,55 @@ afterEach(() => {
 
 describe("PendingRequests", () => {
   it("routes each answer to its request by id and ignores unknown ids", async () => {
-    const pending = new PendingRequests<string>();
+    const pending = new PendingRequests();
     const sent: number[] = [];
-    const a = pending.request(1000, (id) => sent.push(id), "a");
-    const b = pending.request(1000, (id) => sent.push(id), "b");
+    const a = pending.request(1000, "a", (id) => sent.push(id));
+    const b = pending.request(1000, "b", (id) => sent.push(id));
     expect(sent).toEqual([1, 2]);
-    pending.resolve(99, "nobody asked");
-    pending.resolve(2, "for b");
-    pending.resolve(1, "for a");
-    pending.resolve(1, "again"); // settled already: ignored
+    pending.settle(99, "nobody asked");
+    pending.settle(2, "for b");
+    pending.settle(1, "for a");
+    pending.settle(1, "again"); // settled already: ignored
     await expect(a).resolves.toBe("for a");
     await expect(b).resolves.toBe("for b");
   });
 
+  it("fails a request with the error it is settled with", async () => {
+    const pending = new PendingRequests();
+    const a = pending.request(1000, "a", () => {});
+    pending.settle(1, "ignored", new RequestError("illegal_move", "not your turn"));
+    await expect(a).rejects.toMatchObject({ name: "RequestError", code: "illegal_move", message: "not your turn" });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("times a request out on its own, and a late answer changes nothing", async () => {
-    const pending = new PendingRequests<string>();
-    const slow = pending.request(100, () => {}, "stats request");
-    const check = expect(slow).rejects.toThrow("stats request timed out");
+    const pending = new PendingRequests();
+    const slow = pending.request(100, "stats request", () => {});
+    const check = expect(slow).rejects.toMatchObject({ code: "timeout", message: "stats request timed out after 100 ms" });
     vi.advanceTimersByTime(100);
     await check;
-    pending.resolve(1, "late");
+    pending.settle(1, "late");
+  });
+
+  it("rejects with what send threw, and nothing waits for it", async () => {
+    const pending = new PendingRequests();
+    const bad = pending.request(100, "a", () => {
+      throw new TypeError("not JSON-able");
+    });
+    await expect(bad).rejects.toThrow(TypeError);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("rejects everything still open when the connection ends, and clears their timers", async () => {
-    const pending = new PendingRequests<string>();
-    const a = pending.request(100, () => {}, "a");
-    const check = expect(a).rejects.toThrow("closed");
+    const pending = new PendingRequests();
+    const a = pending.request(100, "a", () => {});
+    const b = pending.request(100, "b", () => {});
+    const check = expect(Promise.allSettled([a, b])).resolves.toEqual([
+      { status: "rejected", reason: new Error("closed") },
+      { status: "rejected", reason: new Error("closed") },
+    ]);
     pending.rejectAll(new Error("closed"));
     await check;
     expect(vi.getTimerCount()).toBe(0);
-  });
-});
-
-describe("Waiters", () => {
-  it("settles every waiter once, then starts a fresh list", async () => {
-    const w = new Waiters<number>();
-    const first = [w.wait(), w.wait()];
-    w.resolveAll(1);
-    await expect(Promise.all(first)).resolves.toEqual([1, 1]);
-    const next = w.wait();
-    w.rejectAll(new Error("gone"));
-    await expect(next).rejects.toThrow("gone");
-    w.resolveAll(2); // nobody left to resolve
   });
 });
