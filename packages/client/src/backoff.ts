@@ -65,15 +65,15 @@ export class Backoff {
   next(minDelayMs = 0): number | null {
     if (this.exhausted) return null;
     const r = Math.min(Math.max(this.#random(), 0), 1);
+    const base = this.baseMs;
     let jittered: number;
     if (this.jitter === "decorrelated") {
-      const hi = Math.min(this.maxMs, this.#prev * 3);
-      jittered = Math.min(this.maxMs, this.baseMs + r * (hi - this.baseMs));
-      this.#prev = Math.max(this.baseMs, jittered);
+      // The previous delay and the cap are ≥ base, so this stays in [base, cap].
+      jittered = base + r * (Math.min(this.maxMs, this.#prev * 3) - base);
+      this.#prev = jittered;
     } else {
       // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
-      const ceiling = Math.min(this.maxMs, this.baseMs * 2 ** this.#attemptCount);
-      jittered = r * ceiling;
+      jittered = r * Math.min(this.maxMs, base * 2 ** this.#attemptCount);
     }
     this.#attemptCount++;
     return Math.max(0, minDelayMs) + jittered;

@@ -28,7 +28,7 @@ import {
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
-import { PendingRequests, RequestError } from "./pendingRequests";
+import { RequestError } from "./pendingRequests";
 import { ReconnectPolicy } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
@@ -45,6 +45,11 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
 const PING_BURST_SPACING_MS = 100;
 
 type Timer = ReturnType<typeof setTimeout>;
+
+/** Payload bytes of a WebSocket message (text as UTF-8; binary as ArrayBuffer or view), for the traffic counters. */
+function byteSize(data: unknown): number {
+  return typeof data === "string" ? utf8Length(data) : ((data as { byteLength?: number }).byteLength ?? 0);
+}
 
 // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
 type Events<S> = RoomEvents<S, any>;
@@ -75,8 +80,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   readonly #batchMs: number;
   /** Listener lists are replaced, never changed in place, so a listener may (un)subscribe during delivery. */
   readonly #listeners: { [K in keyof Events<S>]?: ((payload: any) => void)[] } = {};
-  /** Stats and room message requests, answered by id on the socket that asked. */
-  readonly #requests = new PendingRequests();
+  /**
+   * Open requests (stats and room messages) by id, each with its timeout. An answer can only come
+   * on the socket that asked, so all fail as `closed` when it goes.
+   */
+  readonly #requests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: Timer }>();
+  #nextRequestId = 1;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   readonly #receipts = new ReceiptCounter();
@@ -92,7 +101,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   #ticket: ConnectOptions["ticket"];
   #snapshots: SnapshotBuffer | undefined;
   #status: ConnectionStatus = "idle";
-  #everJoined = false;
   #token: string;
   #welcome: WelcomeInfo | null = null;
   #nextSeq = 1;
@@ -101,8 +109,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   #ws: WebSocketLike | null = null;
   /** Bumped by every attempt and every stop: an attempt still fetching its ticket from before is dropped. */
   #attempt = 0;
-  /** Local time the current attempt began: pongs to pings sent before it are not round trips. */
-  #startedAt = 0;
+  /** Local time the hello went out on the current socket: pongs to pings sent before it are not round trips on it. */
   #helloAt = NaN;
   #joinedAt = 0;
   /** The longest pause an ERROR on the current socket asked for before the next attempt. */
@@ -241,7 +248,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * good first.
    */
   whenJoined(): Promise<WelcomeInfo> {
-    if (this.#status === "joined" && this.#welcome) return Promise.resolve(this.#welcome);
+    if (this.#status === "joined") return Promise.resolve(this.#welcome!);
     if (this.#status === "closed") return Promise.reject(new Error("connection closed"));
     return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
   }
@@ -388,12 +395,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
     if (this.#canSend()) this.#post(this.#wire.leave());
     this.#roomId = room;
-    if (options.kind !== undefined) this.#kindName = options.kind;
-    if (options.ticket !== undefined) this.#ticket = options.ticket;
+    this.#kindName = options.kind ?? this.#kindName;
+    this.#ticket = options.ticket ?? this.#ticket;
     this.#token = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
     this.#welcome = null;
-    this.#everJoined = false;
     this.#snapshots?.clear();
     this.clock.reset();
     this.#restart("switching rooms");
@@ -409,12 +415,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     const live = this.#status !== "idle" && this.#status !== "closed";
     this.#stop();
     this.#dropInputs();
-    this.#requests.rejectAll(new RequestError("closed", reason));
-    this.#status = this.#everJoined ? "reconnecting" : "connecting";
-    const attempt = this.#attempt;
-    if (live) this.#emit("close", { code: 1000, reason, willReconnect: true, deliberate: true });
+    this.#rejectRequests(new RequestError("closed", reason));
+    this.#status = this.#welcome ? "reconnecting" : "connecting";
     // A close listener may have closed (or restarted) the connection: then nothing starts here.
-    if (attempt !== this.#attempt) return;
+    if (live && !this.#emitStill("close", { code: 1000, reason, willReconnect: true, deliberate: true })) return;
     this.#policy.markStable();
     void this.#open();
   }
@@ -425,7 +429,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     clearTimeout(this.#timer);
     this.#retryAfterMs = 0;
     this.#tokenRejected = false;
-    this.#startedAt = this.#now();
     let ticket = this.#ticket;
     if (typeof ticket === "function") {
       try {
@@ -456,8 +459,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#onMessage(ev.data);
     };
-    ws.onclose = (ev: { code?: unknown; reason?: unknown }) => {
-      if (this.#ws === ws) this.#gone(typeof ev?.code === "number" ? ev.code : 1006, typeof ev?.reason === "string" ? ev.reason : "");
+    ws.onclose = (ev: { code?: number; reason?: string }) => {
+      // 1006 (abnormal) when the implementation gave no code.
+      if (this.#ws === ws) this.#gone(ev.code ?? 1006, ev.reason ?? "");
     };
     // An error is always followed by a close, which carries the code.
     ws.onerror = () => {};
@@ -497,13 +501,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     if (this.#status === "joined" && this.#now() - this.#joinedAt >= policy.stableAfterMs) policy.markStable();
     const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
     if (!decision.reconnect) return this.#finish(code, reason, false);
-    this.#requests.rejectAll(new RequestError("closed", `socket closed (${code})`));
-    this.#status = this.#everJoined ? "reconnecting" : "connecting";
-    const attempt = this.#attempt;
-    this.#emit("close", { code, reason, willReconnect: true, deliberate: false });
+    this.#rejectRequests(new RequestError("closed", `socket closed (${code})`));
+    this.#status = this.#welcome ? "reconnecting" : "connecting";
     // A listener may have closed or restarted the connection: then nothing is announced or scheduled.
-    if (attempt === this.#attempt) this.#emit("reconnecting", { attempt: decision.attempt, delayMs: decision.delayMs, code, reason });
-    if (attempt === this.#attempt) this.#timer = setTimeout(() => void this.#open(), decision.delayMs);
+    if (this.#emitStill("close", { code, reason, willReconnect: true, deliberate: false }) && this.#emitStill("reconnecting", { attempt: decision.attempt, delayMs: decision.delayMs, code, reason })) {
+      this.#timer = setTimeout(() => void this.#open(), decision.delayMs);
+    }
   }
 
   /** The end: nothing follows until {@link open}, {@link reconnect} or {@link switchTo}. */
@@ -512,7 +515,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#emit("close", { code, reason, willReconnect: false, deliberate });
     const error = new RequestError("closed", `connection closed (${code} ${reason})`);
     for (const w of this.#joinWaiters.splice(0)) w.reject(error);
-    this.#requests.rejectAll(error);
+    this.#rejectRequests(error);
   }
 
   #canSend(): boolean {
@@ -524,13 +527,35 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     if (ws?.readyState !== WS_OPEN) return;
     ws.send(data);
     this.#counters.messagesOut++;
-    this.#counters.bytesOut += typeof data === "string" ? utf8Length(data) : data.byteLength;
+    this.#counters.bytesOut += byteSize(data);
   }
 
-  /** Sends a request with a fresh id while joined and waits for its answer. */
+  /**
+   * Sends a request with a fresh id while joined and waits for its answer. When `encode` throws
+   * (a payload that cannot be sent) the promise rejects with that and nothing waits.
+   */
   #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
     if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
-    return this.#requests.request(timeoutMs, what, (id) => this.#post(encode(id)));
+    const id = this.#nextRequestId++;
+    return new Promise((resolve, reject) => {
+      this.#post(encode(id));
+      const timer = setTimeout(() => this.#settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+      this.#requests.set(id, { resolve, reject, timer });
+    });
+  }
+
+  /** Answers request `id`: fails it with `error` when given, else resolves it with `value`. Unknown or settled ids are ignored. */
+  #settle(id: number, value: unknown, error?: Error): void {
+    const r = this.#requests.get(id);
+    if (!r) return;
+    clearTimeout(r.timer);
+    this.#requests.delete(id);
+    if (error) r.reject(error);
+    else r.resolve(value);
+  }
+
+  #rejectRequests(error: Error): void {
+    for (const id of this.#requests.keys()) this.#settle(id, undefined, error);
   }
 
   /** Discards queued inputs unsent: after a drop they belong to the previous seat's timeline. */
@@ -569,10 +594,17 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     }
   }
 
+  /** Emits `event`; false when a listener closed, reconnected or switched the connection meanwhile. */
+  #emitStill<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): boolean {
+    const attempt = this.#attempt;
+    this.#emit(event, payload);
+    return attempt === this.#attempt;
+  }
+
   #onMessage(data: unknown): void {
     const st = this.#counters;
     st.messagesIn++;
-    st.bytesIn += typeof data === "string" ? utf8Length(data) : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
+    st.bytesIn += byteSize(data);
     const m = decodeIncoming(data);
     if (m instanceof DecodeError) {
       st.decodeErrors++;
@@ -590,40 +622,36 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       case "error":
         return this.#onServerError(m);
       case "pong":
-        // A pong to a ping of an earlier socket did not travel one round trip on this one.
-        if (m.clientTime >= this.#startedAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
+        if (m.clientTime >= this.#helloAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
-        return this.#requests.settle(m.requestId, m.stats);
+        return this.#settle(m.requestId, m.stats);
       case "reply":
-        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+        return this.#settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
     }
   }
 
   #onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
     const { kind: _kind, ...welcome } = m;
     if (welcome.version !== PROTOCOL_VERSION) {
-      this.#localError("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
-      return this.#abandon(LOCAL_PROTOCOL_CLOSE, "version mismatch");
+      return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`, "version mismatch");
     }
     const wantHash = this.decoder.schemaHash;
     if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
-      this.#localError("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
-      return this.#abandon(LOCAL_PROTOCOL_CLOSE, "schema mismatch");
+      return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`, "schema mismatch");
     }
     const now = this.#now();
     const prev = this.#welcome;
-    if (this.#everJoined) this.#counters.reconnects++;
+    if (prev) this.#counters.reconnects++;
     this.#welcome = welcome;
     this.#token = welcome.token;
-    this.#everJoined = true;
 
     // Sequence numbers stay monotonic across seats and never reuse one the server applied.
     this.#nextSeq = Math.max(this.#nextSeq, welcome.lastSeq + 1);
     // Inputs not applied before the drop are stale: drop them, never replay them.
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.#dropInputs();
-    this.decoder.reset({ schemaHash: welcome.schemaHash, json: welcome.json, reconnected: welcome.reconnected });
+    this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
     const snaps = this.#snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
       // A different room instance: old timestamps and clock samples belong to another timeline.
@@ -655,8 +683,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         this.decoder.apply(f.body);
       } catch (e) {
         // The decoder and the server disagree about the stream; continuing would render garbage.
-        this.#localError("bad_frame", `state decode failed: ${String(e)}`);
-        return this.#abandon(LOCAL_PROTOCOL_CLOSE, "state decode failed");
+        return this.#fail("bad_frame", `state decode failed: ${String(e)}`, "state decode failed");
       }
     }
     if (f.events.length > 0 && this.#listeners.event?.length) {
@@ -686,6 +713,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       this.#token = "";
     }
     this.#emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
+  }
+
+  /**
+   * The server's stream cannot be understood (a protocol or schema it does not share, a body the
+   * decoder refuses): reports it and drops the socket with a code that is not retried.
+   */
+  #fail(name: string, reason: string, closeReason: string): void {
+    this.#localError(name, reason);
+    this.#abandon(LOCAL_PROTOCOL_CLOSE, closeReason);
   }
 
   #localError(name: string, reason: string): void {

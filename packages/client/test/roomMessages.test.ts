@@ -157,3 +157,29 @@ describe("requests at run time", () => {
     expect(room.send("chat", { text: "late" })).toBe(false);
   });
 });
+
+describe("the request table", () => {
+  it("names what timed out, and clears a settled request's timer", async () => {
+    const { room, s } = joined(lobbyGame);
+    const timers = vi.getTimerCount();
+    const slow = room.requestStats(100);
+    const check = expect(slow).rejects.toMatchObject({ name: "RequestError", code: "timeout", message: "stats request timed out after 100 ms" });
+    vi.advanceTimersByTime(100);
+    await check;
+    const a = room.request("ready", { ready: true }, 1000);
+    expect(vi.getTimerCount()).toBe(timers + 1);
+    s.serverSend(encodeReply(w.reset(), 2, '{"ready":1,"of":1}').toBytes());
+    await expect(a).resolves.toEqual({ ready: 1, of: 1 });
+    expect(vi.getTimerCount()).toBe(timers);
+  });
+
+  it("a payload that cannot be sent rejects at once and leaves nothing waiting", async () => {
+    const { room, s } = joined(lobbyGame);
+    const timers = vi.getTimerCount();
+    const before = s.sent.length;
+    const raw = room as unknown as RoomConnection<unknown, unknown, unknown>;
+    await expect(raw.request("chat", { text: 1n })).rejects.toThrow(TypeError);
+    expect(vi.getTimerCount()).toBe(timers);
+    expect(s.sent.length).toBe(before);
+  });
+});
