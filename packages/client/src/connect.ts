@@ -426,7 +426,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
   async #open(): Promise<void> {
     const attempt = ++this.#attempt;
-    clearTimeout(this.#timer);
     this.#retryAfterMs = 0;
     this.#tokenRejected = false;
     let ticket = this.#ticket;
@@ -659,7 +658,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       this.clock.reset();
     }
     if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
-    if (!Number.isNaN(this.#helloAt)) this.clock.addSample(this.#helloAt, welcome.serverTime, now);
+    // The clock refuses a sample that is no round trip (no hello went out on this socket).
+    this.clock.addSample(this.#helloAt, welcome.serverTime, now);
 
     this.#status = "joined";
     this.#joinedAt = now;

@@ -84,8 +84,8 @@ export class ReconnectPolicy extends Backoff {
   onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
     if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
-    const asked = Math.max(0, context.retryAfterMs ?? 0);
-    const delayMs = this.next(asked || (code === CloseCode.room_full ? this.roomFullDelayMs : 0));
+    // The server's pause wins; a full room stays full for a while, so it gets a floor of its own.
+    const delayMs = this.next(context.retryAfterMs || (code === CloseCode.room_full ? this.roomFullDelayMs : 0));
     return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };
   }
 

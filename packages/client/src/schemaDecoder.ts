@@ -28,21 +28,19 @@ export interface SchemaDecoderOptions<D extends SchemaDecl> {
  */
 export function schemaDecoder<D extends SchemaDecl>(schema: Schema<D>, options: SchemaDecoderOptions<D> = {}): StateDecoder<ClientView<D>> {
   const view = new ClientView(schema, options.listener ?? null);
-  const decodeEvent = options.decodeEvent;
-  const decoder: StateDecoder<ClientView<D>> = {
+  return {
     schemaHash: schema.hash,
     reset() {
       view.clear();
     },
     apply(body) {
-      if (!(body instanceof Uint8Array)) throw new TypeError("schemaDecoder needs a binary room (got a JSON state)");
+      if (!(body instanceof Uint8Array)) throw new TypeError("schemaDecoder needs a binary room");
       const err = view.apply(body);
       if (err !== null) throw err;
     },
     get state() {
       return view;
     },
+    decodeEvent: options.decodeEvent,
   };
-  if (decodeEvent) decoder.decodeEvent = decodeEvent;
-  return decoder;
 }
