@@ -126,7 +126,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   #batchTimer: Timer | undefined;
   #lastBatchAt = -Infinity;
 
-  /** @internal Use {@link connect}. */
+  /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
   constructor(
     /** The server the connection was opened against (`connect`'s `url`). */
     readonly baseUrl: string,
@@ -153,6 +153,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
     this.#Impl = Impl;
+    if (options.startClosed !== true) this.open();
   }
 
   /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
@@ -358,7 +359,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * connection can join another room afterwards with {@link switchTo}.
    */
   leave(): void {
-    this.close({ leave: true });
+    this.close();
   }
 
   /**
@@ -403,11 +404,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#snapshots?.clear();
     this.clock.reset();
     this.#restart("switching rooms");
-  }
-
-  /** @internal Starts the first attempt unless created with `startClosed`. */
-  start(): void {
-    if (this.#opts.startClosed !== true) this.open();
   }
 
   /** Stops the socket side and starts it again at once with a fresh backoff; a live socket's end is reported as a close. */
@@ -757,7 +753,5 @@ export function connect<G extends AnyGameTypes>(url: string, options: GameConnec
 /** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
 export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S>;
 export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown> {
-  const conn = new RoomConnection<unknown, unknown, unknown>(url, options);
-  conn.start();
-  return conn;
+  return new RoomConnection<unknown, unknown, unknown>(url, options);
 }
