@@ -162,3 +162,57 @@ describe("waiting for a seat and requests across drops", () => {
     expect(sockets).toHaveLength(2);
   });
 });
+
+describe("listeners and sockets that misbehave", () => {
+  it("a throwing listener does not stop the others or the connection; its error still surfaces", () => {
+    const caught: unknown[] = [];
+    const spy = vi.spyOn(globalThis, "queueMicrotask").mockImplementation((cb) => {
+      try {
+        cb();
+      } catch (e) {
+        caught.push(e);
+      }
+    });
+    try {
+      const { conn, sockets } = setup();
+      const seen: string[] = [];
+      conn.on("welcome", () => {
+        throw new Error("listener bug");
+      });
+      const off = conn.on("welcome", () => {
+        seen.push("self-removing");
+        off();
+      });
+      conn.on("welcome", () => seen.push("last"));
+      sockets[0]!.serverOpen();
+      sockets[0]!.serverSend(welcomeBytes());
+      sockets[0]!.serverSend(welcomeBytes()); // a second delivery: the self-removed listener is gone
+      expect(seen).toEqual(["self-removing", "last", "last"]);
+      expect(caught).toHaveLength(2);
+      expect(String(caught[0])).toContain("listener bug");
+      expect(conn.status).toBe("joined");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("a socket that cannot be created ends the connection with a local error, without retrying", async () => {
+    const errors: string[] = [];
+    class Broken {
+      constructor() {
+        throw new SyntaxError("bad URL");
+      }
+    }
+    const conn = connect("not a url", { kind: "arena", room: "a", WebSocketImpl: Broken as never, now, startClosed: true });
+    conns.push(conn);
+    const closes: CloseInfo[] = [];
+    conn.on("close", (c) => closes.push(c));
+    conn.on("error", (e) => errors.push(`${e.name} ${e.local}`));
+    conn.open();
+    expect(errors).toEqual(["bad_url true"]);
+    expect(closes).toEqual([{ code: 1006, reason: "could not create socket", willReconnect: false, deliberate: false }]);
+    expect(conn.status).toBe("closed");
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(closes).toHaveLength(1);
+  });
+});
