@@ -26,12 +26,3 @@ export type DecodeErrorCode =
 export function isDecodeError(v: unknown): v is DecodeError {
   return v instanceof DecodeError;
 }
-
-/** `JSON.parse`, throwing a `bad_json` {@link DecodeError} naming `what` (for decoders that catch it at their boundary). */
-export function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new DecodeError("bad_json", `${what} is not valid JSON`);
-  }
-}

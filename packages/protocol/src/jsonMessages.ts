@@ -213,11 +213,11 @@ export function decodeJsonServerMessage(text: string): JsonServerMessage | Decod
   try {
     const v = JSON.parse(text) as JsonServerMessage;
     if (typeof v !== "object" || v === null || typeof (v as { t?: unknown }).t !== "string") {
-      return new DecodeError("bad_json", "server frame is not a tagged JSON object");
+      return new DecodeError("bad_json", "not a tagged JSON object");
     }
     return v;
   } catch {
-    return new DecodeError("bad_json", "server frame is not valid JSON");
+    return new DecodeError("bad_json", "not valid JSON");
   }
 }
 

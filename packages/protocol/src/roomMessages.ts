@@ -1,7 +1,7 @@
 import type { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
-import { DecodeError, parseJson } from "./decodeError";
+import { DecodeError } from "./decodeError";
 import { errorName, type ErrorName } from "./errorCodes";
 
 /*
@@ -96,11 +96,11 @@ export function readRoomMessage(r: BinaryReader): RoomMessage {
   return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
 }
 
-/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}. */
+/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}, or a SyntaxError for a value that is not JSON. */
 export function readReply(r: BinaryReader): ReplyMessage {
   const requestId = r.varuint();
   const code = r.u16();
-  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: parseJson(r.string(MAX_REPLY_PAYLOAD_CHARS * 3), "reply") };
+  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: JSON.parse(r.string(MAX_REPLY_PAYLOAD_CHARS * 3)) };
   return { kind: "reply", requestId, code, name: errorName(code), retryAfterMs: r.varuint(), reason: r.string(1024), value: undefined };
 }
 

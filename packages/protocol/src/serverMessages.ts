@@ -1,7 +1,7 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { FrameFlag, Kind } from "./constants";
-import { DecodeError, parseJson } from "./decodeError";
+import { DecodeError } from "./decodeError";
 import { errorName } from "./errorCodes";
 import { readReply, type ReplyMessage } from "./roomMessages";
 
@@ -162,7 +162,10 @@ export function encodeStats(w: BinaryWriter, requestId: number, json: string): B
 
 const MAX_EVENTS_PER_FRAME = 4096;
 
-/** Decodes one binary server→client frame. Never throws. */
+/**
+ * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
+ * {@link DecodeError}, `bad_json` when a STATS or REPLY value is not JSON.
+ */
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
   try {
     const r = new BinaryReader(bytes);
@@ -222,7 +225,7 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
         msg = { kind: "pong", clientTime: r.finiteF64("clientTime"), serverTime: r.finiteF64("serverTime") };
         break;
       case Kind.Stats:
-        msg = { kind: "stats", requestId: r.u32(), stats: parseJson(r.string(1 << 20), "stats") };
+        msg = { kind: "stats", requestId: r.u32(), stats: JSON.parse(r.string(1 << 20)) };
         break;
       case Kind.Reply:
         msg = readReply(r);
@@ -234,6 +237,7 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
     return msg;
   } catch (e) {
     if (e instanceof DecodeError) return e;
-    return new DecodeError("bad_value", String(e));
+    // Only JSON.parse throws a SyntaxError here (the reader's own failures are DecodeErrors).
+    return new DecodeError(e instanceof SyntaxError ? "bad_json" : "bad_value", String(e));
   }
 }
