@@ -223,6 +223,7 @@ export function decodeJsonServerMessage(text: string): JsonServerMessage | Decod
 
 /** The JSON rooms' keepalive answer ({@link JSON_KEEPALIVE}), decoded. */
 export interface KeepaliveMessage {
+  /** Discriminator. */
   kind: "keepalive";
 }
 
