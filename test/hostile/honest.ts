@@ -35,7 +35,7 @@ export class HonestPlayer {
   private readonly w = new BinaryWriter(64);
   private readonly pw = new BinaryWriter(16);
   private readonly receipts = new ReceiptCounter();
-  private statsWaiter: ((json: string) => void) | null = null;
+  private statsWaiter: ((stats: unknown) => void) | null = null;
 
   constructor(
     private readonly url: string,
@@ -73,7 +73,7 @@ export class HonestPlayer {
         const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
         if (isDecodeError(m)) return;
         if (m.kind === "stats") {
-          this.statsWaiter?.(m.json);
+          this.statsWaiter?.(m.stats);
           this.statsWaiter = null;
         } else if (m.kind === "welcome") {
           clearTimeout(timer);
@@ -112,9 +112,9 @@ export class HonestPlayer {
     if (this.outcome !== "joined" || !ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(null), 2_000);
-      this.statsWaiter = (json) => {
+      this.statsWaiter = (stats) => {
         clearTimeout(timer);
-        resolve(JSON.parse(json) as Record<string, unknown>);
+        resolve(stats as Record<string, unknown>);
       };
       ws.send(encodeStatsRequest(this.w.reset(), 1).toBytes());
     });

@@ -60,9 +60,9 @@ export class RawClient {
       if (isDecodeError(m)) throw m;
       const at = performance.now();
       if (m.kind === "welcome") this.welcome = m;
-      else if (m.kind === "frame") this.frames.push({ at, frame: { ...m, delta: m.delta && new Uint8Array(m.delta), events: m.events.map((e) => new Uint8Array(e)) } });
+      else if (m.kind === "frame") this.frames.push({ at, frame: { ...m, body: m.body && new Uint8Array(m.body), events: m.events.map((e) => new Uint8Array(e)) } });
       else if (m.kind === "error") this.errors.push(m);
-      else if (m.kind === "stats") this.statsWaiters.get(m.requestId)?.(JSON.parse(m.json));
+      else if (m.kind === "stats") this.statsWaiters.get(m.requestId)?.(m.stats);
     });
   }
 

@@ -24,7 +24,7 @@ import { RawClient, frameGaps, median, sleep } from "./rawClient";
 
 function viewOf<D extends SchemaDecl>(c: RawClient, schema: Schema<D>): ClientView<D> {
   const view = new ClientView(schema);
-  for (const f of c.frames) if (f.frame.delta) expect(view.apply(f.frame.delta)).toBeNull();
+  for (const f of c.frames) if (f.frame.body) expect(view.apply(f.frame.body)).toBeNull();
   return view;
 }
 

@@ -79,7 +79,7 @@ export class LivePlayer {
         this.frameRoomTimes.push(m.time);
       }
       else if (m.kind === "error") this.errors.push(m);
-      else if (m.kind === "stats") this.stats.push(JSON.parse(m.json));
+      else if (m.kind === "stats") this.stats.push(m.stats);
     });
     ws.on("close", (code, reason) => {
       this.closed = { code, reason: reason.toString() };

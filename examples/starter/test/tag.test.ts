@@ -37,8 +37,8 @@ class Player implements Connection {
         if (ev?.kind === "youAre") this.entity = ev.entity;
         if (ev?.kind === "chat") this.chats.push(ev);
       }
-      if (m.delta) {
-        const err = this.view.apply(m.delta);
+      if (m.body) {
+        const err = this.view.apply(m.body);
         if (err) throw err;
       }
     }
@@ -124,9 +124,9 @@ describe("tag chat (a room message)", () => {
     clock.advance(50);
     ann.player.receive();
     bob.player.receive();
-    expect(ann.player.replies.map((r) => [r.requestId, r.code, r.payload])).toEqual([
-      [1, 0, '{"heardBy":2}'],
-      [2, ErrorCode.bad_message, ""],
+    expect(ann.player.replies.map((r) => [r.requestId, r.code, r.value])).toEqual([
+      [1, 0, { heardBy: 2 }],
+      [2, ErrorCode.bad_message, undefined],
     ]);
     expect(bob.player.chats).toEqual([{ kind: "chat", from: "ann", text: "tag me" }]);
     expect(ann.player.chats).toEqual(bob.player.chats);

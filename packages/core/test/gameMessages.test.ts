@@ -100,7 +100,7 @@ describe("room messages", () => {
     const ann = join();
     const bob = join();
     room.message(ann.id, msg(7, "vote", { choice: "a" }));
-    expect(replies(ann.conn)).toEqual([{ kind: "reply", requestId: 7, code: 0, retryAfterMs: 0, reason: "", payload: '{"a":1,"b":0}' }]);
+    expect(replies(ann.conn)).toEqual([{ kind: "reply", requestId: 7, code: 0, name: "", retryAfterMs: 0, reason: "", value: { a: 1, b: 0 } }]);
     room.message(ann.id, msg(8, "vote", { choice: "b" }));
     room.message(bob.id, msg(1, "vote", { choice: "x" }));
     room.message(bob.id, msg(2, "nope", {}));
@@ -208,7 +208,7 @@ describe("message rate and refusal budget", () => {
     expect(snap.gameMessages.refusedByCode.unknown_message).toBe(9);
     expect(room.seatCount).toBe(1); // an abuse kick frees the seat
     room.message(honest.id, msg(1, "vote", { choice: "b" }));
-    expect(replies(honest.conn)[0]).toMatchObject({ code: 0, payload: '{"a":0,"b":1}' });
+    expect(replies(honest.conn)[0]).toMatchObject({ code: 0, value: { a: 0, b: 1 } });
   });
 });
 

@@ -10,7 +10,7 @@ import {
   encodePing,
   encodeStatsRequest,
 } from "@tikron/protocol";
-import { FakeClock, Room, createRoom, defaultRoomOptions, type GameDefinition, type RoomOptions } from "../src";
+import { FakeClock, Room, createRoom, defaultRoomOptions, type GameDefinition, type RoomOptions, type RoomStatsSnapshot } from "../src";
 import { CounterGame, FakeConnection, deltaVersion } from "./fakes";
 
 const w = new BinaryWriter();
@@ -145,7 +145,7 @@ describe("Room: flush throttle", () => {
     clock.advance(50);
     const frames = a.conn.frames();
     expect(frames.length).toBe(before + 1);
-    expect(deltaVersion(frames.at(-1)!.delta!)).toBe(game.encoder.version);
+    expect(deltaVersion(frames.at(-1)!.body!)).toBe(game.encoder.version);
   });
 
   it("tells an idle client that time advanced with empty frames, idleFrameMs apart", () => {
@@ -160,7 +160,8 @@ describe("Room: flush throttle", () => {
     for (const f of idle) {
       expect(f.ackSeq).toBe(-1);
       expect(f.events.length).toBe(0);
-      expect(f.delta).toBeNull();
+      expect(f.hasState).toBe(false);
+      expect(f.body).toBeNull();
     }
     const bytes = a.conn.sent.slice(-4).map((d) => (d as Uint8Array).byteLength);
     expect(Math.max(...bytes)).toBeLessThanOrEqual(12);
@@ -170,7 +171,7 @@ describe("Room: flush throttle", () => {
     // A real change goes out at the next flush, and restarts the idle spacing.
     game.encoder.version++;
     clock.advance(50);
-    expect(a.conn.frames().at(-1)!.delta).not.toBeNull();
+    expect(a.conn.frames().at(-1)!.body).not.toBeNull();
   });
 
   it("aligns flushes to tick boundaries", () => {
@@ -221,7 +222,7 @@ describe("Room: seats", () => {
     expect(game.totals.get(a.welcome.playerId)).toBe(5);
     clock.advance(50);
     // fresh baseline: the current state is sent again even though nothing changed
-    expect(deltaVersion(again.conn.frames()[0]!.delta!)).toBe(game.encoder.version);
+    expect(deltaVersion(again.conn.frames()[0]!.body!)).toBe(game.encoder.version);
     expect(room.snapshot().reconnects).toBe(1);
   });
 
@@ -278,9 +279,9 @@ describe("Room: probe and protocol errors", () => {
     const pong = msgs.find((m) => m.kind === "pong") as { clientTime: number; serverTime: number };
     expect(pong.clientTime).toBe(123.5);
     expect(pong.serverTime).toBe(clock.now());
-    const stats = msgs.find((m) => m.kind === "stats") as { requestId: number; json: string };
+    const stats = msgs.find((m) => m.kind === "stats") as { requestId: number; stats: RoomStatsSnapshot };
     expect(stats.requestId).toBe(7);
-    const snap = JSON.parse(stats.json);
+    const snap = stats.stats;
     expect(snap.ccu).toBe(1);
     expect(snap.ticks).toBe(4);
     expect(snap.tick.count).toBe(4);

@@ -44,13 +44,9 @@ export const ErrorCode = {
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
 export type ErrorName = keyof typeof ErrorCode;
 
-const errorNames = new Map<number, ErrorName>(
-  (Object.entries(ErrorCode) as [ErrorName, number][]).map(([k, v]) => [v, k]),
-);
-
-/** The symbolic name of a numeric error code (or `unknown`). */
+/** The symbolic name of a numeric error code (or `unknown`). Not on any per-message path. */
 export function errorName(code: number): ErrorName | "unknown" {
-  return errorNames.get(code) ?? "unknown";
+  return (Object.keys(ErrorCode) as ErrorName[]).find((name) => ErrorCode[name] === code) ?? "unknown";
 }
 
 /** WebSocket close codes sent by the room (application range 4000-4999, plus 1000/1001). */

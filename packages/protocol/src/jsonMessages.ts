@@ -1,6 +1,7 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
-import type { WelcomeMessage } from "./serverMessages";
+import { errorName } from "./errorCodes";
+import type { ServerMessage, WelcomeMessage } from "./serverMessages";
 import { isMessageType } from "./roomMessages";
 
 /**
@@ -212,10 +213,63 @@ export function decodeJsonServerMessage(text: string): JsonServerMessage | Decod
   try {
     const v = JSON.parse(text) as JsonServerMessage;
     if (typeof v !== "object" || v === null || typeof (v as { t?: unknown }).t !== "string") {
-      return new DecodeError("bad_json", "server frame is not a tagged JSON object");
+      return new DecodeError("bad_json", "not a tagged JSON object");
     }
     return v;
   } catch {
-    return new DecodeError("bad_json", "server frame is not valid JSON");
+    return new DecodeError("bad_json", "not valid JSON");
   }
+}
+
+/** The JSON rooms' keepalive answer ({@link JSON_KEEPALIVE}), decoded. */
+export interface KeepaliveMessage {
+  /** Discriminator. */
+  kind: "keepalive";
+}
+
+/** A server message of either dialect after decoding: event and state bodies are bytes or JSON values. */
+export type DecodedServerMessage = ServerMessage<unknown, unknown> | KeepaliveMessage;
+
+function finite(...values: unknown[]): boolean {
+  return values.every(Number.isFinite);
+}
+
+/**
+ * Decodes a JSON-dialect server message into the shape {@link decodeServerMessage} gives binary
+ * ones: the welcome gains `json: true` and `schemaHash` 0, fields take their binary names. Never
+ * throws; a message with a missing or non-finite number is a `bad_value` error.
+ */
+export function decodeServerText(text: string): DecodedServerMessage | DecodeError {
+  const m = decodeJsonServerMessage(text);
+  if (m instanceof DecodeError) return m;
+  switch (m.t) {
+    case "welcome": {
+      const { t: _t, v: version, ...fields } = m;
+      if (typeof m.token !== "string" || !finite(version, m.playerId, m.tickMs, m.syncIntervalMs, m.serverTime, m.roomEpoch, m.cap, m.lastSeq)) break;
+      return { kind: "welcome", version, ...fields, roomKind: String(m.roomKind), reconnected: m.reconnected === true, json: true, schemaHash: 0 };
+    }
+    case "state":
+      if (!finite(m.tick, m.time, m.ack ?? 0)) break;
+      return { kind: "frame", tick: m.tick, time: m.time, ackSeq: m.ack ?? -1, events: Array.isArray(m.events) ? m.events : [], hasState: m.state !== undefined, body: m.state };
+    case "error":
+    case "reply": {
+      // A reply without a code succeeded; an error or a refusing reply shares the error's fields.
+      const code = m.code ?? 0;
+      const retryAfterMs = m.retryAfterMs ?? 0;
+      if (!finite(code, retryAfterMs) || (m.t === "reply" && !finite(m.id))) break;
+      const refusal = { code, name: code === 0 ? "" : typeof m.name === "string" ? m.name : errorName(code), reason: String(m.reason ?? ""), retryAfterMs: Math.max(0, retryAfterMs) };
+      return m.t === "error" ? { kind: "error", ...refusal } : { kind: "reply", requestId: m.id, ...refusal, value: m.data };
+    }
+    case "pong":
+      if (!finite(m.ct, m.st)) break;
+      return { kind: "pong", clientTime: m.ct, serverTime: m.st };
+    case "stats":
+      if (!finite(m.id)) break;
+      return { kind: "stats", requestId: m.id, stats: m.stats };
+    case "ka":
+      return { kind: "keepalive" };
+    default:
+      return new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify((m as { t: unknown }).t).slice(0, 32)}`);
+  }
+  return new DecodeError("bad_value", `${m.t} with a missing or bad field`);
 }

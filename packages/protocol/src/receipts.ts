@@ -24,7 +24,8 @@ export class ReceiptCounter {
       this.#socket = socket;
       this.messages = this.units = this.#sinceMessages = this.#sinceUnits = 0;
     }
-    const units = typeof data === "string" ? data.length : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
+    // Strings count UTF-16 units; an ArrayBuffer or a view its bytes.
+    const units = typeof data === "string" ? data.length : ((data as { byteLength?: number }).byteLength ?? 0);
     this.messages++;
     this.units += units;
     this.#sinceMessages++;

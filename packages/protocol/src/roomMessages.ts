@@ -2,7 +2,7 @@ import type { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import type { ErrorName } from "./errorCodes";
+import { errorName, type ErrorName } from "./errorCodes";
 
 /*
  * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
@@ -48,7 +48,7 @@ export interface RoomMessage {
   payload: string;
 }
 
-/** The answer to a request: `code` 0 with a JSON payload, or an {@link ErrorCode} with a reason. */
+/** The answer to a request: `code` 0 with a value, or an {@link ErrorCode} with a reason. */
 export interface ReplyMessage {
   /** Discriminator. */
   kind: "reply";
@@ -56,12 +56,14 @@ export interface ReplyMessage {
   requestId: number;
   /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with. */
   code: number;
+  /** Refusals: the code's {@link ErrorName}; empty on success. */
+  name: string;
   /** Refusals: how long to wait before asking again (ms), 0 for no hint. */
   retryAfterMs: number;
   /** Refusals: a human-readable reason; empty on success. */
   reason: string;
-  /** Success: the reply value as JSON text; empty on a refusal. */
-  payload: string;
+  /** Success: the reply value (parsed from the JSON text it travels as); undefined on a refusal. */
+  value: unknown;
 }
 
 /**
@@ -94,12 +96,12 @@ export function readRoomMessage(r: BinaryReader): RoomMessage {
   return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
 }
 
-/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}. */
+/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}, or a SyntaxError for a value that is not JSON. */
 export function readReply(r: BinaryReader): ReplyMessage {
   const requestId = r.varuint();
   const code = r.u16();
-  if (code === 0) return { kind: "reply", requestId, code, retryAfterMs: 0, reason: "", payload: r.string(MAX_REPLY_PAYLOAD_CHARS * 3) };
-  return { kind: "reply", requestId, code, retryAfterMs: r.varuint(), reason: r.string(1024), payload: "" };
+  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: JSON.parse(r.string(MAX_REPLY_PAYLOAD_CHARS * 3)) };
+  return { kind: "reply", requestId, code, name: errorName(code), retryAfterMs: r.varuint(), reason: r.string(1024), value: undefined };
 }
 
 /**

@@ -2,6 +2,7 @@ import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { FrameFlag, Kind } from "./constants";
 import { DecodeError } from "./decodeError";
+import { errorName } from "./errorCodes";
 import { readReply, type ReplyMessage } from "./roomMessages";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
@@ -36,10 +37,11 @@ export interface WelcomeMessage {
 }
 
 /**
- * One flush for one client: optional ack, optional events, optional state delta. The delta and
- * event bodies are views into the received bytes, decoded by the schema layer.
+ * One flush for one client: optional ack, optional events, optional state. Binary frames carry
+ * views into the received bytes (the delta body and event bodies, decoded by the schema layer);
+ * JSON frames ({@link decodeServerText}) carry JSON values, so both dialects share this shape.
  */
-export interface FrameMessage {
+export interface FrameMessage<Body = Uint8Array | null, Event = Uint8Array> {
   kind: "frame";
   /** Tick the frame belongs to. */
   tick: number;
@@ -48,9 +50,11 @@ export interface FrameMessage {
   /** Highest processed input seq, or -1 when the frame carries no ack. */
   ackSeq: number;
   /** Game event bodies for this player, in emit order. */
-  events: Uint8Array[];
-  /** The state delta body, or null when state did not change. */
-  delta: Uint8Array | null;
+  events: Event[];
+  /** True when the frame carries a state section (a delta body, or a JSON view that may be null). */
+  hasState: boolean;
+  /** The state section: the delta body (null when state did not change), or the JSON view. */
+  body: Body;
 }
 
 /** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
@@ -58,6 +62,8 @@ export interface ErrorMessage {
   kind: "error";
   /** Numeric {@link ErrorCode}. */
   code: number;
+  /** The code's {@link ErrorName} (`unknown` for a code this side does not know). */
+  name: string;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;
   /** Human-readable explanation. */
@@ -78,12 +84,21 @@ export interface StatsMessage {
   kind: "stats";
   /** The request's id. */
   requestId: number;
-  /** The `tk:stats` snapshot as JSON text (not on the tick path). */
-  json: string;
+  /** The `tk:stats` snapshot (parsed from the JSON text it travels as). */
+  stats: unknown;
 }
 
-/** Every binary server→client message, told apart by `kind`. */
-export type ServerMessage = WelcomeMessage | FrameMessage | ErrorMessage | PongMessage | StatsMessage | ReplyMessage;
+/**
+ * Every server→client message after decoding, told apart by `kind`. Binary frames decode to the
+ * default parameters (byte views); the JSON dialect to `ServerMessage<unknown, unknown>`.
+ */
+export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
+  | WelcomeMessage
+  | FrameMessage<Body, Event>
+  | ErrorMessage
+  | PongMessage
+  | StatsMessage
+  | ReplyMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
@@ -147,7 +162,10 @@ export function encodeStats(w: BinaryWriter, requestId: number, json: string): B
 
 const MAX_EVENTS_PER_FRAME = 4096;
 
-/** Decodes one binary server→client frame. Never throws. */
+/**
+ * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
+ * {@link DecodeError}, `bad_json` when a STATS or REPLY value is not JSON.
+ */
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
   try {
     const r = new BinaryReader(bytes);
@@ -194,18 +212,20 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
           if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
           for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
         }
-        const delta = flags & FrameFlag.Delta ? r.bytes(r.remaining) : null;
-        msg = { kind: "frame", tick, time, ackSeq, events, delta };
+        const hasState = (flags & FrameFlag.Delta) !== 0;
+        msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
         break;
       }
-      case Kind.Error:
-        msg = { kind: "error", code: r.u16(), retryAfterMs: r.varuint(), reason: r.string(1024) };
+      case Kind.Error: {
+        const code = r.u16();
+        msg = { kind: "error", code, name: errorName(code), retryAfterMs: r.varuint(), reason: r.string(1024) };
         break;
+      }
       case Kind.Pong:
         msg = { kind: "pong", clientTime: r.finiteF64("clientTime"), serverTime: r.finiteF64("serverTime") };
         break;
       case Kind.Stats:
-        msg = { kind: "stats", requestId: r.u32(), json: r.string(1 << 20) };
+        msg = { kind: "stats", requestId: r.u32(), stats: JSON.parse(r.string(1 << 20)) };
         break;
       case Kind.Reply:
         msg = readReply(r);
@@ -217,6 +237,7 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
     return msg;
   } catch (e) {
     if (e instanceof DecodeError) return e;
-    return new DecodeError("bad_value", String(e));
+    // Only JSON.parse throws a SyntaxError here (the reader's own failures are DecodeErrors).
+    return new DecodeError(e instanceof SyntaxError ? "bad_json" : "bad_value", String(e));
   }
 }

@@ -21,6 +21,7 @@ import {
   encodeStatsRequest,
   encodeWelcome,
   endFrame,
+  errorName,
   writeFrameAck,
   writeFrameEvents,
 } from "../src";
@@ -105,7 +106,8 @@ describe("server messages round-trip", () => {
             time,
             ackSeq: ack ?? -1,
             events: (events ?? []).map((e) => new Uint8Array(e)),
-            delta: delta === undefined ? null : new Uint8Array(delta),
+            hasState: delta !== undefined,
+            body: delta === undefined ? null : new Uint8Array(delta),
           });
         },
       ),
@@ -114,9 +116,9 @@ describe("server messages round-trip", () => {
   it("error, pong, stats", () =>
     fc.assert(
       fc.property(fc.nat({ max: 0xffff }), u32, str(200), finite, finite, (code, retry, reason, a, b) => {
-        expect(decodeServerMessage(encodeError(w.reset(), code, reason, retry).toBytes())).toEqual({ kind: "error", code, retryAfterMs: retry, reason });
+        expect(decodeServerMessage(encodeError(w.reset(), code, reason, retry).toBytes())).toEqual({ kind: "error", code, name: errorName(code), retryAfterMs: retry, reason });
         expect(decodeServerMessage(encodePong(w.reset(), a, b).toBytes())).toEqual({ kind: "pong", clientTime: a, serverTime: b });
-        expect(decodeServerMessage(encodeStats(w.reset(), retry, reason).toBytes())).toEqual({ kind: "stats", requestId: retry, json: reason });
+        expect(decodeServerMessage(encodeStats(w.reset(), retry, JSON.stringify({ reason })).toBytes())).toEqual({ kind: "stats", requestId: retry, stats: { reason } });
       }),
     ));
 });

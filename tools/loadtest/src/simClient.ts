@@ -151,7 +151,7 @@ export class SimClient extends SimSocket {
         this.serverError(msg.code, errorName(msg.code));
         return;
       case "stats":
-        this.ctx.onStats(msg.requestId, msg.json);
+        this.ctx.onStats(msg.requestId, JSON.stringify(msg.stats));
         return;
       default:
         return;

@@ -90,8 +90,8 @@ export class BinaryClient {
   view<D extends SchemaDecl>(schema: Schema<D>): ClientView<D> {
     const v = new ClientView(schema);
     for (const f of this.frames()) {
-      if (!f.delta) continue;
-      const err = v.apply(f.delta);
+      if (!f.body) continue;
+      const err = v.apply(f.body);
       if (err) throw err;
     }
     return v;

@@ -1,0 +1,136 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  BinaryWriter,
+  DecodeError,
+  ErrorCode,
+  Kind,
+  beginFrame,
+  decodeServerMessage,
+  decodeServerText,
+  encodeError,
+  encodePong,
+  encodeReply,
+  encodeReplyError,
+  encodeStats,
+  encodeWelcome,
+  endFrame,
+  errorName,
+  toJsonWelcome,
+  writeFrameAck,
+  writeFrameEvents,
+  FrameFlag,
+  type JsonServerMessage,
+  type WelcomeFields,
+} from "../src";
+
+// Both dialects decode into one shape: every JSON message must read back exactly as its binary twin.
+const w = new BinaryWriter(16);
+const u32 = fc.nat({ max: 0xffffffff });
+const finite = fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => x + 0); // JSON has no -0
+const reason = fc.string({ maxLength: 60, unit: "grapheme" });
+/** Any JSON value, as it reads back after a JSON round trip. */
+const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+const text = (m: JsonServerMessage): string => JSON.stringify(m);
+const code = fc.constantFrom(...Object.values(ErrorCode));
+
+describe("decodeServerText gives the binary decoder's shape", () => {
+  it("welcome: the binary one with json set and no schema hash", () =>
+    fc.assert(
+      fc.property(
+        fc.record({
+          version: fc.nat({ max: 0xffff }),
+          playerId: u32,
+          token: fc.string({ maxLength: 40, unit: "grapheme-ascii" }),
+          tickMs: fc.nat({ max: 0xffff }),
+          syncIntervalMs: fc.nat({ max: 0xffff }),
+          serverTime: finite,
+          roomEpoch: finite,
+          reconnected: fc.boolean(),
+          json: fc.constant(true),
+          roomKind: fc.string({ maxLength: 32, unit: "grapheme-ascii" }),
+          cap: fc.nat({ max: 0xffff }),
+          schemaHash: fc.constant(0),
+          lastSeq: u32,
+        }),
+        (f: WelcomeFields) => {
+          expect(decodeServerText(text(toJsonWelcome(f)))).toEqual(decodeServerMessage(encodeWelcome(w.reset(), f).toBytes()));
+        },
+      ),
+    ));
+
+  it("state frames: the header and ack as binary, the view and events as JSON values", () =>
+    fc.assert(
+      fc.property(u32, u32, fc.option(u32, { nil: undefined }), fc.option(json, { nil: undefined }), fc.option(fc.array(json, { maxLength: 4 }), { nil: undefined }), (tick, time, ack, state, events) => {
+        const fp = beginFrame(w.reset(), tick, time);
+        if (ack !== undefined) writeFrameAck(w, ack);
+        endFrame(w, fp, ack === undefined ? 0 : FrameFlag.Ack);
+        const binary = decodeServerMessage(w.toBytes());
+        const m = { t: "state", tick, time, ...(ack === undefined ? {} : { ack }), ...(state === undefined ? {} : { state }), ...(events === undefined ? {} : { events }) };
+        expect(decodeServerText(JSON.stringify(m))).toEqual({ ...binary, hasState: state !== undefined, body: state, events: events ?? [] });
+      }),
+    ));
+
+  it("binary frame sections: the delta is the body, events are byte views", () => {
+    const fp = beginFrame(w.reset(), 3, 150);
+    writeFrameEvents(w, [new Uint8Array([1, 2])]);
+    w.bytes(new Uint8Array([9, 8, 7]));
+    endFrame(w, fp, FrameFlag.Events | FrameFlag.Delta);
+    expect(decodeServerMessage(w.toBytes())).toEqual({ kind: "frame", tick: 3, time: 150, ackSeq: -1, events: [new Uint8Array([1, 2])], hasState: true, body: new Uint8Array([9, 8, 7]) });
+  });
+
+  it("errors, pongs, stats and replies", () =>
+    fc.assert(
+      fc.property(code, u32, reason, finite, finite, u32, json, (c, retry, why, a, b, id, value) => {
+        expect(decodeServerText(text({ t: "error", code: c, name: errorName(c), reason: why, retryAfterMs: retry }))).toEqual(
+          decodeServerMessage(encodeError(w.reset(), c, why, retry).toBytes()),
+        );
+        expect(decodeServerText(text({ t: "pong", ct: a, st: b }))).toEqual(decodeServerMessage(encodePong(w.reset(), a, b).toBytes()));
+        expect(decodeServerText(text({ t: "stats", id, stats: value }))).toEqual(decodeServerMessage(encodeStats(w.reset(), id, JSON.stringify(value)).toBytes()));
+        expect(decodeServerText(text({ t: "reply", id, data: value }))).toEqual(decodeServerMessage(encodeReply(w.reset(), id, JSON.stringify(value)).toBytes()));
+        expect(decodeServerText(text({ t: "reply", id, code: c, name: errorName(c), reason: why, retryAfterMs: retry }))).toEqual(
+          decodeServerMessage(encodeReplyError(w.reset(), id, c, why, retry).toBytes()),
+        );
+      }),
+    ));
+});
+
+describe("decodeServerText on bad input", () => {
+  const bad = (t: string) => (decodeServerText(t) as DecodeError).code;
+
+  it("names the problem", () => {
+    expect(bad("{nope")).toBe("bad_json");
+    expect(bad("[1]")).toBe("bad_json");
+    expect(bad('{"t":"nope"}')).toBe("unknown_kind");
+    expect(bad('{"t":"welcome","v":1,"playerId":1}')).toBe("bad_value");
+    expect(bad('{"t":"state","tick":1}')).toBe("bad_value");
+    expect(bad('{"t":"state","tick":1,"time":2,"ack":"x"}')).toBe("bad_value");
+    expect(bad('{"t":"pong","ct":1}')).toBe("bad_value");
+    expect(bad('{"t":"reply","code":3}')).toBe("bad_value");
+    expect(bad('{"t":"error","code":"x"}')).toBe("bad_value");
+  });
+
+  it("fills what a server may leave out: no ack, no events, a name from the code, no back-off", () => {
+    expect(decodeServerText('{"t":"state","tick":1,"time":2}')).toEqual({ kind: "frame", tick: 1, time: 2, ackSeq: -1, events: [], hasState: false, body: undefined });
+    expect(decodeServerText('{"t":"state","tick":1,"time":2,"state":null}')).toMatchObject({ hasState: true, body: null });
+    expect(decodeServerText(`{"t":"error","code":${ErrorCode.room_full}}`)).toEqual({ kind: "error", code: ErrorCode.room_full, name: "room_full", reason: "", retryAfterMs: 0 });
+    expect(decodeServerText('{"t":"ka"}')).toEqual({ kind: "keepalive" });
+  });
+
+  it("binary stats and replies whose JSON text is broken are bad_json", () => {
+    const broken = (bytes: Uint8Array) => (decodeServerMessage(bytes) as DecodeError).code;
+    expect(broken(encodeStats(w.reset(), 1, "{oops").toBytes())).toBe("bad_json");
+    expect(broken(encodeReply(w.reset(), 1, "").toBytes())).toBe("bad_json");
+    expect(decodeServerMessage(encodeReplyError(w.reset(), 1, ErrorCode.internal, "x").toBytes())).not.toBeInstanceOf(DecodeError);
+    expect(decodeServerMessage(new Uint8Array([Kind.Stats]))).toBeInstanceOf(DecodeError);
+  });
+
+  it("never throws on any text", () =>
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ t: fc.constantFrom("welcome", "state", "error", "reply", "pong", "stats", "ka"), tick: fc.anything(), code: fc.anything(), id: fc.anything() }).map((o) => JSON.stringify(o) ?? "")), (s) => {
+        const m = decodeServerText(s);
+        expect(typeof m).toBe("object");
+      }),
+      { numRuns: 2000 },
+    ));
+});
