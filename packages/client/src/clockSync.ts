@@ -45,9 +45,10 @@ export class ClockSync {
   readonly #now: () => number;
   /** The window's lowest-RTT sample: key its RTT, value its offset (the target). */
   readonly #best: WindowMin;
-  /** Applied offset (server − local, ms) as of local time `#lastAdvance`. */
-  #current = 0;
-  #lastAdvance = 0;
+  // The applied offset is a function of local time: `#from` at local `#since`, slewing from
+  // there toward the target at the bounded rate. A sample restarts it from where it stood.
+  #from = 0;
+  #since = 0;
   #samples = 0;
   #srtt = 0;
   #lastRtt = 0;
@@ -100,12 +101,7 @@ export class ClockSync {
 
   /** Applied offset (server − local, ms) at local time `localNow`. */
   offsetAt(localNow: number = this.#now()): number {
-    const dt = localNow - this.#lastAdvance;
-    // Asking about an earlier instant must not move the offset backwards in time. Before the
-    // first sample both offsets are 0 and only the instant is kept.
-    if (dt > 0) this.#current = approach(this.#current, this.#best.value, (dt * this.maxSlewMsPerSec) / 1000);
-    if (dt > 0 || !this.synced) this.#lastAdvance = localNow;
-    return this.#current;
+    return approach(this.#from, this.#best.value, (Math.max(0, localNow - this.#since) * this.maxSlewMsPerSec) / 1000);
   }
 
   /** Applied offset right now (server − local, ms). */
@@ -125,15 +121,16 @@ export class ClockSync {
   addSample(t0: number, serverTime: number, t1: number): boolean {
     const rtt = t1 - t0;
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
-    this.offsetAt(t1);
+    this.#from = this.offsetAt(t1);
+    this.#since = t1;
     this.#best.add(this.#samples++, rtt, serverTime - (t0 + rtt / 2));
     this.#lastRtt = rtt;
     this.#srtt = this.#samples === 1 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
     const target = this.#best.value;
     if (this.#samples <= this.warmupSamples) {
-      this.#current = target;
-    } else if (Math.abs(target - this.#current) > this.stepThresholdMs) {
-      this.#current = target;
+      this.#from = target;
+    } else if (Math.abs(target - this.#from) > this.stepThresholdMs) {
+      this.#from = target;
       this.#steps++;
     }
     return true;
@@ -142,6 +139,6 @@ export class ClockSync {
   /** Forget every sample (e.g. connected to a different server). */
   reset(): void {
     this.#best.clear();
-    this.#samples = this.#current = this.#srtt = this.#lastRtt = this.#lastAdvance = 0;
+    this.#samples = this.#from = this.#since = this.#srtt = this.#lastRtt = 0;
   }
 }

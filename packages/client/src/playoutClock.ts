@@ -70,8 +70,9 @@ export abstract class PlayoutClock {
   // negated, and without the baseline, which is subtracted when read).
   readonly #earliest: WindowMin;
   readonly #worst: WindowMin;
-  /** Server time of the previous arrival; NaN before the first. */
-  #prevTime = NaN;
+  /** False until the first arrival of a timeline. */
+  #arrived = false;
+  #prevTime = 0;
   #base = 0;
 
   #delay: number;
@@ -123,8 +124,8 @@ export abstract class PlayoutClock {
 
   /** Lowest delay the clock would currently shrink to (ms): recent worst need plus headroom. */
   get floorDelayMs(): number {
-    const worstNeed = -this.#worst.min - this.#earliest.min;
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, worstNeed + this.headroomMs));
+    // The worst need is −#worst.min − #earliest.min (see the fields).
+    return this.#clamp(this.headroomMs - this.#worst.min - this.#earliest.min);
   }
 
   /** Server send interval (ms): the step by which a starvation grows the delay. */
@@ -139,12 +140,12 @@ export abstract class PlayoutClock {
   setSendInterval(ms: number): void {
     if (!(ms > 0)) return;
     this.#sendInterval = ms;
-    if (Number.isNaN(this.#prevTime) && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
+    if (!this.#arrived && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
   /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
   protected resetTimeline(): void {
-    this.#prevTime = NaN;
+    this.#arrived = false;
     this.#lastRender = -Infinity;
     this.#lastUpdate = NaN;
     this.#starved = false;
@@ -157,7 +158,7 @@ export abstract class PlayoutClock {
     // server's ran (a suspended device): the old baseline means nothing now, so the timeline
     // restarts as at the first arrival. Arriving late is a network stall and is left to
     // starvation feedback.
-    const restart = Number.isNaN(this.#prevTime) || offset < this.#base - TIMELINE_RESET_MS;
+    const restart = !this.#arrived || offset < this.#base - TIMELINE_RESET_MS;
     if (restart) {
       this.#earliest.clear();
       this.#worst.clear();
@@ -168,6 +169,7 @@ export abstract class PlayoutClock {
     }
     const need = (restart ? this.#sendInterval : serverTime - this.#prevTime) + offset;
     this.#prevTime = serverTime;
+    this.#arrived = true;
     this.#earliest.add(serverTime, offset);
     // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
     // and remembering it would pin the delay at the top for the whole window.
@@ -183,7 +185,7 @@ export abstract class PlayoutClock {
     // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
     const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
     this.#lastUpdate = localNow;
-    if (Number.isNaN(this.#prevTime)) return this.#lastRender;
+    if (!this.#arrived) return this.#lastRender;
 
     this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
     if (!this.#starved && localNow - this.#lastStarveAt >= this.stableMs) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
@@ -195,7 +197,7 @@ export abstract class PlayoutClock {
       if (!this.#starved) {
         this.#starved = true;
         this.#starvations++;
-        this.#delayTarget = Math.min(this.maxDelayMs, Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
+        this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
       }
       this.#lastStarveAt = localNow;
     } else if (this.#starved) {
@@ -206,6 +208,11 @@ export abstract class PlayoutClock {
   }
 
   #initialDelay(): number {
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, this.#initialDelayOption ?? 2 * this.#sendInterval));
+    return this.#clamp(this.#initialDelayOption ?? 2 * this.#sendInterval);
+  }
+
+  /** `delay` clamped to the band. */
+  #clamp(delay: number): number {
+    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, delay));
   }
 }
