@@ -30,10 +30,10 @@ export interface SnapshotBufferOptions extends PlayoutClockOptions {
  * {@link sample} or {@link forEach} entities at that time. Nothing on the render path allocates.
  * ({@link InterpolatedView} does the feeding from a connection's state events.)
  *
- * Two parts: the {@link PlayoutClock} it extends decides the render time and adapts the
- * interpolation delay to the link's jitter (60–200 ms by default); one `EntityTrack` per entity
- * holds its recent snapshots and blends them. This class ties them to the snapshot stream
- * (entities that come, go and come back) and pools the tracks.
+ * Two parts: the playout clock it extends (`PlayoutClock`) decides the render time and adapts
+ * the interpolation delay to the link's jitter (60–200 ms by default); one `EntityTrack` per
+ * entity holds its recent snapshots and blends them. This class ties them to the snapshot
+ * stream (entities that come, go and come back) and pools the tracks.
  */
 export class SnapshotBuffer extends PlayoutClock {
   /** Field layout, in `setEntity` order. */
