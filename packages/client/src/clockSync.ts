@@ -1,3 +1,5 @@
+import { approach, monotonicNow, WindowMin } from "./timing";
+
 /** Tunables of a {@link ClockSync}. */
 export interface ClockSyncOptions {
   /**
@@ -22,8 +24,6 @@ export interface ClockSyncOptions {
   now?: () => number;
 }
 
-const defaultNow = (): number => performance.now();
-
 /**
  * NTP-style clock offset estimation against the room's server clock.
  *
@@ -43,29 +43,25 @@ export class ClockSync {
   /** Samples applied directly before slewing starts. */
   readonly warmupSamples: number;
   readonly #now: () => number;
-
-  readonly #winOffset: Float64Array;
-  readonly #winRtt: Float64Array;
-  #winCount = 0;
-  #winHead = 0;
-
-  #current = 0;
-  #target = 0;
-  #lastAdvance = 0;
+  /** The window's lowest-RTT sample: key its RTT, value its offset (the target). */
+  readonly #best: WindowMin;
+  // The applied offset is a function of local time: `#from` at local `#since`, slewing from
+  // there toward the target at the bounded rate. A sample restarts it from where it stood.
+  #from = 0;
+  #since = 0;
   #samples = 0;
   #srtt = 0;
   #lastRtt = 0;
-  #bestRtt = 0;
-  #stepCount = 0;
+  #steps = 0;
 
   constructor(options: ClockSyncOptions = {}) {
     this.windowSize = Math.max(1, Math.floor(options.windowSize ?? 8));
     this.maxSlewMsPerSec = Math.max(0, options.maxSlewMsPerSec ?? 10);
     this.stepThresholdMs = options.stepThresholdMs ?? 1000;
     this.warmupSamples = Math.max(1, Math.floor(options.warmupSamples ?? 1));
-    this.#now = options.now ?? defaultNow;
-    this.#winOffset = new Float64Array(this.windowSize);
-    this.#winRtt = new Float64Array(this.windowSize);
+    this.#now = options.now ?? monotonicNow;
+    // Samples are numbered, so a span of windowSize − 1 keeps the newest windowSize of them.
+    this.#best = new WindowMin(this.windowSize, this.windowSize - 1);
   }
 
   /** True once at least one sample arrived; before that {@link serverNow} is the local clock. */
@@ -90,23 +86,22 @@ export class ClockSync {
 
   /** Lowest round-trip time in the current window (ms): the sample the target comes from. */
   get minRttMs(): number {
-    return this.#bestRtt;
+    return this.synced ? this.#best.min : 0;
   }
 
   /** Offset (server − local, ms) the estimate is slewing toward. */
   get targetOffsetMs(): number {
-    return this.#target;
+    return this.#best.value;
   }
 
   /** Times the offset was stepped instead of slewed (after warm-up). */
   get steps(): number {
-    return this.#stepCount;
+    return this.#steps;
   }
 
   /** Applied offset (server − local, ms) at local time `localNow`. */
   offsetAt(localNow: number = this.#now()): number {
-    this.#advance(localNow);
-    return this.#current;
+    return approach(this.#from, this.#best.value, (Math.max(0, localNow - this.#since) * this.maxSlewMsPerSec) / 1000);
   }
 
   /** Applied offset right now (server − local, ms). */
@@ -126,61 +121,24 @@ export class ClockSync {
   addSample(t0: number, serverTime: number, t1: number): boolean {
     const rtt = t1 - t0;
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
-    const offset = serverTime - (t0 + rtt / 2);
-
-    this.#advance(t1);
-    this.#winOffset[this.#winHead] = offset;
-    this.#winRtt[this.#winHead] = rtt;
-    this.#winHead = (this.#winHead + 1) % this.windowSize;
-    if (this.#winCount < this.windowSize) this.#winCount++;
-
-    // Lowest RTT wins; on ties the newest, so a stable path tracks slow drift.
-    let best = -1;
-    for (let k = 0; k < this.#winCount; k++) {
-      const i = (this.#winHead - 1 - k + this.windowSize) % this.windowSize;
-      if (best < 0 || this.#winRtt[i] < this.#winRtt[best]) best = i;
-    }
-    this.#target = this.#winOffset[best];
-    this.#bestRtt = this.#winRtt[best];
-
-    this.#samples++;
+    this.#from = this.offsetAt(t1);
+    this.#since = t1;
+    this.#best.add(this.#samples++, rtt, serverTime - (t0 + rtt / 2));
     this.#lastRtt = rtt;
     this.#srtt = this.#samples === 1 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
-
+    const target = this.#best.value;
     if (this.#samples <= this.warmupSamples) {
-      this.#current = this.#target;
-    } else if (Math.abs(this.#target - this.#current) > this.stepThresholdMs) {
-      this.#current = this.#target;
-      this.#stepCount++;
+      this.#from = target;
+    } else if (Math.abs(target - this.#from) > this.stepThresholdMs) {
+      this.#from = target;
+      this.#steps++;
     }
-    this.#lastAdvance = Math.max(this.#lastAdvance, t1);
     return true;
   }
 
   /** Forget every sample (e.g. connected to a different server). */
   reset(): void {
-    this.#winCount = 0;
-    this.#winHead = 0;
-    this.#samples = 0;
-    this.#current = 0;
-    this.#target = 0;
-    this.#srtt = 0;
-    this.#lastRtt = 0;
-    this.#bestRtt = 0;
-    this.#lastAdvance = 0;
-  }
-
-  #advance(localNow: number): void {
-    if (this.#samples === 0) {
-      this.#lastAdvance = localNow;
-      return;
-    }
-    const dt = localNow - this.#lastAdvance;
-    // Asking about an earlier instant must not move the offset backwards in time.
-    if (!(dt > 0)) return;
-    const maxStep = (dt * this.maxSlewMsPerSec) / 1000;
-    const diff = this.#target - this.#current;
-    this.#current += diff > maxStep ? maxStep : diff < -maxStep ? -maxStep : diff;
-    this.#lastAdvance = localNow;
+    this.#best.clear();
+    this.#samples = this.#from = this.#since = this.#srtt = this.#lastRtt = 0;
   }
 }

@@ -1,5 +1,4 @@
 import type { RoomConnection } from "./connect";
-import type { StateEvent } from "./roomEvents";
 import type { SampleKind } from "./sampling";
 import { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
 
@@ -50,25 +49,26 @@ export interface InterpolatedViewOptions<S> extends SnapshotBufferOptions {
 export class InterpolatedView<S = unknown> {
   /** The buffer behind the view (delay, starvations, tracked entities). */
   readonly buffer: SnapshotBuffer;
-  readonly #collect: (state: S, put: EntitySink) => void;
-  readonly #put: EntitySink;
   readonly #unsubscribe: () => void;
-  #render = -Infinity;
 
   /** @internal Use {@link createInterpolatedView}. */
   constructor(room: RoomConnection<S, any, any, any>, options: InterpolatedViewOptions<S>) {
-    this.buffer = new SnapshotBuffer(options);
-    this.#collect = options.collect;
-    const buffer = this.buffer;
+    const buffer = (this.buffer = new SnapshotBuffer(options));
+    const collect = options.collect;
     // Made once: the state path runs per frame for every entity and must not allocate.
-    this.#put = (id, values) => buffer.setEntity(id, values);
+    const put: EntitySink = (id, values) => buffer.setEntity(id, values);
     room.attachSnapshots(buffer);
-    this.#unsubscribe = room.on("state", this.#onState);
+    this.#unsubscribe = room.on("state", (f) => {
+      // A frame without a state change still tells the buffer that time advanced with nothing moving.
+      if (!buffer.beginSnapshot(f.time, f.receivedAt, f.changed)) return;
+      collect(f.state, put);
+      buffer.endSnapshot();
+    });
   }
 
   /** Render time of the last {@link update} (room ms); -Infinity before the first snapshot. */
   get renderTime(): number {
-    return this.#render;
+    return this.buffer.renderTime;
   }
 
   /** Entities tracked (present, or gone but still inside the render window). */
@@ -81,8 +81,7 @@ export class InterpolatedView<S = unknown> {
    * and returns the render time in room ms; -Infinity before the first snapshot.
    */
   update(localNow?: number): number {
-    this.#render = this.buffer.update(localNow);
-    return this.#render;
+    return this.buffer.update(localNow);
   }
 
   /**
@@ -90,7 +89,7 @@ export class InterpolatedView<S = unknown> {
    * first snapshot). `values` is a scratch array reused between calls.
    */
   forEach(fn: (id: number, values: Float64Array, kind: SampleKind) => void): void {
-    if (Number.isFinite(this.#render)) this.buffer.forEach(this.#render, fn);
+    this.buffer.forEach(this.buffer.renderTime, fn);
   }
 
   /**
@@ -98,21 +97,13 @@ export class InterpolatedView<S = unknown> {
    * array, valid until the next call), or null when it has no value then.
    */
   sample(entityId: number, out?: Float64Array): Float64Array | null {
-    return Number.isFinite(this.#render) ? this.buffer.sample(entityId, this.#render, out) : null;
+    return this.buffer.sample(entityId, this.buffer.renderTime, out);
   }
 
   /** Stops listening to the connection (the buffer keeps what it has). */
   dispose(): void {
     this.#unsubscribe();
   }
-
-  readonly #onState = (f: StateEvent<S>): void => {
-    const buffer = this.buffer;
-    // A frame without a state change still tells the buffer that time advanced with nothing moving.
-    if (!buffer.beginSnapshot(f.time, f.receivedAt, f.changed)) return;
-    this.#collect(f.state, this.#put);
-    buffer.endSnapshot();
-  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { approach, WindowMin } from "./timing";
+
 /**
  * The render clock of snapshot interpolation: when, in server time, the page should be drawing
  * now, and how far behind the newest snapshot that is (the interpolation delay).
@@ -43,33 +45,42 @@ const TIMELINE_RESET_MS = 1000;
 /** Arrival records kept for the jitter window (an upper bound; the window is by time). */
 const ARRIVAL_CAPACITY = 1024;
 
-/** See the module comment: arrival timeline, adaptive delay, starvation feedback. */
-export class PlayoutClock {
+/**
+ * See the module comment: arrival timeline, adaptive delay, starvation feedback. The base of
+ * {@link SnapshotBuffer}, which feeds it arrivals and the newest snapshot's time.
+ */
+export abstract class PlayoutClock {
+  /** Lower edge of the interpolation-delay band (ms). */
   readonly minDelayMs: number;
+  /** Upper edge of the interpolation-delay band (ms). */
   readonly maxDelayMs: number;
+  /** Time without starvation before the delay shrinks (ms). */
   readonly stableMs: number;
+  /** Shrink rate of the delay while stable (ms per second). */
   readonly shrinkMsPerSec: number;
+  /** How far back arrival jitter is remembered (ms). */
   readonly jitterWindowMs: number;
+  /** Slack kept above the worst observed need when shrinking (ms). */
   readonly headroomMs: number;
   #sendInterval: number;
-  readonly #explicitInitialDelay: number | undefined;
+  readonly #initialDelayOption: number | undefined;
 
-  // Arrival timeline: one record per accepted snapshot, newest at arrHead − 1.
-  readonly #arrTime = new Float64Array(ARRIVAL_CAPACITY);
-  readonly #arrOffset = new Float64Array(ARRIVAL_CAPACITY);
-  readonly #arrNeedBase = new Float64Array(ARRIVAL_CAPACITY);
-  #arrHead = 0;
-  #arrCount = 0;
-  #baseTarget = 0;
+  // The arrival timeline over the jitter window: the earliest arrival offset (arrival − server
+  // time: the baseline), and the worst need, gap since the previous snapshot + offset (stored
+  // negated, and without the baseline, which is subtracted when read).
+  readonly #earliest: WindowMin;
+  readonly #worst: WindowMin;
+  /** False until the first arrival of a timeline. */
+  #arrived = false;
+  #prevTime = 0;
   #base = 0;
-  #maxNeed = 0;
 
   #delay: number;
   #delayTarget: number;
   #lastUpdate = NaN;
   #lastRender = -Infinity;
-  #starvedNow = false;
-  #starvationCount = 0;
+  #starved = false;
+  #starvations = 0;
   #lastStarveAt = -Infinity;
 
   constructor(options: PlayoutClockOptions = {}) {
@@ -80,7 +91,9 @@ export class PlayoutClock {
     this.jitterWindowMs = options.jitterWindowMs ?? 10_000;
     this.headroomMs = options.headroomMs ?? 5;
     this.#sendInterval = options.sendIntervalMs ?? 50;
-    this.#explicitInitialDelay = options.initialDelayMs;
+    this.#initialDelayOption = options.initialDelayMs;
+    this.#earliest = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
+    this.#worst = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
     this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
@@ -94,91 +107,73 @@ export class PlayoutClock {
     return this.#delayTarget;
   }
 
-  /** Starvation episodes so far. */
+  /** Starvation episodes so far: render time overtook the newest snapshot. */
   get starvations(): number {
-    return this.#starvationCount;
+    return this.#starvations;
   }
 
   /** True while render time is past the newest snapshot. */
   get starved(): boolean {
-    return this.#starvedNow;
+    return this.#starved;
   }
 
-  /** Render time computed by the last {@link update} (-Infinity before any snapshot). */
+  /** Render time computed by the last `update` (-Infinity before any snapshot). */
   get renderTime(): number {
     return this.#lastRender;
   }
 
   /** Lowest delay the clock would currently shrink to (ms): recent worst need plus headroom. */
   get floorDelayMs(): number {
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, this.#maxNeed + this.headroomMs));
+    // The worst need is −#worst.min − #earliest.min (see the fields).
+    return this.#clamp(this.headroomMs - this.#worst.min - this.#earliest.min);
   }
 
-  /** Server send interval (ms). */
+  /** Server send interval (ms): the step by which a starvation grows the delay. */
   get sendIntervalMs(): number {
     return this.#sendInterval;
   }
 
-  /** Sets the send interval; before any arrival or starvation it also re-derives the initial delay. */
+  /**
+   * Sets the server's send interval (from the welcome). Before the first snapshot (and any
+   * starvation) this also re-derives the initial delay, which defaults to two intervals.
+   */
   setSendInterval(ms: number): void {
     if (!(ms > 0)) return;
     this.#sendInterval = ms;
-    if (this.#arrCount === 0 && this.#starvationCount === 0) this.#delay = this.#delayTarget = this.#initialDelay();
+    if (!this.#arrived && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
   /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
-  reset(): void {
-    this.#arrHead = 0;
-    this.#arrCount = 0;
+  protected resetTimeline(): void {
+    this.#arrived = false;
     this.#lastRender = -Infinity;
     this.#lastUpdate = NaN;
-    this.#starvedNow = false;
+    this.#starved = false;
   }
 
   /** Records that the snapshot of server time `serverTime` arrived at local `receivedAt`. */
-  recordArrival(serverTime: number, receivedAt: number): void {
+  protected recordArrival(serverTime: number, receivedAt: number): void {
     const offset = receivedAt - serverTime;
-    if (this.#arrCount > 0 && offset < this.#base - TIMELINE_RESET_MS) {
-      // Arriving far *earlier* than ever can only mean the local clock stood still while the
-      // server's ran (a suspended device): the old baseline means nothing now. Arriving late is
-      // a network stall and is left to starvation feedback.
-      this.#arrCount = 0;
+    // Arriving far *earlier* than ever can only mean the local clock stood still while the
+    // server's ran (a suspended device): the old baseline means nothing now, so the timeline
+    // restarts as at the first arrival. Arriving late is a network stall and is left to
+    // starvation feedback.
+    const restart = !this.#arrived || offset < this.#base - TIMELINE_RESET_MS;
+    if (restart) {
+      this.#earliest.clear();
+      this.#worst.clear();
       this.#lastRender = -Infinity;
-    }
-    const prevTime = this.#arrCount > 0 ? this.#arrTime[(this.#arrHead - 1 + ARRIVAL_CAPACITY) % ARRIVAL_CAPACITY] : NaN;
-    const gap = Number.isNaN(prevTime) ? this.#sendInterval : serverTime - prevTime;
-    const i = this.#arrHead;
-    this.#arrTime[i] = serverTime;
-    this.#arrOffset[i] = offset;
-    // need = gap + (offset − baseline); stored without the baseline, which is subtracted later.
-    this.#arrNeedBase[i] = gap + offset;
-    this.#arrHead = (i + 1) % ARRIVAL_CAPACITY;
-    if (this.#arrCount < ARRIVAL_CAPACITY) this.#arrCount++;
-    const first = this.#arrCount === 1;
-
-    // Recompute baseline and worst need over the window: once per snapshot, O(window).
-    let minOffset = Infinity;
-    let maxNeedBase = -Infinity;
-    let kept = 0;
-    for (let k = 0; k < this.#arrCount; k++) {
-      const j = (this.#arrHead - 1 - k + ARRIVAL_CAPACITY) % ARRIVAL_CAPACITY;
-      if (serverTime - this.#arrTime[j] > this.jitterWindowMs) break;
-      kept++;
-      if (this.#arrOffset[j] < minOffset) minOffset = this.#arrOffset[j];
-      if (this.#arrNeedBase[j] > maxNeedBase) maxNeedBase = this.#arrNeedBase[j];
-    }
-    this.#arrCount = kept;
-    this.#baseTarget = minOffset;
-    if (first) {
-      this.#base = minOffset;
+      this.#base = offset;
       // Jitter not yet seen cannot be ruled out: no shrinking for a stable period from the start.
       this.#lastStarveAt = receivedAt;
     }
-    let need = maxNeedBase - minOffset;
+    const need = (restart ? this.#sendInterval : serverTime - this.#prevTime) + offset;
+    this.#prevTime = serverTime;
+    this.#arrived = true;
+    this.#earliest.add(serverTime, offset);
     // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
     // and remembering it would pin the delay at the top for the whole window.
-    if (need > 2 * this.maxDelayMs) need = this.#needWithoutOutages(minOffset);
-    this.#maxNeed = need;
+    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.maxDelayMs ? Infinity : -need);
   }
 
   /**
@@ -186,58 +181,38 @@ export class PlayoutClock {
    * before the first arrival. `latest` is the server time of the newest snapshot: render time
    * past it is a starvation, which grows the delay.
    */
-  update(localNow: number, latest: number): number {
-    if (this.#arrCount === 0) {
-      this.#lastUpdate = localNow;
-      return this.#lastRender;
-    }
-    const dt = Number.isNaN(this.#lastUpdate) ? 0 : Math.max(0, localNow - this.#lastUpdate);
+  protected advance(localNow: number, latest: number): number {
+    // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
+    const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
     this.#lastUpdate = localNow;
+    if (!this.#arrived) return this.#lastRender;
 
-    const baseStep = dt * BASE_SLEW_MS_PER_MS;
-    const db = this.#baseTarget - this.#base;
-    this.#base += db > baseStep ? baseStep : db < -baseStep ? -baseStep : db;
+    this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
+    if (!this.#starved && localNow - this.#lastStarveAt >= this.stableMs) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
+    this.#delay = approach(this.#delay, this.#delayTarget, dt * (this.#delay < this.#delayTarget ? GROW_MS_PER_MS : this.shrinkMsPerSec / 1000));
+    // Never backwards: a grown delay or a later baseline slows render time down instead.
+    const renderTime = (this.#lastRender = Math.max(this.#lastRender, localNow - this.#base - this.#delay));
 
-    if (!this.#starvedNow && localNow - this.#lastStarveAt >= this.stableMs) {
-      const floor = this.floorDelayMs;
-      if (this.#delayTarget > floor) this.#delayTarget = floor;
-    }
-    if (this.#delay < this.#delayTarget) {
-      this.#delay = Math.min(this.#delayTarget, this.#delay + dt * GROW_MS_PER_MS);
-    } else if (this.#delay > this.#delayTarget) {
-      this.#delay = Math.max(this.#delayTarget, this.#delay - (dt * this.shrinkMsPerSec) / 1000);
-    }
-
-    let rt = localNow - this.#base - this.#delay;
-    if (rt < this.#lastRender) rt = this.#lastRender;
-    this.#lastRender = rt;
-
-    if (rt > latest) {
-      if (!this.#starvedNow) {
-        this.#starvedNow = true;
-        this.#starvationCount++;
-        this.#delayTarget = Math.min(this.maxDelayMs, Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
+    if (renderTime > latest) {
+      if (!this.#starved) {
+        this.#starved = true;
+        this.#starvations++;
+        this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
       }
       this.#lastStarveAt = localNow;
-    } else if (this.#starvedNow) {
-      this.#starvedNow = false;
+    } else if (this.#starved) {
+      this.#starved = false;
       this.#lastStarveAt = localNow;
     }
-    return rt;
+    return renderTime;
   }
 
   #initialDelay(): number {
-    const d = this.#explicitInitialDelay ?? 2 * this.#sendInterval;
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, d));
+    return this.#clamp(this.#initialDelayOption ?? 2 * this.#sendInterval);
   }
 
-  #needWithoutOutages(minOffset: number): number {
-    let worst = 0;
-    for (let k = 0; k < this.#arrCount; k++) {
-      const j = (this.#arrHead - 1 - k + ARRIVAL_CAPACITY) % ARRIVAL_CAPACITY;
-      const n = this.#arrNeedBase[j] - minOffset;
-      if (n <= 2 * this.maxDelayMs && n > worst) worst = n;
-    }
-    return worst;
+  /** `delay` clamped to the band. */
+  #clamp(delay: number): number {
+    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, delay));
   }
 }

@@ -33,15 +33,12 @@ export interface PredictorOptions<S, I> {
  * was predicted and the prediction error is zero.
  */
 export class Predictor<S, I> {
-  readonly #applyInput: (state: S, input: I) => S;
-  readonly #cloneState: ((state: S) => S) | undefined;
-  readonly #metric: ((predicted: S, reconciled: S) => number) | undefined;
+  readonly #options: PredictorOptions<S, I>;
   readonly #maxPending: number;
-
-  readonly #seqs: Float64Array;
-  readonly #inputs: (I | undefined)[];
-  #head = 0;
-  #count = 0;
+  // Unacknowledged inputs and their sequence numbers, oldest first. The list stays short (about
+  // a round trip of inputs), so dropping from its front is cheap.
+  readonly #seqs: number[] = [];
+  readonly #inputs: I[] = [];
 
   #predicted: S | undefined;
   #acked = -1;
@@ -51,12 +48,8 @@ export class Predictor<S, I> {
   #droppedCount = 0;
 
   constructor(options: PredictorOptions<S, I>, initialState?: S) {
-    this.#applyInput = options.applyInput;
-    this.#cloneState = options.clone;
-    this.#metric = options.error;
+    this.#options = options;
     this.#maxPending = Math.max(1, Math.floor(options.maxPending ?? 256));
-    this.#seqs = new Float64Array(this.#maxPending);
-    this.#inputs = new Array<I | undefined>(this.#maxPending).fill(undefined);
     this.#predicted = initialState;
   }
 
@@ -67,7 +60,7 @@ export class Predictor<S, I> {
 
   /** Inputs sent but not yet acknowledged. */
   get pending(): number {
-    return this.#count;
+    return this.#seqs.length;
   }
 
   /** Highest acknowledged sequence number seen (-1 before any). */
@@ -101,17 +94,13 @@ export class Predictor<S, I> {
    */
   push(seq: number, input: I): S | undefined {
     if (seq < 0 || seq <= this.#acked) return this.#predicted;
-    if (this.#count === this.#maxPending) {
-      this.#inputs[this.#head] = undefined;
-      this.#head = (this.#head + 1) % this.#maxPending;
-      this.#count--;
+    if (this.#seqs.length === this.#maxPending) {
+      this.#dropOldest();
       this.#droppedCount++;
     }
-    const slot = (this.#head + this.#count) % this.#maxPending;
-    this.#seqs[slot] = seq;
-    this.#inputs[slot] = input;
-    this.#count++;
-    if (this.#predicted !== undefined) this.#predicted = this.#applyInput(this.#predicted, input);
+    this.#seqs.push(seq);
+    this.#inputs.push(input);
+    if (this.#predicted !== undefined) this.#predicted = this.#options.applyInput(this.#predicted, input);
     return this.#predicted;
   }
 
@@ -121,21 +110,17 @@ export class Predictor<S, I> {
    * and returns the new predicted state.
    */
   reconcile(serverState: S, ackSeq: number = this.#acked): S {
+    const { applyInput, clone, error } = this.#options;
     if (ackSeq > this.#acked) this.#acked = ackSeq;
-    while (this.#count > 0 && this.#seqs[this.#head] <= this.#acked) {
-      this.#inputs[this.#head] = undefined;
-      this.#head = (this.#head + 1) % this.#maxPending;
-      this.#count--;
-    }
-    let s = this.#cloneState ? this.#cloneState(serverState) : serverState;
-    for (let k = 0; k < this.#count; k++) s = this.#applyInput(s, this.#inputs[(this.#head + k) % this.#maxPending] as I);
-    if (this.#predicted !== undefined && this.#metric) {
-      this.#lastErr = this.#metric(this.#predicted, s);
+    while (this.#seqs[0] <= this.#acked) this.#dropOldest();
+    let s = clone ? clone(serverState) : serverState;
+    for (let k = 0; k < this.#inputs.length; k++) s = applyInput(s, this.#inputs[k]);
+    if (this.#predicted !== undefined && error) {
+      this.#lastErr = error(this.#predicted, s);
       if (this.#lastErr > this.#maxErr) this.#maxErr = this.#lastErr;
     }
     this.#reconcileCount++;
-    this.#predicted = s;
-    return s;
+    return (this.#predicted = s);
   }
 
   /**
@@ -144,16 +129,18 @@ export class Predictor<S, I> {
    * The next {@link reconcile} supplies the state.
    */
   reset(lastSeq = -1, state?: S): void {
-    for (let k = 0; k < this.#count; k++) this.#inputs[(this.#head + k) % this.#maxPending] = undefined;
-    this.#head = 0;
-    this.#count = 0;
+    this.#seqs.length = this.#inputs.length = 0;
     this.#acked = lastSeq;
     this.#predicted = state;
   }
 
   /** Zeroes the error statistics. */
   resetStats(): void {
-    this.#lastErr = 0;
-    this.#maxErr = 0;
+    this.#lastErr = this.#maxErr = 0;
+  }
+
+  #dropOldest(): void {
+    this.#seqs.shift();
+    this.#inputs.shift();
   }
 }

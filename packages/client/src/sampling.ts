@@ -1,6 +1,6 @@
 /**
  * How entity fields are blended between snapshots, and what a sample did. Shared by the
- * per-entity history ({@link EntityTrack}) and the {@link SnapshotBuffer} that owns the layout.
+ * per-entity history (`EntityTrack`) and the {@link SnapshotBuffer} that owns the layout.
  */
 
 /**
@@ -36,47 +36,35 @@ export const SampleKind = {
 /** One of the {@link SampleKind} values. */
 export type SampleKind = (typeof SampleKind)[keyof typeof SampleKind];
 
-// Blending rules as small integers, so the sampling loop branches on numbers, not strings.
-/** `linear` fields. */
-export const BLEND_LINEAR = 0;
-/** `angle` fields. */
-export const BLEND_ANGLE = 1;
-/** `step` fields. */
-export const BLEND_STEP = 2;
-
 /**
- * The field layout in the form the sampling loop reads: specs with defaults filled in, plus
- * per-field blend codes and periods in typed arrays (no property lookups per field per frame).
+ * A field's blend rule as one number, so the sampling loop reads one typed array and branches
+ * on numbers, not strings: the full-turn length for `angle` fields, {@link LINEAR} or
+ * {@link STEP} otherwise.
  */
-export class FieldLayout {
-  /** Field specs with defaults applied, in values order. */
-  readonly fields: readonly Required<FieldSpec>[];
-  /** Number of fields. */
-  readonly count: number;
-  /** Blend rule per field (`BLEND_*`). */
-  readonly blend: Uint8Array;
-  /** Full-turn length per field (used by `angle` fields). */
-  readonly period: Float64Array;
+export type BlendCode = number;
+/** Blend code of `linear` fields. */
+export const LINEAR: BlendCode = 0;
+/** Blend code of `step` fields. */
+export const STEP: BlendCode = -1;
 
-  constructor(fields: readonly (string | FieldSpec)[]) {
-    this.fields = fields.map((f) => {
-      const spec = typeof f === "string" ? { name: f } : f;
-      return { name: spec.name, interp: spec.interp ?? "linear", period: spec.period ?? 2 * Math.PI };
-    });
-    this.count = this.fields.length;
-    this.blend = new Uint8Array(this.count);
-    this.period = new Float64Array(this.count);
-    this.fields.forEach((f, i) => {
-      this.blend[i] = f.interp === "linear" ? BLEND_LINEAR : f.interp === "angle" ? BLEND_ANGLE : BLEND_STEP;
-      this.period[i] = f.period;
-    });
-  }
+/** A field spec with its defaults filled in. */
+export function fieldSpec(field: string | FieldSpec): Required<FieldSpec> {
+  const spec = typeof field === "string" ? { name: field } : field;
+  return { name: spec.name, interp: spec.interp ?? "linear", period: spec.period ?? 2 * Math.PI };
 }
 
-/** Signed difference b − a the short way round a circle of length `period`. */
-export function shortDelta(a: number, b: number, period: number): number {
-  let d = (b - a) % period;
-  if (d > period / 2) d -= period;
-  else if (d < -period / 2) d += period;
-  return d;
+/** The blend code of a filled-in spec. */
+export function blendCode(spec: Required<FieldSpec>): BlendCode {
+  return spec.interp === "angle" ? spec.period : spec.interp === "step" ? STEP : LINEAR;
+}
+
+/**
+ * The change from `a` to `b` under a blend code: b − a for linear fields, the short way round
+ * the circle for angles, none for steps (they keep the value they blend from).
+ */
+export function blendDelta(a: number, b: number, code: BlendCode): number {
+  if (code === LINEAR) return b - a;
+  if (code === STEP) return 0;
+  const d = (b - a) % code;
+  return d - code * Math.round(d / code);
 }

@@ -89,6 +89,21 @@ describe("ClockSync", () => {
     expect(cs.steps).toBe(1);
   });
 
+  it("the applied offset is a function of local time: reading it moves nothing", () => {
+    const read = (order: number[]) => {
+      const cs = new ClockSync({ maxSlewMsPerSec: 10 });
+      cs.addSample(0, 5000 + 5, 10);
+      cs.addSample(1000, 1000 + 5100 + 2, 1004);
+      return order.map((t) => cs.offsetAt(t));
+    };
+    const times = [1004, 1500, 3000, 9000, 30_000];
+    const forward = read(times);
+    // Asked out of order (an earlier instant after a later one), every instant gets the same answer.
+    expect(read([...times].reverse()).reverse()).toEqual(forward);
+    expect(forward[1]! - forward[0]!).toBeCloseTo((496 * 10) / 1000, 9);
+    expect(forward.at(-1)).toBe(5100);
+  });
+
   it("ignores impossible samples", () => {
     const cs = new ClockSync();
     expect(cs.addSample(10, 500, 5)).toBe(false);

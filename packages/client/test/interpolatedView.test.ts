@@ -112,6 +112,9 @@ describe("InterpolatedView", () => {
     sockets[1]!.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 2000, token: "t" }));
     expect(view.size).toBe(0);
     expect(view.buffer.latestTime).toBe(-Infinity);
+    // The old timeline's render time is gone with it: nothing is read until the next update.
+    expect(view.renderTime).toBe(-Infinity);
+    expect(view.sample(1)).toBeNull();
   });
 
   it("stops feeding the buffer once disposed", () => {

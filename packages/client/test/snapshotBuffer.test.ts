@@ -171,6 +171,55 @@ describe("SnapshotBuffer timing", () => {
     expect(buffer.starvations).toBeGreaterThan(0);
     expect(buffer.delayMs).toBeLessThanOrEqual(200);
   });
+
+  it("restarts the timeline when arrivals jump earlier (the local clock stood still): render time follows at once", () => {
+    const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
+    const c = 5000;
+    const base = { buffer, intervalMs: 50, lateness: () => 0, frameGap: () => 16 };
+    const st = simulate({ ...base, c, fromMs: c, toMs: c + 10_000 });
+    // The device slept 8 s: the server ran on, the local clock did not.
+    st.k += 8000 / 50;
+    st.lastArrival = -Infinity;
+    let last = { rt: -Infinity, kind: -1 as number };
+    simulate({
+      ...base,
+      c: c - 8000,
+      fromMs: c + 10_000,
+      toMs: c + 12_000,
+      state: st,
+      onFrame: (_now, rt) => {
+        buffer.sample(1, rt);
+        last = { rt, kind: buffer.lastSampleKind };
+      },
+    });
+    expect(last.rt).toBeGreaterThan(buffer.latestTime - buffer.maxDelayMs - 50);
+    expect(last.kind).toBe(SampleKind.Interpolated);
+    expect(buffer.starvations).toBeLessThanOrEqual(1);
+  });
+
+  it("does not let a send outage far beyond the band hold the delay up for the jitter window", () => {
+    const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
+    const c = 5000;
+    const v = new Float64Array(1);
+    let T = 0;
+    for (let local = c; local < c + 20_000; local += 16) {
+      while (T + c <= local) {
+        buffer.beginSnapshot(T, T + c);
+        v[0] = T;
+        buffer.setEntity(1, v);
+        buffer.endSnapshot();
+        // The room sends nothing from 10 s to 13 s (e.g. paused), then carries on.
+        T = T === 10_000 ? 13_000 : T + 50;
+      }
+      buffer.update(local);
+    }
+    expect(buffer.starvations).toBe(1);
+    // The 3 s gap is still inside the 10 s jitter window, but it is an outage, not jitter: the
+    // floor is the steady link's, and the grown delay is on its way back down.
+    expect(buffer.floorDelayMs).toBe(60);
+    expect(buffer.targetDelayMs).toBe(60);
+    expect(buffer.delayMs).toBeLessThan(110);
+  });
 });
 
 describe("SnapshotBuffer sampling", () => {
@@ -205,6 +254,62 @@ describe("SnapshotBuffer sampling", () => {
             expect(Array.from(v!)).toEqual([x, a, hp]);
             expect(b.lastSampleKind).toBe(SampleKind.Interpolated);
           });
+        },
+      ),
+    );
+  });
+
+  it("samples like a scan of the snapshots it keeps, also once the history wrapped", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 0, max: 9 })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 10 }),
+        (history, snaps, probes) => {
+          const maxExtrapolationMs = 40;
+          const b = new SnapshotBuffer({ fields: ["x", { name: "hp", interp: "step" }], historySize: history, maxExtrapolationMs });
+          const all: { t: number; x: number; hp: number }[] = [];
+          let t = 0;
+          for (const [dt, x, hp] of snaps) {
+            t += dt;
+            b.beginSnapshot(t, t);
+            b.setEntity(1, [x, hp]);
+            b.endSnapshot();
+            all.push({ t, x, hp });
+          }
+          const kept = all.slice(-history);
+          const first = kept[0]!;
+          const last = kept.at(-1)!;
+          for (const p of probes) {
+            const at = first.t - 50 + p * (last.t - first.t + 150);
+            // The naive answer, from the kept snapshots.
+            let want: { kind: SampleKind; x?: number; hp?: number };
+            if (at < first.t) {
+              want = all.length > history ? { kind: SampleKind.Held, x: first.x, hp: first.hp } : { kind: SampleKind.None };
+            } else if (at >= last.t) {
+              const dt = at - last.t;
+              const prev = kept.at(-2);
+              if (dt === 0) want = { kind: SampleKind.Interpolated, x: last.x, hp: last.hp };
+              else if (prev === undefined) want = { kind: SampleKind.Held, x: last.x, hp: last.hp };
+              else {
+                const x = last.x + ((last.x - prev.x) / (last.t - prev.t)) * Math.min(dt, maxExtrapolationMs);
+                want = { kind: dt <= maxExtrapolationMs ? SampleKind.Extrapolated : SampleKind.Held, x, hp: last.hp };
+              }
+            } else {
+              const i = kept.findIndex((s, j) => s.t <= at && at < kept[j + 1]!.t);
+              const a = kept[i]!;
+              const z = kept[i + 1]!;
+              want = { kind: SampleKind.Interpolated, x: a.x + ((z.x - a.x) * (at - a.t)) / (z.t - a.t), hp: a.hp };
+            }
+            const v = b.sample(1, at);
+            expect(b.lastSampleKind).toBe(want.kind);
+            if (want.kind === SampleKind.None) {
+              expect(v).toBeNull();
+            } else {
+              expect(v![0]).toBeCloseTo(want.x!, 6);
+              expect(v![1]).toBe(want.hp);
+            }
+          }
         },
       ),
     );

@@ -1,0 +1,65 @@
+/**
+ * Time-keeping pieces that {@link ClockSync} and the playout clock behind {@link SnapshotBuffer}
+ * share: a sliding-window minimum (the lowest-RTT ping; the earliest and the latest arrival),
+ * a rate-limited approach (slewing the offset, the arrival baseline and the delay) and the
+ * default local clock.
+ */
+
+/** The default local monotonic clock (ms). */
+export const monotonicNow = (): number => performance.now();
+
+/** `from` moved toward `to` by at most `maxStep` (≥ 0); exactly `to` once within reach. */
+export function approach(from: number, to: number, maxStep: number): number {
+  return to > from + maxStep ? from + maxStep : to < from - maxStep ? from - maxStep : to;
+}
+
+/**
+ * The lowest key over a sliding window of samples, and the value recorded with it (on equal
+ * keys, the newest sample's). A sample stays in the window while the newest one is at most
+ * `span` after it, in whatever unit `at` counts (sample numbers, or ms), and while the ring of
+ * `capacity` has room. One scan per sample; nothing allocates after construction.
+ */
+export class WindowMin {
+  /** Lowest key in the window; Infinity when empty. */
+  min = Infinity;
+  /** The value recorded with {@link min}; 0 when empty. */
+  value = 0;
+  readonly #span: number;
+  readonly #at: Float64Array;
+  readonly #key: Float64Array;
+  readonly #value: Float64Array;
+  /** Samples added since the last clear; the newest is in slot (added − 1) mod capacity. */
+  #added = 0;
+
+  constructor(capacity: number, span: number) {
+    this.#span = span;
+    this.#at = new Float64Array(capacity);
+    this.#key = new Float64Array(capacity);
+    this.#value = new Float64Array(capacity);
+  }
+
+  /** Adds a sample at `at` (never less than the previous one's) and recomputes the minimum. */
+  add(at: number, key: number, value = 0): void {
+    const capacity = this.#at.length;
+    const held = Math.min(++this.#added, capacity);
+    let slot = (this.#added - 1) % capacity;
+    this.#at[slot] = at;
+    this.#key[slot] = key;
+    this.#value[slot] = value;
+    this.min = Infinity;
+    // Newest first, so on equal keys the newest wins; stop at the first sample out of the window.
+    for (let k = 0; k < held && at - this.#at[slot] <= this.#span; k++) {
+      if (this.#key[slot] < this.min) {
+        this.min = this.#key[slot];
+        this.value = this.#value[slot];
+      }
+      slot = (slot + capacity - 1) % capacity;
+    }
+  }
+
+  /** Empties the window. */
+  clear(): void {
+    this.#added = this.value = 0;
+    this.min = Infinity;
+  }
+}
