@@ -29,10 +29,8 @@ export class ViewWatchers {
   readonly #byName = new Map<string, AnyChange[]>();
   /** Per type index, per field index: the field's callbacks, or undefined. Rebuilt on (un)subscribe. */
   #byType: (AnyChange[] | undefined)[][] = [];
-  readonly #entities: unknown[] = [];
-  readonly #slots: AnyChange[][] = [];
-  readonly #values: unknown[] = [];
-  readonly #previous: unknown[] = [];
+  /** Changes of the body being decoded, four slots each: entity, callbacks, value, previous. */
+  readonly #pending: unknown[] = [];
 
   readonly #types: readonly EntityType[];
 
@@ -62,25 +60,18 @@ export class ViewWatchers {
 
   /** Records one change of the body being decoded. */
   record(entity: unknown, fns: AnyChange[], value: unknown, previous: unknown): void {
-    this.#entities.push(entity);
-    this.#slots.push(fns);
-    this.#values.push(value);
-    this.#previous.push(previous);
+    this.#pending.push(entity, fns, value, previous);
   }
 
   /** Forgets the changes recorded (a new body, or one that failed). */
   reset(): void {
-    this.#entities.length = 0;
-    this.#slots.length = 0;
-    this.#values.length = 0;
-    this.#previous.length = 0;
+    this.#pending.length = 0;
   }
 
   /** Calls back the recorded changes in wire order. */
   dispatch(): void {
-    for (let i = 0; i < this.#entities.length; i++) {
-      for (const fn of this.#slots[i]!) fn(this.#entities[i] as never, this.#values[i], this.#previous[i]);
-    }
+    const p = this.#pending;
+    for (let i = 0; i < p.length; i += 4) for (const fn of p[i + 1] as AnyChange[]) fn(p[i] as never, p[i + 2], p[i + 3]);
     this.reset();
   }
 
