@@ -146,7 +146,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `delta sections ${sections}`);
     // The sections in wire order (leaves, enters, updates): each a count, then items that
     // start with an entity id.
-    for (let section = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
+    for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
       if ((sections & section) === 0) continue;
       const n = r.varuint();
       if (n === 0) throw new DecodeError("bad_value", "empty delta section");
