@@ -5,7 +5,7 @@ import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "..
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { ViewWatchers, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { ViewWatchers, without, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -248,10 +248,4 @@ function applyMapChange(r: BinaryReader, f: Field, m: Map<number, unknown>): voi
   for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
   readMapSets(r, f, m);
   if (m.size > f.maxLen) throw new DecodeError("too_large", `map grew past ${f.maxLen} keys`);
-}
-
-/** `list` without the first `fn` (the same list when absent). */
-function without<T>(list: readonly T[], fn: T): readonly T[] {
-  const i = list.indexOf(fn);
-  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
 }
