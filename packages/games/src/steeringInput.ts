@@ -2,14 +2,11 @@ import { f32At, reject, type BinaryWriter, type InputRejection } from "@tikron/p
 
 /**
  * The steering input shared by `agar` and `movement`: a direction whose magnitude is the
- * throttle (≤ 1) and one flag bit (agar: boost, movement: sprint). One wire layout, so any
- * client or load generator that steers one room can steer the other.
+ * throttle (≤ 1) and one flag bit, named by the game (`F`: agar's `boost`, movement's
+ * `sprint`). One wire layout, so any client or load generator that steers one room can steer
+ * the other.
  */
-export interface Steering {
-  dx: number;
-  dy: number;
-  flag: boolean;
-}
+export type Steering<F extends string> = { dx: number; dy: number } & { [K in F]: boolean };
 
 /** Wire size of a steering payload: f32 dx, f32 dy, u8 flags (bit 0 = the flag). */
 export const STEERING_INPUT_BYTES = 9;
@@ -31,24 +28,23 @@ export function encodeSteering(w: BinaryWriter, dx: number, dy: number, flag: bo
 }
 
 /**
- * Validates a steering payload: exact size, finite components, magnitude ≤ 1.5 (clamped to 1),
- * known flag bits only. Anything else is refused as `bad_input`, the reason naming `what`.
+ * Validates a steering payload and returns it with its flag named `flag`: exact size, a
+ * direction of magnitude ≤ 1.5 (clamped to 1; NaN and ±Infinity fail the bound), known flag
+ * bits only. Anything else is refused as `bad_input`, the reason naming `what`.
  */
-export function decodeSteering(payload: unknown, what: string): Steering | InputRejection {
-  if (!(payload instanceof Uint8Array)) return reject("bad_input", `${what} must be binary`);
-  if (payload.length !== STEERING_INPUT_BYTES) {
-    return reject("bad_input", `${what} is ${STEERING_INPUT_BYTES} bytes, got ${payload.length}`);
+export function decodeSteering<F extends string>(payload: unknown, what: string, flag: F): Steering<F> | InputRejection {
+  if (!(payload instanceof Uint8Array) || payload.length !== STEERING_INPUT_BYTES) {
+    return reject("bad_input", `${what} must be ${STEERING_INPUT_BYTES} bytes`);
   }
   let dx = f32At(payload, 0);
   let dy = f32At(payload, 4);
   const flags = payload[8]!;
-  if (!Number.isFinite(dx) || !Number.isFinite(dy)) return reject("bad_input", "direction is not finite");
-  if (flags > 1) return reject("bad_input", `unknown flag bits ${flags}`);
   const mag = Math.hypot(dx, dy);
-  if (mag > MAX_MAGNITUDE) return reject("bad_input", `direction magnitude ${mag.toFixed(2)} exceeds ${MAX_MAGNITUDE}`);
+  if (!(mag <= MAX_MAGNITUDE)) return reject("bad_input", `direction magnitude must be ≤ ${MAX_MAGNITUDE}, got ${mag}`);
+  if (flags > 1) return reject("bad_input", `unknown flag bits ${flags}`);
   if (mag > 1) {
     dx /= mag;
     dy /= mag;
   }
-  return { dx, dy, flag: flags === 1 };
+  return { dx, dy, [flag]: flags === 1 } as Steering<F>;
 }

@@ -7,17 +7,16 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * (`truncated`); message decoders catch it at their boundary and return it as a value.
  */
 export class BinaryReader {
-  private readonly view: DataView;
   /** Read position: the next byte to read. */
   offset: number;
   /** End of the readable range (exclusive). */
   readonly end: number;
-
-  private readonly buf: Uint8Array;
+  readonly #buf: Uint8Array;
+  readonly #view: DataView;
 
   constructor(buf: Uint8Array, start = 0, end = buf.length) {
-    this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.#buf = buf;
+    this.#view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.offset = start;
     this.end = end;
   }
@@ -27,76 +26,57 @@ export class BinaryReader {
     return this.end - this.offset;
   }
 
-  private need(n: number): void {
-    if (this.offset + n > this.end) {
-      throw new DecodeError("truncated", `need ${n} bytes at ${this.offset}, have ${this.end - this.offset}`);
-    }
+  /** The one bounds check: claims the next `n` bytes and returns where they start. */
+  #take(n: number): number {
+    const at = this.offset;
+    if (at + n > this.end) throw new DecodeError("truncated", `need ${n} bytes at ${at}, have ${this.end - at}`);
+    this.offset = at + n;
+    return at;
   }
 
   /** Reads an unsigned byte. */
   u8(): number {
-    this.need(1);
-    return this.view.getUint8(this.offset++);
+    return this.#buf[this.#take(1)]!;
   }
   /** Reads a little-endian unsigned 16-bit integer. */
   u16(): number {
-    this.need(2);
-    const v = this.view.getUint16(this.offset, true);
-    this.offset += 2;
-    return v;
+    return this.#view.getUint16(this.#take(2), true);
   }
   /** Reads a little-endian unsigned 32-bit integer. */
   u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.offset, true);
-    this.offset += 4;
-    return v;
+    return this.#view.getUint32(this.#take(4), true);
   }
   /** Reads a little-endian signed 32-bit integer. */
   i32(): number {
-    this.need(4);
-    const v = this.view.getInt32(this.offset, true);
-    this.offset += 4;
-    return v;
+    return this.#view.getInt32(this.#take(4), true);
   }
   /** Reads a little-endian 32-bit float. */
   f32(): number {
-    this.need(4);
-    const v = this.view.getFloat32(this.offset, true);
-    this.offset += 4;
-    return v;
+    return this.#view.getFloat32(this.#take(4), true);
   }
   /** Reads a little-endian 64-bit float. */
   f64(): number {
-    this.need(8);
-    const v = this.view.getFloat64(this.offset, true);
-    this.offset += 8;
-    return v;
+    return this.#view.getFloat64(this.#take(8), true);
   }
   /** A finite f64; NaN and ±Infinity are a `bad_value` error. */
   finiteF64(what: string): number {
-    const v = this.f64();
-    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
-    return v;
+    return finite(this.f64(), what);
   }
   /** A finite f32; NaN and ±Infinity are a `bad_value` error. */
   finiteF32(what: string): number {
-    const v = this.f32();
-    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
-    return v;
+    return finite(this.f32(), what);
   }
-  /** Reads an unsigned LEB128 integer (at most 32 bits). */
+  /** Reads an unsigned LEB128 integer (at most 32 bits, so at most 5 bytes). */
   varuint(): number {
     let result = 0;
-    let shift = 0;
-    for (let i = 0; i < 5; i++) {
+    // Ends within 5 bytes: the fifth byte (bits 28..31) either fits in 4 bits, ending the
+    // number, or is rejected.
+    for (let shift = 0; ; shift += 7) {
       const b = this.u8();
-      if (i === 4 && b > 0x0f) throw new DecodeError("bad_value", "varuint exceeds 32 bits");
+      if (shift === 28 && b > 0x0f) throw new DecodeError("bad_value", "varuint exceeds 32 bits");
       result |= (b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result >>> 0;
-      shift += 7;
+      if (b < 0x80) return result >>> 0;
     }
-    throw new DecodeError("bad_value", "varuint longer than 5 bytes");
   }
   /** Reads a zigzag-encoded signed LEB128 integer. */
   varint(): number {
@@ -105,30 +85,29 @@ export class BinaryReader {
   }
   /** A view (no copy) of the next n bytes. */
   bytes(n: number): Uint8Array {
-    this.need(n);
-    const out = this.buf.subarray(this.offset, this.offset + n);
-    this.offset += n;
-    return out;
+    const at = this.#take(n);
+    return this.#buf.subarray(at, at + n);
   }
   /** varuint length + UTF-8; `maxBytes` bounds hostile lengths before any allocation. */
   string(maxBytes = 1024): string {
     const n = this.varuint();
     if (n > maxBytes) throw new DecodeError("too_large", `string of ${n} bytes exceeds ${maxBytes}`);
-    this.need(n);
+    const utf8 = this.bytes(n);
     try {
-      const s = textDecoder.decode(this.buf.subarray(this.offset, this.offset + n));
-      this.offset += n;
-      return s;
+      return textDecoder.decode(utf8);
     } catch {
       throw new DecodeError("bad_value", "string is not valid UTF-8");
     }
   }
   /** Throws `trailing_bytes` unless the whole frame was consumed. */
   expectEnd(): void {
-    if (this.offset !== this.end) {
-      throw new DecodeError("trailing_bytes", `${this.end - this.offset} unread bytes`);
-    }
+    if (this.offset !== this.end) throw new DecodeError("trailing_bytes", `${this.end - this.offset} unread bytes`);
   }
+}
+
+function finite(v: number, what: string): number {
+  if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
+  return v;
 }
 
 const f32Scratch = new DataView(new ArrayBuffer(4));
@@ -138,10 +117,6 @@ const f32Scratch = new DataView(new ArrayBuffer(4));
  * a `DataView` per call: for fixed-layout payloads read once per input on a room's hot path.
  */
 export function f32At(bytes: Uint8Array, offset: number): number {
-  const s = f32Scratch;
-  s.setUint8(0, bytes[offset]!);
-  s.setUint8(1, bytes[offset + 1]!);
-  s.setUint8(2, bytes[offset + 2]!);
-  s.setUint8(3, bytes[offset + 3]!);
-  return s.getFloat32(0, true);
+  for (let i = 0; i < 4; i++) f32Scratch.setUint8(i, bytes[offset + i]!);
+  return f32Scratch.getFloat32(0, true);
 }

@@ -8,20 +8,20 @@ const PEEK_CACHE_LIMIT = 4096;
  * writer kept per room (not per client) makes encoding allocation-free in steady state.
  */
 export class BinaryWriter {
-  private buf: Uint8Array;
-  private view: DataView;
+  #buf: Uint8Array;
+  #view: DataView;
   /**
-   * `peek()` views of `buf` by length, made once each: a room sends one frame per client per
-   * flush from one writer, and a fresh `subarray` per send was ~1 MB/s of garbage at 300
+   * `peek()` views of the buffer by length, made once each: a room sends one frame per client
+   * per flush from one writer, and a fresh `subarray` per send was ~1 MB/s of garbage at 300
    * players. Only short lengths are kept, so the cache stays small.
    */
-  private peeks: (Uint8Array | undefined)[] = [];
+  #peeks: (Uint8Array | undefined)[] = [];
   /** Current write position (bytes written since the last reset). */
   offset = 0;
 
   constructor(initialCapacity = 1024) {
-    this.buf = new Uint8Array(initialCapacity);
-    this.view = new DataView(this.buf.buffer);
+    this.#buf = new Uint8Array(initialCapacity);
+    this.#view = new DataView(this.#buf.buffer);
   }
 
   /** Empties the writer for reuse (keeps its buffer). */
@@ -30,93 +30,93 @@ export class BinaryWriter {
     return this;
   }
 
-  private ensure(extra: number): void {
-    const need = this.offset + extra;
-    if (need <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < need) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.offset));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-    this.peeks = [];
+  /**
+   * The one capacity check: claims the next `n` bytes and returns where they start. It may
+   * replace the buffer, so callers read `#buf` / `#view` only after it returns.
+   */
+  #claim(n: number): number {
+    const at = this.offset;
+    const need = at + n;
+    if (need > this.#buf.length) {
+      let cap = this.#buf.length * 2;
+      while (cap < need) cap *= 2;
+      const next = new Uint8Array(cap);
+      next.set(this.#buf.subarray(0, at));
+      this.#buf = next;
+      this.#view = new DataView(next.buffer);
+      this.#peeks = [];
+    }
+    this.offset = need;
+    return at;
   }
 
   /** Writes an unsigned byte. */
   u8(v: number): this {
-    this.ensure(1);
-    this.buf[this.offset++] = v;
+    const at = this.#claim(1);
+    this.#buf[at] = v;
     return this;
   }
   /** Writes a little-endian unsigned 16-bit integer. */
   u16(v: number): this {
-    this.ensure(2);
-    this.view.setUint16(this.offset, v, true);
-    this.offset += 2;
+    const at = this.#claim(2);
+    this.#view.setUint16(at, v, true);
     return this;
   }
   /** Writes a little-endian unsigned 32-bit integer. */
   u32(v: number): this {
-    this.ensure(4);
-    this.view.setUint32(this.offset, v, true);
-    this.offset += 4;
+    const at = this.#claim(4);
+    this.#view.setUint32(at, v, true);
     return this;
   }
   /** Writes a little-endian signed 32-bit integer. */
   i32(v: number): this {
-    this.ensure(4);
-    this.view.setInt32(this.offset, v, true);
-    this.offset += 4;
+    const at = this.#claim(4);
+    this.#view.setInt32(at, v, true);
     return this;
   }
   /** Writes a little-endian 32-bit float. */
   f32(v: number): this {
-    this.ensure(4);
-    this.view.setFloat32(this.offset, v, true);
-    this.offset += 4;
+    const at = this.#claim(4);
+    this.#view.setFloat32(at, v, true);
     return this;
   }
   /** Writes a little-endian 64-bit float. */
   f64(v: number): this {
-    this.ensure(8);
-    this.view.setFloat64(this.offset, v, true);
-    this.offset += 8;
+    const at = this.#claim(8);
+    this.#view.setFloat64(at, v, true);
     return this;
   }
   /** LEB128 unsigned integer, 0..2^32-1 (1-5 bytes). */
   varuint(v: number): this {
-    this.ensure(5);
-    v = v >>> 0;
-    while (v >= 0x80) {
-      this.buf[this.offset++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    this.buf[this.offset++] = v;
+    // Claims the longest form, then gives back what the number did not need.
+    let at = this.#claim(5);
+    const buf = this.#buf;
+    for (v >>>= 0; v >= 0x80; v >>>= 7) buf[at++] = (v & 0x7f) | 0x80;
+    buf[at] = v;
+    this.offset = at + 1;
     return this;
   }
   /** Zigzag + LEB128 signed integer, -2^31..2^31-1. */
   varint(v: number): this {
-    return this.varuint(((v << 1) ^ (v >> 31)) >>> 0);
+    return this.varuint((v << 1) ^ (v >> 31));
   }
   /** Writes raw bytes. */
   bytes(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.offset);
-    this.offset += b.length;
+    const at = this.#claim(b.length);
+    this.#buf.set(b, at);
     return this;
   }
   /** varuint byte length + UTF-8 bytes. */
   string(s: string): this {
-    // Worst case 3 bytes per UTF-16 unit; encodeInto writes in place, no temporary array.
-    this.ensure(5 + s.length * 3);
-    const lenPos = this.offset;
-    // Reserve 5 bytes for the length, then compact if the length is shorter.
-    const res = textEncoder.encodeInto(s, this.buf.subarray(lenPos + 5));
-    const n = res.written;
-    const lenBytes = n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
-    if (lenBytes !== 5) this.buf.copyWithin(lenPos + lenBytes, lenPos + 5, lenPos + 5 + n);
+    // Worst case 3 bytes per UTF-16 unit. encodeInto writes in place (no temporary array) past
+    // room for the longest length prefix; the text then moves down behind the actual prefix.
+    const at = this.#claim(5 + s.length * 3);
+    const n = textEncoder.encodeInto(s, this.#buf.subarray(at + 5)).written;
+    this.offset = at;
     this.varuint(n);
-    this.offset = lenPos + lenBytes + n;
+    const body = this.offset;
+    if (body !== at + 5) this.#buf.copyWithin(body, at + 5, at + 5 + n);
+    this.offset = body + n;
     return this;
   }
 
@@ -125,32 +125,27 @@ export class BinaryWriter {
    * `subarray` + `set` would allocate a view per call on the per-client flush path.
    */
   copyFrom(src: BinaryWriter, start: number, end: number): this {
-    const n = end - start;
-    this.ensure(n);
-    const d = this.buf;
-    const s = src.buf;
-    let o = this.offset;
+    let o = this.#claim(end - start);
+    const d = this.#buf;
+    const s = src.#buf;
     for (let i = start; i < end; i++) d[o++] = s[i]!;
-    this.offset = o;
     return this;
   }
 
   /** Overwrite a byte already written (e.g. a flags byte known only after the body). */
   patchU8(pos: number, v: number): void {
-    this.buf[pos] = v;
+    this.#buf[pos] = v;
   }
 
   /** A view of the bytes written so far. Valid only until the next write or reset. */
   peek(): Uint8Array {
     const n = this.offset;
-    if (n >= PEEK_CACHE_LIMIT) return this.buf.subarray(0, n);
-    let v = this.peeks[n];
-    if (v === undefined) v = this.peeks[n] = this.buf.subarray(0, n);
-    return v;
+    if (n >= PEEK_CACHE_LIMIT) return this.#buf.subarray(0, n);
+    return (this.#peeks[n] ??= this.#buf.subarray(0, n));
   }
 
   /** An exactly-sized copy of the bytes written so far, safe to hand to a socket. */
   toBytes(): Uint8Array {
-    return this.buf.slice(0, this.offset);
+    return this.#buf.slice(0, this.offset);
   }
 }

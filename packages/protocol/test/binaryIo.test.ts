@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, BinaryWriter, f32At } from "../src";
+import { BinaryReader, BinaryWriter, DecodeError, f32At } from "../src";
 
 describe("f32At", () => {
   it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
@@ -37,5 +37,56 @@ describe("BinaryWriter.peek", () => {
     const b = w.peek();
     expect(b).toBe(a);
     expect([...b]).toEqual([3, 4]);
+  });
+});
+
+/** One write and the value the reader must give back for it. */
+type Op =
+  | { kind: "u8" | "u16" | "u32" | "i32" | "varuint" | "varint" | "f64"; v: number }
+  | { kind: "f32"; v: number }
+  | { kind: "string"; v: string }
+  | { kind: "bytes"; v: Uint8Array };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant("u8" as const), v: fc.integer({ min: 0, max: 0xff }) }),
+  fc.record({ kind: fc.constant("u16" as const), v: fc.integer({ min: 0, max: 0xffff }) }),
+  fc.record({ kind: fc.constant("u32" as const), v: fc.integer({ min: 0, max: 0xffffffff }) }),
+  fc.record({ kind: fc.constant("i32" as const), v: fc.integer({ min: -0x80000000, max: 0x7fffffff }) }),
+  fc.record({ kind: fc.constant("varuint" as const), v: fc.integer({ min: 0, max: 0xffffffff }) }),
+  fc.record({ kind: fc.constant("varint" as const), v: fc.integer({ min: -0x80000000, max: 0x7fffffff }) }),
+  fc.record({ kind: fc.constant("f64" as const), v: fc.double() }),
+  fc.record({ kind: fc.constant("f32" as const), v: fc.float() }),
+  fc.record({ kind: fc.constant("string" as const), v: fc.string({ unit: "grapheme", maxLength: 200 }) }),
+  fc.record({ kind: fc.constant("bytes" as const), v: fc.uint8Array({ maxLength: 40 }) }),
+);
+
+describe("BinaryWriter and BinaryReader", () => {
+  it("read back every value written, in order, while the writer grows from 1 byte (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const w = new BinaryWriter(1);
+        for (const o of ops) {
+          if (o.kind === "string") w.string(o.v);
+          else if (o.kind === "bytes") w.bytes(o.v);
+          else w[o.kind](o.v);
+        }
+        const r = new BinaryReader(w.toBytes());
+        for (const o of ops) {
+          if (o.kind === "string") expect(r.string(1 << 20)).toBe(o.v);
+          else if (o.kind === "bytes") expect(r.bytes(o.v.length)).toEqual(o.v);
+          else expect(Object.is(r[o.kind](), o.v)).toBe(true);
+        }
+        r.expectEnd();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("rejects a varuint over 32 bits and any read past the end", () => {
+    expect(() => new BinaryReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x10])).varuint()).toThrow(DecodeError);
+    expect(new BinaryReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f])).varuint()).toBe(0xffffffff);
+    expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/truncated|need/);
+    expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
+    expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
   });
 });

@@ -157,6 +157,25 @@ describe("scalar fields", () => {
     expect(dequantize(bool(), roundTripFull(bool(), quantize(bool(), false)))).toBe(false);
   });
 
+  it("reads any bytes as a level the field can hold, or a DecodeError (fast-check, whole and as a difference)", () => {
+    fc.assert(
+      fc.property(scalarField, fc.uint8Array({ maxLength: 6 }), anyNumber, (f, bytes, b) => {
+        const base = quantize(f, b);
+        for (const read of [() => readScalarFull(new BinaryReader(bytes), f), () => readScalarDelta(new BinaryReader(bytes), f, base)]) {
+          let q: number;
+          try {
+            q = read();
+          } catch (e) {
+            expect(e).toBeInstanceOf(DecodeError);
+            continue;
+          }
+          expect(inRange(f, q)).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("rejects out-of-range levels on decode with DecodeError", () => {
     const f = quant(0, 10, 1); // 11 levels
     const w = new BinaryWriter();

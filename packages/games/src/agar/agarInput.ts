@@ -1,4 +1,4 @@
-import { isRejection, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { type BinaryWriter, type InputRejection } from "@tikron/protocol";
 import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
 
 /** One `agar` steering input: a direction (magnitude = throttle, ≤ 1) and boost. */
@@ -23,6 +23,5 @@ export function writeAgarInput(w: BinaryWriter, input: AgarInput): BinaryWriter 
 
 /** Validates an agar payload (see {@link decodeSteering}); refusals are `bad_input`. */
 export function decodeAgarInput(payload: unknown): AgarInput | InputRejection {
-  const s = decodeSteering(payload, "agar input");
-  return isRejection(s) ? s : { dx: s.dx, dy: s.dy, boost: s.flag };
+  return decodeSteering(payload, "agar input", "boost");
 }

@@ -1,4 +1,4 @@
-import { isRejection, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { type BinaryWriter, type InputRejection } from "@tikron/protocol";
 import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
 
 /** One `movement` steering input: a direction (magnitude = throttle, ≤ 1) and sprint. */
@@ -26,6 +26,5 @@ export function writeMovementInput(w: BinaryWriter, input: MovementInput): Binar
 
 /** Validates a movement payload (see {@link decodeSteering}); refusals are `bad_input`. */
 export function decodeMovementInput(payload: unknown): MovementInput | InputRejection {
-  const s = decodeSteering(payload, "movement input");
-  return isRejection(s) ? s : { dx: s.dx, dy: s.dy, sprint: s.flag };
+  return decodeSteering(payload, "movement input", "sprint");
 }

@@ -2,10 +2,10 @@ import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
 import { type Field, FieldCode, dequantize } from "../schema/field";
 import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "../schema/fieldWire";
-import type { EntityType, Schema, SchemaDecl } from "../schema/schema";
+import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { ViewWatchers, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { ViewWatchers, without, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -20,15 +20,10 @@ export interface ClientViewListener<D extends SchemaDecl> {
   update?(e: AnyViewEntity<D>, changedMask: number): void;
 }
 
-class Entity implements ViewEntity {
-  constructor(
-    readonly id: number,
-    readonly type: string,
-    readonly typeIndex: number,
-    readonly record: Record<string, unknown>,
-    /** Quantized scalars, the base the next update's differences apply to. */
-    readonly q: Int32Array,
-  ) {}
+/** An entity in view: what {@link ViewEntity} shows, plus the quantized base of its scalars. */
+interface Entity extends ViewEntity {
+  /** Quantized scalars, the base the next update's differences apply to. */
+  readonly q: Int32Array;
 }
 
 /**
@@ -56,8 +51,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   // Touched entities of the body being applied, for listeners (reused across bodies).
   readonly #left: Entity[] = [];
   readonly #entered: Entity[] = [];
-  readonly #updated: Entity[] = [];
-  readonly #updatedMasks: number[] = [];
+  /** Pairs: an updated entity, then its changed-field mask. */
+  readonly #updated: (Entity | number)[] = [];
 
   readonly #listener: ClientViewListener<D> | null;
 
@@ -116,7 +111,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
   clear(): void {
-    if (this.#removeFns.length > 0) for (const e of this.#entities.values()) for (const fn of this.#removeFns) fn(e);
+    for (const e of this.#entities.values()) for (const fn of this.#removeFns) fn(e);
     this.#entities.clear();
     this.#failure = null;
   }
@@ -124,27 +119,24 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   /** Applies one delta body. Returns null on success, or the reason it was rejected. */
   apply(body: Uint8Array): DecodeError | null {
     if (this.#failure) return this.#failure;
-    this.#left.length = 0;
-    this.#entered.length = 0;
-    this.#updated.length = 0;
-    this.#updatedMasks.length = 0;
+    const left = this.#left;
+    const entered = this.#entered;
+    const updated = this.#updated;
+    left.length = entered.length = updated.length = 0;
     this.#watchers?.reset();
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
       this.#watchers?.reset();
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
-      this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`);
-      return this.#failure;
+      return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
     const l = this.#listener;
-    if (l) {
-      if (l.leave) for (const e of this.#left) l.leave(e as AnyViewEntity<D>);
-      if (l.enter) for (const e of this.#entered) l.enter(e as AnyViewEntity<D>);
-      if (l.update) for (let i = 0; i < this.#updated.length; i++) l.update(this.#updated[i] as AnyViewEntity<D>, this.#updatedMasks[i]);
-    }
-    if (this.#removeFns.length > 0) for (const e of this.#left) for (const fn of this.#removeFns) fn(e);
-    if (this.#addFns.length > 0) for (const e of this.#entered) for (const fn of this.#addFns) fn(e);
+    if (l?.leave) for (const e of left) l.leave(e as AnyViewEntity<D>);
+    if (l?.enter) for (const e of entered) l.enter(e as AnyViewEntity<D>);
+    if (l?.update) for (let i = 0; i < updated.length; i += 2) l.update(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
+    for (const e of left) for (const fn of this.#removeFns) fn(e);
+    for (const e of entered) for (const fn of this.#addFns) fn(e);
     this.#watchers?.dispatch();
     return null;
   }
@@ -152,65 +144,47 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #decode(r: BinaryReader): void {
     const sections = r.u8();
     if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `delta sections ${sections}`);
-    if (sections & DeltaSection.Leaves) {
-      const n = readCount(r);
+    // The sections in wire order (leaves, enters, updates): each a count, then items that
+    // start with an entity id.
+    for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
+      if ((sections & section) === 0) continue;
+      const n = r.varuint();
+      if (n === 0) throw new DecodeError("bad_value", "empty delta section");
+      // Each item takes at least one byte: a hostile count fails here, not after a long loop.
+      if (n > r.remaining) throw new DecodeError("truncated", `section of ${n} items in ${r.remaining} bytes`);
       for (let i = 0; i < n; i++) {
-        const id = readId(r);
+        const id = r.varuint();
+        if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
+        if (section === DeltaSection.Enters) {
+          this.#enter(r, id);
+          continue;
+        }
         const e = this.#entities.get(id);
-        if (!e) throw new DecodeError("bad_value", `leave of unknown entity ${id}`);
-        this.#entities.delete(id);
-        this.#left.push(e);
+        if (!e) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
+        if (section === DeltaSection.Updates) {
+          this.#update(r, e);
+        } else {
+          this.#entities.delete(id);
+          this.#left.push(e);
+        }
       }
-    }
-    if (sections & DeltaSection.Enters) {
-      const n = readCount(r);
-      for (let i = 0; i < n; i++) this.#decodeEnter(r);
-    }
-    if (sections & DeltaSection.Updates) {
-      const n = readCount(r);
-      for (let i = 0; i < n; i++) this.#decodeUpdate(r);
     }
     r.expectEnd();
   }
 
-  #decodeEnter(r: BinaryReader): void {
-    const id = readId(r);
+  #enter(r: BinaryReader, id: number): void {
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
     if (!type) throw new DecodeError("bad_value", `unknown entity type ${typeIndex}`);
-    const q = new Int32Array(type.fields.length);
-    const record: Record<string, unknown> = {};
-    for (const fi of type.fields) {
-      const f = fi.field;
-      if (f.code === FieldCode.String) {
-        record[fi.name] = readStringField(r, f);
-      } else if (f.code === FieldCode.Map) {
-        const m = new Map<number, unknown>();
-        const n = r.varuint();
-        if (n > f.maxLen) throw new DecodeError("too_large", `map of ${n} keys exceeds ${f.maxLen}`);
-        for (let k = 0; k < n; k++) {
-          const key = readMapKey(r);
-          m.set(key, dequantize(f.value!, readScalarFull(r, f.value!)));
-        }
-        if (m.size !== n) throw new DecodeError("bad_value", "map repeats a key");
-        record[fi.name] = m;
-      } else {
-        const v = readScalarFull(r, f);
-        q[fi.index] = v;
-        record[fi.name] = dequantize(f, v);
-      }
-    }
+    const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length) };
+    for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
     if (prev) this.#left.push(prev);
-    const e = new Entity(id, type.name, typeIndex, record, q);
     this.#entities.set(id, e);
     this.#entered.push(e);
   }
 
-  #decodeUpdate(r: BinaryReader): void {
-    const id = readId(r);
-    const e = this.#entities.get(id);
-    if (!e) throw new DecodeError("bad_value", `update of unknown entity ${id}`);
+  #update(r: BinaryReader, e: Entity): void {
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
@@ -218,61 +192,60 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const watchers = this.#watchers;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
-      const f = fi.field;
       const fns = watchers?.watched(e.typeIndex, fi.index);
-      const previous = fns ? record[fi.name] : undefined;
-      if (f.code === FieldCode.String) {
-        record[fi.name] = readStringField(r, f);
-      } else if (f.code === FieldCode.Map) {
-        applyMapChange(r, f.maxLen, f.value!, record[fi.name] as Map<number, unknown>);
-      } else {
-        const v = readScalarDelta(r, f, e.q[fi.index]);
-        e.q[fi.index] = v;
-        record[fi.name] = dequantize(f, v);
-      }
+      const previous = record[fi.name];
+      readField(r, e, fi, false);
       if (fns) watchers!.record(e, fns, record[fi.name], previous);
     }
-    this.#updated.push(e);
-    this.#updatedMasks.push(mask);
+    this.#updated.push(e, mask);
   }
 }
 
-function applyMapChange(r: BinaryReader, maxKeys: number, valueField: Field, m: Map<number, unknown>): void {
-  const header = r.varuint();
-  const reset = (header & 1) !== 0;
-  const removed = header >>> 1;
-  if (reset) {
-    if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
-    m.clear();
+/**
+ * Reads field `fi` of `e` into its record: on an enter (`whole`) as the full value, on an
+ * update as a change to what the entity holds (scalars a difference, strings whole, maps
+ * removals and sets).
+ */
+function readField(r: BinaryReader, e: Entity, fi: FieldInfo, whole: boolean): void {
+  const f = fi.field;
+  const record = e.record;
+  if (f.code === FieldCode.String) {
+    record[fi.name] = readStringField(r, f);
+  } else if (f.code === FieldCode.Map) {
+    if (whole) {
+      const m = new Map<number, unknown>();
+      record[fi.name] = m;
+      if (readMapSets(r, f, m) !== m.size) throw new DecodeError("bad_value", "map repeats a key");
+    } else {
+      applyMapChange(r, f, record[fi.name] as Map<number, unknown>);
+    }
+  } else {
+    const v = (e.q[fi.index] = whole ? readScalarFull(r, f) : readScalarDelta(r, f, e.q[fi.index]));
+    record[fi.name] = dequantize(f, v);
   }
-  if (removed > maxKeys) throw new DecodeError("too_large", `${removed} map removals exceed ${maxKeys}`);
-  // Removing a key the client never had is allowed: the server may not know it was never sent.
-  for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
-  const set = r.varuint();
-  if (set > maxKeys) throw new DecodeError("too_large", `${set} map entries exceed ${maxKeys}`);
-  for (let i = 0; i < set; i++) {
-    const key = readMapKey(r);
-    m.set(key, dequantize(valueField, readScalarFull(r, valueField)));
-  }
-  if (m.size > maxKeys) throw new DecodeError("too_large", `map grew past ${maxKeys} keys`);
 }
 
-/** A section count: at least 1, and no more items than bytes left (each item takes ≥ 1 byte). */
-function readCount(r: BinaryReader): number {
+/** Reads `varuint n` and n map entries into `m`; returns n. */
+function readMapSets(r: BinaryReader, f: Field, m: Map<number, unknown>): number {
   const n = r.varuint();
-  if (n === 0) throw new DecodeError("bad_value", "empty delta section");
-  if (n > r.remaining) throw new DecodeError("truncated", `section of ${n} items in ${r.remaining} bytes`);
+  if (n > f.maxLen) throw new DecodeError("too_large", `${n} map entries exceed ${f.maxLen}`);
+  for (let i = 0; i < n; i++) {
+    const key = readMapKey(r);
+    m.set(key, dequantize(f.value!, readScalarFull(r, f.value!)));
+  }
   return n;
 }
 
-function readId(r: BinaryReader): number {
-  const id = r.varuint();
-  if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
-  return id;
-}
-
-/** `list` without the first `fn` (the same list when absent). */
-function without<T>(list: readonly T[], fn: T): readonly T[] {
-  const i = list.indexOf(fn);
-  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
+function applyMapChange(r: BinaryReader, f: Field, m: Map<number, unknown>): void {
+  const header = r.varuint();
+  const removed = header >>> 1;
+  if (header & 1) {
+    if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
+    m.clear();
+  }
+  if (removed > f.maxLen) throw new DecodeError("too_large", `${removed} map removals exceed ${f.maxLen}`);
+  // Removing a key the client never had is allowed: the server may not know it was never sent.
+  for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
+  readMapSets(r, f, m);
+  if (m.size > f.maxLen) throw new DecodeError("too_large", `map grew past ${f.maxLen} keys`);
 }

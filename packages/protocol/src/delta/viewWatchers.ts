@@ -26,13 +26,11 @@ type AnyChange = (entity: never, value: unknown, previous: unknown) => void;
  * call back only once the body applied whole). Reused arrays: no allocation per body.
  */
 export class ViewWatchers {
-  readonly #byName = new Map<string, AnyChange[]>();
+  readonly #byName = new Map<string, readonly AnyChange[]>();
   /** Per type index, per field index: the field's callbacks, or undefined. Rebuilt on (un)subscribe. */
-  #byType: (AnyChange[] | undefined)[][] = [];
-  readonly #entities: unknown[] = [];
-  readonly #slots: AnyChange[][] = [];
-  readonly #values: unknown[] = [];
-  readonly #previous: unknown[] = [];
+  #byType: (readonly AnyChange[] | undefined)[][] = [];
+  /** Changes of the body being decoded, four slots each: entity, callbacks, value, previous. */
+  readonly #pending: unknown[] = [];
 
   readonly #types: readonly EntityType[];
 
@@ -42,52 +40,50 @@ export class ViewWatchers {
 
   /** Adds `fn` for field `name`; returns the unsubscribe function. */
   add(name: string, fn: AnyChange): () => void {
-    const list = this.#byName.get(name) ?? [];
-    this.#byName.set(name, [...list, fn]);
+    const byName = this.#byName;
+    byName.set(name, [...(byName.get(name) ?? []), fn]);
     this.#rebuild();
     return () => {
-      const now = this.#byName.get(name) ?? [];
-      const i = now.indexOf(fn);
-      if (i < 0) return;
-      // A new array: a dispatch running now keeps iterating the old one.
-      this.#byName.set(name, [...now.slice(0, i), ...now.slice(i + 1)]);
+      byName.set(name, without(byName.get(name) ?? [], fn));
       this.#rebuild();
     };
   }
 
   /** The callbacks of field `fieldIndex` of type `typeIndex`, or undefined when none watch it. */
-  watched(typeIndex: number, fieldIndex: number): AnyChange[] | undefined {
+  watched(typeIndex: number, fieldIndex: number): readonly AnyChange[] | undefined {
     return this.#byType[typeIndex]?.[fieldIndex];
   }
 
   /** Records one change of the body being decoded. */
-  record(entity: unknown, fns: AnyChange[], value: unknown, previous: unknown): void {
-    this.#entities.push(entity);
-    this.#slots.push(fns);
-    this.#values.push(value);
-    this.#previous.push(previous);
+  record(entity: unknown, fns: readonly AnyChange[], value: unknown, previous: unknown): void {
+    this.#pending.push(entity, fns, value, previous);
   }
 
   /** Forgets the changes recorded (a new body, or one that failed). */
   reset(): void {
-    this.#entities.length = 0;
-    this.#slots.length = 0;
-    this.#values.length = 0;
-    this.#previous.length = 0;
+    this.#pending.length = 0;
   }
 
   /** Calls back the recorded changes in wire order. */
   dispatch(): void {
-    for (let i = 0; i < this.#entities.length; i++) {
-      for (const fn of this.#slots[i]!) fn(this.#entities[i] as never, this.#values[i], this.#previous[i]);
-    }
+    const p = this.#pending;
+    for (let i = 0; i < p.length; i += 4) for (const fn of p[i + 1] as AnyChange[]) fn(p[i] as never, p[i + 2], p[i + 3]);
     this.reset();
   }
 
   #rebuild(): void {
     this.#byType = this.#types.map((t) => t.fields.map((f) => {
       const fns = this.#byName.get(f.name);
-      return fns && fns.length > 0 ? fns : undefined;
+      return fns?.length ? fns : undefined;
     }));
   }
+}
+
+/**
+ * `list` without the first `fn` (the same list when absent). Callback lists are replaced, never
+ * mutated, so a callback may unsubscribe while its list is being called.
+ */
+export function without<T>(list: readonly T[], fn: T): readonly T[] {
+  const i = list.indexOf(fn);
+  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
 }

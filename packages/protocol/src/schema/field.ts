@@ -65,8 +65,9 @@ export class Field<V = unknown> {
 /** A field holding one number or boolean, quantized to an integer on the wire. */
 export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
 
-function checkFinite(what: string, v: number): void {
-  if (!Number.isFinite(v)) throw new RangeError(`${what} must be a finite number, got ${v}`);
+/** Checks an integer declaration parameter is within 1..max. */
+function checkCount(what: string, v: number, max: number): void {
+  if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${what} must be 1..${max}, got ${v}`);
 }
 
 /**
@@ -74,22 +75,21 @@ function checkFinite(what: string, v: number): void {
  * clamp; NaN becomes `min`.
  */
 export function quant(min: number, max: number, step: number): Field<number> {
-  checkFinite("quant min", min);
-  checkFinite("quant max", max);
-  checkFinite("quant step", step);
-  if (!(max > min)) throw new RangeError(`quant max (${max}) must exceed min (${min})`);
-  if (!(step > 0)) throw new RangeError(`quant step must be positive, got ${step}`);
+  const descriptor = `quant(${min},${max},${step})`;
+  // Written so that NaN fails each test.
+  if (!(min > -Infinity && max > min && max < Infinity)) throw new RangeError(`${descriptor}: min and max must be finite, min < max`);
+  if (!(step > 0 && step < Infinity)) throw new RangeError(`${descriptor}: step must be finite and > 0`);
   // The epsilon absorbs (max-min)/step landing a hair under an integer, e.g. 10/0.1, or far
   // from 0 where the subtraction itself rounds (|min| ~ 1e5 costs ~1e-9 of a step). A top
   // level that then overshoots max by a sliver is clamped by dequantize.
   const levels = Math.floor((max - min) / step + 1e-6) + 1;
-  if (levels > 0x7fffffff) throw new RangeError(`quant(${min},${max},${step}) needs more than 31 bits`);
-  return new Field(FieldCode.Quant, `quant(${min},${max},${step})`, min, max, step, levels, 0, null);
+  if (levels > 0x7fffffff) throw new RangeError(`${descriptor} needs more than 31 bits`);
+  return new Field(FieldCode.Quant, descriptor, min, max, step, levels, 0, null);
 }
 
 /** An angle in radians, wrapped to [0, 2π) and sent in `bits` bits (1..16). */
 export function quantAngle(bits: number): Field<number> {
-  if (!Number.isInteger(bits) || bits < 1 || bits > 16) throw new RangeError(`quantAngle bits must be 1..16, got ${bits}`);
+  checkCount("quantAngle bits", bits, 16);
   const levels = 1 << bits;
   return new Field(FieldCode.Angle, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels, 0, null);
 }
@@ -124,7 +124,7 @@ export function bool(): Field<boolean> {
  * surrogate pair); lone surrogates become U+FFFD so the server keeps exactly what clients decode.
  */
 export function string(maxLen: number): Field<string> {
-  if (!Number.isInteger(maxLen) || maxLen < 1 || maxLen > 65535) throw new RangeError(`string maxLen must be 1..65535, got ${maxLen}`);
+  checkCount("string maxLen", maxLen, 65535);
   return new Field(FieldCode.String, `string(${maxLen})`, 0, 0, 0, 0, maxLen, null);
 }
 
@@ -135,8 +135,8 @@ export function string(maxLen: number): Field<string> {
  * already synced stay, others wait in insertion order for room).
  */
 export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024): Field<Map<number, V>> {
-  if (!value.scalar) throw new TypeError("map values must be a scalar field (not string or map)");
-  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > 65535) throw new RangeError(`map maxKeys must be 1..65535, got ${maxKeys}`);
+  if (!value.scalar) throw new TypeError("map values must be a scalar field");
+  checkCount("map maxKeys", maxKeys, 65535);
   return new Field(FieldCode.Map, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
 }
 

@@ -29,33 +29,27 @@ export function writeScalarFull(w: BinaryWriter, f: Field, q: number): void {
   }
 }
 
-/** Reads what {@link writeScalarFull} wrote, rejecting values the field cannot hold. */
+/**
+ * Reads what {@link writeScalarFull} wrote, rejecting values the field cannot hold. The
+ * fixed-width kinds (u8, bool, u16, angle) take one byte up to 256 levels, else two.
+ */
 export function readScalarFull(r: BinaryReader, f: Field): number {
   switch (f.code) {
-    case FieldCode.U8:
-      return r.u8();
-    case FieldCode.Bool: {
-      const b = r.u8();
-      if (b > 1) throw new DecodeError("bad_value", `bool byte ${b}`);
-      return b;
-    }
-    case FieldCode.U16:
-      return r.u16();
-    case FieldCode.Angle: {
-      const q = f.levels <= 256 ? r.u8() : r.u16();
-      if (q >= f.levels) throw new DecodeError("bad_value", `angle level ${q} >= ${f.levels}`);
-      return q;
-    }
     case FieldCode.VarInt:
       return r.varint();
     case FieldCode.VarUint:
       return r.varuint() | 0;
-    default: {
-      const q = r.varuint();
-      if (q >= f.levels) throw new DecodeError("bad_value", `quant level ${q} >= ${f.levels}`);
-      return q;
-    }
+    case FieldCode.Quant:
+      return level(r.varuint(), f);
+    default:
+      return level(f.levels <= 256 ? r.u8() : r.u16(), f);
   }
+}
+
+/** `q` if it is one of the field's levels, else a `bad_value` error. */
+function level(q: number, f: Field): number {
+  if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+  return q;
 }
 
 /**
@@ -82,25 +76,22 @@ export function writeScalarDelta(w: BinaryWriter, f: Field, q: number, base: num
   }
 }
 
-/** Reads what {@link writeScalarDelta} wrote against the same `base`. */
+/**
+ * Reads what {@link writeScalarDelta} wrote against the same `base`. Any angle step lands on a
+ * level (the circle wraps); integers wrap in 32 bits.
+ */
 export function readScalarDelta(r: BinaryReader, f: Field, base: number): number {
   switch (f.code) {
     case FieldCode.U8:
     case FieldCode.Bool:
       return readScalarFull(r, f);
-    case FieldCode.Angle: {
-      const d = r.varint();
-      if (d >= f.levels || d <= -f.levels) throw new DecodeError("bad_value", `angle step ${d} out of range`);
-      return (base + d) & (f.levels - 1);
-    }
+    case FieldCode.Angle:
+      return (base + r.varint()) & (f.levels - 1);
     case FieldCode.VarInt:
     case FieldCode.VarUint:
       return (base + r.varint()) | 0;
-    default: {
-      const q = base + r.varint();
-      if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
-      return q;
-    }
+    default:
+      return level(base + r.varint(), f);
   }
 }
 

@@ -69,44 +69,35 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
 
   constructor(decl: D) {
     const names = Object.keys(decl);
-    if (names.length === 0) throw new TypeError("a schema needs at least one entity type");
-    if (names.length > MAX_TYPES) throw new RangeError(`a schema may declare at most ${MAX_TYPES} types`);
-    const types: EntityType[] = [];
-    let maxFields = 0;
+    if (names.length === 0 || names.length > MAX_TYPES) throw new RangeError(`a schema declares 1..${MAX_TYPES} entity types, got ${names.length}`);
     let canonical = "tikron-schema-1";
-    for (const name of names) {
+    this.types = names.map((name, typeIndex): EntityType => {
       const typeDecl = decl[name];
       const fieldNames = Object.keys(typeDecl);
-      if (fieldNames.length > MAX_FIELDS_PER_TYPE) {
-        throw new RangeError(`type ${name} declares ${fieldNames.length} fields; at most ${MAX_FIELDS_PER_TYPE}`);
-      }
-      const fields: FieldInfo[] = fieldNames.map((fname, index) => {
-        if (fname === "__proto__") throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
-        return { name: fname, index, field: typeDecl[fname] };
-      });
+      if (fieldNames.length > MAX_FIELDS_PER_TYPE) throw new RangeError(`type ${name} declares ${fieldNames.length} fields; at most ${MAX_FIELDS_PER_TYPE}`);
+      if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
+      const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
+      canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
       const numericAt = (n: string): number => {
-        const fi = fields.find((f) => f.name === n);
-        return fi && fi.field.scalar && fi.field.code !== FieldCode.Bool ? fi.index : -1;
+        const f = fields.find((fi) => fi.name === n)?.field;
+        return f?.scalar && f.code !== FieldCode.Bool ? fieldNames.indexOf(n) : -1;
       };
       const xIndex = numericAt("x");
       const yIndex = numericAt("y");
       const both = xIndex >= 0 && yIndex >= 0;
-      types.push({
+      return {
         name,
-        index: types.length,
+        index: typeIndex,
         fields,
         allMask: fields.length === 32 ? -1 : (1 << fields.length) - 1,
         xIndex: both ? xIndex : -1,
         yIndex: both ? yIndex : -1,
-      });
-      maxFields = Math.max(maxFields, fields.length);
-      canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
-    }
+      };
+    });
     this.decl = decl;
-    this.types = types;
-    this.maxFields = maxFields;
+    this.maxFields = Math.max(...this.types.map((t) => t.fields.length));
     this.hash = fnv1a32(canonical);
-    this.#byName = new Map(types.map((t) => [t.name, t]));
+    this.#byName = new Map(this.types.map((t) => [t.name, t]));
   }
 
   /** The resolved type called `name` (throws on an unknown name: a programming error). */
