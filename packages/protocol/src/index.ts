@@ -13,6 +13,7 @@ export { reject, isRejection, type InputRejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./inputFrame";
 export * from "./serverMessages";
+export type { ServerFields } from "./serverFields";
 export * from "./jsonMessages";
 export * from "./cadence";
 export * from "./joinUrl";

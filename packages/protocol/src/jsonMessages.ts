@@ -1,7 +1,7 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
-import { errorName } from "./errorCodes";
-import type { ServerMessage, WelcomeMessage } from "./serverMessages";
+import { readServerBody, type ServerMessage, type WelcomeMessage } from "./serverMessages";
+import { JsonFields } from "./serverFields";
 import { isMessageType } from "./roomMessages";
 
 /**
@@ -211,10 +211,9 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
 /** Parses a JSON-mode server message (client side). Never throws. */
 export function decodeJsonServerMessage(text: string): JsonServerMessage | DecodeError {
   try {
-    const v = JSON.parse(text) as JsonServerMessage;
-    if (typeof v !== "object" || v === null || typeof (v as { t?: unknown }).t !== "string") {
-      return new DecodeError("bad_json", "not a tagged JSON object");
-    }
+    const v = JSON.parse(text) as JsonServerMessage | null;
+    // Only an object can carry a string `t` (null has no fields: `?.`).
+    if (typeof v?.t !== "string") return new DecodeError("bad_json", "not a tagged JSON object");
     return v;
   } catch {
     return new DecodeError("bad_json", "not valid JSON");
@@ -230,46 +229,27 @@ export interface KeepaliveMessage {
 /** A server message of either dialect after decoding: event and state bodies are bytes or JSON values. */
 export type DecodedServerMessage = ServerMessage<unknown, unknown> | KeepaliveMessage;
 
-function finite(...values: unknown[]): boolean {
-  return values.every(Number.isFinite);
-}
-
 /**
  * Decodes a JSON-dialect server message into the shape {@link decodeServerMessage} gives binary
- * ones: the welcome gains `json: true` and `schemaHash` 0, fields take their binary names. Never
- * throws; a message with a missing or non-finite number is a `bad_value` error.
+ * ones: the welcome gains `json: true` and `schemaHash` 0, fields take their binary names, and
+ * both dialects read a message's fields through one reader ({@link readServerBody}). Never
+ * throws; a missing field, or one not of its binary type (a u32, a finite number, a string
+ * within its binary limit), is a `bad_value` error.
  */
 export function decodeServerText(text: string): DecodedServerMessage | DecodeError {
   const m = decodeJsonServerMessage(text);
   if (m instanceof DecodeError) return m;
-  switch (m.t) {
-    case "welcome": {
-      const { t: _t, v: version, ...fields } = m;
-      if (typeof m.token !== "string" || !finite(version, m.playerId, m.tickMs, m.syncIntervalMs, m.serverTime, m.roomEpoch, m.cap, m.lastSeq)) break;
-      return { kind: "welcome", version, ...fields, roomKind: String(m.roomKind), reconnected: m.reconnected === true, json: true, schemaHash: 0 };
+  // What JSON leaves out: optional refusal fields, and the welcome's flags byte and schema hash.
+  const f = new JsonFields({ code: 0, retryAfterMs: 0, reason: "", schemaHash: 0, ...m, flags: (m as { reconnected?: unknown }).reconnected === true ? 3 : 2 });
+  try {
+    switch (m.t) {
+      case "state":
+        return { kind: "frame", tick: f.varuint("tick"), time: f.varuint("time"), ackSeq: m.ack === undefined ? -1 : f.varuint("ack"), events: Array.isArray(m.events) ? m.events : [], hasState: m.state !== undefined, body: m.state };
+      case "ka":
+        return { kind: "keepalive" };
     }
-    case "state":
-      if (!finite(m.tick, m.time, m.ack ?? 0)) break;
-      return { kind: "frame", tick: m.tick, time: m.time, ackSeq: m.ack ?? -1, events: Array.isArray(m.events) ? m.events : [], hasState: m.state !== undefined, body: m.state };
-    case "error":
-    case "reply": {
-      // A reply without a code succeeded; an error or a refusing reply shares the error's fields.
-      const code = m.code ?? 0;
-      const retryAfterMs = m.retryAfterMs ?? 0;
-      if (!finite(code, retryAfterMs) || (m.t === "reply" && !finite(m.id))) break;
-      const refusal = { code, name: code === 0 ? "" : typeof m.name === "string" ? m.name : errorName(code), reason: String(m.reason ?? ""), retryAfterMs: Math.max(0, retryAfterMs) };
-      return m.t === "error" ? { kind: "error", ...refusal } : { kind: "reply", requestId: m.id, ...refusal, value: m.data };
-    }
-    case "pong":
-      if (!finite(m.ct, m.st)) break;
-      return { kind: "pong", clientTime: m.ct, serverTime: m.st };
-    case "stats":
-      if (!finite(m.id)) break;
-      return { kind: "stats", requestId: m.id, stats: m.stats };
-    case "ka":
-      return { kind: "keepalive" };
-    default:
-      return new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify((m as { t: unknown }).t).slice(0, 32)}`);
+    return readServerBody(m.t, f) ?? new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify(m.t).slice(0, 32)}`);
+  } catch (e) {
+    return e as DecodeError; // JsonFields throws nothing else
   }
-  return new DecodeError("bad_value", `${m.t} with a missing or bad field`);
 }

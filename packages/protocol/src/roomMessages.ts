@@ -2,7 +2,8 @@ import type { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
-import { errorName, type ErrorName } from "./errorCodes";
+import type { ErrorName } from "./errorCodes";
+import { jsonField, readRefusal, type ServerFields } from "./serverFields";
 
 /*
  * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
@@ -96,12 +97,15 @@ export function readRoomMessage(r: BinaryReader): RoomMessage {
   return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
 }
 
-/** Reads a REPLY's body (after its kind byte); throws {@link DecodeError}, or a SyntaxError for a value that is not JSON. */
-export function readReply(r: BinaryReader): ReplyMessage {
-  const requestId = r.varuint();
-  const code = r.u16();
-  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: JSON.parse(r.string(MAX_REPLY_PAYLOAD_CHARS * 3)) };
-  return { kind: "reply", requestId, code, name: errorName(code), retryAfterMs: r.varuint(), reason: r.string(1024), value: undefined };
+/**
+ * Reads a REPLY's body: a binary one after its kind byte (pass the `BinaryReader`), or a JSON
+ * `reply`'s fields. Throws {@link DecodeError}, or a SyntaxError for a value that is not JSON.
+ */
+export function readReply(r: ServerFields): ReplyMessage {
+  const requestId = r.varuint("id");
+  const code = r.u16("code");
+  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: jsonField(r, MAX_REPLY_PAYLOAD_CHARS * 3, "data") };
+  return { kind: "reply", requestId, ...readRefusal(r, code), value: undefined };
 }
 
 /**

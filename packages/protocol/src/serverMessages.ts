@@ -2,7 +2,7 @@ import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import { FrameFlag, Kind } from "./constants";
 import { DecodeError } from "./decodeError";
-import { errorName } from "./errorCodes";
+import { jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readReply, type ReplyMessage } from "./roomMessages";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
@@ -162,6 +162,51 @@ export function encodeStats(w: BinaryWriter, requestId: number, json: string): B
 
 const MAX_EVENTS_PER_FRAME = 4096;
 
+/** The binary kinds whose bodies {@link readServerBody} reads, by the name both dialects share (`t` in JSON, `kind` decoded). */
+const SHARED_KINDS: Readonly<Record<number, string>> = { [Kind.Welcome]: "welcome", [Kind.Error]: "error", [Kind.Pong]: "pong", [Kind.Stats]: "stats", [Kind.Reply]: "reply" };
+
+/**
+ * Reads the body of a welcome, error, pong, stats or reply message from either dialect's fields
+ * (a frame's sections differ too much between them, so each dialect reads its own); undefined
+ * for any other kind. Throws {@link DecodeError}, or a SyntaxError for JSON text that is not JSON.
+ */
+export function readServerBody(kind: string | undefined, f: ServerFields): Exclude<ServerMessage, { kind: "frame" }> | undefined {
+  switch (kind) {
+    case "welcome": {
+      const head = {
+        version: f.u16("v"),
+        playerId: f.varuint("playerId"),
+        token: f.string(128, "token"),
+        tickMs: f.u16("tickMs"),
+        syncIntervalMs: f.u16("syncIntervalMs"),
+        serverTime: f.finiteF64("serverTime"),
+        roomEpoch: f.finiteF64("roomEpoch"),
+      };
+      const flags = f.u8("flags");
+      if (flags > 3) throw new DecodeError("bad_value", `welcome flags ${flags}`);
+      return {
+        kind: "welcome",
+        ...head,
+        reconnected: (flags & 1) !== 0,
+        json: (flags & 2) !== 0,
+        roomKind: f.string(64, "roomKind"),
+        cap: f.u16("cap"),
+        schemaHash: f.u32("schemaHash"),
+        lastSeq: f.varuint("lastSeq"),
+      };
+    }
+    case "error":
+      return { kind: "error", ...readRefusal(f, f.u16("code")) };
+    case "pong":
+      return { kind: "pong", clientTime: f.finiteF64("ct"), serverTime: f.finiteF64("st") };
+    case "stats":
+      return { kind: "stats", requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") };
+    case "reply":
+      return readReply(f);
+  }
+  return undefined;
+}
+
 /**
  * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
  * {@link DecodeError}, `bad_json` when a STATS or REPLY value is not JSON.
@@ -171,67 +216,24 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
     const r = new BinaryReader(bytes);
     const kind = r.u8();
     let msg: ServerMessage;
-    switch (kind) {
-      case Kind.Welcome: {
-        const version = r.u16();
-        const playerId = r.varuint();
-        const token = r.string(128);
-        const tickMs = r.u16();
-        const syncIntervalMs = r.u16();
-        const serverTime = r.finiteF64("serverTime");
-        const roomEpoch = r.finiteF64("roomEpoch");
-        const flags = r.u8();
-        if (flags > 3) throw new DecodeError("bad_value", `welcome flags ${flags}`);
-        msg = {
-          kind: "welcome",
-          version,
-          playerId,
-          token,
-          tickMs,
-          syncIntervalMs,
-          serverTime,
-          roomEpoch,
-          reconnected: (flags & 1) !== 0,
-          json: (flags & 2) !== 0,
-          roomKind: r.string(64),
-          cap: r.u16(),
-          schemaHash: r.u32(),
-          lastSeq: r.varuint(),
-        };
-        break;
+    if (kind === Kind.Frame) {
+      const flags = r.u8();
+      if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
+      const tick = r.varuint();
+      const time = r.varuint();
+      const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
+      const events: Uint8Array[] = [];
+      if (flags & FrameFlag.Events) {
+        const n = r.varuint();
+        if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
+        for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
       }
-      case Kind.Frame: {
-        const flags = r.u8();
-        if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
-        const tick = r.varuint();
-        const time = r.varuint();
-        const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
-        const events: Uint8Array[] = [];
-        if (flags & FrameFlag.Events) {
-          const n = r.varuint();
-          if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
-          for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
-        }
-        const hasState = (flags & FrameFlag.Delta) !== 0;
-        msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
-        break;
-      }
-      case Kind.Error: {
-        const code = r.u16();
-        msg = { kind: "error", code, name: errorName(code), retryAfterMs: r.varuint(), reason: r.string(1024) };
-        break;
-      }
-      case Kind.Pong:
-        msg = { kind: "pong", clientTime: r.finiteF64("clientTime"), serverTime: r.finiteF64("serverTime") };
-        break;
-      case Kind.Stats:
-        msg = { kind: "stats", requestId: r.u32(), stats: JSON.parse(r.string(1 << 20)) };
-        break;
-      case Kind.Reply:
-        msg = readReply(r);
-        break;
-      default:
-        throw new DecodeError("unknown_kind", `unknown server message kind 0x${kind.toString(16)}`);
+      const hasState = (flags & FrameFlag.Delta) !== 0;
+      msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
+    } else {
+      const body = readServerBody(SHARED_KINDS[kind], r);
+      if (!body) throw new DecodeError("unknown_kind", `unknown server message kind 0x${kind.toString(16)}`);
+      msg = body;
     }
     r.expectEnd();
     return msg;

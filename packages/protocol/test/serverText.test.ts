@@ -117,6 +117,21 @@ describe("decodeServerText on bad input", () => {
     expect(decodeServerText('{"t":"ka"}')).toEqual({ kind: "keepalive" });
   });
 
+  it("holds JSON fields to their binary types (one reader for both dialects)", () => {
+    const welcome = toJsonWelcome({ version: 1, playerId: 7, token: "t", tickMs: 50, syncIntervalMs: 50, serverTime: 1.5, roomEpoch: 2.5, reconnected: false, json: true, roomKind: "agar", cap: 8, schemaHash: 0, lastSeq: 0 });
+    expect(decodeServerText(text(welcome))).toMatchObject({ kind: "welcome", playerId: 7, reconnected: false, json: true, schemaHash: 0 });
+    expect(bad(text({ ...welcome, playerId: 1.5 }))).toBe("bad_value");
+    expect(bad(text({ ...welcome, playerId: -1 }))).toBe("bad_value");
+    expect(bad(text({ ...welcome, token: "x".repeat(129) }))).toBe("bad_value");
+    expect(bad(text({ ...welcome, serverTime: "1" as unknown as number }))).toBe("bad_value");
+    expect(bad('{"t":"error","code":4,"reason":"x","retryAfterMs":-1}')).toBe("bad_value");
+    expect(bad('{"t":"state","tick":1,"time":2.5}')).toBe("bad_value");
+  });
+
+  it("names an error by its code, as the binary decoder does", () => {
+    expect(decodeServerText(`{"t":"error","code":${ErrorCode.room_full},"name":"other","reason":"x"}`)).toMatchObject({ code: ErrorCode.room_full, name: "room_full" });
+  });
+
   it("binary stats and replies whose JSON text is broken are bad_json", () => {
     const broken = (bytes: Uint8Array) => (decodeServerMessage(bytes) as DecodeError).code;
     expect(broken(encodeStats(w.reset(), 1, "{oops").toBytes())).toBe("bad_json");

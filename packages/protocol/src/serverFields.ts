@@ -1,0 +1,72 @@
+import { BinaryReader } from "./binaryReader";
+import { DecodeError } from "./decodeError";
+import { errorName } from "./errorCodes";
+
+/*
+ * One reader per server message serves both dialects: it asks a field source for each field by
+ * its JSON key and binary type. A binary frame answers in wire order (a `BinaryReader`: the key
+ * only names the field in errors); a JSON message by key, type-checked ({@link JsonFields}). So
+ * the binary and the JSON dialect cannot decode a message differently.
+ */
+
+/**
+ * Where a server message's fields come from: a {@link BinaryReader} (fields in wire order) or a
+ * {@link JsonFields} (fields by their JSON key). Every read throws a {@link DecodeError}.
+ */
+export interface ServerFields {
+  /** An unsigned integer of at most 8 bits (binary); a u32 (JSON). */
+  u8(key: string): number;
+  /** An unsigned integer of at most 16 bits (binary); a u32 (JSON). */
+  u16(key: string): number;
+  /** An unsigned 32-bit integer. */
+  u32(key: string): number;
+  /** An unsigned integer of at most 32 bits, as LEB128 in binary. */
+  varuint(key: string): number;
+  /** A finite number. */
+  finiteF64(key: string): number;
+  /** A string of at most `maxBytes` (bytes of UTF-8 in binary, UTF-16 units in JSON). */
+  string(maxBytes: number, key: string): string;
+}
+
+/**
+ * A JSON-dialect server message as a field source: each read takes the field under its key and
+ * throws a `bad_value` {@link DecodeError} when it is missing or not of the type asked for.
+ */
+export class JsonFields implements ServerFields {
+  /** @param message the parsed message, with any defaults for absent optional fields filled in */
+  constructor(readonly message: Readonly<Record<string, unknown>>) {}
+
+  u32(key: string): number {
+    const v = this.message[key] as number;
+    // `>>> 0` maps any value to a u32; only a u32 (an integer in [0, 2^32)) comes back as itself.
+    if (v >>> 0 !== v) throw new DecodeError("bad_value", `${key} must be a u32`);
+    return v;
+  }
+
+  // JSON carries every integer the same way: one check (a u32) for each binary width.
+  u8 = this.u32;
+  u16 = this.u32;
+  varuint = this.u32;
+
+  finiteF64(key: string): number {
+    const v = this.message[key];
+    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${key} must be a finite number`);
+    return v as number;
+  }
+
+  string(maxBytes: number, key: string): string {
+    const v = this.message[key];
+    if (typeof v !== "string" || v.length > maxBytes) throw new DecodeError("bad_value", `${key} must be a string of at most ${maxBytes}`);
+    return v;
+  }
+}
+
+/** A JSON value field: JSON text (at most `maxBytes`) in a binary frame, the value itself in a JSON message. */
+export function jsonField(f: ServerFields, maxBytes: number, key: string): unknown {
+  return f instanceof BinaryReader ? JSON.parse(f.string(maxBytes)) : (f as JsonFields).message[key];
+}
+
+/** A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the code's name, the back-off and the reason. */
+export function readRefusal(f: ServerFields, code: number): { code: number; name: string; retryAfterMs: number; reason: string } {
+  return { code, name: errorName(code), retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(1024, "reason") };
+}
