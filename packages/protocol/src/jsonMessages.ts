@@ -248,7 +248,7 @@ export function decodeServerText(text: string): DecodedServerMessage | DecodeErr
       case "ka":
         return { kind: "keepalive" };
     }
-    return readServerBody(m.t, f) ?? new DecodeError("unknown_kind", `unknown server message type ${JSON.stringify(m.t).slice(0, 32)}`);
+    return readServerBody(m.t, f);
   } catch (e) {
     return e as DecodeError; // JsonFields throws nothing else
   }

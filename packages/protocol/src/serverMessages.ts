@@ -162,15 +162,19 @@ export function encodeStats(w: BinaryWriter, requestId: number, json: string): B
 
 const MAX_EVENTS_PER_FRAME = 4096;
 
-/** The binary kinds whose bodies {@link readServerBody} reads, by the name both dialects share (`t` in JSON, `kind` decoded). */
-const SHARED_KINDS: Readonly<Record<number, string>> = { [Kind.Welcome]: "welcome", [Kind.Error]: "error", [Kind.Pong]: "pong", [Kind.Stats]: "stats", [Kind.Reply]: "reply" };
+/**
+ * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
+ * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
+ */
+const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply"];
 
 /**
  * Reads the body of a welcome, error, pong, stats or reply message from either dialect's fields
- * (a frame's sections differ too much between them, so each dialect reads its own); undefined
- * for any other kind. Throws {@link DecodeError}, or a SyntaxError for JSON text that is not JSON.
+ * (a frame's sections differ too much between them, so each dialect reads its own). Throws
+ * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
+ * is not JSON.
  */
-export function readServerBody(kind: string | undefined, f: ServerFields): Exclude<ServerMessage, { kind: "frame" }> | undefined {
+export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMessage, { kind: "frame" }> {
   switch (kind) {
     case "welcome": {
       const head = {
@@ -204,7 +208,7 @@ export function readServerBody(kind: string | undefined, f: ServerFields): Exclu
     case "reply":
       return readReply(f);
   }
-  return undefined;
+  throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
 }
 
 /**
@@ -231,9 +235,7 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
       const hasState = (flags & FrameFlag.Delta) !== 0;
       msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
     } else {
-      const body = readServerBody(SHARED_KINDS[kind], r);
-      if (!body) throw new DecodeError("unknown_kind", `unknown server message kind 0x${kind.toString(16)}`);
-      msg = body;
+      msg = readServerBody(SERVER_KINDS[kind - Kind.Welcome] ?? `0x${kind.toString(16)}`, r);
     }
     r.expectEnd();
     return msg;
