@@ -11,7 +11,7 @@ import { errorName } from "./errorCodes";
 
 /**
  * Where a server message's fields come from: a {@link BinaryReader} (fields in wire order) or a
- * {@link JsonFields} (fields by their JSON key). Every read throws a {@link DecodeError}.
+ * JSON message (fields by their JSON key, type-checked). Every read throws a {@link DecodeError}.
  */
 export interface ServerFields {
   /** An unsigned integer of at most 8 bits (binary); a u32 (JSON). */
