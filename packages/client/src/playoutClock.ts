@@ -11,9 +11,9 @@ import { approach, WindowMin } from "./timing";
  * 60–200 ms band is sized for.
  *
  * The delay adapts: each starvation (render time overtaking the newest snapshot) grows it by one
- * send interval; after `stableMs` without starvation it shrinks slowly, but never below the worst
- * interval-plus-lateness seen in the jitter window, so shrinking cannot undercut a jitter the
- * link has recently shown.
+ * send interval; after {@link PLAYOUT_STABLE_MS} without starvation it shrinks slowly, but never
+ * below the worst interval-plus-lateness seen in the jitter window (plus a little headroom), so
+ * shrinking cannot undercut a jitter the link has recently shown.
  */
 
 /** Tunables of a `PlayoutClock` (the delay part of `SnapshotBufferOptions`). */
@@ -26,15 +26,16 @@ export interface PlayoutClockOptions {
   maxDelayMs?: number;
   /** Delay before any feedback (ms). Default two send intervals, clamped to the band. */
   initialDelayMs?: number;
-  /** Time without starvation before the delay starts shrinking (ms). Default 3000. */
-  stableMs?: number;
-  /** Shrink rate of the delay while stable (ms per second). Default 5. */
-  shrinkMsPerSec?: number;
-  /** How far back arrival jitter is remembered when deciding how far to shrink (ms). Default 10 000. */
-  jitterWindowMs?: number;
-  /** Slack kept above the worst observed need when shrinking (ms). Default 5. */
-  headroomMs?: number;
 }
+
+/** Time without starvation before the delay starts shrinking (ms). */
+export const PLAYOUT_STABLE_MS = 3000;
+/** Shrink rate of the delay while stable (ms per ms: 5 ms per second, unnoticeable on screen). */
+export const PLAYOUT_SHRINK_MS_PER_MS = 0.005;
+/** How far back arrival jitter is remembered when deciding how far to shrink (ms). */
+export const PLAYOUT_JITTER_WINDOW_MS = 10_000;
+/** Slack kept above the worst observed need when shrinking (ms). */
+export const PLAYOUT_HEADROOM_MS = 5;
 
 /** Rate at which a grown delay is taken up: render time runs at half speed until it is. */
 const GROW_MS_PER_MS = 0.5;
@@ -54,22 +55,14 @@ export abstract class PlayoutClock {
   readonly minDelayMs: number;
   /** Upper edge of the interpolation-delay band (ms). */
   readonly maxDelayMs: number;
-  /** Time without starvation before the delay shrinks (ms). */
-  readonly stableMs: number;
-  /** Shrink rate of the delay while stable (ms per second). */
-  readonly shrinkMsPerSec: number;
-  /** How far back arrival jitter is remembered (ms). */
-  readonly jitterWindowMs: number;
-  /** Slack kept above the worst observed need when shrinking (ms). */
-  readonly headroomMs: number;
   #sendInterval: number;
   readonly #initialDelayOption: number | undefined;
 
   // The arrival timeline over the jitter window: the earliest arrival offset (arrival − server
   // time: the baseline), and the worst need, gap since the previous snapshot + offset (stored
   // negated, and without the baseline, which is subtracted when read).
-  readonly #earliest: WindowMin;
-  readonly #worst: WindowMin;
+  readonly #earliest = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
+  readonly #worst = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
   /** False until the first arrival of a timeline. */
   #arrived = false;
   #prevTime = 0;
@@ -86,14 +79,8 @@ export abstract class PlayoutClock {
   constructor(options: PlayoutClockOptions = {}) {
     this.minDelayMs = options.minDelayMs ?? 60;
     this.maxDelayMs = Math.max(this.minDelayMs, options.maxDelayMs ?? 200);
-    this.stableMs = options.stableMs ?? 3000;
-    this.shrinkMsPerSec = options.shrinkMsPerSec ?? 5;
-    this.jitterWindowMs = options.jitterWindowMs ?? 10_000;
-    this.headroomMs = options.headroomMs ?? 5;
     this.#sendInterval = options.sendIntervalMs ?? 50;
     this.#initialDelayOption = options.initialDelayMs;
-    this.#earliest = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
-    this.#worst = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
     this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
@@ -125,7 +112,7 @@ export abstract class PlayoutClock {
   /** Lowest delay the clock would currently shrink to (ms): recent worst need plus headroom. */
   get floorDelayMs(): number {
     // The worst need is −#worst.min − #earliest.min (see the fields).
-    return this.#clamp(this.headroomMs - this.#worst.min - this.#earliest.min);
+    return this.#clamp(PLAYOUT_HEADROOM_MS - this.#worst.min - this.#earliest.min);
   }
 
   /** Server send interval (ms): the step by which a starvation grows the delay. */
@@ -188,8 +175,8 @@ export abstract class PlayoutClock {
     if (!this.#arrived) return this.#lastRender;
 
     this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
-    if (!this.#starved && localNow - this.#lastStarveAt >= this.stableMs) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
-    this.#delay = approach(this.#delay, this.#delayTarget, dt * (this.#delay < this.#delayTarget ? GROW_MS_PER_MS : this.shrinkMsPerSec / 1000));
+    if (!this.#starved && localNow - this.#lastStarveAt >= PLAYOUT_STABLE_MS) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
+    this.#delay = approach(this.#delay, this.#delayTarget, dt * (this.#delay < this.#delayTarget ? GROW_MS_PER_MS : PLAYOUT_SHRINK_MS_PER_MS));
     // Never backwards: a grown delay or a later baseline slows render time down instead.
     const renderTime = (this.#lastRender = Math.max(this.#lastRender, localNow - this.#base - this.#delay));
 

@@ -10,14 +10,18 @@ import { monotonicNow } from "./timing";
  */
 export const QUIET_HOLD_MS = 1000;
 
+/**
+ * Snapshots kept per entity: the delay band's top (200 ms by default) at up to 150 sends per
+ * second. Render time older than the history holds the oldest kept snapshot.
+ */
+export const SNAPSHOT_HISTORY = 32;
+
 /** Tunables of a {@link SnapshotBuffer}. */
 export interface SnapshotBufferOptions extends PlayoutClockOptions {
   /** The numeric fields of every entity, in the order `setEntity` values use. */
   fields: readonly (string | FieldSpec)[];
   /** Longest velocity extrapolation past the newest snapshot before holding (ms). Default 50. */
   maxExtrapolationMs?: number;
-  /** Snapshots kept per entity. Must cover the maximum delay at the send rate. Default 32. */
-  historySize?: number;
   /** Local monotonic clock (ms) used to stamp arrivals. Default `performance.now()`. */
   now?: () => number;
 }
@@ -40,8 +44,6 @@ export class SnapshotBuffer extends PlayoutClock {
   readonly fields: readonly Required<FieldSpec>[];
   /** Longest extrapolation past the newest snapshot (ms). */
   readonly maxExtrapolationMs: number;
-  /** Snapshots kept per entity. */
-  readonly historySize: number;
   /** Blend code per field (see `BlendCode`). */
   readonly #codes: Float64Array;
   readonly #now: () => number;
@@ -67,7 +69,6 @@ export class SnapshotBuffer extends PlayoutClock {
     this.fields = options.fields.map(fieldSpec);
     this.#codes = Float64Array.from(this.fields, blendCode);
     this.maxExtrapolationMs = Math.max(0, options.maxExtrapolationMs ?? 50);
-    this.historySize = Math.max(2, Math.floor(options.historySize ?? 32));
     this.#now = options.now ?? monotonicNow;
     this.#scratch = new Float64Array(this.fields.length);
     this.#forEachScratch = new Float64Array(this.fields.length);
@@ -117,7 +118,7 @@ export class SnapshotBuffer extends PlayoutClock {
     if (!this.#accepting) return;
     let track = this.#tracks.get(id);
     if (track === undefined) {
-      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(this.historySize, this.#codes)));
+      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(SNAPSHOT_HISTORY, this.#codes)));
     } else if (track.goneAt < Infinity) {
       // Back after an absence (e.g. re-entered the area of interest): blending across the gap
       // would slide it over the map, so it starts a fresh history.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { PLAYOUT_HEADROOM_MS, PLAYOUT_STABLE_MS } from "../src/playoutClock";
 import { SampleKind } from "../src/sampling";
-import { SnapshotBuffer } from "../src/snapshotBuffer";
+import { SNAPSHOT_HISTORY, SnapshotBuffer } from "../src/snapshotBuffer";
 
 const SPEED = 0.1; // units per ms of the simulated entity
 
@@ -60,9 +61,9 @@ describe("SnapshotBuffer timing", () => {
         (interval, jFrac, pattern, c, gaps) => {
           const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: interval });
           const initial = buffer.delayMs;
-          const maxJitter = (initial - interval - buffer.headroomMs - 1) * jFrac;
+          const maxJitter = (initial - interval - PLAYOUT_HEADROOM_MS - 1) * jFrac;
           // A stationary link: the jitter pattern repeats within the stability period.
-          const period = Math.max(1, Math.min(pattern.length, Math.floor(buffer.stableMs / interval)));
+          const period = Math.max(1, Math.min(pattern.length, Math.floor(PLAYOUT_STABLE_MS / interval)));
           let interpolatedFrames = 0;
           simulate({
             buffer,
@@ -235,10 +236,10 @@ describe("SnapshotBuffer sampling", () => {
             fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
             fc.integer({ min: 0, max: 100 }),
           ),
-          { minLength: 1, maxLength: 40 },
+          { minLength: 1, maxLength: SNAPSHOT_HISTORY },
         ),
         (snaps) => {
-          const b = new SnapshotBuffer({ fields, historySize: 64 });
+          const b = new SnapshotBuffer({ fields });
           let t = 1000;
           const times: number[] = [];
           for (const [dt, x, a, hp] of snaps) {
@@ -262,12 +263,13 @@ describe("SnapshotBuffer sampling", () => {
   it("samples like a scan of the snapshots it keeps, also once the history wrapped", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 6 }),
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 0, max: 9 })), { minLength: 1, maxLength: 30 }),
+        // Up to three times the history, so it wraps around in most runs.
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 0, max: 9 })), { minLength: 1, maxLength: 3 * SNAPSHOT_HISTORY }),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 10 }),
-        (history, snaps, probes) => {
+        (snaps, probes) => {
+          const history = SNAPSHOT_HISTORY;
           const maxExtrapolationMs = 40;
-          const b = new SnapshotBuffer({ fields: ["x", { name: "hp", interp: "step" }], historySize: history, maxExtrapolationMs });
+          const b = new SnapshotBuffer({ fields: ["x", { name: "hp", interp: "step" }], maxExtrapolationMs });
           const all: { t: number; x: number; hp: number }[] = [];
           let t = 0;
           for (const [dt, x, hp] of snaps) {
