@@ -15,10 +15,12 @@ export class EntityTrack {
   readonly #times: Float64Array;
   readonly #values: Float64Array;
   readonly #codes: Float64Array;
+  readonly #maxExtrapolation: number;
 
-  /** `codes`: the blend code per field, in values order. */
-  constructor(history: number, codes: Float64Array) {
+  /** `codes`: the blend code per field, in values order; `maxExtrapolationMs`: see {@link sample}. */
+  constructor(history: number, codes: Float64Array, maxExtrapolationMs: number) {
     this.#codes = codes;
+    this.#maxExtrapolation = maxExtrapolationMs;
     this.#times = new Float64Array(history);
     this.#values = new Float64Array(history * codes.length);
   }
@@ -43,7 +45,8 @@ export class EntityTrack {
    * past the newest, held beyond that (or once gone), or none when the entity did not exist then
    * (or `t` is not a time: before the first render).
    */
-  sample(t: number, out: Float64Array, maxExtrapolationMs: number): SampleKind {
+  sample(t: number, out: Float64Array): SampleKind {
+    const maxExtrapolationMs = this.#maxExtrapolation;
     const times = this.#times;
     const history = times.length;
     const newest = this.pushes - 1;

@@ -51,10 +51,9 @@ const ARRIVAL_CAPACITY = 1024;
  * {@link SnapshotBuffer}, which feeds it arrivals and the newest snapshot's time.
  */
 export abstract class PlayoutClock {
-  /** Lower edge of the interpolation-delay band (ms). */
-  readonly minDelayMs: number;
-  /** Upper edge of the interpolation-delay band (ms). */
-  readonly maxDelayMs: number;
+  /** The interpolation-delay band (ms). */
+  readonly #minDelay: number;
+  readonly #maxDelay: number;
   #sendInterval: number;
   readonly #initialDelayOption: number | undefined;
 
@@ -77,8 +76,8 @@ export abstract class PlayoutClock {
   #lastStarveAt = -Infinity;
 
   constructor(options: PlayoutClockOptions = {}) {
-    this.minDelayMs = options.minDelayMs ?? 60;
-    this.maxDelayMs = Math.max(this.minDelayMs, options.maxDelayMs ?? 200);
+    this.#minDelay = options.minDelayMs ?? 60;
+    this.#maxDelay = Math.max(this.#minDelay, options.maxDelayMs ?? 200);
     this.#sendInterval = options.sendIntervalMs ?? 50;
     this.#initialDelayOption = options.initialDelayMs;
     this.#delay = this.#delayTarget = this.#initialDelay();
@@ -160,7 +159,7 @@ export abstract class PlayoutClock {
     this.#earliest.add(serverTime, offset);
     // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
     // and remembering it would pin the delay at the top for the whole window.
-    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.maxDelayMs ? Infinity : -need);
+    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.#maxDelay ? Infinity : -need);
   }
 
   /**
@@ -200,6 +199,6 @@ export abstract class PlayoutClock {
 
   /** `delay` clamped to the band. */
   #clamp(delay: number): number {
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, delay));
+    return Math.min(this.#maxDelay, Math.max(this.#minDelay, delay));
   }
 }

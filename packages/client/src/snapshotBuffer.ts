@@ -1,6 +1,6 @@
 import { EntityTrack } from "./entityTrack";
 import { PlayoutClock, type PlayoutClockOptions } from "./playoutClock";
-import { blendCode, fieldSpec, SampleKind, type FieldSpec } from "./sampling";
+import { blendCode, SampleKind, type FieldSpec } from "./sampling";
 import { monotonicNow } from "./timing";
 
 /**
@@ -40,12 +40,12 @@ export interface SnapshotBufferOptions extends PlayoutClockOptions {
  * stream (entities that come, go and come back) and pools the tracks.
  */
 export class SnapshotBuffer extends PlayoutClock {
-  /** Field layout, in `setEntity` order. */
-  readonly fields: readonly Required<FieldSpec>[];
-  /** Longest extrapolation past the newest snapshot (ms). */
-  readonly maxExtrapolationMs: number;
+  /** Field names, in `setEntity` order. */
+  readonly #names: string[];
   /** Blend code per field (see `BlendCode`). */
   readonly #codes: Float64Array;
+  /** Longest extrapolation past the newest snapshot (ms). */
+  readonly #maxExtrapolation: number;
   readonly #now: () => number;
 
   readonly #tracks = new Map<number, EntityTrack>();
@@ -66,17 +66,18 @@ export class SnapshotBuffer extends PlayoutClock {
 
   constructor(options: SnapshotBufferOptions) {
     super(options);
-    this.fields = options.fields.map(fieldSpec);
-    this.#codes = Float64Array.from(this.fields, blendCode);
-    this.maxExtrapolationMs = Math.max(0, options.maxExtrapolationMs ?? 50);
+    const fields = options.fields;
+    this.#names = fields.map((f) => (typeof f === "string" ? f : f.name));
+    this.#codes = Float64Array.from(fields, blendCode);
+    this.#maxExtrapolation = Math.max(0, options.maxExtrapolationMs ?? 50);
     this.#now = options.now ?? monotonicNow;
-    this.#scratch = new Float64Array(this.fields.length);
-    this.#forEachScratch = new Float64Array(this.fields.length);
+    this.#scratch = new Float64Array(fields.length);
+    this.#forEachScratch = new Float64Array(fields.length);
   }
 
   /** Index of a field by name (for readable `values[X]` access), or -1. */
   fieldIndex(name: string): number {
-    return this.fields.findIndex((f) => f.name === name);
+    return this.#names.indexOf(name);
   }
 
   /** Server time of the newest snapshot, or -Infinity before the first. */
@@ -111,14 +112,14 @@ export class SnapshotBuffer extends PlayoutClock {
   }
 
   /**
-   * Records one entity present in the current snapshot. `values` follows {@link fields}; it is
+   * Records one entity present in the current snapshot. `values` follows the `fields` option; it is
    * copied, so the caller may reuse one array for every entity.
    */
   setEntity(id: number, values: ArrayLike<number>): void {
     if (!this.#accepting) return;
     let track = this.#tracks.get(id);
     if (track === undefined) {
-      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(SNAPSHOT_HISTORY, this.#codes)));
+      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(SNAPSHOT_HISTORY, this.#codes, this.#maxExtrapolation)));
     } else if (track.goneAt < Infinity) {
       // Back after an absence (e.g. re-entered the area of interest): blending across the gap
       // would slide it over the map, so it starts a fresh history.
@@ -152,7 +153,7 @@ export class SnapshotBuffer extends PlayoutClock {
    */
   sample(entityId: number, renderTime: number, out: Float64Array = this.#scratch): Float64Array | null {
     const track = this.#tracks.get(entityId);
-    this.#lastKind = track === undefined ? SampleKind.None : track.sample(renderTime, out, this.maxExtrapolationMs);
+    this.#lastKind = track === undefined ? SampleKind.None : track.sample(renderTime, out);
     return this.#lastKind === SampleKind.None ? null : out;
   }
 
@@ -175,7 +176,7 @@ export class SnapshotBuffer extends PlayoutClock {
   }
 
   readonly #visit = (track: EntityTrack, id: number): void => {
-    const kind = track.sample(this.#visitTime, this.#forEachScratch, this.maxExtrapolationMs);
+    const kind = track.sample(this.#visitTime, this.#forEachScratch);
     if (kind !== SampleKind.None) this.#visitFn(id, this.#forEachScratch, kind);
   };
 

@@ -82,8 +82,8 @@ describe("SnapshotBuffer timing", () => {
             },
           });
           expect(buffer.starvations).toBe(0);
-          expect(buffer.delayMs).toBeGreaterThanOrEqual(buffer.minDelayMs);
-          expect(buffer.delayMs).toBeLessThanOrEqual(buffer.maxDelayMs);
+          expect(buffer.delayMs).toBeGreaterThanOrEqual(60); // the default band
+          expect(buffer.delayMs).toBeLessThanOrEqual(200);
           expect(interpolatedFrames).toBeGreaterThan(500);
         },
       ),
@@ -193,7 +193,7 @@ describe("SnapshotBuffer timing", () => {
         last = { rt, kind: buffer.lastSampleKind };
       },
     });
-    expect(last.rt).toBeGreaterThan(buffer.latestTime - buffer.maxDelayMs - 50);
+    expect(last.rt).toBeGreaterThan(buffer.latestTime - 200 - 50);
     expect(last.kind).toBe(SampleKind.Interpolated);
     expect(buffer.starvations).toBeLessThanOrEqual(1);
   });
@@ -335,6 +335,19 @@ describe("SnapshotBuffer sampling", () => {
     const q = b.sample(1, 175)!;
     expect(Math.cos(q[1])).toBeCloseTo(Math.cos(5 * deg), 12);
     expect(Math.sin(q[1])).toBeCloseTo(Math.sin(5 * deg), 12);
+  });
+
+  it("finds fields by name, and turns angles of a given period the short way round", () => {
+    const b = new SnapshotBuffer({ fields: ["x", { name: "heading", interp: "angle", period: 360 }, { name: "hp", interp: "step" }] });
+    expect([b.fieldIndex("x"), b.fieldIndex("heading"), b.fieldIndex("hp"), b.fieldIndex("y")]).toEqual([0, 1, 2, -1]);
+    b.beginSnapshot(100, 0);
+    b.setEntity(1, [0, 350, 10]);
+    b.endSnapshot();
+    b.beginSnapshot(200, 0);
+    b.setEntity(1, [10, 30, 20]);
+    b.endSnapshot();
+    // Half way from 350° to 30° the short way is 10° (360 + 10), not 190°.
+    expect(Array.from(b.sample(1, 150)!)).toEqual([5, 370, 10]);
   });
 
   it("extrapolates along the last velocity for at most ~50 ms, then holds", () => {
