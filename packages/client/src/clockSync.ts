@@ -28,9 +28,10 @@ export interface ClockSyncOptions {
  * Each sample is a ping sent at local `t0`, answered with the server's time `s`, received at local
  * `t1`. Assuming equal one-way delays, `offset = s − (t0 + rtt/2)`; the error of that assumption
  * is at most half the queueing the sample suffered, so the sample with the lowest RTT among the
- * last {@link CLOCK_WINDOW} is the most trustworthy one and is the one used. The applied offset
- * then *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs
- * backwards (unless the local clock itself jumped: see {@link CLOCK_STEP_MS}).
+ * last `CLOCK_WINDOW` is the most trustworthy one and is the one used. The applied offset then
+ * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards
+ * (unless the local clock itself jumped: `CLOCK_STEP_MS`). The constants are listed under
+ * Tuning in docs/sdk.md.
  */
 export class ClockSync {
   readonly #warmup: number;

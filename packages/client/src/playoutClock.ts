@@ -11,7 +11,7 @@ import { approach, WindowMin } from "./timing";
  * 60–200 ms band is sized for.
  *
  * The delay adapts: each starvation (render time overtaking the newest snapshot) grows it by one
- * send interval; after {@link PLAYOUT_STABLE_MS} without starvation it shrinks slowly, but never
+ * send interval; after `PLAYOUT_STABLE_MS` without starvation it shrinks slowly, but never
  * below the worst interval-plus-lateness seen in the jitter window (plus a little headroom), so
  * shrinking cannot undercut a jitter the link has recently shown.
  */
