@@ -1,4 +1,4 @@
-import { approach, WindowMin } from "./timing";
+import { approach, monotonicNow, WindowMin } from "./timing";
 
 /**
  * The render clock of snapshot interpolation: when, in server time, the page should be drawing
@@ -26,7 +26,16 @@ export interface PlayoutClockOptions {
   maxDelayMs?: number;
   /** Delay before any feedback (ms). Default two send intervals, clamped to the band. */
   initialDelayMs?: number;
+  /** Local monotonic clock (ms) used to stamp arrivals and render frames. Default `performance.now()`. */
+  now?: () => number;
 }
+
+/**
+ * How far render time may run past a "nothing changed" snapshot before it counts as starving:
+ * idle rooms send such a frame every 250 ms by default (`idleFrameMs`), so this covers a few
+ * of them and still notices a real outage within a second.
+ */
+export const QUIET_HOLD_MS = 1000;
 
 /** Time without starvation before the delay starts shrinking (ms). */
 export const PLAYOUT_STABLE_MS = 3000;
@@ -48,7 +57,7 @@ const ARRIVAL_CAPACITY = 1024;
 
 /**
  * See the module comment: arrival timeline, adaptive delay, starvation feedback. The base of
- * {@link SnapshotBuffer}, which feeds it arrivals and the newest snapshot's time.
+ * {@link SnapshotBuffer}, which feeds it the snapshots' arrivals.
  */
 export abstract class PlayoutClock {
   /** The interpolation-delay band (ms). */
@@ -56,15 +65,17 @@ export abstract class PlayoutClock {
   readonly #maxDelay: number;
   #sendInterval: number;
   readonly #initialDelayOption: number | undefined;
+  readonly #now: () => number;
 
   // The arrival timeline over the jitter window: the earliest arrival offset (arrival − server
   // time: the baseline), and the worst need, gap since the previous snapshot + offset (stored
   // negated, and without the baseline, which is subtracted when read).
   readonly #earliest = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
   readonly #worst = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
-  /** False until the first arrival of a timeline. */
-  #arrived = false;
-  #prevTime = 0;
+  /** Server time of the newest snapshot; -Infinity until the first arrival of a timeline. */
+  #latest = -Infinity;
+  /** The newest snapshot said nothing changed (an idle room's empty frame). */
+  #quiet = false;
   #base = 0;
 
   #delay: number;
@@ -80,6 +91,7 @@ export abstract class PlayoutClock {
     this.#maxDelay = Math.max(this.#minDelay, options.maxDelayMs ?? 200);
     this.#sendInterval = options.sendIntervalMs ?? 50;
     this.#initialDelayOption = options.initialDelayMs;
+    this.#now = options.now ?? monotonicNow;
     this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
@@ -101,6 +113,11 @@ export abstract class PlayoutClock {
   /** True while render time is past the newest snapshot. */
   get starved(): boolean {
     return this.#starved;
+  }
+
+  /** Server time of the newest snapshot, or -Infinity before the first. */
+  get latestTime(): number {
+    return this.#latest;
   }
 
   /** Render time computed by the last `update` (-Infinity before any snapshot). */
@@ -126,52 +143,19 @@ export abstract class PlayoutClock {
   setSendInterval(ms: number): void {
     if (!(ms > 0)) return;
     this.#sendInterval = ms;
-    if (!this.#arrived && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
-  }
-
-  /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
-  protected resetTimeline(): void {
-    this.#arrived = false;
-    this.#lastRender = -Infinity;
-    this.#lastUpdate = NaN;
-    this.#starved = false;
-  }
-
-  /** Records that the snapshot of server time `serverTime` arrived at local `receivedAt`. */
-  protected recordArrival(serverTime: number, receivedAt: number): void {
-    const offset = receivedAt - serverTime;
-    // Arriving far *earlier* than ever can only mean the local clock stood still while the
-    // server's ran (a suspended device): the old baseline means nothing now, so the timeline
-    // restarts as at the first arrival. Arriving late is a network stall and is left to
-    // starvation feedback.
-    const restart = !this.#arrived || offset < this.#base - TIMELINE_RESET_MS;
-    if (restart) {
-      this.#earliest.clear();
-      this.#worst.clear();
-      this.#lastRender = -Infinity;
-      this.#base = offset;
-      // Jitter not yet seen cannot be ruled out: no shrinking for a stable period from the start.
-      this.#lastStarveAt = receivedAt;
-    }
-    const need = (restart ? this.#sendInterval : serverTime - this.#prevTime) + offset;
-    this.#prevTime = serverTime;
-    this.#arrived = true;
-    this.#earliest.add(serverTime, offset);
-    // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
-    // and remembering it would pin the delay at the top for the whole window.
-    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.#maxDelay ? Infinity : -need);
+    if (this.#latest === -Infinity && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
   /**
-   * Advances to local time `localNow` and returns the render time (server room ms); -Infinity
-   * before the first arrival. `latest` is the server time of the newest snapshot: render time
-   * past it is a starvation, which grows the delay.
+   * Advances the render clock to local time `localNow` (call once per render frame) and
+   * returns the render time in server room ms; -Infinity before the first snapshot. Render
+   * time past the newest snapshot is a starvation, which grows the delay.
    */
-  protected advance(localNow: number, latest: number): number {
+  update(localNow: number = this.#now()): number {
     // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
     const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
     this.#lastUpdate = localNow;
-    if (!this.#arrived) return this.#lastRender;
+    if (this.#latest === -Infinity) return this.#lastRender;
 
     this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
     if (!this.#starved && localNow - this.#lastStarveAt >= PLAYOUT_STABLE_MS) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
@@ -179,7 +163,10 @@ export abstract class PlayoutClock {
     // Never backwards: a grown delay or a later baseline slows render time down instead.
     const renderTime = (this.#lastRender = Math.max(this.#lastRender, localNow - this.#base - this.#delay));
 
-    if (renderTime > latest) {
+    // After a "no change at time t" frame the world is known to hold still until the next
+    // frame, which an idle room sends within its idle interval: render time may run up to
+    // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
+    if (renderTime > this.#latest + (this.#quiet ? QUIET_HOLD_MS : 0)) {
       if (!this.#starved) {
         this.#starved = true;
         this.#starvations++;
@@ -191,6 +178,46 @@ export abstract class PlayoutClock {
       this.#lastStarveAt = localNow;
     }
     return renderTime;
+  }
+
+  /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
+  protected resetTimeline(): void {
+    this.#latest = -Infinity;
+    this.#quiet = false;
+    this.#lastRender = -Infinity;
+    this.#lastUpdate = NaN;
+    this.#starved = false;
+  }
+
+  /**
+   * Records that the snapshot of server time `serverTime` arrived at local `receivedAt`, and
+   * whether it `changed` anything. Returns false, recording nothing, for a snapshot not newer
+   * than the newest one (a duplicate, or one from before a reconnect).
+   */
+  protected recordArrival(serverTime: number, receivedAt: number = this.#now(), changed: boolean): boolean {
+    if (!(serverTime > this.#latest && serverTime < Infinity)) return false;
+    const offset = receivedAt - serverTime;
+    // Arriving far *earlier* than ever can only mean the local clock stood still while the
+    // server's ran (a suspended device): the old baseline means nothing now, so the timeline
+    // restarts as at the first arrival. Arriving late is a network stall and is left to
+    // starvation feedback.
+    const restart = this.#latest === -Infinity || offset < this.#base - TIMELINE_RESET_MS;
+    if (restart) {
+      this.#earliest.clear();
+      this.#worst.clear();
+      this.#lastRender = -Infinity;
+      this.#base = offset;
+      // Jitter not yet seen cannot be ruled out: no shrinking for a stable period from the start.
+      this.#lastStarveAt = receivedAt;
+    }
+    const need = (restart ? this.#sendInterval : serverTime - this.#latest) + offset;
+    this.#latest = serverTime;
+    this.#quiet = !changed;
+    this.#earliest.add(serverTime, offset);
+    // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
+    // and remembering it would pin the delay at the top for the whole window.
+    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.#maxDelay ? Infinity : -need);
+    return true;
   }
 
   #initialDelay(): number {

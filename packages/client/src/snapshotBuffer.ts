@@ -1,14 +1,6 @@
 import { EntityTrack } from "./entityTrack";
 import { PlayoutClock, type PlayoutClockOptions } from "./playoutClock";
 import { blendCode, SampleKind, type FieldSpec } from "./sampling";
-import { monotonicNow } from "./timing";
-
-/**
- * How far render time may run past a "nothing changed" snapshot before it counts as starving:
- * idle rooms send such a frame every 250 ms by default (`idleFrameMs`), so this covers a few
- * of them and still notices a real outage within a second.
- */
-export const QUIET_HOLD_MS = 1000;
 
 /**
  * Snapshots kept per entity: the delay band's top (200 ms by default) at up to 150 sends per
@@ -22,8 +14,6 @@ export interface SnapshotBufferOptions extends PlayoutClockOptions {
   fields: readonly (string | FieldSpec)[];
   /** Longest velocity extrapolation past the newest snapshot before holding (ms). Default 50. */
   maxExtrapolationMs?: number;
-  /** Local monotonic clock (ms) used to stamp arrivals. Default `performance.now()`. */
-  now?: () => number;
 }
 
 /**
@@ -46,7 +36,6 @@ export class SnapshotBuffer extends PlayoutClock {
   readonly #codes: Float64Array;
   /** Longest extrapolation past the newest snapshot (ms). */
   readonly #maxExtrapolation: number;
-  readonly #now: () => number;
 
   readonly #tracks = new Map<number, EntityTrack>();
   /** Cleared tracks for reuse. */
@@ -54,10 +43,7 @@ export class SnapshotBuffer extends PlayoutClock {
   readonly #scratch: Float64Array;
   readonly #forEachScratch: Float64Array;
 
-  #latest = -Infinity;
   #accepting = false;
-  /** The newest snapshot said nothing changed (an idle room's empty frame). */
-  #quiet = false;
   #lastKind: SampleKind = SampleKind.None;
 
   // forEach state, kept in fields so the callback passed to Map.forEach is allocated once.
@@ -70,7 +56,6 @@ export class SnapshotBuffer extends PlayoutClock {
     this.#names = fields.map((f) => (typeof f === "string" ? f : f.name));
     this.#codes = Float64Array.from(fields, blendCode);
     this.#maxExtrapolation = Math.max(0, options.maxExtrapolationMs ?? 50);
-    this.#now = options.now ?? monotonicNow;
     this.#scratch = new Float64Array(fields.length);
     this.#forEachScratch = new Float64Array(fields.length);
   }
@@ -78,11 +63,6 @@ export class SnapshotBuffer extends PlayoutClock {
   /** Index of a field by name (for readable `values[X]` access), or -1. */
   fieldIndex(name: string): number {
     return this.#names.indexOf(name);
-  }
-
-  /** Server time of the newest snapshot, or -Infinity before the first. */
-  get latestTime(): number {
-    return this.#latest;
   }
 
   /** How {@link sample} produced its last result. */
@@ -101,14 +81,8 @@ export class SnapshotBuffer extends PlayoutClock {
    * the newest one (a duplicate, or one from before a reconnect). `changed` false says the
    * world held still since the previous snapshot (an idle room's empty frame).
    */
-  beginSnapshot(serverTime: number, receivedAt: number = this.#now(), changed = true): boolean {
-    this.#accepting = serverTime > this.#latest && serverTime < Infinity;
-    if (this.#accepting) {
-      this.#quiet = !changed;
-      this.recordArrival(serverTime, receivedAt);
-      this.#latest = serverTime;
-    }
-    return this.#accepting;
+  beginSnapshot(serverTime: number, receivedAt?: number, changed = true): boolean {
+    return (this.#accepting = this.recordArrival(serverTime, receivedAt, changed));
   }
 
   /**
@@ -125,7 +99,7 @@ export class SnapshotBuffer extends PlayoutClock {
       // would slide it over the map, so it starts a fresh history.
       track.clear();
     }
-    track.push(this.#latest, values);
+    track.push(this.latestTime, values);
   }
 
   /** Ends the current snapshot: entities not set in it are gone from its time on. */
@@ -133,17 +107,6 @@ export class SnapshotBuffer extends PlayoutClock {
     if (!this.#accepting) return;
     this.#accepting = false;
     this.#tracks.forEach(this.#sweep);
-  }
-
-  /**
-   * Advances the render clock to local time `localNow` (call once per render frame) and
-   * returns the render time in server room ms; -Infinity before the first snapshot.
-   */
-  update(localNow: number = this.#now()): number {
-    // After a "no change at time t" frame the world is known to hold still until the next
-    // frame, which an idle room sends within its idle interval: render time may run up to
-    // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
-    return this.advance(localNow, this.#quiet ? this.#latest + QUIET_HOLD_MS : this.#latest);
   }
 
   /**
@@ -171,8 +134,7 @@ export class SnapshotBuffer extends PlayoutClock {
   clear(): void {
     this.#tracks.forEach(this.#release);
     this.resetTimeline();
-    this.#latest = -Infinity;
-    this.#accepting = this.#quiet = false;
+    this.#accepting = false;
   }
 
   readonly #visit = (track: EntityTrack, id: number): void => {
@@ -181,7 +143,8 @@ export class SnapshotBuffer extends PlayoutClock {
   };
 
   readonly #sweep = (track: EntityTrack, id: number): void => {
-    if (track.goneAt === Infinity && track.lastTime < this.#latest) track.goneAt = this.#latest;
+    const latest = this.latestTime;
+    if (track.goneAt === Infinity && track.lastTime < latest) track.goneAt = latest;
     // Once render time has passed its disappearance nothing will sample it again.
     if (track.goneAt <= this.renderTime) this.#release(track, id);
   };
