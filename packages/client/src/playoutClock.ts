@@ -166,17 +166,14 @@ export abstract class PlayoutClock {
     // After a "no change at time t" frame the world is known to hold still until the next
     // frame, which an idle room sends within its idle interval: render time may run up to
     // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
-    if (renderTime > this.#latest + (this.#quiet ? QUIET_HOLD_MS : 0)) {
-      if (!this.#starved) {
-        this.#starved = true;
-        this.#starvations++;
-        this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
-      }
-      this.#lastStarveAt = localNow;
-    } else if (this.#starved) {
-      this.#starved = false;
-      this.#lastStarveAt = localNow;
+    const starving = renderTime > this.#latest + (this.#quiet ? QUIET_HOLD_MS : 0);
+    if (starving && !this.#starved) {
+      this.#starvations++;
+      this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
     }
+    // The stable period counts from the end of the last starvation.
+    if (starving || this.#starved) this.#lastStarveAt = localNow;
+    this.#starved = starving;
     return renderTime;
   }
 
