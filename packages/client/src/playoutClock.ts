@@ -16,7 +16,7 @@ import { approach, monotonicNow, WindowMin } from "./timing";
  * shrinking cannot undercut a jitter the link has recently shown.
  */
 
-/** Tunables of a `PlayoutClock` (the delay part of `SnapshotBufferOptions`). */
+/** Options of a `PlayoutClock` (the delay and clock part of `SnapshotBufferOptions`). */
 export interface PlayoutClockOptions {
   /** Server send interval (ms); the delay grows by this on each starvation. Default 50. */
   sendIntervalMs?: number;
