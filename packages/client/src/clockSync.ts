@@ -1,20 +1,18 @@
 import { approach, monotonicNow, WindowMin } from "./timing";
 
-/** Tunables of a {@link ClockSync}. */
+/** Samples kept for best-sample selection: rides out a few congested pings, follows route changes within a minute. */
+export const CLOCK_WINDOW = 8;
+/** Fastest the applied offset moves toward a new estimate (ms per ms: 10 ms per second). */
+export const CLOCK_SLEW_MS_PER_MS = 0.01;
+/**
+ * An estimate this far (ms) from the applied offset is stepped to at once instead of slewed:
+ * the local clock itself jumped (a suspended laptop, a throttled tab), and slewing a gap of
+ * seconds would take minutes.
+ */
+export const CLOCK_STEP_MS = 1000;
+
+/** Options of a {@link ClockSync}. */
 export interface ClockSyncOptions {
-  /**
-   * Samples kept for best-sample selection. A longer window rides out longer congestion; a
-   * shorter one follows route changes sooner. Default 8.
-   */
-  windowSize?: number;
-  /** Fastest the applied offset may move toward a new estimate (ms per second). Default 10. */
-  maxSlewMsPerSec?: number;
-  /**
-   * An estimate this far (ms) from the applied offset is stepped to at once instead of slewed:
-   * the local clock itself jumped (a suspended laptop, a throttled tab), and slewing a gap of
-   * seconds would take minutes. Default 1000.
-   */
-  stepThresholdMs?: number;
   /**
    * The first this-many samples are applied directly rather than slewed: until then there is
    * no estimate worth protecting from a jump. Default 1.
@@ -29,39 +27,31 @@ export interface ClockSyncOptions {
  *
  * Each sample is a ping sent at local `t0`, answered with the server's time `s`, received at local
  * `t1`. Assuming equal one-way delays, `offset = s − (t0 + rtt/2)`; the error of that assumption
- * is at most half the queueing the sample suffered, so the sample with the lowest RTT in a
- * sliding window is the most trustworthy one and is the one used. The applied offset then
- * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards.
+ * is at most half the queueing the sample suffered, so the sample with the lowest RTT among the
+ * last `CLOCK_WINDOW` is the most trustworthy one and is the one used. The applied offset then
+ * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards
+ * (unless the local clock itself jumped: `CLOCK_STEP_MS`). The constants are listed under
+ * Tuning in docs/sdk.md.
  */
 export class ClockSync {
-  /** Samples kept for the minimum-RTT filter. */
-  readonly windowSize: number;
-  /** Fastest the applied offset moves toward a new estimate (ms per second). */
-  readonly maxSlewMsPerSec: number;
-  /** A correction this large is applied at once instead of slewed (ms). */
-  readonly stepThresholdMs: number;
-  /** Samples applied directly before slewing starts. */
-  readonly warmupSamples: number;
+  readonly #warmup: number;
   readonly #now: () => number;
-  /** The window's lowest-RTT sample: key its RTT, value its offset (the target). */
-  readonly #best: WindowMin;
+  /** The window's lowest-RTT sample: key its RTT, `minAt` its sample number. */
+  readonly #best = new WindowMin(CLOCK_WINDOW, CLOCK_WINDOW - 1);
+  /** Offset of each sample in the window, by sample number mod the window. */
+  readonly #offsets = new Float64Array(CLOCK_WINDOW);
+  /** The best sample's offset: where the applied offset is heading. */
+  #target = 0;
   // The applied offset is a function of local time: `#from` at local `#since`, slewing from
   // there toward the target at the bounded rate. A sample restarts it from where it stood.
   #from = 0;
   #since = 0;
   #samples = 0;
   #srtt = 0;
-  #lastRtt = 0;
-  #steps = 0;
 
   constructor(options: ClockSyncOptions = {}) {
-    this.windowSize = Math.max(1, Math.floor(options.windowSize ?? 8));
-    this.maxSlewMsPerSec = Math.max(0, options.maxSlewMsPerSec ?? 10);
-    this.stepThresholdMs = options.stepThresholdMs ?? 1000;
-    this.warmupSamples = Math.max(1, Math.floor(options.warmupSamples ?? 1));
+    this.#warmup = Math.max(1, Math.floor(options.warmupSamples ?? 1));
     this.#now = options.now ?? monotonicNow;
-    // Samples are numbered, so a span of windowSize − 1 keeps the newest windowSize of them.
-    this.#best = new WindowMin(this.windowSize, this.windowSize - 1);
   }
 
   /** True once at least one sample arrived; before that {@link serverNow} is the local clock. */
@@ -79,29 +69,14 @@ export class ClockSync {
     return this.#srtt;
   }
 
-  /** Round-trip time of the latest sample (ms). */
-  get lastRttMs(): number {
-    return this.#lastRtt;
-  }
-
   /** Lowest round-trip time in the current window (ms): the sample the target comes from. */
   get minRttMs(): number {
     return this.synced ? this.#best.min : 0;
   }
 
-  /** Offset (server − local, ms) the estimate is slewing toward. */
-  get targetOffsetMs(): number {
-    return this.#best.value;
-  }
-
-  /** Times the offset was stepped instead of slewed (after warm-up). */
-  get steps(): number {
-    return this.#steps;
-  }
-
   /** Applied offset (server − local, ms) at local time `localNow`. */
   offsetAt(localNow: number = this.#now()): number {
-    return approach(this.#from, this.#best.value, (Math.max(0, localNow - this.#since) * this.maxSlewMsPerSec) / 1000);
+    return approach(this.#from, this.#target, Math.max(0, localNow - this.#since) * CLOCK_SLEW_MS_PER_MS);
   }
 
   /** Applied offset right now (server − local, ms). */
@@ -123,22 +98,18 @@ export class ClockSync {
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
     this.#from = this.offsetAt(t1);
     this.#since = t1;
-    this.#best.add(this.#samples++, rtt, serverTime - (t0 + rtt / 2));
-    this.#lastRtt = rtt;
-    this.#srtt = this.#samples === 1 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
-    const target = this.#best.value;
-    if (this.#samples <= this.warmupSamples) {
-      this.#from = target;
-    } else if (Math.abs(target - this.#from) > this.stepThresholdMs) {
-      this.#from = target;
-      this.#steps++;
-    }
+    const n = this.#samples++;
+    this.#offsets[n % CLOCK_WINDOW] = serverTime - (t0 + rtt / 2);
+    this.#best.add(n, rtt);
+    this.#srtt = n === 0 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
+    const target = (this.#target = this.#offsets[this.#best.minAt % CLOCK_WINDOW]);
+    if (this.#samples <= this.#warmup || Math.abs(target - this.#from) > CLOCK_STEP_MS) this.#from = target;
     return true;
   }
 
   /** Forget every sample (e.g. connected to a different server). */
   reset(): void {
     this.#best.clear();
-    this.#samples = this.#from = this.#since = this.#srtt = this.#lastRtt = 0;
+    this.#samples = this.#from = this.#since = this.#srtt = this.#target = 0;
   }
 }

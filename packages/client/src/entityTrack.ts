@@ -6,8 +6,6 @@ import { blendDelta, SampleKind } from "./sampling";
  * {@link SnapshotBuffer}, so nothing here allocates after construction.
  */
 export class EntityTrack {
-  /** Snapshots pushed since the last clear; the ring holds the newest `history` of them. */
-  pushes = 0;
   /** Server time of the newest snapshot (valid once pushed). */
   lastTime = 0;
   /** Server time of the first snapshot without it (Infinity while present). */
@@ -15,24 +13,28 @@ export class EntityTrack {
   readonly #times: Float64Array;
   readonly #values: Float64Array;
   readonly #codes: Float64Array;
+  readonly #maxExtrapolation: number;
+  /** Snapshots pushed since the last clear; the ring holds the newest `history` of them. */
+  #pushes = 0;
 
-  /** `codes`: the blend code per field, in values order. */
-  constructor(history: number, codes: Float64Array) {
+  /** `codes`: the blend code per field, in values order; `maxExtrapolationMs`: see {@link sample}. */
+  constructor(history: number, codes: Float64Array, maxExtrapolationMs: number) {
     this.#codes = codes;
+    this.#maxExtrapolation = maxExtrapolationMs;
     this.#times = new Float64Array(history);
     this.#values = new Float64Array(history * codes.length);
   }
 
   /** Forgets everything (reuse from the pool, or a return after an absence). */
   clear(): void {
-    this.pushes = 0;
+    this.#pushes = 0;
     this.goneAt = Infinity;
   }
 
   /** Appends the entity's values at server time `time`. */
   push(time: number, values: ArrayLike<number>): void {
     const fieldCount = this.#codes.length;
-    const slot = this.pushes++ % this.#times.length;
+    const slot = this.#pushes++ % this.#times.length;
     this.#times[slot] = this.lastTime = time;
     for (let f = 0; f < fieldCount; f++) this.#values[slot * fieldCount + f] = values[f];
   }
@@ -43,11 +45,12 @@ export class EntityTrack {
    * past the newest, held beyond that (or once gone), or none when the entity did not exist then
    * (or `t` is not a time: before the first render).
    */
-  sample(t: number, out: Float64Array, maxExtrapolationMs: number): SampleKind {
+  sample(t: number, out: Float64Array): SampleKind {
+    const maxExtrapolationMs = this.#maxExtrapolation;
     const times = this.#times;
     const history = times.length;
-    const newest = this.pushes - 1;
-    const oldest = Math.max(0, this.pushes - history);
+    const newest = this.#pushes - 1;
+    const oldest = Math.max(0, this.#pushes - history);
     if (newest < 0 || !(t > -Infinity) || t >= this.goneAt) return SampleKind.None;
     // Walk back from the newest (snapshots are numbered from the last clear; ring slot = number
     // mod history): render time sits a few snapshots behind it.
@@ -57,33 +60,33 @@ export class EntityTrack {
     if (t < tk) {
       // Before its first snapshot it did not exist yet; before dropped history, clamp.
       if (oldest === 0) return SampleKind.None;
-      this.#blend(out, k, k, k, 0);
+      this.#blend(out, k, k, 0);
       return SampleKind.Held;
     }
     if (k < newest) {
-      this.#blend(out, k, k, k + 1, (t - tk) / (times[(k + 1) % history] - tk));
+      this.#blend(out, k, k, (t - tk) / (times[(k + 1) % history] - tk));
       return SampleKind.Interpolated;
     }
     // At or past the newest: extrapolate from the last two snapshots unless it is despawning.
     const dt = t - tk;
     const moving = dt > 0 && k > oldest && this.goneAt === Infinity;
     const span = moving ? tk - times[(k - 1) % history] : 0;
-    this.#blend(out, k, k - 1, k, span > 0 ? Math.min(dt, maxExtrapolationMs) / span : 0);
+    this.#blend(out, k, k - 1, span > 0 ? Math.min(dt, maxExtrapolationMs) / span : 0);
     return dt === 0 ? SampleKind.Interpolated : moving && dt <= maxExtrapolationMs ? SampleKind.Extrapolated : SampleKind.Held;
   }
 
   /**
-   * Per field, `out` = snapshot `base` + `alpha` × the change from snapshot `from` to snapshot
-   * `to` (by the field's blend rule). Snapshots by number since the last clear.
+   * Per field, `out` = snapshot `base` + `alpha` × the change from snapshot `from` to the next
+   * one (by the field's blend rule). Snapshots by number since the last clear.
    */
-  #blend(out: Float64Array, base: number, from: number, to: number, alpha: number): void {
+  #blend(out: Float64Array, base: number, from: number, alpha: number): void {
     const codes = this.#codes;
     const fieldCount = codes.length;
     const history = this.#times.length;
     const values = this.#values;
     const at = (base % history) * fieldCount;
     const a = (from % history) * fieldCount;
-    const b = (to % history) * fieldCount;
+    const b = ((from + 1) % history) * fieldCount;
     for (let f = 0; f < fieldCount; f++) {
       // alpha 0 copies exactly (`v + 0` would turn −0 into 0).
       out[f] = alpha === 0 ? values[at + f] : values[at + f] + blendDelta(values[a + f], values[b + f], codes[f]) * alpha;

@@ -1,4 +1,4 @@
-import { approach, WindowMin } from "./timing";
+import { approach, monotonicNow, WindowMin } from "./timing";
 
 /**
  * The render clock of snapshot interpolation: when, in server time, the page should be drawing
@@ -11,12 +11,12 @@ import { approach, WindowMin } from "./timing";
  * 60–200 ms band is sized for.
  *
  * The delay adapts: each starvation (render time overtaking the newest snapshot) grows it by one
- * send interval; after `stableMs` without starvation it shrinks slowly, but never below the worst
- * interval-plus-lateness seen in the jitter window, so shrinking cannot undercut a jitter the
- * link has recently shown.
+ * send interval; after `PLAYOUT_STABLE_MS` without starvation it shrinks slowly, but never
+ * below the worst interval-plus-lateness seen in the jitter window (plus a little headroom), so
+ * shrinking cannot undercut a jitter the link has recently shown.
  */
 
-/** Tunables of a `PlayoutClock` (the delay part of `SnapshotBufferOptions`). */
+/** Options of a `PlayoutClock` (the delay and clock part of `SnapshotBufferOptions`). */
 export interface PlayoutClockOptions {
   /** Server send interval (ms); the delay grows by this on each starvation. Default 50. */
   sendIntervalMs?: number;
@@ -26,15 +26,25 @@ export interface PlayoutClockOptions {
   maxDelayMs?: number;
   /** Delay before any feedback (ms). Default two send intervals, clamped to the band. */
   initialDelayMs?: number;
-  /** Time without starvation before the delay starts shrinking (ms). Default 3000. */
-  stableMs?: number;
-  /** Shrink rate of the delay while stable (ms per second). Default 5. */
-  shrinkMsPerSec?: number;
-  /** How far back arrival jitter is remembered when deciding how far to shrink (ms). Default 10 000. */
-  jitterWindowMs?: number;
-  /** Slack kept above the worst observed need when shrinking (ms). Default 5. */
-  headroomMs?: number;
+  /** Local monotonic clock (ms) used to stamp arrivals and render frames. Default `performance.now()`. */
+  now?: () => number;
 }
+
+/**
+ * How far render time may run past a "nothing changed" snapshot before it counts as starving:
+ * idle rooms send such a frame every 250 ms by default (`idleFrameMs`), so this covers a few
+ * of them and still notices a real outage within a second.
+ */
+export const QUIET_HOLD_MS = 1000;
+
+/** Time without starvation before the delay starts shrinking (ms). */
+export const PLAYOUT_STABLE_MS = 3000;
+/** Shrink rate of the delay while stable (ms per ms: 5 ms per second, unnoticeable on screen). */
+export const PLAYOUT_SHRINK_MS_PER_MS = 0.005;
+/** How far back arrival jitter is remembered when deciding how far to shrink (ms). */
+export const PLAYOUT_JITTER_WINDOW_MS = 10_000;
+/** Slack kept above the worst observed need when shrinking (ms). */
+export const PLAYOUT_HEADROOM_MS = 5;
 
 /** Rate at which a grown delay is taken up: render time runs at half speed until it is. */
 const GROW_MS_PER_MS = 0.5;
@@ -47,32 +57,25 @@ const ARRIVAL_CAPACITY = 1024;
 
 /**
  * See the module comment: arrival timeline, adaptive delay, starvation feedback. The base of
- * {@link SnapshotBuffer}, which feeds it arrivals and the newest snapshot's time.
+ * {@link SnapshotBuffer}, which feeds it the snapshots' arrivals.
  */
 export abstract class PlayoutClock {
-  /** Lower edge of the interpolation-delay band (ms). */
-  readonly minDelayMs: number;
-  /** Upper edge of the interpolation-delay band (ms). */
-  readonly maxDelayMs: number;
-  /** Time without starvation before the delay shrinks (ms). */
-  readonly stableMs: number;
-  /** Shrink rate of the delay while stable (ms per second). */
-  readonly shrinkMsPerSec: number;
-  /** How far back arrival jitter is remembered (ms). */
-  readonly jitterWindowMs: number;
-  /** Slack kept above the worst observed need when shrinking (ms). */
-  readonly headroomMs: number;
+  /** The interpolation-delay band (ms). */
+  readonly #minDelay: number;
+  readonly #maxDelay: number;
   #sendInterval: number;
   readonly #initialDelayOption: number | undefined;
+  readonly #now: () => number;
 
   // The arrival timeline over the jitter window: the earliest arrival offset (arrival − server
   // time: the baseline), and the worst need, gap since the previous snapshot + offset (stored
   // negated, and without the baseline, which is subtracted when read).
-  readonly #earliest: WindowMin;
-  readonly #worst: WindowMin;
-  /** False until the first arrival of a timeline. */
-  #arrived = false;
-  #prevTime = 0;
+  readonly #earliest = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
+  readonly #worst = new WindowMin(ARRIVAL_CAPACITY, PLAYOUT_JITTER_WINDOW_MS);
+  /** Server time of the newest snapshot; -Infinity until the first arrival of a timeline. */
+  #latest = -Infinity;
+  /** The newest snapshot said nothing changed (an idle room's empty frame). */
+  #quiet = false;
   #base = 0;
 
   #delay: number;
@@ -84,16 +87,11 @@ export abstract class PlayoutClock {
   #lastStarveAt = -Infinity;
 
   constructor(options: PlayoutClockOptions = {}) {
-    this.minDelayMs = options.minDelayMs ?? 60;
-    this.maxDelayMs = Math.max(this.minDelayMs, options.maxDelayMs ?? 200);
-    this.stableMs = options.stableMs ?? 3000;
-    this.shrinkMsPerSec = options.shrinkMsPerSec ?? 5;
-    this.jitterWindowMs = options.jitterWindowMs ?? 10_000;
-    this.headroomMs = options.headroomMs ?? 5;
+    this.#minDelay = options.minDelayMs ?? 60;
+    this.#maxDelay = Math.max(this.#minDelay, options.maxDelayMs ?? 200);
     this.#sendInterval = options.sendIntervalMs ?? 50;
     this.#initialDelayOption = options.initialDelayMs;
-    this.#earliest = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
-    this.#worst = new WindowMin(ARRIVAL_CAPACITY, this.jitterWindowMs);
+    this.#now = options.now ?? monotonicNow;
     this.#delay = this.#delayTarget = this.#initialDelay();
   }
 
@@ -117,6 +115,11 @@ export abstract class PlayoutClock {
     return this.#starved;
   }
 
+  /** Server time of the newest snapshot, or -Infinity before the first. */
+  get latestTime(): number {
+    return this.#latest;
+  }
+
   /** Render time computed by the last `update` (-Infinity before any snapshot). */
   get renderTime(): number {
     return this.#lastRender;
@@ -125,7 +128,7 @@ export abstract class PlayoutClock {
   /** Lowest delay the clock would currently shrink to (ms): recent worst need plus headroom. */
   get floorDelayMs(): number {
     // The worst need is −#worst.min − #earliest.min (see the fields).
-    return this.#clamp(this.headroomMs - this.#worst.min - this.#earliest.min);
+    return this.#clamp(PLAYOUT_HEADROOM_MS - this.#worst.min - this.#earliest.min);
   }
 
   /** Server send interval (ms): the step by which a starvation grows the delay. */
@@ -140,25 +143,62 @@ export abstract class PlayoutClock {
   setSendInterval(ms: number): void {
     if (!(ms > 0)) return;
     this.#sendInterval = ms;
-    if (!this.#arrived && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
+    if (this.#latest === -Infinity && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
+  }
+
+  /**
+   * Advances the render clock to local time `localNow` (call once per render frame) and
+   * returns the render time in server room ms; -Infinity before the first snapshot. Render
+   * time past the newest snapshot is a starvation, which grows the delay.
+   */
+  update(localNow: number = this.#now()): number {
+    // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
+    const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
+    this.#lastUpdate = localNow;
+    if (this.#latest === -Infinity) return this.#lastRender;
+
+    this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
+    if (!this.#starved && localNow - this.#lastStarveAt >= PLAYOUT_STABLE_MS) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
+    this.#delay = approach(this.#delay, this.#delayTarget, dt * (this.#delay < this.#delayTarget ? GROW_MS_PER_MS : PLAYOUT_SHRINK_MS_PER_MS));
+    // Never backwards: a grown delay or a later baseline slows render time down instead.
+    const renderTime = (this.#lastRender = Math.max(this.#lastRender, localNow - this.#base - this.#delay));
+
+    // After a "no change at time t" frame the world is known to hold still until the next
+    // frame, which an idle room sends within its idle interval: render time may run up to
+    // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
+    const starving = renderTime > this.#latest + (this.#quiet ? QUIET_HOLD_MS : 0);
+    if (starving && !this.#starved) {
+      this.#starvations++;
+      this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
+    }
+    // The stable period counts from the end of the last starvation.
+    if (starving || this.#starved) this.#lastStarveAt = localNow;
+    this.#starved = starving;
+    return renderTime;
   }
 
   /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
   protected resetTimeline(): void {
-    this.#arrived = false;
+    this.#latest = -Infinity;
+    this.#quiet = false;
     this.#lastRender = -Infinity;
     this.#lastUpdate = NaN;
     this.#starved = false;
   }
 
-  /** Records that the snapshot of server time `serverTime` arrived at local `receivedAt`. */
-  protected recordArrival(serverTime: number, receivedAt: number): void {
+  /**
+   * Records that the snapshot of server time `serverTime` arrived at local `receivedAt`, and
+   * whether it `changed` anything. Returns false, recording nothing, for a snapshot not newer
+   * than the newest one (a duplicate, or one from before a reconnect).
+   */
+  protected recordArrival(serverTime: number, receivedAt: number = this.#now(), changed: boolean): boolean {
+    if (!(serverTime > this.#latest && serverTime < Infinity)) return false;
     const offset = receivedAt - serverTime;
     // Arriving far *earlier* than ever can only mean the local clock stood still while the
     // server's ran (a suspended device): the old baseline means nothing now, so the timeline
     // restarts as at the first arrival. Arriving late is a network stall and is left to
     // starvation feedback.
-    const restart = !this.#arrived || offset < this.#base - TIMELINE_RESET_MS;
+    const restart = this.#latest === -Infinity || offset < this.#base - TIMELINE_RESET_MS;
     if (restart) {
       this.#earliest.clear();
       this.#worst.clear();
@@ -167,44 +207,14 @@ export abstract class PlayoutClock {
       // Jitter not yet seen cannot be ruled out: no shrinking for a stable period from the start.
       this.#lastStarveAt = receivedAt;
     }
-    const need = (restart ? this.#sendInterval : serverTime - this.#prevTime) + offset;
-    this.#prevTime = serverTime;
-    this.#arrived = true;
+    const need = (restart ? this.#sendInterval : serverTime - this.#latest) + offset;
+    this.#latest = serverTime;
+    this.#quiet = !changed;
     this.#earliest.add(serverTime, offset);
     // A gap far beyond the band is an outage, not jitter: no delay in the band would cover it,
     // and remembering it would pin the delay at the top for the whole window.
-    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.maxDelayMs ? Infinity : -need);
-  }
-
-  /**
-   * Advances to local time `localNow` and returns the render time (server room ms); -Infinity
-   * before the first arrival. `latest` is the server time of the newest snapshot: render time
-   * past it is a starvation, which grows the delay.
-   */
-  protected advance(localNow: number, latest: number): number {
-    // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
-    const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
-    this.#lastUpdate = localNow;
-    if (!this.#arrived) return this.#lastRender;
-
-    this.#base = approach(this.#base, this.#earliest.min, dt * BASE_SLEW_MS_PER_MS);
-    if (!this.#starved && localNow - this.#lastStarveAt >= this.stableMs) this.#delayTarget = Math.min(this.#delayTarget, this.floorDelayMs);
-    this.#delay = approach(this.#delay, this.#delayTarget, dt * (this.#delay < this.#delayTarget ? GROW_MS_PER_MS : this.shrinkMsPerSec / 1000));
-    // Never backwards: a grown delay or a later baseline slows render time down instead.
-    const renderTime = (this.#lastRender = Math.max(this.#lastRender, localNow - this.#base - this.#delay));
-
-    if (renderTime > latest) {
-      if (!this.#starved) {
-        this.#starved = true;
-        this.#starvations++;
-        this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, this.#delay) + this.#sendInterval);
-      }
-      this.#lastStarveAt = localNow;
-    } else if (this.#starved) {
-      this.#starved = false;
-      this.#lastStarveAt = localNow;
-    }
-    return renderTime;
+    this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.#maxDelay ? Infinity : -need);
+    return true;
   }
 
   #initialDelay(): number {
@@ -213,6 +223,6 @@ export abstract class PlayoutClock {
 
   /** `delay` clamped to the band. */
   #clamp(delay: number): number {
-    return Math.min(this.maxDelayMs, Math.max(this.minDelayMs, delay));
+    return Math.min(this.#maxDelay, Math.max(this.#minDelay, delay));
   }
 }

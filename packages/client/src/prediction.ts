@@ -15,12 +15,13 @@ export interface PredictorOptions<S, I> {
    * prediction error: how far the shown prediction was from the reconciled one. Default: 0.
    */
   error?: (predicted: S, reconciled: S) => number;
-  /**
-   * Unacknowledged inputs kept. When the server stops acking, the oldest are dropped rather
-   * than growing without bound (a reconnect resyncs anyway). Default 256.
-   */
-  maxPending?: number;
 }
+
+/**
+ * Unacknowledged inputs kept: when the server stops acking, the oldest are dropped rather than
+ * growing without bound (a reconnect resyncs anyway).
+ */
+export const MAX_PENDING_INPUTS = 256;
 
 /**
  * Client-side prediction with server reconciliation.
@@ -34,7 +35,6 @@ export interface PredictorOptions<S, I> {
  */
 export class Predictor<S, I> {
   readonly #options: PredictorOptions<S, I>;
-  readonly #maxPending: number;
   // Unacknowledged inputs and their sequence numbers, oldest first. The list stays short (about
   // a round trip of inputs), so dropping from its front is cheap.
   readonly #seqs: number[] = [];
@@ -44,12 +44,9 @@ export class Predictor<S, I> {
   #acked = -1;
   #lastErr = 0;
   #maxErr = 0;
-  #reconcileCount = 0;
-  #droppedCount = 0;
 
   constructor(options: PredictorOptions<S, I>, initialState?: S) {
     this.#options = options;
-    this.#maxPending = Math.max(1, Math.floor(options.maxPending ?? 256));
     this.#predicted = initialState;
   }
 
@@ -73,19 +70,9 @@ export class Predictor<S, I> {
     return this.#lastErr;
   }
 
-  /** Largest prediction error seen since construction or {@link resetStats}. */
+  /** Largest prediction error seen since construction. */
   get maxError(): number {
     return this.#maxErr;
-  }
-
-  /** Reconciliations performed. */
-  get reconciliations(): number {
-    return this.#reconcileCount;
-  }
-
-  /** Inputs dropped unacked because {@link PredictorOptions.maxPending} was exceeded. */
-  get dropped(): number {
-    return this.#droppedCount;
   }
 
   /**
@@ -94,10 +81,7 @@ export class Predictor<S, I> {
    */
   push(seq: number, input: I): S | undefined {
     if (seq < 0 || seq <= this.#acked) return this.#predicted;
-    if (this.#seqs.length === this.#maxPending) {
-      this.#dropOldest();
-      this.#droppedCount++;
-    }
+    if (this.#seqs.length === MAX_PENDING_INPUTS) this.#dropOldest();
     this.#seqs.push(seq);
     this.#inputs.push(input);
     if (this.#predicted !== undefined) this.#predicted = this.#options.applyInput(this.#predicted, input);
@@ -119,7 +103,6 @@ export class Predictor<S, I> {
       this.#lastErr = error(this.#predicted, s);
       if (this.#lastErr > this.#maxErr) this.#maxErr = this.#lastErr;
     }
-    this.#reconcileCount++;
     return (this.#predicted = s);
   }
 
@@ -132,11 +115,6 @@ export class Predictor<S, I> {
     this.#seqs.length = this.#inputs.length = 0;
     this.#acked = lastSeq;
     this.#predicted = state;
-  }
-
-  /** Zeroes the error statistics. */
-  resetStats(): void {
-    this.#lastErr = this.#maxErr = 0;
   }
 
   #dropOldest(): void {

@@ -47,15 +47,10 @@ export const LINEAR: BlendCode = 0;
 /** Blend code of `step` fields. */
 export const STEP: BlendCode = -1;
 
-/** A field spec with its defaults filled in. */
-export function fieldSpec(field: string | FieldSpec): Required<FieldSpec> {
-  const spec = typeof field === "string" ? { name: field } : field;
-  return { name: spec.name, interp: spec.interp ?? "linear", period: spec.period ?? 2 * Math.PI };
-}
-
-/** The blend code of a filled-in spec. */
-export function blendCode(spec: Required<FieldSpec>): BlendCode {
-  return spec.interp === "angle" ? spec.period : spec.interp === "step" ? STEP : LINEAR;
+/** The blend code of a field (a bare name is `linear`; an angle's period defaults to 2π). */
+export function blendCode(field: string | FieldSpec): BlendCode {
+  if (typeof field === "string") return LINEAR;
+  return field.interp === "angle" ? (field.period ?? 2 * Math.PI) : field.interp === "step" ? STEP : LINEAR;
 }
 
 /**

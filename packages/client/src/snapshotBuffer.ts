@@ -1,14 +1,12 @@
 import { EntityTrack } from "./entityTrack";
 import { PlayoutClock, type PlayoutClockOptions } from "./playoutClock";
-import { blendCode, fieldSpec, SampleKind, type FieldSpec } from "./sampling";
-import { monotonicNow } from "./timing";
+import { blendCode, SampleKind, type FieldSpec } from "./sampling";
 
 /**
- * How far render time may run past a "nothing changed" snapshot before it counts as starving:
- * idle rooms send such a frame every 250 ms by default (`idleFrameMs`), so this covers a few
- * of them and still notices a real outage within a second.
+ * Snapshots kept per entity: the delay band's top (200 ms by default) at up to 150 sends per
+ * second. Render time older than the history holds the oldest kept snapshot.
  */
-export const QUIET_HOLD_MS = 1000;
+export const SNAPSHOT_HISTORY = 32;
 
 /** Tunables of a {@link SnapshotBuffer}. */
 export interface SnapshotBufferOptions extends PlayoutClockOptions {
@@ -16,10 +14,6 @@ export interface SnapshotBufferOptions extends PlayoutClockOptions {
   fields: readonly (string | FieldSpec)[];
   /** Longest velocity extrapolation past the newest snapshot before holding (ms). Default 50. */
   maxExtrapolationMs?: number;
-  /** Snapshots kept per entity. Must cover the maximum delay at the send rate. Default 32. */
-  historySize?: number;
-  /** Local monotonic clock (ms) used to stamp arrivals. Default `performance.now()`. */
-  now?: () => number;
 }
 
 /**
@@ -36,15 +30,12 @@ export interface SnapshotBufferOptions extends PlayoutClockOptions {
  * stream (entities that come, go and come back) and pools the tracks.
  */
 export class SnapshotBuffer extends PlayoutClock {
-  /** Field layout, in `setEntity` order. */
-  readonly fields: readonly Required<FieldSpec>[];
-  /** Longest extrapolation past the newest snapshot (ms). */
-  readonly maxExtrapolationMs: number;
-  /** Snapshots kept per entity. */
-  readonly historySize: number;
+  /** Field names, in `setEntity` order. */
+  readonly #names: string[];
   /** Blend code per field (see `BlendCode`). */
   readonly #codes: Float64Array;
-  readonly #now: () => number;
+  /** Longest extrapolation past the newest snapshot (ms). */
+  readonly #maxExtrapolation: number;
 
   readonly #tracks = new Map<number, EntityTrack>();
   /** Cleared tracks for reuse. */
@@ -52,10 +43,7 @@ export class SnapshotBuffer extends PlayoutClock {
   readonly #scratch: Float64Array;
   readonly #forEachScratch: Float64Array;
 
-  #latest = -Infinity;
   #accepting = false;
-  /** The newest snapshot said nothing changed (an idle room's empty frame). */
-  #quiet = false;
   #lastKind: SampleKind = SampleKind.None;
 
   // forEach state, kept in fields so the callback passed to Map.forEach is allocated once.
@@ -64,23 +52,17 @@ export class SnapshotBuffer extends PlayoutClock {
 
   constructor(options: SnapshotBufferOptions) {
     super(options);
-    this.fields = options.fields.map(fieldSpec);
-    this.#codes = Float64Array.from(this.fields, blendCode);
-    this.maxExtrapolationMs = Math.max(0, options.maxExtrapolationMs ?? 50);
-    this.historySize = Math.max(2, Math.floor(options.historySize ?? 32));
-    this.#now = options.now ?? monotonicNow;
-    this.#scratch = new Float64Array(this.fields.length);
-    this.#forEachScratch = new Float64Array(this.fields.length);
+    const fields = options.fields;
+    this.#names = fields.map((f) => (typeof f === "string" ? f : f.name));
+    this.#codes = Float64Array.from(fields, blendCode);
+    this.#maxExtrapolation = Math.max(0, options.maxExtrapolationMs ?? 50);
+    this.#scratch = new Float64Array(fields.length);
+    this.#forEachScratch = new Float64Array(fields.length);
   }
 
   /** Index of a field by name (for readable `values[X]` access), or -1. */
   fieldIndex(name: string): number {
-    return this.fields.findIndex((f) => f.name === name);
-  }
-
-  /** Server time of the newest snapshot, or -Infinity before the first. */
-  get latestTime(): number {
-    return this.#latest;
+    return this.#names.indexOf(name);
   }
 
   /** How {@link sample} produced its last result. */
@@ -99,31 +81,25 @@ export class SnapshotBuffer extends PlayoutClock {
    * the newest one (a duplicate, or one from before a reconnect). `changed` false says the
    * world held still since the previous snapshot (an idle room's empty frame).
    */
-  beginSnapshot(serverTime: number, receivedAt: number = this.#now(), changed = true): boolean {
-    this.#accepting = serverTime > this.#latest && serverTime < Infinity;
-    if (this.#accepting) {
-      this.#quiet = !changed;
-      this.recordArrival(serverTime, receivedAt);
-      this.#latest = serverTime;
-    }
-    return this.#accepting;
+  beginSnapshot(serverTime: number, receivedAt?: number, changed = true): boolean {
+    return (this.#accepting = this.recordArrival(serverTime, receivedAt, changed));
   }
 
   /**
-   * Records one entity present in the current snapshot. `values` follows {@link fields}; it is
+   * Records one entity present in the current snapshot. `values` follows the `fields` option; it is
    * copied, so the caller may reuse one array for every entity.
    */
   setEntity(id: number, values: ArrayLike<number>): void {
     if (!this.#accepting) return;
     let track = this.#tracks.get(id);
     if (track === undefined) {
-      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(this.historySize, this.#codes)));
+      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(SNAPSHOT_HISTORY, this.#codes, this.#maxExtrapolation)));
     } else if (track.goneAt < Infinity) {
       // Back after an absence (e.g. re-entered the area of interest): blending across the gap
       // would slide it over the map, so it starts a fresh history.
       track.clear();
     }
-    track.push(this.#latest, values);
+    track.push(this.latestTime, values);
   }
 
   /** Ends the current snapshot: entities not set in it are gone from its time on. */
@@ -134,24 +110,13 @@ export class SnapshotBuffer extends PlayoutClock {
   }
 
   /**
-   * Advances the render clock to local time `localNow` (call once per render frame) and
-   * returns the render time in server room ms; -Infinity before the first snapshot.
-   */
-  update(localNow: number = this.#now()): number {
-    // After a "no change at time t" frame the world is known to hold still until the next
-    // frame, which an idle room sends within its idle interval: render time may run up to
-    // QUIET_HOLD_MS past it without that being a starvation (or growing the delay).
-    return this.advance(localNow, this.#quiet ? this.#latest + QUIET_HOLD_MS : this.#latest);
-  }
-
-  /**
    * The entity's fields at `renderTime`, written into `out` (default: a scratch array owned by
    * the buffer, valid until the next call). Returns null when the entity has no value then.
    * {@link lastSampleKind} says whether the value was interpolated, extrapolated or held.
    */
   sample(entityId: number, renderTime: number, out: Float64Array = this.#scratch): Float64Array | null {
     const track = this.#tracks.get(entityId);
-    this.#lastKind = track === undefined ? SampleKind.None : track.sample(renderTime, out, this.maxExtrapolationMs);
+    this.#lastKind = track === undefined ? SampleKind.None : track.sample(renderTime, out);
     return this.#lastKind === SampleKind.None ? null : out;
   }
 
@@ -169,17 +134,17 @@ export class SnapshotBuffer extends PlayoutClock {
   clear(): void {
     this.#tracks.forEach(this.#release);
     this.resetTimeline();
-    this.#latest = -Infinity;
-    this.#accepting = this.#quiet = false;
+    this.#accepting = false;
   }
 
   readonly #visit = (track: EntityTrack, id: number): void => {
-    const kind = track.sample(this.#visitTime, this.#forEachScratch, this.maxExtrapolationMs);
+    const kind = track.sample(this.#visitTime, this.#forEachScratch);
     if (kind !== SampleKind.None) this.#visitFn(id, this.#forEachScratch, kind);
   };
 
   readonly #sweep = (track: EntityTrack, id: number): void => {
-    if (track.goneAt === Infinity && track.lastTime < this.#latest) track.goneAt = this.#latest;
+    const latest = this.latestTime;
+    if (track.goneAt === Infinity && track.lastTime < latest) track.goneAt = latest;
     // Once render time has passed its disappearance nothing will sample it again.
     if (track.goneAt <= this.renderTime) this.#release(track, id);
   };

@@ -14,20 +14,20 @@ export function approach(from: number, to: number, maxStep: number): number {
 }
 
 /**
- * The lowest key over a sliding window of samples, and the value recorded with it (on equal
- * keys, the newest sample's). A sample stays in the window while the newest one is at most
- * `span` after it, in whatever unit `at` counts (sample numbers, or ms), and while the ring of
- * `capacity` has room. One scan per sample; nothing allocates after construction.
+ * The lowest key over a sliding window of samples, and when it was seen (on equal keys, the
+ * newest sample). A sample stays in the window while the newest one is at most `span` after
+ * it, in whatever unit `at` counts (sample numbers, or ms), and while the ring of `capacity`
+ * has room. One scan per sample; nothing allocates after construction. A caller that needs
+ * more of the minimum's sample than its key keeps that by `minAt` (ClockSync does).
  */
 export class WindowMin {
   /** Lowest key in the window; Infinity when empty. */
   min = Infinity;
-  /** The value recorded with {@link min}; 0 when empty. */
-  value = 0;
+  /** The `at` of the sample holding {@link min}; 0 when empty. */
+  minAt = 0;
   readonly #span: number;
   readonly #at: Float64Array;
   readonly #key: Float64Array;
-  readonly #value: Float64Array;
   /** Samples added since the last clear; the newest is in slot (added − 1) mod capacity. */
   #added = 0;
 
@@ -35,23 +35,21 @@ export class WindowMin {
     this.#span = span;
     this.#at = new Float64Array(capacity);
     this.#key = new Float64Array(capacity);
-    this.#value = new Float64Array(capacity);
   }
 
   /** Adds a sample at `at` (never less than the previous one's) and recomputes the minimum. */
-  add(at: number, key: number, value = 0): void {
+  add(at: number, key: number): void {
     const capacity = this.#at.length;
     const held = Math.min(++this.#added, capacity);
     let slot = (this.#added - 1) % capacity;
     this.#at[slot] = at;
     this.#key[slot] = key;
-    this.#value[slot] = value;
     this.min = Infinity;
     // Newest first, so on equal keys the newest wins; stop at the first sample out of the window.
     for (let k = 0; k < held && at - this.#at[slot] <= this.#span; k++) {
       if (this.#key[slot] < this.min) {
         this.min = this.#key[slot];
-        this.value = this.#value[slot];
+        this.minAt = this.#at[slot];
       }
       slot = (slot + capacity - 1) % capacity;
     }
@@ -59,7 +57,7 @@ export class WindowMin {
 
   /** Empties the window. */
   clear(): void {
-    this.#added = this.value = 0;
+    this.#added = this.minAt = 0;
     this.min = Infinity;
   }
 }

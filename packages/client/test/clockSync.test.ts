@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ClockSync } from "../src/clockSync";
+import { CLOCK_SLEW_MS_PER_MS, CLOCK_STEP_MS, ClockSync } from "../src/clockSync";
 
 /** One direction's queueing delay: usually a quiet network (< 1.5 ms), sometimes a spike. */
 const jitterArb = fc.oneof(
@@ -19,7 +19,7 @@ describe("ClockSync", () => {
         (offset, drift, base, jitter) => {
           const epoch = 1.7e12 + offset;
           const serverAt = (local: number) => epoch + local * (1 + drift);
-          const cs = new ClockSync({ windowSize: 8, maxSlewMsPerSec: 10 });
+          const cs = new ClockSync();
           let t = 1000;
           const errors: number[] = [];
           jitter.forEach(([up, down], i) => {
@@ -46,21 +46,22 @@ describe("ClockSync", () => {
     const cs = new ClockSync({ warmupSamples: 10 });
     cs.addSample(0, 1000 + 10, 20); // rtt 20, offset 1000
     cs.addSample(100, 1100 + 90, 200); // rtt 100, queued on the way up: offset 1040
-    expect(cs.targetOffsetMs).toBeCloseTo(1000, 9);
+    // Warm-up applies the target directly: the offset is the lowest-RTT sample's, not the newest's.
+    expect(cs.offsetAt(200)).toBeCloseTo(1000, 9);
     expect(cs.minRttMs).toBe(20);
     expect(cs.rttMs).toBeGreaterThan(20);
   });
 
   it("applies the first sample at once, then slews at a bounded rate", () => {
-    const cs = new ClockSync({ maxSlewMsPerSec: 10 });
+    expect(CLOCK_SLEW_MS_PER_MS).toBe(0.01); // the rate the numbers below are written for
+    const cs = new ClockSync();
     expect(cs.synced).toBe(false);
     cs.addSample(0, 5000 + 5, 10); // offset 5000
     expect(cs.synced).toBe(true);
     expect(cs.offsetAt(10)).toBeCloseTo(5000, 9);
 
     cs.addSample(1000, 1000 + 5100 + 2, 1004); // better RTT, offset 5100: a 100 ms correction
-    expect(cs.targetOffsetMs).toBeCloseTo(5100, 9);
-    expect(cs.offsetAt(1004)).toBeLessThan(5011); // ~10 ms/s over ~1 s so far, not a jump
+    expect(cs.offsetAt(1004)).toBe(5000); // nothing has moved at the instant the sample lands // ~10 ms/s over ~1 s so far, not a jump
 
     let prevServer = cs.serverNow(1004);
     let prevOffset = cs.offsetAt(1004);
@@ -72,26 +73,31 @@ describe("ClockSync", () => {
       prevServer = s;
       prevOffset = off;
     }
+    // 100 ms at 10 ms/s: arrived after 10 s, never sooner (a step would have been a jump above).
+    expect(cs.offsetAt(11_003)).toBeLessThan(5100);
+    expect(cs.offsetAt(11_004)).toBeCloseTo(5100, 6);
     expect(cs.offsetAt(20_000)).toBeCloseTo(5100, 6);
-    expect(cs.steps).toBe(0);
   });
 
   it("slews downward as well, and steps when the local clock jumped", () => {
-    const cs = new ClockSync({ maxSlewMsPerSec: 20, stepThresholdMs: 1000 });
+    expect(CLOCK_STEP_MS).toBe(1000);
+    const cs = new ClockSync();
     cs.addSample(0, 100 + 5, 10);
     cs.addSample(1000, 1005 + 60 - 0.5, 1009); // rtt 9 (< 10): offset 60
     expect(cs.offsetAt(1009)).toBe(100); // nothing has moved at the instant the sample lands
     const before = cs.offsetAt(1999);
     expect(before).toBeLessThan(100);
-    expect(before).toBeGreaterThanOrEqual(100 - 20 * 0.99 - 1e-9);
-    cs.addSample(2000, 2001 + 9060, 2002); // 9 s away: a suspended laptop, not jitter
-    expect(cs.offsetAt(2002)).toBeCloseTo(9060, 6);
-    expect(cs.steps).toBe(1);
+    expect(before).toBeCloseTo(100 - 10 * 0.99, 9);
+    cs.addSample(2000, 2001 + 1160, 2002); // 1.1 s away (rtt 2): a suspended laptop, not jitter
+    expect(cs.offsetAt(2002)).toBeCloseTo(1160, 6);
+    cs.addSample(3000, 3001 + 2100, 3002); // 940 ms away (rtt 2): within the threshold, slewed
+    expect(cs.offsetAt(3002)).toBe(1160);
+    expect(cs.offsetAt(4002)).toBeCloseTo(1170, 6);
   });
 
   it("the applied offset is a function of local time: reading it moves nothing", () => {
     const read = (order: number[]) => {
-      const cs = new ClockSync({ maxSlewMsPerSec: 10 });
+      const cs = new ClockSync();
       cs.addSample(0, 5000 + 5, 10);
       cs.addSample(1000, 1000 + 5100 + 2, 1004);
       return order.map((t) => cs.offsetAt(t));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Predictor } from "../src/prediction";
+import { MAX_PENDING_INPUTS, Predictor } from "../src/prediction";
 
 interface P {
   x: number;
@@ -96,12 +96,12 @@ describe("Predictor", () => {
   });
 
   it("ignores unsent inputs and bounds the pending list", () => {
-    const p = new Predictor<P, Move>({ applyInput: move, maxPending: 4 }, { x: 0, y: 0 });
+    const p = new Predictor<P, Move>({ applyInput: move }, { x: 0, y: 0 });
     p.push(-1, { dx: 100, dy: 0 });
     expect(p.state).toEqual({ x: 0, y: 0 });
-    for (let seq = 1; seq <= 10; seq++) p.push(seq, { dx: 1, dy: 0 });
-    expect(p.pending).toBe(4);
-    expect(p.dropped).toBe(6);
-    expect(p.reconcile({ x: 0, y: 0 }, 6)).toEqual({ x: 4, y: 0 });
+    for (let seq = 1; seq <= MAX_PENDING_INPUTS + 6; seq++) p.push(seq, { dx: 1, dy: 0 });
+    expect(p.pending).toBe(MAX_PENDING_INPUTS);
+    // Inputs 1–6 were dropped, so an ack of 6 leaves every kept input to replay.
+    expect(p.reconcile({ x: 0, y: 0 }, 6)).toEqual({ x: MAX_PENDING_INPUTS, y: 0 });
   });
 });

@@ -11,23 +11,23 @@ describe("WindowMin", () => {
         fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -5, max: 5 }), fc.boolean()), { minLength: 1, maxLength: 80 }),
         (capacity, span, steps) => {
           const w = new WindowMin(capacity, span);
-          const all: { at: number; key: number; value: number }[] = [];
+          const all: { at: number; key: number }[] = [];
           let at = 0;
-          steps.forEach(([advance, key, clear], i) => {
+          steps.forEach(([advance, key, clear]) => {
             if (clear) {
               w.clear();
               all.length = 0;
               expect(w.min).toBe(Infinity);
             }
             at += advance;
-            w.add(at, key, i);
-            all.push({ at, key, value: i });
+            w.add(at, key);
+            all.push({ at, key });
             // Naive: the newest `capacity` samples, those at most `span` before the newest.
             const kept = all.slice(-capacity).filter((s) => at - s.at <= span);
             const min = Math.min(...kept.map((s) => s.key));
             const newestAtMin = kept.filter((s) => s.key === min).at(-1)!;
             expect(w.min).toBe(min);
-            expect(w.value).toBe(newestAtMin.value);
+            expect(w.minAt).toBe(newestAtMin.at);
           });
         },
       ),
