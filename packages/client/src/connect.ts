@@ -28,8 +28,9 @@ import {
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
-import { RequestError } from "./pendingRequests";
-import { ReconnectPolicy } from "./reconnect";
+import { RoomEmitter } from "./listeners";
+import { RequestError, RequestTable } from "./pendingRequests";
+import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
@@ -44,7 +45,13 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
 /** Spacing of the quick clock pings right after a welcome (ms). */
 const PING_BURST_SPACING_MS = 100;
 
+/** Clock pings sent right after each welcome, {@link PING_BURST_SPACING_MS} apart, for a quick first estimate. */
+const PING_BURST = 3;
+
 type Timer = ReturnType<typeof setTimeout>;
+
+/** The `retry` of a deliberate restart (`reconnect`, `switchTo`): the next attempt starts at once. */
+const RESTART = { attempt: 0, delayMs: 0 };
 
 /** Payload bytes of a WebSocket message (text as UTF-8; binary as ArrayBuffer or view), for the traffic counters. */
 function byteSize(data: unknown): number {
@@ -62,7 +69,7 @@ type Events<S> = RoomEvents<S, any>;
  * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
  * with a `game` declaration fills all four from it.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessages> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessages> extends RoomEmitter<RoomEvents<S, E>> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */
@@ -74,18 +81,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   readonly #now: () => number;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
-  /** Pings sent right after each welcome (the `pingBurst` option). */
-  readonly #pingBurst: number;
   /** Longest wait of an input before it leaves in a batch (ms); 0 sends each input at once. */
   readonly #batchMs: number;
-  /** Listener lists are replaced, never changed in place, so a listener may (un)subscribe during delivery. */
-  readonly #listeners: { [K in keyof Events<S>]?: ((payload: any) => void)[] } = {};
-  /**
-   * Open requests (stats and room messages) by id, each with its timeout. An answer can only come
-   * on the socket that asked, so all fail as `closed` when it goes.
-   */
-  readonly #requests = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: Timer }>();
-  #nextRequestId = 1;
+  /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
+  readonly #requests = new RequestTable();
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   readonly #receipts = new ReceiptCounter();
@@ -132,6 +131,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     readonly baseUrl: string,
     options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
+    super();
     this.#opts = options;
     const now = (this.#now = options.now ?? (() => performance.now()));
     const game = "game" in options ? options.game : null;
@@ -145,9 +145,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#wire = new ClientWire(json);
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
-    this.#pingBurst = Math.max(0, options.pingBurst ?? 3);
     // The welcome round trip and the first burst are applied directly; slewing starts after.
-    this.clock = new ClockSync({ now, warmupSamples: 1 + this.#pingBurst, ...options.clock });
+    this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
     this.#batchMs = json ? 0 : (options.batchInputsMs ?? 0);
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
@@ -221,27 +220,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#snapshots = buffer;
     const w = this.#welcome;
     if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
-  }
-
-  /** Subscribes to an event; returns the unsubscribe function. */
-  on<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    this.#listeners[event] = [...(this.#listeners[event] ?? []), fn];
-    return () => this.off(event, fn);
-  }
-
-  /** Subscribes for one delivery. */
-  once<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): () => void {
-    const off = this.on(event, (payload) => {
-      off();
-      fn(payload);
-    });
-    return off;
-  }
-
-  /** Unsubscribes. */
-  off<K extends keyof RoomEvents<S, E>>(event: K, fn: (payload: RoomEvents<S, E>[K]) => void): void {
-    const list = this.#listeners[event];
-    if (list) this.#listeners[event] = list.filter((f) => f !== fn);
   }
 
   /**
@@ -350,8 +328,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
     if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
-    this.#stop();
-    this.#finish(1000, "client closed", true);
+    this.#end(1000, "client closed", true, null);
   }
 
   /**
@@ -382,7 +359,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * event (`deliberate`, `willReconnect`) reports the dropped socket.
    */
   reconnect(): void {
-    this.#restart("reconnect");
+    this.#end(1000, "reconnect", true, RESTART);
   }
 
   /**
@@ -403,20 +380,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#welcome = null;
     this.#snapshots?.clear();
     this.clock.reset();
-    this.#restart("switching rooms");
-  }
-
-  /** Stops the socket side and starts it again at once with a fresh backoff; a live socket's end is reported as a close. */
-  #restart(reason: string): void {
-    const live = this.#status !== "idle" && this.#status !== "closed";
-    this.#stop();
-    this.#dropInputs();
-    this.#rejectRequests(new RequestError("closed", reason));
-    this.#status = this.#welcome ? "reconnecting" : "connecting";
-    // A close listener may have closed (or restarted) the connection: then nothing starts here.
-    if (live && !this.#emitStill("close", { code: 1000, reason, willReconnect: true, deliberate: true })) return;
-    this.#policy.markStable();
-    void this.#open();
+    this.#end(1000, "switching rooms", true, RESTART);
   }
 
   /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
@@ -431,7 +395,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       } catch (e) {
         if (attempt !== this.#attempt) return;
         this.#localError("ticket_failed", `ticket: ${String(e)}`);
-        return this.#gone(1006, "ticket unavailable");
+        return this.#dropped(1006, "ticket unavailable");
       }
       if (attempt !== this.#attempt) return;
     }
@@ -441,7 +405,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
       this.#localError("bad_url", String(e));
-      return this.#finish(1006, "could not create socket", false);
+      return this.#end(1006, "could not create socket", false, null);
     }
     this.#ws = ws;
     ws.binaryType = "arraybuffer";
@@ -456,61 +420,60 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     };
     ws.onclose = (ev: { code?: number; reason?: string }) => {
       // 1006 (abnormal) when the implementation gave no code.
-      if (this.#ws === ws) this.#gone(ev.code ?? 1006, ev.reason ?? "");
+      if (this.#ws === ws) this.#dropped(ev.code ?? 1006, ev.reason ?? "");
     };
     // An error is always followed by a close, which carries the code.
     ws.onerror = () => {};
-    this.#timer = setTimeout(() => this.#abandon(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
+    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
   }
 
-  /** Drops the current socket from our side and handles it as closed with `code`. */
-  #abandon(code: number, reason: string): void {
-    if (!this.#ws) return;
-    this.#closeSocket(code >= 4000 ? code : 1000, reason);
-    this.#gone(code, reason);
+  /**
+   * The socket ended without {@link close} (the server closed it, the attempt timed out or could
+   * not get a ticket, or the stream could not be understood): another attempt after a backoff
+   * delay, or the end, as the policy decides.
+   */
+  #dropped(code: number, reason: string): void {
+    const policy = this.#policy;
+    // A seat held this long proved the link: earlier failures no longer count.
+    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) policy.markStable();
+    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
+    this.#end(code, reason, false, decision.reconnect ? decision : null);
   }
 
-  /** Cancels the current attempt and any pending wait, and closes the socket (1000). */
-  #stop(): void {
+  /**
+   * Every way a socket ends: cancels the attempt and its wait, closes the socket if still open,
+   * drops queued inputs and fails open requests, then reports the close and starts what follows:
+   * with `retry` null the connection ends (waiters of {@link whenJoined} fail too); with
+   * {@link RESTART} (a deliberate restart) the next attempt starts at once with a fresh backoff;
+   * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
+   */
+  #end(code: number, reason: string, deliberate: boolean, retry: { attempt: number; delayMs: number } | null): void {
+    // An idle or closed connection has no socket whose end a restart would report.
+    const live = this.#status !== "idle" && this.#status !== "closed";
     this.#attempt++;
     clearTimeout(this.#timer);
-    this.#closeSocket(1000, "client closed");
-  }
-
-  #closeSocket(code: number, reason: string): void {
     const ws = this.#ws;
     this.#ws = null;
     try {
-      ws?.close(code, reason);
+      // A close from our side may only carry an application code or 1000.
+      ws?.close(code >= 4000 ? code : 1000, reason);
     } catch {
       // Already closing, or never opened: nothing left to close.
     }
-  }
-
-  /** The socket is gone without {@link close}: another attempt after a backoff delay, or the end. */
-  #gone(code: number, reason: string): void {
-    this.#ws = null;
-    clearTimeout(this.#timer);
-    const policy = this.#policy;
-    // A seat held this long proved the link: earlier failures no longer count.
-    if (this.#status === "joined" && this.#now() - this.#joinedAt >= policy.stableAfterMs) policy.markStable();
-    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
-    if (!decision.reconnect) return this.#finish(code, reason, false);
-    this.#rejectRequests(new RequestError("closed", `socket closed (${code})`));
-    this.#status = this.#welcome ? "reconnecting" : "connecting";
-    // A listener may have closed or restarted the connection: then nothing is announced or scheduled.
-    if (this.#emitStill("close", { code, reason, willReconnect: true, deliberate: false }) && this.#emitStill("reconnecting", { attempt: decision.attempt, delayMs: decision.delayMs, code, reason })) {
-      this.#timer = setTimeout(() => void this.#open(), decision.delayMs);
+    this.#dropInputs();
+    const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
+    this.#requests.failAll(error);
+    this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
+    if (!retry) for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    // A listener may close, reconnect or switch the connection: then nothing more happens here.
+    if ((live || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
+    if (!retry) return;
+    if (retry === RESTART) {
+      this.#policy.markStable();
+      void this.#open();
+    } else if (this.#emitStill("reconnecting", { attempt: retry.attempt, delayMs: retry.delayMs, code, reason })) {
+      this.#timer = setTimeout(() => void this.#open(), retry.delayMs);
     }
-  }
-
-  /** The end: nothing follows until {@link open}, {@link reconnect} or {@link switchTo}. */
-  #finish(code: number, reason: string, deliberate: boolean): void {
-    this.#status = "closed";
-    this.#emit("close", { code, reason, willReconnect: false, deliberate });
-    const error = new RequestError("closed", `connection closed (${code} ${reason})`);
-    for (const w of this.#joinWaiters.splice(0)) w.reject(error);
-    this.#rejectRequests(error);
   }
 
   #canSend(): boolean {
@@ -525,32 +488,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#counters.bytesOut += byteSize(data);
   }
 
-  /**
-   * Sends a request with a fresh id while joined and waits for its answer. When `encode` throws
-   * (a payload that cannot be sent) the promise rejects with that and nothing waits.
-   */
+  /** Sends a request while joined and waits for its answer (see {@link RequestTable.add}). */
   #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
     if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
-    const id = this.#nextRequestId++;
-    return new Promise((resolve, reject) => {
-      this.#post(encode(id));
-      const timer = setTimeout(() => this.#settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
-      this.#requests.set(id, { resolve, reject, timer });
-    });
-  }
-
-  /** Answers request `id`: fails it with `error` when given, else resolves it with `value`. Unknown or settled ids are ignored. */
-  #settle(id: number, value: unknown, error?: Error): void {
-    const r = this.#requests.get(id);
-    if (!r) return;
-    clearTimeout(r.timer);
-    this.#requests.delete(id);
-    if (error) r.reject(error);
-    else r.resolve(value);
-  }
-
-  #rejectRequests(error: Error): void {
-    for (const id of this.#requests.keys()) this.#settle(id, undefined, error);
+    return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
   }
 
   /** Discards queued inputs unsent: after a drop they belong to the previous seat's timeline. */
@@ -575,24 +516,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#schedulePing();
   };
 
-  #emit<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): void {
-    for (const fn of this.#listeners[event] ?? []) {
-      try {
-        fn(payload);
-      } catch (e) {
-        // A throwing listener does not stop the others or the connection's own bookkeeping;
-        // its error is rethrown asynchronously so it still surfaces.
-        queueMicrotask(() => {
-          throw e;
-        });
-      }
-    }
-  }
-
   /** Emits `event`; false when a listener closed, reconnected or switched the connection meanwhile. */
   #emitStill<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): boolean {
     const attempt = this.#attempt;
-    this.#emit(event, payload);
+    this.emit(event, payload);
     return attempt === this.#attempt;
   }
 
@@ -620,9 +547,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         if (m.clientTime >= this.#helloAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
-        return this.#settle(m.requestId, m.stats);
+        return this.#requests.settle(m.requestId, m.stats);
       case "reply":
-        return this.#settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
     }
   }
 
@@ -661,10 +588,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#joinedAt = now;
     // The connect timeout is over; the clock pings start with a fresh burst.
     clearTimeout(this.#timer);
-    this.#pingsLeft = this.#pingBurst;
+    this.#pingsLeft = PING_BURST;
     this.#schedulePing();
 
-    this.#emit("welcome", welcome);
+    this.emit("welcome", welcome);
     for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
   }
 
@@ -682,16 +609,16 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         return this.#fail("bad_frame", `state decode failed: ${String(e)}`, "state decode failed");
       }
     }
-    if (f.events.length > 0 && this.#listeners.event?.length) {
+    if (f.events.length > 0 && this.listened("event")) {
       const game = this.#game;
       const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
       for (const body of f.events) {
         const ev = dec ? dec(body) : body;
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
-        if (ev !== null || !game) this.#emit("event", { tick: f.tick, time: f.time, body: ev as E });
+        if (ev !== null || !game) this.emit("event", { tick: f.tick, time: f.time, body: ev as E });
       }
     }
-    this.#emit("state", {
+    this.emit("state", {
       tick: f.tick,
       time: f.time,
       ackSeq: f.ackSeq,
@@ -708,7 +635,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       this.#tokenRejected = true;
       this.#token = "";
     }
-    this.#emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
+    this.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
   }
 
   /**
@@ -717,11 +644,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    */
   #fail(name: string, reason: string, closeReason: string): void {
     this.#localError(name, reason);
-    this.#abandon(LOCAL_PROTOCOL_CLOSE, closeReason);
+    this.#dropped(LOCAL_PROTOCOL_CLOSE, closeReason);
   }
 
   #localError(name: string, reason: string): void {
-    this.#emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
+    this.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 }
 
