@@ -8,16 +8,13 @@
  * separate objects they needed their own state and listener plumbing to reach each other.
  */
 import {
-  BinaryWriter,
   CloseCode,
   DecodeError,
-  MAX_INPUTS_PER_FRAME,
   PROTOCOL_VERSION,
   ReceiptCounter,
   type AnyGameTypes,
   type AnyMessages,
   type EventOf,
-  type InputEntry,
   type InputOf,
   type MessageName,
   type MessageRequest,
@@ -28,6 +25,7 @@ import {
 import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
+import { inputSender, type InputSender } from "./inputs";
 import { RoomEmitter } from "./listeners";
 import { RequestError, RequestTable } from "./pendingRequests";
 import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
@@ -36,8 +34,8 @@ import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
-import type { ConnectionStats } from "./stats";
-import { ClientWire, checkBinaryPayload, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { createStats, refreshStats, type ConnectionStats } from "./stats";
+import { ClientWire, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
@@ -81,20 +79,17 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   readonly #now: () => number;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
-  /** Longest wait of an input before it leaves in a batch (ms); 0 sends each input at once. */
-  readonly #batchMs: number;
   /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
   readonly #requests = new RequestTable();
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   readonly #receipts = new ReceiptCounter();
+  readonly #inputs: InputSender;
   /**
    * The numbers behind {@link stats}: traffic counters kept current as traffic happens; the
    * clock, buffer and predictor numbers are copied in on every read.
    */
-  readonly #counters = { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 } as ConnectionStats;
-  /** Reused by the game's input encoder; allocated on the first typed input. */
-  #inputWriter: BinaryWriter | null = null;
+  readonly #counters = createStats();
   #roomId: string;
   #kindName: string;
   #ticket: ConnectOptions["ticket"];
@@ -102,7 +97,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   #status: ConnectionStatus = "idle";
   #token: string;
   #welcome: WelcomeInfo | null = null;
-  #nextSeq = 1;
 
   /** The current socket, or null between attempts. Its handlers check it is still this one. */
   #ws: WebSocketLike | null = null;
@@ -121,9 +115,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    */
   #timer: Timer | undefined;
   #pingsLeft = 0;
-  readonly #batch: InputEntry[] = [];
-  #batchTimer: Timer | undefined;
-  #lastBatchAt = -Infinity;
 
   /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
   constructor(
@@ -147,7 +138,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
-    this.#batchMs = json ? 0 : (options.batchInputsMs ?? 0);
+    this.#inputs = inputSender(game, this.#wire, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -196,20 +187,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    const stats = this.#counters;
-    const clock = this.clock;
-    const snapshots = this.#snapshots;
-    const predictor = this.#opts.predictor;
-    stats.rttMs = clock.rttMs;
-    stats.minRttMs = clock.minRttMs;
-    stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
-    stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
-    stats.starvations = snapshots ? snapshots.starvations : 0;
-    stats.predictionError = predictor ? predictor.lastError : 0;
-    stats.predictionErrorMax = predictor ? predictor.maxError : 0;
-    stats.pendingInputs = predictor ? predictor.pending : 0;
-    return stats;
+    return refreshStats(this.#counters, this.clock, this.#snapshots, this.#opts.predictor);
   }
+
 
   /**
    * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
@@ -257,33 +237,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * too large); no sequence number is used then.
    */
   sendInput(input: I): number {
-    if (!this.#canSend()) return -1;
-    const game = this.#game;
-    const payload = game ? game.encodeInput(input, (this.#inputWriter ??= new BinaryWriter(64))) : input;
-    const seq = this.#nextSeq;
-    // Encode (or check) before taking the number: a payload that throws costs no seq.
-    if (this.#batchMs > 0) {
-      const batch = this.#batch;
-      batch.push({ seq, payload: checkBinaryPayload(payload).slice() });
-      const sinceLast = this.#now() - this.#lastBatchAt;
-      if (batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= this.#batchMs) this.flushInputs();
-      else this.#batchTimer ??= setTimeout(this.flushInputs, this.#batchMs - sinceLast);
-    } else {
-      this.#post(this.#wire.input(seq, payload));
-    }
-    this.#nextSeq++;
-    this.#counters.inputsSent++;
-    return seq;
+    return this.#inputs.send(input, this.#canSend());
   }
 
   /** Sends any batched inputs now (see `batchInputsMs`); what cannot be sent is dropped, never kept for later. */
-  readonly flushInputs = (): void => {
-    if (this.#batch.length > 0 && this.#canSend()) {
-      this.#post(this.#wire.inputs(this.#batch));
-      this.#lastBatchAt = this.#now();
-    }
-    this.#dropInputs();
-  };
+  readonly flushInputs = (): void => this.#inputs.flush();
 
   /**
    * Asks the room for its `tk:stats` snapshot. Rejects with a {@link RequestError}: `not_joined`,
@@ -344,12 +302,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * same as {@link reconnect}. Does nothing while connecting or joined.
    */
   open(): void {
-    if (this.#status === "idle") {
-      this.#status = "connecting";
-      void this.#open();
-    } else if (this.#status === "closed") {
-      this.reconnect();
-    }
+    // From idle, the restart reports no close: there was no socket.
+    if (this.#status === "idle" || this.#status === "closed") this.reconnect();
   }
 
   /**
@@ -460,7 +414,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     } catch {
       // Already closing, or never opened: nothing left to close.
     }
-    this.#dropInputs();
+    this.#inputs.drop();
     const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
     this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
@@ -480,25 +434,20 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     return this.#status === "joined" && this.#ws?.readyState === WS_OPEN;
   }
 
-  #post(data: string | Uint8Array): void {
+  /** Sends on the current socket when it is open; false when it is not (nothing sent). */
+  #post(data: string | Uint8Array): boolean {
     const ws = this.#ws;
-    if (ws?.readyState !== WS_OPEN) return;
+    if (ws?.readyState !== WS_OPEN) return false;
     ws.send(data);
     this.#counters.messagesOut++;
     this.#counters.bytesOut += byteSize(data);
+    return true;
   }
 
   /** Sends a request while joined and waits for its answer (see {@link RequestTable.add}). */
   #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
     if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
     return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
-  }
-
-  /** Discards queued inputs unsent: after a drop they belong to the previous seat's timeline. */
-  #dropInputs(): void {
-    clearTimeout(this.#batchTimer);
-    this.#batchTimer = undefined;
-    this.#batch.length = 0;
   }
 
   /** Schedules the next clock ping: quick ones during the burst after a welcome, then every `pingIntervalMs`. */
@@ -556,11 +505,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   #onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
     const { kind: _kind, ...welcome } = m;
     if (welcome.version !== PROTOCOL_VERSION) {
-      return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`, "version mismatch");
+      return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
     }
     const wantHash = this.decoder.schemaHash;
     if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
-      return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`, "schema mismatch");
+      return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
     }
     const now = this.#now();
     const prev = this.#welcome;
@@ -569,10 +518,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#token = welcome.token;
 
     // Sequence numbers stay monotonic across seats and never reuse one the server applied.
-    this.#nextSeq = Math.max(this.#nextSeq, welcome.lastSeq + 1);
+    this.#inputs.rejoined(welcome.lastSeq);
     // Inputs not applied before the drop are stale: drop them, never replay them.
     this.#opts.predictor?.reset(welcome.lastSeq);
-    this.#dropInputs();
+    this.#inputs.drop();
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
     const snaps = this.#snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
@@ -606,7 +555,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         this.decoder.apply(f.body);
       } catch (e) {
         // The decoder and the server disagree about the stream; continuing would render garbage.
-        return this.#fail("bad_frame", `state decode failed: ${String(e)}`, "state decode failed");
+        return this.#fail("bad_frame", `state decode failed: ${String(e)}`);
       }
     }
     if (f.events.length > 0 && this.listened("event")) {
@@ -642,9 +591,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * The server's stream cannot be understood (a protocol or schema it does not share, a body the
    * decoder refuses): reports it and drops the socket with a code that is not retried.
    */
-  #fail(name: string, reason: string, closeReason: string): void {
+  #fail(name: string, reason: string): void {
     this.#localError(name, reason);
-    this.#dropped(LOCAL_PROTOCOL_CLOSE, closeReason);
+    this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
   }
 
   #localError(name: string, reason: string): void {
