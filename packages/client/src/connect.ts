@@ -27,7 +27,7 @@ import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { inputSender, type InputSender } from "./inputs";
 import { RoomEmitter } from "./listeners";
-import { RequestError, RequestTable } from "./pendingRequests";
+import { RequestError, requestTable } from "./pendingRequests";
 import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
@@ -80,7 +80,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
   /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
-  readonly #requests = new RequestTable();
+  readonly #requests = requestTable();
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   readonly #receipts = new ReceiptCounter();
@@ -444,7 +444,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     return true;
   }
 
-  /** Sends a request while joined and waits for its answer (see {@link RequestTable.add}). */
+  /** Sends a request while joined and waits for its answer (see `RequestTable.add`). */
   #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
     if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
     return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
