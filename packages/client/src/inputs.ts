@@ -10,7 +10,7 @@ export interface InputSender {
   flush(): void;
   /** Discards queued inputs unsent: after a drop they belong to the previous seat's timeline. */
   drop(): void;
-  /** A welcome: sequence numbers continue above the last one the room applied, never reusing one. */
+  /** A welcome: queued inputs are dropped and sequence numbers go on above the last one the room applied, never reusing one. */
   rejoined(lastSeq: number): void;
 }
 
@@ -57,6 +57,7 @@ export function inputSender(game: AnyGameTypes | null, wire: ClientWire, batchMs
     flush,
     drop,
     rejoined(lastSeq) {
+      drop();
       nextSeq = Math.max(nextSeq, lastSeq + 1);
     },
   };

@@ -349,7 +349,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
         ticket = await ticket();
       } catch (e) {
         if (attempt !== this.#attempt) return;
-        this.#localError("ticket_failed", `ticket: ${String(e)}`);
+        this.#error("ticket_failed", `ticket: ${String(e)}`);
         return this.#dropped(1006, "ticket unavailable");
       }
       if (attempt !== this.#attempt) return;
@@ -359,7 +359,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
-      this.#localError("bad_url", String(e));
+      this.#error("bad_url", String(e));
       return this.#end(1006, "could not create socket", false, null);
     }
     this.#ws = ws;
@@ -480,7 +480,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     const m = decodeIncoming(data);
     if (m instanceof DecodeError) {
       st.decodeErrors++;
-      this.#localError("bad_frame", `${m.code}: ${m.message}`);
+      this.#error("bad_frame", `${m.code}: ${m.message}`);
       return;
     }
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
@@ -518,11 +518,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
     this.#welcome = welcome;
     this.#token = welcome.token;
 
-    // Sequence numbers stay monotonic across seats and never reuse one the server applied.
+    // Inputs not applied before the drop are stale: dropped, never replayed; sequence numbers
+    // go on above the last one the server applied.
     this.#inputs.rejoined(welcome.lastSeq);
-    // Inputs not applied before the drop are stale: drop them, never replay them.
     this.#opts.predictor?.reset(welcome.lastSeq);
-    this.#inputs.drop();
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
     const snaps = this.#snapshots;
     if (prev && prev.roomEpoch !== welcome.roomEpoch) {
@@ -585,7 +584,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
       this.#tokenRejected = true;
       this.#token = "";
     }
-    this.emit("error", { code: m.code, name: m.name, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
+    this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
   }
 
   /**
@@ -593,11 +592,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessag
    * decoder refuses): reports it and drops the socket with a code that is not retried.
    */
   #fail(name: string, reason: string): void {
-    this.#localError(name, reason);
+    this.#error(name, reason);
     this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
   }
 
-  #localError(name: string, reason: string): void {
-    this.emit("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
+  /** Reports an `error` event: a local one (code 0) unless the server's code and pause are given. */
+  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): void {
+    this.emit("error", { code, name, reason, retryAfterMs, local });
   }
 }
