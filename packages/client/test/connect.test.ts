@@ -349,7 +349,9 @@ describe("connect() against an in-process fake socket", () => {
     const rec = recorder(conn);
     joined(sockets[0], { schemaHash: 456 });
     expect(rec.errors).toEqual([expect.objectContaining({ name: "schema_mismatch", local: true })]);
-    expect(rec.closes[0]).toMatchObject({ willReconnect: false });
+    // Dropped from our side with the protocol-error code, the error's name as the reason.
+    expect(sockets[0].closedWith).toEqual({ code: CloseCode.protocol_error, reason: "schema_mismatch" });
+    expect(rec.closes[0]).toMatchObject({ code: CloseCode.protocol_error, reason: "schema_mismatch", willReconnect: false });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sockets).toHaveLength(1);
   });
