@@ -42,7 +42,7 @@ export interface ConnectOptions<S = unknown> {
   reconnect?: ReconnectOptions | false;
   /** An attempt that has not been welcomed this long after it started is abandoned (ms). Default 10 000. */
   connectTimeoutMs?: number;
-  /** Clock-sync ping period once synced (ms). Default 2000. */
+  /** Clock-sync ping period once synced (ms). Default 2000. Each welcome is followed by a quick burst of 3 pings, 100 ms apart. */
   pingIntervalMs?: number;
   /**
    * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
@@ -53,8 +53,6 @@ export interface ConnectOptions<S = unknown> {
    * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
    */
   batchInputsMs?: number;
-  /** Pings sent right after each welcome, 100 ms apart, for a quick first estimate. Default 3. */
-  pingBurst?: number;
   /** Clock-sync tunables. */
   clock?: ClockSyncOptions;
   /**

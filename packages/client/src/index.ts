@@ -36,6 +36,7 @@
  * @module @tikron/client
  */
 export { connect, RoomConnection } from "./connect";
+export { RoomEmitter } from "./listeners";
 export { CloseCode, ErrorCode, errorName, type CloseName, type ErrorName } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages } from "@tikron/protocol";
 export { RequestError } from "./pendingRequests";

@@ -16,3 +16,48 @@ export class RequestError extends Error {
     this.retryAfterMs = retryAfterMs;
   }
 }
+
+/**
+ * Requests awaiting an answer (stats and room messages), by id, each with its timeout. An answer
+ * can only come on the socket that asked, so the connection fails them all when it goes.
+ */
+export interface RequestTable {
+  /**
+   * Takes a fresh id, hands it to `send` and waits for its answer; fails with `timeout` after
+   * `timeoutMs`. When `send` throws (a payload that cannot be sent) the promise rejects with that
+   * and nothing waits.
+   */
+  add(timeoutMs: number, what: string, send: (id: number) => void): Promise<unknown>;
+  /** Answers request `id`: fails it with `error` when given, else resolves it with `value`. Unknown or settled ids are ignored. */
+  settle(id: number, value: unknown, error?: Error): void;
+  /** Fails every open request with `error`. */
+  failAll(error: Error): void;
+}
+
+/** An empty {@link RequestTable}. */
+export function requestTable(): RequestTable {
+  const open = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }>();
+  let nextId = 1;
+  const settle = (id: number, value: unknown, error?: Error): void => {
+    const r = open.get(id);
+    if (!r) return;
+    clearTimeout(r.timer);
+    open.delete(id);
+    if (error) r.reject(error);
+    else r.resolve(value);
+  };
+  return {
+    add(timeoutMs, what, send) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        send(id);
+        const timer = setTimeout(() => settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+        open.set(id, { resolve, reject, timer });
+      });
+    },
+    settle,
+    failAll(error) {
+      for (const id of open.keys()) settle(id, undefined, error);
+    },
+  };
+}

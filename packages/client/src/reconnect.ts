@@ -1,16 +1,20 @@
 import { CloseCode } from "@tikron/protocol";
 import { Backoff, type BackoffOptions } from "./backoff";
 
-/** Reconnection tunables: the {@link BackoffOptions} plus when to trust a connection again. */
-export interface ReconnectOptions extends BackoffOptions {
-  /** A joined connection that stays up this long resets the backoff (ms). Default 5000. */
-  stableAfterMs?: number;
-  /**
-   * Floor under the delay after `room_full` (ms), when the server named no `retryAfterMs`.
-   * A full room stays full for a while; retrying at once only adds load. Default 1000.
-   */
-  roomFullDelayMs?: number;
-}
+/**
+ * Reconnection tunables: the {@link BackoffOptions}. How long a seat must hold before the backoff
+ * starts over (5 s) and the floor under the delay after `room_full` (1 s) are fixed.
+ */
+export type ReconnectOptions = BackoffOptions;
+
+/** A joined connection that stays up this long resets the backoff (ms). */
+export const STABLE_AFTER_MS = 5000;
+
+/**
+ * Floor under the delay after `room_full` (ms) when the server named no `retryAfterMs`: a full
+ * room stays full for a while, and retrying at once only adds load.
+ */
+export const ROOM_FULL_DELAY_MS = 1000;
 
 /** What to do about one socket close. */
 export type ReconnectDecision =
@@ -62,17 +66,10 @@ export function isRetryableClose(code: number): boolean {
 export class ReconnectPolicy extends Backoff {
   /** False when reconnecting was turned off (`reconnect: false`). */
   readonly enabled: boolean;
-  /** The resolved `stableAfterMs` option (see {@link ReconnectOptions}). */
-  readonly stableAfterMs: number;
-  /** The resolved `roomFullDelayMs` option. */
-  readonly roomFullDelayMs: number;
 
   constructor(options: ReconnectOptions | false = {}) {
-    const o = options || {};
-    super(o);
+    super(options || {});
     this.enabled = options !== false;
-    this.stableAfterMs = o.stableAfterMs ?? 5000;
-    this.roomFullDelayMs = o.roomFullDelayMs ?? 1000;
   }
 
   /**
@@ -85,11 +82,11 @@ export class ReconnectPolicy extends Backoff {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
     if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
     // The server's pause wins; a full room stays full for a while, so it gets a floor of its own.
-    const delayMs = this.next(context.retryAfterMs || (code === CloseCode.room_full ? this.roomFullDelayMs : 0));
+    const delayMs = this.next(context.retryAfterMs || (code === CloseCode.room_full ? ROOM_FULL_DELAY_MS : 0));
     return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };
   }
 
-  /** The connection stayed joined for {@link stableAfterMs}: forget earlier failures (the same as {@link reset}). */
+  /** The connection stayed joined long enough (5 s): forget earlier failures (the same as {@link reset}). */
   markStable(): void {
     this.reset();
   }

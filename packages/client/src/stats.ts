@@ -1,3 +1,7 @@
+import type { ClockSync } from "./clockSync";
+import type { PredictionHooks } from "./connectOptions";
+import type { SnapshotBuffer } from "./snapshotBuffer";
+
 /**
  * Live numbers of one connection, for debug overlays and telemetry. The object returned by
  * `RoomConnection.stats` is refreshed on each read and reused, so reading it allocates nothing.
@@ -37,4 +41,22 @@ export interface ConnectionStats {
   reconnects: number;
   /** Server messages that failed to decode. */
   decodeErrors: number;
+}
+
+/** A stats object with its traffic counters at zero; the other numbers are copied in by {@link refreshStats}. */
+export function createStats(): ConnectionStats {
+  return { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 } as ConnectionStats;
+}
+
+/** Copies the clock's, the snapshot buffer's and the predictor's current numbers into `stats`. */
+export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
+  stats.rttMs = clock.rttMs;
+  stats.minRttMs = clock.minRttMs;
+  stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
+  stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
+  stats.starvations = snapshots ? snapshots.starvations : 0;
+  stats.predictionError = predictor ? predictor.lastError : 0;
+  stats.predictionErrorMax = predictor ? predictor.maxError : 0;
+  stats.pendingInputs = predictor ? predictor.pending : 0;
+  return stats;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { CloseCode } from "@tikron/protocol";
 import { Backoff } from "../src/backoff";
-import { ReconnectPolicy, isRetryableClose } from "../src/reconnect";
+import { ROOM_FULL_DELAY_MS, ReconnectPolicy, isRetryableClose } from "../src/reconnect";
 import { seeded } from "./helpers";
 
 function drain(b: Backoff, min = 0): number[] {
@@ -109,9 +109,9 @@ describe("ReconnectPolicy", () => {
   });
 
   it("paces room_full and join_throttled", () => {
-    const p = new ReconnectPolicy({ roomFullDelayMs: 1500, baseMs: 100, maxMs: 1000, random: () => 0 });
+    const p = new ReconnectPolicy({ baseMs: 100, maxMs: 1000, random: () => 0 });
     const full = p.onClose(CloseCode.room_full);
-    expect(full.reconnect && full.delayMs).toBeGreaterThanOrEqual(1500);
+    expect(full).toMatchObject({ reconnect: true, delayMs: ROOM_FULL_DELAY_MS });
     const throttled = p.onClose(CloseCode.join_throttled, { retryAfterMs: 4000 });
     expect(throttled.reconnect && throttled.delayMs).toBeGreaterThanOrEqual(4000);
     // A plain drop may come back quickly (here random() = 0).

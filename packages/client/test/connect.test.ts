@@ -155,7 +155,7 @@ describe("connect() against an in-process fake socket", () => {
   it("backs off on room_full instead of retrying at once", async () => {
     const { Impl, sockets } = fakeSockets();
     const conn = track(
-      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { roomFullDelayMs: 2000, baseMs: 100, maxMs: 1000 } }),
+      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { baseMs: 100, maxMs: 1000 } }),
     );
     const rec = recorder(conn);
     sockets[0].serverOpen();
@@ -163,11 +163,12 @@ describe("connect() against an in-process fake socket", () => {
     sockets[0].serverClose(CloseCode.room_full, "room full");
     expect(rec.errors[0]).toMatchObject({ name: "room_full", local: false });
     const delay = rec.retries[0].delayMs;
-    expect(delay).toBeGreaterThanOrEqual(2000);
-    expect(delay).toBeLessThanOrEqual(2100);
-    await vi.advanceTimersByTimeAsync(1999);
+    // The room named no pause: the room-full floor (1 s) under the first jittered step.
+    expect(delay).toBeGreaterThanOrEqual(1000);
+    expect(delay).toBeLessThanOrEqual(1100);
+    await vi.advanceTimersByTimeAsync(999);
     expect(sockets).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(delay - 1999);
+    await vi.advanceTimersByTimeAsync(delay - 999);
     expect(sockets).toHaveLength(2);
   });
 
@@ -262,7 +263,7 @@ describe("connect() against an in-process fake socket", () => {
   it("resets the backoff once a connection has been stable", async () => {
     const { Impl, sockets } = fakeSockets();
     const conn = track(
-      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { maxAttempts: 2, stableAfterMs: 1000, baseMs: 10, maxMs: 10 } }),
+      connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { maxAttempts: 2, baseMs: 10, maxMs: 10 } }),
     );
     const rec = recorder(conn);
     const cycle = async (stayMs: number) => {
@@ -274,7 +275,7 @@ describe("connect() against an in-process fake socket", () => {
     await cycle(10);
     await cycle(10);
     expect(rec.retries.map((r) => r.attempt)).toEqual([1, 2]);
-    await cycle(1500);
+    await cycle(5000); // held as long as STABLE_AFTER_MS
     expect(rec.retries.map((r) => r.attempt)).toEqual([1, 2, 1]);
     expect(conn.status).toBe("reconnecting");
   });
@@ -348,7 +349,9 @@ describe("connect() against an in-process fake socket", () => {
     const rec = recorder(conn);
     joined(sockets[0], { schemaHash: 456 });
     expect(rec.errors).toEqual([expect.objectContaining({ name: "schema_mismatch", local: true })]);
-    expect(rec.closes[0]).toMatchObject({ willReconnect: false });
+    // Dropped from our side with the protocol-error code, the error's name as the reason.
+    expect(sockets[0].closedWith).toEqual({ code: CloseCode.protocol_error, reason: "schema_mismatch" });
+    expect(rec.closes[0]).toMatchObject({ code: CloseCode.protocol_error, reason: "schema_mismatch", willReconnect: false });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sockets).toHaveLength(1);
   });
@@ -356,7 +359,7 @@ describe("connect() against an in-process fake socket", () => {
   it("syncs the clock from the welcome round trip and pongs, and informs the snapshot buffer", async () => {
     const { Impl, sockets } = fakeSockets();
     const snapshots = new SnapshotBuffer({ fields: ["x"] });
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, pingBurst: 2, pingIntervalMs: 1000 }));
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, pingIntervalMs: 1000 }));
     const s = sockets[0];
     const offset = 1_700_000_000_000 - Date.now();
     s.serverOpen();
@@ -377,8 +380,8 @@ describe("connect() against an in-process fake socket", () => {
         s.serverSend(pongBytes(ct, ct + offset + 3));
       }
     }
-    expect(answered).toBe(3); // two burst pings 100 ms apart, then one per second
-    expect(conn.clock.sampleCount).toBe(4);
+    expect(answered).toBe(4); // three burst pings 100 ms apart, then one per second
+    expect(conn.clock.sampleCount).toBe(5);
     expect(conn.stats.minRttMs).toBe(0);
     expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
   });
@@ -387,22 +390,23 @@ describe("connect() against an in-process fake socket", () => {
 describe("connect(): clock pings", () => {
   it("pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
     const { Impl, sockets } = fakeSockets();
-    track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now, pingBurst: 2, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
     const s = sockets[0]!;
     s.serverOpen();
     s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
     s.serverSend(JSON.stringify({ t: "ka" })); // the room's keepalive answer: no event, no error
     await vi.advanceTimersByTimeAsync(2500);
     const kinds = s.sent.slice(1).map((d) => (d === JSON_KEEPALIVE ? "keepalive" : (decodeSent(d) as { t?: string; kind?: string }).t));
-    expect(kinds).toEqual(["ping", "ping", "keepalive", "keepalive"]);
+    expect(kinds).toEqual(["ping", "ping", "ping", "keepalive", "keepalive"]);
   });
 
   it("binary rooms keep pinging after the burst (the clock keeps being synced)", async () => {
     const { Impl, sockets } = fakeSockets();
-    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, pingBurst: 1, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
     joined(sockets[0]!);
-    await vi.advanceTimersByTimeAsync(2200);
-    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "ping", "ping", "ping"]);
+    await vi.advanceTimersByTimeAsync(2400);
+    // The burst (3 pings, 100 ms apart), then one at 1300 and 2300 ms.
+    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "ping", "ping", "ping", "ping", "ping"]);
   });
 });
 

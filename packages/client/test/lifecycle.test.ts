@@ -45,7 +45,7 @@ describe("connection lifecycle by hand", () => {
     sockets[0]!.serverOpen();
     sockets[0]!.serverSend(welcomeBytes({ token: "seat-1" }));
     conn.reconnect();
-    expect(sockets[0]!.closedWith?.code).toBe(1000);
+    expect(sockets[0]!.closedWith).toEqual({ code: 1000, reason: "reconnect" });
     expect(closes).toEqual([{ code: 1000, reason: "reconnect", willReconnect: true, deliberate: true }]);
     expect(conn.status).toBe("reconnecting");
     expect(sockets).toHaveLength(2); // no backoff wait

@@ -1,0 +1,603 @@
+/**
+ * {@link RoomConnection}, the SDK's one public object. About 600 lines (a third of them doc
+ * comments on the public methods and fields) because the whole life of a connection is one state
+ * machine over one set of fields: the socket side (one attempt at a time, its timeout, the retry
+ * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
+ * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
+ * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
+ * (inputs.ts), open requests (pendingRequests.ts), the stats snapshot (stats.ts). Splitting the
+ * state machine itself would turn its private fields into an interface between two halves.
+ */
+import {
+  CloseCode,
+  DecodeError,
+  PROTOCOL_VERSION,
+  ReceiptCounter,
+  type AnyGameTypes,
+  type AnyMessages,
+  type EventOf,
+  type InputOf,
+  type MessageName,
+  type MessageRequest,
+  type MessageResponse,
+  type MessagesOf,
+  type StateOf,
+} from "@tikron/protocol";
+import { ClockSync } from "./clockSync";
+import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
+import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
+import { inputSender, type InputSender } from "./inputs";
+import { RoomEmitter } from "./listeners";
+import { RequestError, requestTable } from "./pendingRequests";
+import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
+import type { ConnectionStatus, RoomEvents } from "./roomEvents";
+import { roomUrl } from "./roomUrl";
+import { schemaDecoder } from "./schemaDecoder";
+import type { SnapshotBuffer } from "./snapshotBuffer";
+import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
+import { createStats, refreshStats, type ConnectionStats } from "./stats";
+import { ClientWire, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+
+/** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
+const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
+
+/** Spacing of the quick clock pings right after a welcome (ms). */
+const PING_BURST_SPACING_MS = 100;
+
+/** Clock pings sent right after each welcome, {@link PING_BURST_SPACING_MS} apart, for a quick first estimate. */
+const PING_BURST = 3;
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/** The `retry` of a deliberate restart (`reconnect`, `switchTo`): the next attempt starts at once. */
+const RESTART = { attempt: 0, delayMs: 0 };
+
+/** Payload bytes of a WebSocket message (text as UTF-8; binary as ArrayBuffer or view), for the traffic counters. */
+function byteSize(data: unknown): number {
+  return typeof data === "string" ? utf8Length(data) : ((data as { byteLength?: number }).byteLength ?? 0);
+}
+
+// Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
+type Events<S> = RoomEvents<S, any>;
+
+/**
+ * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
+ * server's frames into typed events. Created by {@link connect}.
+ *
+ * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
+ * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
+ * with a `game` declaration fills all four from it.
+ */
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessages> extends RoomEmitter<RoomEvents<S, E>> {
+  /** Clock sync against the room's server clock. */
+  readonly clock: ClockSync;
+  /** The state decoder in use. */
+  readonly decoder: StateDecoder<S>;
+  readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
+  /** The game declaration connected with, or null (raw payloads and bodies). */
+  readonly #game: AnyGameTypes | null;
+  readonly #wire: ClientWire;
+  readonly #now: () => number;
+  readonly #Impl: WebSocketConstructor;
+  readonly #policy: ReconnectPolicy;
+  /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
+  readonly #requests = requestTable();
+  /** Callers of {@link whenJoined} waiting for the next welcome. */
+  #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
+  readonly #receipts = new ReceiptCounter();
+  readonly #inputs: InputSender;
+  /**
+   * The numbers behind {@link stats}: traffic counters kept current as traffic happens; the
+   * clock, buffer and predictor numbers are copied in on every read.
+   */
+  readonly #counters = createStats();
+  #roomId: string;
+  #kindName: string;
+  #ticket: ConnectOptions["ticket"];
+  #snapshots: SnapshotBuffer | undefined;
+  #status: ConnectionStatus = "idle";
+  #token: string;
+  #welcome: WelcomeInfo | null = null;
+
+  /** The current socket, or null between attempts. Its handlers check it is still this one. */
+  #ws: WebSocketLike | null = null;
+  /** Bumped by every attempt and every stop: an attempt still fetching its ticket from before is dropped. */
+  #attempt = 0;
+  /** Local time the hello went out on the current socket: pongs to pings sent before it are not round trips on it. */
+  #helloAt = NaN;
+  #joinedAt = 0;
+  /** The longest pause an ERROR on the current socket asked for before the next attempt. */
+  #retryAfterMs = 0;
+  /** The server refused our reconnect token on the current socket: the next attempt joins anew. */
+  #tokenRejected = false;
+  /**
+   * The one wait of the current phase: the connect timeout while an attempt waits for its
+   * welcome, the next ping while joined, the backoff delay between attempts.
+   */
+  #timer: Timer | undefined;
+  #pingsLeft = 0;
+
+  /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
+  constructor(
+    /** The server the connection was opened against (`connect`'s `url`). */
+    readonly baseUrl: string,
+    options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
+  ) {
+    super();
+    this.#opts = options;
+    const now = (this.#now = options.now ?? (() => performance.now()));
+    const game = "game" in options ? options.game : null;
+    this.#game = game;
+    this.#roomId = options.room;
+    this.#kindName = options.kind ?? game?.kind ?? "";
+    this.#ticket = options.ticket;
+    this.#token = options.token ?? "";
+    this.#snapshots = options.snapshots;
+    const json = game ? game.json : (options as ConnectOptions<S>).json === true;
+    this.#wire = new ClientWire(json);
+    const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
+    this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
+    // The welcome round trip and the first burst are applied directly; slewing starts after.
+    this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
+    this.#inputs = inputSender(game, this.#wire, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    this.#policy = new ReconnectPolicy(options.reconnect);
+    const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
+    this.#Impl = Impl;
+    if (options.startClosed !== true) this.open();
+  }
+
+  /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  /**
+   * The decoded state now (the decoder's `state`). With a schema it is the live `ClientView`:
+   * `room.state.onAdd(...)`, `onRemove(...)` and `onChange("field", (e, value, previous) => ...)`
+   * report what each frame changed.
+   */
+  get state(): S {
+    return this.decoder.state;
+  }
+
+  /** The room id joined (or being joined): `connect`'s `room`, or the last {@link switchTo}'s. */
+  get room(): string {
+    return this.#roomId;
+  }
+
+  /** The room kind joined (or being joined). */
+  get kind(): string {
+    return this.#kindName;
+  }
+
+  /** The latest welcome (null before the first). */
+  get welcome(): WelcomeInfo | null {
+    return this.#welcome;
+  }
+
+  /** Our player id in the room (-1 before the first welcome). */
+  get playerId(): number {
+    return this.#welcome?.playerId ?? -1;
+  }
+
+  /** The reconnect token; persist it to reclaim the seat after a page reload (pass as `token`). */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** Live statistics; the same object on every read, refreshed on read. */
+  get stats(): ConnectionStats {
+    return refreshStats(this.#counters, this.clock, this.#snapshots, this.#opts.predictor);
+  }
+
+
+  /**
+   * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
+   * room's send interval from each welcome, is cleared when the room restarted (new epoch), and
+   * its delay and starvations show in {@link stats}. For a buffer made after `connect`.
+   */
+  attachSnapshots(buffer: SnapshotBuffer): void {
+    this.#snapshots = buffer;
+    const w = this.#welcome;
+    if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
+  }
+
+  /**
+   * Resolves with the next welcome, or at once when joined; rejects when the connection ends for
+   * good first.
+   */
+  whenJoined(): Promise<WelcomeInfo> {
+    if (this.#status === "joined") return Promise.resolve(this.#welcome!);
+    if (this.#status === "closed") return Promise.reject(new Error("connection closed"));
+    return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
+  }
+
+  /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
+  serverNow(): number {
+    return this.clock.serverNow();
+  }
+
+  /** Estimated room time now (ms since the welcome's `roomEpoch`, the clock of FRAME `time`). */
+  roomTime(): number {
+    return this.clock.serverNow() - (this.#welcome?.roomEpoch ?? 0);
+  }
+
+  /**
+   * Sends one input and returns its sequence number (strictly increasing for the life of the
+   * connection, across reconnects). Connected with a `game`, it takes the game's input type and
+   * the game's codec encodes it; otherwise binary rooms take a `Uint8Array`, JSON rooms any JSON
+   * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
+   * be replayed against a state that has moved on.
+   *
+   * With `batchInputsMs` the first input after a quiet interval goes out at once and later ones
+   * wait and leave together in one INPUT frame, at most once per interval (the payload is copied:
+   * callers may reuse their buffer).
+   *
+   * @throws TypeError or RangeError when the payload cannot be sent (not bytes in a binary room,
+   * too large); no sequence number is used then.
+   */
+  sendInput(input: I): number {
+    return this.#inputs.send(input, this.#canSend());
+  }
+
+  /** Sends any batched inputs now (see `batchInputsMs`); what cannot be sent is dropped, never kept for later. */
+  readonly flushInputs = (): void => this.#inputs.flush();
+
+  /**
+   * Asks the room for its `tk:stats` snapshot. Rejects with a {@link RequestError}: `not_joined`,
+   * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
+   */
+  requestStats(timeoutMs = 5000): Promise<unknown> {
+    return this.#request(timeoutMs, "stats request", (id) => this.#wire.statsRequest(id));
+  }
+
+  /**
+   * Sends a custom room message that wants no answer (chat, ready) and says whether it went out:
+   * false, sending nothing, while not joined. Typed by the game's declaration (its
+   * `messages`): `type` must be one of its message names and `payload` that message's request.
+   * The room refuses it with an `error` event (`rate_limited`, `bad_message`, …).
+   *
+   * @throws RequestError (`message_too_large`, `bad_message`) when the payload's JSON is over
+   * MAX_MESSAGE_PAYLOAD_CHARS or the type is not a legal name; TypeError when it is not JSON-able.
+   */
+  send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
+    const json = messageJson(type, payload);
+    if (!this.#canSend()) return false;
+    this.#post(this.#wire.message(0, type, json));
+    return true;
+  }
+
+  /**
+   * Sends a custom room message and resolves with the room's reply, typed by the game's
+   * declaration (the message's `response`). Rejects with a {@link RequestError}: the room's
+   * refusal (`code` = its error name, e.g. `rate_limited` with `retryAfterMs`), `timeout` after
+   * `timeoutMs`, `closed` when the socket closes first (a reply cannot arrive on the next one),
+   * `not_joined`, or `message_too_large` / `bad_message` found before sending.
+   */
+  request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
+    return this.#request(timeoutMs, `request ${type}`, (id) => this.#wire.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
+  }
+
+  /**
+   * Closes for good; no reconnect follows. By default a `leave` is sent first so the seat is
+   * freed at once; `{ leave: false }` keeps it for the room's reconnection window (resume with
+   * {@link token}).
+   */
+  close(options: { leave?: boolean } = {}): void {
+    if (this.#status === "closed") return;
+    if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
+    this.#end(1000, "client closed", true, null);
+  }
+
+  /**
+   * Leaves the room for good: sends `leave` (the seat is freed at once) and closes. The same
+   * connection can join another room afterwards with {@link switchTo}.
+   */
+  leave(): void {
+    this.close();
+  }
+
+  /**
+   * Connects: the first attempt of a connection made with `startClosed`, or, once closed, the
+   * same as {@link reconnect}. Does nothing while connecting or joined.
+   */
+  open(): void {
+    // From idle, the restart reports no close: there was no socket.
+    if (this.#status === "idle" || this.#status === "closed") this.reconnect();
+  }
+
+  /**
+   * Drops the current socket, if any, and connects again at once with the held {@link token}, so
+   * the room gives back the seat while it still holds it: after the retries gave up, after
+   * `close({ leave: false })`, or when the link looks stuck. Starts a fresh backoff. A `close`
+   * event (`deliberate`, `willReconnect`) reports the dropped socket.
+   */
+  reconnect(): void {
+    this.#end(1000, "reconnect", true, RESTART);
+  }
+
+  /**
+   * Leaves the current room (the seat is freed at once) and joins room `room` on this same
+   * connection: listeners, the decoder, views and stats carry over; the next welcome resets the
+   * decoder and starts a fresh state, and interpolation buffers are cleared at once. Works from
+   * any status, including after {@link leave} or {@link close}. `kind` switches the room kind
+   * too (a game connection keeps its game's types), `ticket` replaces the admission ticket, and
+   * `token` reclaims a seat held in the new room.
+   */
+  switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
+    if (this.#canSend()) this.#post(this.#wire.leave());
+    this.#roomId = room;
+    this.#kindName = options.kind ?? this.#kindName;
+    this.#ticket = options.ticket ?? this.#ticket;
+    this.#token = options.token ?? "";
+    // A new room: its first welcome is a first join, on another clock and timeline.
+    this.#welcome = null;
+    this.#snapshots?.clear();
+    this.clock.reset();
+    this.#end(1000, "switching rooms", true, RESTART);
+  }
+
+  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
+  async #open(): Promise<void> {
+    const attempt = ++this.#attempt;
+    this.#retryAfterMs = 0;
+    this.#tokenRejected = false;
+    let ticket = this.#ticket;
+    if (typeof ticket === "function") {
+      try {
+        ticket = await ticket();
+      } catch (e) {
+        if (attempt !== this.#attempt) return;
+        this.#error("ticket_failed", `ticket: ${String(e)}`);
+        return this.#dropped(1006, "ticket unavailable");
+      }
+      if (attempt !== this.#attempt) return;
+    }
+    let ws: WebSocketLike;
+    try {
+      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
+    } catch (e) {
+      // A malformed URL never becomes valid: report and stop.
+      this.#error("bad_url", String(e));
+      return this.#end(1006, "could not create socket", false, null);
+    }
+    this.#ws = ws;
+    ws.binaryType = "arraybuffer";
+    // A dropped socket keeps its handlers; they check identity, so its late events reach nothing.
+    ws.onopen = () => {
+      if (this.#ws !== ws) return;
+      this.#helloAt = this.#now();
+      this.#post(this.#wire.hello(this.#token, this.#opts.name ?? ""));
+    };
+    ws.onmessage = (ev: { data: unknown }) => {
+      if (this.#ws === ws) this.#onMessage(ev.data);
+    };
+    ws.onclose = (ev: { code?: number; reason?: string }) => {
+      // 1006 (abnormal) when the implementation gave no code.
+      if (this.#ws === ws) this.#dropped(ev.code ?? 1006, ev.reason ?? "");
+    };
+    // An error is always followed by a close, which carries the code.
+    ws.onerror = () => {};
+    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
+  }
+
+  /**
+   * The socket ended without {@link close} (the server closed it, the attempt timed out or could
+   * not get a ticket, or the stream could not be understood): another attempt after a backoff
+   * delay, or the end, as the policy decides.
+   */
+  #dropped(code: number, reason: string): void {
+    const policy = this.#policy;
+    // A seat held this long proved the link: earlier failures no longer count.
+    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) policy.markStable();
+    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
+    this.#end(code, reason, false, decision.reconnect ? decision : null);
+  }
+
+  /**
+   * Every way a socket ends: cancels the attempt and its wait, closes the socket if still open,
+   * drops queued inputs and fails open requests, then reports the close and starts what follows:
+   * with `retry` null the connection ends (waiters of {@link whenJoined} fail too); with
+   * {@link RESTART} (a deliberate restart) the next attempt starts at once with a fresh backoff;
+   * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
+   */
+  #end(code: number, reason: string, deliberate: boolean, retry: { attempt: number; delayMs: number } | null): void {
+    // An idle or closed connection has no socket whose end a restart would report.
+    const live = this.#status !== "idle" && this.#status !== "closed";
+    this.#attempt++;
+    clearTimeout(this.#timer);
+    const ws = this.#ws;
+    this.#ws = null;
+    try {
+      // A close from our side may only carry an application code or 1000.
+      ws?.close(code >= 4000 ? code : 1000, reason);
+    } catch {
+      // Already closing, or never opened: nothing left to close.
+    }
+    this.#inputs.drop();
+    const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
+    this.#requests.failAll(error);
+    this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
+    if (!retry) for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    // A listener may close, reconnect or switch the connection: then nothing more happens here.
+    if ((live || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
+    if (!retry) return;
+    if (retry === RESTART) {
+      this.#policy.markStable();
+      void this.#open();
+    } else if (this.#emitStill("reconnecting", { attempt: retry.attempt, delayMs: retry.delayMs, code, reason })) {
+      this.#timer = setTimeout(() => void this.#open(), retry.delayMs);
+    }
+  }
+
+  #canSend(): boolean {
+    return this.#status === "joined" && this.#ws?.readyState === WS_OPEN;
+  }
+
+  /** Sends on the current socket when it is open; false when it is not (nothing sent). */
+  #post(data: string | Uint8Array): boolean {
+    const ws = this.#ws;
+    if (ws?.readyState !== WS_OPEN) return false;
+    ws.send(data);
+    this.#counters.messagesOut++;
+    this.#counters.bytesOut += byteSize(data);
+    return true;
+  }
+
+  /** Sends a request while joined and waits for its answer (see `RequestTable.add`). */
+  #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
+    if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
+    return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
+  }
+
+  /** Schedules the next clock ping: quick ones during the burst after a welcome, then every `pingIntervalMs`. */
+  #schedulePing(): void {
+    this.#timer = setTimeout(this.#ping, this.#pingsLeft > 0 ? PING_BURST_SPACING_MS : (this.#opts.pingIntervalMs ?? 2000));
+  }
+
+  // Scheduled only while joined: every way out of `joined` clears the timer.
+  readonly #ping = (): void => {
+    const t = this.#now();
+    // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
+    // keepalive lets a sleeping turn-based room answer without waking up.
+    this.#post(this.#pingsLeft > 0 ? this.#wire.ping(t) : this.#wire.keepalive(t));
+    if (this.#pingsLeft > 0) this.#pingsLeft--;
+    this.#schedulePing();
+  };
+
+  /** Emits `event`; false when a listener closed, reconnected or switched the connection meanwhile. */
+  #emitStill<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): boolean {
+    const attempt = this.#attempt;
+    this.emit(event, payload);
+    return attempt === this.#attempt;
+  }
+
+  #onMessage(data: unknown): void {
+    const st = this.#counters;
+    st.messagesIn++;
+    st.bytesIn += byteSize(data);
+    const m = decodeIncoming(data);
+    if (m instanceof DecodeError) {
+      st.decodeErrors++;
+      this.#error("bad_frame", `${m.code}: ${m.message}`);
+      return;
+    }
+    if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
+      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
+    }
+    switch (m.kind) {
+      case "welcome":
+        return this.#onWelcome(m);
+      case "frame":
+        return this.#onFrame(m);
+      case "error":
+        return this.#onServerError(m);
+      case "pong":
+        if (m.clientTime >= this.#helloAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
+        return;
+      case "stats":
+        return this.#requests.settle(m.requestId, m.stats);
+      case "reply":
+        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+    }
+  }
+
+  #onWelcome(m: Extract<Incoming, { kind: "welcome" }>): void {
+    const { kind: _kind, ...welcome } = m;
+    if (welcome.version !== PROTOCOL_VERSION) {
+      return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
+    }
+    const wantHash = this.decoder.schemaHash;
+    if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
+      return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
+    }
+    const now = this.#now();
+    const prev = this.#welcome;
+    if (prev) this.#counters.reconnects++;
+    this.#welcome = welcome;
+    this.#token = welcome.token;
+
+    // Inputs not applied before the drop are stale: dropped, never replayed; sequence numbers
+    // go on above the last one the server applied.
+    this.#inputs.rejoined(welcome.lastSeq);
+    this.#opts.predictor?.reset(welcome.lastSeq);
+    this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
+    const snaps = this.#snapshots;
+    if (prev && prev.roomEpoch !== welcome.roomEpoch) {
+      // A different room instance: old timestamps and clock samples belong to another timeline.
+      snaps?.clear();
+      this.clock.reset();
+    }
+    if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
+    // The clock refuses a sample that is no round trip (no hello went out on this socket).
+    this.clock.addSample(this.#helloAt, welcome.serverTime, now);
+
+    this.#status = "joined";
+    this.#joinedAt = now;
+    // The connect timeout is over; the clock pings start with a fresh burst.
+    clearTimeout(this.#timer);
+    this.#pingsLeft = PING_BURST;
+    this.#schedulePing();
+
+    this.emit("welcome", welcome);
+    for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
+  }
+
+  #onFrame(f: IncomingFrame): void {
+    if (this.#status !== "joined") return;
+    const receivedAt = this.#now();
+    const st = this.#counters;
+    st.frames++;
+    if (f.ackSeq > st.lastAck) st.lastAck = f.ackSeq;
+    if (f.hasState) {
+      try {
+        this.decoder.apply(f.body);
+      } catch (e) {
+        // The decoder and the server disagree about the stream; continuing would render garbage.
+        return this.#fail("bad_frame", `state decode failed: ${String(e)}`);
+      }
+    }
+    if (f.events.length > 0 && this.listened("event")) {
+      const game = this.#game;
+      const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
+      for (const body of f.events) {
+        const ev = dec ? dec(body) : body;
+        // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
+        if (ev !== null || !game) this.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+      }
+    }
+    this.emit("state", {
+      tick: f.tick,
+      time: f.time,
+      ackSeq: f.ackSeq,
+      changed: f.hasState,
+      state: this.decoder.state,
+      receivedAt,
+    });
+  }
+
+  #onServerError(m: Extract<Incoming, { kind: "error" }>): void {
+    if (m.retryAfterMs > this.#retryAfterMs) this.#retryAfterMs = m.retryAfterMs;
+    if (m.name === "bad_token") {
+      // The held seat is gone: the next attempt joins as a new player instead of insisting.
+      this.#tokenRejected = true;
+      this.#token = "";
+    }
+    this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
+  }
+
+  /**
+   * The server's stream cannot be understood (a protocol or schema it does not share, a body the
+   * decoder refuses): reports it and drops the socket with a code that is not retried.
+   */
+  #fail(name: string, reason: string): void {
+    this.#error(name, reason);
+    this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
+  }
+
+  /** Reports an `error` event: a local one (code 0) unless the server's code and pause are given. */
+  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): void {
+    this.emit("error", { code, name, reason, retryAfterMs, local });
+  }
+}
