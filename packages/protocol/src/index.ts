@@ -5,6 +5,7 @@
  * @module @tikron/protocol
  */
 export { BinaryWriter } from "./binaryWriter";
+export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, BinaryWriter, DecodeError, f32At } from "../src";
+import { BinaryReader, FrameWriter, DecodeError, f32At } from "../src";
 
 describe("f32At", () => {
   it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
@@ -14,12 +14,12 @@ describe("f32At", () => {
   });
 });
 
-describe("BinaryWriter.peek", () => {
+describe("FrameWriter.peek", () => {
   it("always shows exactly the bytes written, across resets and growth (fast-check against toBytes)", () => {
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 40 }), (chunks) => {
         // A small initial buffer so growth (which drops the cached views) happens mid-sequence.
-        const w = new BinaryWriter(8);
+        const w = new FrameWriter(8);
         for (const c of chunks) {
           w.reset();
           for (const b of c) w.u8(b);
@@ -30,7 +30,7 @@ describe("BinaryWriter.peek", () => {
     );
   });
   it("hands out one view per length while the buffer stays the same", () => {
-    const w = new BinaryWriter(64);
+    const w = new FrameWriter(64);
     w.u8(1).u8(2);
     const a = w.peek();
     w.reset().u8(3).u8(4);
@@ -60,11 +60,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("bytes" as const), v: fc.uint8Array({ maxLength: 40 }) }),
 );
 
-describe("BinaryWriter and BinaryReader", () => {
+describe("BinaryWriter (as FrameWriter) and BinaryReader", () => {
   it("read back every value written, in order, while the writer grows from 1 byte (fast-check)", () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-        const w = new BinaryWriter(1);
+        const w = new FrameWriter(1);
         for (const o of ops) {
           if (o.kind === "string") w.string(o.v);
           else if (o.kind === "bytes") w.bytes(o.v);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  BinaryWriter,
+  FrameWriter,
   ClientView,
   DecodeError,
   FieldCode,
@@ -66,7 +66,7 @@ function encodeDiff(prev: Snap, next: Snap): Uint8Array | null {
     if (mask) updates.push([id, mask]);
   }
   if (leaves.length + enters.length + updates.length === 0) return null;
-  const w = new BinaryWriter(16);
+  const w = new FrameWriter(16);
   writeDeltaSections(w, leaves.length, enters.length, updates.length);
   if (leaves.length) {
     w.varuint(leaves.length);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   BinaryReader,
-  BinaryWriter,
+  FrameWriter,
   DecodeError,
   type EntityRecord,
   type Field,
@@ -67,7 +67,7 @@ function inRange(f: Field, q: number): boolean {
 }
 
 function roundTripFull(f: Field, q: number): number {
-  const w = new BinaryWriter(4);
+  const w = new FrameWriter(4);
   writeScalarFull(w, f, q);
   const r = new BinaryReader(w.toBytes());
   const back = readScalarFull(r, f);
@@ -93,7 +93,7 @@ describe("scalar fields", () => {
         const q = quantize(f, v);
         const base = quantize(f, b);
         expect(roundTripFull(f, q)).toBe(q);
-        const w = new BinaryWriter(4);
+        const w = new FrameWriter(4);
         writeScalarDelta(w, f, q, base);
         const r = new BinaryReader(w.toBytes());
         expect(readScalarDelta(r, f, base)).toBe(q);
@@ -178,11 +178,11 @@ describe("scalar fields", () => {
 
   it("rejects out-of-range levels on decode with DecodeError", () => {
     const f = quant(0, 10, 1); // 11 levels
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     w.varuint(11);
     expect(() => readScalarFull(new BinaryReader(w.toBytes()), f)).toThrow(DecodeError);
     expect(() => readScalarFull(new BinaryReader(new Uint8Array([2])), bool())).toThrow(DecodeError);
-    const d = new BinaryWriter().varint(-1).toBytes();
+    const d = new FrameWriter().varint(-1).toBytes();
     expect(() => readScalarDelta(new BinaryReader(d), f, 0)).toThrow(DecodeError);
   });
 
@@ -205,7 +205,7 @@ describe("string fields", () => {
         const s = normalizeString(f, raw);
         expect(s.length).toBeLessThanOrEqual(maxLen);
         expect(raw.startsWith(s) || s.includes("\ufffd")).toBe(true);
-        const w = new BinaryWriter(4);
+        const w = new FrameWriter(4);
         w.string(s);
         const r = new BinaryReader(w.toBytes());
         expect(readStringField(r, f)).toBe(s);
@@ -222,7 +222,7 @@ describe("string fields", () => {
   });
 
   it("rejects a string longer than declared", () => {
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     w.string("abcd");
     expect(() => readStringField(new BinaryReader(w.toBytes()), string(3))).toThrow(DecodeError);
   });
