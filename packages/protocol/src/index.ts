@@ -7,6 +7,7 @@
 export { BinaryWriter } from "./binaryWriter";
 export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
+export { FrameReader } from "./frameReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, FrameWriter, DecodeError, f32At } from "../src";
+import { BinaryReader, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
 
 describe("f32At", () => {
   it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
@@ -60,7 +60,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("bytes" as const), v: fc.uint8Array({ maxLength: 40 }) }),
 );
 
-describe("BinaryWriter (as FrameWriter) and BinaryReader", () => {
+describe("FrameWriter and FrameReader (the lean classes plus their server forms)", () => {
   it("read back every value written, in order, while the writer grows from 1 byte (fast-check)", () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
@@ -70,7 +70,7 @@ describe("BinaryWriter (as FrameWriter) and BinaryReader", () => {
           else if (o.kind === "bytes") w.bytes(o.v);
           else w[o.kind](o.v);
         }
-        const r = new BinaryReader(w.toBytes());
+        const r = new FrameReader(w.toBytes());
         for (const o of ops) {
           if (o.kind === "string") expect(r.string(1 << 20)).toBe(o.v);
           else if (o.kind === "bytes") expect(r.bytes(o.v.length)).toEqual(o.v);
@@ -88,5 +88,19 @@ describe("BinaryWriter (as FrameWriter) and BinaryReader", () => {
     expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/truncated|need/);
     expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
     expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
+    expect(() => new FrameReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
+  });
+
+  it("finiteF32 / finiteF64 give finite values back and refuse NaN and ±Infinity by name", () => {
+    for (const v of [0, -1.5, 1e30, NaN, Infinity, -Infinity]) {
+      const r = new FrameReader(new FrameWriter(4).f32(v).f64(v).toBytes());
+      if (Number.isFinite(v)) {
+        expect(r.finiteF32("dx")).toBe(Math.fround(v));
+        expect(r.finiteF64("t")).toBe(v);
+      } else {
+        expect(() => r.finiteF32("dx")).toThrow(/dx is not finite/);
+        expect(() => r.finiteF64("t")).toThrow(/t is not finite/);
+      }
+    }
   });
 });
