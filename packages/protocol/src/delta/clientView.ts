@@ -5,7 +5,7 @@ import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "..
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { ViewWatchers, without, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { without, type AnyChange, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -45,8 +45,13 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
   #addFns: readonly ((e: ViewEntity) => void)[] = [];
   #removeFns: readonly ((e: ViewEntity) => void)[] = [];
-  /** Field change callbacks; null until the first {@link onChange} (the decode loop then skips them). */
-  #watchers: ViewWatchers | null = null;
+  /** Field change callbacks by field name (lists replaced like the two above). */
+  readonly #changeFns = new Map<string, readonly AnyChange[]>();
+  /**
+   * Field changes of the body being applied, four slots each: entity, callbacks, value,
+   * previous; called back only once the body applied whole. Reused across bodies.
+   */
+  readonly #changes: unknown[] = [];
   #failure: DecodeError | null = null;
   // Touched entities of the body being applied, for listeners (reused across bodies).
   readonly #left: Entity[] = [];
@@ -105,8 +110,10 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * `entity` is narrowed to them. Returns the unsubscribe function.
    */
   onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
-    this.#watchers ??= new ViewWatchers(this.schema.types);
-    return this.#watchers.add(field, fn as (entity: never, value: unknown, previous: unknown) => void);
+    const byName = this.#changeFns;
+    const f = fn as AnyChange;
+    byName.set(field, [...(byName.get(field) ?? []), f]);
+    return () => void byName.set(field, without(byName.get(field)!, f));
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
@@ -122,12 +129,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const left = this.#left;
     const entered = this.#entered;
     const updated = this.#updated;
-    left.length = entered.length = updated.length = 0;
-    this.#watchers?.reset();
+    const changes = this.#changes;
+    left.length = entered.length = updated.length = changes.length = 0;
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
-      this.#watchers?.reset();
+      changes.length = 0;
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
@@ -137,7 +144,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     if (l?.update) for (let i = 0; i < updated.length; i += 2) l.update(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
     for (const e of left) for (const fn of this.#removeFns) fn(e);
     for (const e of entered) for (const fn of this.#addFns) fn(e);
-    this.#watchers?.dispatch();
+    for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
+    changes.length = 0;
     return null;
   }
 
@@ -189,13 +197,14 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
     const record = e.record;
-    const watchers = this.#watchers;
+    // Skips the per-field lookup while nothing ever subscribed.
+    const byName = this.#changeFns.size > 0 ? this.#changeFns : null;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
-      const fns = watchers?.watched(e.typeIndex, fi.index);
+      const fns = byName?.get(fi.name);
       const previous = record[fi.name];
       readField(r, e, fi, false);
-      if (fns) watchers!.record(e, fns, record[fi.name], previous);
+      if (fns?.length) this.#changes.push(e, fns, record[fi.name], previous);
     }
     this.#updated.push(e, mask);
   }
