@@ -35,26 +35,37 @@ export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
 export class Field<V = unknown> {
   /** Phantom: the JS value type of this field. Never set at run time. */
   declare readonly __value?: V;
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice, once as a
+  // field and once as the constructor's assignment. The constructor sets all of them, in order.
+  /** The field kind's tag. */
+  declare readonly code: FieldCodeValue;
+  /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
+  declare readonly descriptor: string;
+  /** quant: lower bound. */
+  declare readonly min: number;
+  /** quant: upper bound (inclusive). */
+  declare readonly max: number;
+  /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
+   *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
+  declare readonly step: number;
+  /** Number of representable levels for quant/angle/u8/u16/bool (0 = unbounded 32-bit). */
+  declare readonly levels: number;
+  /** string: max length in UTF-16 code units; map: max number of keys. */
+  declare readonly maxLen: number;
+  /** map: the value field (a scalar). */
+  declare readonly value: Field | null;
 
-  constructor(
-    /** The field kind's tag. */
-    readonly code: FieldCodeValue,
-    /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
-    readonly descriptor: string,
-    /** quant: lower bound. */
-    readonly min: number,
-    /** quant: upper bound (inclusive). */
-    readonly max: number,
-    /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
-     *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
-    readonly step: number,
-    /** Number of representable levels for quant/angle/u8/u16/bool (0 = unbounded 32-bit). */
-    readonly levels: number,
-    /** string: max length in UTF-16 code units; map: max number of keys. */
-    readonly maxLen: number,
-    /** map: the value field (a scalar). */
-    readonly value: Field | null,
-  ) {}
+  /** A field of kind `code` with these parameters (unused ones 0 / null); see the properties. */
+  constructor(code: FieldCodeValue, descriptor: string, min: number, max: number, step: number, levels: number, maxLen: number, value: Field | null) {
+    this.code = code;
+    this.descriptor = descriptor;
+    this.min = min;
+    this.max = max;
+    this.step = step;
+    this.levels = levels;
+    this.maxLen = maxLen;
+    this.value = value;
+  }
 
   /** True for fields stored as one quantized integer (everything but string and map). */
   get scalar(): boolean {

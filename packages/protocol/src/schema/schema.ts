@@ -65,7 +65,6 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
   readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
   readonly hash: number;
-  readonly #byName: Map<string, EntityType>;
 
   constructor(decl: D) {
     const names = Object.keys(decl);
@@ -79,8 +78,8 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
       const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
       canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
       const numericAt = (n: string): number => {
-        const f = fields.find((fi) => fi.name === n)?.field;
-        return f?.scalar && f.code !== FieldCode.Bool ? fieldNames.indexOf(n) : -1;
+        const i = fieldNames.indexOf(n);
+        return i >= 0 && fields[i].field.scalar && fields[i].field.code !== FieldCode.Bool ? i : -1;
       };
       const xIndex = numericAt("x");
       const yIndex = numericAt("y");
@@ -97,12 +96,12 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     this.decl = decl;
     this.maxFields = Math.max(...this.types.map((t) => t.fields.length));
     this.hash = fnv1a32(canonical);
-    this.#byName = new Map(this.types.map((t) => [t.name, t]));
   }
 
   /** The resolved type called `name` (throws on an unknown name: a programming error). */
   type(name: string): EntityType {
-    const t = this.#byName.get(name);
+    // A scan, not a map: schemas declare a few types and this runs per spawn, not per message.
+    const t = this.types.find((type) => type.name === name);
     if (!t) throw new TypeError(`unknown entity type ${name}`);
     return t;
   }
