@@ -1,4 +1,5 @@
-const textEncoder = new TextEncoder();
+/** The UTF-8 encoder of both writers. */
+export const textEncoder = new TextEncoder();
 
 /**
  * Growable little-endian writer over one reused buffer. `reset()` rewinds without freeing, so a
@@ -92,18 +93,10 @@ export class BinaryWriter {
     this.buf.set(b, at);
     return this;
   }
-  /** varuint byte length + UTF-8 bytes. */
+  /** varuint byte length + UTF-8 bytes (lone surrogates as U+FFFD). */
   string(s: string): this {
-    // Worst case 3 bytes per UTF-16 unit. encodeInto writes in place (no temporary array) past
-    // room for the longest length prefix; the text then moves down behind the actual prefix.
-    const at = this.claim(5 + s.length * 3);
-    const n = textEncoder.encodeInto(s, this.buf.subarray(at + 5)).written;
-    this.offset = at;
-    this.varuint(n);
-    const body = this.offset;
-    if (body !== at + 5) this.buf.copyWithin(body, at + 5, at + 5 + n);
-    this.offset = body + n;
-    return this;
+    const utf8 = textEncoder.encode(s);
+    return this.varuint(utf8.length).bytes(utf8);
   }
 
   /** An exactly-sized copy of the bytes written so far, safe to hand to a socket. */

@@ -1,4 +1,4 @@
-import { BinaryWriter } from "./binaryWriter";
+import { BinaryWriter, textEncoder } from "./binaryWriter";
 
 /** Lengths below this get a cached `peek()` view (frames of a room are mostly far shorter). */
 const PEEK_CACHE_LIMIT = 4096;
@@ -27,6 +27,22 @@ export class FrameWriter extends BinaryWriter {
   /** Zigzag + LEB128 signed integer, -2^31..2^31-1. */
   varint(v: number): this {
     return this.varuint((v << 1) ^ (v >> 31));
+  }
+
+  /**
+   * What {@link BinaryWriter.string} writes, without the encoded copy: worst case 3 bytes per
+   * UTF-16 unit, so `encodeInto` writes in place past room for the longest length prefix and the
+   * text then moves down behind the actual prefix.
+   */
+  override string(s: string): this {
+    const at = this.claim(5 + s.length * 3);
+    const n = textEncoder.encodeInto(s, this.buf.subarray(at + 5)).written;
+    this.offset = at;
+    this.varuint(n);
+    const body = this.offset;
+    if (body !== at + 5) this.buf.copyWithin(body, at + 5, at + 5 + n);
+    this.offset = body + n;
+    return this;
   }
 
   /**

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
+import { BinaryReader, BinaryWriter, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
 
 describe("f32At", () => {
   it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
@@ -89,6 +89,16 @@ describe("FrameWriter and FrameReader (the lean classes plus their server forms)
     expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
     expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
     expect(() => new FrameReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
+  });
+
+  it("FrameWriter.string writes exactly what BinaryWriter.string writes, after any prefix (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 300 }), (prefix, text) => {
+        const frame = new FrameWriter(1).bytes(prefix).string(text).toBytes();
+        const lean = new BinaryWriter(1).bytes(prefix).string(text).toBytes();
+        expect(frame).toEqual(lean);
+      }),
+    );
   });
 
   it("finiteF32 / finiteF64 give finite values back and refuse NaN and ±Infinity by name", () => {
