@@ -190,7 +190,10 @@ describe("scalar fields", () => {
     expect(() => quant(5, 5, 1)).toThrow();
     expect(() => quant(0, 10, 0)).toThrow();
     expect(() => quant(0, NaN, 1)).toThrow();
-    expect(() => quant(0, 1e12, 1e-3)).toThrow();
+    expect(() => quant(0, 1e12, 1e-3)).toThrow(/quant\(0,1000000000000,0.001\): .*2\^31 levels/);
+    expect(() => quant(0, 10, Infinity)).toThrow(RangeError);
+    expect(() => quant(-Infinity, 10, 1)).toThrow(RangeError);
+    expect(quant(0, 10, 20).levels).toBe(1);
     expect(() => quantAngle(17)).toThrow();
     expect(() => string(0)).toThrow();
     expect(() => map(string(4) as unknown as Field<number>)).toThrow();

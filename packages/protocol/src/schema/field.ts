@@ -87,14 +87,14 @@ function checkCount(what: string, v: number, max: number): void {
  */
 export function quant(min: number, max: number, step: number): Field<number> {
   const descriptor = `quant(${min},${max},${step})`;
-  // Written so that NaN fails each test.
-  if (!(min > -Infinity && max > min && max < Infinity)) throw new RangeError(`${descriptor}: min and max must be finite, min < max`);
-  if (!(step > 0 && step < Infinity)) throw new RangeError(`${descriptor}: step must be finite and > 0`);
   // The epsilon absorbs (max-min)/step landing a hair under an integer, e.g. 10/0.1, or far
   // from 0 where the subtraction itself rounds (|min| ~ 1e5 costs ~1e-9 of a step). A top
   // level that then overshoots max by a sliver is clamped by dequantize.
   const levels = Math.floor((max - min) / step + 1e-6) + 1;
-  if (levels > 0x7fffffff) throw new RangeError(`${descriptor} needs more than 31 bits`);
+  // One test, written so that NaN (in any parameter, or as the level count) fails it.
+  if (!(min > -Infinity && max > min && max < Infinity && step > 0 && step < Infinity && levels <= 0x7fffffff)) {
+    throw new RangeError(`${descriptor}: needs finite min < max, finite step > 0, at most 2^31 levels`);
+  }
   return new Field(FieldCode.Quant, descriptor, min, max, step, levels, 0, null);
 }
 
