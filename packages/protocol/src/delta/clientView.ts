@@ -20,6 +20,9 @@ export interface ClientViewListener<D extends SchemaDecl> {
   update?(e: AnyViewEntity<D>, changedMask: number): void;
 }
 
+/** An entity callback with the schema's types erased. */
+type EntityFn = (e: ViewEntity) => void;
+
 /** An entity in view: what {@link ViewEntity} shows, plus the quantized base of its scalars. */
 interface Entity extends ViewEntity {
   /** Quantized scalars, the base the next update's differences apply to. */
@@ -43,8 +46,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   readonly #entities = new Map<number, Entity>();
   // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
   // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
-  #addFns: readonly ((e: ViewEntity) => void)[] = [];
-  #removeFns: readonly ((e: ViewEntity) => void)[] = [];
+  #addFns: readonly EntityFn[] = [];
+  #removeFns: readonly EntityFn[] = [];
   /** Field change callbacks by field name (lists replaced like the two above). */
   readonly #changeFns = new Map<string, readonly AnyChange[]>();
   /**
@@ -89,9 +92,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * a reconnect); returns the unsubscribe function.
    */
   onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
-    const f = fn as (e: ViewEntity) => void;
-    this.#addFns = [...this.#addFns, f];
-    return () => void (this.#addFns = without(this.#addFns, f));
+    this.#addFns = [...this.#addFns, fn as EntityFn];
+    return () => void (this.#addFns = without(this.#addFns, fn as EntityFn));
   }
 
   /**
@@ -99,9 +101,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * {@link clear}ed (a reconnect), so adds and removes always pair up. Returns the unsubscribe function.
    */
   onRemove(fn: (e: AnyViewEntity<D>) => void): () => void {
-    const f = fn as (e: ViewEntity) => void;
-    this.#removeFns = [...this.#removeFns, f];
-    return () => void (this.#removeFns = without(this.#removeFns, f));
+    this.#removeFns = [...this.#removeFns, fn as EntityFn];
+    return () => void (this.#removeFns = without(this.#removeFns, fn as EntityFn));
   }
 
   /**
@@ -111,9 +112,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
     const byName = this.#changeFns;
-    const f = fn as AnyChange;
-    byName.set(field, [...(byName.get(field) ?? []), f]);
-    return () => void byName.set(field, without(byName.get(field)!, f));
+    byName.set(field, [...(byName.get(field) ?? []), fn as AnyChange]);
+    return () => void byName.set(field, without(byName.get(field)!, fn as AnyChange));
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
@@ -139,9 +139,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
     const l = this.#listener;
-    if (l?.leave) for (const e of left) l.leave(e as AnyViewEntity<D>);
-    if (l?.enter) for (const e of entered) l.enter(e as AnyViewEntity<D>);
-    if (l?.update) for (let i = 0; i < updated.length; i += 2) l.update(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
+    for (const e of left) l?.leave?.(e as AnyViewEntity<D>);
+    for (const e of entered) l?.enter?.(e as AnyViewEntity<D>);
+    for (let i = 0; i < updated.length; i += 2) l?.update?.(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
     for (const e of left) for (const fn of this.#removeFns) fn(e);
     for (const e of entered) for (const fn of this.#addFns) fn(e);
     for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
