@@ -57,14 +57,15 @@ export interface EntityType {
  * the load tool. Build it with {@link defineSchema}.
  */
 export class Schema<D extends SchemaDecl = SchemaDecl> {
+  // Declared, not defined: the constructor sets each (see Field for why).
   /** The declaration as given (for type inference and introspection). */
-  readonly decl: D;
+  declare readonly decl: D;
   /** The declared entity types, in declaration order (wire tags 0, 1, …). */
-  readonly types: readonly EntityType[];
+  declare readonly types: readonly EntityType[];
   /** Largest field count over all types (stride of per-entity quantized stores). */
-  readonly maxFields: number;
+  declare readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
-  readonly hash: number;
+  declare readonly hash: number;
 
   constructor(decl: D) {
     const names = Object.keys(decl);
