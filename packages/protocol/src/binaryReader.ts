@@ -8,10 +8,11 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * the reader a browser page ships; {@link FrameReader} adds forms no message of the protocol uses.
  */
 export class BinaryReader {
+  // Declared, not defined: the constructor sets both (see Field for why).
   /** Read position: the next byte to read. */
-  offset: number;
+  declare offset: number;
   /** End of the readable range (exclusive). */
-  readonly end: number;
+  declare readonly end: number;
   readonly #buf: Uint8Array;
   readonly #view: DataView;
 
