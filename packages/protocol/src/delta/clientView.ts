@@ -221,40 +221,32 @@ function readField(r: BinaryReader, e: Entity, fi: FieldInfo, whole: boolean): v
   if (f.code === FieldCode.String) {
     record[fi.name] = readStringField(r, f);
   } else if (f.code === FieldCode.Map) {
-    if (whole) {
-      const m = new Map<number, unknown>();
-      record[fi.name] = m;
-      if (readMapSets(r, f, m) !== m.size) throw new DecodeError("bad_value", "map repeats a key");
-    } else {
-      applyMapChange(r, f, record[fi.name] as Map<number, unknown>);
-    }
+    if (whole) record[fi.name] = new Map<number, unknown>();
+    readMap(r, f, record[fi.name] as Map<number, unknown>, whole);
   } else {
     const v = (e.q[fi.index] = whole ? readScalarFull(r, f) : readScalarDelta(r, f, e.q[fi.index]));
     record[fi.name] = dequantize(f, v);
   }
 }
 
-/** Reads `varuint n` and n map entries into `m`; returns n. */
-function readMapSets(r: BinaryReader, f: Field, m: Map<number, unknown>): number {
+/**
+ * Reads a map field into `m` (empty on an enter): on an enter the whole map, on an update its
+ * change (see `writeMapChangeHeader`). Hostile counts need no check of their own: every key
+ * takes a byte, so a loop ends at the body's end; the result must fit the field.
+ */
+function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: boolean): void {
+  if (!whole) {
+    const header = r.varuint();
+    const removed = header >>> 1;
+    if (header & 1) {
+      if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
+      m.clear();
+    }
+    // Removing a key the client never had is allowed: the server may not know it was never sent.
+    for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
+  }
   const n = r.varuint();
-  if (n > f.maxLen) throw new DecodeError("too_large", `${n} map entries exceed ${f.maxLen}`);
-  for (let i = 0; i < n; i++) {
-    const key = readMapKey(r);
-    m.set(key, dequantize(f.value!, readScalarFull(r, f.value!)));
-  }
-  return n;
-}
-
-function applyMapChange(r: BinaryReader, f: Field, m: Map<number, unknown>): void {
-  const header = r.varuint();
-  const removed = header >>> 1;
-  if (header & 1) {
-    if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
-    m.clear();
-  }
-  if (removed > f.maxLen) throw new DecodeError("too_large", `${removed} map removals exceed ${f.maxLen}`);
-  // Removing a key the client never had is allowed: the server may not know it was never sent.
-  for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
-  readMapSets(r, f, m);
-  if (m.size > f.maxLen) throw new DecodeError("too_large", `map grew past ${f.maxLen} keys`);
+  for (let i = 0; i < n; i++) m.set(readMapKey(r), dequantize(f.value!, readScalarFull(r, f.value!)));
+  if (whole && n !== m.size) throw new DecodeError("bad_value", "map repeats a key");
+  if (m.size > f.maxLen) throw new DecodeError("too_large", `map of ${m.size} keys exceeds ${f.maxLen}`);
 }
