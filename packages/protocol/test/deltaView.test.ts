@@ -312,6 +312,7 @@ describe("ClientView", () => {
       ["leave unknown", [1, 1, 9]],
       ["unknown type", [2, 1, 0, 7]],
       ["trailing", [2, 1, 0, 1, 0, 0, 0, 0, 0x63]],
+      ["hostile count", [1, 0x80, 0x80, 0x80, 0x80, 0x04, 9]],
     ];
     for (const [what, bytes] of cases) {
       const v = new ClientView(schema);
