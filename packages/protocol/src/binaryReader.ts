@@ -48,10 +48,6 @@ export class BinaryReader {
   u32(): number {
     return this.#view.getUint32(this.#take(4), true);
   }
-  /** Reads a little-endian 32-bit float. */
-  f32(): number {
-    return this.#view.getFloat32(this.#take(4), true);
-  }
   /** Reads a little-endian 64-bit float. */
   f64(): number {
     return this.#view.getFloat64(this.#take(8), true);

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { BinaryReader, BinaryWriter, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
 
 describe("f32At", () => {
-  it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
+  it("reads what FrameReader.f32 reads, at any offset (fast-check against the reader)", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 4, maxLength: 64 }), fc.nat(), (bytes, at) => {
         const offset = at % (bytes.length - 3);
-        const r = new BinaryReader(bytes.subarray(offset));
+        const r = new FrameReader(bytes.subarray(offset));
         expect(Object.is(f32At(bytes, offset), r.f32())).toBe(true);
       }),
     );
