@@ -272,6 +272,15 @@ describe("schema", () => {
     expect(s.type("player").xIndex).toBe(0);
     expect(s.type("player").allMask).toBe(0b11111);
     expect(s.type("board").xIndex).toBe(-1);
+    // Every numeric scalar kind is a position; bool, string and map are not.
+    for (const x of [quant(0, 1, 0.5), quantAngle(4), u8(), u16(), varuint(), varint()]) {
+      const t = defineSchema({ t: { a: bool(), y: u8(), x } }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([2, 1]);
+    }
+    for (const x of [bool(), string(2), map(u8())]) {
+      const t = defineSchema({ t: { y: u8(), x } }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
+    }
     expect(s.maxFields).toBe(5);
     expect(() => s.type("nope")).toThrow();
     // Inferred record types: this must typecheck.

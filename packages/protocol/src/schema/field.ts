@@ -4,6 +4,7 @@
  * bundlers write the numbers in place of each `FieldCode.X`.
  */
 export enum FieldCode {
+  // The numeric scalars come first: Schema finds positions as the codes below Bool.
   /** A number quantized to a step within [min, max]. */
   Quant = 0,
   /** An angle quantized to 2^bits steps per turn. */

@@ -78,9 +78,10 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
       if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
       const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
       canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
+      // The codes below Bool are the numeric scalars (quant, angle and the integers).
       const numericAt = (n: string): number => {
         const i = fieldNames.indexOf(n);
-        return i >= 0 && fields[i].field.scalar && fields[i].field.code !== FieldCode.Bool ? i : -1;
+        return i >= 0 && fields[i].field.code < FieldCode.Bool ? i : -1;
       };
       const xIndex = numericAt("x");
       const yIndex = numericAt("y");
