@@ -294,7 +294,7 @@ describe("schema", () => {
     const many: Record<string, Field> = {};
     for (let i = 0; i < 33; i++) many[`f${i}`] = u8();
     expect(() => defineSchema({ t: many })).toThrow();
-    expect(() => defineSchema({})).toThrow();
+    expect(() => defineSchema({})).toThrow(/schema entity type count must be 1..256, got 0/);
     expect(() => defineSchema({ t: JSON.parse('{"__proto__": 1}') })).toThrow();
   });
 });

@@ -79,7 +79,7 @@ export class Field<V = unknown> {
 export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
 
 /** Checks an integer declaration parameter is within 1..max. */
-function checkCount(what: string, v: number, max: number): void {
+export function checkCount(what: string, v: number, max: number): void {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${what} must be 1..${max}, got ${v}`);
 }
 

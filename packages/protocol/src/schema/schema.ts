@@ -1,4 +1,4 @@
-import { type Field, FieldCode } from "./field";
+import { type Field, FieldCode, checkCount } from "./field";
 import { fnv1a32 } from "./schemaHash";
 
 /** Fields of one entity type, by name, in wire order (declaration order). */
@@ -69,7 +69,7 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
 
   constructor(decl: D) {
     const names = Object.keys(decl);
-    if (names.length === 0 || names.length > MAX_TYPES) throw new RangeError(`a schema declares 1..${MAX_TYPES} entity types, got ${names.length}`);
+    checkCount("schema entity type count", names.length, MAX_TYPES);
     let canonical = "tikron-schema-1";
     this.types = names.map((name, typeIndex): EntityType => {
       const typeDecl = decl[name];
