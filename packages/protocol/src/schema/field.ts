@@ -153,8 +153,6 @@ export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024)
   return new Field(FieldCode.Map, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
 }
 
-const TAU = 2 * Math.PI;
-
 /**
  * Quantizes a scalar value to the integer the wire carries (int32 representation; varuint
  * values above 2^31-1 wrap to negative and are read back with `>>> 0`). Never returns NaN:
@@ -172,7 +170,7 @@ export function quantize(f: Field, v: unknown): number {
     case FieldCode.Angle: {
       const x = +(v as number);
       if (!Number.isFinite(x)) return 0;
-      let t = x / TAU;
+      let t = x / (2 * Math.PI);
       t -= Math.floor(t);
       const q = Math.round(t * f.levels);
       return q >= f.levels ? 0 : q;
