@@ -12,7 +12,7 @@
  * `api=hibernation` to accept sockets with `ctx.acceptWebSocket` instead of `accept()`.
  */
 import { DurableObject } from "cloudflare:workers";
-import { BinaryWriter, FrameFlag, Kind, PROTOCOL_VERSION, beginFrame, encodeStats, encodeWelcome, endFrame, writeFrameAck } from "@tikron/protocol";
+import { FrameWriter, FrameFlag, Kind, PROTOCOL_VERSION, beginFrame, encodeStats, encodeWelcome, endFrame, writeFrameAck } from "@tikron/protocol";
 
 interface Env {
   FLOORS: DurableObjectNamespace<FloorObject>;
@@ -41,7 +41,7 @@ interface FloorClient {
 /** A bare object with a room's traffic shape (see the file comment). */
 export class FloorObject extends DurableObject<Env> {
   private readonly clients = new Map<WebSocket, FloorClient>();
-  private readonly writer = new BinaryWriter(512);
+  private readonly writer = new FrameWriter(512);
   private readonly epoch = Date.now();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushStart = 0;

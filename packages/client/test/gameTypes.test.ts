@@ -3,7 +3,7 @@
  * by `scripts/typecheck.sh` (this file is in the root tsconfig): each must be an error, or the
  * typecheck fails. The runtime half checks the codec really runs on both sides of the types.
  */
-import { BinaryReader, BinaryWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
+import { BinaryReader, BinaryWriter, FrameWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
@@ -181,11 +181,11 @@ describe("change callbacks on a game connection's state", () => {
         for (const e of view.values()) put(e.id, ((v[0] = e.record.x), v));
       },
     });
-    const enter = new BinaryWriter();
+    const enter = new FrameWriter();
     enter.u8(DeltaSection.Enters).varuint(1).varuint(3).varuint(0);
     writeScalarFull(enter, X, quantize(X, 10));
     enter.string("a");
-    const move = new BinaryWriter();
+    const move = new FrameWriter();
     move.u8(DeltaSection.Updates).varuint(1).varuint(3).varuint(1);
     writeScalarDelta(move, X, quantize(X, 12.5), quantize(X, 10));
     sockets[0]!.serverOpen();

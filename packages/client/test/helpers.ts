@@ -1,5 +1,5 @@
 import {
-  BinaryWriter,
+  FrameWriter,
   FrameFlag,
   PROTOCOL_VERSION,
   beginFrame,
@@ -31,7 +31,7 @@ export function seeded(seed: number): () => number {
 }
 
 export function welcomeBytes(over: Partial<Omit<WelcomeMessage, "kind">> = {}): Uint8Array {
-  return encodeWelcome(new BinaryWriter(), {
+  return encodeWelcome(new FrameWriter(), {
     version: PROTOCOL_VERSION,
     playerId: 7,
     token: "tok-1",
@@ -50,7 +50,7 @@ export function welcomeBytes(over: Partial<Omit<WelcomeMessage, "kind">> = {}): 
 }
 
 export function frameBytes(f: { tick: number; time: number; ack?: number; events?: Uint8Array[]; delta?: Uint8Array }): Uint8Array {
-  const w = new BinaryWriter();
+  const w = new FrameWriter();
   const pos = beginFrame(w, f.tick, f.time);
   let flags = 0;
   if (f.ack !== undefined) {
@@ -70,11 +70,11 @@ export function frameBytes(f: { tick: number; time: number; ack?: number; events
 }
 
 export function errorBytes(code: number, reason: string, retryAfterMs = 0): Uint8Array {
-  return encodeError(new BinaryWriter(), code, reason, retryAfterMs).toBytes();
+  return encodeError(new FrameWriter(), code, reason, retryAfterMs).toBytes();
 }
 
 export function pongBytes(clientTime: number, serverTime: number): Uint8Array {
-  return encodePong(new BinaryWriter(), clientTime, serverTime).toBytes();
+  return encodePong(new FrameWriter(), clientTime, serverTime).toBytes();
 }
 
 /** Decodes what a client sent (binary or JSON) for assertions. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BinaryWriter, DecodeError, DeltaSection, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
+import { FrameWriter, DecodeError, DeltaSection, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
 import { schemaDecoder } from "../src/schemaDecoder";
 
 const schema = defineSchema({
@@ -10,7 +10,7 @@ const X = schema.type("ball").fields[0]!.field;
 
 /** One enter of a ball (id, x, y, label), written the way the server's encoder lays it out. */
 function enterBall(id: number, x: number, y: number, label: string): Uint8Array {
-  const w = new BinaryWriter();
+  const w = new FrameWriter();
   w.u8(DeltaSection.Enters).varuint(1).varuint(id).varuint(0);
   writeScalarFull(w, X, quantize(X, x));
   writeScalarFull(w, X, quantize(X, y));
@@ -20,7 +20,7 @@ function enterBall(id: number, x: number, y: number, label: string): Uint8Array 
 
 /** An update of a ball's x only (mask bit 0), relative to `fromX`. */
 function moveBall(id: number, fromX: number, toX: number): Uint8Array {
-  const w = new BinaryWriter();
+  const w = new FrameWriter();
   w.u8(DeltaSection.Updates).varuint(1).varuint(id).varuint(1);
   writeScalarDelta(w, X, quantize(X, toX), quantize(X, fromX));
   return w.toBytes();

@@ -1,5 +1,5 @@
 import { type PriorityTier } from "@tikron/aoi";
-import { BinaryWriter, beginFrame, defineSchema, endFrame, FrameFlag, quant, string, u8, varuint } from "@tikron/protocol";
+import { FrameWriter, beginFrame, defineSchema, endFrame, FrameFlag, quant, string, u8, varuint } from "@tikron/protocol";
 import { type SyncClient, SyncWorld } from "../src/sync/index";
 
 /** The agar schema as the brief declares it (positions 1/16, radius 1/8). */
@@ -54,7 +54,7 @@ export class AgarScene {
   readonly clients: SyncClient[] = [];
   private readonly heading: number[] = [];
   private readonly rand: () => number;
-  readonly w = new BinaryWriter(1 << 16);
+  readonly w = new FrameWriter(1 << 16);
   flushIndex = 0;
 
   constructor(readonly opts: SceneOptions) {
@@ -124,7 +124,7 @@ export class AgarScene {
   /** Frame bytes a full snapshot of each client's visible set would take (same codec, fresh baseline). */
   fullSnapshotBytes(): number {
     const enc = this.world.encoder;
-    const w = new BinaryWriter(1 << 16);
+    const w = new FrameWriter(1 << 16);
     let total = 0;
     for (let i = 0; i < this.clients.length; i++) {
       const fresh = enc.createClient(i);

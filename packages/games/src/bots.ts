@@ -1,5 +1,5 @@
 import type { BotBrain, BotSpec } from "@tikron/core";
-import { BinaryWriter } from "@tikron/protocol";
+import { FrameWriter } from "@tikron/protocol";
 import { encodeAgarInput } from "./agar/agarInput";
 import { encodeFpsMove } from "./fps/fpsInput";
 import { encodeMovementInput } from "./movement/movementInput";
@@ -28,10 +28,10 @@ class Wander {
   }
 }
 
-function steeringBrain(index: number, kind: string, encode: (w: BinaryWriter, dx: number, dy: number, fast: boolean) => Uint8Array): BotBrain {
+function steeringBrain(index: number, kind: string, encode: (w: FrameWriter, dx: number, dy: number, fast: boolean) => Uint8Array): BotBrain {
   const rnd = new Random(seedFrom(`${kind}-bot-${index}`));
   const wander = new Wander(rnd);
-  const w = new BinaryWriter(32);
+  const w = new FrameWriter(32);
   return {
     next() {
       const a = wander.step();
@@ -62,7 +62,7 @@ export function fpsBots(inputEveryMs: number): BotSpec {
     create: (index) => {
       const rnd = new Random(seedFrom(`fps-bot-${index}`));
       const wander = new Wander(rnd);
-      const w = new BinaryWriter(32);
+      const w = new FrameWriter(32);
       return {
         next() {
           const a = wander.step();

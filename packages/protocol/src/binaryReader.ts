@@ -4,13 +4,15 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}
- * (`truncated`); message decoders catch it at their boundary and return it as a value.
+ * (`truncated`); message decoders catch it at their boundary and return it as a value. This is
+ * the reader a browser page ships; {@link FrameReader} adds forms no message of the protocol uses.
  */
 export class BinaryReader {
+  // Declared, not defined: the constructor sets both (see Field for why).
   /** Read position: the next byte to read. */
-  offset: number;
+  declare offset: number;
   /** End of the readable range (exclusive). */
-  readonly end: number;
+  declare readonly end: number;
   readonly #buf: Uint8Array;
   readonly #view: DataView;
 
@@ -46,14 +48,6 @@ export class BinaryReader {
   u32(): number {
     return this.#view.getUint32(this.#take(4), true);
   }
-  /** Reads a little-endian signed 32-bit integer. */
-  i32(): number {
-    return this.#view.getInt32(this.#take(4), true);
-  }
-  /** Reads a little-endian 32-bit float. */
-  f32(): number {
-    return this.#view.getFloat32(this.#take(4), true);
-  }
   /** Reads a little-endian 64-bit float. */
   f64(): number {
     return this.#view.getFloat64(this.#take(8), true);
@@ -61,10 +55,6 @@ export class BinaryReader {
   /** A finite f64; NaN and ±Infinity are a `bad_value` error. */
   finiteF64(what: string): number {
     return finite(this.f64(), what);
-  }
-  /** A finite f32; NaN and ±Infinity are a `bad_value` error. */
-  finiteF32(what: string): number {
-    return finite(this.f32(), what);
   }
   /** Reads an unsigned LEB128 integer (at most 32 bits, so at most 5 bytes). */
   varuint(): number {
@@ -105,7 +95,8 @@ export class BinaryReader {
   }
 }
 
-function finite(v: number, what: string): number {
+/** `v` if finite, else a `bad_value` error naming `what`. */
+export function finite(v: number, what: string): number {
   if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
   return v;
 }

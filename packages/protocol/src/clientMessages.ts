@@ -67,39 +67,39 @@ export interface ReceiptMessage {
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage | RoomMessage;
 
 /** Writes a HELLO into `w` (reset by the caller); returns `w`. */
-export function encodeHello(w: BinaryWriter, m: Omit<HelloMessage, "kind">): BinaryWriter {
+export function encodeHello<W extends BinaryWriter>(w: W, m: Omit<HelloMessage, "kind">): W {
   return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
 }
 
 /** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */
-export function encodeInputs(w: BinaryWriter, inputs: readonly InputEntry[]): BinaryWriter {
+export function encodeInputs<W extends BinaryWriter>(w: W, inputs: readonly InputEntry[]): W {
   w.u8(Kind.Input).u8(inputs.length);
   for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
   return w;
 }
 
 /** Writes a single-input frame; the payload is written by `writePayload` straight into `w`. */
-export function encodeInput(w: BinaryWriter, seq: number, payload: Uint8Array): BinaryWriter {
+export function encodeInput<W extends BinaryWriter>(w: W, seq: number, payload: Uint8Array): W {
   return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
 }
 
 /** Writes a PING carrying the client clock; returns `w`. */
-export function encodePing(w: BinaryWriter, clientTime: number): BinaryWriter {
+export function encodePing<W extends BinaryWriter>(w: W, clientTime: number): W {
   return w.u8(Kind.Ping).f64(clientTime);
 }
 
 /** Writes a `tk:stats` request; the answer echoes `requestId`. Returns `w`. */
-export function encodeStatsRequest(w: BinaryWriter, requestId: number): BinaryWriter {
+export function encodeStatsRequest<W extends BinaryWriter>(w: W, requestId: number): W {
   return w.u8(Kind.StatsRequest).u32(requestId);
 }
 
 /** Writes a LEAVE (the seat is freed at once, close 1000); returns `w`. */
-export function encodeLeave(w: BinaryWriter): BinaryWriter {
+export function encodeLeave<W extends BinaryWriter>(w: W): W {
   return w.u8(Kind.Leave);
 }
 
 /** Writes a RECEIPT (counts are taken modulo 2^32); returns `w`. */
-export function encodeReceipt(w: BinaryWriter, messages: number, bytes: number): BinaryWriter {
+export function encodeReceipt<W extends BinaryWriter>(w: W, messages: number, bytes: number): W {
   return w.u8(Kind.Receipt).varuint(messages % 0x100000000).varuint(bytes % 0x100000000);
 }
 

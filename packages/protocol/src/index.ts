@@ -5,7 +5,9 @@
  * @module @tikron/protocol
  */
 export { BinaryWriter } from "./binaryWriter";
+export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
+export { FrameReader } from "./frameReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";

@@ -73,18 +73,18 @@ export interface ReplyMessage {
  *
  * @throws RangeError for a type that is not a legal message type name.
  */
-export function encodeRoomMessage(w: BinaryWriter, requestId: number, type: string, payloadJson: string): BinaryWriter {
+export function encodeRoomMessage<W extends BinaryWriter>(w: W, requestId: number, type: string, payloadJson: string): W {
   if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
   return w.u8(Kind.Message).varuint(requestId).string(type).string(payloadJson);
 }
 
 /** Writes a successful REPLY carrying `payloadJson` (JSON text); returns `w`. */
-export function encodeReply(w: BinaryWriter, requestId: number, payloadJson: string): BinaryWriter {
+export function encodeReply<W extends BinaryWriter>(w: W, requestId: number, payloadJson: string): W {
   return w.u8(Kind.Reply).varuint(requestId).u16(0).string(payloadJson);
 }
 
 /** Writes a refusing REPLY: the error code, an optional back-off and a reason; returns `w`. */
-export function encodeReplyError(w: BinaryWriter, requestId: number, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
+export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number, code: number, reason: string, retryAfterMs = 0): W {
   return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(reason);
 }
 

@@ -1,5 +1,6 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
+import type { FrameWriter } from "./frameWriter";
 import { FrameFlag, Kind } from "./constants";
 import { DecodeError } from "./decodeError";
 import { jsonField, readRefusal, type ServerFields } from "./serverFields";
@@ -101,7 +102,7 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
   | ReplyMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
-export function encodeWelcome(w: BinaryWriter, m: Omit<WelcomeMessage, "kind">): BinaryWriter {
+export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
   return w
     .u8(Kind.Welcome)
     .u16(m.version)
@@ -141,22 +142,22 @@ export function writeFrameEvents(w: BinaryWriter, events: readonly Uint8Array[])
 }
 
 /** Patches the FRAME's flags byte (at `flagsPos` from {@link beginFrame}) with the sections written. */
-export function endFrame(w: BinaryWriter, flagsPos: number, flags: number): void {
+export function endFrame(w: FrameWriter, flagsPos: number, flags: number): void {
   w.patchU8(flagsPos, flags);
 }
 
 /** Writes an ERROR; `retryAfterMs` 0 means no back-off hint. Returns `w`. */
-export function encodeError(w: BinaryWriter, code: number, reason: string, retryAfterMs = 0): BinaryWriter {
+export function encodeError<W extends BinaryWriter>(w: W, code: number, reason: string, retryAfterMs = 0): W {
   return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
 }
 
 /** Writes a PONG; returns `w`. */
-export function encodePong(w: BinaryWriter, clientTime: number, serverTime: number): BinaryWriter {
+export function encodePong<W extends BinaryWriter>(w: W, clientTime: number, serverTime: number): W {
   return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
 }
 
 /** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
-export function encodeStats(w: BinaryWriter, requestId: number, json: string): BinaryWriter {
+export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, json: string): W {
   return w.u8(Kind.Stats).u32(requestId).string(json);
 }
 

@@ -1,25 +1,25 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, BinaryWriter, DecodeError, f32At } from "../src";
+import { BinaryReader, BinaryWriter, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
 
 describe("f32At", () => {
-  it("reads what BinaryReader.f32 reads, at any offset (fast-check against the reader)", () => {
+  it("reads what FrameReader.f32 reads, at any offset (fast-check against the reader)", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 4, maxLength: 64 }), fc.nat(), (bytes, at) => {
         const offset = at % (bytes.length - 3);
-        const r = new BinaryReader(bytes.subarray(offset));
+        const r = new FrameReader(bytes.subarray(offset));
         expect(Object.is(f32At(bytes, offset), r.f32())).toBe(true);
       }),
     );
   });
 });
 
-describe("BinaryWriter.peek", () => {
+describe("FrameWriter.peek", () => {
   it("always shows exactly the bytes written, across resets and growth (fast-check against toBytes)", () => {
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 40 }), (chunks) => {
         // A small initial buffer so growth (which drops the cached views) happens mid-sequence.
-        const w = new BinaryWriter(8);
+        const w = new FrameWriter(8);
         for (const c of chunks) {
           w.reset();
           for (const b of c) w.u8(b);
@@ -30,7 +30,7 @@ describe("BinaryWriter.peek", () => {
     );
   });
   it("hands out one view per length while the buffer stays the same", () => {
-    const w = new BinaryWriter(64);
+    const w = new FrameWriter(64);
     w.u8(1).u8(2);
     const a = w.peek();
     w.reset().u8(3).u8(4);
@@ -60,17 +60,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("bytes" as const), v: fc.uint8Array({ maxLength: 40 }) }),
 );
 
-describe("BinaryWriter and BinaryReader", () => {
+describe("FrameWriter and FrameReader (the lean classes plus their server forms)", () => {
   it("read back every value written, in order, while the writer grows from 1 byte (fast-check)", () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-        const w = new BinaryWriter(1);
+        const w = new FrameWriter(1);
         for (const o of ops) {
           if (o.kind === "string") w.string(o.v);
           else if (o.kind === "bytes") w.bytes(o.v);
           else w[o.kind](o.v);
         }
-        const r = new BinaryReader(w.toBytes());
+        const r = new FrameReader(w.toBytes());
         for (const o of ops) {
           if (o.kind === "string") expect(r.string(1 << 20)).toBe(o.v);
           else if (o.kind === "bytes") expect(r.bytes(o.v.length)).toEqual(o.v);
@@ -88,5 +88,29 @@ describe("BinaryWriter and BinaryReader", () => {
     expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/truncated|need/);
     expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
     expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
+    expect(() => new FrameReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
+  });
+
+  it("FrameWriter.string writes exactly what BinaryWriter.string writes, after any prefix (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 300 }), (prefix, text) => {
+        const frame = new FrameWriter(1).bytes(prefix).string(text).toBytes();
+        const lean = new BinaryWriter(1).bytes(prefix).string(text).toBytes();
+        expect(frame).toEqual(lean);
+      }),
+    );
+  });
+
+  it("finiteF32 / finiteF64 give finite values back and refuse NaN and ±Infinity by name", () => {
+    for (const v of [0, -1.5, 1e30, NaN, Infinity, -Infinity]) {
+      const r = new FrameReader(new FrameWriter(4).f32(v).f64(v).toBytes());
+      if (Number.isFinite(v)) {
+        expect(r.finiteF32("dx")).toBe(Math.fround(v));
+        expect(r.finiteF64("t")).toBe(v);
+      } else {
+        expect(() => r.finiteF32("dx")).toThrow(/dx is not finite/);
+        expect(() => r.finiteF64("t")).toThrow(/t is not finite/);
+      }
+    }
   });
 });

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  BinaryWriter,
+  FrameWriter,
   ClientView,
   DecodeError,
+  DeltaSection,
   FieldCode,
   bool,
   defineSchema,
@@ -66,7 +67,7 @@ function encodeDiff(prev: Snap, next: Snap): Uint8Array | null {
     if (mask) updates.push([id, mask]);
   }
   if (leaves.length + enters.length + updates.length === 0) return null;
-  const w = new BinaryWriter(16);
+  const w = new FrameWriter(16);
   writeDeltaSections(w, leaves.length, enters.length, updates.length);
   if (leaves.length) {
     w.varuint(leaves.length);
@@ -311,6 +312,7 @@ describe("ClientView", () => {
       ["leave unknown", [1, 1, 9]],
       ["unknown type", [2, 1, 0, 7]],
       ["trailing", [2, 1, 0, 1, 0, 0, 0, 0, 0x63]],
+      ["hostile count", [1, 0x80, 0x80, 0x80, 0x80, 0x04, 9]],
     ];
     for (const [what, bytes] of cases) {
       const v = new ClientView(schema);
@@ -324,6 +326,52 @@ describe("ClientView", () => {
     view.clear();
     expect(view.apply(good)).toBeNull();
     expect(view.size).toBe(1);
+  });
+});
+
+describe("ClientView map fields", () => {
+  // Type 1 is `b: { s: string(3), m: map(varint(), 4), flag: bool() }`; entity 1 enters with `m`.
+  const enter = (keys: number[]): Uint8Array => {
+    const w = new FrameWriter(16).u8(DeltaSection.Enters).varuint(1).varuint(1).varuint(1).string("a");
+    w.varuint(keys.length);
+    for (const k of keys) w.varuint(k).varint(k * 10);
+    return w.u8(0).toBytes();
+  };
+  // An update of `m` (mask bit 1): header (removed << 1 | reset), removed keys, sets.
+  const change = (reset: boolean, removed: number[], sets: number[]): Uint8Array => {
+    const w = new FrameWriter(16).u8(DeltaSection.Updates).varuint(1).varuint(1).varuint(2);
+    w.varuint(removed.length * 2 + (reset ? 1 : 0));
+    for (const k of removed) w.varuint(k);
+    w.varuint(sets.length);
+    for (const k of sets) w.varuint(k).varint(-k);
+    return w.toBytes();
+  };
+  const held = (view: ClientView): unknown => [...(view.get(1)!.record.m as Map<number, number>)];
+  const code = (err: DecodeError | null): string | undefined => err?.code;
+
+  it("apply whole maps, removals, resets and sets", () => {
+    const view = new ClientView(schema);
+    expect(view.apply(enter([1, 2, 3]))).toBeNull();
+    expect(held(view)).toEqual([[1, 10], [2, 20], [3, 30]]);
+    // Removing keys the view never had (more than the map can hold) is allowed.
+    expect(view.apply(change(false, [2, 7, 8, 9, 10, 11], [3, 5]))).toBeNull();
+    expect(held(view)).toEqual([[1, 10], [3, -3], [5, -5]]);
+    // A set repeating a key leaves one entry, so the result may fit where the count would not.
+    expect(view.apply(change(false, [], [6, 6, 6, 6, 6]))).toBeNull();
+    expect(held(view)).toEqual([[1, 10], [3, -3], [5, -5], [6, -6]]);
+    expect(view.apply(change(true, [], [4]))).toBeNull();
+    expect(held(view)).toEqual([[4, -4]]);
+  });
+
+  it("refuse a map over its key limit, a whole map repeating a key, and a reset with removals", () => {
+    expect(code(new ClientView(schema).apply(enter([1, 2, 3, 4, 5])))).toBe("too_large");
+    expect(code(new ClientView(schema).apply(enter([1, 2, 1])))).toBe("bad_value");
+    const grow = new ClientView(schema);
+    expect(grow.apply(enter([1, 2, 3]))).toBeNull();
+    expect(code(grow.apply(change(false, [], [4, 5])))).toBe("too_large");
+    const reset = new ClientView(schema);
+    expect(reset.apply(enter([1]))).toBeNull();
+    expect(code(reset.apply(change(true, [1], [])))).toBe("bad_value");
   });
 });
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   BinaryReader,
-  BinaryWriter,
+  FrameWriter,
   DecodeError,
   FrameFlag,
   Kind,
@@ -26,7 +26,7 @@ import {
   writeFrameEvents,
 } from "../src";
 
-const w = new BinaryWriter(16); // small on purpose: exercises growth
+const w = new FrameWriter(16); // small on purpose: exercises growth
 const u32 = fc.nat({ max: 0xffffffff });
 const str = (max: number) => fc.string({ maxLength: max, unit: "grapheme" }).filter((s) => new TextEncoder().encode(s).length <= max);
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
@@ -158,7 +158,7 @@ describe("bad frames are typed errors, never exceptions", () => {
     expect(code(new Uint8Array(MAX_CLIENT_FRAME_BYTES + 1))).toBe("too_large");
     expect(code(new Uint8Array([Kind.Leave, 0]))).toBe("trailing_bytes");
     // input claiming a 1 GiB payload
-    expect(code(new BinaryWriter().u8(Kind.Input).u8(1).varuint(1).varuint(1 << 30).toBytes())).toBe("too_large");
+    expect(code(new FrameWriter().u8(Kind.Input).u8(1).varuint(1).varuint(1 << 30).toBytes())).toBe("too_large");
     expect(code(new Uint8Array([Kind.Input, 0]))).toBe("bad_value");
     expect(code(new Uint8Array([Kind.Input, 200]))).toBe("bad_value");
     // invalid UTF-8 in a hello
@@ -170,7 +170,7 @@ describe("binary primitives", () => {
   it("varuint/varint/string round-trip", () =>
     fc.assert(
       fc.property(u32, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.string({ maxLength: 300 }), (a, b, s) => {
-        const bytes = new BinaryWriter(4).varuint(a).varint(b).string(s).toBytes();
+        const bytes = new FrameWriter(4).varuint(a).varint(b).string(s).toBytes();
         const r = new BinaryReader(bytes);
         expect(r.varuint()).toBe(a);
         expect(r.varint()).toBe(b);
@@ -197,14 +197,14 @@ describe("JSON mode", () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (s) => void decodeJsonClientMessage(s)), { numRuns: 2000 }));
 });
 
-describe("BinaryWriter.copyFrom", () => {
+describe("FrameWriter.copyFrom", () => {
   it("appends a byte range of another writer, growing as needed", () =>
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 50 }), fc.nat(), fc.nat(), (src, prefix, a, b) => {
-        const from = new BinaryWriter(4).bytes(src);
+        const from = new FrameWriter(4).bytes(src);
         const start = src.length === 0 ? 0 : a % (src.length + 1);
         const end = start + (src.length - start === 0 ? 0 : b % (src.length - start + 1));
-        const out = new BinaryWriter(2).bytes(prefix).copyFrom(from, start, end).toBytes();
+        const out = new FrameWriter(2).bytes(prefix).copyFrom(from, start, end).toBytes();
         expect(out).toEqual(new Uint8Array([...prefix, ...src.subarray(start, end)]));
       }),
     ));

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   BinaryReader,
-  BinaryWriter,
+  FrameWriter,
   DecodeError,
   type EntityRecord,
   type Field,
@@ -67,7 +67,7 @@ function inRange(f: Field, q: number): boolean {
 }
 
 function roundTripFull(f: Field, q: number): number {
-  const w = new BinaryWriter(4);
+  const w = new FrameWriter(4);
   writeScalarFull(w, f, q);
   const r = new BinaryReader(w.toBytes());
   const back = readScalarFull(r, f);
@@ -93,7 +93,7 @@ describe("scalar fields", () => {
         const q = quantize(f, v);
         const base = quantize(f, b);
         expect(roundTripFull(f, q)).toBe(q);
-        const w = new BinaryWriter(4);
+        const w = new FrameWriter(4);
         writeScalarDelta(w, f, q, base);
         const r = new BinaryReader(w.toBytes());
         expect(readScalarDelta(r, f, base)).toBe(q);
@@ -178,11 +178,11 @@ describe("scalar fields", () => {
 
   it("rejects out-of-range levels on decode with DecodeError", () => {
     const f = quant(0, 10, 1); // 11 levels
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     w.varuint(11);
     expect(() => readScalarFull(new BinaryReader(w.toBytes()), f)).toThrow(DecodeError);
     expect(() => readScalarFull(new BinaryReader(new Uint8Array([2])), bool())).toThrow(DecodeError);
-    const d = new BinaryWriter().varint(-1).toBytes();
+    const d = new FrameWriter().varint(-1).toBytes();
     expect(() => readScalarDelta(new BinaryReader(d), f, 0)).toThrow(DecodeError);
   });
 
@@ -190,7 +190,10 @@ describe("scalar fields", () => {
     expect(() => quant(5, 5, 1)).toThrow();
     expect(() => quant(0, 10, 0)).toThrow();
     expect(() => quant(0, NaN, 1)).toThrow();
-    expect(() => quant(0, 1e12, 1e-3)).toThrow();
+    expect(() => quant(0, 1e12, 1e-3)).toThrow(/quant\(0,1000000000000,0.001\): .*2\^31 levels/);
+    expect(() => quant(0, 10, Infinity)).toThrow(RangeError);
+    expect(() => quant(-Infinity, 10, 1)).toThrow(RangeError);
+    expect(quant(0, 10, 20).levels).toBe(1);
     expect(() => quantAngle(17)).toThrow();
     expect(() => string(0)).toThrow();
     expect(() => map(string(4) as unknown as Field<number>)).toThrow();
@@ -205,7 +208,7 @@ describe("string fields", () => {
         const s = normalizeString(f, raw);
         expect(s.length).toBeLessThanOrEqual(maxLen);
         expect(raw.startsWith(s) || s.includes("\ufffd")).toBe(true);
-        const w = new BinaryWriter(4);
+        const w = new FrameWriter(4);
         w.string(s);
         const r = new BinaryReader(w.toBytes());
         expect(readStringField(r, f)).toBe(s);
@@ -222,7 +225,7 @@ describe("string fields", () => {
   });
 
   it("rejects a string longer than declared", () => {
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     w.string("abcd");
     expect(() => readStringField(new BinaryReader(w.toBytes()), string(3))).toThrow(DecodeError);
   });
@@ -269,6 +272,15 @@ describe("schema", () => {
     expect(s.type("player").xIndex).toBe(0);
     expect(s.type("player").allMask).toBe(0b11111);
     expect(s.type("board").xIndex).toBe(-1);
+    // Every numeric scalar kind is a position; bool, string and map are not.
+    for (const x of [quant(0, 1, 0.5), quantAngle(4), u8(), u16(), varuint(), varint()]) {
+      const t = defineSchema({ t: { a: bool(), y: u8(), x } }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([2, 1]);
+    }
+    for (const x of [bool(), string(2), map(u8())]) {
+      const t = defineSchema({ t: { y: u8(), x } }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
+    }
     expect(s.maxFields).toBe(5);
     expect(() => s.type("nope")).toThrow();
     // Inferred record types: this must typecheck.
@@ -282,7 +294,7 @@ describe("schema", () => {
     const many: Record<string, Field> = {};
     for (let i = 0; i < 33; i++) many[`f${i}`] = u8();
     expect(() => defineSchema({ t: many })).toThrow();
-    expect(() => defineSchema({})).toThrow();
+    expect(() => defineSchema({})).toThrow(/schema entity type count must be 1..256, got 0/);
     expect(() => defineSchema({ t: JSON.parse('{"__proto__": 1}') })).toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  BinaryWriter,
+  FrameWriter,
   DecodeError,
   ErrorCode,
   Kind,
@@ -25,7 +25,7 @@ import {
 } from "../src";
 
 // Both dialects decode into one shape: every JSON message must read back exactly as its binary twin.
-const w = new BinaryWriter(16);
+const w = new FrameWriter(16);
 const u32 = fc.nat({ max: 0xffffffff });
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => x + 0); // JSON has no -0
 const reason = fc.string({ maxLength: 60, unit: "grapheme" });

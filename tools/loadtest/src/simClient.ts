@@ -1,6 +1,6 @@
 import {
   encodeReceipt,
-  BinaryWriter,
+  FrameWriter,
   Kind,
   MAX_CLIENT_FRAME_BYTES,
   PROTOCOL_VERSION,
@@ -24,11 +24,11 @@ import { forEachEvent, frameHeader, isAckOnly, readFrameHeader } from "./wire";
 /** State shared by every simulated player of one thread (buffers are reused, never per client). */
 export class ClientContext implements SocketContext {
   /** INPUT frames are assembled here; ws copies the bytes while masking, so reuse is safe. */
-  readonly frame = new BinaryWriter(MAX_CLIENT_FRAME_BYTES);
+  readonly frame = new FrameWriter(MAX_CLIENT_FRAME_BYTES);
   /** Scenario payloads are written here first, then copied behind their length prefix. */
-  readonly payload = new BinaryWriter(1024);
+  readonly payload = new FrameWriter(1024);
   /** For the rare messages (hello, statsRequest, leave). */
-  readonly writer = new BinaryWriter(256);
+  readonly writer = new FrameWriter(256);
   /** Inputs per INPUT frame when catching up: protocol limit and frame-size limit. */
   readonly maxBatch: number;
 

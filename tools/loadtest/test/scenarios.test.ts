@@ -1,5 +1,5 @@
 import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer, writeAgarInput } from "@tikron/games/schemas";
-import { BinaryWriter } from "@tikron/protocol";
+import { FrameWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { Rng } from "../src/rng";
 import { AGAR_INPUT_BYTES, FPS_MOVE_BYTES, FPS_SHOT_BYTES } from "@tikron/games/schemas";
@@ -13,7 +13,7 @@ function payloads(s: Scenario, n: number, seed = 7, periodMs = 50): { bytes: Uin
   const rng = new Rng(seed);
   const p = s.createPlayer(rng, periodMs);
   s.onWelcome?.(p, { playerId: 3, tickMs: 33, roomEpoch: Date.now() - 60_000, clockOffsetMs: 0 });
-  const w = new BinaryWriter(16);
+  const w = new FrameWriter(16);
   const counters: Record<string, number> = {};
   const bytes = Array.from({ length: n }, () => {
     s.writeInput(p, rng, w.reset(), counters);
@@ -24,7 +24,7 @@ function payloads(s: Scenario, n: number, seed = 7, periodMs = 50): { bytes: Uin
 
 describe("agar scenario", () => {
   it("writes with the game's own writer: f32 dx, f32 dy, u8 flags little-endian in 9 bytes", () => {
-    const w = new BinaryWriter(4).u8(7);
+    const w = new FrameWriter(4).u8(7);
     writeAgarInput(w, { dx: 0.5, dy: -1, boost: true });
     expect([...w.peek()]).toEqual([7, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf, 1]);
   });
@@ -33,7 +33,7 @@ describe("agar scenario", () => {
     const rng = new Rng(3);
     for (const s of [agarScenario, movementScenario, fpsScenario] as Scenario[]) {
       const p = s.createPlayer(rng, 33);
-      const w = new BinaryWriter(64);
+      const w = new FrameWriter(64);
       const counters: Record<string, number> = { shots_sent: 0 };
       for (let i = 0; i < 2_000; i++) {
         s.writeInput(p, rng, w.reset(), counters);
@@ -106,7 +106,7 @@ describe("fps scenario", () => {
     const rng = new Rng(1);
     const p = fpsScenario.createPlayer(rng, 33);
     fpsScenario.onWelcome!(p, { playerId: 300, tickMs: 33, roomEpoch: 0, clockOffsetMs: 0 });
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     const counters: Record<string, number> = {};
     const feed = (b: Uint8Array): void => {
       const framed = new Uint8Array(b.length + 4);

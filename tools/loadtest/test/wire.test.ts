@@ -1,10 +1,10 @@
-import { BinaryWriter, FrameFlag, beginFrame, decodeClientMessage, endFrame, writeFrameAck, writeFrameEvents } from "@tikron/protocol";
+import { FrameWriter, FrameFlag, beginFrame, decodeClientMessage, endFrame, writeFrameAck, writeFrameEvents } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { forEachEvent, frameHeader, isAckOnly, readFrameHeader, writeVaruint } from "../src/wire";
 
 function frame(tick: number, time: number, ack: number | null, events: Uint8Array[] | null, delta: Uint8Array | null): Uint8Array {
-  const w = new BinaryWriter();
+  const w = new FrameWriter();
   const pos = beginFrame(w, tick, time);
   let flags = 0;
   if (ack !== null) {

@@ -1,4 +1,4 @@
-import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInput, encodeLeave } from "@tikron/protocol";
+import { FrameWriter, PROTOCOL_VERSION, encodeHello, encodeInput, encodeLeave } from "@tikron/protocol";
 import type { Clock, TimerHandle } from "../clock";
 import type { Connection } from "../connection";
 
@@ -79,7 +79,7 @@ export class RoomBots {
   /** Inputs bots sent. */
   inputs = 0;
   private readonly bots: Bot[] = [];
-  private readonly w = new BinaryWriter(512);
+  private readonly w = new FrameWriter(512);
   private nextIndex = 0;
   private lastHumanAt: number;
 

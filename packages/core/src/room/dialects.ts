@@ -7,7 +7,7 @@ import {
   encodeStats,
   encodeWelcome,
   toJsonWelcome,
-  type BinaryWriter,
+  type FrameWriter,
   type ErrorName,
   type JsonServerMessage,
   type WelcomeFields,
@@ -29,13 +29,13 @@ function sendJson(link: ClientLink, msg: JsonServerMessage): void {
 }
 
 /** Sends the welcome; both dialects carry the same fields (see `toJsonWelcome`). */
-export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: BinaryWriter): void {
+export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: FrameWriter): void {
   if (link.dialect === "json") sendJson(link, toJsonWelcome(fields));
   else sendTo(link, encodeWelcome(writer.reset(), fields).peek());
 }
 
 /** Sends an ERROR; `retryAfterMs` > 0 tells the client how long to back off. */
-export function sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number, dialect: Dialect, writer: BinaryWriter): void {
+export function sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number, dialect: Dialect, writer: FrameWriter): void {
   const code = ErrorCode[name];
   if (dialect === "json") {
     sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason, retryAfterMs } : { t: "error", code, name, reason });
@@ -45,7 +45,7 @@ export function sendError(link: ClientLink, name: ErrorName, reason: string, ret
 }
 
 /** Answers a ping (in the dialect the ping came in) with the client's time and the room's. */
-export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number, serverTime: number, writer: BinaryWriter): void {
+export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number, serverTime: number, writer: FrameWriter): void {
   if (dialect === "json") sendJson(link, { t: "pong", ct: clientTime, st: serverTime });
   else sendTo(link, encodePong(writer.reset(), clientTime, serverTime).peek());
 }
@@ -54,7 +54,7 @@ export function sendPong(link: ClientLink, dialect: Dialect, clientTime: number,
  * Answers a `tk:stats` request, in the dialect it came in, with the snapshot (JSON text inside
  * the binary STATS frame too: it is a probe, not the tick path).
  */
-export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: BinaryWriter): void {
+export function sendStats(link: ClientLink, dialect: Dialect, requestId: number, snapshot: RoomStatsSnapshot, writer: FrameWriter): void {
   if (dialect === "json") sendJson(link, { t: "stats", id: requestId, stats: snapshot });
   else sendTo(link, encodeStats(writer.reset(), requestId, JSON.stringify(snapshot)).peek());
 }
@@ -63,13 +63,13 @@ export function sendStats(link: ClientLink, dialect: Dialect, requestId: number,
  * Answers a room message request with the game's reply, already JSON text (measured against the
  * reply limit by the caller): spliced into the JSON reply as is, so it is serialized once.
  */
-export function sendReply(link: ClientLink, requestId: number, payloadJson: string, writer: BinaryWriter): void {
+export function sendReply(link: ClientLink, requestId: number, payloadJson: string, writer: FrameWriter): void {
   if (link.dialect === "json") sendTo(link, `{"t":"reply","id":${requestId},"data":${payloadJson}}`);
   else sendTo(link, encodeReply(writer.reset(), requestId, payloadJson).peek());
 }
 
 /** Refuses a room message request: the error code (and back-off) under the request's id. */
-export function sendReplyError(link: ClientLink, requestId: number, name: ErrorName, reason: string, retryAfterMs: number, writer: BinaryWriter): void {
+export function sendReplyError(link: ClientLink, requestId: number, name: ErrorName, reason: string, retryAfterMs: number, writer: FrameWriter): void {
   const code = ErrorCode[name];
   if (link.dialect === "json") {
     const m: JsonServerMessage = { t: "reply", id: requestId, code, name, reason };

@@ -1,4 +1,4 @@
-import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type BinaryWriter, type ErrorName } from "@tikron/protocol";
+import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type FrameWriter, type ErrorName } from "@tikron/protocol";
 import type { Game } from "../game";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
@@ -12,7 +12,7 @@ export interface GameMessageRoom {
   readonly game: Game;
   readonly options: RoomOptions;
   readonly stats: RoomStats;
-  readonly writer: BinaryWriter;
+  readonly writer: FrameWriter;
   /** For logs: `kind:roomId`. */
   readonly label: string;
   /** Sends an ERROR in the socket's dialect (answers to messages that asked for no reply). */

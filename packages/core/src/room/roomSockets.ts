@@ -1,5 +1,5 @@
 import {
-  BinaryWriter,
+  FrameWriter,
   CloseCode,
   InputFrameReader,
   JSON_KEEPALIVE,
@@ -74,7 +74,7 @@ export abstract class RoomSockets {
   protected readonly scheduler: TickScheduler;
   protected readonly syncEveryTicks: number;
   protected readonly queue = new InputQueue<unknown>();
-  protected readonly writer = new BinaryWriter(4096);
+  protected readonly writer = new FrameWriter(4096);
   protected readonly inputReader = new InputFrameReader();
   protected readonly links = new Map<number, ClientLink>();
   protected readonly seats = new SeatRegistry();

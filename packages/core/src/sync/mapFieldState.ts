@@ -1,4 +1,4 @@
-import { type BinaryWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
+import { type FrameWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
 
 /** Tombstones kept beyond the live key count before the oldest half is forgotten. */
 const MIN_TOMBSTONES = 32;
@@ -124,7 +124,7 @@ export class MapFieldState {
   }
 
   /** Writes the whole map (entity enter). */
-  writeFull(w: BinaryWriter): void {
+  writeFull(w: FrameWriter): void {
     const n = this.keys.length;
     w.varuint(n);
     for (let i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ export class MapFieldState {
   }
 
   /** Writes what changed after epoch `baseVersion` (a client's baseline for this map). */
-  writeChange(w: BinaryWriter, baseVersion: number): void {
+  writeChange(w: FrameWriter, baseVersion: number): void {
     // Tombstones are epoch-ordered: walk back from the newest while they are after the base.
     let firstTomb = this.tombVers.length;
     while (firstTomb > 0 && this.tombVers[firstTomb - 1] > baseVersion) firstTomb--;

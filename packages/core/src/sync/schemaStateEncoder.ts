@@ -1,6 +1,6 @@
 import { IdBuffer, PriorityTiers } from "@tikron/aoi";
 import {
-  BinaryWriter,
+  FrameWriter,
   type EntityType,
   FieldCode,
   type SchemaDecl,
@@ -46,7 +46,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   // This flush's shared updates: for each entity that changed, its update relative to the
   // values it had at the previous flush, which is exactly what a client synced then holds.
   // Encoded once per entity instead of once per (client, entity); clients copy the bytes.
-  private readonly shared = new BinaryWriter(1 << 12);
+  private readonly shared = new FrameWriter(1 << 12);
   private sharedStart = new Int32Array(64);
   private sharedEnd = new Int32Array(64);
 
@@ -85,7 +85,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   }
 
   /** The update of entity `e` from its previous values (`world.prevValues`) to its current ones. */
-  private writeSharedUpdate(w: BinaryWriter, e: number): void {
+  private writeSharedUpdate(w: FrameWriter, e: number): void {
     const world = this.world;
     const er = e * world.rowSize;
     const wrows = world.rows;
@@ -108,7 +108,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     }
   }
 
-  encodeClient(c: SyncClient, w: BinaryWriter): boolean {
+  encodeClient(c: SyncClient, w: FrameWriter): boolean {
     if (c.released) return false;
     const world = this.world;
     const wrows = world.rows;
@@ -264,7 +264,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     else world.grid.queryCircle(center[0], center[1], world.tiers.radius, out);
   }
 
-  private writeEnter(w: BinaryWriter, e: number): void {
+  private writeEnter(w: FrameWriter, e: number): void {
     const world = this.world;
     const er = e * world.rowSize;
     const t: EntityType = world.schema.types[world.rows[er + EntityRow.Type]];
@@ -282,7 +282,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     }
   }
 
-  private writeUpdate(w: BinaryWriter, c: SyncClient, j: number, mask: number): void {
+  private writeUpdate(w: FrameWriter, c: SyncClient, j: number, mask: number): void {
     const world = this.world;
     const e = c.heads[j * ClientRow.Size + ClientRow.Entity];
     const er = e * world.rowSize;
@@ -326,7 +326,7 @@ const SEEN = 4;
  * Writes a string field from its UTF-8 bytes, encoded once when the value changed: the same
  * layout as `BinaryWriter.string` (varuint length + bytes) without re-encoding per client.
  */
-function writeUtf8(w: BinaryWriter, bytes: Uint8Array): void {
+function writeUtf8(w: FrameWriter, bytes: Uint8Array): void {
   w.varuint(bytes.length);
   w.bytes(bytes);
 }

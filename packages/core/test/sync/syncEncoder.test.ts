@@ -1,4 +1,4 @@
-import { BinaryWriter, ClientView, defineSchema, map, quant, string, u8 } from "@tikron/protocol";
+import { FrameWriter, ClientView, defineSchema, map, quant, string, u8 } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SyncWorld } from "../../src/sync/index";
@@ -41,7 +41,7 @@ describe("SchemaStateEncoder", () => {
     world.viewer(7).follow(me);
     const client = world.encoder.createClient(7);
     const view = new ClientView(schema);
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     world.encoder.beginFlush(0);
     expect(world.encoder.encodeClient(client, w)).toBe(true);
     expect(view.apply(w.toBytes())).toBeNull();
@@ -79,7 +79,7 @@ describe("SchemaStateEncoder", () => {
     world.spawn("thing", { x: 200, y: 0, m });
     const client = world.encoder.createClient(3);
     const view = new ClientView(schema);
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     let frames = 0;
     for (let f = 0; f < 96; f++) {
       for (let k = 0; k < churn; k++) m.delete((f - 1) * churn + k);
@@ -105,7 +105,7 @@ describe("SchemaStateEncoder", () => {
     world.viewer(1).fixed(0, 0);
     const client = world.encoder.createClient(1);
     const view = new ClientView(schema);
-    const w = new BinaryWriter();
+    const w = new FrameWriter();
     const flush = (i: number) => {
       w.reset();
       world.encoder.beginFlush(i);
@@ -132,7 +132,7 @@ describe("SchemaStateEncoder", () => {
       if (i < 50) world.viewer(i).follow(id);
     }
     const clients = Array.from({ length: 50 }, (_, i) => world.encoder.createClient(i));
-    const w = new BinaryWriter(1 << 16);
+    const w = new FrameWriter(1 << 16);
     const run = (f: number) => {
       for (const r of recs) {
         r.x += ((f * 7 + r.c) % 5) - 2;

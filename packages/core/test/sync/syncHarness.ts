@@ -1,6 +1,6 @@
 import { PriorityTiers, type PriorityTier } from "@tikron/aoi";
 import {
-  BinaryWriter,
+  FrameWriter,
   ClientView,
   FieldCode,
   bool,
@@ -119,7 +119,7 @@ export class SyncScenario {
   private clients: TestClient[] = [];
   private flushIndex = 0;
   private board: Live | null = null;
-  private readonly w = new BinaryWriter(64);
+  private readonly w = new FrameWriter(64);
   /** Expected record (as comparable JSON) per "id:serial" over the last flushes, newest last. */
   private history = new Map<string, string[]>();
   framesSent = 0;

@@ -3,6 +3,9 @@ import { defineSchema, quant, string, u8, varuint } from "@tikron/protocol";
 /** Largest agar world edge the schema can carry. */
 export const AGAR_MAX_WORLD = 16_384;
 
+/** A world coordinate to 1/16 unit: one declaration for every `x` and `y` (fields are immutable). */
+const coordinate = quant(0, AGAR_MAX_WORLD, 1 / 16);
+
 /**
  * The `agar` entity schema, shared by the room (encode), the client SDK and the load tool
  * (decode). Positions to 1/16 unit; radius to 1/8.
@@ -11,15 +14,15 @@ export const agarSchema = defineSchema({
   player: {
     /** Owner's player id (from the welcome), so a client finds its own cell exactly. */
     pid: varuint(),
-    x: quant(0, AGAR_MAX_WORLD, 1 / 16),
-    y: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    x: coordinate,
+    y: coordinate,
     r: quant(0, 512, 1 / 8),
     name: string(16),
     score: varuint(),
   },
   orb: {
-    x: quant(0, AGAR_MAX_WORLD, 1 / 16),
-    y: quant(0, AGAR_MAX_WORLD, 1 / 16),
+    x: coordinate,
+    y: coordinate,
     color: u8(),
   },
 });

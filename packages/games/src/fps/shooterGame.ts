@@ -1,6 +1,6 @@
 import { TokenBucket, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import { BinaryWriter, type EntityRecord } from "@tikron/protocol";
+import { FrameWriter, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { encodeFpsKill, encodeFpsTracer } from "./fpsEvents";
 import { decodeFpsInput, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
@@ -83,7 +83,7 @@ export class ShooterGame implements Game<FpsInput> {
   private readonly history: LagHistory;
   private readonly rng: Random;
   private readonly spawnPoint: SpawnPoint;
-  private readonly writer = new BinaryWriter(64);
+  private readonly writer = new FrameWriter(64);
   /** Scratch: reused by every shot (emit copies nothing but reads the ids at once). */
   private readonly audience: number[] = [];
   private readonly point: HistoryPoint = { x: 0, y: 0 };

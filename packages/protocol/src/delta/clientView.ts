@@ -5,7 +5,7 @@ import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "..
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { ViewWatchers, without, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { without, type AnyChange, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
 /**
  * Optional callbacks, called after a whole body decoded successfully (never for a rejected
@@ -19,6 +19,9 @@ export interface ClientViewListener<D extends SchemaDecl> {
   /** `changedMask` has bit i set when field i (declaration order) changed. */
   update?(e: AnyViewEntity<D>, changedMask: number): void;
 }
+
+/** An entity callback with the schema's types erased. */
+type EntityFn = (e: ViewEntity) => void;
 
 /** An entity in view: what {@link ViewEntity} shows, plus the quantized base of its scalars. */
 interface Entity extends ViewEntity {
@@ -43,10 +46,15 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   readonly #entities = new Map<number, Entity>();
   // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
   // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
-  #addFns: readonly ((e: ViewEntity) => void)[] = [];
-  #removeFns: readonly ((e: ViewEntity) => void)[] = [];
-  /** Field change callbacks; null until the first {@link onChange} (the decode loop then skips them). */
-  #watchers: ViewWatchers | null = null;
+  #addFns: readonly EntityFn[] = [];
+  #removeFns: readonly EntityFn[] = [];
+  /** Field change callbacks by field name (lists replaced like the two above). */
+  readonly #changeFns = new Map<string, readonly AnyChange[]>();
+  /**
+   * Field changes of the body being applied, four slots each: entity, callbacks, value,
+   * previous; called back only once the body applied whole. Reused across bodies.
+   */
+  readonly #changes: unknown[] = [];
   #failure: DecodeError | null = null;
   // Touched entities of the body being applied, for listeners (reused across bodies).
   readonly #left: Entity[] = [];
@@ -84,9 +92,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * a reconnect); returns the unsubscribe function.
    */
   onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
-    const f = fn as (e: ViewEntity) => void;
-    this.#addFns = [...this.#addFns, f];
-    return () => void (this.#addFns = without(this.#addFns, f));
+    this.#addFns = [...this.#addFns, fn as EntityFn];
+    return () => void (this.#addFns = without(this.#addFns, fn as EntityFn));
   }
 
   /**
@@ -94,9 +101,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * {@link clear}ed (a reconnect), so adds and removes always pair up. Returns the unsubscribe function.
    */
   onRemove(fn: (e: AnyViewEntity<D>) => void): () => void {
-    const f = fn as (e: ViewEntity) => void;
-    this.#removeFns = [...this.#removeFns, f];
-    return () => void (this.#removeFns = without(this.#removeFns, f));
+    this.#removeFns = [...this.#removeFns, fn as EntityFn];
+    return () => void (this.#removeFns = without(this.#removeFns, fn as EntityFn));
   }
 
   /**
@@ -105,8 +111,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * `entity` is narrowed to them. Returns the unsubscribe function.
    */
   onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
-    this.#watchers ??= new ViewWatchers(this.schema.types);
-    return this.#watchers.add(field, fn as (entity: never, value: unknown, previous: unknown) => void);
+    const byName = this.#changeFns;
+    byName.set(field, [...(byName.get(field) ?? []), fn as AnyChange]);
+    return () => void byName.set(field, without(byName.get(field)!, fn as AnyChange));
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
@@ -122,22 +129,23 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const left = this.#left;
     const entered = this.#entered;
     const updated = this.#updated;
-    left.length = entered.length = updated.length = 0;
-    this.#watchers?.reset();
+    const changes = this.#changes;
+    left.length = entered.length = updated.length = changes.length = 0;
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
-      this.#watchers?.reset();
+      changes.length = 0;
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
     const l = this.#listener;
-    if (l?.leave) for (const e of left) l.leave(e as AnyViewEntity<D>);
-    if (l?.enter) for (const e of entered) l.enter(e as AnyViewEntity<D>);
-    if (l?.update) for (let i = 0; i < updated.length; i += 2) l.update(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
+    for (const e of left) l?.leave?.(e as AnyViewEntity<D>);
+    for (const e of entered) l?.enter?.(e as AnyViewEntity<D>);
+    for (let i = 0; i < updated.length; i += 2) l?.update?.(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
     for (const e of left) for (const fn of this.#removeFns) fn(e);
     for (const e of entered) for (const fn of this.#addFns) fn(e);
-    this.#watchers?.dispatch();
+    for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
+    changes.length = 0;
     return null;
   }
 
@@ -149,9 +157,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
       if ((sections & section) === 0) continue;
       const n = r.varuint();
+      // A hostile count needs no check of its own: every item takes a byte, so the loop ends
+      // (truncated) at the body's end.
       if (n === 0) throw new DecodeError("bad_value", "empty delta section");
-      // Each item takes at least one byte: a hostile count fails here, not after a long loop.
-      if (n > r.remaining) throw new DecodeError("truncated", `section of ${n} items in ${r.remaining} bytes`);
       for (let i = 0; i < n; i++) {
         const id = r.varuint();
         if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
@@ -189,13 +197,14 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
     const record = e.record;
-    const watchers = this.#watchers;
+    // Skips the per-field lookup while nothing ever subscribed.
+    const byName = this.#changeFns.size > 0 ? this.#changeFns : null;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
-      const fns = watchers?.watched(e.typeIndex, fi.index);
+      const fns = byName?.get(fi.name);
       const previous = record[fi.name];
       readField(r, e, fi, false);
-      if (fns) watchers!.record(e, fns, record[fi.name], previous);
+      if (fns?.length) this.#changes.push(e, fns, record[fi.name], previous);
     }
     this.#updated.push(e, mask);
   }
@@ -212,40 +221,32 @@ function readField(r: BinaryReader, e: Entity, fi: FieldInfo, whole: boolean): v
   if (f.code === FieldCode.String) {
     record[fi.name] = readStringField(r, f);
   } else if (f.code === FieldCode.Map) {
-    if (whole) {
-      const m = new Map<number, unknown>();
-      record[fi.name] = m;
-      if (readMapSets(r, f, m) !== m.size) throw new DecodeError("bad_value", "map repeats a key");
-    } else {
-      applyMapChange(r, f, record[fi.name] as Map<number, unknown>);
-    }
+    if (whole) record[fi.name] = new Map<number, unknown>();
+    readMap(r, f, record[fi.name] as Map<number, unknown>, whole);
   } else {
     const v = (e.q[fi.index] = whole ? readScalarFull(r, f) : readScalarDelta(r, f, e.q[fi.index]));
     record[fi.name] = dequantize(f, v);
   }
 }
 
-/** Reads `varuint n` and n map entries into `m`; returns n. */
-function readMapSets(r: BinaryReader, f: Field, m: Map<number, unknown>): number {
+/**
+ * Reads a map field into `m` (empty on an enter): on an enter the whole map, on an update its
+ * change (see `writeMapChangeHeader`). Hostile counts need no check of their own: every key
+ * takes a byte, so a loop ends at the body's end; the result must fit the field.
+ */
+function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: boolean): void {
+  if (!whole) {
+    const header = r.varuint();
+    const removed = header >>> 1;
+    if (header & 1) {
+      if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
+      m.clear();
+    }
+    // Removing a key the client never had is allowed: the server may not know it was never sent.
+    for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
+  }
   const n = r.varuint();
-  if (n > f.maxLen) throw new DecodeError("too_large", `${n} map entries exceed ${f.maxLen}`);
-  for (let i = 0; i < n; i++) {
-    const key = readMapKey(r);
-    m.set(key, dequantize(f.value!, readScalarFull(r, f.value!)));
-  }
-  return n;
-}
-
-function applyMapChange(r: BinaryReader, f: Field, m: Map<number, unknown>): void {
-  const header = r.varuint();
-  const removed = header >>> 1;
-  if (header & 1) {
-    if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
-    m.clear();
-  }
-  if (removed > f.maxLen) throw new DecodeError("too_large", `${removed} map removals exceed ${f.maxLen}`);
-  // Removing a key the client never had is allowed: the server may not know it was never sent.
-  for (let i = 0; i < removed; i++) m.delete(readMapKey(r));
-  readMapSets(r, f, m);
-  if (m.size > f.maxLen) throw new DecodeError("too_large", `map grew past ${f.maxLen} keys`);
+  for (let i = 0; i < n; i++) m.set(readMapKey(r), dequantize(f.value!, readScalarFull(r, f.value!)));
+  if (whole && n !== m.size) throw new DecodeError("bad_value", "map repeats a key");
+  if (m.size > f.maxLen) throw new DecodeError("too_large", `map of ${m.size} keys exceeds ${f.maxLen}`);
 }

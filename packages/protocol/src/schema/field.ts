@@ -1,30 +1,32 @@
 /**
  * Numeric tags of the field kinds. Hot loops switch on these instead of calling methods on
- * different classes, so every call site stays monomorphic.
+ * different classes, so every call site stays monomorphic. An enum (not a frozen object) so
+ * bundlers write the numbers in place of each `FieldCode.X`.
  */
-export const FieldCode = {
+export enum FieldCode {
+  // The numeric scalars come first: Schema finds positions as the codes below Bool.
   /** A number quantized to a step within [min, max]. */
-  Quant: 0,
+  Quant = 0,
   /** An angle quantized to 2^bits steps per turn. */
-  Angle: 1,
+  Angle = 1,
   /** An unsigned byte. */
-  U8: 2,
+  U8 = 2,
   /** An unsigned 16-bit integer. */
-  U16: 3,
+  U16 = 3,
   /** An unsigned integer, variable length. */
-  VarUint: 4,
+  VarUint = 4,
   /** A signed integer, variable length. */
-  VarInt: 5,
+  VarInt = 5,
   /** A boolean. */
-  Bool: 6,
+  Bool = 6,
   /** A UTF-8 string of bounded length. */
-  String: 7,
+  String = 7,
   /** A map from integer keys to numbers or booleans. */
-  Map: 8,
-} as const;
+  Map = 8,
+}
 
 /** One of the {@link FieldCode} tags. */
-export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
+export type FieldCodeValue = FieldCode;
 
 /**
  * One declared field: its kind, its parameters and the canonical text the schema hash is built
@@ -35,26 +37,37 @@ export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
 export class Field<V = unknown> {
   /** Phantom: the JS value type of this field. Never set at run time. */
   declare readonly __value?: V;
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice, once as a
+  // field and once as the constructor's assignment. The constructor sets all of them, in order.
+  /** The field kind's tag. */
+  declare readonly code: FieldCodeValue;
+  /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
+  declare readonly descriptor: string;
+  /** quant: lower bound. */
+  declare readonly min: number;
+  /** quant: upper bound (inclusive). */
+  declare readonly max: number;
+  /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
+   *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
+  declare readonly step: number;
+  /** Number of representable levels for quant/angle/u8/u16/bool (0 = unbounded 32-bit). */
+  declare readonly levels: number;
+  /** string: max length in UTF-16 code units; map: max number of keys. */
+  declare readonly maxLen: number;
+  /** map: the value field (a scalar). */
+  declare readonly value: Field | null;
 
-  constructor(
-    /** The field kind's tag. */
-    readonly code: FieldCodeValue,
-    /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
-    readonly descriptor: string,
-    /** quant: lower bound. */
-    readonly min: number,
-    /** quant: upper bound (inclusive). */
-    readonly max: number,
-    /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
-     *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
-    readonly step: number,
-    /** Number of representable levels for quant/angle/u8/u16/bool (0 = unbounded 32-bit). */
-    readonly levels: number,
-    /** string: max length in UTF-16 code units; map: max number of keys. */
-    readonly maxLen: number,
-    /** map: the value field (a scalar). */
-    readonly value: Field | null,
-  ) {}
+  /** A field of kind `code` with these parameters (unused ones 0 / null); see the properties. */
+  constructor(code: FieldCodeValue, descriptor: string, min: number, max: number, step: number, levels: number, maxLen: number, value: Field | null) {
+    this.code = code;
+    this.descriptor = descriptor;
+    this.min = min;
+    this.max = max;
+    this.step = step;
+    this.levels = levels;
+    this.maxLen = maxLen;
+    this.value = value;
+  }
 
   /** True for fields stored as one quantized integer (everything but string and map). */
   get scalar(): boolean {
@@ -66,7 +79,7 @@ export class Field<V = unknown> {
 export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
 
 /** Checks an integer declaration parameter is within 1..max. */
-function checkCount(what: string, v: number, max: number): void {
+export function checkCount(what: string, v: number, max: number): void {
   if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${what} must be 1..${max}, got ${v}`);
 }
 
@@ -76,14 +89,14 @@ function checkCount(what: string, v: number, max: number): void {
  */
 export function quant(min: number, max: number, step: number): Field<number> {
   const descriptor = `quant(${min},${max},${step})`;
-  // Written so that NaN fails each test.
-  if (!(min > -Infinity && max > min && max < Infinity)) throw new RangeError(`${descriptor}: min and max must be finite, min < max`);
-  if (!(step > 0 && step < Infinity)) throw new RangeError(`${descriptor}: step must be finite and > 0`);
   // The epsilon absorbs (max-min)/step landing a hair under an integer, e.g. 10/0.1, or far
   // from 0 where the subtraction itself rounds (|min| ~ 1e5 costs ~1e-9 of a step). A top
   // level that then overshoots max by a sliver is clamped by dequantize.
   const levels = Math.floor((max - min) / step + 1e-6) + 1;
-  if (levels > 0x7fffffff) throw new RangeError(`${descriptor} needs more than 31 bits`);
+  // One test, written so that NaN (in any parameter, or as the level count) fails it.
+  if (!(min > -Infinity && max > min && max < Infinity && step > 0 && step < Infinity && levels <= 0x7fffffff)) {
+    throw new RangeError(`${descriptor}: needs finite min < max, finite step > 0, at most 2^31 levels`);
+  }
   return new Field(FieldCode.Quant, descriptor, min, max, step, levels, 0, null);
 }
 
@@ -140,8 +153,6 @@ export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024)
   return new Field(FieldCode.Map, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
 }
 
-const TAU = 2 * Math.PI;
-
 /**
  * Quantizes a scalar value to the integer the wire carries (int32 representation; varuint
  * values above 2^31-1 wrap to negative and are read back with `>>> 0`). Never returns NaN:
@@ -159,7 +170,7 @@ export function quantize(f: Field, v: unknown): number {
     case FieldCode.Angle: {
       const x = +(v as number);
       if (!Number.isFinite(x)) return 0;
-      let t = x / TAU;
+      let t = x / (2 * Math.PI);
       t -= Math.floor(t);
       const q = Math.round(t * f.levels);
       return q >= f.levels ? 0 : q;

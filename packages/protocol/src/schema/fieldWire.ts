@@ -1,5 +1,6 @@
 import type { BinaryReader } from "../binaryReader";
 import type { BinaryWriter } from "../binaryWriter";
+import type { FrameWriter } from "../frameWriter";
 import { DecodeError } from "../decodeError";
 import { type Field, FieldCode } from "./field";
 
@@ -7,7 +8,7 @@ import { type Field, FieldCode } from "./field";
  * Writes a scalar's quantized value on its own (entity enter, map values). Fixed-width kinds
  * keep fixed width; the rest are LEB128.
  */
-export function writeScalarFull(w: BinaryWriter, f: Field, q: number): void {
+export function writeScalarFull(w: FrameWriter, f: Field, q: number): void {
   switch (f.code) {
     case FieldCode.U8:
     case FieldCode.Bool:
@@ -57,7 +58,7 @@ function level(q: number, f: Field): number {
  * positions move a few steps per flush, so the zigzag difference is usually 1-2 bytes where
  * the absolute value would take 3. One-byte kinds are written whole.
  */
-export function writeScalarDelta(w: BinaryWriter, f: Field, q: number, base: number): void {
+export function writeScalarDelta(w: FrameWriter, f: Field, q: number, base: number): void {
   switch (f.code) {
     case FieldCode.U8:
     case FieldCode.Bool:

@@ -1,4 +1,4 @@
-import { type Field, FieldCode } from "./field";
+import { type Field, FieldCode, checkCount } from "./field";
 import { fnv1a32 } from "./schemaHash";
 
 /** Fields of one entity type, by name, in wire order (declaration order). */
@@ -57,19 +57,19 @@ export interface EntityType {
  * the load tool. Build it with {@link defineSchema}.
  */
 export class Schema<D extends SchemaDecl = SchemaDecl> {
+  // Declared, not defined: the constructor sets each (see Field for why).
   /** The declaration as given (for type inference and introspection). */
-  readonly decl: D;
+  declare readonly decl: D;
   /** The declared entity types, in declaration order (wire tags 0, 1, …). */
-  readonly types: readonly EntityType[];
+  declare readonly types: readonly EntityType[];
   /** Largest field count over all types (stride of per-entity quantized stores). */
-  readonly maxFields: number;
+  declare readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
-  readonly hash: number;
-  readonly #byName: Map<string, EntityType>;
+  declare readonly hash: number;
 
   constructor(decl: D) {
     const names = Object.keys(decl);
-    if (names.length === 0 || names.length > MAX_TYPES) throw new RangeError(`a schema declares 1..${MAX_TYPES} entity types, got ${names.length}`);
+    checkCount("schema entity type count", names.length, MAX_TYPES);
     let canonical = "tikron-schema-1";
     this.types = names.map((name, typeIndex): EntityType => {
       const typeDecl = decl[name];
@@ -78,9 +78,10 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
       if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
       const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
       canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
+      // The codes below Bool are the numeric scalars (quant, angle and the integers).
       const numericAt = (n: string): number => {
-        const f = fields.find((fi) => fi.name === n)?.field;
-        return f?.scalar && f.code !== FieldCode.Bool ? fieldNames.indexOf(n) : -1;
+        const i = fieldNames.indexOf(n);
+        return i >= 0 && fields[i].field.code < FieldCode.Bool ? i : -1;
       };
       const xIndex = numericAt("x");
       const yIndex = numericAt("y");
@@ -97,12 +98,12 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     this.decl = decl;
     this.maxFields = Math.max(...this.types.map((t) => t.fields.length));
     this.hash = fnv1a32(canonical);
-    this.#byName = new Map(this.types.map((t) => [t.name, t]));
   }
 
   /** The resolved type called `name` (throws on an unknown name: a programming error). */
   type(name: string): EntityType {
-    const t = this.#byName.get(name);
+    // A scan, not a map: schemas declare a few types and this runs per spawn, not per message.
+    const t = this.types.find((type) => type.name === name);
     if (!t) throw new TypeError(`unknown entity type ${name}`);
     return t;
   }
