@@ -12,17 +12,16 @@ import type { BinaryWriter } from "../binaryWriter";
  *            declaration order: scalars as a difference from the client's current value
  *            (see `writeScalarDelta`), strings whole, maps as a change (see `writeMapChangeHeader`)
  *
- * Leaves come first so a client never holds an entity the server already forgot. An enum so
- * bundlers write the numbers in place.
+ * Leaves come first so a client never holds an entity the server already forgot.
  */
-export enum DeltaSection {
+export const DeltaSection = {
   /** A section of entity ids that left the view. */
-  Leaves = 1,
+  Leaves: 1,
   /** A section of entities that entered, with full records. */
-  Enters = 2,
+  Enters: 2,
   /** A section of changed fields of entities already in view. */
-  Updates = 4,
-}
+  Updates: 4,
+} as const;
 
 /** Largest entity id on the wire; ids are dense slot numbers, far below this in practice. */
 export const MAX_ENTITY_ID = 0x3fffffff;

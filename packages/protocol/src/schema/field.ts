@@ -1,32 +1,31 @@
 /**
  * Numeric tags of the field kinds. Hot loops switch on these instead of calling methods on
- * different classes, so every call site stays monomorphic. An enum (not a frozen object) so
- * bundlers write the numbers in place of each `FieldCode.X`.
+ * different classes, so every call site stays monomorphic.
  */
-export enum FieldCode {
+export const FieldCode = {
   // The numeric scalars come first: Schema finds positions as the codes below Bool.
   /** A number quantized to a step within [min, max]. */
-  Quant = 0,
+  Quant: 0,
   /** An angle quantized to 2^bits steps per turn. */
-  Angle = 1,
+  Angle: 1,
   /** An unsigned byte. */
-  U8 = 2,
+  U8: 2,
   /** An unsigned 16-bit integer. */
-  U16 = 3,
+  U16: 3,
   /** An unsigned integer, variable length. */
-  VarUint = 4,
+  VarUint: 4,
   /** A signed integer, variable length. */
-  VarInt = 5,
+  VarInt: 5,
   /** A boolean. */
-  Bool = 6,
+  Bool: 6,
   /** A UTF-8 string of bounded length. */
-  String = 7,
+  String: 7,
   /** A map from integer keys to numbers or booleans. */
-  Map = 8,
-}
+  Map: 8,
+} as const;
 
 /** One of the {@link FieldCode} tags. */
-export type FieldCodeValue = FieldCode;
+export type FieldCodeValue = (typeof FieldCode)[keyof typeof FieldCode];
 
 /**
  * One declared field: its kind, its parameters and the canonical text the schema hash is built
