@@ -6,6 +6,7 @@
  *
  *   tsx scripts/bundle-size.ts          prints the sizes and the module list
  *   tsx scripts/bundle-size.ts --json   the same as JSON
+ *   tsx scripts/bundle-size.ts --dist   also bundles the built dist/ (build-packages.ts protocol client first)
  */
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,9 +65,19 @@ export interface BundleReport {
   inputs: BundleInput[];
 }
 
+/**
+ * Where `@tikron/protocol` and `@tikron/client` are taken from: the workspace sources, or the
+ * built `dist/` a game installs (`tsx scripts/build-packages.ts protocol client` first). The two
+ * must agree: a saving that only exists when bundling TypeScript sources (e.g. enum members a
+ * bundler inlines from `.ts` but not from tsc's output) is not a saving for a game.
+ */
+export type BundleSource = "src" | "dist";
+
 /** Bundles, minifies and gzips an entry (default: the SDK's whole API); nothing is written to disk. */
-export async function measureSdkBundle(entry: string = SDK_BUNDLE_ENTRY): Promise<BundleReport> {
+export async function measureSdkBundle(entry: string = SDK_BUNDLE_ENTRY, from: BundleSource = "src"): Promise<BundleReport> {
+  const dist = (name: string): string => join(ROOT, "packages", name, "dist", "index.js");
   const result = await build({
+    alias: from === "dist" ? { "@tikron/protocol": dist("protocol"), "@tikron/client": dist("client") } : {},
     // Resolved from the demo page's package, which depends on the client and the games' schemas
     // the way a game's page would.
     stdin: { contents: entry, resolveDir: join(ROOT, "apps", "web"), loader: "ts", sourcefile: "sdk-entry.ts" },
@@ -98,5 +109,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const i of report.inputs) console.log(`  ${String(i.bytes).padStart(6)}  ${i.path}`);
     const page = await measureSdkBundle(PAGE_BUNDLE_ENTRY);
     console.log(`A page importing connect, schemaDecoder, SnapshotBuffer + agar's codec: ${page.minifiedBytes} B minified, ${page.gzipBytes} B gzip (${page.inputs.length} modules)`);
+    if (process.argv.includes("--dist")) {
+      const built = await measureSdkBundle(SDK_BUNDLE_ENTRY, "dist");
+      console.log(`The same API from the built dist/ (as installed): ${built.minifiedBytes} B minified, ${built.gzipBytes} B gzip`);
+    }
   }
 }
