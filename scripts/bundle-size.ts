@@ -93,8 +93,8 @@ export async function measureSdkBundle(entry: string = SDK_BUNDLE_ENTRY, from: B
     metafile: true,
     logLevel: "silent",
   });
-  const code = result.outputFiles[0]!.contents;
-  const output = Object.values(result.metafile.outputs)[0]!;
+  const code = result.outputFiles![0]!.contents;
+  const output = Object.values(result.metafile!.outputs)[0]!;
   const inputs = Object.entries(output.inputs)
     .filter(([, v]) => v.bytesInOutput > 0)
     .map(([path, v]) => ({ path: relative(ROOT, join(ROOT, path)), bytes: v.bytesInOutput }))
