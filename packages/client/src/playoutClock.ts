@@ -18,7 +18,7 @@ import { approach, monotonicNow, WindowMin } from "./timing";
 
 /** Options of a `PlayoutClock` (the delay and clock part of `SnapshotBufferOptions`). */
 export interface PlayoutClockOptions {
-  /** Server send interval (ms); the delay grows by this on each starvation. Default 50. */
+  /** Server send interval (ms); the delay grows by this on each starvation. Default (and for a value not > 0) 50. */
   sendIntervalMs?: number;
   /** Lower edge of the interpolation-delay band (ms). Default 60. */
   minDelayMs?: number;
@@ -63,7 +63,7 @@ export abstract class PlayoutClock {
   /** The interpolation-delay band (ms). */
   readonly #minDelay: number;
   readonly #maxDelay: number;
-  #sendInterval: number;
+  #sendInterval = 50;
   readonly #initialDelayOption: number | undefined;
   readonly #now: () => number;
 
@@ -78,8 +78,8 @@ export abstract class PlayoutClock {
   #quiet = false;
   #base = 0;
 
-  #delay: number;
-  #delayTarget: number;
+  #delay = 0;
+  #delayTarget = 0;
   #lastUpdate = NaN;
   #lastRender = -Infinity;
   #starved = false;
@@ -89,10 +89,9 @@ export abstract class PlayoutClock {
   constructor(options: PlayoutClockOptions = {}) {
     this.#minDelay = options.minDelayMs ?? 60;
     this.#maxDelay = Math.max(this.#minDelay, options.maxDelayMs ?? 200);
-    this.#sendInterval = options.sendIntervalMs ?? 50;
     this.#initialDelayOption = options.initialDelayMs;
     this.#now = options.now ?? monotonicNow;
-    this.#delay = this.#delayTarget = this.#initialDelay();
+    this.setSendInterval(options.sendIntervalMs ?? 50);
   }
 
   /** Current interpolation delay (ms). */
@@ -137,13 +136,13 @@ export abstract class PlayoutClock {
   }
 
   /**
-   * Sets the server's send interval (from the welcome). Before the first snapshot (and any
-   * starvation) this also re-derives the initial delay, which defaults to two intervals.
+   * Sets the server's send interval (from the welcome; one not > 0 is ignored). Before the first
+   * snapshot (and any starvation) this also re-derives the initial delay, which defaults to two
+   * intervals.
    */
   setSendInterval(ms: number): void {
-    if (!(ms > 0)) return;
-    this.#sendInterval = ms;
-    if (this.#latest === -Infinity && this.#starvations === 0) this.#delay = this.#delayTarget = this.#initialDelay();
+    if (ms > 0) this.#sendInterval = ms;
+    if (this.#latest === -Infinity && this.#starvations === 0) this.#delay = this.#delayTarget = this.#clamp(this.#initialDelayOption ?? 2 * this.#sendInterval);
   }
 
   /**
@@ -215,10 +214,6 @@ export abstract class PlayoutClock {
     // and remembering it would pin the delay at the top for the whole window.
     this.#worst.add(serverTime, need - this.#earliest.min > 2 * this.#maxDelay ? Infinity : -need);
     return true;
-  }
-
-  #initialDelay(): number {
-    return this.#clamp(this.#initialDelayOption ?? 2 * this.#sendInterval);
   }
 
   /** `delay` clamped to the band. */

@@ -153,6 +153,22 @@ describe("SnapshotBuffer timing", () => {
     expect(quiet.starvations).toBe(1);
   });
 
+  it("derives the initial delay from the send interval until the first snapshot; ignores an interval not > 0", () => {
+    const b = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 0 });
+    expect(b.sendIntervalMs).toBe(50);
+    expect(b.delayMs).toBe(100);
+    b.setSendInterval(40);
+    expect([b.sendIntervalMs, b.delayMs, b.targetDelayMs]).toEqual([40, 80, 80]);
+    b.setSendInterval(-5);
+    expect([b.sendIntervalMs, b.delayMs]).toEqual([40, 80]);
+    expect(new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 20, initialDelayMs: 150 }).delayMs).toBe(150);
+    // Once snapshots flow the delay is the clock's own: a new interval only changes the step.
+    b.beginSnapshot(0, 1000);
+    b.endSnapshot();
+    b.setSendInterval(90);
+    expect([b.sendIntervalMs, b.delayMs]).toEqual([90, 80]);
+  });
+
   it("keeps render time monotonic through starvation and recovery", () => {
     const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
     let prev = -Infinity;
