@@ -1,6 +1,12 @@
 import { blendDelta, SampleKind } from "./sampling";
 
 /**
+ * Snapshots kept per entity: the delay band's top (200 ms by default) at up to 150 sends per
+ * second. Render time older than the history holds the oldest kept snapshot.
+ */
+export const SNAPSHOT_HISTORY = 32;
+
+/**
  * The snapshot history of one remote entity: a ring of (server time, field values) and the
  * time it left the snapshots, plus sampling at any render time. Tracks are pooled by the
  * {@link SnapshotBuffer}, so nothing here allocates after construction.
@@ -14,15 +20,15 @@ export class EntityTrack {
   readonly #values: Float64Array;
   readonly #codes: Float64Array;
   readonly #maxExtrapolation: number;
-  /** Snapshots pushed since the last clear; the ring holds the newest `history` of them. */
+  /** Snapshots pushed since the last clear; the ring holds the newest `SNAPSHOT_HISTORY` of them. */
   #pushes = 0;
 
   /** `codes`: the blend code per field, in values order; `maxExtrapolationMs`: see {@link sample}. */
-  constructor(history: number, codes: Float64Array, maxExtrapolationMs: number) {
+  constructor(codes: Float64Array, maxExtrapolationMs: number) {
     this.#codes = codes;
     this.#maxExtrapolation = maxExtrapolationMs;
-    this.#times = new Float64Array(history);
-    this.#values = new Float64Array(history * codes.length);
+    this.#times = new Float64Array(SNAPSHOT_HISTORY);
+    this.#values = new Float64Array(SNAPSHOT_HISTORY * codes.length);
   }
 
   /** Forgets everything (reuse from the pool, or a return after an absence). */
@@ -34,7 +40,7 @@ export class EntityTrack {
   /** Appends the entity's values at server time `time`. */
   push(time: number, values: ArrayLike<number>): void {
     const fieldCount = this.#codes.length;
-    const slot = this.#pushes++ % this.#times.length;
+    const slot = this.#pushes++ % SNAPSHOT_HISTORY;
     this.#times[slot] = this.lastTime = time;
     for (let f = 0; f < fieldCount; f++) this.#values[slot * fieldCount + f] = values[f];
   }
@@ -48,7 +54,7 @@ export class EntityTrack {
   sample(t: number, out: Float64Array): SampleKind {
     const maxExtrapolationMs = this.#maxExtrapolation;
     const times = this.#times;
-    const history = times.length;
+    const history = SNAPSHOT_HISTORY;
     const newest = this.#pushes - 1;
     const oldest = Math.max(0, this.#pushes - history);
     if (newest < 0 || !(t > -Infinity) || t >= this.goneAt) return SampleKind.None;
@@ -82,7 +88,7 @@ export class EntityTrack {
   #blend(out: Float64Array, base: number, from: number, alpha: number): void {
     const codes = this.#codes;
     const fieldCount = codes.length;
-    const history = this.#times.length;
+    const history = SNAPSHOT_HISTORY;
     const values = this.#values;
     const at = (base % history) * fieldCount;
     const a = (from % history) * fieldCount;

@@ -2,11 +2,7 @@ import { EntityTrack } from "./entityTrack";
 import { PlayoutClock, type PlayoutClockOptions } from "./playoutClock";
 import { blendCode, SampleKind, type FieldSpec } from "./sampling";
 
-/**
- * Snapshots kept per entity: the delay band's top (200 ms by default) at up to 150 sends per
- * second. Render time older than the history holds the oldest kept snapshot.
- */
-export const SNAPSHOT_HISTORY = 32;
+export { SNAPSHOT_HISTORY } from "./entityTrack";
 
 /** Tunables of a {@link SnapshotBuffer}. */
 export interface SnapshotBufferOptions extends PlayoutClockOptions {
@@ -93,7 +89,7 @@ export class SnapshotBuffer extends PlayoutClock {
     if (!this.#accepting) return;
     let track = this.#tracks.get(id);
     if (track === undefined) {
-      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(SNAPSHOT_HISTORY, this.#codes, this.#maxExtrapolation)));
+      this.#tracks.set(id, (track = this.#pool.pop() ?? new EntityTrack(this.#codes, this.#maxExtrapolation)));
     } else if (track.goneAt < Infinity) {
       // Back after an absence (e.g. re-entered the area of interest): blending across the gap
       // would slide it over the map, so it starts a fresh history.
