@@ -54,15 +54,14 @@ export class EntityTrack {
   sample(t: number, out: Float64Array): SampleKind {
     const maxExtrapolationMs = this.#maxExtrapolation;
     const times = this.#times;
-    const history = SNAPSHOT_HISTORY;
     const newest = this.#pushes - 1;
-    const oldest = Math.max(0, this.#pushes - history);
+    const oldest = Math.max(0, this.#pushes - SNAPSHOT_HISTORY);
     if (newest < 0 || !(t > -Infinity) || t >= this.goneAt) return SampleKind.None;
     // Walk back from the newest (snapshots are numbered from the last clear; ring slot = number
-    // mod history): render time sits a few snapshots behind it.
+    // mod SNAPSHOT_HISTORY): render time sits a few snapshots behind it.
     let k = newest;
-    while (k > oldest && times[k % history] > t) k--;
-    const tk = times[k % history];
+    while (k > oldest && times[k % SNAPSHOT_HISTORY] > t) k--;
+    const tk = times[k % SNAPSHOT_HISTORY];
     if (t < tk) {
       // Before its first snapshot it did not exist yet; before dropped history, clamp.
       if (oldest === 0) return SampleKind.None;
@@ -70,13 +69,13 @@ export class EntityTrack {
       return SampleKind.Held;
     }
     if (k < newest) {
-      this.#blend(out, k, k, (t - tk) / (times[(k + 1) % history] - tk));
+      this.#blend(out, k, k, (t - tk) / (times[(k + 1) % SNAPSHOT_HISTORY] - tk));
       return SampleKind.Interpolated;
     }
     // At or past the newest: extrapolate from the last two snapshots unless it is despawning.
     const dt = t - tk;
     const moving = dt > 0 && k > oldest && this.goneAt === Infinity;
-    const span = moving ? tk - times[(k - 1) % history] : 0;
+    const span = moving ? tk - times[(k - 1) % SNAPSHOT_HISTORY] : 0;
     this.#blend(out, k, k - 1, span > 0 ? Math.min(dt, maxExtrapolationMs) / span : 0);
     return dt === 0 ? SampleKind.Interpolated : moving && dt <= maxExtrapolationMs ? SampleKind.Extrapolated : SampleKind.Held;
   }
@@ -88,11 +87,10 @@ export class EntityTrack {
   #blend(out: Float64Array, base: number, from: number, alpha: number): void {
     const codes = this.#codes;
     const fieldCount = codes.length;
-    const history = SNAPSHOT_HISTORY;
     const values = this.#values;
-    const at = (base % history) * fieldCount;
-    const a = (from % history) * fieldCount;
-    const b = ((from + 1) % history) * fieldCount;
+    const at = (base % SNAPSHOT_HISTORY) * fieldCount;
+    const a = (from % SNAPSHOT_HISTORY) * fieldCount;
+    const b = ((from + 1) % SNAPSHOT_HISTORY) * fieldCount;
     for (let f = 0; f < fieldCount; f++) {
       // alpha 0 copies exactly (`v + 0` would turn −0 into 0).
       out[f] = alpha === 0 ? values[at + f] : values[at + f] + blendDelta(values[a + f], values[b + f], codes[f]) * alpha;
