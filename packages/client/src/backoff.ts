@@ -1,11 +1,10 @@
 /**
- * How retry delays grow. Both modes are randomised so that the players of one room, dropped by
- * the same blip, do not come back in lock-step and knock the room over again.
- * - `full`: uniform in [0, min(cap, base·2^attempt)].
- * - `decorrelated`: uniform in [base, min(cap, 3·previous)], which spreads clients further apart
- *   while keeping a floor of `base`.
+ * How retry delays are randomised, so that the players of one room, dropped by the same blip, do
+ * not come back in lock-step and knock the room over again. One mode, `full`: uniform in
+ * [0, min(cap, base·2^attempt)] (a second, `decorrelated`, was an option nobody set; see
+ * docs/sdk.md "Tuning").
  */
-export type JitterMode = "full" | "decorrelated";
+export type JitterMode = "full";
 
 /** Tunables of a {@link Backoff}. */
 export interface BackoffOptions {
@@ -15,15 +14,13 @@ export interface BackoffOptions {
   maxMs?: number;
   /** Delays handed out before {@link Backoff.next} reports exhaustion. Default 10; `Infinity` allowed. */
   maxAttempts?: number;
-  /** Default `full`. */
-  jitter?: JitterMode;
   /** Uniform [0, 1) source; inject a seeded one for reproducible tests. Default `Math.random`. */
   random?: () => number;
 }
 
 /**
- * Bounded exponential backoff with jitter. Pure bookkeeping, no timers: the caller asks for the
- * next delay and schedules it itself.
+ * Bounded exponential backoff with full jitter (see {@link JitterMode}). Pure bookkeeping, no
+ * timers: the caller asks for the next delay and schedules it itself.
  */
 export class Backoff {
   /** First step of the exponential schedule (ms). */
@@ -32,19 +29,14 @@ export class Backoff {
   readonly maxMs: number;
   /** Delays handed out before {@link next} reports exhaustion (may be Infinity). */
   readonly maxAttempts: number;
-  /** How delays are randomised. */
-  readonly jitter: JitterMode;
   readonly #random: () => number;
   #attemptCount = 0;
-  #prev: number;
 
   constructor(options: BackoffOptions = {}) {
     this.baseMs = Math.max(0, options.baseMs ?? 250);
     this.maxMs = Math.max(this.baseMs, options.maxMs ?? 10_000);
     this.maxAttempts = Math.max(0, options.maxAttempts ?? 10);
-    this.jitter = options.jitter ?? "full";
     this.#random = options.random ?? Math.random;
-    this.#prev = this.baseMs;
   }
 
   /** Delays handed out since the last {@link reset}. */
@@ -65,16 +57,8 @@ export class Backoff {
   next(minDelayMs = 0): number | null {
     if (this.exhausted) return null;
     const r = Math.min(Math.max(this.#random(), 0), 1);
-    const base = this.baseMs;
-    let jittered: number;
-    if (this.jitter === "decorrelated") {
-      // The previous delay and the cap are ≥ base, so this stays in [base, cap].
-      jittered = base + r * (Math.min(this.maxMs, this.#prev * 3) - base);
-      this.#prev = jittered;
-    } else {
-      // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
-      jittered = r * Math.min(this.maxMs, base * 2 ** this.#attemptCount);
-    }
+    // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
+    const jittered = r * Math.min(this.maxMs, this.baseMs * 2 ** this.#attemptCount);
     this.#attemptCount++;
     return Math.max(0, minDelayMs) + jittered;
   }
@@ -82,6 +66,5 @@ export class Backoff {
   /** Forget past failures, e.g. after a connection proved stable. */
   reset(): void {
     this.#attemptCount = 0;
-    this.#prev = this.baseMs;
   }
 }

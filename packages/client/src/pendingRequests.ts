@@ -36,15 +36,13 @@ export interface RequestTable {
 
 /** An empty {@link RequestTable}. */
 export function requestTable(): RequestTable {
-  const open = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout> }>();
+  // Each open request is the one function that ends it (its timer cleared, its promise settled).
+  const open = new Map<number, (value: unknown, error?: Error) => void>();
   let nextId = 1;
   const settle = (id: number, value: unknown, error?: Error): void => {
-    const r = open.get(id);
-    if (!r) return;
-    clearTimeout(r.timer);
+    const end = open.get(id);
     open.delete(id);
-    if (error) r.reject(error);
-    else r.resolve(value);
+    end?.(value, error);
   };
   return {
     add(timeoutMs, what, send) {
@@ -52,7 +50,11 @@ export function requestTable(): RequestTable {
       return new Promise((resolve, reject) => {
         send(id);
         const timer = setTimeout(() => settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
-        open.set(id, { resolve, reject, timer });
+        open.set(id, (value, error) => {
+          clearTimeout(timer);
+          if (error) reject(error);
+          else resolve(value);
+        });
       });
     },
     settle,

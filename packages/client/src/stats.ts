@@ -52,7 +52,8 @@ export function createStats(): ConnectionStats {
 export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
   stats.rttMs = clock.rttMs;
   stats.minRttMs = clock.minRttMs;
-  stats.clockOffsetMs = clock.synced ? clock.offsetMs : 0;
+  // 0 until the first sample (the clock starts, and restarts, with no offset).
+  stats.clockOffsetMs = clock.offsetMs;
   stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
   stats.starvations = snapshots ? snapshots.starvations : 0;
   stats.predictionError = predictor ? predictor.lastError : 0;

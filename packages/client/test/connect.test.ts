@@ -362,6 +362,8 @@ describe("connect() against an in-process fake socket", () => {
     const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, pingIntervalMs: 1000 }));
     const s = sockets[0];
     const offset = 1_700_000_000_000 - Date.now();
+    // Before any sample the clock applies no offset.
+    expect(conn.stats.clockOffsetMs).toBe(0);
     s.serverOpen();
     await vi.advanceTimersByTimeAsync(40);
     s.serverSend(welcomeBytes({ serverTime: Date.now() - 20 + offset, syncIntervalMs: 33 }));
