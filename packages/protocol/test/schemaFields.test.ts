@@ -281,6 +281,11 @@ describe("schema", () => {
       const t = defineSchema({ t: { y: u8(), x } }).type("t");
       expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
     }
+    // One numeric coordinate alone is not a position.
+    for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }]) {
+      const t = defineSchema({ t: decl }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
+    }
     expect(s.maxFields).toBe(5);
     expect(() => s.type("nope")).toThrow();
     // Inferred record types: this must typecheck.
