@@ -1,6 +1,7 @@
 import { DecodeError } from "./decodeError";
 
-const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+// Fatal: invalid UTF-8 is an error, not U+FFFD. A leading BOM is stripped (the default).
+const textDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}
