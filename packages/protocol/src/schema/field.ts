@@ -77,9 +77,9 @@ export class Field<V = unknown> {
 /** A field holding one number or boolean, quantized to an integer on the wire. */
 export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
 
-/** Checks an integer declaration parameter is within 1..max. */
-export function checkCount(what: string, v: number, max: number): void {
-  if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${what} must be 1..${max}, got ${v}`);
+/** Checks an integer declaration parameter is within min..max. */
+export function checkCount(what: string, v: number, max: number, min = 1): void {
+  if (!Number.isInteger(v) || v < min || v > max) throw new RangeError(`${what} must be ${min}..${max}, got ${v}`);
 }
 
 /**

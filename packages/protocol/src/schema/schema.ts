@@ -74,7 +74,7 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     this.types = names.map((name, typeIndex): EntityType => {
       const typeDecl = decl[name];
       const fieldNames = Object.keys(typeDecl);
-      if (fieldNames.length > MAX_FIELDS_PER_TYPE) throw new RangeError(`type ${name} declares ${fieldNames.length} fields; at most ${MAX_FIELDS_PER_TYPE}`);
+      checkCount(`type ${name} field count`, fieldNames.length, MAX_FIELDS_PER_TYPE, 0);
       if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
       const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
       canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
