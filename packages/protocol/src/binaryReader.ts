@@ -1,7 +1,6 @@
 import { DecodeError } from "./decodeError";
 
-// Fatal: invalid UTF-8 is an error, not U+FFFD. A leading BOM is stripped (the default).
-const textDecoder = new TextDecoder("utf-8", { fatal: true });
+const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}
