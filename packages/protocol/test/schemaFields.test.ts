@@ -282,7 +282,7 @@ describe("schema", () => {
       expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
     }
     // One numeric coordinate alone is not a position.
-    for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }]) {
+    for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }] as Record<string, Field>[]) {
       const t = defineSchema({ t: decl }).type("t");
       expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
     }
