@@ -281,6 +281,11 @@ describe("schema", () => {
       const t = defineSchema({ t: { y: u8(), x } }).type("t");
       expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
     }
+    // One numeric coordinate alone is not a position.
+    for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }] as Record<string, Field>[]) {
+      const t = defineSchema({ t: decl }).type("t");
+      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
+    }
     expect(s.maxFields).toBe(5);
     expect(() => s.type("nope")).toThrow();
     // Inferred record types: this must typecheck.
@@ -292,8 +297,10 @@ describe("schema", () => {
 
   it("rejects too many fields and reserved names", () => {
     const many: Record<string, Field> = {};
-    for (let i = 0; i < 33; i++) many[`f${i}`] = u8();
-    expect(() => defineSchema({ t: many })).toThrow();
+    for (let i = 0; i < 32; i++) many[`f${i}`] = u8();
+    expect(defineSchema({ t: many, empty: {} }).type("t").allMask).toBe(-1);
+    many.f32 = u8();
+    expect(() => defineSchema({ t: many })).toThrow(/type t field count must be 0..32, got 33/);
     expect(() => defineSchema({})).toThrow(/schema entity type count must be 1..256, got 0/);
     expect(() => defineSchema({ t: JSON.parse('{"__proto__": 1}') })).toThrow();
   });

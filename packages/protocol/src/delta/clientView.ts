@@ -63,12 +63,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   readonly #updated: (Entity | number)[] = [];
 
   readonly #listener: ClientViewListener<D> | null;
+  // Declared, not a parameter property: that would emit the field twice (see Field).
+  /** The schema the bodies are decoded with. */
+  declare readonly schema: Schema<D>;
 
-  constructor(
-    /** The schema the bodies are decoded with. */
-    readonly schema: Schema<D>,
-    listener: ClientViewListener<D> | null = null,
-  ) {
+  constructor(schema: Schema<D>, listener: ClientViewListener<D> | null = null) {
+    this.schema = schema;
     this.#listener = listener;
   }
 
@@ -197,11 +197,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
     const record = e.record;
-    // Skips the per-field lookup while nothing ever subscribed.
-    const byName = this.#changeFns.size > 0 ? this.#changeFns : null;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
-      const fns = byName?.get(fi.name);
+      const fns = this.#changeFns.get(fi.name);
       const previous = record[fi.name];
       readField(r, e, fi, false);
       if (fns?.length) this.#changes.push(e, fns, record[fi.name], previous);

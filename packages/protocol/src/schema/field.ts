@@ -57,7 +57,7 @@ export class Field<V = unknown> {
   declare readonly value: Field | null;
 
   /** A field of kind `code` with these parameters (unused ones 0 / null); see the properties. */
-  constructor(code: FieldCodeValue, descriptor: string, min: number, max: number, step: number, levels: number, maxLen: number, value: Field | null) {
+  constructor(code: FieldCodeValue, descriptor: string, min: number, max: number, step: number, levels: number, maxLen = 0, value: Field | null = null) {
     this.code = code;
     this.descriptor = descriptor;
     this.min = min;
@@ -77,9 +77,9 @@ export class Field<V = unknown> {
 /** A field holding one number or boolean, quantized to an integer on the wire. */
 export type ScalarField<V extends number | boolean = number | boolean> = Field<V>;
 
-/** Checks an integer declaration parameter is within 1..max. */
-export function checkCount(what: string, v: number, max: number): void {
-  if (!Number.isInteger(v) || v < 1 || v > max) throw new RangeError(`${what} must be 1..${max}, got ${v}`);
+/** Checks an integer declaration parameter is within min..max. */
+export function checkCount(what: string, v: number, max: number, min = 1): void {
+  if (!Number.isInteger(v) || v < min || v > max) throw new RangeError(`${what} must be ${min}..${max}, got ${v}`);
 }
 
 /**
@@ -96,39 +96,39 @@ export function quant(min: number, max: number, step: number): Field<number> {
   if (!(min > -Infinity && max > min && max < Infinity && step > 0 && step < Infinity && levels <= 0x7fffffff)) {
     throw new RangeError(`${descriptor}: needs finite min < max, finite step > 0, at most 2^31 levels`);
   }
-  return new Field(FieldCode.Quant, descriptor, min, max, step, levels, 0, null);
+  return new Field(FieldCode.Quant, descriptor, min, max, step, levels);
 }
 
 /** An angle in radians, wrapped to [0, 2π) and sent in `bits` bits (1..16). */
 export function quantAngle(bits: number): Field<number> {
   checkCount("quantAngle bits", bits, 16);
   const levels = 1 << bits;
-  return new Field(FieldCode.Angle, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels, 0, null);
+  return new Field(FieldCode.Angle, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels);
 }
 
 /** An integer 0..255 (rounded, clamped). */
 export function u8(): Field<number> {
-  return new Field(FieldCode.U8, "u8", 0, 255, 1, 256, 0, null);
+  return new Field(FieldCode.U8, "u8", 0, 255, 1, 256);
 }
 
 /** An integer 0..65535 (rounded, clamped). */
 export function u16(): Field<number> {
-  return new Field(FieldCode.U16, "u16", 0, 65535, 1, 65536, 0, null);
+  return new Field(FieldCode.U16, "u16", 0, 65535, 1, 65536);
 }
 
 /** An integer 0..2^32-1 in 1-5 bytes (rounded, clamped); cheap when small or slowly changing. */
 export function varuint(): Field<number> {
-  return new Field(FieldCode.VarUint, "varuint", 0, 0xffffffff, 1, 0, 0, null);
+  return new Field(FieldCode.VarUint, "varuint", 0, 0xffffffff, 1, 0);
 }
 
 /** An integer -2^31..2^31-1 in 1-5 bytes (rounded, clamped). */
 export function varint(): Field<number> {
-  return new Field(FieldCode.VarInt, "varint", -0x80000000, 0x7fffffff, 1, 0, 0, null);
+  return new Field(FieldCode.VarInt, "varint", -0x80000000, 0x7fffffff, 1, 0);
 }
 
 /** A boolean (one byte). */
 export function bool(): Field<boolean> {
-  return new Field(FieldCode.Bool, "bool", 0, 1, 1, 2, 0, null);
+  return new Field(FieldCode.Bool, "bool", 0, 1, 1, 2);
 }
 
 /**
@@ -137,7 +137,7 @@ export function bool(): Field<boolean> {
  */
 export function string(maxLen: number): Field<string> {
   checkCount("string maxLen", maxLen, 65535);
-  return new Field(FieldCode.String, `string(${maxLen})`, 0, 0, 0, 0, maxLen, null);
+  return new Field(FieldCode.String, `string(${maxLen})`, 0, 0, 0, 0, maxLen);
 }
 
 /**

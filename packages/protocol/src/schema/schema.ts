@@ -74,25 +74,22 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     this.types = names.map((name, typeIndex): EntityType => {
       const typeDecl = decl[name];
       const fieldNames = Object.keys(typeDecl);
-      if (fieldNames.length > MAX_FIELDS_PER_TYPE) throw new RangeError(`type ${name} declares ${fieldNames.length} fields; at most ${MAX_FIELDS_PER_TYPE}`);
+      checkCount(`type ${name} field count`, fieldNames.length, MAX_FIELDS_PER_TYPE, 0);
       if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
       const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
       canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
-      // The codes below Bool are the numeric scalars (quant, angle and the integers).
-      const numericAt = (n: string): number => {
-        const i = fieldNames.indexOf(n);
-        return i >= 0 && fields[i].field.code < FieldCode.Bool ? i : -1;
-      };
-      const xIndex = numericAt("x");
-      const yIndex = numericAt("y");
-      const both = xIndex >= 0 && yIndex >= 0;
+      // A position needs both fields declared and numeric: the codes below Bool (quant, angle,
+      // integers). An undeclared field (index -1) reads as undefined, which compares false.
+      const xIndex = fieldNames.indexOf("x");
+      const yIndex = fieldNames.indexOf("y");
+      const positioned = fields[xIndex]?.field.code < FieldCode.Bool && fields[yIndex]?.field.code < FieldCode.Bool;
       return {
         name,
         index: typeIndex,
         fields,
         allMask: fields.length === 32 ? -1 : (1 << fields.length) - 1,
-        xIndex: both ? xIndex : -1,
-        yIndex: both ? yIndex : -1,
+        xIndex: positioned ? xIndex : -1,
+        yIndex: positioned ? yIndex : -1,
       };
     });
     this.decl = decl;
