@@ -15,6 +15,7 @@ import {
   encodeRoomMessage,
   encodeStatsRequest,
   isMessageType,
+  textEncoder,
   type DecodedServerMessage,
   type FrameMessage,
   type InputEntry,
@@ -112,14 +113,12 @@ export function checkBinaryPayload(payload: unknown): Uint8Array {
   return payload;
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * UTF-8 length of a string (for byte counters). Encoding it costs an allocation per text message,
  * which only JSON rooms (turn-based, a few messages a second) send.
  */
 export function utf8Length(s: string): number {
-  return utf8.encode(s).length;
+  return textEncoder.encode(s).length;
 }
 
 /** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */
