@@ -15,6 +15,7 @@ import {
   encodeRoomMessage,
   encodeStatsRequest,
   isMessageType,
+  textEncoder,
   type DecodedServerMessage,
   type FrameMessage,
   type InputEntry,
@@ -53,13 +54,13 @@ export class ClientWire {
 
   constructor(readonly json: boolean) {}
 
-  /** The message as JSON text in JSON rooms, else the bytes `encode` writes. */
-  #pick(message: JsonClientMessage, encode: (w: BinaryWriter) => BinaryWriter): string | Uint8Array {
-    return this.json ? JSON.stringify(message) : encode(this.#w.reset()).toBytes();
+  /** The message as JSON text in JSON rooms, else the bytes `encode(writer, ...args)` writes. */
+  #pick<A extends unknown[]>(message: JsonClientMessage, encode: (w: BinaryWriter, ...args: A) => BinaryWriter, ...args: A): string | Uint8Array {
+    return this.json ? JSON.stringify(message) : encode(this.#w.reset(), ...args).toBytes();
   }
 
   hello(token: string, name: string): string | Uint8Array {
-    return this.#pick({ t: "hello", v: PROTOCOL_VERSION, token, name }, (w) => encodeHello(w, { version: PROTOCOL_VERSION, token, name }));
+    return this.#pick({ t: "hello", v: PROTOCOL_VERSION, token, name }, encodeHello, { version: PROTOCOL_VERSION, token, name });
   }
 
   /** Binary rooms need a `Uint8Array` payload of at most MAX_INPUT_PAYLOAD_BYTES; JSON rooms any JSON value. */
@@ -73,7 +74,7 @@ export class ClientWire {
   }
 
   ping(clientTime: number): string | Uint8Array {
-    return this.#pick({ t: "ping", ct: clientTime }, (w) => encodePing(w, clientTime));
+    return this.#pick({ t: "ping", ct: clientTime }, encodePing, clientTime);
   }
 
   /**
@@ -85,12 +86,12 @@ export class ClientWire {
   }
 
   statsRequest(id: number): string | Uint8Array {
-    return this.#pick({ t: "stats", id }, (w) => encodeStatsRequest(w, id));
+    return this.#pick({ t: "stats", id }, encodeStatsRequest, id);
   }
 
   /** Confirms what was read on this socket (see `ReceiptCounter`). */
   receipt(messages: number, units: number): string | Uint8Array {
-    return this.#pick({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }, (w) => encodeReceipt(w, messages, units));
+    return this.#pick({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }, encodeReceipt, messages, units);
   }
 
   /** A room message; `type` is a checked name and `json` the payload's JSON text (see `messageJson`). */
@@ -112,14 +113,12 @@ export function checkBinaryPayload(payload: unknown): Uint8Array {
   return payload;
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * UTF-8 length of a string (for byte counters). Encoding it costs an allocation per text message,
  * which only JSON rooms (turn-based, a few messages a second) send.
  */
 export function utf8Length(s: string): number {
-  return utf8.encode(s).length;
+  return textEncoder.encode(s).length;
 }
 
 /** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */

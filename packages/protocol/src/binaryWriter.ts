@@ -1,4 +1,4 @@
-/** The UTF-8 encoder of both writers. */
+/** The one UTF-8 encoder of the SDK: both writers' and the client's byte counters (stateless, so shared). */
 export const textEncoder = new TextEncoder();
 
 /**

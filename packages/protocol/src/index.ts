@@ -4,7 +4,7 @@
  *
  * @module @tikron/protocol
  */
-export { BinaryWriter } from "./binaryWriter";
+export { BinaryWriter, textEncoder } from "./binaryWriter";
 export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
 export { FrameReader } from "./frameReader";

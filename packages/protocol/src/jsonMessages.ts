@@ -213,11 +213,11 @@ export function decodeJsonServerMessage(text: string): JsonServerMessage | Decod
   try {
     const v = JSON.parse(text) as JsonServerMessage | null;
     // Only an object can carry a string `t` (null has no fields: `?.`).
-    if (typeof v?.t !== "string") return new DecodeError("bad_json", "not a tagged JSON object");
-    return v;
+    if (typeof v?.t === "string") return v;
   } catch {
-    return new DecodeError("bad_json", "not valid JSON");
+    // Not JSON at all: the same refusal as JSON of the wrong shape.
   }
+  return new DecodeError("bad_json", "not a JSON object with a string t");
 }
 
 /** The JSON rooms' keepalive answer ({@link JSON_KEEPALIVE}), decoded. */

@@ -101,6 +101,8 @@ describe("decodeServerText on bad input", () => {
   it("names the problem", () => {
     expect(bad("{nope")).toBe("bad_json");
     expect(bad("[1]")).toBe("bad_json");
+    expect(bad("null")).toBe("bad_json");
+    expect(bad('{"t":1}')).toBe("bad_json");
     expect(bad('{"t":"nope"}')).toBe("unknown_kind");
     expect(bad('{"t":"welcome","v":1,"playerId":1}')).toBe("bad_value");
     expect(bad('{"t":"state","tick":1}')).toBe("bad_value");
