@@ -1,6 +1,9 @@
 import { DecodeError } from "./decodeError";
 
-const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+// ignoreBOM: true keeps a leading U+FEFF in the decoded string (false would strip it), so a
+// string reads back exactly as the writer's TextEncoder wrote it: a field value or a player name
+// starting with U+FEFF must not differ between the server and its clients.
+const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}

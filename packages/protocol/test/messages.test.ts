@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   BinaryReader,
+  BinaryWriter,
   FrameWriter,
   DecodeError,
   FrameFlag,
@@ -174,10 +175,18 @@ describe("binary primitives", () => {
         const r = new BinaryReader(bytes);
         expect(r.varuint()).toBe(a);
         expect(r.varint()).toBe(b);
-        expect(r.string(4096)).toBe(new TextDecoder().decode(new TextEncoder().encode(s)));
+        // Lone surrogates become U+FFFD on the way in; nothing else changes (a leading U+FEFF included).
+        expect(r.string(4096)).toBe(new TextDecoder("utf-8", { ignoreBOM: true }).decode(new TextEncoder().encode(s)));
         r.expectEnd();
       }),
     ));
+
+  it("a string starting with U+FEFF reads back with it (the decoder keeps a byte-order mark)", () => {
+    for (const s of ["\ufeff", "\ufeffname", "a\ufeff"]) {
+      const r = new BinaryReader(new BinaryWriter(4).string(s).toBytes());
+      expect(r.string(64)).toBe(s);
+    }
+  });
 });
 
 describe("JSON mode", () => {
