@@ -13,11 +13,13 @@ export const FPS_RULES = {
    */
   maxStepMs: 100,
   /**
-   * Move budget burst, as ms of full-speed movement: how much arrival jitter (moves bunched up
-   * after a network stall) is tolerated. A client is never refused for moves it really made
-   * while its packets' latency varied by less than this.
+   * Move budget burst, as ms of full-speed movement: the arrival jitter tolerated (moves bunched
+   * up after a network stall, 200 ms) plus one longest step (`maxStepMs`), because a step's
+   * movement happens before it is sent: a packet delayed by J carries up to J + one step of
+   * movement the bucket had no arrival time to refill for. A client is never refused for moves
+   * it really made while its packets' latency varied by less than 200 ms (property-tested).
    */
-  budgetBurstMs: 250,
+  budgetBurstMs: 300,
   /**
    * Refill speed over the top speed. Covers client clocks running a little fast; a speed hack
    * gains at most this factor.
