@@ -11,7 +11,7 @@ export { FrameReader } from "./frameReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";
-export { reject, isRejection, type InputRejection } from "./inputRejection";
+export { reject, isRejection, type InputRejection, type Rejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./inputFrame";
 export * from "./serverMessages";

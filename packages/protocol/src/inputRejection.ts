@@ -6,12 +6,18 @@ import type { ErrorName } from "./errorCodes";
  * schema module decodes inputs in the room and encodes them in the browser, and the browser
  * bundle must not pull in room code to share the refusal shape.
  */
-export interface InputRejection {
-  /** Always true: tells a rejection apart from a decoded input. */
+export type InputRejection = Rejection<"bad_input" | "illegal_move" | "not_your_turn" | "speed_violation">;
+
+/**
+ * The one refusal shape of a game's code (an input's, a room message's): `C` is the set of
+ * {@link ErrorName}s that kind of refusal may carry.
+ */
+export interface Rejection<C extends ErrorName> {
+  /** Always true: tells a rejection apart from a value. */
   rejected: true;
-  /** An {@link ErrorName} the room reports the refusal under. */
-  code: Extract<ErrorName, "bad_input" | "illegal_move" | "not_your_turn" | "speed_violation">;
-  /** A short human-readable explanation, sent to the client with the error. */
+  /** The {@link ErrorName} the sender gets and `tk:stats` counts it under. */
+  code: C;
+  /** A short human-readable explanation, sent with the refusal. */
   reason: string;
 }
 
@@ -22,5 +28,5 @@ export function reject(code: InputRejection["code"], reason: string): InputRejec
 
 /** True when a decode/apply result is an {@link InputRejection}. */
 export function isRejection(v: unknown): v is InputRejection {
-  return typeof v === "object" && v !== null && (v as InputRejection).rejected === true;
+  return typeof v === "object" && v !== null && (v as Rejection<ErrorName>).rejected === true;
 }

@@ -3,6 +3,7 @@ import type { BinaryWriter } from "./binaryWriter";
 import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import type { ErrorName } from "./errorCodes";
+import type { Rejection } from "./inputRejection";
 import { jsonField, readRefusal, type ServerFields } from "./serverFields";
 
 /*
@@ -114,14 +115,7 @@ export function readReply(r: ServerFields): ReplyMessage {
  * under `gameMessages.refusedByCode`. Same shape as an input's refusal, so `isRejection` tells
  * both apart from a value.
  */
-export interface MessageRejection {
-  /** Always true: tells a rejection apart from a reply value. */
-  rejected: true;
-  /** The {@link ErrorName} the sender gets. */
-  code: Extract<ErrorName, "bad_message" | "unknown_message" | "illegal_move" | "not_your_turn">;
-  /** A short human-readable explanation, sent with the refusal. */
-  reason: string;
-}
+export type MessageRejection = Rejection<"bad_message" | "unknown_message" | "illegal_move" | "not_your_turn">;
 
 /** Builds a {@link MessageRejection}: return it from a message handler or validator to refuse. */
 export function refuseMessage(code: MessageRejection["code"], reason: string): MessageRejection {
