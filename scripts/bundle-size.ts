@@ -7,6 +7,7 @@
  *   tsx scripts/bundle-size.ts          prints the sizes and the module list
  *   tsx scripts/bundle-size.ts --json   the same as JSON
  *   tsx scripts/bundle-size.ts --dist   also bundles the built dist/ (build-packages.ts protocol client first)
+ *   tsx scripts/bundle-size.ts --breakdown   also what each part of the API adds (SDK_BREAKDOWN)
  */
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,9 +37,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * slew rule for the clocks, one section loop in the delta view, a lean writer/reader for pages
  * with the room's extras in FrameWriter/FrameReader, internal tuning knobs as constants); 12,314
  * after a third pass of small cuts (one backoff jitter mode, requests stored as their settle
- * function, encoders passed without wrappers, one TextEncoder).
+ * function, encoders passed without wrappers, one TextEncoder); 12,246 with one way to hear what
+ * a body changed (the view's onAdd/onRemove/onChange; the decoder's `listener` is gone).
  */
-export const SDK_BUNDLE_BUDGET_GZIP = 12_350;
+export const SDK_BUNDLE_BUDGET_GZIP = 12_280;
 
 /** The bundle's entry: everything `@tikron/client` exports, and agar's client-side declarations. */
 export const SDK_BUNDLE_ENTRY = [
@@ -54,6 +56,19 @@ export const PAGE_BUNDLE_ENTRY = [
   `export { connect, schemaDecoder, SnapshotBuffer } from "@tikron/client";`,
   `export { agarSchema, encodeAgarInput } from "@tikron/games/schemas";`,
 ].join("\n");
+
+/**
+ * The SDK's public API in the order a page adopts it, each step adding to the one before; the
+ * last is the whole API ({@link SDK_BUNDLE_ENTRY}). `--breakdown` measures each, so what every
+ * part costs a page is a number, not a guess.
+ */
+export const SDK_BREAKDOWN: readonly { label: string; entry: string }[] = [
+  { label: "connect() (both dialects, the delta view it decodes schemas with)", entry: `export { connect } from "@tikron/client";` },
+  { label: "+ agar's schema and input codec, schemaDecoder", entry: `export { connect, schemaDecoder } from "@tikron/client"; export { agarSchema, encodeAgarInput } from "@tikron/games/schemas";` },
+  { label: "+ interpolation (createInterpolatedView, SnapshotBuffer)", entry: `export { connect, schemaDecoder, createInterpolatedView, SnapshotBuffer } from "@tikron/client"; export { agarSchema, encodeAgarInput } from "@tikron/games/schemas";` },
+  { label: "+ prediction (Predictor) and agar's movement rule", entry: `export { connect, schemaDecoder, createInterpolatedView, SnapshotBuffer, Predictor } from "@tikron/client"; export { agarSchema, encodeAgarInput, AGAR_RULES, agarSpeedFor } from "@tikron/games/schemas";` },
+  { label: "the whole public API + agar's client-side declarations", entry: SDK_BUNDLE_ENTRY },
+];
 
 /** One input module and the minified bytes it contributes. */
 export interface BundleInput {
@@ -114,6 +129,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     for (const i of report.inputs) console.log(`  ${String(i.bytes).padStart(6)}  ${i.path}`);
     const page = await measureSdkBundle(PAGE_BUNDLE_ENTRY);
     console.log(`A page importing connect, schemaDecoder, SnapshotBuffer + agar's codec: ${page.minifiedBytes} B minified, ${page.gzipBytes} B gzip (${page.inputs.length} modules)`);
+    if (process.argv.includes("--breakdown")) {
+      console.log("What each part of the API adds (each step includes the ones above):");
+      let before = 0;
+      for (const step of SDK_BREAKDOWN) {
+        const r = await measureSdkBundle(step.entry);
+        console.log(`  ${String(r.gzipBytes).padStart(6)} B gzip  ${`(+${r.gzipBytes - before})`.padStart(7)}  ${String(r.minifiedBytes).padStart(6)} B min  ${step.label}`);
+        before = r.gzipBytes;
+      }
+    }
     if (process.argv.includes("--dist")) {
       const built = await measureSdkBundle(SDK_BUNDLE_ENTRY, "dist");
       console.log(`The same API from the built dist/ (as installed): ${built.minifiedBytes} B minified, ${built.gzipBytes} B gzip`);

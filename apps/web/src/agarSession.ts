@@ -64,18 +64,15 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       error: planarDistance,
     });
     this.own = new OwnSmoothing(this.tickMs);
-    const decoder = schemaDecoder(agarSchema, {
-      listener: {
-        // Leaves come before enters, so an id replaced in one body ends up with its new record.
-        leave: (e) => {
-          if (e.type === "player") this.playerLeft(e.id);
-          else this.orbs.delete(e.id);
-        },
-        enter: (e) => {
-          if (e.type === "player") this.playerEntered(e.id, e.record);
-          else this.orbs.set(e.id, e.record);
-        },
-      },
+    const decoder = schemaDecoder(agarSchema);
+    // Removes come before adds, so an id replaced in one body ends up with its new record.
+    decoder.state.onRemove((e) => {
+      if (e.type === "player") this.playerLeft(e.id);
+      else this.orbs.delete(e.id);
+    });
+    decoder.state.onAdd((e) => {
+      if (e.type === "player") this.playerEntered(e.id, e.record);
+      else this.orbs.set(e.id, e.record);
     });
     this.conn = connect(options.server, {
       kind: "agar",

@@ -89,18 +89,14 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
       applyInput: (s, m) => stepShooter(s, m, m.dtMs, world, { x: 0, y: 0, hp: 0 }),
       error: planarDistance,
     });
-    const decoder = schemaDecoder(fpsSchema, {
-      listener: {
-        leave: (e) => {
-          if (e.type === "player") this.playerLeft(e.id);
-          else this.scoreboard = null;
-        },
-        enter: (e) => {
-          if (e.type === "player") this.playerEntered(e.id, e.record);
-          else this.scoreboard = e.record;
-        },
-      },
-      decodeEvent: (body) => decodeFpsEvent(body as Uint8Array),
+    const decoder = schemaDecoder(fpsSchema, { decodeEvent: (body) => decodeFpsEvent(body as Uint8Array) });
+    decoder.state.onRemove((e) => {
+      if (e.type === "player") this.playerLeft(e.id);
+      else this.scoreboard = null;
+    });
+    decoder.state.onAdd((e) => {
+      if (e.type === "player") this.playerEntered(e.id, e.record);
+      else this.scoreboard = e.record;
     });
     this.conn = connect(options.server, {
       kind: "fps",

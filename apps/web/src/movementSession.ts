@@ -50,17 +50,14 @@ export class MovementSession implements GameSession {
     this.input = o.input;
     this.name = o.name;
     this.world = o.world ?? MOVEMENT_RULES.world;
-    const decoder = schemaDecoder(movementSchema, {
-      listener: {
-        leave: (e) => {
-          this.walkers.delete(e.id);
-          if (e.id === this.selfEntity) this.selfEntity = -1;
-        },
-        enter: (e) => {
-          this.walkers.set(e.id, e.record);
-          if (e.record.name === this.name) this.selfEntity = e.id;
-        },
-      },
+    const decoder = schemaDecoder(movementSchema);
+    decoder.state.onRemove((e) => {
+      this.walkers.delete(e.id);
+      if (e.id === this.selfEntity) this.selfEntity = -1;
+    });
+    decoder.state.onAdd((e) => {
+      this.walkers.set(e.id, e.record);
+      if (e.record.name === this.name) this.selfEntity = e.id;
     });
     this.conn = connect(o.server, { kind: "movement", room: o.room, name: o.name, decoder, WebSocketImpl: o.WebSocketImpl });
     this.remotes = createInterpolatedView(this.conn, { fields: ["x", "y"], collect: this.collect });

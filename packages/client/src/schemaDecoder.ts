@@ -1,10 +1,8 @@
-import { ClientView, type ClientViewListener, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { ClientView, type Schema, type SchemaDecl } from "@tikron/protocol";
 import type { StateDecoder } from "./decoder";
 
 /** Options of {@link schemaDecoder}. */
 export interface SchemaDecoderOptions<D extends SchemaDecl> {
-  /** Called for leaves, enters and updates of every successfully applied body. */
-  listener?: ClientViewListener<D>;
   /** Decodes one event body (binary rooms: bytes valid only during the call). Default: as is. */
   decodeEvent?: (body: Uint8Array | unknown) => unknown;
 }
@@ -27,7 +25,7 @@ export interface SchemaDecoderOptions<D extends SchemaDecl> {
  * ```
  */
 export function schemaDecoder<D extends SchemaDecl>(schema: Schema<D>, options: SchemaDecoderOptions<D> = {}): StateDecoder<ClientView<D>> {
-  const view = new ClientView(schema, options.listener ?? null);
+  const view = new ClientView(schema);
   return {
     schemaHash: schema.hash,
     reset() {

@@ -59,9 +59,10 @@ describe("schemaDecoder", () => {
     expect(() => d.apply({ not: "bytes" })).toThrow(TypeError);
   });
 
-  it("passes listener and event decoder through", () => {
+  it("passes the event decoder through; entity callbacks are the view's", () => {
     const entered: number[] = [];
-    const d = schemaDecoder(schema, { listener: { enter: (e) => entered.push(e.id) }, decodeEvent: (b) => (b as Uint8Array).length });
+    const d = schemaDecoder(schema, { decodeEvent: (b) => (b as Uint8Array).length });
+    d.state.onAdd((e) => entered.push(e.id));
     d.apply(enterBall(4, 0, 0, ""));
     expect(entered).toEqual([4]);
     expect(d.decodeEvent?.(new Uint8Array(3))).toBe(3);

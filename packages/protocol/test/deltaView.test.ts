@@ -227,13 +227,12 @@ describe("ClientView", () => {
     );
   });
 
-  it("reports enters, updates and leaves to a listener after a good body", () => {
+  it("reports adds, changes and removes after a good body", () => {
     const log: string[] = [];
-    const view = new ClientView(schema, {
-      enter: (e) => log.push(`enter ${e.id} ${e.type}`),
-      update: (e, mask) => log.push(`update ${e.id} ${mask}`),
-      leave: (e) => log.push(`leave ${e.id}`),
-    });
+    const view = new ClientView(schema);
+    view.onAdd((e) => log.push(`enter ${e.id} ${e.type}`));
+    view.onChange("s", (e, value, previous) => log.push(`update ${e.id} ${previous}→${value}`));
+    view.onRemove((e) => log.push(`leave ${e.id}`));
     const a: Ent = { type: 1, v: ["hi", new Map([[3, 7]]), 1] };
     const s1: Snap = new Map([[5, a]]);
     const s2: Snap = new Map([[5, { type: 1, v: ["yo", new Map([[3, 7]]), 1] }], [6, a]]);
@@ -244,7 +243,7 @@ describe("ClientView", () => {
     expect(view.apply(encodeDiff(s2, s3)!)).toBeNull();
     expect(view.get(6)?.type).toBe("a");
     expect(view.apply(encodeDiff(s3, new Map())!)).toBeNull();
-    expect(log).toEqual(["enter 5 b", "enter 6 b", "update 5 1", "leave 6", "enter 6 a", "leave 5", "leave 6"]);
+    expect(log).toEqual(["enter 5 b", "enter 6 b", "update 5 hi→yo", "leave 6", "enter 6 a", "leave 5", "leave 6"]);
     const e = view.get(5);
     expect(e).toBeUndefined();
   });

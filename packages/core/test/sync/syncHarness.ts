@@ -149,10 +149,9 @@ export class SyncScenario {
       entered: [],
       left: [],
     };
-    c.view = new ClientView(testSchema, {
-      enter: (e) => c.entered.push(String(e.id)),
-      leave: (e) => c.left.push(String(e.id)),
-    });
+    c.view = new ClientView(testSchema);
+    c.view.onAdd((e) => c.entered.push(String(e.id)));
+    c.view.onRemove((e) => c.left.push(String(e.id)));
     return c;
   }
 

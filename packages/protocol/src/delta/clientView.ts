@@ -7,19 +7,6 @@ import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
 import { without, type AnyChange, type FieldChangeCallback, type FieldName } from "./viewWatchers";
 
-/**
- * Optional callbacks, called after a whole body decoded successfully (never for a rejected
- * body): first leaves, then enters, then updates, each in wire order.
- */
-export interface ClientViewListener<D extends SchemaDecl> {
-  /** An entity left the view (despawned or out of range). */
-  leave?(e: AnyViewEntity<D>): void;
-  /** An entity entered the view. */
-  enter?(e: AnyViewEntity<D>): void;
-  /** `changedMask` has bit i set when field i (declaration order) changed. */
-  update?(e: AnyViewEntity<D>, changedMask: number): void;
-}
-
 /** An entity callback with the schema's types erased. */
 type EntityFn = (e: ViewEntity) => void;
 
@@ -43,7 +30,9 @@ interface Entity extends ViewEntity {
  * value), called once a body applied whole: removes, then adds, then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
-  readonly #entities = new Map<number, Entity>();
+  // Typed with D, unlike the callback lists below: this lets TypeScript compare views by shape,
+  // so a ClientView<D> still passes where a ClientView of any schema is taken.
+  readonly #entities = new Map<number, Entity & AnyViewEntity<D>>();
   // Stored without D so a ClientView<D> still passes as a ClientView of any schema.
   // Replaced, never mutated, on (un)subscribe: a callback may unsubscribe while the list runs.
   #addFns: readonly EntityFn[] = [];
@@ -56,20 +45,16 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   readonly #changes: unknown[] = [];
   #failure: DecodeError | null = null;
-  // Touched entities of the body being applied, for listeners (reused across bodies).
+  // Entities the body being applied removed and added, called back once it applied whole (reused across bodies).
   readonly #left: Entity[] = [];
   readonly #entered: Entity[] = [];
-  /** Pairs: an updated entity, then its changed-field mask. */
-  readonly #updated: (Entity | number)[] = [];
 
-  readonly #listener: ClientViewListener<D> | null;
   // Declared, not a parameter property: that would emit the field twice (see Field).
   /** The schema the bodies are decoded with. */
   declare readonly schema: Schema<D>;
 
-  constructor(schema: Schema<D>, listener: ClientViewListener<D> | null = null) {
+  constructor(schema: Schema<D>) {
     this.schema = schema;
-    this.#listener = listener;
   }
 
   /** Number of entities in view. */
@@ -79,12 +64,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   /** The entity with wire id `id`, if in view. */
   get(id: number): AnyViewEntity<D> | undefined {
-    return this.#entities.get(id) as AnyViewEntity<D> | undefined;
+    return this.#entities.get(id);
   }
 
   /** Every entity in view. */
   values(): IterableIterator<AnyViewEntity<D>> {
-    return this.#entities.values() as IterableIterator<AnyViewEntity<D>>;
+    return this.#entities.values();
   }
 
   /**
@@ -128,9 +113,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     if (this.#failure) return this.#failure;
     const left = this.#left;
     const entered = this.#entered;
-    const updated = this.#updated;
     const changes = this.#changes;
-    left.length = entered.length = updated.length = changes.length = 0;
+    left.length = entered.length = changes.length = 0;
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
@@ -138,10 +122,6 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
-    const l = this.#listener;
-    for (const e of left) l?.leave?.(e as AnyViewEntity<D>);
-    for (const e of entered) l?.enter?.(e as AnyViewEntity<D>);
-    for (let i = 0; i < updated.length; i += 2) l?.update?.(updated[i] as AnyViewEntity<D>, updated[i + 1] as number);
     for (const e of left) for (const fn of this.#removeFns) fn(e);
     for (const e of entered) for (const fn of this.#addFns) fn(e);
     for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
@@ -188,7 +168,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
     if (prev) this.#left.push(prev);
-    this.#entities.set(id, e);
+    this.#entities.set(id, e as Entity & AnyViewEntity<D>);
     this.#entered.push(e);
   }
 
@@ -204,7 +184,6 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       readField(r, e, fi, false);
       if (fns?.length) this.#changes.push(e, fns, record[fi.name], previous);
     }
-    this.#updated.push(e, mask);
   }
 }
 

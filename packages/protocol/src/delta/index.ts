@@ -1,4 +1,4 @@
 export { DeltaSection, MAX_ENTITY_ID, writeDeltaSections } from "./deltaFormat";
-export { ClientView, type ClientViewListener } from "./clientView";
+export { ClientView } from "./clientView";
 export type { ViewEntity, AnyViewEntity } from "./viewEntity";
 export type { FieldName, EntityWithField, FieldValueOf, FieldChangeCallback } from "./viewWatchers";
