@@ -1,4 +1,4 @@
-import type { AnyGameTypes, EventOf, InputOf, MessagesOf, StateOf } from "@tikron/protocol";
+import type { AnyGameTypes, AnyMessages, EventOf, InputOf, MessagesOf, StateOf } from "@tikron/protocol";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { RoomConnection } from "./roomConnection";
 
@@ -30,7 +30,7 @@ export { RoomConnection };
  */
 export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>>;
 /** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
-export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S>;
-export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown> {
-  return new RoomConnection<unknown, unknown, unknown>(url, options);
+export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S, unknown, unknown, AnyMessages>;
+export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown, AnyMessages> {
+  return new RoomConnection<unknown, unknown, unknown, AnyMessages>(url, options);
 }

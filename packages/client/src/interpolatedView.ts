@@ -52,7 +52,7 @@ export class InterpolatedView<S = unknown> {
   readonly #unsubscribe: () => void;
 
   /** @internal Use {@link createInterpolatedView}. */
-  constructor(room: RoomConnection<S, any, any, any>, options: InterpolatedViewOptions<S>) {
+  constructor(room: RoomConnection<S>, options: InterpolatedViewOptions<S>) {
     const buffer = (this.buffer = new SnapshotBuffer(options));
     const collect = options.collect;
     // Made once: the state path runs per frame for every entity and must not allocate.
@@ -110,6 +110,6 @@ export class InterpolatedView<S = unknown> {
  * Interpolates the remote entities of `room`'s states: see {@link InterpolatedView}. Create it
  * right after {@link connect}, before the first welcome can arrive.
  */
-export function createInterpolatedView<S>(room: RoomConnection<S, any, any, any>, options: InterpolatedViewOptions<S>): InterpolatedView<S> {
+export function createInterpolatedView<S>(room: RoomConnection<S>, options: InterpolatedViewOptions<S>): InterpolatedView<S> {
   return new InterpolatedView(room, options);
 }

@@ -14,7 +14,6 @@ import {
   PROTOCOL_VERSION,
   ReceiptCounter,
   type AnyGameTypes,
-  type AnyMessages,
   type EventOf,
   type InputOf,
   type MessageName,
@@ -66,9 +65,12 @@ type Events<S> = RoomEvents<S, any>;
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
  * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
- * with a `game` declaration fills all four from it.
+ * with a `game` declaration fills all four from it. Written by hand, `RoomConnection<S>` (or
+ * `RoomConnection`) takes the connection of any game whose state is `S`: `M` defaults to `any`,
+ * since a connection limited to its game's message names could not pass where any name may be
+ * sent.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown, M = AnyMessages> extends RoomEmitter<RoomEvents<S, E>> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> extends RoomEmitter<RoomEvents<S, E>> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */

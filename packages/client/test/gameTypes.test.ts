@@ -43,7 +43,7 @@ interface Board {
 const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: true });
 
 const now = () => Date.now();
-let conns: RoomConnection<any, any, any>[] = [];
+let conns: RoomConnection<any>[] = [];
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   for (const c of conns) c.close();

@@ -7,7 +7,7 @@ import { CloseCode, ErrorCode, errorName, connect, type CloseInfo, type RoomConn
 import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
 
 const now = () => Date.now();
-let conns: RoomConnection<any, any, any>[] = [];
+let conns: RoomConnection<any>[] = [];
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   for (const c of conns) c.close();

@@ -20,7 +20,7 @@ const plainGame = defineGameTypes<number>()({ kind: "plain", schema, encodeInput
 const jsonGame = defineGameTypes<number, never, { n: number }>()({ kind: "jl", json: true, messages: defineMessages<LobbyMessages>() });
 
 const now = () => Date.now();
-let conns: RoomConnection<any, any, any, any>[] = [];
+let conns: RoomConnection<any>[] = [];
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
   for (const c of conns) c.close();
@@ -78,8 +78,17 @@ describe("types from the declaration (compile time)", () => {
     conns.push(plain);
     // @ts-expect-error: a game without messages takes none
     plain.send("ready", { ready: true });
-    // A connection with declared messages (an interface) still feeds the SDK's views.
+    // A connection with declared messages (an interface) still feeds the SDK's views, and
+    // passes where a hand-typed connection of its state (or of any state) is taken.
     createInterpolatedView(room, { fields: ["x"], collect: () => {} });
+    type Dots = typeof room.state;
+    const takesDots = (c: RoomConnection<Dots>): RoomConnection<Dots> => c;
+    const takesAny = (c: RoomConnection): RoomConnection => c;
+    takesDots(room);
+    takesAny(room);
+    takesAny(plain);
+    // @ts-expect-error: a JSON room's connection is not one of the dots schema's view
+    takesDots(connect("ws://h", { game: jsonGame, room: "r", WebSocketImpl: Impl, startClosed: true }));
     // Without a game: any name, any payload, an unknown response.
     const raw = connect("ws://h", { kind: "x", room: "r", WebSocketImpl: Impl, startClosed: true });
     conns.push(raw);
