@@ -51,7 +51,7 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
   }
 
   /**
-   * A player entity entered the view (decoder listener). The own avatar is recognised here, as
+   * A player entity entered the view (the view's `onAdd`). The own avatar is recognised here, as
    * it arrives, rather than by scanning every player on every frame.
    */
   protected playerEntered(id: number, rec: Rec): void {
@@ -59,7 +59,7 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
     if (rec.pid === this.conn.playerId) this.selfEntity = id;
   }
 
-  /** A player entity left the view (decoder listener). */
+  /** A player entity left the view (the view's `onRemove`). */
   protected playerLeft(id: number): void {
     this.players.delete(id);
     if (id === this.selfEntity) this.selfEntity = -1;
