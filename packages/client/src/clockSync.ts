@@ -96,8 +96,11 @@ export class ClockSync {
   addSample(t0: number, serverTime: number, t1: number): boolean {
     const rtt = t1 - t0;
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
-    this.#from = this.offsetAt(t1);
-    this.#since = t1;
+    // A sample handled after a newer one restarts the slew from the newer one's instant: from
+    // its own, the offset already applied between the two would change after the fact.
+    const at = Math.max(t1, this.#since);
+    this.#from = this.offsetAt(at);
+    this.#since = at;
     const n = this.#samples++;
     this.#offsets[n % CLOCK_WINDOW] = serverTime - (t0 + rtt / 2);
     this.#best.add(n, rtt);
