@@ -79,8 +79,8 @@ export class Predictor<S, I> {
   /**
    * Applies a local input at once and remembers it under `seq` (the number `sendInput`
    * returned). Inputs that were not sent (seq < 0) are ignored: the server will never apply
-   * them; so are ones not above the ack and every pending input (or not a number): the server
-   * applies each number once and in order, and acks drop pending inputs from the oldest on.
+   * them. So is a seq not above both the ack and the newest pending one, or not a number: the
+   * server applies each number once and in order, and acks drop pending inputs oldest first.
    */
   push(seq: number, input: I): S | undefined {
     if (seq < 0 || !(seq > Math.max(this.#acked, this.#seqs.at(-1) ?? -1))) return this.#predicted;
