@@ -106,7 +106,12 @@ export class ClockSync {
     this.#best.add(n, rtt);
     this.#srtt = n === 0 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
     const target = (this.#target = this.#offsets[this.#best.minAt % CLOCK_WINDOW]);
-    if (this.#samples <= this.#warmup || Math.abs(target - this.#from) > CLOCK_STEP_MS) this.#from = target;
+    if (this.#samples <= this.#warmup || Math.abs(target - this.#from) > CLOCK_STEP_MS) {
+      // Applied at once, from this sample on: a local clock that went back leaves no anchor in
+      // its future to hold the slew still until it catches up.
+      this.#from = target;
+      this.#since = t1;
+    }
     return true;
   }
 

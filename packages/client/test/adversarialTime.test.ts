@@ -177,6 +177,19 @@ describe("ClockSync under hostile input", () => {
     }
   });
 
+  it("a local clock that jumped back an hour is stepped to, and small corrections slew again at once", () => {
+    const cs = new ClockSync();
+    const hour = 3_600_000;
+    cs.addSample(hour - 10, hour + 1000 - 5, hour); // offset 1000
+    // The local clock went back an hour (a clock that is not monotonic): the offset steps.
+    cs.addSample(-10, hour + 1100 - 5, 0); // offset hour + 1100
+    expect(cs.offsetAt(0)).toBeCloseTo(hour + 1100, 6);
+    // A better sample 50 ms away is slewed toward at 10 ms/s from its arrival, not an hour later.
+    cs.addSample(1000 - 2, 1000 + hour + 1150 - 1, 1000);
+    expect(cs.offsetAt(1000)).toBeCloseTo(hour + 1100, 6);
+    expect(cs.offsetAt(2000)).toBeCloseTo(hour + 1110, 6);
+  });
+
   it("fuzz: serverNow is never NaN and never runs backwards between samples added in order", () => {
     fc.assert(
       fc.property(
