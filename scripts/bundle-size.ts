@@ -42,8 +42,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * (budget +149) with the clocks and prediction guarded against hostile input (tunables that are
  * not numbers refused with a RangeError, non-finite times ignored, gone entities let go without
  * render updates, prediction owning what it mutates and keeping its pending inputs in order);
- * 12,443 (budget +43) with every interpolated view kept attached (a second one used to detach
- * the first, which then froze after a room restart).
+ * 12,438 (budget +43) with every interpolated view kept attached (a second one used to detach
+ * the first, which then froze after a room restart); 12,443 with a stepped clock sample
+ * anchoring the slew at its own arrival.
  */
 export const SDK_BUNDLE_BUDGET_GZIP = 12_472;
 
