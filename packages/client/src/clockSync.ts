@@ -96,14 +96,22 @@ export class ClockSync {
   addSample(t0: number, serverTime: number, t1: number): boolean {
     const rtt = t1 - t0;
     if (!Number.isFinite(rtt) || !Number.isFinite(serverTime) || rtt < 0) return false;
-    this.#from = this.offsetAt(t1);
-    this.#since = t1;
+    // A sample handled after a newer one restarts the slew from the newer one's instant: from
+    // its own, the offset already applied between the two would change after the fact.
+    const at = Math.max(t1, this.#since);
+    this.#from = this.offsetAt(at);
+    this.#since = at;
     const n = this.#samples++;
     this.#offsets[n % CLOCK_WINDOW] = serverTime - (t0 + rtt / 2);
     this.#best.add(n, rtt);
     this.#srtt = n === 0 ? rtt : this.#srtt + (rtt - this.#srtt) / 8;
     const target = (this.#target = this.#offsets[this.#best.minAt % CLOCK_WINDOW]);
-    if (this.#samples <= this.#warmup || Math.abs(target - this.#from) > CLOCK_STEP_MS) this.#from = target;
+    if (this.#samples <= this.#warmup || Math.abs(target - this.#from) > CLOCK_STEP_MS) {
+      // Applied at once, from this sample on: a local clock that went back leaves no anchor in
+      // its future to hold the slew still until it catches up.
+      this.#from = target;
+      this.#since = t1;
+    }
     return true;
   }
 

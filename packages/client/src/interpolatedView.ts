@@ -50,6 +50,7 @@ export class InterpolatedView<S = unknown> {
   /** The buffer behind the view (delay, starvations, tracked entities). */
   readonly buffer: SnapshotBuffer;
   readonly #unsubscribe: () => void;
+  readonly #detach: () => void;
 
   /** @internal Use {@link createInterpolatedView}. */
   constructor(room: RoomConnection<S>, options: InterpolatedViewOptions<S>) {
@@ -57,7 +58,7 @@ export class InterpolatedView<S = unknown> {
     const collect = options.collect;
     // Made once: the state path runs per frame for every entity and must not allocate.
     const put: EntitySink = (id, values) => buffer.setEntity(id, values);
-    room.attachSnapshots(buffer);
+    this.#detach = room.attachSnapshots(buffer);
     this.#unsubscribe = room.on("state", (f) => {
       // A frame without a state change still tells the buffer that time advanced with nothing moving.
       if (!buffer.beginSnapshot(f.time, f.receivedAt, f.changed)) return;
@@ -100,9 +101,10 @@ export class InterpolatedView<S = unknown> {
     return this.buffer.sample(entityId, this.buffer.renderTime, out);
   }
 
-  /** Stops listening to the connection (the buffer keeps what it has). */
+  /** Stops listening to the connection and detaches the buffer from it (the buffer keeps what it has). */
   dispose(): void {
     this.#unsubscribe();
+    this.#detach();
   }
 }
 

@@ -1,4 +1,4 @@
-import { approach, monotonicNow, WindowMin } from "./timing";
+import { approach, checkOption, monotonicNow, WindowMin } from "./timing";
 
 /**
  * The render clock of snapshot interpolation: when, in server time, the page should be drawing
@@ -87,9 +87,9 @@ export abstract class PlayoutClock {
   #lastStarveAt = -Infinity;
 
   constructor(options: PlayoutClockOptions = {}) {
-    this.#minDelay = options.minDelayMs ?? 60;
-    this.#maxDelay = Math.max(this.#minDelay, options.maxDelayMs ?? 200);
-    this.#initialDelayOption = options.initialDelayMs;
+    this.#minDelay = checkOption("minDelayMs", options.minDelayMs) ?? 60;
+    this.#maxDelay = Math.max(this.#minDelay, checkOption("maxDelayMs", options.maxDelayMs) ?? 200);
+    this.#initialDelayOption = checkOption("initialDelayMs", options.initialDelayMs);
     this.#now = options.now ?? monotonicNow;
     this.setSendInterval(options.sendIntervalMs ?? 50);
   }
@@ -130,6 +130,17 @@ export abstract class PlayoutClock {
     return this.#clamp(PLAYOUT_HEADROOM_MS - this.#worst.min - this.#earliest.min);
   }
 
+  /**
+   * Server time that render time reaches by the next `update` (one at a local time not before
+   * the newest arrival): the newest snapshot less the band's top and the most the baseline may
+   * lie above that snapshot's arrival offset without a restart. A frame that never gets a
+   * render update (a hidden tab) still gets this far, so an entity gone before it is never
+   * drawn again and can be let go.
+   */
+  protected get passedTime(): number {
+    return Math.max(this.#lastRender, this.#latest - this.#maxDelay - TIMELINE_RESET_MS);
+  }
+
   /** Server send interval (ms): the step by which a starvation grows the delay. */
   get sendIntervalMs(): number {
     return this.#sendInterval;
@@ -148,9 +159,12 @@ export abstract class PlayoutClock {
   /**
    * Advances the render clock to local time `localNow` (call once per render frame) and
    * returns the render time in server room ms; -Infinity before the first snapshot. Render
-   * time past the newest snapshot is a starvation, which grows the delay.
+   * time past the newest snapshot is a starvation, which grows the delay. A `localNow` that is
+   * not a finite number changes nothing: NaN or Infinity would stick in the never-backwards
+   * render time for the rest of the timeline.
    */
   update(localNow: number = this.#now()): number {
+    if (!Number.isFinite(localNow)) return this.#lastRender;
     // 0 on the first update (#lastUpdate NaN) and when local time stood still or went back.
     const dt = Math.max(0, localNow - this.#lastUpdate) || 0;
     this.#lastUpdate = localNow;
@@ -188,20 +202,21 @@ export abstract class PlayoutClock {
   /**
    * Records that the snapshot of server time `serverTime` arrived at local `receivedAt`, and
    * whether it `changed` anything. Returns false, recording nothing, for a snapshot not newer
-   * than the newest one (a duplicate, or one from before a reconnect).
+   * than the newest one (a duplicate, or one from before a reconnect), and for times that are
+   * not finite numbers (one NaN arrival would be the baseline the render time hangs on).
    */
   protected recordArrival(serverTime: number, receivedAt: number = this.#now(), changed: boolean): boolean {
-    if (!(serverTime > this.#latest && serverTime < Infinity)) return false;
+    if (!(serverTime > this.#latest && Math.abs(receivedAt - serverTime) < Infinity)) return false;
     const offset = receivedAt - serverTime;
     // Arriving far *earlier* than ever can only mean the local clock stood still while the
     // server's ran (a suspended device): the old baseline means nothing now, so the timeline
-    // restarts as at the first arrival. Arriving late is a network stall and is left to
-    // starvation feedback.
+    // restarts as at the first arrival. Render time keeps its never-backwards floor: server
+    // time went on, and the snapshots kept are on the same clock. Arriving late is a network
+    // stall and is left to starvation feedback.
     const restart = this.#latest === -Infinity || offset < this.#base - TIMELINE_RESET_MS;
     if (restart) {
       this.#earliest.clear();
       this.#worst.clear();
-      this.#lastRender = -Infinity;
       this.#base = offset;
       // Jitter not yet seen cannot be ruled out: no shrinking for a stable period from the start.
       this.#lastStarveAt = receivedAt;

@@ -6,8 +6,9 @@ export interface PredictorOptions<S, I> {
    */
   applyInput: (state: S, input: I) => S;
   /**
-   * Copies a state. When given, reconciliation clones the server state before replaying onto
-   * it, so `applyInput` may work in place and the decoder's state is never touched.
+   * Copies a state. When given, the predictor clones every state it is handed (the server's at
+   * reconciliation, the initial one, the one given to `reset`) before applying inputs to it, so
+   * `applyInput` may work in place and the caller's (or the decoder's) state is never touched.
    */
   clone?: (state: S) => S;
   /**
@@ -47,7 +48,7 @@ export class Predictor<S, I> {
 
   constructor(options: PredictorOptions<S, I>, initialState?: S) {
     this.#options = options;
-    this.#predicted = initialState;
+    this.reset(-1, initialState);
   }
 
   /** The predicted state (server state plus unacked inputs); undefined before any state. */
@@ -77,10 +78,12 @@ export class Predictor<S, I> {
 
   /**
    * Applies a local input at once and remembers it under `seq` (the number `sendInput`
-   * returned). Inputs that were not sent (seq < 0) are ignored: the server will never apply them.
+   * returned). Inputs that were not sent (seq < 0) are ignored: the server will never apply
+   * them. So is a seq not above both the ack and the newest pending one, or not a number: the
+   * server applies each number once and in order, and acks drop pending inputs oldest first.
    */
   push(seq: number, input: I): S | undefined {
-    if (seq < 0 || seq <= this.#acked) return this.#predicted;
+    if (seq < 0 || !(seq > Math.max(this.#acked, this.#seqs.at(-1) ?? -1))) return this.#predicted;
     if (this.#seqs.length === MAX_PENDING_INPUTS) this.#dropOldest();
     this.#seqs.push(seq);
     this.#inputs.push(input);
@@ -112,9 +115,10 @@ export class Predictor<S, I> {
    * The next {@link reconcile} supplies the state.
    */
   reset(lastSeq = -1, state?: S): void {
+    const clone = this.#options.clone;
     this.#seqs.length = this.#inputs.length = 0;
     this.#acked = lastSeq;
-    this.#predicted = state;
+    this.#predicted = clone && state !== undefined ? clone(state) : state;
   }
 
   #dropOldest(): void {

@@ -96,7 +96,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   #roomId: string;
   #kindName: string;
   #ticket: ConnectOptions["ticket"];
-  #snapshots: SnapshotBuffer | undefined;
+  /** Buffers kept informed: the `snapshots` option's and every attached one (one per view). */
+  readonly #snapshots = new Set<SnapshotBuffer>();
   #status: ConnectionStatus = "idle";
   #token: string;
   #welcome: WelcomeInfo | null = null;
@@ -134,7 +135,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#kindName = options.kind ?? game?.kind ?? "";
     this.#ticket = options.ticket;
     this.#token = options.token ?? "";
-    this.#snapshots = options.snapshots;
+    if (options.snapshots) this.#snapshots.add(options.snapshots);
     const json = game ? game.json : (options as ConnectOptions<S>).json === true;
     this.#wire = new ClientWire(json);
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
@@ -190,19 +191,23 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
-    return refreshStats(this.#counters, this.clock, this.#snapshots, this.#opts.predictor);
+    // The first buffer speaks for them all (usually the only one).
+    return refreshStats(this.#counters, this.clock, this.#snapshots.values().next().value, this.#opts.predictor);
   }
 
 
   /**
    * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
    * room's send interval from each welcome, is cleared when the room restarted (new epoch), and
-   * its delay and starvations show in {@link stats}. For a buffer made after `connect`.
+   * its delay and starvations show in {@link stats} (the first attached buffer's, when there are
+   * several). For a buffer made after `connect`; any number may be attached. Returns a function
+   * that detaches it again.
    */
-  attachSnapshots(buffer: SnapshotBuffer): void {
-    this.#snapshots = buffer;
+  attachSnapshots(buffer: SnapshotBuffer): () => void {
+    this.#snapshots.add(buffer);
     const w = this.#welcome;
     if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
+    return () => this.#snapshots.delete(buffer);
   }
 
   /**
@@ -335,7 +340,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#token = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
     this.#welcome = null;
-    this.#snapshots?.clear();
+    this.#snapshots.forEach((b) => b.clear());
     this.clock.reset();
     this.#end(1000, "switching rooms", true, RESTART);
   }
@@ -525,13 +530,13 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#inputs.rejoined(welcome.lastSeq);
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
-    const snaps = this.#snapshots;
-    if (prev && prev.roomEpoch !== welcome.roomEpoch) {
-      // A different room instance: old timestamps and clock samples belong to another timeline.
-      snaps?.clear();
-      this.clock.reset();
+    // A different room instance: old timestamps and clock samples belong to another timeline.
+    const restarted = prev && prev.roomEpoch !== welcome.roomEpoch;
+    if (restarted) this.clock.reset();
+    for (const snaps of this.#snapshots) {
+      if (restarted) snaps.clear();
+      if (welcome.syncIntervalMs > 0) snaps.setSendInterval(welcome.syncIntervalMs);
     }
-    if (welcome.syncIntervalMs > 0) snaps?.setSendInterval(welcome.syncIntervalMs);
     // The clock refuses a sample that is no round trip (no hello went out on this socket).
     this.clock.addSample(this.#helloAt, welcome.serverTime, now);
 

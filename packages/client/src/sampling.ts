@@ -1,3 +1,5 @@
+import { checkOption } from "./timing";
+
 /**
  * How entity fields are blended between snapshots, and what a sample did. Shared by the
  * per-entity history (`EntityTrack`) and the {@link SnapshotBuffer} that owns the layout.
@@ -47,10 +49,14 @@ export const LINEAR: BlendCode = 0;
 /** Blend code of `step` fields. */
 export const STEP: BlendCode = -1;
 
-/** The blend code of a field (a bare name is `linear`; an angle's period defaults to 2π). */
+/**
+ * The blend code of a field (a bare name is `linear`; an angle's period defaults to 2π). A
+ * period that is not a finite number > 0 is a RangeError: it would blend to NaN, or read as
+ * another code.
+ */
 export function blendCode(field: string | FieldSpec): BlendCode {
   if (typeof field === "string") return LINEAR;
-  return field.interp === "angle" ? (field.period ?? 2 * Math.PI) : field.interp === "step" ? STEP : LINEAR;
+  return field.interp === "angle" ? (checkOption("period", field.period, true) ?? 2 * Math.PI) : field.interp === "step" ? STEP : LINEAR;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { EntityTrack } from "./entityTrack";
 import { PlayoutClock, type PlayoutClockOptions } from "./playoutClock";
 import { blendCode, SampleKind, type FieldSpec } from "./sampling";
+import { checkOption } from "./timing";
 
 export { SNAPSHOT_HISTORY } from "./entityTrack";
 
@@ -51,7 +52,7 @@ export class SnapshotBuffer extends PlayoutClock {
     const fields = options.fields;
     this.#names = fields.map((f) => (typeof f === "string" ? f : f.name));
     this.#codes = Float64Array.from(fields, blendCode);
-    this.#maxExtrapolation = Math.max(0, options.maxExtrapolationMs ?? 50);
+    this.#maxExtrapolation = checkOption("maxExtrapolationMs", options.maxExtrapolationMs) ?? 50;
     this.#scratch = new Float64Array(fields.length);
     this.#forEachScratch = new Float64Array(fields.length);
   }
@@ -141,8 +142,8 @@ export class SnapshotBuffer extends PlayoutClock {
   readonly #sweep = (track: EntityTrack, id: number): void => {
     const latest = this.latestTime;
     if (track.goneAt === Infinity && track.lastTime < latest) track.goneAt = latest;
-    // Once render time has passed its disappearance nothing will sample it again.
-    if (track.goneAt <= this.renderTime) this.#release(track, id);
+    // Once render time has passed (or is bound to pass) its disappearance nothing will sample it again.
+    if (track.goneAt <= this.passedTime) this.#release(track, id);
   };
 
   readonly #release = (track: EntityTrack, id: number): void => {

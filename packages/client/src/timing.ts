@@ -8,6 +8,18 @@
 /** The default local monotonic clock (ms). */
 export const monotonicNow = (): number => performance.now();
 
+/**
+ * `value` itself when it is undefined or a finite number ≥ 0 (> 0 when `positive`); a RangeError
+ * naming the option otherwise. Tunables that are not numbers would turn every render time or
+ * sample into NaN, far from the mistake.
+ */
+export function checkOption<T extends number | undefined>(name: string, value: T, positive?: boolean): T {
+  if (value !== undefined && !((positive ? value > 0 : value >= 0) && value < Infinity)) {
+    throw new RangeError(`${name} must be a finite number ${positive ? ">" : "≥"} 0, not ${value}`);
+  }
+  return value;
+}
+
 /** `from` moved toward `to` by at most `maxStep` (≥ 0); exactly `to` once within reach. */
 export function approach(from: number, to: number, maxStep: number): number {
   return to > from + maxStep ? from + maxStep : to < from - maxStep ? from - maxStep : to;

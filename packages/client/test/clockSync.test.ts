@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CLOCK_SLEW_MS_PER_MS, CLOCK_STEP_MS, ClockSync } from "../src/clockSync";
+import { CLOCK_SLEW_MS_PER_MS, CLOCK_STEP_MS, CLOCK_WINDOW, ClockSync } from "../src/clockSync";
 
 /** One direction's queueing delay: usually a quiet network (< 1.5 ms), sometimes a spike. */
 const jitterArb = fc.oneof(
@@ -50,6 +50,33 @@ describe("ClockSync", () => {
     expect(cs.offsetAt(200)).toBeCloseTo(1000, 9);
     expect(cs.minRttMs).toBe(20);
     expect(cs.rttMs).toBeGreaterThan(20);
+  });
+
+  it("aims at the offset of the lowest-RTT sample among the last CLOCK_WINDOW (the newest on ties), across resets", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ rtt: fc.integer({ min: 0, max: 20 }), offset: fc.integer({ min: -1e6, max: 1e6 }), reset: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+        (samples) => {
+          // Every sample applied directly, so the applied offset is the target itself.
+          const cs = new ClockSync({ warmupSamples: 1000 });
+          const kept: { rtt: number; offset: number }[] = [];
+          let t = 0;
+          for (const s of samples) {
+            if (s.reset && kept.length > 0) {
+              cs.reset();
+              kept.length = 0;
+            }
+            t += 100;
+            cs.addSample(t - s.rtt, t - s.rtt / 2 + s.offset, t);
+            kept.push(s);
+            const window = kept.slice(-CLOCK_WINDOW);
+            const minRtt = Math.min(...window.map((w) => w.rtt));
+            expect(cs.minRttMs).toBe(minRtt);
+            expect(cs.offsetAt(t)).toBe(window.filter((w) => w.rtt === minRtt).at(-1)!.offset);
+          }
+        },
+      ),
+    );
   });
 
   it("applies the first sample at once, then slews at a bounded rate", () => {

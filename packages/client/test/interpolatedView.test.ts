@@ -117,6 +117,30 @@ describe("InterpolatedView", () => {
     expect(view.sample(1)).toBeNull();
   });
 
+  it("every view on a connection is attached: a second one does not leave the first behind on a room restart", () => {
+    const { s, sockets, view } = setup();
+    const second = createInterpolatedView(conn!, { fields: ["x"], now, collect: (pairs, put) => pairs.forEach(([id, x]) => put(id, [x])) });
+    s.serverOpen();
+    s.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 1000, token: "t" }));
+    for (const v of [view, second]) expect(v.buffer.sendIntervalMs).toBe(33);
+    for (let k = 1; k <= 5; k++) sendFrame(s, k);
+    s.serverClose(1006);
+    vi.advanceTimersByTime(5_000);
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes({ syncIntervalMs: 40, roomEpoch: 2000, token: "t" }));
+    // The new room instance's clock starts again near 0: both views follow it.
+    sendFrame(sockets[1]!, 1);
+    for (const v of [view, second]) {
+      expect(v.buffer.sendIntervalMs).toBe(40);
+      expect(v.buffer.latestTime).toBe(50);
+    }
+    // A disposed view is let go: the connection no longer clears or reports it.
+    second.dispose();
+    conn!.switchTo("r2");
+    expect(view.size).toBe(0);
+    expect(second.size).toBe(2);
+  });
+
   it("stops feeding the buffer once disposed", () => {
     const { s, view } = setup();
     s.serverOpen();

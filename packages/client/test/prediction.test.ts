@@ -82,6 +82,21 @@ describe("Predictor", () => {
     expect(p.pending).toBe(2);
   });
 
+  it("with clone, applyInput mutates only the predictor's own copies: not the initial or the reset state", () => {
+    const mutate = (s: P, i: Move): P => {
+      s.x += i.dx;
+      return s;
+    };
+    const initial = { x: 0, y: 0 };
+    const p = new Predictor<P, Move>({ applyInput: mutate, clone: (s) => ({ ...s }) }, initial);
+    expect(p.push(1, { dx: 1, dy: 0 })).toEqual({ x: 1, y: 0 });
+    expect(initial).toEqual({ x: 0, y: 0 });
+    const resync = { x: 7, y: 0 }; // e.g. the avatar as the decoder holds it
+    p.reset(1, resync);
+    expect(p.push(2, { dx: 1, dy: 0 })).toEqual({ x: 8, y: 0 });
+    expect(resync).toEqual({ x: 7, y: 0 });
+  });
+
   it("reset drops stale inputs: nothing is replayed over the resynced state", () => {
     const p = new Predictor<P, Move>({ applyInput: move, error: dist }, { x: 0, y: 0 });
     for (let seq = 1; seq <= 5; seq++) p.push(seq, { dx: 1, dy: 0 });
@@ -103,5 +118,72 @@ describe("Predictor", () => {
     expect(p.pending).toBe(MAX_PENDING_INPUTS);
     // Inputs 1–6 were dropped, so an ack of 6 leaves every kept input to replay.
     expect(p.reconcile({ x: 0, y: 0 }, 6)).toEqual({ x: MAX_PENDING_INPUTS, y: 0 });
+  });
+});
+
+describe("Predictor against a naive twin", () => {
+  // States are the list of what was applied: any replay in a wrong order or count shows.
+  type S = readonly string[];
+  const apply = (s: S, i: string): S => [...s, i];
+
+  const op = fc.oneof(
+    // A sent input: the next sequence number is 1–3 above the last one handed out.
+    { weight: 8, arbitrary: fc.record({ kind: fc.constant("push" as const), step: fc.integer({ min: 1, max: 3 }) }) },
+    // A number sendInput never returns here: unsent, not a number, repeated, or going back.
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("badPush" as const), seq: fc.constantFrom(-1, Number.NaN, 0, 1, -0.5), repeat: fc.boolean() }) },
+    // A frame: the ack anywhere from before the first input to beyond the last one sent, or none.
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant("frame" as const), back: fc.option(fc.integer({ min: -3, max: 12 })) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("reset" as const), back: fc.integer({ min: 0, max: 6 }), withState: fc.boolean() }) },
+  );
+
+  let bounded = false;
+  it("predicts the last server state plus every sent, unacknowledged input (the newest MAX_PENDING_INPUTS), in order", () => {
+    fc.assert(
+      // A silent server (frames without acks, no rejoin) lets the pending list reach its bound.
+      fc.property(fc.array(op, { maxLength: 600, size: "max" }), fc.boolean(), fc.boolean(), (ops, initial, silent) => {
+        const p = new Predictor<S, string>({ applyInput: apply }, initial ? ["init"] : undefined);
+        // The twin: every accepted input since the last reset, the first still pending, the ack.
+        let sent: { seq: number; input: string }[] = [];
+        let first = 0;
+        let ack = -1;
+        let seq = 0;
+        let expected: S | undefined = initial ? ["init"] : undefined;
+        let frames = 0;
+        for (const [n, o] of ops.entries()) {
+          if (o.kind === "push" || o.kind === "badPush") {
+            const s = o.kind === "push" ? (seq += o.step) : o.repeat && sent.length > 0 ? sent[sent.length - 1].seq : o.seq;
+            const input = `i${n}`;
+            const newest = sent.length > first ? sent[sent.length - 1].seq : -Infinity;
+            // Accepted only when it can still be applied by the server and keeps the order.
+            if (s >= 0 && s > ack && s > newest) {
+              sent.push({ seq: s, input });
+              if (sent.length - first > MAX_PENDING_INPUTS) first++;
+              if (expected !== undefined) expected = apply(expected, input);
+            }
+            p.push(s, input);
+          } else if (o.kind === "frame") {
+            const server: S = [`server${frames++}`];
+            const a = o.back === null || silent ? undefined : seq - o.back;
+            if (a !== undefined && a > ack) ack = a;
+            while (first < sent.length && sent[first].seq <= ack) first++;
+            expected = sent.slice(first).reduce((s, x) => apply(s, x.input), server);
+            p.reconcile(server, a);
+          } else if (!silent) {
+            ack = Math.max(-1, seq - o.back);
+            sent = [];
+            first = 0;
+            expected = o.withState ? ["welcome"] : undefined;
+            p.reset(ack, expected);
+          }
+          expect(p.state).toEqual(expected);
+          expect(p.pending).toBe(sent.length - first);
+          expect(p.lastAck).toBe(ack);
+        }
+        bounded ||= sent.length - first === MAX_PENDING_INPUTS;
+      }),
+      { numRuns: 300 },
+    );
+    // The bound was reached in some runs (about one in seven).
+    expect(bounded).toBe(true);
   });
 });

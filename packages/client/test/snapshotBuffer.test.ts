@@ -353,6 +353,38 @@ describe("SnapshotBuffer sampling", () => {
     expect(Math.sin(q[1])).toBeCloseTo(Math.sin(5 * deg), 12);
   });
 
+  it("interpolates and extrapolates angles like the nearest copy of the newer one, any period", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e4, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        fc.double({ min: 0, max: 1.5, noNaN: true }),
+        (period, ta, tb, f) => {
+          const a = ta * period;
+          const b = tb * period;
+          // The naive twin: of b + k·period, the copy nearest a; then a straight line to it.
+          let near = b;
+          for (let k = -8; k <= 8; k++) if (Math.abs(b + k * period - a) < Math.abs(near - a)) near = b + k * period;
+          const buf = new SnapshotBuffer({ fields: [{ name: "a", interp: "angle", period }], maxExtrapolationMs: 50 });
+          buf.beginSnapshot(0, 0);
+          buf.setEntity(1, [a]);
+          buf.endSnapshot();
+          buf.beginSnapshot(100, 0);
+          buf.setEntity(1, [b]);
+          buf.endSnapshot();
+          const v = buf.sample(1, 100 * f)![0];
+          // Past the newer snapshot it carries on along the same turn, at most 50 ms worth.
+          const want = f <= 1 ? a + (near - a) * f : b + (near - a) * Math.min(f - 1, 0.5);
+          expect(Math.abs(near - a)).toBeLessThanOrEqual(period / 2 + 1e-9 * period);
+          // Same angle (a tie at half a turn may go either way round).
+          const diff = Math.abs(v - want) % period;
+          expect(Math.min(diff, period - diff)).toBeLessThan(1e-9 * period + (Math.abs(Math.abs(near - a) - period / 2) < 1e-9 * period ? period : 0));
+        },
+      ),
+    );
+  });
+
   it("finds fields by name, and turns angles of a given period the short way round", () => {
     const b = new SnapshotBuffer({ fields: ["x", { name: "heading", interp: "angle", period: 360 }, { name: "hp", interp: "step" }] });
     expect([b.fieldIndex("x"), b.fieldIndex("heading"), b.fieldIndex("hp"), b.fieldIndex("y")]).toEqual([0, 1, 2, -1]);
