@@ -340,11 +340,13 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#end(1000, "switching rooms", true, RESTART);
   }
 
-  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
+  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` of its start (the ticket fetch included) is abandoned. */
   async #open(): Promise<void> {
     const attempt = ++this.#attempt;
     this.#retryAfterMs = 0;
     this.#tokenRejected = false;
+    // Started before the ticket fetch: a ticket function that never answers must not hang the attempt.
+    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
     let ticket = this.#ticket;
     if (typeof ticket === "function") {
       try {
@@ -381,7 +383,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     };
     // An error is always followed by a close, which carries the code.
     ws.onerror = () => {};
-    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
   }
 
   /**
@@ -566,7 +567,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       for (const body of f.events) {
         const ev = dec ? dec(body) : body;
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
-        if (ev !== null || !game) this.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+        // A listener that closed or switched the connection hears no more of this frame.
+        if ((ev !== null || !game) && !this.#emitStill("event", { tick: f.tick, time: f.time, body: ev as E })) return;
       }
     }
     this.emit("state", {

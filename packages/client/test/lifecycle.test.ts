@@ -102,6 +102,21 @@ describe("connection lifecycle by hand", () => {
     expect(conn.stats.reconnects).toBe(0); // a first join, not a rejoin
   });
 
+  it("an event listener that switches rooms hears nothing more of the old room's frame", () => {
+    const { conn, sockets } = setup();
+    const heard: string[] = [];
+    conn.on("event", (e) => {
+      heard.push(`event ${(e.body as Uint8Array)[0]}`);
+      if (conn.room === "a") conn.switchTo("b");
+    });
+    conn.on("state", (f) => heard.push(`state ${f.tick}`));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes());
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 0, events: [new Uint8Array([1]), new Uint8Array([2])] }));
+    expect(heard).toEqual(["event 1"]);
+    expect(conn.status).toBe("connecting");
+  });
+
   it("leave() then switchTo() joins another room after the connection closed", () => {
     const { conn, sockets } = setup();
     sockets[0]!.serverOpen();

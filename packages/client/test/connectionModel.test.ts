@@ -1,0 +1,228 @@
+/**
+ * The connection state machine under random drives: the caller (open, close, reconnect, switchTo,
+ * inputs, requests), the server (open, welcome, frames, errors, pongs, closes), the clock, ticket
+ * functions that answer late or fail, and listeners that close, reconnect or switch from inside
+ * `close`, `reconnecting`, `welcome` and `state`. After every step the invariants the connection
+ * promises are checked; fast-check prints the shortest failing drive.
+ */
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CloseCode, ErrorCode, connect, type ConnectionStatus, type RoomConnection } from "../src/index";
+import { errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+type Hookable = "close" | "reconnecting" | "welcome" | "state" | "error" | "event";
+type Act = "close" | "reconnect" | "switch" | "open";
+type Step =
+  | { t: "open" | "reconnect" | "switch" | "whenJoined" | "request" | "input" | "flush" | "sOpen" | "sFrame" | "sPong" | "sBadWelcome" }
+  | { t: "close"; leave: boolean }
+  | { t: "sWelcome" | "join"; lastSeq: number }
+  | { t: "sError"; code: number; retryAfterMs: number }
+  | { t: "sClose"; code: number }
+  | { t: "advance"; ms: number }
+  | { t: "ticket"; ok: boolean }
+  | { t: "hook"; on: Hookable; act: Act };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  // Open and welcome in one step, so drives get joined often.
+  { weight: 4, arbitrary: fc.nat({ max: 20 }).map((lastSeq): Step => ({ t: "join", lastSeq })) },
+  fc.constantFrom<Step>({ t: "open" }, { t: "reconnect" }, { t: "switch" }, { t: "whenJoined" }, { t: "request" }, { t: "flush" }, { t: "sPong" }, { t: "sBadWelcome" }),
+  fc.boolean().map((leave): Step => ({ t: "close", leave })),
+  // The server side and inputs come up most often: they move the machine forward.
+  { weight: 4, arbitrary: fc.constantFrom<Step>({ t: "sOpen" }, { t: "sFrame" }, { t: "input" }, { t: "input" }) },
+  fc.nat({ max: 20 }).map((lastSeq): Step => ({ t: "sWelcome", lastSeq })),
+  fc.record({ code: fc.constantFrom(ErrorCode.room_full, ErrorCode.bad_token, ErrorCode.join_throttled, ErrorCode.rate_limited), retryAfterMs: fc.constantFrom(0, 300, 2000) }).map((e): Step => ({ t: "sError", ...e })),
+  fc.constantFrom(1006, 1001, CloseCode.normal, CloseCode.bad_hello, CloseCode.room_full, CloseCode.join_throttled, CloseCode.replaced, CloseCode.slow_consumer).map((code): Step => ({ t: "sClose", code })),
+  fc.constantFrom(0, 50, 120, 1000, 3000, 12_000).map((ms): Step => ({ t: "advance", ms })),
+  fc.boolean().map((ok): Step => ({ t: "ticket", ok })),
+  fc.record({ on: fc.constantFrom<Hookable>("close", "reconnecting", "welcome", "state", "error", "event"), act: fc.constantFrom<Act>("close", "reconnect", "switch", "open") }).map((h): Step => ({ t: "hook", ...h })),
+);
+
+/** Lets pending promise callbacks (ticket functions, awaits inside the connection) run. */
+async function settleMicrotasks(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+const STATUSES: ReadonlySet<ConnectionStatus> = new Set(["idle", "connecting", "joined", "reconnecting", "closed"]);
+
+/** One drive: every step, then the checks. Returns nothing; throws on a broken invariant. */
+async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number): Promise<void> {
+  const { Impl, sockets } = fakeSockets();
+  const tickets: { resolve(t: string): void; reject(e: Error): void }[] = [];
+  const conn: RoomConnection = connect("ws://h/", {
+    kind: "arena",
+    room: "r0",
+    WebSocketImpl: Impl,
+    now: () => Date.now(),
+    connectTimeoutMs: 2000,
+    batchInputsMs,
+    reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
+    ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",
+  });
+  const settled = new Map<Promise<unknown>, number>();
+  const track = (p: Promise<unknown>): void => {
+    settled.set(p, 0);
+    p.then(
+      () => settled.set(p, settled.get(p)! + 1),
+      () => settled.set(p, settled.get(p)! + 1),
+    );
+  };
+  let lastSeqGiven = 0;
+  let lastSeqReturned = 0;
+  let rooms = 0;
+  /** The caller's last word: after close() (or leave) and until open, reconnect or switchTo the connection stays closed. */
+  let closedByCaller = false;
+  const act = (a: Act): void => {
+    closedByCaller = a === "close";
+    if (a === "close") conn.close();
+    else if (a === "reconnect") conn.reconnect();
+    else if (a === "open") conn.open();
+    else conn.switchTo(`r${++rooms}`);
+  };
+  /** The socket the server side acts on: the newest one, while it is not closed. */
+  const current = (): FakeSocket | undefined => {
+    const s = sockets[sockets.length - 1];
+    return s && s.readyState !== 3 ? s : undefined;
+  };
+
+  const check = (where: string): void => {
+    const status = conn.status;
+    expect(STATUSES.has(status), where).toBe(true);
+    const live = sockets.filter((s) => s.readyState !== 3);
+    expect(live.length, `${where}: sockets not closed`).toBeLessThanOrEqual(1);
+    if (status === "joined") expect(live[0]?.readyState, `${where}: joined on an open socket`).toBe(1);
+    // Something must move an unfinished connection on: a connect timeout, a backoff delay, a ping.
+    if (status !== "closed" && status !== "idle") expect(vi.getTimerCount(), `${where}: ${status} with no timer`).toBeGreaterThanOrEqual(1);
+    const pending = [...settled.values()].filter((n) => n === 0).length;
+    // At most the phase's one wait, the input batch and one per open request.
+    expect(vi.getTimerCount(), `${where}: timers`).toBeLessThanOrEqual(2 + pending);
+    if (closedByCaller) expect(status, `${where}: closed by the caller`).toBe("closed");
+    if (status === "closed") {
+      expect(live.length, `${where}: closed with a socket`).toBe(0);
+      expect(vi.getTimerCount(), `${where}: closed with timers`).toBe(0);
+    }
+    const st = conn.stats;
+    for (const k of ["bytesIn", "bytesOut", "messagesIn", "messagesOut", "frames", "inputsSent", "reconnects", "decodeErrors"] as const) {
+      expect(st[k], `${where}: stats.${k}`).toBeGreaterThanOrEqual(0);
+    }
+  };
+
+  // Events that speak of a joined connection come only while joined.
+  const events: string[] = [];
+  for (const e of ["welcome", "state", "event"] as const) conn.on(e, () => events.push(conn.status === "joined" ? "" : `${e} while ${conn.status}`));
+  conn.on("reconnecting", () => events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`));
+  let closeEvents = 0;
+  conn.on("close", () => closeEvents++);
+
+  for (const [i, s] of steps.entries()) {
+    const ws = current();
+    switch (s.t) {
+      case "open":
+      case "reconnect":
+      case "switch":
+        act(s.t);
+        break;
+      case "close":
+        closedByCaller = true;
+        conn.close({ leave: s.leave });
+        break;
+      case "whenJoined":
+        track(conn.whenJoined());
+        break;
+      case "request":
+        track(conn.request("chat", { text: "hi" }, 1500));
+        break;
+      case "input": {
+        const seq = conn.sendInput(new Uint8Array([i & 255]));
+        if (seq !== -1) {
+          expect(seq, "sendInput: seq above the last one").toBeGreaterThan(lastSeqReturned);
+          expect(seq, "sendInput: seq above the server's lastSeq").toBeGreaterThan(lastSeqGiven);
+          lastSeqReturned = seq;
+        }
+        break;
+      }
+      case "flush":
+        conn.flushInputs();
+        break;
+      case "sOpen":
+        if (ws?.readyState === 0) ws.serverOpen();
+        break;
+      case "join":
+        if (ws?.readyState === 0) ws.serverOpen();
+      // falls through
+      case "sWelcome":
+        // A server welcomes only after a hello on that socket.
+        if (ws?.readyState === 1 && ws.sent.length > 0) {
+          lastSeqGiven = Math.max(lastSeqGiven, s.lastSeq);
+          ws.serverSend(welcomeBytes({ lastSeq: s.lastSeq, token: `tok${i}` }));
+        }
+        break;
+      case "sBadWelcome":
+        // A server of another protocol version: the connection must stop, not retry.
+        if (ws?.readyState === 1 && ws.sent.length > 0) ws.serverSend(welcomeBytes({ version: 999 }));
+        break;
+      case "sFrame":
+        // Two events, so a listener that ends the connection on the first is seen by the second.
+        if (ws?.readyState === 1) ws.serverSend(frameBytes({ tick: i, time: i * 50, ack: lastSeqReturned, events: [new Uint8Array([1]), new Uint8Array([2])] }));
+        break;
+      case "sPong":
+        if (ws?.readyState === 1) ws.serverSend(pongBytes(Date.now() - 10, 1_700_000_000_000 + i));
+        break;
+      case "sError":
+        if (ws?.readyState === 1) ws.serverSend(errorBytes(s.code, "x", s.retryAfterMs));
+        break;
+      case "sClose":
+        ws?.serverClose(s.code, "server");
+        break;
+      case "advance":
+        await vi.advanceTimersByTimeAsync(s.ms);
+        break;
+      case "ticket": {
+        const t = tickets.shift();
+        if (s.ok) t?.resolve("t");
+        else t?.reject(new Error("no ticket"));
+        break;
+      }
+      case "hook":
+        conn.once(s.on, () => act(s.act));
+        break;
+    }
+    await settleMicrotasks();
+    if (conn.status === "joined") (globalThis as any).__joined = ((globalThis as any).__joined ?? 0) + 1;
+    if (conn.stats.inputsSent > 0) (globalThis as any).__inputs = ((globalThis as any).__inputs ?? 0) + 1;
+    check(`step ${i} ${JSON.stringify(s)}`);
+    expect(events.filter((e) => e !== ""), `step ${i}`).toEqual([]);
+  }
+
+  // The end: every promise settles exactly once, nothing is left running.
+  conn.close();
+  await settleMicrotasks();
+  check("after close");
+  for (const [, n] of settled) expect(n, "each promise settles exactly once").toBe(1);
+  // Sequence numbers on the wire strictly increase across every socket.
+  let prev = 0;
+  for (const sock of sockets) {
+    for (const m of sock.messages()) {
+      if (m.kind !== "input") continue;
+      for (const e of m.inputs) {
+        expect(e.seq, "seq on the wire").toBeGreaterThan(prev);
+        prev = e.seq;
+      }
+    }
+  }
+}
+
+describe("connection state machine (model-based)", () => {
+  it("keeps its invariants over random drives of caller, server, clock, tickets and listeners", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 60, size: "max" }), fc.boolean(), fc.constantFrom(0, 40), async (steps, lateTickets, batch) => {
+        vi.clearAllTimers();
+        await drive(steps, lateTickets, batch);
+      }),
+      { numRuns: 300 },
+    );
+    console.log("JOINED", (globalThis as any).__joined, (globalThis as any).__inputs);
+  });
+});
