@@ -352,9 +352,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       try {
         ticket = await ticket();
       } catch (e) {
-        if (attempt !== this.#attempt) return;
-        this.#error("ticket_failed", `ticket: ${String(e)}`);
-        return this.#dropped(1006, "ticket unavailable");
+        // An error listener may have closed, reconnected or switched the connection meanwhile.
+        if (attempt === this.#attempt && this.#error("ticket_failed", `ticket: ${String(e)}`)) this.#dropped(1006, "ticket unavailable");
+        return;
       }
       if (attempt !== this.#attempt) return;
     }
@@ -363,8 +363,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
-      this.#error("bad_url", String(e));
-      return this.#end(1006, "could not create socket", false, null);
+      if (this.#error("bad_url", String(e))) this.#end(1006, "could not create socket", false, null);
+      return;
     }
     this.#ws = ws;
     ws.binaryType = "arraybuffer";
@@ -596,12 +596,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * decoder refuses): reports it and drops the socket with a code that is not retried.
    */
   #fail(name: string, reason: string): void {
-    this.#error(name, reason);
-    this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
+    if (this.#error(name, reason)) this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
   }
 
-  /** Reports an `error` event: a local one (code 0) unless the server's code and pause are given. */
-  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): void {
-    this.emit("error", { code, name, reason, retryAfterMs, local });
+  /**
+   * Reports an `error` event: a local one (code 0) unless the server's code and pause are given.
+   * False when a listener closed, reconnected or switched the connection meanwhile.
+   */
+  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): boolean {
+    return this.#emitStill("error", { code, name, reason, retryAfterMs, local });
   }
 }

@@ -76,6 +76,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
   let closedByCaller = false;
   const act = (a: Act): void => {
     closedByCaller = a === "close";
+    if (a !== "close") ended = false;
     if (a === "close") conn.close();
     else if (a === "reconnect") conn.reconnect();
     else if (a === "open") conn.open();
@@ -113,8 +114,12 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
   const events: string[] = [];
   for (const e of ["welcome", "state", "event"] as const) conn.on(e, () => events.push(conn.status === "joined" ? "" : `${e} while ${conn.status}`));
   conn.on("reconnecting", () => events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`));
-  let closeEvents = 0;
-  conn.on("close", () => closeEvents++);
+  // A close that ends the connection is its last until the caller starts it again.
+  let ended = false;
+  conn.on("close", (c) => {
+    if (ended) events.push(`close ${c.code} ${c.reason} after the end`);
+    ended = !c.willReconnect;
+  });
 
   for (const [i, s] of steps.entries()) {
     const ws = current();
@@ -221,7 +226,7 @@ describe("connection state machine (model-based)", () => {
         vi.clearAllTimers();
         await drive(steps, lateTickets, batch);
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
     console.log("JOINED", (globalThis as any).__joined, (globalThis as any).__inputs);
   });

@@ -117,6 +117,21 @@ describe("connection lifecycle by hand", () => {
     expect(conn.status).toBe("connecting");
   });
 
+  it("an error listener that closes on a failed ticket fetch keeps the connection closed", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const ticket = () => Promise.reject(new Error("backend down"));
+    const conn = connect("ws://h/", { kind: "arena", room: "a", WebSocketImpl: Impl, now, ticket, reconnect: { baseMs: 1, maxMs: 1 } });
+    conns.push(conn);
+    const closes: CloseInfo[] = [];
+    conn.on("close", (c) => closes.push(c));
+    conn.on("error", () => conn.close());
+    await vi.advanceTimersByTimeAsync(100);
+    expect(conn.status).toBe("closed");
+    expect(sockets).toHaveLength(0);
+    expect(closes).toEqual([{ code: 1000, reason: "client closed", willReconnect: false, deliberate: true }]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("leave() then switchTo() joins another room after the connection closed", () => {
     const { conn, sockets } = setup();
     sockets[0]!.serverOpen();
