@@ -313,7 +313,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * Drops the current socket, if any, and connects again at once with the held {@link token}, so
    * the room gives back the seat while it still holds it: after the retries gave up, after
    * `close({ leave: false })`, or when the link looks stuck. Starts a fresh backoff. A `close`
-   * event (`deliberate`, `willReconnect`) reports the dropped socket.
+   * event (`deliberate`, `willReconnect`) reports the dropped socket (none without one).
    */
   reconnect(): void {
     this.#end(1000, "reconnect", true, RESTART);
@@ -406,8 +406,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
    */
   #end(code: number, reason: string, deliberate: boolean, retry: { attempt: number; delayMs: number } | null): void {
-    // An idle or closed connection has no socket whose end a restart would report.
-    const live = this.#status !== "idle" && this.#status !== "closed";
     this.#attempt++;
     clearTimeout(this.#timer);
     const ws = this.#ws;
@@ -423,8 +421,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
     if (!retry) for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    // Reported: a dropped socket, a failed attempt, the end. A restart with no socket to drop
+    // (idle, closed, between attempts, fetching a ticket) has no close to report.
     // A listener may close, reconnect or switch the connection: then nothing more happens here.
-    if ((live || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
+    if ((ws || !deliberate || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
     if (!retry) return;
     if (retry === RESTART) {
       this.#policy.markStable();

@@ -116,8 +116,15 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
   conn.on("reconnecting", () => events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`));
   // A close that ends the connection is its last until the caller starts it again.
   let ended = false;
+  // One close per socket: each event reports at most one newly closed socket, and a deliberate
+  // restart reports one (with no socket to drop it has nothing to report).
+  const reported = new Set<FakeSocket>();
   conn.on("close", (c) => {
     if (ended) events.push(`close ${c.code} ${c.reason} after the end`);
+    const fresh = sockets.filter((x) => x.readyState === 3 && !reported.has(x));
+    if (fresh.length > 1) events.push(`one close for ${fresh.length} sockets`);
+    if (fresh.length === 0 && c.deliberate && c.willReconnect) events.push(`close ${c.reason} with no socket`);
+    for (const x of fresh) reported.add(x);
     ended = !c.willReconnect;
   });
 
@@ -202,10 +209,16 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
   }
 
   // The end: every promise settles exactly once, nothing is left running.
-  conn.close();
-  await settleMicrotasks();
+  // A once-listener may start the connection again from inside close: close until it stays closed.
+  for (let n = 0; n < 10 && conn.status !== "closed"; n++) {
+    closedByCaller = true;
+    conn.close();
+    await settleMicrotasks();
+  }
   check("after close");
   for (const [, n] of settled) expect(n, "each promise settles exactly once").toBe(1);
+  expect(sockets.filter((x) => !reported.has(x)).length, "sockets whose close was never reported").toBe(0);
+  expect(events.filter((e) => e !== ""), "after close").toEqual([]);
   // Sequence numbers on the wire strictly increase across every socket.
   let prev = 0;
   for (const sock of sockets) {

@@ -132,6 +132,23 @@ describe("connection lifecycle by hand", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("a restart with no socket to drop reports no close: one close event per socket", async () => {
+    const { conn, sockets, closes } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverClose(1006, "blip");
+    expect(closes).toEqual([{ code: 1006, reason: "blip", willReconnect: true, deliberate: false }]);
+    // During the backoff wait there is no socket: reconnect() starts one at once and reports nothing.
+    conn.reconnect();
+    expect(sockets).toHaveLength(2);
+    expect(closes).toHaveLength(1);
+    // While a ticket is being fetched there is no socket either.
+    conn.switchTo("b", { ticket: () => new Promise<string>(() => {}) });
+    expect(closes.at(-1)).toMatchObject({ reason: "switching rooms" }); // socket 2 dropped
+    conn.switchTo("c", { ticket: "t" });
+    expect(closes).toHaveLength(2);
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/arena/a", "ws://h/rooms/arena/a", "ws://h/rooms/arena/c?ticket=t"]);
+  });
+
   it("leave() then switchTo() joins another room after the connection closed", () => {
     const { conn, sockets } = setup();
     sockets[0]!.serverOpen();
