@@ -7,8 +7,39 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, connect, type ConnectionStatus, type RoomConnection } from "../src/index";
-import { errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
+import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, encodeReply, errorName, toJsonWelcome } from "@tikron/protocol";
+import { connect, type ConnectionStatus, type RoomConnection } from "../src/index";
+import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
+
+/** What the server sends, in the binary dialect or as JSON text. */
+interface ServerDialect {
+  welcome(lastSeq: number, token: string, version?: number): string | Uint8Array;
+  frame(tick: number, ack: number): string | Uint8Array;
+  error(code: number, retryAfterMs: number): string | Uint8Array;
+  pong(ct: number, st: number): string | Uint8Array;
+  reply(id: number): string | Uint8Array;
+}
+
+const binary: ServerDialect = {
+  welcome: (lastSeq, token, version = PROTOCOL_VERSION) => welcomeBytes({ lastSeq, token, version }),
+  // Two events, so a listener that ends the connection on the first is seen by the second.
+  frame: (tick, ack) => frameBytes({ tick, time: tick * 50, ack, events: [new Uint8Array([1]), new Uint8Array([2])] }),
+  error: (code, retryAfterMs) => errorBytes(code, "x", retryAfterMs),
+  pong: (ct, st) => pongBytes(ct, st),
+  reply: (id) => encodeReply(new BinaryWriter(), id, "{}").toBytes(),
+};
+
+const json: ServerDialect = {
+  welcome: (lastSeq, token, version = PROTOCOL_VERSION) =>
+    JSON.stringify({
+      ...toJsonWelcome({ version, playerId: 1, token, tickMs: 0, syncIntervalMs: 0, serverTime: 1_700_000_000_000, roomEpoch: 1, reconnected: false, json: true, roomKind: "arena", cap: 2, schemaHash: 0, lastSeq }),
+      v: version,
+    }),
+  frame: (tick, ack) => JSON.stringify({ t: "state", tick, time: tick * 50, ack, state: { tick }, events: [1, 2] }),
+  error: (code, retryAfterMs) => JSON.stringify({ t: "error", code, name: errorName(code), reason: "x", retryAfterMs }),
+  pong: (ct, st) => JSON.stringify({ t: "pong", ct, st }),
+  reply: (id) => JSON.stringify({ t: "reply", id, data: {} }),
+};
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -16,7 +47,7 @@ afterEach(() => vi.useRealTimers());
 type Hookable = "close" | "reconnecting" | "welcome" | "state" | "error" | "event";
 type Act = "close" | "reconnect" | "switch" | "open";
 type Step =
-  | { t: "open" | "reconnect" | "switch" | "whenJoined" | "request" | "input" | "flush" | "sOpen" | "sFrame" | "sPong" | "sBadWelcome" }
+  | { t: "open" | "reconnect" | "switch" | "whenJoined" | "request" | "input" | "flush" | "sOpen" | "sFrame" | "sPong" | "sBadWelcome" | "sReply" }
   | { t: "close"; leave: boolean }
   | { t: "sWelcome" | "join"; lastSeq: number }
   | { t: "sError"; code: number; retryAfterMs: number }
@@ -31,7 +62,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constantFrom<Step>({ t: "open" }, { t: "reconnect" }, { t: "switch" }, { t: "whenJoined" }, { t: "request" }, { t: "flush" }, { t: "sPong" }, { t: "sBadWelcome" }),
   fc.boolean().map((leave): Step => ({ t: "close", leave })),
   // The server side and inputs come up most often: they move the machine forward.
-  { weight: 4, arbitrary: fc.constantFrom<Step>({ t: "sOpen" }, { t: "sFrame" }, { t: "input" }, { t: "input" }) },
+  { weight: 4, arbitrary: fc.constantFrom<Step>({ t: "sOpen" }, { t: "sFrame" }, { t: "input" }, { t: "input" }, { t: "request" }, { t: "sReply" }) },
   fc.nat({ max: 20 }).map((lastSeq): Step => ({ t: "sWelcome", lastSeq })),
   fc.record({ code: fc.constantFrom(ErrorCode.room_full, ErrorCode.bad_token, ErrorCode.join_throttled, ErrorCode.rate_limited), retryAfterMs: fc.constantFrom(0, 300, 2000) }).map((e): Step => ({ t: "sError", ...e })),
   fc.constantFrom(1006, 1001, CloseCode.normal, CloseCode.bad_hello, CloseCode.room_full, CloseCode.join_throttled, CloseCode.replaced, CloseCode.slow_consumer).map((code): Step => ({ t: "sClose", code })),
@@ -48,7 +79,8 @@ async function settleMicrotasks(): Promise<void> {
 const STATUSES: ReadonlySet<ConnectionStatus> = new Set(["idle", "connecting", "joined", "reconnecting", "closed"]);
 
 /** One drive: every step, then the checks. Returns nothing; throws on a broken invariant. */
-async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number): Promise<void> {
+async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number, jsonRoom: boolean): Promise<void> {
+  const server = jsonRoom ? json : binary;
   const { Impl, sockets } = fakeSockets();
   const tickets: { resolve(t: string): void; reject(e: Error): void }[] = [];
   const conn: RoomConnection = connect("ws://h/", {
@@ -58,6 +90,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
     now: () => Date.now(),
     connectTimeoutMs: 2000,
     batchInputsMs,
+    json: jsonRoom,
     reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
     ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",
   });
@@ -147,7 +180,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
         track(conn.request("chat", { text: "hi" }, 1500));
         break;
       case "input": {
-        const seq = conn.sendInput(new Uint8Array([i & 255]));
+        const seq = conn.sendInput(jsonRoom ? { i } : new Uint8Array([i & 255]));
         if (seq !== -1) {
           expect(seq, "sendInput: seq above the last one").toBeGreaterThan(lastSeqReturned);
           expect(seq, "sendInput: seq above the server's lastSeq").toBeGreaterThan(lastSeqGiven);
@@ -162,29 +195,33 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
         if (ws?.readyState === 0) ws.serverOpen();
         break;
       case "join":
-        if (ws?.readyState === 0) ws.serverOpen();
-      // falls through
       case "sWelcome":
+        if (s.t === "join" && ws?.readyState === 0) ws.serverOpen();
         // A server welcomes only after a hello on that socket.
         if (ws?.readyState === 1 && ws.sent.length > 0) {
           lastSeqGiven = Math.max(lastSeqGiven, s.lastSeq);
-          ws.serverSend(welcomeBytes({ lastSeq: s.lastSeq, token: `tok${i}` }));
+          ws.serverSend(server.welcome(s.lastSeq, `tok${i}`));
         }
         break;
       case "sBadWelcome":
         // A server of another protocol version: the connection must stop, not retry.
-        if (ws?.readyState === 1 && ws.sent.length > 0) ws.serverSend(welcomeBytes({ version: 999 }));
+        if (ws?.readyState === 1 && ws.sent.length > 0) ws.serverSend(server.welcome(0, "t", 999));
         break;
       case "sFrame":
-        // Two events, so a listener that ends the connection on the first is seen by the second.
-        if (ws?.readyState === 1) ws.serverSend(frameBytes({ tick: i, time: i * 50, ack: lastSeqReturned, events: [new Uint8Array([1]), new Uint8Array([2])] }));
+        if (ws?.readyState === 1) ws.serverSend(server.frame(i, lastSeqReturned));
         break;
       case "sPong":
-        if (ws?.readyState === 1) ws.serverSend(pongBytes(Date.now() - 10, 1_700_000_000_000 + i));
+        if (ws?.readyState === 1) ws.serverSend(server.pong(Date.now() - 10, 1_700_000_000_000 + i));
         break;
       case "sError":
-        if (ws?.readyState === 1) ws.serverSend(errorBytes(s.code, "x", s.retryAfterMs));
+        if (ws?.readyState === 1) ws.serverSend(server.error(s.code, s.retryAfterMs));
         break;
+      case "sReply": {
+        // Answers every request this socket carried (twice: a repeated reply must change nothing).
+        const ids = (ws?.sent ?? []).map(decodeSent).flatMap((m) => ("t" in m ? (m.t === "msg" ? [m.id] : []) : m.kind === "message" ? [m.requestId] : []));
+        for (const id of [...ids, ...ids]) if (id && ws?.readyState === 1) ws.serverSend(server.reply(id));
+        break;
+      }
       case "sClose":
         ws?.serverClose(s.code, "server");
         break;
@@ -202,8 +239,6 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
         break;
     }
     await settleMicrotasks();
-    if (conn.status === "joined") (globalThis as any).__joined = ((globalThis as any).__joined ?? 0) + 1;
-    if (conn.stats.inputsSent > 0) (globalThis as any).__inputs = ((globalThis as any).__inputs ?? 0) + 1;
     check(`step ${i} ${JSON.stringify(s)}`);
     expect(events.filter((e) => e !== ""), `step ${i}`).toEqual([]);
   }
@@ -222,9 +257,9 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
   // Sequence numbers on the wire strictly increase across every socket.
   let prev = 0;
   for (const sock of sockets) {
-    for (const m of sock.messages()) {
-      if (m.kind !== "input") continue;
-      for (const e of m.inputs) {
+    for (const m of sock.sent.map(decodeSent)) {
+      const entries = "t" in m ? (m.t === "input" ? [{ seq: m.seq }] : []) : m.kind === "input" ? m.inputs : [];
+      for (const e of entries) {
         expect(e.seq, "seq on the wire").toBeGreaterThan(prev);
         prev = e.seq;
       }
@@ -235,12 +270,11 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number)
 describe("connection state machine (model-based)", () => {
   it("keeps its invariants over random drives of caller, server, clock, tickets and listeners", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 60, size: "max" }), fc.boolean(), fc.constantFrom(0, 40), async (steps, lateTickets, batch) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 60, size: "max" }), fc.boolean(), fc.constantFrom(0, 40), fc.boolean(), async (steps, lateTickets, batch, jsonRoom) => {
         vi.clearAllTimers();
-        await drive(steps, lateTickets, batch);
+        await drive(steps, lateTickets, batch, jsonRoom);
       }),
       { numRuns: 1000 },
     );
-    console.log("JOINED", (globalThis as any).__joined, (globalThis as any).__inputs);
   });
 });
