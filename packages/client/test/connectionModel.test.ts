@@ -132,6 +132,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     const pending = [...settled.values()].filter((n) => n === 0).length;
     // At most the phase's one wait, the input batch and one per open request.
     expect(vi.getTimerCount(), `${where}: timers`).toBeLessThanOrEqual(2 + pending);
+    if (status === "idle") expect(sockets.length + vi.getTimerCount(), `${where}: idle yet busy`).toBe(0);
     if (closedByCaller) expect(status, `${where}: closed by the caller`).toBe("closed");
     if (status === "closed") {
       expect(live.length, `${where}: closed with a socket`).toBe(0);
@@ -146,7 +147,15 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
   // Events that speak of a joined connection come only while joined.
   const events: string[] = [];
   for (const e of ["welcome", "state", "event"] as const) conn.on(e, () => events.push(conn.status === "joined" ? "" : `${e} while ${conn.status}`));
-  conn.on("reconnecting", () => events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`));
+  // The largest retryAfterMs an ERROR on each socket asked for: the retry after its close waits at least that.
+  const retryAfter = new Map<FakeSocket, number>();
+  let lastClosed: FakeSocket | undefined;
+  conn.on("reconnecting", (r) => {
+    events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`);
+    // The server's pause wins; a full room that named none gets a 1 s floor.
+    const floor = retryAfter.get(lastClosed!) || (r.code === CloseCode.room_full ? 1000 : 0);
+    if (lastClosed && r.delayMs < floor) events.push(`retry after ${r.delayMs} ms, asked ${floor}`);
+  });
   // A close that ends the connection is its last until the caller starts it again.
   let ended = false;
   // One close per socket: each event reports at most one newly closed socket, and a deliberate
@@ -158,6 +167,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     if (fresh.length > 1) events.push(`one close for ${fresh.length} sockets`);
     if (fresh.length === 0 && c.deliberate && c.willReconnect) events.push(`close ${c.reason} with no socket`);
     for (const x of fresh) reported.add(x);
+    lastClosed = fresh[0];
     ended = !c.willReconnect;
   });
 
@@ -214,7 +224,10 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
         if (ws?.readyState === 1) ws.serverSend(server.pong(Date.now() - 10, 1_700_000_000_000 + i));
         break;
       case "sError":
-        if (ws?.readyState === 1) ws.serverSend(server.error(s.code, s.retryAfterMs));
+        if (ws?.readyState === 1) {
+          retryAfter.set(ws, Math.max(retryAfter.get(ws) ?? 0, s.retryAfterMs));
+          ws.serverSend(server.error(s.code, s.retryAfterMs));
+        }
         break;
       case "sReply": {
         // Answers every request this socket carried (twice: a repeated reply must change nothing).
