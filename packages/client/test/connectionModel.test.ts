@@ -79,7 +79,7 @@ async function settleMicrotasks(): Promise<void> {
 const STATUSES: ReadonlySet<ConnectionStatus> = new Set(["idle", "connecting", "joined", "reconnecting", "closed"]);
 
 /** One drive: every step, then the checks. Returns nothing; throws on a broken invariant. */
-async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number, jsonRoom: boolean): Promise<void> {
+async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number, jsonRoom: boolean, startClosed: boolean): Promise<void> {
   const server = jsonRoom ? json : binary;
   const { Impl, sockets } = fakeSockets();
   const tickets: { resolve(t: string): void; reject(e: Error): void }[] = [];
@@ -91,6 +91,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     connectTimeoutMs: 2000,
     batchInputsMs,
     json: jsonRoom,
+    startClosed,
     reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
     ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",
   });
@@ -283,9 +284,9 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
 describe("connection state machine (model-based)", () => {
   it("keeps its invariants over random drives of caller, server, clock, tickets and listeners", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 60, size: "max" }), fc.boolean(), fc.constantFrom(0, 40), fc.boolean(), async (steps, lateTickets, batch, jsonRoom) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 60, size: "max" }), fc.boolean(), fc.constantFrom(0, 40), fc.boolean(), fc.boolean(), async (steps, lateTickets, batch, jsonRoom, startClosed) => {
         vi.clearAllTimers();
-        await drive(steps, lateTickets, batch, jsonRoom);
+        await drive(steps, lateTickets, batch, jsonRoom, startClosed);
       }),
       { numRuns: 1000 },
     );
