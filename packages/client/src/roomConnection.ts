@@ -288,7 +288,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    */
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
-    if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
+    // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
+    if (options.leave !== false) this.#post(this.#wire.leave());
     this.#end(1000, "client closed", true, null);
   }
 
@@ -328,7 +329,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    if (this.#canSend()) this.#post(this.#wire.leave());
+    this.#post(this.#wire.leave());
     this.#roomId = room;
     this.#kindName = options.kind ?? this.#kindName;
     this.#ticket = options.ticket ?? this.#ticket;

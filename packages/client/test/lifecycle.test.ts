@@ -149,6 +149,16 @@ describe("connection lifecycle by hand", () => {
     expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/arena/a", "ws://h/rooms/arena/a", "ws://h/rooms/arena/c?ticket=t"]);
   });
 
+  it("close() and switchTo() send leave once the hello is out, before the welcome arrives (the room may have seated us)", () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    conn.switchTo("b");
+    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "leave"]);
+    sockets[1]!.serverOpen();
+    conn.close();
+    expect(sockets[1]!.messages().map((m) => m.kind)).toEqual(["hello", "leave"]);
+  });
+
   it("leave() then switchTo() joins another room after the connection closed", () => {
     const { conn, sockets } = setup();
     sockets[0]!.serverOpen();
