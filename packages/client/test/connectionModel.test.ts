@@ -104,6 +104,9 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     );
   };
   let lastSeqGiven = 0;
+  /** The socket current when each seq was handed out, and the lastSeq each socket's welcome reported. */
+  const seqSocket = new Map<number, FakeSocket | undefined>();
+  const welcomedSeq = new Map<FakeSocket, number>();
   let lastSeqReturned = 0;
   let rooms = 0;
   /** The caller's last word: after close() (or leave) and until open, reconnect or switchTo the connection stays closed. */
@@ -196,6 +199,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
           expect(seq, "sendInput: seq above the last one").toBeGreaterThan(lastSeqReturned);
           expect(seq, "sendInput: seq above the server's lastSeq").toBeGreaterThan(lastSeqGiven);
           lastSeqReturned = seq;
+          seqSocket.set(seq, ws);
         }
         break;
       }
@@ -208,9 +212,10 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
       case "join":
       case "sWelcome":
         if (s.t === "join" && ws?.readyState === 0) ws.serverOpen();
-        // A server welcomes only after a hello on that socket.
-        if (ws?.readyState === 1 && ws.sent.length > 0) {
+        // A server welcomes once per socket, after its hello.
+        if (ws?.readyState === 1 && ws.sent.length > 0 && !welcomedSeq.has(ws)) {
           lastSeqGiven = Math.max(lastSeqGiven, s.lastSeq);
+          welcomedSeq.set(ws, s.lastSeq);
           ws.serverSend(server.welcome(s.lastSeq, `tok${i}`));
         }
         break;
@@ -274,6 +279,9 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     for (const m of sock.sent.map(decodeSent)) {
       const entries = "t" in m ? (m.t === "input" ? [{ seq: m.seq }] : []) : m.kind === "input" ? m.inputs : [];
       for (const e of entries) {
+        // An input leaves on the socket it was given on (never replayed after a drop), above what that seat had applied.
+        expect(seqSocket.get(e.seq) === sock, `seq ${e.seq} on another socket`).toBe(true);
+        expect(e.seq, "seq above the welcome's lastSeq").toBeGreaterThan(welcomedSeq.get(sock) ?? 0);
         expect(e.seq, "seq on the wire").toBeGreaterThan(prev);
         prev = e.seq;
       }
