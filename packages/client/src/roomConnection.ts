@@ -293,7 +293,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    */
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
-    if (options.leave !== false && this.#canSend()) this.#post(this.#wire.leave());
+    // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
+    if (options.leave !== false) this.#post(this.#wire.leave());
     this.#end(1000, "client closed", true, null);
   }
 
@@ -318,7 +319,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * Drops the current socket, if any, and connects again at once with the held {@link token}, so
    * the room gives back the seat while it still holds it: after the retries gave up, after
    * `close({ leave: false })`, or when the link looks stuck. Starts a fresh backoff. A `close`
-   * event (`deliberate`, `willReconnect`) reports the dropped socket.
+   * event (`deliberate`, `willReconnect`) reports the dropped socket (none without one).
    */
   reconnect(): void {
     this.#end(1000, "reconnect", true, RESTART);
@@ -333,7 +334,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    if (this.#canSend()) this.#post(this.#wire.leave());
+    this.#post(this.#wire.leave());
     this.#roomId = room;
     this.#kindName = options.kind ?? this.#kindName;
     this.#ticket = options.ticket ?? this.#ticket;
@@ -345,19 +346,21 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#end(1000, "switching rooms", true, RESTART);
   }
 
-  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` is abandoned. */
+  /** One attempt: ticket → socket → hello on open; one not welcomed within `connectTimeoutMs` of its start (the ticket fetch included) is abandoned. */
   async #open(): Promise<void> {
     const attempt = ++this.#attempt;
     this.#retryAfterMs = 0;
     this.#tokenRejected = false;
+    // Started before the ticket fetch: a ticket function that never answers must not hang the attempt.
+    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
     let ticket = this.#ticket;
     if (typeof ticket === "function") {
       try {
         ticket = await ticket();
       } catch (e) {
-        if (attempt !== this.#attempt) return;
-        this.#error("ticket_failed", `ticket: ${String(e)}`);
-        return this.#dropped(1006, "ticket unavailable");
+        // An error listener may have closed, reconnected or switched the connection meanwhile.
+        if (attempt === this.#attempt && this.#error("ticket_failed", `ticket: ${String(e)}`)) this.#dropped(1006, "ticket unavailable");
+        return;
       }
       if (attempt !== this.#attempt) return;
     }
@@ -366,8 +369,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
-      this.#error("bad_url", String(e));
-      return this.#end(1006, "could not create socket", false, null);
+      if (this.#error("bad_url", String(e))) this.#end(1006, "could not create socket", false, null);
+      return;
     }
     this.#ws = ws;
     ws.binaryType = "arraybuffer";
@@ -386,7 +389,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     };
     // An error is always followed by a close, which carries the code.
     ws.onerror = () => {};
-    this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
   }
 
   /**
@@ -410,8 +412,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
    */
   #end(code: number, reason: string, deliberate: boolean, retry: { attempt: number; delayMs: number } | null): void {
-    // An idle or closed connection has no socket whose end a restart would report.
-    const live = this.#status !== "idle" && this.#status !== "closed";
     this.#attempt++;
     clearTimeout(this.#timer);
     const ws = this.#ws;
@@ -427,8 +427,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
     if (!retry) for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    // Reported: a dropped socket, a failed attempt, the end. A restart with no socket to drop
+    // (idle, closed, between attempts, fetching a ticket) has no close to report.
     // A listener may close, reconnect or switch the connection: then nothing more happens here.
-    if ((live || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
+    if ((ws || !deliberate || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
     if (!retry) return;
     if (retry === RESTART) {
       this.#policy.markStable();
@@ -571,7 +573,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       for (const body of f.events) {
         const ev = dec ? dec(body) : body;
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
-        if (ev !== null || !game) this.emit("event", { tick: f.tick, time: f.time, body: ev as E });
+        // A listener that closed or switched the connection hears no more of this frame.
+        if ((ev !== null || !game) && !this.#emitStill("event", { tick: f.tick, time: f.time, body: ev as E })) return;
       }
     }
     this.emit("state", {
@@ -599,12 +602,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * decoder refuses): reports it and drops the socket with a code that is not retried.
    */
   #fail(name: string, reason: string): void {
-    this.#error(name, reason);
-    this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
+    if (this.#error(name, reason)) this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
   }
 
-  /** Reports an `error` event: a local one (code 0) unless the server's code and pause are given. */
-  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): void {
-    this.emit("error", { code, name, reason, retryAfterMs, local });
+  /**
+   * Reports an `error` event: a local one (code 0) unless the server's code and pause are given.
+   * False when a listener closed, reconnected or switched the connection meanwhile.
+   */
+  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): boolean {
+    return this.#emitStill("error", { code, name, reason, retryAfterMs, local });
   }
 }

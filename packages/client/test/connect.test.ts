@@ -289,6 +289,21 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets[0].closedWith).not.toBeNull();
   });
 
+  it("counts the ticket fetch in the connect timeout: a ticket that never answers is abandoned", async () => {
+    const { Impl, sockets } = fakeSockets();
+    let calls = 0;
+    const ticket = () => (++calls === 1 ? new Promise<string>(() => {}) : `t${calls}`);
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, ticket, connectTimeoutMs: 3000, reconnect: { baseMs: 1, maxMs: 1 } }));
+    const rec = recorder(conn);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(rec.closes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(rec.closes[0]).toMatchObject({ code: 1006, reason: "connect timeout", willReconnect: true });
+    await vi.advanceTimersByTimeAsync(5);
+    // The retry fetched a fresh ticket and opened the socket the first attempt never could.
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/k/r?ticket=t2"]);
+  });
+
   it("fetches a fresh ticket for every attempt", async () => {
     const { Impl, sockets } = fakeSockets();
     let n = 0;

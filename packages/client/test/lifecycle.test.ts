@@ -102,6 +102,63 @@ describe("connection lifecycle by hand", () => {
     expect(conn.stats.reconnects).toBe(0); // a first join, not a rejoin
   });
 
+  it("an event listener that switches rooms hears nothing more of the old room's frame", () => {
+    const { conn, sockets } = setup();
+    const heard: string[] = [];
+    conn.on("event", (e) => {
+      heard.push(`event ${(e.body as Uint8Array)[0]}`);
+      if (conn.room === "a") conn.switchTo("b");
+    });
+    conn.on("state", (f) => heard.push(`state ${f.tick}`));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes());
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 0, events: [new Uint8Array([1]), new Uint8Array([2])] }));
+    expect(heard).toEqual(["event 1"]);
+    expect(conn.status).toBe("connecting");
+  });
+
+  it("an error listener that closes on a failed ticket fetch keeps the connection closed", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const ticket = () => Promise.reject(new Error("backend down"));
+    const conn = connect("ws://h/", { kind: "arena", room: "a", WebSocketImpl: Impl, now, ticket, reconnect: { baseMs: 1, maxMs: 1 } });
+    conns.push(conn);
+    const closes: CloseInfo[] = [];
+    conn.on("close", (c) => closes.push(c));
+    conn.on("error", () => conn.close());
+    await vi.advanceTimersByTimeAsync(100);
+    expect(conn.status).toBe("closed");
+    expect(sockets).toHaveLength(0);
+    expect(closes).toEqual([{ code: 1000, reason: "client closed", willReconnect: false, deliberate: true }]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a restart with no socket to drop reports no close: one close event per socket", async () => {
+    const { conn, sockets, closes } = setup();
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverClose(1006, "blip");
+    expect(closes).toEqual([{ code: 1006, reason: "blip", willReconnect: true, deliberate: false }]);
+    // During the backoff wait there is no socket: reconnect() starts one at once and reports nothing.
+    conn.reconnect();
+    expect(sockets).toHaveLength(2);
+    expect(closes).toHaveLength(1);
+    // While a ticket is being fetched there is no socket either.
+    conn.switchTo("b", { ticket: () => new Promise<string>(() => {}) });
+    expect(closes.at(-1)).toMatchObject({ reason: "switching rooms" }); // socket 2 dropped
+    conn.switchTo("c", { ticket: "t" });
+    expect(closes).toHaveLength(2);
+    expect(sockets.map((s) => s.url)).toEqual(["ws://h/rooms/arena/a", "ws://h/rooms/arena/a", "ws://h/rooms/arena/c?ticket=t"]);
+  });
+
+  it("close() and switchTo() send leave once the hello is out, before the welcome arrives (the room may have seated us)", () => {
+    const { conn, sockets } = setup();
+    sockets[0]!.serverOpen();
+    conn.switchTo("b");
+    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "leave"]);
+    sockets[1]!.serverOpen();
+    conn.close();
+    expect(sockets[1]!.messages().map((m) => m.kind)).toEqual(["hello", "leave"]);
+  });
+
   it("leave() then switchTo() joins another room after the connection closed", () => {
     const { conn, sockets } = setup();
     sockets[0]!.serverOpen();
