@@ -14,6 +14,8 @@ type EntityFn = (e: ViewEntity) => void;
 interface Entity extends ViewEntity {
   /** Quantized scalars, the base the next update's differences apply to. */
   readonly q: Int32Array;
+  /** The body it entered in (see `ClientView.#body`). */
+  readonly b: number;
 }
 
 /**
@@ -45,6 +47,10 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   readonly #changes: unknown[] = [];
   #failure: DecodeError | null = null;
+  // Counts bodies, so an entity knows the body it entered in: the server never enters an id
+  // twice, or enters and updates it, in one body, and allowing it would report a remove
+  // before its add, or a change in the body the entity entered.
+  #body = 0;
   // Entities the body being applied removed and added, called back once it applied whole (reused across bodies).
   readonly #left: Entity[] = [];
   readonly #entered: Entity[] = [];
@@ -115,10 +121,15 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const entered = this.#entered;
     const changes = this.#changes;
     left.length = entered.length = changes.length = 0;
+    this.#body++;
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
       changes.length = 0;
+      // Puts back the entities the body took out or added, so a clear() removes exactly those
+      // onAdd reported. Updates stay half-applied: the stream starts over anyway.
+      for (const x of entered) this.#entities.delete(x.id);
+      for (const x of left) this.#entities.set(x.id, x as Entity & AnyViewEntity<D>);
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
@@ -164,15 +175,17 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
     if (!type) throw new DecodeError("bad_value", `unknown entity type ${typeIndex}`);
-    const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length) };
+    const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length), b: this.#body };
     for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
+    if (prev?.b === e.b) throw new DecodeError("bad_value", `entity ${id} entered twice`);
     if (prev) this.#left.push(prev);
     this.#entities.set(id, e as Entity & AnyViewEntity<D>);
     this.#entered.push(e);
   }
 
   #update(r: BinaryReader, e: Entity): void {
+    if (e.b === this.#body) throw new DecodeError("bad_value", `update of entity ${e.id} that just entered`);
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
