@@ -480,11 +480,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     st.messagesIn++;
     st.bytesIn += byteSize(data);
     const m = decodeIncoming(data);
-    if (m instanceof DecodeError) {
-      st.decodeErrors++;
-      this.#error("bad_frame", `${m.code}: ${m.message}`);
-      return;
-    }
+    if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
       this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
     }
@@ -556,15 +552,19 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       try {
         this.decoder.apply(f.body);
       } catch (e) {
-        // The decoder and the server disagree about the stream; continuing would render garbage.
-        return this.#fail("bad_frame", `state decode failed: ${String(e)}`);
+        return this.#badFrame(`state decode failed: ${String(e)}`);
       }
     }
     if (f.events.length > 0 && this.listened("event")) {
       const game = this.#game;
       const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
       for (const body of f.events) {
-        const ev = dec ? dec(body) : body;
+        let ev;
+        try {
+          ev = dec ? dec(body) : body;
+        } catch (e) {
+          return this.#badFrame(`event decode failed: ${String(e)}`);
+        }
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
         if (ev !== null || !game) this.emit("event", { tick: f.tick, time: f.time, body: ev as E });
       }
@@ -587,6 +587,16 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       this.#token = "";
     }
     this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
+  }
+
+  /**
+   * A server message, state body or event body that cannot be decoded: the client and the server
+   * disagree about the stream (a lost delta leaves the view out of step, a lost reply its request
+   * waiting), so continuing would render garbage. Counted, reported, and the socket dropped.
+   */
+  #badFrame(reason: string): void {
+    this.#counters.decodeErrors++;
+    this.#fail("bad_frame", reason);
   }
 
   /**
