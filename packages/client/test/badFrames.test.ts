@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CloseCode, FrameWriter, PROTOCOL_VERSION, defineSchema, u8 } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo } from "../src/roomEvents";
 import { schemaDecoder } from "../src/schemaDecoder";
-import { fakeSockets, frameBytes, welcomeBytes, type FakeSocket } from "./helpers";
+import { errorBytes, fakeSockets, frameBytes, welcomeBytes, type FakeSocket } from "./helpers";
 
 /*
  * A message the client cannot understand means client and server no longer share the stream: a
@@ -100,5 +100,29 @@ describe("connect(): a message the client cannot decode", () => {
     // The frame that could not be understood is not reported as a state either.
     expect(t.states).toEqual([1]);
     await expectDroppedForGood(t);
+  });
+});
+
+describe("connect(): odd but decodable server messages", () => {
+  it("ignores a state frame before the welcome; the welcome starts the view from an empty baseline", () => {
+    const t = setup();
+    t.s.serverSend(frameBytes({ tick: 1, time: 0, delta: enterBody(1, 10) }));
+    expect(t.states).toEqual([]);
+    t.s.serverSend(welcomeBytes({ schemaHash: schema.hash }));
+    t.s.serverSend(frameBytes({ tick: 2, time: 0, delta: enterBody(2, 20) }));
+    expect(t.states).toEqual([2]);
+    expect([...(t.conn.state as { values(): Iterable<{ id: number }> }).values()].map((e) => e.id)).toEqual([2]);
+    expect(t.errors).toEqual([]);
+  });
+
+  it("waits out a server pause longer than a timer can hold instead of retrying at once", async () => {
+    const t = setup();
+    t.s.serverSend(welcomeBytes({ schemaHash: schema.hash }));
+    // The largest back-off the wire carries (u32 ms, ~49 days): setTimeout would overflow it to ~1 ms.
+    t.s.serverSend(errorBytes(ErrorCode.join_throttled, "slow down", 0xffffffff));
+    t.s.serverClose(CloseCode.join_throttled, "slow down");
+    expect(t.closes).toEqual([expect.objectContaining({ willReconnect: true })]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.sockets).toHaveLength(1);
   });
 });
