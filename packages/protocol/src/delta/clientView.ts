@@ -159,7 +159,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
           continue;
         }
         const e = this.#entities.get(id);
-        if (!e) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
+        // An entity that entered in this body is not known to its updates (see #body).
+        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
         if (section === DeltaSection.Updates) {
           this.#update(r, e);
         } else {
@@ -185,7 +186,6 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   }
 
   #update(r: BinaryReader, e: Entity): void {
-    if (e.b === this.#body) throw new DecodeError("bad_value", `update of entity ${e.id} that just entered`);
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
     if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
