@@ -507,7 +507,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
     }
     const wantHash = this.decoder.schemaHash;
-    if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
+    // Not skipped for a welcome flagged JSON: that flag on a binary stream must not pass a
+    // mismatched decoder (JSON rooms report hash 0, and their decoders declare none).
+    if (wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
       return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
     }
     const now = this.#now();

@@ -126,3 +126,15 @@ describe("connect(): odd but decodable server messages", () => {
     expect(t.sockets).toHaveLength(1);
   });
 });
+
+describe("connect(): a welcome flagged JSON on a binary connection", () => {
+  it("still has its schema hash checked (the flag must not let a mismatched decoder through)", async () => {
+    const t = setup();
+    const errors: string[] = [];
+    t.conn.on("error", (e) => errors.push(e.name));
+    t.s.serverSend(welcomeBytes({ json: true, schemaHash: schema.hash + 1 }));
+    expect(t.conn.status).toBe("closed");
+    expect(errors).toEqual(["schema_mismatch"]);
+    expect(t.closes).toEqual([expect.objectContaining({ code: CloseCode.protocol_error, willReconnect: false })]);
+  });
+});
