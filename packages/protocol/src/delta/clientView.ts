@@ -25,7 +25,9 @@ interface Entity extends ViewEntity {
  * from an empty baseline.
  *
  * A body that fails to decode is returned as a {@link DecodeError} (nothing else is thrown).
- * The view may then be half-applied, so it refuses further bodies until {@link clear}: the
+ * The view then holds the entities it held before that body, but their fields may be
+ * half-updated, so it refuses further bodies until {@link clear} (which reports the removal of
+ * exactly the entities {@link onAdd} reported): the
  * stream is reliable and ordered, so a bad body means the connection must start over.
  *
  * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
