@@ -15,6 +15,7 @@ import {
   endFrame,
   writeFrameAck,
   writeFrameEvents,
+  clipReason,
 } from "../src";
 
 /*
@@ -111,4 +112,18 @@ describe("decodeServerMessage against mutated frames", () => {
     endFrame(v, at2, FrameFlag.Events);
     expect(decodeServerMessage(v.toBytes())).toMatchObject({ code: "truncated" });
   });
+});
+
+describe("refusal reasons longer than a client reads", () => {
+  it("are clipped by the encoders, so an ERROR or a refusing REPLY always decodes", () =>
+    fc.assert(
+      fc.property(fc.string({ minLength: 300, maxLength: 3000, unit: "binary" }), (reason) => {
+        const e = decodeServerMessage(encodeError(new FrameWriter(), 4, reason).toBytes());
+        expect(e).toMatchObject({ kind: "error", code: 4 });
+        expect(reason.startsWith((e as { reason: string }).reason.slice(0, -1))).toBe(true);
+        expect(decodeServerMessage(encodeReplyError(new FrameWriter(), 9, 7, reason).toBytes())).toMatchObject({ kind: "reply", requestId: 9, code: 7 });
+        expect(clipReason(reason).length).toBeLessThanOrEqual(1024);
+      }),
+      { numRuns: 200 },
+    ));
 });
