@@ -42,7 +42,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * with hostile-stream fixes (a failed body puts back what it took out or added and an id may
  * enter once per body, +77; every undecodable message drops the socket, +23; back-offs capped
  * at what a timer holds, +6); 12,342 with the JSON welcome's `reconnected` and the JSON error's
- * `code` held to their types, and the schema hash checked whatever the welcome's JSON flag.
+ * `code` held to their types, and the schema hash checked whatever the welcome's JSON flag;
+ * 12,350 with refusal reasons cut to what a client reads (`clipReason`).
  */
 export const SDK_BUNDLE_BUDGET_GZIP = 12_350;
 
