@@ -60,7 +60,8 @@ export class Backoff {
     // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
     const jittered = r * Math.min(this.maxMs, this.baseMs * 2 ** this.#attemptCount);
     this.#attemptCount++;
-    return Math.max(0, minDelayMs) + jittered;
+    // A server may ask for up to 2^32-1 ms; setTimeout fires anything over 2^31-1 ms at once.
+    return Math.min(Math.max(0, minDelayMs) + jittered, 0x7fffffff);
   }
 
   /** Forget past failures, e.g. after a connection proved stable. */

@@ -487,11 +487,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     st.messagesIn++;
     st.bytesIn += byteSize(data);
     const m = decodeIncoming(data);
-    if (m instanceof DecodeError) {
-      st.decodeErrors++;
-      this.#error("bad_frame", `${m.code}: ${m.message}`);
-      return;
-    }
+    if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
       this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
     }
@@ -518,7 +514,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       return this.#fail("version_mismatch", `server speaks protocol ${welcome.version}, client ${PROTOCOL_VERSION}`);
     }
     const wantHash = this.decoder.schemaHash;
-    if (!welcome.json && wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
+    // Not skipped for a welcome flagged JSON: that flag on a binary stream must not pass a
+    // mismatched decoder (JSON rooms report hash 0, and their decoders declare none).
+    if (wantHash !== undefined && wantHash >>> 0 !== welcome.schemaHash >>> 0) {
       return this.#fail("schema_mismatch", `room schema ${welcome.schemaHash}, decoder ${wantHash}`);
     }
     const now = this.#now();
@@ -563,15 +561,19 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       try {
         this.decoder.apply(f.body);
       } catch (e) {
-        // The decoder and the server disagree about the stream; continuing would render garbage.
-        return this.#fail("bad_frame", `state decode failed: ${String(e)}`);
+        return this.#badFrame(`state decode failed: ${String(e)}`);
       }
     }
     if (f.events.length > 0 && this.listened("event")) {
       const game = this.#game;
       const dec = game ? game.decodeEvent : this.decoder.decodeEvent?.bind(this.decoder);
       for (const body of f.events) {
-        const ev = dec ? dec(body) : body;
+        let ev;
+        try {
+          ev = dec ? dec(body) : body;
+        } catch (e) {
+          return this.#badFrame(`event decode failed: ${String(e)}`);
+        }
         // A game's decoder answers null for kinds this client does not know: skipped, not guessed.
         // A listener that closed or switched the connection hears no more of this frame.
         if ((ev !== null || !game) && !this.#emitStill("event", { tick: f.tick, time: f.time, body: ev as E })) return;
@@ -595,6 +597,16 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       this.#token = "";
     }
     this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
+  }
+
+  /**
+   * A server message, state body or event body that cannot be decoded: the client and the server
+   * disagree about the stream (a lost delta leaves the view out of step, a lost reply its request
+   * waiting), so continuing would render garbage. Counted, reported, and the socket dropped.
+   */
+  #badFrame(reason: string): void {
+    this.#counters.decodeErrors++;
+    this.#fail("bad_frame", reason);
   }
 
   /**

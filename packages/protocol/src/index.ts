@@ -16,6 +16,7 @@ export * from "./clientMessages";
 export * from "./inputFrame";
 export * from "./serverMessages";
 export type { ServerFields } from "./serverFields";
+export { MAX_REASON_BYTES, clipReason } from "./serverFields";
 export * from "./jsonMessages";
 export * from "./cadence";
 export * from "./joinUrl";

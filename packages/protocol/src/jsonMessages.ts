@@ -239,8 +239,11 @@ export type DecodedServerMessage = ServerMessage<unknown, unknown> | KeepaliveMe
 export function decodeServerText(text: string): DecodedServerMessage | DecodeError {
   const m = decodeJsonServerMessage(text);
   if (m instanceof DecodeError) return m;
-  // What JSON leaves out: optional refusal fields, and the welcome's flags byte and schema hash.
-  const f = new JsonFields({ code: 0, retryAfterMs: 0, reason: "", schemaHash: 0, ...m, flags: (m as { reconnected?: unknown }).reconnected === true ? 3 : 2 });
+  // What JSON leaves out: optional refusal fields (a reply's code: 0 is success), and the
+  // welcome's schema hash and flags byte (4, which the welcome refuses, when `reconnected` is
+  // not a boolean).
+  const reconnected = (m as { reconnected?: unknown }).reconnected;
+  const f = new JsonFields({ retryAfterMs: 0, reason: "", schemaHash: 0, ...(m.t === "reply" && { code: 0 }), ...m, flags: reconnected === true ? 3 : reconnected === false ? 2 : 4 });
   try {
     switch (m.t) {
       case "state":

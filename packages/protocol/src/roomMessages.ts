@@ -4,7 +4,7 @@ import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import type { ErrorName } from "./errorCodes";
 import type { Rejection } from "./inputRejection";
-import { jsonField, readRefusal, type ServerFields } from "./serverFields";
+import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 
 /*
  * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
@@ -84,9 +84,9 @@ export function encodeReply<W extends BinaryWriter>(w: W, requestId: number, pay
   return w.u8(Kind.Reply).varuint(requestId).u16(0).string(payloadJson);
 }
 
-/** Writes a refusing REPLY: the error code, an optional back-off and a reason; returns `w`. */
+/** Writes a refusing REPLY: the error code, an optional back-off and a reason ({@link clipReason} cuts it); returns `w`. */
 export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(reason);
+  return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /** Reads a MESSAGE's body (after its kind byte); throws {@link DecodeError}. */

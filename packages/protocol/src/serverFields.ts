@@ -66,7 +66,19 @@ export function jsonField(f: ServerFields, maxBytes: number, key: string): unkno
   return f instanceof BinaryReader ? JSON.parse(f.string(maxBytes)) : (f as JsonFields).message[key];
 }
 
+/** Longest refusal reason a client reads: bytes of UTF-8 in a binary frame, UTF-16 units in JSON. */
+export const MAX_REASON_BYTES = 1024;
+
+/**
+ * `reason` cut to what every client reads in both dialects ({@link MAX_REASON_BYTES}): a third
+ * of it in UTF-16 units, as a unit takes at most 3 bytes of UTF-8. Rooms send every reason
+ * through it, so a game's long refusal cannot make its ERROR or REPLY undecodable.
+ */
+export function clipReason(reason: string): string {
+  return reason.length > MAX_REASON_BYTES / 3 ? reason.slice(0, MAX_REASON_BYTES / 3) : reason;
+}
+
 /** A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the code's name, the back-off and the reason. */
 export function readRefusal(f: ServerFields, code: number): { code: number; name: string; retryAfterMs: number; reason: string } {
-  return { code, name: errorName(code), retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(1024, "reason") };
+  return { code, name: errorName(code), retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(MAX_REASON_BYTES, "reason") };
 }

@@ -3,7 +3,7 @@ import type { BinaryWriter } from "./binaryWriter";
 import type { FrameWriter } from "./frameWriter";
 import { FrameFlag, Kind } from "./constants";
 import { DecodeError } from "./decodeError";
-import { jsonField, readRefusal, type ServerFields } from "./serverFields";
+import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readReply, type ReplyMessage } from "./roomMessages";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
@@ -146,9 +146,9 @@ export function endFrame(w: FrameWriter, flagsPos: number, flags: number): void 
   w.patchU8(flagsPos, flags);
 }
 
-/** Writes an ERROR; `retryAfterMs` 0 means no back-off hint. Returns `w`. */
+/** Writes an ERROR ({@link clipReason} cuts the reason); `retryAfterMs` 0 means no back-off hint. Returns `w`. */
 export function encodeError<W extends BinaryWriter>(w: W, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(reason);
+  return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /** Writes a PONG; returns `w`. */

@@ -151,3 +151,62 @@ describe("decodeServerText on bad input", () => {
       { numRuns: 2000 },
     ));
 });
+
+describe("decodeServerText holds every field to its type", () => {
+  // A valid message of each kind, and the type each field must have: `u32`, `finite`, `string`,
+  // `bool`; `?` marks a field a server may leave out (the binary twin's default). A state's
+  // `events` that is not an array reads as none (checking it would cost the SDK bytes for a
+  // mistake that loses nothing but those events).
+  const valid: Array<[Record<string, unknown>, Record<string, string>]> = [
+    [
+      { ...toJsonWelcome({ version: 1, playerId: 7, token: "t", tickMs: 50, syncIntervalMs: 50, serverTime: 1.5, roomEpoch: 2.5, reconnected: false, json: true, roomKind: "ttt", cap: 2, schemaHash: 0, lastSeq: 3 }) },
+      { v: "u32", playerId: "u32", token: "string", tickMs: "u32", syncIntervalMs: "u32", serverTime: "finite", roomEpoch: "finite", reconnected: "bool", roomKind: "string", cap: "u32", lastSeq: "u32" },
+    ],
+    [{ t: "state", tick: 1, time: 2, ack: 3, state: { a: 1 }, events: [1] }, { tick: "u32", time: "u32", ack: "u32?" }],
+    [{ t: "error", code: ErrorCode.room_full, name: "room_full", reason: "full", retryAfterMs: 5 }, { code: "u32", reason: "string?", retryAfterMs: "u32?" }],
+    [{ t: "pong", ct: 1.5, st: 2.5 }, { ct: "finite", st: "finite" }],
+    [{ t: "stats", id: 4, stats: { a: 1 } }, { id: "u32" }],
+    [{ t: "reply", id: 4, code: ErrorCode.illegal_move, name: "illegal_move", reason: "no", retryAfterMs: 5 }, { id: "u32", code: "u32?", reason: "string?", retryAfterMs: "u32?" }],
+  ];
+  const anyJson = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.nat(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.nat(), { maxKeys: 2 }));
+  const fits: Record<string, (v: unknown) => boolean> = {
+    u32: (v) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 0xffffffff,
+    finite: (v) => typeof v === "number" && Number.isFinite(v),
+    string: (v) => typeof v === "string",
+    bool: (v) => typeof v === "boolean",
+  };
+
+  it("valid messages decode", () => {
+    for (const [m] of valid) expect(decodeServerText(JSON.stringify(m))).not.toBeInstanceOf(DecodeError);
+  });
+
+  it("a field of the wrong type is bad_value", () =>
+    fc.assert(
+      fc.property(fc.constantFrom(...valid), fc.nat(), anyJson, ([m, types], pick, value) => {
+        const keys = Object.keys(types);
+        const key = keys[pick % keys.length]!;
+        fc.pre(!fits[types[key]!.replace("?", "")]!(value));
+        const out = decodeServerText(JSON.stringify({ ...m, [key]: value }));
+        expect(out, `${m.t}.${key} = ${JSON.stringify(value)}`).toBeInstanceOf(DecodeError);
+        expect((out as DecodeError).code).toBe("bad_value");
+      }),
+      { numRuns: 1000 },
+    ));
+
+  it("a required field left out is bad_value", () => {
+    for (const [m, types] of valid) {
+      for (const [key, type] of Object.entries(types)) {
+        if (type.endsWith("?")) continue;
+        const { [key]: _, ...rest } = m;
+        expect(decodeServerText(JSON.stringify(rest)), `${m.t} without ${key}`).toMatchObject({ code: "bad_value" });
+      }
+    }
+  });
+
+  it("keys named after Object.prototype members, or __proto__, read as plain fields", () => {
+    const t = '{"t":"error","__proto__":{"code":4},"constructor":1,"toString":2,"code":7,"reason":"x"}';
+    expect(decodeServerText(t)).toEqual({ kind: "error", code: 7, name: errorName(7), reason: "x", retryAfterMs: 0 });
+    expect(decodeServerText('{"t":"error","__proto__":{"code":4},"reason":"x"}')).toMatchObject({ code: "bad_value" });
+    expect(decodeServerText('{"t":"pong","ct":1e400,"st":1}')).toMatchObject({ code: "bad_value" });
+  });
+});

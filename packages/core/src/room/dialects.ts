@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  clipReason,
   encodeError,
   encodePong,
   encodeReply,
@@ -38,7 +39,9 @@ export function sendWelcome(link: ClientLink, fields: WelcomeFields, writer: Fra
 export function sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number, dialect: Dialect, writer: FrameWriter): void {
   const code = ErrorCode[name];
   if (dialect === "json") {
-    sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason, retryAfterMs } : { t: "error", code, name, reason });
+    // Cut as the binary encoder cuts it, so a long reason never makes the ERROR unreadable.
+    const r = clipReason(reason);
+    sendJson(link, retryAfterMs > 0 ? { t: "error", code, name, reason: r, retryAfterMs } : { t: "error", code, name, reason: r });
   } else {
     sendTo(link, encodeError(writer.reset(), code, reason, retryAfterMs).peek());
   }
@@ -72,7 +75,7 @@ export function sendReply(link: ClientLink, requestId: number, payloadJson: stri
 export function sendReplyError(link: ClientLink, requestId: number, name: ErrorName, reason: string, retryAfterMs: number, writer: FrameWriter): void {
   const code = ErrorCode[name];
   if (link.dialect === "json") {
-    const m: JsonServerMessage = { t: "reply", id: requestId, code, name, reason };
+    const m: JsonServerMessage = { t: "reply", id: requestId, code, name, reason: clipReason(reason) };
     if (retryAfterMs > 0) m.retryAfterMs = retryAfterMs;
     sendJson(link, m);
   } else {

@@ -14,6 +14,8 @@ type EntityFn = (e: ViewEntity) => void;
 interface Entity extends ViewEntity {
   /** Quantized scalars, the base the next update's differences apply to. */
   readonly q: Int32Array;
+  /** The body it entered in (see `ClientView.#body`). */
+  readonly b: number;
 }
 
 /**
@@ -23,7 +25,9 @@ interface Entity extends ViewEntity {
  * from an empty baseline.
  *
  * A body that fails to decode is returned as a {@link DecodeError} (nothing else is thrown).
- * The view may then be half-applied, so it refuses further bodies until {@link clear}: the
+ * The view then holds the entities it held before that body, but their fields may be
+ * half-updated, so it refuses further bodies until {@link clear} (which reports the removal of
+ * exactly the entities {@link onAdd} reported): the
  * stream is reliable and ordered, so a bad body means the connection must start over.
  *
  * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
@@ -45,6 +49,10 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    */
   readonly #changes: unknown[] = [];
   #failure: DecodeError | null = null;
+  // Counts bodies, so an entity knows the body it entered in: the server never enters an id
+  // twice, or enters and updates it, in one body, and allowing it would report a remove
+  // before its add, or a change in the body the entity entered.
+  #body = 0;
   // Entities the body being applied removed and added, called back once it applied whole (reused across bodies).
   readonly #left: Entity[] = [];
   readonly #entered: Entity[] = [];
@@ -115,10 +123,15 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const entered = this.#entered;
     const changes = this.#changes;
     left.length = entered.length = changes.length = 0;
+    this.#body++;
     try {
       this.#decode(new BinaryReader(body));
     } catch (e) {
       changes.length = 0;
+      // Puts back the entities the body took out or added, so a clear() removes exactly those
+      // onAdd reported. Updates stay half-applied: the stream starts over anyway.
+      for (const x of entered) this.#entities.delete(x.id);
+      for (const x of left) this.#entities.set(x.id, x as Entity & AnyViewEntity<D>);
       // Anything but a DecodeError is a decoder bug; still a value, but recognisable as such.
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
@@ -148,7 +161,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
           continue;
         }
         const e = this.#entities.get(id);
-        if (!e) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
+        // An entity that entered in this body is not known to its updates (see #body).
+        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
         if (section === DeltaSection.Updates) {
           this.#update(r, e);
         } else {
@@ -164,9 +178,10 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
     if (!type) throw new DecodeError("bad_value", `unknown entity type ${typeIndex}`);
-    const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length) };
+    const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length), b: this.#body };
     for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
+    if (prev?.b === e.b) throw new DecodeError("bad_value", `entity ${id} entered twice`);
     if (prev) this.#left.push(prev);
     this.#entities.set(id, e as Entity & AnyViewEntity<D>);
     this.#entered.push(e);
