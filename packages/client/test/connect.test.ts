@@ -62,6 +62,13 @@ describe("connect() against an in-process fake socket", () => {
     expect(roomUrl("wss://x/base", "k", "r")).toBe("wss://x/base/rooms/k/r");
   });
 
+  it("builds room URLs that keep a base's query string and drop its fragment", () => {
+    expect(roomUrl("https://x/base/", "k", "r 1", "t&1")).toBe("wss://x/base/rooms/k/r%201?ticket=t%261");
+    expect(roomUrl("http://x/?region=eu", "k", "r")).toBe("ws://x/rooms/k/r?region=eu");
+    expect(roomUrl("wss://x/base?region=eu&a=b?c#top", "k", "r", "t")).toBe("wss://x/base/rooms/k/r?region=eu&a=b?c&ticket=t");
+    expect(roomUrl("wss://x?", "k", "r")).toBe("wss://x/rooms/k/r");
+  });
+
   it("numbers inputs and delivers acks, events and state through the decoder", () => {
     const { Impl, sockets } = fakeSockets();
     const applied: number[][] = [];
