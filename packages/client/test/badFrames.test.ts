@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo } from "../src/roomEvents";
 import { schemaDecoder } from "../src/schemaDecoder";
-import { errorBytes, fakeSockets, frameBytes, welcomeBytes, type FakeSocket } from "./helpers";
+import { errorBytes, fakeSockets, frameBytes, welcomeBytes, type FakeSocket, fakeTimeConnections } from "./helpers";
 
 /*
  * A message the client cannot understand means client and server no longer share the stream: a
@@ -15,15 +15,7 @@ import { errorBytes, fakeSockets, frameBytes, welcomeBytes, type FakeSocket } fr
 const now = () => Date.now();
 const schema = defineSchema({ p: { hp: u8() } });
 
-let conns: RoomConnection<any>[] = [];
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  for (const c of conns) c.close();
-  conns = [];
-  vi.useRealTimers();
-});
+const conns = fakeTimeConnections();
 
 function setup(opts: { json?: boolean; decodeEvent?: (b: unknown) => unknown } = {}) {
   const { Impl, sockets } = fakeSockets();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
@@ -6,24 +6,15 @@ import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
-import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket } from "./helpers";
+import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket, fakeTimeConnections } from "./helpers";
 
 const now = () => Date.now(); // faked together with the timers
 
-let conns: RoomConnection<any>[] = [];
+const conns = fakeTimeConnections();
 function track<T extends RoomConnection<any>>(c: T): T {
   conns.push(c);
   return c;
 }
-
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  for (const c of conns) c.close();
-  conns = [];
-  vi.useRealTimers();
-});
 
 function joined(s: FakeSocket, over: Parameters<typeof welcomeBytes>[0] = {}): void {
   s.serverOpen();

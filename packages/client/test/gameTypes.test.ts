@@ -4,10 +4,10 @@
  * typecheck fails. The runtime half checks the codec really runs on both sides of the types.
  */
 import { BinaryReader, BinaryWriter, FrameWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
-import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
-import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
+import { fakeSockets, frameBytes, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 const schema = defineSchema({
   ship: { x: quant(0, 100, 1 / 8), y: quant(0, 100, 1 / 8), shield: bool(), name: string(8) },
@@ -43,13 +43,7 @@ interface Board {
 const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: true });
 
 const now = () => Date.now();
-let conns: RoomConnection<any>[] = [];
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => {
-  for (const c of conns) c.close();
-  conns = [];
-  vi.useRealTimers();
-});
+const conns = fakeTimeConnections();
 
 describe("types from a game declaration (compile time)", () => {
   it("inputs, events and state take the game's types; wrong ones do not compile", () => {

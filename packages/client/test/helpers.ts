@@ -16,6 +16,8 @@ import {
   type JsonClientMessage,
   type WelcomeMessage,
 } from "@tikron/protocol";
+import { afterEach, beforeEach, vi } from "vitest";
+import type { RoomConnection } from "../src/roomConnection";
 import type { WebSocketLike } from "../src/socket";
 
 /** Small seeded PRNG (mulberry32): reproducible "randomness" for tests. */
@@ -139,4 +141,18 @@ export function fakeSockets(): { Impl: new (url: string) => FakeSocket; sockets:
     }
   }
   return { Impl, sockets };
+}
+
+/**
+ * Runs each test of the calling file on fake timers and closes, after it, every connection the
+ * test pushed onto the returned list (so no retry timer outlives its test).
+ */
+export function fakeTimeConnections(): RoomConnection<any>[] {
+  const conns: RoomConnection<any>[] = [];
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => {
+    for (const c of conns.splice(0)) c.close();
+    vi.useRealTimers();
+  });
+  return conns;
 }

@@ -2,18 +2,12 @@
  * Driving a connection by hand: created closed and opened later, reconnected on demand, and
  * moved from one room to another without a new connection object.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CloseCode, ErrorCode, errorName, connect, type CloseInfo, type RoomConnection } from "../src/index";
-import { fakeSockets, frameBytes, welcomeBytes } from "./helpers";
+import { fakeSockets, frameBytes, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 const now = () => Date.now();
-let conns: RoomConnection<any>[] = [];
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => {
-  for (const c of conns) c.close();
-  conns = [];
-  vi.useRealTimers();
-});
+const conns = fakeTimeConnections();
 
 function setup(extra: { startClosed?: boolean } = {}) {
   const { Impl, sockets } = fakeSockets();

@@ -4,11 +4,11 @@
  * replies matched by id, refusals, timeouts and closes as named `RequestError`s.
  */
 import { BinaryWriter, ErrorCode, MAX_MESSAGE_PAYLOAD_CHARS, PROTOCOL_VERSION, defineGameTypes, defineMessages, defineSchema, encodeReply, encodeReplyError, quant } from "@tikron/protocol";
-import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
 import { RequestError } from "../src/pendingRequests";
-import { decodeSent, fakeSockets, welcomeBytes } from "./helpers";
+import { decodeSent, fakeSockets, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 interface LobbyMessages {
   ready: { request: { ready: boolean }; response: { ready: number; of: number } };
@@ -20,13 +20,7 @@ const plainGame = defineGameTypes<number>()({ kind: "plain", schema, encodeInput
 const jsonGame = defineGameTypes<number, never, { n: number }>()({ kind: "jl", json: true, messages: defineMessages<LobbyMessages>() });
 
 const now = () => Date.now();
-let conns: RoomConnection<any>[] = [];
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => {
-  for (const c of conns) c.close();
-  conns = [];
-  vi.useRealTimers();
-});
+const conns = fakeTimeConnections();
 
 function joined<G extends typeof lobbyGame | typeof jsonGame>(game: G) {
   const { Impl, sockets } = fakeSockets();
