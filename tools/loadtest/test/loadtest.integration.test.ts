@@ -46,7 +46,10 @@ function tkStats(r: Report, i: number): TkStats {
 }
 
 describe("load tool against wrangler dev", () => {
-  it("agar, 20 players in one room: figures are plausible and match the room's tk:stats", { timeout: 90_000 }, async () => {
+  // Retried once, as the Node-host end-to-end test is: one stall of the shared VM under the
+  // generator (tens of ms; steal time shows in no process's CPU) can push a run this short below
+  // 99 % on schedule, and the tool reporting that is correct behaviour. Each try gets fresh rooms.
+  it("agar, 20 players in one room: figures are plausible and match the room's tk:stats", { retry: 1, timeout: 90_000 }, async () => {
     const r = await runLoad({ url: server!.wsUrl, scenario: "agar", players: 20, rooms: 1, durationSec: 5, rampSec: 2, name: "it-agar" });
     const s = r.summary;
     expect(s.clients).toEqual({ planned: 20, joined: 20, refused: 0, throttled: 0, failed: 0 });
@@ -94,7 +97,10 @@ describe("load tool against wrangler dev", () => {
     expect(st.refused.room_full).toBe(5);
   });
 
-  it("ttt-json, 4 rooms x 2 players taking turns: moves acked, none refused, games finished", { timeout: 60_000 }, async () => {
+  // Retried once for the same reason as the agar run: one stall of the shared VM under the
+  // generator (tens of ms; steal time shows in no process's CPU) can push a run this short below
+  // 99 % on schedule, and the tool reporting that is correct behaviour. Each try gets fresh rooms.
+  it("ttt-json, 4 rooms x 2 players taking turns: moves acked, none refused, games finished", { retry: 1, timeout: 60_000 }, async () => {
     const r = await runLoad({ url: server!.wsUrl, scenario: "ttt-json", players: 2, rooms: 4, durationSec: 6, rampSec: 0.4, thinkMs: 300, name: "it-ttt" });
     const s = r.summary;
     expect(s.clients).toEqual({ planned: 8, joined: 8, refused: 0, throttled: 0, failed: 0 });
