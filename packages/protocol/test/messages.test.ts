@@ -5,10 +5,8 @@ import {
   BinaryWriter,
   FrameWriter,
   DecodeError,
-  FrameFlag,
   Kind,
   MAX_CLIENT_FRAME_BYTES,
-  beginFrame,
   decodeClientMessage,
   decodeJsonClientMessage,
   decodeServerMessage,
@@ -21,11 +19,9 @@ import {
   encodeStats,
   encodeStatsRequest,
   encodeWelcome,
-  endFrame,
   errorName,
-  writeFrameAck,
-  writeFrameEvents,
 } from "../src";
+import { frameBytes } from "./support/frames";
 
 const w = new FrameWriter(16); // small on purpose: exercises growth
 const u32 = fc.nat({ max: 0xffffffff });
@@ -93,14 +89,7 @@ describe("server messages round-trip", () => {
         fc.option(fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 8 }), { nil: undefined }),
         fc.option(fc.uint8Array({ maxLength: 300 }), { nil: undefined }),
         (tick, time, ack, events, delta) => {
-          w.reset();
-          const fp = beginFrame(w, tick, time);
-          let flags = 0;
-          if (ack !== undefined) (writeFrameAck(w, ack), (flags |= FrameFlag.Ack));
-          if (events !== undefined) (writeFrameEvents(w, events), (flags |= FrameFlag.Events));
-          if (delta !== undefined) (w.bytes(delta), (flags |= FrameFlag.Delta));
-          endFrame(w, fp, flags);
-          const m = decodeServerMessage(w.toBytes());
+          const m = decodeServerMessage(frameBytes(tick, time, ack, events, delta, w));
           expect(m).toEqual({
             kind: "frame",
             tick,
