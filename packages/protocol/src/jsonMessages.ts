@@ -253,6 +253,7 @@ export function decodeServerText(text: string): DecodedServerMessage | DecodeErr
     }
     return readServerBody(m.t, f);
   } catch (e) {
-    return e as DecodeError; // JsonFields throws nothing else
+    // JsonFields throws DecodeErrors; anything else still comes back as a value, never thrown.
+    return e instanceof DecodeError ? e : new DecodeError("bad_value", String(e));
   }
 }

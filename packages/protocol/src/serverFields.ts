@@ -38,8 +38,9 @@ export class JsonFields implements ServerFields {
 
   u32(key: string): number {
     const v = this.message[key] as number;
-    // `>>> 0` maps any value to a u32; only a u32 (an integer in [0, 2^32)) comes back as itself.
-    if (v >>> 0 !== v) throw new DecodeError("bad_value", `${key} must be a u32`);
+    // Only a u32 (an integer in [0, 2^32)) comes back from `>>> 0` as itself; a number first,
+    // since `>>> 0` on an object whose toString is not a function throws a TypeError.
+    if (typeof v !== "number" || v >>> 0 !== v) throw new DecodeError("bad_value", `${key} must be a u32`);
     return v;
   }
 

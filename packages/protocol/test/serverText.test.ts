@@ -180,6 +180,12 @@ describe("decodeServerText holds every field to its type", () => {
     for (const [m] of valid) expect(decodeServerText(JSON.stringify(m))).not.toBeInstanceOf(DecodeError);
   });
 
+  it("an object whose toString is not a function, where a number belongs, is bad_value (not a TypeError)", () => {
+    const out = decodeServerText(JSON.stringify({ ...valid[0]![0], v: { toString: 0 } }));
+    expect(out).toBeInstanceOf(DecodeError);
+    expect((out as DecodeError).code).toBe("bad_value");
+  });
+
   it("a field of the wrong type is bad_value", () =>
     fc.assert(
       fc.property(fc.constantFrom(...valid), fc.nat(), anyJson, ([m, types], pick, value) => {
