@@ -1,10 +1,11 @@
 import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
+import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
 import { CallerGate, type GateRefusal } from "./callerGate";
-import { LOBBY_NAME } from "./lobbyName";
+import { signingSecret } from "./joinSecret";
+import { routeMatchRequest } from "./matchGateway";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
-import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 
 /** Bindings the gateway needs from the Worker environment. */
 export interface GatewayEnv {
@@ -18,8 +19,11 @@ export interface GatewayEnv {
   TICKET_SECRET?: string;
   /** Comma-separated origins whose pages may open room sockets (see originPolicy.ts). */
   ALLOWED_ORIGINS?: string;
-  /** The room registry behind `GET /lobby/rooms` (one object, `idFromName("lobby")`); optional. */
-  LOBBY?: DurableObjectNamespace;
+  /**
+   * The matchmaker objects behind `/match/…` (one per kind and shard); rooms report their status
+   * to them. Optional: without it there is no matchmaking and rooms report nothing.
+   */
+  MATCHMAKER?: DurableObjectNamespace;
 }
 
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
@@ -69,8 +73,10 @@ function text(status: number, body: string): Response {
 
 /**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
- * Durable Object (`idFromName(kind + ':' + roomId)`), `/health`, DEV_MODE stats at
- * `/rooms/:kind/:roomId/stats`, and static assets for everything else.
+ * Durable Object (`idFromName(kind + ':' + roomId)`), the matchmaking paths `/match/…`
+ * (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
+ * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
+ * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
  * Refusals happen here, before any upgrade and before the Durable Object is touched: the join
  * URL's own (the protocol's `routeRoomUrl`: unknown kind 404, bad room id 400, overrides or
@@ -90,11 +96,8 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
-  if (url.pathname === "/lobby/rooms") {
-    if (request.method !== "GET") return text(405, "GET /lobby/rooms");
-    if (!env.LOBBY) return Response.json({ now: Date.now(), rooms: [], unavailable: "no LOBBY binding" });
-    return env.LOBBY.get(env.LOBBY.idFromName(LOBBY_NAME)).fetch(new Request("https://lobby/rooms"));
-  }
+  const matched = await routeMatchRequest(request, url, env, games);
+  if (matched) return matched;
   const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
   if (!route) {
     if (env.ASSETS) return env.ASSETS.fetch(request);
@@ -107,8 +110,23 @@ export async function routeGatewayRequest(
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
   let playerId: string | undefined;
+  let reservation: string | undefined;
   let ticket: string | null = null;
-  if (!isStats) {
+  const reservationToken = url.searchParams.get("reservation");
+  if (!isStats && reservationToken !== null) {
+    // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
+    // seat is held for and the reservation; the room decides whether it still holds it.
+    const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
+    if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
+    const secret = signingSecret(env);
+    if (!secret) return text(503, "joins are not configured on this gateway");
+    const verdict = await verifyRoomTicket(reservationToken, { secret, kind, roomId });
+    if (!verdict.ok) return text(403, `seat reservation refused: ${TICKET_REFUSALS[verdict.reason]}`);
+    if (verdict.claims.seat === undefined) return text(403, "seat reservation refused: a room ticket is not a reservation (?ticket=)");
+    playerId = verdict.claims.playerId;
+    reservation = verdict.claims.seat;
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return text(426, "expected a WebSocket upgrade");
+  } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
     if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
     ticket = url.searchParams.get("ticket");
@@ -156,6 +174,7 @@ export async function routeGatewayRequest(
     params: overrides.params,
     ...(playerId !== undefined ? { playerId } : {}),
     ...(address !== undefined ? { address } : {}),
+    ...(reservation !== undefined ? { reservation } : {}),
   });
   const forward = new Request(request.url, { method: request.method, headers });
   if (gateKey === undefined) return stub.fetch(forward);

@@ -4,8 +4,9 @@ import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import { JSON_KEEPALIVE, parseBotCount } from "@tikron/protocol";
-import { LOBBY_NAME } from "./lobbyName";
-import { LobbyReporter } from "./lobbyReporter";
+import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
+import type { ListingInit } from "@tikron/core";
+import { matchmakerStub } from "./matchmakerObject";
 
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 const BOTS_PATH = /^\/rooms\/[^/]+\/[^/]+\/bots\/?$/;
@@ -52,8 +53,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly connIds = new Map<WebSocket, number>();
   private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
-  /** Reports this room to the lobby registry (null without a `LOBBY` binding). */
-  private lobby: LobbyReporter | null = null;
+  /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
+  private reporter: StatusReporter | null = null;
   /** The checkpoint found in storage at construction, until a room is made from it. */
   private savedCheckpoint: unknown = undefined;
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
@@ -149,7 +150,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
-    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address);
+    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation);
     this.track(server, id);
     server.addEventListener("message", (e) => room.message(id, e.data as ArrayBuffer | string));
     server.addEventListener("close", (e) => this.socketClosed(server, e.code, e.reason));
@@ -163,7 +164,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private acceptHibernatable(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address));
+    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation));
   }
 
   /** A message on a hibernatable socket (turn-based rooms). */
@@ -215,36 +216,43 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * The lobby reporter of a new room: reports go from `waitUntil`, never awaited, debounced to
-   * one per few seconds (see lobbyReporter.ts); ticking rooms refresh their entry every minute.
+   * A matchmaker asks this room to hold seats (RPC from `MatchmakerObject`): the room is made
+   * first when the request creates it, or comes back from its checkpoint after a restart; a room
+   * that does not exist and is not being created is `not_found`.
    */
-  private lobbyReporterFor(meta: RoomRequestMeta, room: Room): LobbyReporter | null {
-    const ns = (this.env as { LOBBY?: DurableObjectNamespace } | undefined)?.LOBBY;
+  reserveSeats(kind: string, req: SeatRequest): SeatAnswer {
+    this.restoreAfterHibernation();
+    let room = this.room;
+    if (!room && (req.create || this.savedCheckpoint !== undefined)) {
+      const creation = req.create?.creation;
+      const meta: RoomRequestMeta = { kind, roomId: req.roomId, options: creation?.overrides.options ?? {}, params: creation?.overrides.params ?? {} };
+      room = this.roomFor(meta, req.create ? { metadata: req.create.metadata, private: req.create.private, overrides: creation?.key ?? "" } : undefined);
+    }
+    if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
+    return room.reserveSeats(req);
+  }
+
+  /**
+   * The status reporter of a new room: one report in flight at a time to the matchmaker shard its
+   * id belongs to, from `waitUntil`, never awaited on a tick (core/match `StatusReporter`).
+   */
+  private reporterFor(meta: RoomRequestMeta, room: Room): StatusReporter | null {
+    const ns = (this.env as { MATCHMAKER?: DurableObjectNamespace } | undefined)?.MATCHMAKER;
     if (!ns || typeof ns.idFromName !== "function") return null;
-    const startedAt = Date.now();
-    return new LobbyReporter({
-      current: () => {
-        const bots = room.botCount;
-        return { kind: meta.kind, roomId: meta.roomId, players: Math.max(0, room.connectedCount - bots), bots, cap: room.options.cap, startedAt };
+    const shard = shardOfRoom(meta.roomId, resolveMatchmaking(this.games[meta.kind]?.matchmaking).shards);
+    return new StatusReporter({
+      current: () => room.status(),
+      send: (status) => {
+        const sent = matchmakerStub(ns, meta.kind, shard).report(meta.kind, shard, status);
+        this.ctx.waitUntil(sent.catch(() => {}));
+        return sent;
       },
-      send: (report) => {
-        const sent = ns
-          .get(ns.idFromName(LOBBY_NAME))
-          .fetch("https://lobby/report", { method: "POST", body: JSON.stringify(report) })
-          .then(
-            (res) => res.body?.cancel(),
-            (e: unknown) => console.warn(`[room ${meta.kind}:${meta.roomId}] lobby report failed:`, e instanceof Error ? e.message : e),
-          );
-        this.ctx.waitUntil(sent);
-      },
-      now: () => Date.now(),
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-      refresh: room.ticking,
+      clock: { now: () => Date.now(), setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      onError: (e) => console.warn(`[room ${meta.kind}:${meta.roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
     });
   }
 
-  private roomFor(meta: RoomRequestMeta): Room | null {
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): Room | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
@@ -258,12 +266,19 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => this.onSessionEnd(record),
-      // Deferred: the count is read after the seat change (and a bot's bookkeeping) settles.
-      onOccupancy: () => queueMicrotask(() => this.lobby?.changed()),
+      // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
+      onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
+    const room = createRoom(def, {
+      kind: meta.kind,
+      roomId: meta.roomId,
+      overrides: meta.options,
+      params: meta.params,
+      hooks,
+      listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
+    });
     this.room = room;
-    this.lobby = this.lobbyReporterFor(meta, room);
+    this.reporter = this.reporterFor(meta, room);
     if (this.savedCheckpoint !== undefined) {
       room.restoreCheckpoint(this.savedCheckpoint);
       this.savedCheckpoint = undefined;

@@ -7,11 +7,13 @@
 export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket, type RoomCheckpoint, type CheckpointSeat } from "./room";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
+export { RoomListing, MAX_METADATA_KEYS, type ListingInit } from "./room/roomListing";
+export type { ReservationCounts } from "./room/seatReservations";
 export type { Connection } from "./connection";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
-export { reject, isRejection, type Game, type GameContext, type InputRejection } from "./game";
+export { reject, isRejection, detachedContext, type Game, type GameContext, type InputRejection } from "./game";
 export { refuseMessage, type MessageRejection } from "@tikron/protocol";
 export { messageHandlers, type MessageHandler, type MessageHandlers } from "./gameMessages";
 export type { StateEncoder, JsonStateSource } from "./stateEncoder";

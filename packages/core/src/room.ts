@@ -65,6 +65,13 @@ export class Room extends RoomSockets {
       emit: (event, to) => room.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
+      get metadata() {
+        return room.listing.metadata;
+      },
+      setMetadata: (patch) => room.listing.setMetadata(patch),
+      lock: () => room.listing.setLocked(true),
+      unlock: () => room.listing.setLocked(false),
+      setPrivate: (value) => room.listing.setPrivate(value),
     };
     this.game.init?.(this.ctx);
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
@@ -117,6 +124,8 @@ export class Room extends RoomSockets {
     this.settlePending(link);
     const held = this.seats.resumable(link.identity, token);
     if (held) {
+      // A reservation token is also its player's ticket back into the room: used, it resumes.
+      if (link.reservation !== undefined && this.reservations.isHeldFor(link.reservation, link.identity)) this.reservations.take(link.reservation, link.identity);
       if (held.link) this.closeLink(held.link, CloseCode.replaced, "seat taken by a newer connection");
       this.seating.attach(held, link);
       this.stats.reconnects++;
@@ -124,7 +133,23 @@ export class Room extends RoomSockets {
       this.welcome(link, held, true, now);
       return;
     }
-    if (this.seats.size >= this.options.cap) {
+    const reservation = link.reservation;
+    if (reservation !== undefined) {
+      // The seat was counted when it was reserved, and reservations are single-use and made at
+      // the matchmaker's pace: a reserved join skips the cap and the join buckets.
+      if (!this.reservations.take(reservation, link.identity)) {
+        this.sessions.refused("reservation_invalid");
+        this.sendError(link, "reservation_invalid", "this seat reservation is not held here (expired, used, or another player's); match again", 0, dialect);
+        return this.closeLink(link, CloseCode.reservation_invalid, "reservation_invalid");
+      }
+      return this.takeSeat(link, name, now);
+    }
+    if (this.listing.locked) {
+      this.sessions.refused("room_locked");
+      this.sendError(link, "room_locked", "the room is locked", 0, dialect);
+      return this.closeLink(link, CloseCode.room_locked, "room_locked");
+    }
+    if (this.seats.size + this.reservations.size >= this.options.cap) {
       this.sessions.refused("room_full");
       this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
       return this.closeLink(link, CloseCode.room_full, "room_full");
@@ -144,6 +169,11 @@ export class Room extends RoomSockets {
       this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);
       return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
     }
+    this.takeSeat(link, name, now);
+  }
+
+  /** A new seat for `link`: filed, attached, the game told, the player welcomed. */
+  private takeSeat(link: ClientLink, name: string, now: number): void {
     this.sessions.seatTaken(this.seats.size === 0);
     const seat = this.seats.add(name.slice(0, 32), link.identity);
     this.seating.attach(seat, link);

@@ -83,4 +83,6 @@ export interface ClientLink {
   receiptBytes: number;
   /** Room time the client fell behind (see `softBufferedBytes`), or -1 while it keeps up. */
   behindSince: number;
+  /** The seat reservation the socket's join names (from a matchmaker), used by its hello. */
+  reservation: string | undefined;
 }

@@ -39,6 +39,10 @@ export const ErrorCode = {
   bad_message: 17,
   /** The room could not answer a request: the game's handler threw, or its reply was unusable. */
   internal: 18,
+  /** The join named a seat reservation the room does not hold (unknown, used, expired, or another player's): match again. */
+  reservation_invalid: 19,
+  /** The room is locked (a match under way) and takes no new players. */
+  room_locked: 20,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
@@ -77,6 +81,10 @@ export const CloseCode = {
   join_throttled: 4009,
   /** Too many protocol errors; the seat is freed. */
   too_many_errors: 4010,
+  /** The join's seat reservation is not held (unknown, used, expired, or another player's): match again. */
+  reservation_invalid: 4020,
+  /** The room is locked and takes no new players. */
+  room_locked: 4021,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */

@@ -42,6 +42,7 @@ export function newClientLink(
     receiptMessages: 0,
     receiptBytes: 0,
     behindSince: -1,
+    reservation: undefined,
   };
 }
 

@@ -14,6 +14,8 @@ import {
   type InputEntry,
 } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
+import type { RoomStatus } from "../match/roomStatus";
+import type { SeatAnswer, SeatRequest } from "../match/roomPort";
 import type { Connection } from "../connection";
 import type { Game } from "../game";
 import { InputQueue } from "../inputQueue";
@@ -30,6 +32,11 @@ import { GameMessageRouter } from "./gameMessageRouter";
 import { Seating } from "./seating";
 import { SeatRegistry, type SeatTicket } from "./seatRegistry";
 import { SessionTracker, type RoomHooks } from "./sessionTracker";
+import { RoomListing, type ListingInit } from "./roomListing";
+import { SeatReservations } from "./seatReservations";
+
+/** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
+const STATUS_REFRESH_MS = 60_000;
 
 /** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
 export interface RoomInit {
@@ -47,6 +54,8 @@ export interface RoomInit {
   hooks?: RoomHooks;
   /** The kind's bot players (from its `GameDefinition`). */
   bots?: BotSpec;
+  /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
+  listing?: ListingInit;
 }
 
 /**
@@ -86,6 +95,10 @@ export abstract class RoomSockets {
   protected readonly admission: Admission;
   /** Custom room messages to the game's `onMessage` (see room/gameMessageRouter.ts). */
   protected readonly gameMessages: GameMessageRouter;
+  /** Seats held for players a matchmaker sent (see room/seatReservations.ts). */
+  protected readonly reservations: SeatReservations;
+  /** Metadata, lock and visibility: what a matchmaker lists the room by (room/roomListing.ts). */
+  readonly listing: RoomListing;
   protected nextConnId = 1;
   protected jsonDirty = false;
 
@@ -102,6 +115,8 @@ export abstract class RoomSockets {
     this.joinBucket = new TokenBucket(this.options.joinRatePerSec, this.options.joinBurst, this.epoch);
     this.admission = new Admission(this.options);
     this.sessions = new SessionTracker(this.kind, this.roomId, this.clock, this.stats, this.hooks);
+    this.listing = new RoomListing(init.listing, Date.now(), () => this.hooks.onStatusChange?.());
+    this.reservations = new SeatReservations(this.clock, () => this.listing.changed());
     this.seating = new Seating({
       kind: this.kind,
       roomId: this.roomId,
@@ -116,6 +131,7 @@ export abstract class RoomSockets {
       hooks: this.hooks,
       jsonSeatsChanged: () => (this.jsonDirty = true),
       markChanged: () => this.markChanged(),
+      statusChanged: () => this.listing.changed(),
     });
     const room = this;
     this.gameMessages = new GameMessageRouter({
@@ -184,12 +200,15 @@ export abstract class RoomSockets {
    * socket always gets that player's seat back, whatever token its hello carries, and one
    * identity never holds two seats, so one ticket cannot fill a room. `address` is the peer's
    * address when the host knows one worth limiting by; admission limits per caller use the
-   * identity, else the address (see room/admission.ts).
+   * identity, else the address (see room/admission.ts). `reservation` is the seat reservation
+   * the join names (from a matchmaker, via a verified reservation token whose identity is
+   * `identity`): the hello takes the seat held for it.
    */
-  open(conn: Connection, identity?: string, address?: string): number {
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
     const connId = this.nextConnId++;
     const now = this.clock.now();
     const link = newClientLink(connId, conn, identity, identity ?? address, this.options, now);
+    link.reservation = reservation;
     this.admission.opened(link.admissionKey, now);
     link.helloTimer = this.clock.setTimer(() => {
       link.helloTimer = null;
@@ -294,6 +313,8 @@ export abstract class RoomSockets {
       loopRunning: this.scheduler.running,
       ticksSkipped: this.scheduler.skipped,
       bots: { count: this.bots.count, inputs: this.bots.inputs },
+      reservations: { ...this.reservations.counts, pending: this.reservations.size },
+      listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
     });
   }
 
@@ -305,10 +326,52 @@ export abstract class RoomSockets {
     return this.seats.ticketOf(seat, link);
   }
 
+  /** What the room's matchmaker knows it by (see core/match `RoomStatus`). */
+  status(): RoomStatus {
+    const l = this.listing;
+    return {
+      roomId: this.roomId,
+      clients: this.seats.size,
+      bots: this.bots.count,
+      reserved: this.reservations.size,
+      maxClients: this.options.cap,
+      metadata: l.metadata,
+      locked: l.locked,
+      private: l.isPrivate,
+      createdAt: l.createdAt,
+      version: [l.createdAt, l.changes],
+      overrides: l.overrides,
+      refreshMs: this.game.ticking ? STATUS_REFRESH_MS : 0,
+    };
+  }
+
+  /**
+   * A matchmaker asks for seats (all or none): each identity in `req.seats` that holds no seat
+   * here gets one held for `req.ttlMs`, counted against the cap. The room is the authority:
+   * whatever the matchmaker believed, a locked room, a private one asked for by a public request,
+   * or one without room for every seat refuses.
+   */
+  reserveSeats(req: SeatRequest): SeatAnswer {
+    const refuse = (code: "room_full" | "locked" | "not_found", reason: string): SeatAnswer => {
+      this.reservations.counts.refused++;
+      return code === "not_found" ? { ok: false, code, reason } : { ok: false, code, reason, status: this.status() };
+    };
+    if (this.listing.isPrivate && !req.byId) return refuse("not_found", "no such public room");
+    if (this.listing.locked) return refuse("locked", "the room is locked");
+    const wanted = req.seats.filter((s) => !this.seats.hasIdentity(s.identity));
+    if (this.seats.size + this.reservations.size + wanted.length > this.options.cap) {
+      return refuse("room_full", `room is full (${this.options.cap} seats)`);
+    }
+    // An identity already seated here needs no new seat: its join resumes its own.
+    for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs);
+    return { ok: true, status: this.status() };
+  }
+
   /** Stops timers and closes every socket (room shutdown). */
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
     this.scheduler.stop();
     this.seating.stop();
+    this.reservations.clear();
     for (const link of [...this.links.values()]) this.closeLink(link, code, reason);
   }
 

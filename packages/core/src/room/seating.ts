@@ -26,6 +26,8 @@ export interface SeatingDeps {
   jsonSeatsChanged(): void;
   /** A JSON room lost a player: the state changed (a turn-based room flushes at once). */
   markChanged(): void;
+  /** Seats changed: what the room reports to its matchmaker changed. */
+  statusChanged(): void;
 }
 
 /**
@@ -62,7 +64,7 @@ export class Seating {
     this.d.sessions.connected(this.connectedCount);
     if (game.ticking && !scheduler.running) scheduler.start();
     this.d.hooks.onSeated?.(link.connId, this.d.seats.ticketOf(seat, link));
-    this.d.hooks.onOccupancy?.(this.connectedCount);
+    this.d.statusChanged();
   }
 
   /** The seat's socket dropped: keep seat and entity for the reconnection window. */
@@ -79,7 +81,7 @@ export class Seating {
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) this.d.scheduler.stop();
-    this.d.hooks.onOccupancy?.(this.connectedCount);
+    this.d.statusChanged();
   }
 
   /** A seat rebuilt from a checkpoint, with no socket yet: held for the reconnection window. */
@@ -88,6 +90,7 @@ export class Seating {
     seat.heldUntil = this.d.clock.now() + this.d.options.reconnectWindowMs;
     this.d.game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
+    this.d.statusChanged();
   }
 
   /** Frees the seat for good (leave, abuse, or the window ran out). Idempotent. */
@@ -99,7 +102,6 @@ export class Seating {
       seat.link = null;
       this.connectedCount--;
       if (this.connectedCount === 0) this.d.scheduler.stop();
-      this.d.hooks.onOccupancy?.(this.connectedCount);
     }
     if (game.sync.mode === "binary" && seat.syncState !== null) game.sync.encoder.releaseClient(seat.syncState);
     seat.syncState = null;
@@ -119,6 +121,7 @@ export class Seating {
     }
     if (game.sync.mode === "json") this.d.markChanged();
     if (seats.size === 0) this.d.sessions.lastSeatFreed();
+    this.d.statusChanged();
     this.d.hooks.onCheckpointDue?.(true);
   }
 

@@ -31,11 +31,11 @@ export interface RoomHooks {
   /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
   onSeated?(connId: number, ticket: SeatTicket): void;
   /**
-   * The number of connected seats (bots included) changed to `connected`. Called synchronously
-   * from seat changes: hosts that report it anywhere must debounce and defer (see the
-   * Cloudflare adapter's lobby reporter).
+   * What a matchmaker knows the room by changed: seats taken, held or freed, seat reservations,
+   * metadata, lock or visibility (`Room.status()`). Called synchronously from those changes:
+   * hosts report it off the tick path, coalesced (see core/match `StatusReporter`).
    */
-  onOccupancy?(connected: number): void;
+  onStatusChange?(): void;
   /**
    * Something a restart would need changed: a seat taken or freed, or a turn-based game's
    * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'

@@ -1,4 +1,4 @@
-import { TokenBucket, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
+import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { FrameWriter, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
@@ -46,7 +46,7 @@ export interface ShooterConfig {
   spawnPoint?: SpawnPoint;
 }
 
-const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
+const NO_CONTEXT: GameContext = detachedContext();
 
 const uniformSpawn: SpawnPoint = (_playerId, rng, world) => {
   const r = FPS_RULES.playerRadius;
