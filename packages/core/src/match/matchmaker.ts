@@ -254,7 +254,7 @@ export class Matchmaker {
     return [...this.directory.entries()];
   }
 
-  /** Stops timers; every queued player is answered `unavailable`. */
+  /** Stops timers and every decision in flight; every queued player is answered `unavailable`. */
   dispose(): void {
     this.disposed = true;
     if (this.queueTimer !== null) this.host.clock.clearTimer(this.queueTimer);
@@ -334,11 +334,15 @@ export class Matchmaker {
     } finally {
       e.inflight -= seats.length;
     }
+    // A matchmaker disposed meanwhile (its object reset) decides nothing more: the seats the room
+    // may hold now are given up when their lifetime ends.
+    if (this.disposed) return matchError("unavailable", "the matchmaker restarted; retry", 500);
     if (answer.status) this.record(answer.status);
     if (!answer.ok) {
       this.counters.roomRefusals++;
       if (answer.code !== "not_found") return matchError(answer.code, answer.reason);
-      this.forget(roomId);
+      // Not found without a status: the room does not exist (any more); with one it is private.
+      if (!answer.status) this.forget(roomId);
       return matchError("not_found", `no room ${roomId}`);
     }
     const expiresAt = this.host.clock.now() + this.spec.reservationTtlMs;

@@ -62,7 +62,7 @@ export type SeatAnswer =
       code: SeatRefusalCode;
       /** Human-readable reason. */
       reason: string;
-      /** The room's status (absent for `not_found`). */
+      /** The room's status; absent when the room does not exist. */
       status?: RoomStatus;
     };
 

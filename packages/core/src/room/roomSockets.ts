@@ -354,7 +354,9 @@ export abstract class RoomSockets {
   reserveSeats(req: SeatRequest): SeatAnswer {
     const refuse = (code: "room_full" | "locked" | "not_found", reason: string): SeatAnswer => {
       this.reservations.counts.refused++;
-      return code === "not_found" ? { ok: false, code, reason } : { ok: false, code, reason, status: this.status() };
+      // The status goes with every refusal (a private room's too): the room exists, and its
+      // matchmaker must keep it, whatever the player is told.
+      return { ok: false, code, reason, status: this.status() };
     };
     if (this.listing.isPrivate && !req.byId) return refuse("not_found", "no such public room");
     if (this.listing.locked) return refuse("locked", "the room is locked");
