@@ -1,6 +1,7 @@
 import { admissionAddress, type GameDefinition } from "@tikron/core";
 import {
   anonymousIdentity,
+  listingQuery,
   matchOverrides,
   resolveMatchmaking,
   seatReservationOf,
@@ -15,7 +16,6 @@ import {
   MAX_MATCH_BODY_CHARS,
   isMatchError,
   matchError,
-  readFilterQuery,
   readMatchRequest,
   readQueueRequest,
   routeMatchPath,
@@ -126,9 +126,9 @@ async function serve(route: MatchRoute, request: Request, url: URL, env: MatchEn
   const seat = (out: ReservedSeat | MatchError): Response => (isMatchError(out) ? refusal(out, cors) : json(200, seatReservationOf(kind, out, webSocketOrigin(url)), cors));
   switch (route.op) {
     case "rooms": {
-      const filters = readFilterQuery(url.searchParams);
-      if (isMatchError(filters)) return refusal(filters, cors);
-      const parts = await Promise.all(Array.from({ length: shards }, (_, s) => stub(s).rooms(kind, s, filters)));
+      const q = listingQuery(url.searchParams, devMode);
+      if (isMatchError(q)) return refusal(q, cors);
+      const parts = await Promise.all(Array.from({ length: shards }, (_, s) => stub(s).rooms(kind, s, q.filters, q.overrides)));
       const bad = parts.find(isMatchError);
       if (bad) return refusal(bad, cors);
       return json(200, parts.flat(), cors);

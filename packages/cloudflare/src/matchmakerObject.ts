@@ -35,7 +35,7 @@ export interface MatchmakerRpc {
   /** See {@link MatchmakerObject.joinById}. */
   joinById(kind: string, shard: number, roomId: string, caller: Caller): Promise<ReservedSeat | MatchError>;
   /** See {@link MatchmakerObject.rooms}. */
-  rooms(kind: string, shard: number, filters: MatchFilters): Promise<RoomListing[] | MatchError>;
+  rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError>;
   /** See {@link MatchmakerObject.queue}. */
   queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError>;
   /** See {@link MatchmakerObject.cancel}. */
@@ -89,8 +89,8 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   }
 
   /** `GET /match/<kind>/rooms` (this shard's part). */
-  async rooms(kind: string, shard: number, filters: MatchFilters): Promise<RoomListing[] | MatchError> {
-    return (await this.matchmaker(kind, shard)).list(filters);
+  async rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError> {
+    return (await this.matchmaker(kind, shard)).list(filters, overrides);
   }
 
   /** `POST /match/<kind>/queue`: answers when the player is grouped, times out, or is cancelled. */

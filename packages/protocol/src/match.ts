@@ -142,9 +142,15 @@ export function matchError(code: MatchErrorCode, reason: string, retryAfterMs?: 
   return retryAfterMs === undefined ? { code, reason } : { code, reason, retryAfterMs };
 }
 
-/** True for a {@link MatchError} (anything with a string `code` and `reason`). */
+/**
+ * True for a {@link MatchError}: an object whose `code` is a known refusal code and whose `reason`
+ * is a string. (Filters, which may hold any key, are wrapped as `{filters}` by their readers so
+ * they are never mistaken for one.)
+ */
 export function isMatchError(v: unknown): v is MatchError {
-  return typeof v === "object" && v !== null && typeof (v as MatchError).code === "string" && typeof (v as MatchError).reason === "string";
+  if (typeof v !== "object" || v === null) return false;
+  const e = v as MatchError;
+  return typeof e.code === "string" && Object.hasOwn(MATCH_ERROR_STATUS, e.code) && typeof e.reason === "string";
 }
 
 /** Most filter keys one request may name. */
@@ -176,8 +182,8 @@ export function isMetadataValue(v: unknown): v is MetadataValue {
  * {@link METADATA_KEY_PATTERN}, each a metadata value or a range of finite numbers. Which keys a
  * game allows is the matchmaker's check, not this one.
  */
-export function readFilters(v: unknown): MatchFilters | MatchError {
-  if (v === undefined || v === null) return {};
+export function readFilters(v: unknown): { filters: MatchFilters } | MatchError {
+  if (v === undefined || v === null) return { filters: {} };
   if (!isPlainObject(v)) return matchError("bad_filter", "filters must be an object");
   const keys = Object.keys(v);
   if (keys.length > MAX_FILTER_KEYS) return matchError("bad_filter", `at most ${MAX_FILTER_KEYS} filter keys`);
@@ -198,14 +204,14 @@ export function readFilters(v: unknown): MatchFilters | MatchError {
     }
     out[key] = range;
   }
-  return out;
+  return { filters: out };
 }
 
 /**
  * Reads filters from a query string: `key=value` (equality; a value that reads as a finite
  * number, `true` or `false` compares as that type) and `key.gte=n` / `key.lte=n` (ranges).
  */
-export function readFilterQuery(query: URLSearchParams): MatchFilters | MatchError {
+export function readFilterQuery(query: URLSearchParams): { filters: MatchFilters } | MatchError {
   const obj: Record<string, unknown> = {};
   for (const [raw, value] of query) {
     const dot = raw.lastIndexOf(".");
@@ -245,14 +251,14 @@ export function readMatchRequest(v: unknown): MatchRequest | MatchError {
   if (!isPlainObject(v)) return matchError("bad_request", "the body must be a JSON object");
   const mode = v.mode ?? "joinOrCreate";
   if (typeof mode !== "string" || !MODES.includes(mode)) return matchError("bad_request", `mode must be one of ${MODES.join(", ")}`);
-  const filters = readFilters(v.filters);
-  if (isMatchError(filters)) return filters;
+  const read = readFilters(v.filters);
+  if (isMatchError(read)) return read;
   const options = v.options ?? {};
   if (!isPlainObject(options)) return matchError("bad_options", "options must be an object");
   const priv = v.private ?? false;
   if (typeof priv !== "boolean") return matchError("bad_request", "private must be true or false");
   if (priv && mode !== "create") return matchError("bad_request", "only mode create makes a private room");
-  return { mode: mode as MatchMode, filters, options, private: priv };
+  return { mode: mode as MatchMode, filters: read.filters, options, private: priv };
 }
 
 /** Reads the body of `POST /match/<kind>/queue` (already parsed from JSON). */

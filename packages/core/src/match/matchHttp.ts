@@ -1,4 +1,4 @@
-import { hasRoomOverrides, matchError, parseRoomOverrides, type MatchError, type SeatReservation } from "@tikron/protocol";
+import { ROOM_OVERRIDE_KEYS, hasRoomOverrides, isMatchError, matchError, parseRoomOverrides, readFilterQuery, type MatchError, type MatchFilters, type SeatReservation } from "@tikron/protocol";
 import type { ReservedSeat } from "./matchmaker";
 import { NO_OVERRIDES, type RoomCreation } from "./roomPort";
 
@@ -38,6 +38,20 @@ export function overridesKey(options: Record<string, unknown>, params: Record<st
   const o = canonical(options);
   const p = canonical(params);
   return o === "" && p === "" ? "" : `${o}|${p}`;
+}
+
+/**
+ * The query of `GET /match/<kind>/rooms`: metadata filters, and (DEV_MODE) room overrides, which
+ * limit the list to rooms made with them. `ticket` is neither.
+ */
+export function listingQuery(query: URLSearchParams, devMode: boolean): { filters: MatchFilters; overrides: string | undefined } | MatchError {
+  const creation = matchOverrides(query, devMode);
+  if (isMatchError(creation)) return creation;
+  const rest = new URLSearchParams();
+  for (const [k, v] of query) if (k !== "ticket" && !ROOM_OVERRIDE_KEYS.includes(k)) rest.append(k, v);
+  const read = readFilterQuery(rest);
+  if (isMatchError(read)) return read;
+  return { filters: read.filters, overrides: creation === NO_OVERRIDES ? undefined : creation.key };
 }
 
 /** The WebSocket origin of a request's URL (`ws://host:port` or `wss://host`). */

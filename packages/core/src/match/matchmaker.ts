@@ -201,12 +201,15 @@ export class Matchmaker {
     });
   }
 
-  /** `GET /match/<kind>/rooms`: public, unlocked rooms with a free seat, matching the filters. */
-  list(filters: MatchFilters): RoomListing[] | MatchError {
+  /**
+   * `GET /match/<kind>/rooms`: public, unlocked rooms with a free seat, matching the filters (and,
+   * given `overrides`, made with those DEV_MODE overrides).
+   */
+  list(filters: MatchFilters, overrides?: string): RoomListing[] | MatchError {
     this.count("rooms");
     const bad = this.checkFilterKeys(filters);
     if (bad) return bad;
-    return this.directory.available(filters).map((e) => toListing(e.status));
+    return this.directory.available(filters, overrides).map((e) => toListing(e.status));
   }
 
   /**

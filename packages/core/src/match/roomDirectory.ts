@@ -109,11 +109,15 @@ export class RoomDirectory {
     return best;
   }
 
-  /** Rooms a client may join: public, unlocked, not full, matching the filters; fullest first. */
-  available(filters: MatchFilters): DirectoryEntry[] {
+  /**
+   * Rooms a client may join: public, unlocked, not full, matching the filters (and made with
+   * `overrides`, when given); fullest first.
+   */
+  available(filters: MatchFilters, overrides?: string): DirectoryEntry[] {
     const out: DirectoryEntry[] = [];
     for (const e of this.rooms.values()) {
       const s = e.status;
+      if (overrides !== undefined && s.overrides !== overrides) continue;
       if (!s.private && !s.locked && s.clients + s.reserved < s.maxClients && matchesFilters(s.metadata, filters)) out.push(e);
     }
     return out.sort(fullestFirst);
