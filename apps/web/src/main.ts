@@ -8,7 +8,7 @@
  * such as `world=800` or `bots=8` are forwarded to the join). `window.__tikron` exposes the
  * live state.
  */
-import type { WebSocketConstructor } from "@tikron/client";
+import { MatchError, matchmaker, type WebSocketConstructor } from "@tikron/client";
 import { wireControls } from "./controls";
 import { gameInfo } from "./gameInfo";
 import type { GameSession } from "./gameSession";
@@ -19,7 +19,7 @@ import { installDebugHandle } from "./debugHandle";
 import { InputState } from "./input";
 import { conditionedWebSocket, NetConditions } from "./netConditions";
 import { StatsOverlay } from "./overlay";
-import { readPageParams } from "./params";
+import { readPageParams, type PageParams } from "./params";
 import { withQuery } from "./roomOverrides";
 import { createSession } from "./sessions";
 import { Viewport } from "./viewport";
@@ -74,8 +74,46 @@ async function hostedKinds(server: string): Promise<string[] | null> {
   }
 }
 
+/**
+ * A seat for this page: the matchmaker's joinOrCreate (`?match=now`) or a new private room
+ * (`?match=private`); for a named room, a seat held by the matchmaker when the room exists
+ * (private rooms too), else none (the join then makes the room, as a fresh link does). The
+ * address bar then names the room, so it is the link to share.
+ */
+async function findSeat(params: PageParams): Promise<{ room: string; reservation?: string } | string> {
+  const mm = matchmaker(params.server);
+  try {
+    if (params.match !== null) {
+      const seat = await mm.reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
+      return { room: seat.roomId, reservation: seat.reservation };
+    }
+    const seat = await mm.reserve(params.game, { roomId: params.room });
+    return { room: seat.roomId, reservation: seat.reservation };
+  } catch (e) {
+    if (e instanceof MatchError && e.code === "not_found") return { room: params.room };
+    if (e instanceof MatchError && (e.code === "room_full" || e.code === "locked")) {
+      return e.code === "room_full" ? "This room is full. Go back to the lobby (top right) and pick or start another room." : "This room is locked (its match started). Go back to the lobby and pick another.";
+    }
+    // No matchmaker (an older server, another origin): join the named room directly.
+    if (params.match === null) return { room: params.room };
+    return `could not find a room: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 async function start(): Promise<void> {
   const params = readPageParams(location.search, location.origin);
+  const seat = await findSeat(params);
+  if (typeof seat === "string") {
+    showBanner(seat);
+    return;
+  }
+  params.room = seat.room;
+  if (params.match !== null) {
+    const here = new URL(location.href);
+    here.searchParams.delete("match");
+    here.searchParams.set("room", seat.room);
+    history.replaceState(null, "", here.href);
+  }
   const canvas = element<HTMLCanvasElement>("view");
   const ctx = canvas.getContext("2d");
   if (!ctx) throw new Error("no 2D canvas context");
@@ -100,7 +138,7 @@ async function start(): Promise<void> {
   const Native = globalThis.WebSocket as unknown as WebSocketConstructor;
   const WebSocketImpl = conditionedWebSocket(withQuery(Native, params.overrides), net);
   const input = new InputState(window, canvas);
-  const session = createSession({ params, WebSocketImpl, input });
+  const session = createSession({ params, WebSocketImpl, input, reservation: seat.reservation });
   if (!session) {
     showBanner(`${params.game} is not playable in this build of the page`);
     return;

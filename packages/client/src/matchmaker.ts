@@ -139,6 +139,16 @@ export class MatchClient {
     return this.#join(game, "/queue", () => ({ rating, queueId }), join as unknown as JoinOptions<G>).finally(() => signal?.removeEventListener("abort", leave));
   }
 
+  /**
+   * Reserves a seat without joining it, for a page that makes its own connection (pass the
+   * answer's `reservation` and `roomId` to `connect`): a match (`mode`, `filters`, …) or a room
+   * by id (`{roomId}`). The seat is held for the game's reservation lifetime (10 s by default).
+   */
+  reserve(kind: string, request: (MatchOptions & { mode?: MatchMode }) | { roomId: string }): Promise<SeatReservation> {
+    const path = "roomId" in request ? `/room/${encodeURIComponent(request.roomId)}` : "";
+    return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", "roomId" in request ? {} : request) as Promise<SeatReservation>;
+  }
+
   /** Public, unlocked rooms of `kind` with a free seat, fullest first; `filters` on their metadata. */
   async getAvailableRooms(kind: string, filters: MatchFilters = {}): Promise<RoomListing[]> {
     const q = new URLSearchParams();
