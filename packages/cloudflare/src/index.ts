@@ -6,7 +6,8 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
-export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS, matchmakerStub, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerObject";
+export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS } from "./matchmakerObject";
+export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
 export { routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";

@@ -22,7 +22,7 @@ import {
   type MatchError,
   type MatchRoute,
 } from "@tikron/protocol";
-import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerObject";
+import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
 import { checkOrigin } from "./originPolicy";
 
 /** Bindings the match routes read (a subset of the gateway's). */
@@ -102,7 +102,7 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
   }
   const route = routeMatchPath(url.pathname, request.method);
   if (route === null) return null;
-  if ("method" in route) return new Response(`use ${route.method}`, { status: 405, headers: { allow: route.method, ...cors } });
+  if ("method" in route) return json(405, matchError("bad_request", `use ${route.method}`), { allow: route.method, ...cors });
   const def = games[route.kind];
   if (!Object.hasOwn(games, route.kind) || !def) return refusal(matchError("unknown_kind", `unknown room kind "${route.kind.slice(0, 32)}"`), cors);
   const origin = checkOrigin(request, env.ALLOWED_ORIGINS, env.DEV_MODE === "true");

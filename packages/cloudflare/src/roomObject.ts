@@ -6,7 +6,7 @@ import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import { JSON_KEEPALIVE, parseBotCount } from "@tikron/protocol";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import type { ListingInit } from "@tikron/core";
-import { matchmakerStub } from "./matchmakerObject";
+import { matchmakerStub } from "./matchmakerRpc";
 
 const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
 const BOTS_PATH = /^\/rooms\/[^/]+\/[^/]+\/bots\/?$/;

@@ -93,7 +93,7 @@ export class NodeMatchmaking {
   async serve(req: IncomingMessage, url: URL, readBody: () => Promise<string>): Promise<HttpAnswer | null> {
     const route = routeMatchPath(url.pathname, req.method ?? "GET");
     if (route === null) return null;
-    if ("method" in route) return { status: 405, body: `use ${route.method}`, headers: { allow: route.method } };
+    if ("method" in route) return { status: 405, body: matchError("bad_request", `use ${route.method}`), headers: { allow: route.method } };
     const refuse = (e: MatchError): HttpAnswer => ({
       status: MATCH_ERROR_STATUS[e.code],
       body: e,
