@@ -45,6 +45,8 @@ export interface TestFrame<E> {
   changed: boolean;
   /** The frame's events, decoded by the declaration's `decodeEvent` (null results dropped). */
   events: E[];
+  /** Its size on the wire: bytes of a binary frame, UTF-16 units of a JSON one (the room's own measure). */
+  bytes: number;
 }
 
 /**
@@ -214,7 +216,7 @@ export class TestClient<G extends AnyGameTypes> {
       if (isDecodeError(m)) this.#fail(`a message does not decode (${m.code}: ${m.message})`);
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
-      else if (m.kind === "frame") this.#onFrame(m);
+      else if (m.kind === "frame") this.#onFrame(m, data.length);
       else if (m.kind === "error") this.#errors.push(m);
       else if (m.kind === "reply") this.#onReply(m);
     }
@@ -381,7 +383,7 @@ export class TestClient<G extends AnyGameTypes> {
     this.#seq = Math.max(this.#seq, welcome.lastSeq);
   }
 
-  #onFrame(m: Extract<DecodedServerMessage, { kind: "frame" }>): void {
+  #onFrame(m: Extract<DecodedServerMessage, { kind: "frame" }>, bytes: number): void {
     if (m.ackSeq > this.#ackSeq) this.#ackSeq = m.ackSeq;
     if (m.hasState) {
       if (!this.#view) this.#jsonState = m.body;
@@ -400,7 +402,7 @@ export class TestClient<G extends AnyGameTypes> {
       }
       if (event !== null) events.push(event);
     }
-    this.#frames.push({ tick: m.tick, time: m.time, ackSeq: m.ackSeq, changed: m.hasState, events });
+    this.#frames.push({ tick: m.tick, time: m.time, ackSeq: m.ackSeq, changed: m.hasState, events, bytes });
     this.#events.push(...events);
   }
 
