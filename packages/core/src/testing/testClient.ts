@@ -92,6 +92,8 @@ interface Pending {
  * throws from the test's own call, never inside the room; after that the client stays broken.
  */
 export class TestClient<G extends AnyGameTypes> {
+  /** The display name its hellos carry (and error messages name it by). */
+  readonly name: string;
   readonly #host: TestClientHost;
   readonly #types: G;
   readonly #wire: TestWire;
@@ -118,7 +120,8 @@ export class TestClient<G extends AnyGameTypes> {
    * @throws Error when the room's admission refuses the socket before it opens (a host would
    * answer HTTP 429 or 503 then; see `Room.admitSocket`).
    */
-  constructor(host: TestClientHost, types: G, readonly name: string, options: JoinOptions = {}) {
+  constructor(host: TestClientHost, types: G, name: string, options: JoinOptions = {}) {
+    this.name = name;
     this.#host = host;
     this.#types = types;
     this.#options = options;
