@@ -8,5 +8,5 @@
  * @module @tikron/core/testing
  */
 export { TestRoom, type TestRoomOptions } from "./testRoom";
-export { TestClient, TestRequestError, type JoinOptions, type TestFrame, type TestClientHost } from "./testClient";
+export { TestClient, type JoinOptions, type TestFrame, type TestClientHost } from "./testClient";
 export type { SocketClose } from "./testSocket";

@@ -1,6 +1,7 @@
 import {
   ClientView,
   MAX_INPUT_PAYLOAD_BYTES,
+  RequestError,
   decodeServerMessage,
   decodeServerText,
   isDecodeError,
@@ -18,8 +19,7 @@ import {
   type WelcomeFields,
 } from "@tikron/protocol";
 import { BinaryWriter } from "@tikron/protocol";
-import type { FakeClock } from "../fakeClock";
-import type { Room } from "../room";
+import type { FakeClock, Room } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
 import { TestWire } from "./testWire";
 
@@ -47,24 +47,6 @@ export interface TestFrame<E> {
   events: E[];
   /** Its size on the wire: bytes of a binary frame, UTF-16 units of a JSON one (the room's own measure). */
   bytes: number;
-}
-
-/**
- * Why a test client's request failed: the room's refusal (`code` is its error name, e.g.
- * `bad_message`, `rate_limited`, or the game's own), or `closed` when the socket closed before
- * the answer. The same fields as the SDK's `RequestError`, so a test reads like the page.
- */
-export class TestRequestError extends Error {
-  /** The room's error name, or `closed`. */
-  readonly code: string;
-  /** When > 0, how long the room asked to wait before asking again (ms). */
-  readonly retryAfterMs: number;
-  constructor(code: string, message: string, retryAfterMs = 0) {
-    super(message);
-    this.name = "RequestError";
-    this.code = code;
-    this.retryAfterMs = retryAfterMs;
-  }
 }
 
 /** What a test client needs of its room: the real room, and the clock receipts are timed on. */
@@ -226,7 +208,7 @@ export class TestClient<G extends AnyGameTypes> {
     if (socket.closed && !this.#closeSeen) {
       this.#closeSeen = true;
       const { code, reason } = socket.closed;
-      for (const p of this.#pending.values()) p.reject(new TestRequestError("closed", `the socket closed (${code} ${reason}) before the answer`));
+      for (const p of this.#pending.values()) p.reject(new RequestError("closed", `the socket closed (${code} ${reason}) before the answer`));
       this.#pending.clear();
     }
   }
@@ -279,8 +261,8 @@ export class TestClient<G extends AnyGameTypes> {
 
   /**
    * Sends a room message and resolves with the room's answer, typed by the declaration. Rejects
-   * with a {@link TestRequestError}: the room's refusal (`code` = its error name), or `closed`
-   * when the socket closes first. The room answers on arrival, so the promise is settled when
+   * with the protocol's `RequestError`, as the SDK does: the room's refusal (`code` = its error
+   * name), or `closed` when the socket closes first. The room answers on arrival, so the promise is settled when
    * this returns; await it (or `expect(...).rejects`), since an unawaited refusal is an
    * unhandled rejection.
    *
@@ -414,7 +396,7 @@ export class TestClient<G extends AnyGameTypes> {
     if (!pending) return;
     this.#pending.delete(m.requestId);
     if (m.code === 0) pending.resolve(m.value);
-    else pending.reject(new TestRequestError(m.name, m.reason, m.retryAfterMs));
+    else pending.reject(new RequestError(m.name, m.reason, m.retryAfterMs));
   }
 }
 

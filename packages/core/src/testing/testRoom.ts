@@ -1,11 +1,6 @@
 import type { AnyGameTypes } from "@tikron/protocol";
-import { FakeClock } from "../fakeClock";
-import type { Game } from "../game";
-import type { GameDefinition, GameParams } from "../gameDefinition";
-import type { Room, RoomHooks } from "../room";
-import { createRoom } from "../roomFactory";
-import type { RoomOptions } from "../roomOptions";
-import type { RoomStatsSnapshot } from "../roomStats";
+// Only the core's public surface, as any host: the room's internals are not the harness's business.
+import { FakeClock, createRoom, type Game, type GameDefinition, type GameParams, type Room, type RoomHooks, type RoomOptions, type RoomStatsSnapshot } from "../index";
 import { TestClient, type JoinOptions } from "./testClient";
 
 /** Options of a {@link TestRoom}. */

@@ -1,5 +1,5 @@
 import { JSON_KEEPALIVE, ReceiptCounter } from "@tikron/protocol";
-import type { Connection } from "../connection";
+import type { Connection } from "../index";
 
 /** How a test socket ended: the room closed it, or the test dropped it. */
 export interface SocketClose {

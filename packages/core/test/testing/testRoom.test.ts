@@ -4,10 +4,10 @@
  * closes with their codes, reconnects into held seats, JSON rooms after their microtask flush,
  * and receipts that keep a long test from being throttled as a client that stopped reading.
  */
-import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, defineGameTypes, defineSchema, encodeHello, quant, type ClientView } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, RequestError, defineGameTypes, defineSchema, encodeHello, quant, type ClientView } from "@tikron/protocol";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Connection } from "../../src";
-import { TestRequestError, TestRoom } from "../../src/testing";
+import { TestRoom } from "../../src/testing";
 import { DOT_STEP, DotsGame, dotsDefinition, dotsSchema, dotsTypes, tallyDefinition, tallyTypes, type DotsEvent } from "./games";
 
 const dots = () => new TestRoom(dotsDefinition, dotsTypes);
@@ -88,7 +88,7 @@ describe("TestRoom: a binary room", () => {
     expectTypeOf(reply).toEqualTypeOf<{ n: number; from: number }>();
     expect(reply).toEqual({ n: 7, from: ann.playerId });
     await expect(ann.request("echo", { n: -1 })).rejects.toMatchObject({ name: "RequestError", code: "illegal_move", message: "no negative echoes" });
-    await expect(ann.request("echo", { n: "x" } as never)).rejects.toBeInstanceOf(TestRequestError);
+    await expect(ann.request("echo", { n: "x" } as never)).rejects.toBeInstanceOf(RequestError);
     // A message that wants no answer is refused with an ERROR instead.
     ann.send("shout", { text: "hi" });
     ann.send("shout", { oops: 1 } as never);
@@ -96,6 +96,20 @@ describe("TestRoom: a binary room", () => {
     // @ts-expect-error: not a message of this game
     await expect(ann.request("dance", {})).rejects.toMatchObject({ code: "unknown_message" });
     expect(room.stats().gameMessages).toMatchObject({ received: 6, handled: 2, refusedByCode: { illegal_move: 1, bad_message: 2, unknown_message: 1 } });
+  });
+
+  it("rejects a request the room closed the socket on instead of answering, with closed", async () => {
+    const room = dots();
+    const ann = room.join("ann");
+    // Refused messages spend the socket's refusal budget; the one that spends the last is not
+    // answered: the room closes the socket (4010).
+    const codes: Promise<string>[] = [];
+    while (!ann.closed) codes.push(ann.request("echo", { n: "x" } as never).then(() => "answered", (e: RequestError) => e.code));
+    expect(ann.closed).toMatchObject({ code: CloseCode.too_many_errors });
+    const answered = await Promise.all(codes);
+    expect(answered.at(-1)).toBe("closed");
+    expect(answered.slice(0, -1).every((c) => c === "bad_message" || c === "rate_limited")).toBe(true);
+    expect(answered.length).toBeGreaterThan(2);
   });
 
   it("shows the room's closes with their codes, and refuses to send on a closed socket", () => {
