@@ -1,4 +1,5 @@
 import {
+  BinaryWriter,
   ClientView,
   MAX_INPUT_PAYLOAD_BYTES,
   RequestError,
@@ -18,7 +19,6 @@ import {
   type StateOf,
   type WelcomeFields,
 } from "@tikron/protocol";
-import { BinaryWriter } from "@tikron/protocol";
 import type { FakeClock, Room } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
 import { TestWire } from "./testWire";
@@ -76,6 +76,8 @@ interface Pending {
 export class TestClient<G extends AnyGameTypes> {
   /** The display name its hellos carry (and error messages name it by). */
   readonly name: string;
+  /** How errors name this client. */
+  readonly #label: string;
   readonly #host: TestClientHost;
   readonly #types: G;
   readonly #wire: TestWire;
@@ -104,6 +106,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   constructor(host: TestClientHost, types: G, name: string, options: JoinOptions = {}) {
     this.name = name;
+    this.#label = name || "a client without a name";
     this.#host = host;
     this.#types = types;
     this.#options = options;
@@ -226,8 +229,8 @@ export class TestClient<G extends AnyGameTypes> {
     const payloads = inputs.map((input) => {
       const p = this.#types.encodeInput(input, this.#writer);
       if (this.#types.json) return p;
-      if (!(p instanceof Uint8Array)) throw new TypeError(`${this.name}: encodeInput must return bytes in a binary room`);
-      if (p.length > MAX_INPUT_PAYLOAD_BYTES) throw new RangeError(`${this.name}: input payload of ${p.length} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
+      if (!(p instanceof Uint8Array)) throw new TypeError(`${this.#label}: encodeInput must return bytes in a binary room`);
+      if (p.length > MAX_INPUT_PAYLOAD_BYTES) throw new RangeError(`${this.#label}: input payload of ${p.length} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
       return p.slice();
     });
     return this.inputPayloads(...payloads);
@@ -242,7 +245,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   inputPayloads(...payloads: unknown[]): number {
     this.#assertOpen("send inputs");
-    if (!this.#types.json && !payloads.every((p) => p instanceof Uint8Array)) throw new TypeError(`${this.name}: binary input payloads are Uint8Arrays`);
+    if (!this.#types.json && !payloads.every((p) => p instanceof Uint8Array)) throw new TypeError(`${this.#label}: binary input payloads are Uint8Arrays`);
     const entries = payloads.map((payload) => ({ seq: ++this.#seq, payload }));
     for (const data of this.#wire.inputs(entries)) this.#post(data);
     return this.#seq;
@@ -320,7 +323,7 @@ export class TestClient<G extends AnyGameTypes> {
     const { room, clock } = this.#host;
     const { identity, address } = this.#options;
     const refusal = room.admitSocket(identity, address);
-    if (refusal) throw new Error(`${this.name}: the room refused the socket before it opened (${refusal.status} ${refusal.reason})`);
+    if (refusal) throw new Error(`${this.#label}: the room refused the socket before it opened (${refusal.status} ${refusal.reason})`);
     const socket: TestSocket = new TestSocket((messages, units) => {
       const receipt = this.#wire.receipt(messages, units);
       clock.setTimer(() => {
@@ -340,18 +343,18 @@ export class TestClient<G extends AnyGameTypes> {
   #assertOpen(what: string): void {
     this.receive();
     const closed = this.#socket.closed;
-    if (closed) throw new Error(`${this.name}: cannot ${what}: the socket is closed (${closed.code} ${closed.reason}); reconnect() or join again`);
+    if (closed) throw new Error(`${this.#label}: cannot ${what}: the socket is closed (${closed.code} ${closed.reason}); reconnect() or join again`);
   }
 
   #seated(): WelcomeFields {
     const welcome = this.welcome;
     if (welcome) return welcome;
     const closed = this.#socket.closed;
-    throw new Error(`${this.name} is not seated${closed ? ` (closed ${closed.code} ${closed.reason})` : ""}`);
+    throw new Error(`${this.#label} is not seated${closed ? ` (closed ${closed.code} ${closed.reason})` : ""}`);
   }
 
   #fail(problem: string): never {
-    this.#fault = new Error(`${this.name}: ${problem}`);
+    this.#fault = new Error(`${this.#label}: ${problem}`);
     throw this.#fault;
   }
 

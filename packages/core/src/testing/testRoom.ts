@@ -90,7 +90,8 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
    * Moves the room's time forward by `ms`: every tick, flush and timer due on the way runs, in
    * order. Then every client reads what it received.
    *
-   * @throws RangeError for a negative or non-finite `ms`.
+   * @throws RangeError for a negative or non-finite `ms`; Error when a client cannot decode what
+   * it received (see `TestClient.receive`).
    */
   advance(ms: number): void {
     this.clock.advance(ms);
