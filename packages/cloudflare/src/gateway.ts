@@ -109,8 +109,8 @@ async function roomAnswer(request: Request, response: Response): Promise<Respons
  * `unauthorized`), no secret 503 `unavailable`, not an upgrade 426, and the caller's own 429s
  * (`join_throttled`): refused by the room moments ago, or a burst of more upgrades in flight than
  * the room lets one caller have waiting (callerGate.ts). An upgrade gets each refusal as its
- * close code right after the upgrade (see {@link refuse}), any other request as its HTTP status;
- * the room's own admission refusals are converted the same way (see {@link roomAnswer}).
+ * close code right after the upgrade (see `refuse`), any other request as its HTTP status;
+ * the room's own admission refusals are converted the same way (see `roomAnswer`).
  */
 export async function routeGatewayRequest(
   request: Request,
