@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { BinaryWriter, CloseCode, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave, readCloseReason } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, FINAL_JOIN_REFUSALS, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave, readCloseReason } from "@tikron/protocol";
 
 /**
  * The attacks of the hostile suite, each by ONE identity (one ticket): what one player can do
@@ -47,15 +47,7 @@ const MAX_FRAMES = 2_000_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Close codes of a refused join (the gateway's and the room's). */
-const REFUSALS: ReadonlySet<number> = new Set([
-  CloseCode.join_throttled,
-  CloseCode.room_full,
-  CloseCode.unauthorized,
-  CloseCode.forbidden,
-  CloseCode.not_found,
-  CloseCode.bad_request,
-  CloseCode.unavailable,
-]);
+const REFUSALS: ReadonlySet<number> = new Set([CloseCode.join_throttled, ...FINAL_JOIN_REFUSALS]);
 
 /**
  * Opens a socket; null when refused (then `retryAfter.ms` holds the refusal's wait). A refused

@@ -1,4 +1,4 @@
-import { CloseCode } from "@tikron/protocol";
+import { CloseCode, FINAL_JOIN_REFUSALS } from "@tikron/protocol";
 import { Backoff, type BackoffOptions } from "./backoff";
 
 /**
@@ -29,12 +29,13 @@ export type ReconnectDecision =
 
 /**
  * Close codes after which coming back cannot help: the server rejected who we are or what we
- * sent (retrying repeats it), refused the join for a reason that a retry meets again (no or a
- * bad ticket, a foreign origin, an unknown kind or a bad URL, joins not configured, a full room:
- * the game decides what next, e.g. another room or a fresh ticket), someone else took the seat,
- * or the room is gone. A throttled join (4009) is retried, no sooner than the server asks.
+ * sent (retrying repeats it), refused the join for a reason a retry meets again (the protocol's
+ * `FINAL_JOIN_REFUSALS`: the game decides what next, e.g. another room or a fresh ticket),
+ * someone else took the seat, or the room is gone. A throttled join (4009) is retried, no sooner
+ * than the server asks.
  */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
+  ...FINAL_JOIN_REFUSALS,
   CloseCode.normal,
   1002, // protocol error (transport level)
   1003, // unsupported data
@@ -48,12 +49,6 @@ const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
   CloseCode.frame_too_large,
   CloseCode.room_closed,
   CloseCode.too_many_errors,
-  CloseCode.room_full,
-  CloseCode.unauthorized,
-  CloseCode.forbidden,
-  CloseCode.not_found,
-  CloseCode.bad_request,
-  CloseCode.unavailable,
 ]);
 
 /** True when a close with this code may be retried (transport drops, overload, pacing). */

@@ -105,6 +105,21 @@ export const CloseCode = {
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
 export type CloseName = keyof typeof CloseCode;
 
+/**
+ * The refusals of a join that a retry meets again: no or a bad ticket (`unauthorized`), a foreign
+ * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
+ * configured (`unavailable`), a full room (`room_full`). A client ends the join and says why; the
+ * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
+ */
+export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
+  CloseCode.room_full,
+  CloseCode.unauthorized,
+  CloseCode.forbidden,
+  CloseCode.not_found,
+  CloseCode.bad_request,
+  CloseCode.unavailable,
+]);
+
 /** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */
 export function closeName(code: number): CloseName | "unknown" {
   return nameIn(CloseCode, code);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CloseCode, MAX_CLOSE_REASON_BYTES, closeName, readCloseReason, refusalCloseCode, refusalCloseReason } from "../src";
+import { CloseCode, FINAL_JOIN_REFUSALS, MAX_CLOSE_REASON_BYTES, closeName, readCloseReason, refusalCloseCode, refusalCloseReason } from "../src";
 
 const utf8 = new TextEncoder();
 const bytes = (s: string) => utf8.encode(s).length;
@@ -61,5 +61,13 @@ describe("refusal close codes", () => {
     for (const [name, code] of Object.entries(CloseCode)) expect(closeName(code)).toBe(name);
     expect(closeName(1006)).toBe("unknown");
     expect(new Set(Object.values(CloseCode)).size).toBe(Object.keys(CloseCode).length);
+  });
+
+  it("end a join for every refusal a retry meets again, and only join_throttled is left to retry", () => {
+    const { room_full, unauthorized, forbidden, not_found, bad_request, unavailable, join_throttled } = CloseCode;
+    expect([...FINAL_JOIN_REFUSALS].sort()).toEqual([room_full, unauthorized, forbidden, not_found, bad_request, unavailable].sort());
+    expect(FINAL_JOIN_REFUSALS.has(join_throttled)).toBe(false);
+    // Every close code a host refuses with by HTTP status is one of them, or join_throttled.
+    for (const status of [400, 401, 403, 404, 429, 503]) expect(FINAL_JOIN_REFUSALS.has(refusalCloseCode(status)) || refusalCloseCode(status) === join_throttled).toBe(true);
   });
 });
