@@ -137,6 +137,10 @@ describe("gateway routing: DEV_MODE and origins", () => {
     const t = await ticketFor();
     expect(await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://evil.example" })).toMatchObject({ close: CloseCode.forbidden, reason: "origin https://evil.example may not open room sockets" });
     expect((await call("/rooms/agar/r1", e, { ...upgrade, Origin: "https://evil.example" })).close).toBe(CloseCode.forbidden);
+    // A reason that quotes the request is cut to what a close frame carries (123 bytes of UTF-8).
+    const long = await call("/rooms/agar/r1", e, { ...upgrade, Origin: `https://${"é".repeat(300)}.example` });
+    expect(long.close).toBe(CloseCode.forbidden);
+    expect(new TextEncoder().encode(long.body).length).toBeLessThanOrEqual(123);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://play.example.com" })).status).toBe(200);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: BASE })).status).toBe(200);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e)).status).toBe(200);
