@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, FINAL_JOIN_REFUSALS, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave, readCloseReason } from "@tikron/protocol";
 
 /**
  * The attacks of the hostile suite, each by ONE identity (one ticket): what one player can do
@@ -11,8 +11,11 @@ import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInputs, encodeLeave 
 export interface AttackTally {
   sockets: number;
   frames: number;
-  /** HTTP refusals before the upgrade (503 backlog, 429 identity limits / cooldown). */
-  httpRefused: number;
+  /**
+   * Joins refused: closed with a refusal code (join_throttled for the room's and the gateway's
+   * admission refusals: backlog, identity limits, cooldown) right after the upgrade, or at hello.
+   */
+  refused: number;
 }
 
 export type AttackName = "silent_sockets" | "hello_leave" | "rejected_inputs" | "random_bytes" | "upgrade_flood";
@@ -23,9 +26,10 @@ export type AttackName = "silent_sockets" | "hello_leave" | "rejected_inputs" | 
  * (~120 upgrade requests/s measured here, Retry-After ignored); `rejected_inputs` and
  * `random_bytes` send 50 frames/s on one socket and reconnect 100 ms after a kick;
  * `silent_sockets` tries to hold 300 sockets that never say hello, in bursts of 50 upgrades at
- * once, waiting out each Retry-After; `upgrade_flood` does the same but retries 100 ms later
- * whatever it was told (~200 requests/s measured here). Refused upgrades are answered by the gateway
- * (packages/cloudflare callerGate.ts), mostly without waking the room's object.
+ * once, waiting out each refusal's wait; `upgrade_flood` does the same but retries 100 ms later
+ * whatever it was told (~200 requests/s measured here, when refusals were HTTP 429s). Refused
+ * upgrades are answered by the gateway (packages/cloudflare callerGate.ts), mostly without
+ * waking the room's object, as an upgrade closed at once with `join_throttled` and the wait.
  */
 export const ATTACKS: readonly AttackName[] = ["hello_leave", "rejected_inputs", "random_bytes", "silent_sockets", "upgrade_flood"];
 
@@ -42,26 +46,35 @@ const MAX_FRAMES = 2_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Opens a socket; null when refused (then `retryAfter.ms` holds the refusal's Retry-After). */
-function open(url: string, tally: AttackTally, retryAfter = { ms: 0 }): Promise<WebSocket | null> {
+/** Close codes of a refused join (the gateway's and the room's). */
+const REFUSALS: ReadonlySet<number> = new Set([CloseCode.join_throttled, ...FINAL_JOIN_REFUSALS]);
+
+/**
+ * Opens a socket; null when refused (then `retryAfter.ms` holds the refusal's wait). A refused
+ * join is upgraded and closed at once, so an opened socket is watched `settleMs` for that close
+ * before it counts as admitted; with 0 it is handed over at once (a refusal arriving later still
+ * counts).
+ */
+function open(url: string, tally: AttackTally, retryAfter = { ms: 0 }, settleMs = 0): Promise<WebSocket | null> {
   if (tally.sockets >= MAX_SOCKETS) return Promise.resolve(null);
   tally.sockets++;
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { perMessageDeflate: false });
     ws.on("error", () => resolve(null));
-    ws.on("unexpected-response", (_req, res) => {
-      tally.httpRefused++;
-      retryAfter.ms = Math.max(retryAfter.ms, 1000 * (Number(res.headers["retry-after"]) || 1));
-      ws.terminate();
+    ws.once("close", (code, reason) => {
+      if (REFUSALS.has(code)) {
+        tally.refused++;
+        retryAfter.ms = Math.max(retryAfter.ms, readCloseReason(reason.toString()).retryAfterMs || 1000);
+      }
       resolve(null);
     });
-    ws.on("open", () => resolve(ws));
+    ws.on("open", () => (settleMs > 0 ? setTimeout(() => resolve(ws), settleMs) : resolve(ws)));
   });
 }
 
 /** Runs `attack` with `url` (the attacker's join URL) until `until` (performance.now() ms). */
 export async function runAttack(attack: AttackName, url: string, until: number): Promise<AttackTally> {
-  const tally: AttackTally = { sockets: 0, frames: 0, httpRefused: 0 };
+  const tally: AttackTally = { sockets: 0, frames: 0, refused: 0 };
   const live: WebSocket[] = [];
   const w = new BinaryWriter(4096);
   const hello = () => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name: "mallory" }).toBytes();
@@ -75,7 +88,7 @@ export async function runAttack(attack: AttackName, url: string, until: number):
           for (let i = live.length - 1; i >= 0; i--) if (live[i]!.readyState !== WebSocket.OPEN) live.splice(i, 1);
           const want = Math.min(300 - live.length, 50);
           const retryAfter = { ms: 0 };
-          const opened = await Promise.all(Array.from({ length: Math.max(0, want) }, () => open(url, tally, retryAfter)));
+          const opened = await Promise.all(Array.from({ length: Math.max(0, want) }, () => open(url, tally, retryAfter, 100)));
           for (const ws of opened) if (ws) live.push(ws);
           // Never past the phase's end: a Retry-After may be longer than what is left of it.
           await sleep(Math.min(attack === "silent_sockets" ? Math.max(100, retryAfter.ms) : 100, Math.max(0, until - performance.now())));

@@ -73,10 +73,10 @@ try {
   console.log(
     `\nhostile suite: ${seconds} s per phase, ${honest} honest players, one attacking identity (client in ${attackerIn === "thread" ? "its own thread" : "the honest players' event loop"}), wrangler dev on loopback\n`,
   );
-  console.log("| phase | honest joins | ack p50 ms | ack p99 ms | client lag p99 ms | attacker sockets / frames / HTTP-refused | refused in the room | verdict |");
+  console.log("| phase | honest joins | ack p50 ms | ack p99 ms | client lag p99 ms | attacker sockets / frames / refused | refused in the room | verdict |");
   console.log("|---|---|---|---|---|---|---|---|");
   for (const { r, v } of rows) {
-    const a = r.attacker ? `${r.attacker.sockets} / ${r.attacker.frames} / ${r.attacker.httpRefused}` : "—";
+    const a = r.attacker ? `${r.attacker.sockets} / ${r.attacker.frames} / ${r.attacker.refused}` : "—";
     const inRoom = r.room ? Object.values(r.room.refused).reduce((x, y) => x + y, 0) : "?";
     console.log(`| ${r.attack} | ${r.honestJoined}/${r.honestJoins} | ${r.ackP50.toFixed(0)} | ${r.ackP99.toFixed(0)} | ${r.clientLagP99.toFixed(0)} | ${a} | ${inRoom} | ${v} |`);
   }

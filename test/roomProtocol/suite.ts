@@ -4,8 +4,11 @@
  * host (packages/node/test/roomProtocol.test.ts). Real `ws` clients join the real game rooms,
  * play, receive state, and check what the room's `tk:stats` counted. What is specific to one
  * host (workerd's bufferedAmount, hibernation, restarts, tickets) is tested with that host.
+ * Joins the host refuses are also tried through the SDK (`@tikron/client`) over Node's own
+ * WebSocket, which reports a refused upgrade with no close at all.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { connect, JoinError, type RoomConnection } from "@tikron/client";
 import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import {
   agarSchema,
@@ -58,6 +61,21 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
     return c;
   };
   const fresh = (kind: string, tag: string) => `/rooms/${kind}/${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  /** An SDK connection over Node's global WebSocket; `query` goes on the base URL (DEV_MODE overrides). */
+  const sdk = (kind: string, room: string, query = ""): RoomConnection => {
+    const conn = connect(wsUrl() + query, { kind, room, reconnect: { baseMs: 50, maxMs: 100 } });
+    sockets.push(conn);
+    return conn;
+  };
+  /** How long a join took to fail, and the error it failed with (null if it joined). */
+  const joinFailure = async (conn: RoomConnection): Promise<{ ms: number; error: unknown }> => {
+    const t0 = performance.now();
+    const error = await conn.whenJoined().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    return { ms: performance.now() - t0, error };
+  };
 
   describe(`room protocol on ${hostName}`, () => {
     it("agar: welcomes, acks every input, streams state at the configured cadence, and reports tk:stats", async () => {
@@ -135,6 +153,52 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(stats.ccu).toBe(20);
       expect(stats.refused.room_full).toBe(1);
       expect(stats.closes["4002"]).toBe(1);
+    });
+
+    it("refused joins reach the SDK as close codes within a second, and are not retried", async () => {
+      const roomId = fresh("agar", "refused").split("/").pop()!;
+      const attempts: string[] = [];
+      const cases: [RoomConnection, string][] = [
+        [sdk("chess", roomId), "not_found"],
+        [sdk("agar", "bad.id"), "bad_request"],
+        [sdk("agar", roomId, "?tickMs=1"), "bad_request"],
+      ];
+      for (const [conn, code] of cases) {
+        conn.on("close", (c) => attempts.push(`${code}:${c.code}`));
+        const { ms, error } = await joinFailure(conn);
+        expect(error, code).toBeInstanceOf(JoinError);
+        expect(error).toMatchObject({ code, closeCode: CloseCode[code as keyof typeof CloseCode] });
+        expect((error as JoinError).reason.length, code).toBeGreaterThan(0);
+        expect(ms, code).toBeLessThan(1000);
+        expect(conn.status).toBe("closed");
+      }
+      await sleep(300);
+      expect(attempts).toEqual(["not_found:4013", "bad_request:4014", "bad_request:4014"]);
+    });
+
+    it("a full room and a throttled join reach the SDK with their codes: room_full ends the join, join_throttled is retried after its wait", async () => {
+      const room = fresh("ttt-json", "full");
+      const roomId = room.split("/").pop()!;
+      const x = openJson(room);
+      const o = openJson(room);
+      expect(await x.join("x")).not.toBeNull();
+      expect(await o.join("o")).not.toBeNull();
+      const third = connect(wsUrl(), { kind: "ttt-json", room: roomId, json: true, reconnect: { baseMs: 50, maxMs: 100 } });
+      sockets.push(third);
+      const { ms, error } = await joinFailure(third);
+      expect(error).toMatchObject({ name: "JoinError", code: "room_full", closeCode: CloseCode.room_full });
+      expect(ms).toBeLessThan(1000);
+
+      // One join per second, burst one: the second SDK join is throttled, waits as asked, then joins.
+      const slow = fresh("agar", "throttled").split("/").pop()!;
+      const first = sdk("agar", slow, "?joinRatePerSec=1&joinBurst=1");
+      await first.whenJoined();
+      const second = sdk("agar", slow, "?joinRatePerSec=1&joinBurst=1");
+      const retries: { code: number; delayMs: number }[] = [];
+      second.on("reconnecting", (r) => retries.push(r));
+      await second.whenJoined();
+      expect(retries[0]).toMatchObject({ code: CloseCode.join_throttled });
+      expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(100);
     });
 
     it("reconnect: a dropped player comes back with its token inside the window to the same seat and learns which inputs were applied", async () => {

@@ -8,7 +8,7 @@ import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
-import { handshakeStatus, LivePlayer, openSocket, quantile, sleep } from "./hardeningClient";
+import { handshakeAnswer, LivePlayer, openSocket, quantile, sleep } from "./hardeningClient";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
 
 const SECRET = "integration-ticket-secret-0123456789";
@@ -38,9 +38,9 @@ async function untilUpgraded(url: string): Promise<void> {
   let last = "";
   while (Date.now() < deadline) {
     try {
-      const status = await handshakeStatus(url, { timeoutMs: 5_000 });
-      if (status === 101) return;
-      last = `HTTP ${status}`;
+      const answer = await handshakeAnswer(url, { timeoutMs: 5_000 });
+      if (answer.status === 101 && answer.close === undefined) return;
+      last = answer.close === undefined ? `HTTP ${answer.status}` : `closed ${answer.close} ${answer.reason}`;
     } catch (e) {
       last = e instanceof Error ? e.message : String(e);
     }
@@ -74,38 +74,44 @@ function expectCadence(p: LivePlayer, from: number, to: number, share: number): 
 }
 
 describe("who may join (production config)", () => {
-  it("refuses bad joins with the documented HTTP status before any upgrade", async () => {
+  it("refuses bad joins with the documented close code right after the upgrade (HTTP status without one)", async () => {
     const room = (id: string, q = "") => `${prod.wsUrl}/rooms/agar/${id}${q}`;
     const good = await ticket("r1", "alice");
     const tampered = good.slice(0, 10) + (good[10] === "A" ? "B" : "A") + good.slice(11);
     const expired = await ticket("r1", "alice", { ttlSeconds: 1, nowMs: Date.now() - 10_000 });
     const otherSecret = await ticket("r1", "alice", { secret: "not-the-gateway-secret-42" });
 
-    const cases: [string, string, number, string?][] = [
-      ["no ticket", room("r1"), 401],
-      ["empty ticket", room("r1", "?ticket="), 401],
-      ["expired", room("r1", `?ticket=${expired}`), 403],
-      ["tampered", room("r1", `?ticket=${tampered}`), 403],
-      ["signed with another secret", room("r1", `?ticket=${otherSecret}`), 403],
-      ["wrong room", room("r2", `?ticket=${good}`), 403],
-      ["garbage", room("r1", "?ticket=not.aticket"), 403],
-      ["foreign origin", room("r1", `?ticket=${good}`), 403, "https://evil.example"],
-      ["null origin", room("r1", `?ticket=${good}`), 403, "null"],
-      ["unknown kind", `${prod.wsUrl}/rooms/nope/r1?ticket=${good}`, 404],
-      ["bad room id", room("bad.id", `?ticket=${good}`), 400],
-      ["room id too long", room("x".repeat(65), `?ticket=${good}`), 400],
-      ["overrides outside DEV_MODE", room("r1", `?ticket=${good}&cap=999`), 403],
+    const { unauthorized, forbidden, not_found, bad_request } = CloseCode;
+    const cases: [string, string, number, number, string?][] = [
+      ["no ticket", room("r1"), unauthorized, 401],
+      ["empty ticket", room("r1", "?ticket="), unauthorized, 401],
+      ["expired", room("r1", `?ticket=${expired}`), unauthorized, 403],
+      ["tampered", room("r1", `?ticket=${tampered}`), unauthorized, 403],
+      ["signed with another secret", room("r1", `?ticket=${otherSecret}`), unauthorized, 403],
+      ["wrong room", room("r2", `?ticket=${good}`), unauthorized, 403],
+      ["garbage", room("r1", "?ticket=not.aticket"), unauthorized, 403],
+      ["foreign origin", room("r1", `?ticket=${good}`), forbidden, 403, "https://evil.example"],
+      ["null origin", room("r1", `?ticket=${good}`), forbidden, 403, "null"],
+      ["unknown kind", `${prod.wsUrl}/rooms/nope/r1?ticket=${good}`, not_found, 404],
+      ["bad room id", room("bad.id", `?ticket=${good}`), bad_request, 400],
+      ["room id too long", room("x".repeat(65), `?ticket=${good}`), bad_request, 400],
+      ["overrides outside DEV_MODE", room("r1", `?ticket=${good}&cap=999`), forbidden, 403],
     ];
-    for (const [what, url, status, origin] of cases) {
-      expect(await handshakeStatus(url, origin ? { origin } : {}), what).toBe(status);
+    for (const [what, url, close, status, origin] of cases) {
+      const answer = await handshakeAnswer(url, origin ? { origin } : {});
+      expect(answer, what).toMatchObject({ status: 101, close });
+      expect(answer.reason!.length, what).toBeGreaterThan(0);
+      // Without an upgrade (curl, a health check) the same refusal is an HTTP status.
+      const plain = await fetch(url.replace(/^ws/, "http"), origin ? { headers: { origin } } : {});
+      expect(plain.status, `${what} without an upgrade`).toBe(status);
     }
     const stats = await fetch(`${prod.url}/rooms/agar/r1/stats`);
     expect(stats.status).toBe(403);
 
     // A room may be called "stats": only /rooms/:kind/:id/stats is the (DEV_MODE) stats route.
-    expect(await handshakeStatus(room("stats", `?ticket=${await ticket("stats", "alice")}`))).toBe(101);
+    expect(await handshakeAnswer(room("stats", `?ticket=${await ticket("stats", "alice")}`))).toEqual({ status: 101 });
     for (const origin of [undefined, ALLOWED, prod.url]) {
-      expect(await handshakeStatus(room("r1", `?ticket=${good}`), origin ? { origin } : {}), `origin ${origin}`).toBe(101);
+      expect(await handshakeAnswer(room("r1", `?ticket=${good}`), origin ? { origin } : {}), `origin ${origin}`).toEqual({ status: 101 });
     }
   });
 

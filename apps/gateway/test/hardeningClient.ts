@@ -1,7 +1,7 @@
 /**
  * Minimal live clients for the hardening, records and restart integration tests: an agar player
- * that records what it receives (with arrival times), and a probe for HTTP refusals of the
- * WebSocket handshake. Deliberately independent of the client SDK, so these tests see the wire
+ * that records what it receives (with arrival times), and a probe for how a WebSocket handshake
+ * is answered (refused with a close right after the upgrade, or with an HTTP status). Deliberately independent of the client SDK, so these tests see the wire
  * exactly as a hostile or naive client would.
  */
 import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodeReceipt, encodeStatsRequest, isDecodeError, type ServerMessage } from "@tikron/protocol";
@@ -35,12 +35,23 @@ export function openSocket(url: string, options: OpenOptions = {}): Promise<{ ws
   });
 }
 
-/** HTTP status a handshake gets (101 when it is accepted; the socket is closed again). */
-export async function handshakeStatus(url: string, options: OpenOptions = {}): Promise<number> {
+/**
+ * How a handshake is answered: an HTTP status without an upgrade, or 101 and then either a close
+ * at once (a refused join: its code and reason) or nothing for `settleMs` (admitted; the socket
+ * is closed again). A room closes an admitted socket that never says hello only after seconds.
+ */
+export async function handshakeAnswer(url: string, options: OpenOptions & { settleMs?: number } = {}): Promise<{ status: number; close?: number; reason?: string }> {
   const r = await openSocket(url, options);
-  if ("status" in r) return r.status;
+  if ("status" in r) return r;
+  const closed = await new Promise<{ close: number; reason: string } | null>((resolve) => {
+    const timer = setTimeout(() => resolve(null), options.settleMs ?? 1_000);
+    r.ws.once("close", (code, reason) => {
+      clearTimeout(timer);
+      resolve({ close: code, reason: reason.toString() });
+    });
+  });
   r.ws.terminate();
-  return 101;
+  return closed ? { status: 101, ...closed } : { status: 101 };
 }
 
 /** One agar player over a raw socket. */

@@ -70,7 +70,7 @@ describe("hostile traffic next to honest players (short run)", () => {
   for (const attack of REPORTED_ONLY) {
     it(`${attack}: ≥ 99 % of honest joins succeed and no honest player is dropped (latency reported)`, async () => {
       const { base, hit } = await pair(attack);
-      expect(hit.attacker!.httpRefused).toBeGreaterThan(0);
+      expect(hit.attacker!.refused).toBeGreaterThan(0);
       expect(hit.honestJoined / hit.honestJoins).toBeGreaterThanOrEqual(0.99);
       expect(hit.honestDropped).toBe(0);
       console.log(`[hostile] ${attack} (reported only): ${verdict(base, hit).reasons.join("; ") || "within the bar"}`);
@@ -79,9 +79,9 @@ describe("hostile traffic next to honest players (short run)", () => {
 
   it("upgrade floods are answered by the gateway: most refused upgrades never reach the room's object", async () => {
     const r = await runPhase({ urlFor, room: `gate-${Date.now()}`, attack: "upgrade_flood", durationMs: PHASE_MS, honest: 2 });
-    console.log(`[hostile] upgrade_flood: ${r.attacker!.httpRefused} refused upgrades, ${refusedInRoom(r)} of them by the room ${JSON.stringify(r.room?.refused)}`);
+    console.log(`[hostile] upgrade_flood: ${r.attacker!.refused} refused upgrades, ${refusedInRoom(r)} of them by the room ${JSON.stringify(r.room?.refused)}`);
     expect(r.room).not.toBeNull();
-    expect(r.attacker!.httpRefused).toBeGreaterThan(50);
-    expect(refusedInRoom(r)).toBeLessThan(r.attacker!.httpRefused / 4);
+    expect(r.attacker!.refused).toBeGreaterThan(50);
+    expect(refusedInRoom(r)).toBeLessThan(r.attacker!.refused / 4);
   }, 30_000);
 });

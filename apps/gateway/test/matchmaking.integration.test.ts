@@ -4,11 +4,13 @@
  * matchmaker is a Durable Object that keeps its directory in storage, so a forced restart of it
  * loses no room and no seated player, and requests in flight get a retryable answer.
  */
-import { matchmaker } from "@tikron/client";
+import { MatchError, matchmaker } from "@tikron/client";
+import { ANY_ROOM, mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { agarTypes } from "@tikron/games/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeMatchmaking } from "../../../test/matchmaking/suite";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
+import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
 
 let server: WranglerDevServer | undefined;
 
@@ -56,5 +58,44 @@ describe("the matchmaker object restarting", () => {
       if (r.status === 503) expect(await r.json()).toMatchObject({ code: "unavailable", retryAfterMs: 500 });
     }
     for (const c of all) c.close();
+  });
+});
+
+describe("matchmaking with the production config (match tickets)", () => {
+  const SECRET = "match-integration-secret-0123456789";
+  let prod: WranglerDevServer | undefined;
+  let worker: FrozenWorker | undefined;
+  beforeAll(async () => {
+    worker = await freezeWorker("wrangler.jsonc");
+    prod = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: SECRET } });
+  });
+  afterAll(async () => {
+    await prod?.stop();
+    worker?.remove();
+  });
+  const ticket = (playerId: string) => mintRoomTicket({ secret: SECRET, kind: "agar", roomId: ANY_ROOM, playerId, ttlSeconds: 600 });
+
+  it("a player without a match ticket is refused 401; with one it is seated, bound to its identity, and rejoins its own seat with the reservation", async () => {
+    await expect(matchmaker(prod!.url).joinOrCreate(agarTypes)).rejects.toMatchObject({ code: "unauthorized" });
+    const ann = await matchmaker(prod!.url, { ticket: () => ticket("ann") }).joinOrCreate(agarTypes, { name: "ann" });
+    expect(ann.status).toBe("joined");
+    const seat = ann.playerId;
+    const bob = await matchmaker(prod!.url, { ticket: await ticket("bob") }).joinOrCreate(agarTypes, { name: "bob" });
+    expect(bob.room).toBe(ann.room);
+    expect(bob.playerId).not.toBe(seat);
+    // A drop: the connection comes back with the same reservation token (now its ticket) to its own seat.
+    ann.reconnect();
+    await ann.whenJoined();
+    expect(ann.playerId).toBe(seat);
+    expect(ann.welcome?.reconnected).toBe(true);
+    ann.close();
+    bob.close();
+  });
+
+  it("a ticket for one room does not buy a match", async () => {
+    const roomTicket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "eve", ttlSeconds: 600 });
+    const err = await matchmaker(prod!.url, { ticket: roomTicket }).joinOrCreate(agarTypes).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MatchError);
+    expect(err).toMatchObject({ code: "forbidden" });
   });
 });

@@ -39,8 +39,8 @@ function showBanner(text: string): void {
 /** What the banner says for a connection state: nothing while playing, else what happened and what to do. */
 function statusBanner(session: GameSession): string {
   const err = session.lastError ?? "";
-  // The refusal arrives as an error (room_full: ...) and then a close (4002 room_full); the SDK
-  // keeps retrying in case a seat frees up, so the message stays until a welcome clears it.
+  // The refusal arrives as an error (room_full: ...) and then a close (4002 room_full), which ends
+  // the connection (a full room is not retried), so the message stays.
   if (err.includes("room_full")) return "This room is full. Go back to the lobby (top right) and pick or start another room.";
   switch (session.status) {
     case "joined":

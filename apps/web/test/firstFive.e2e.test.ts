@@ -193,7 +193,7 @@ describe("the first five minutes", () => {
     const page = await newPage();
     await page.goto(`${server!.url}/play?game=movement&room=${room}&cap=1`);
     await page.locator("#banner", { hasText: "This room is full" }).waitFor({ timeout: 15_000 });
-    // It stays while the SDK retries (a full room is retried in case a seat frees up).
+    // It stays: the SDK ends a join refused with room_full (no retry), the banner says what to do.
     await page.waitForTimeout(1500);
     expect(await page.locator("#banner").textContent()).toContain("This room is full");
     expect(await page.locator("#lobby-link").getAttribute("href")).toBe("/");

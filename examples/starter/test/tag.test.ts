@@ -1,64 +1,30 @@
 /**
- * The game tested the way the room runs it, in Node and without Cloudflare: a core `Room` on a
- * fake clock, players on in-memory connections, and what they receive decoded with the same
- * schema the page uses.
+ * The game tested the way the room runs it, in Node and without Cloudflare: `TestRoom` makes the
+ * room from the game's definition on a fake clock, and its players speak `tagGame`, the same
+ * declaration the page connects with (inputs through its codec, state through its schema's
+ * view, events decoded).
  */
-import { FakeClock, Room, type Connection } from "@tikron/core";
-import { BinaryWriter, ClientView, ErrorCode, PROTOCOL_VERSION, decodeServerMessage, encodeHello, encodeInputs, encodeRoomMessage, isDecodeError, type ReplyMessage } from "@tikron/protocol";
+import { TestRoom, type TestClient } from "@tikron/core/testing";
+import { BinaryWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
-import { TagGame } from "../src/server/tagGame";
-import { TAG_RULES, checkChat, decodeTagEvent, decodeTagInput, encodeTagInput, tagSchema, type TagEvent } from "../src/shared/tag";
+import { games, type TagGame } from "../src/server/tagGame";
+import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, encodeTagInput, tagGame } from "../src/shared/tag";
 
-/** An in-memory socket: the room writes into `sent`; the player decodes it. */
-class Player implements Connection {
-  readonly sent: Uint8Array[] = [];
-  readonly view = new ClientView(tagSchema);
-  readonly replies: ReplyMessage[] = [];
-  readonly chats: Extract<TagEvent, { kind: "chat" }>[] = [];
-  entity = -1;
-  private read = 0;
-  send(data: Uint8Array | string): void {
-    // The room lends its writer's bytes for the duration of send: keep a copy.
-    if (typeof data !== "string") this.sent.push(data.slice());
-  }
-  close(): void {}
-  bufferedAmount(): number {
-    return 0;
-  }
-  /** Decodes what arrived since the last call into the view and the entity id. */
-  receive(): void {
-    for (; this.read < this.sent.length; this.read++) {
-      const m = decodeServerMessage(this.sent[this.read]!);
-      if (isDecodeError(m)) throw m;
-      if (m.kind === "reply") this.replies.push(m);
-      if (m.kind !== "frame") continue;
-      for (const body of m.events) {
-        const ev = decodeTagEvent(body);
-        if (ev?.kind === "youAre") this.entity = ev.entity;
-        if (ev?.kind === "chat") this.chats.push(ev);
-      }
-      if (m.body) {
-        const err = this.view.apply(m.body);
-        if (err) throw err;
-      }
-    }
-  }
-  me() {
-    return this.view.get(this.entity)?.record as { x: number; y: number; it: boolean; tags: number; name: string } | undefined;
-  }
+type Player = TestClient<typeof tagGame>;
+
+/** The entity the room said is this player's (its latest `youAre` event). */
+function entityOf(p: Player): number {
+  const yours = p.events.findLast((e) => e.kind === "youAre");
+  if (yours?.kind !== "youAre") throw new Error(`${p.name} was not told its entity`);
+  return yours.entity;
 }
 
-const w = new BinaryWriter(64);
-
-function join(room: Room, name: string): { player: Player; connId: number } {
-  const player = new Player();
-  const connId = room.open(player);
-  room.message(connId, encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name }).toBytes());
-  return { player, connId };
-}
+/** This player's own record, as its page would draw it. */
+const me = (p: Player) => p.state.get(entityOf(p))?.record;
 
 describe("tag input", () => {
   it("round-trips every direction and refuses anything else", () => {
+    const w = new BinaryWriter(8);
     for (const dx of [-1, 0, 1] as const) {
       for (const dy of [-1, 0, 1] as const) expect(decodeTagInput(encodeTagInput(w, { dx, dy }))).toEqual({ dx, dy });
     }
@@ -69,40 +35,61 @@ describe("tag input", () => {
 });
 
 describe("a tag room", () => {
+  // The example of docs/write-your-own-room.md, "Testing your game".
+  it("ann walks right; bob sees it and hears her chat", async () => {
+    const room = new TestRoom(games.tag!, tagGame);
+    const ann = room.join("ann");
+    const bob = room.join("bob");
+    room.advance(50); // one tick: the first state frame
+    const annAsBobSeesHer = () => [...bob.state.values()].find((e) => e.record.name === "ann")!.record;
+    const x0 = annAsBobSeesHer().x;
+    ann.input({ dx: 1, dy: 0 }); // encoded by tagGame's codec
+    room.advance(500); // ten ticks and flushes
+    expect(annAsBobSeesHer().x).toBeGreaterThan(x0);
+    expect(await ann.request("chat", { text: "hi" })).toEqual({ heardBy: 2 });
+    room.advance(50);
+    expect(bob.events).toContainEqual({ kind: "chat", from: "ann", text: "hi" });
+  });
+
   it("moves players by their inputs and passes 'it' on a touch", () => {
-    const clock = new FakeClock();
-    const game = new TagGame();
-    const room = new Room({ kind: "tag", roomId: "t1", game, clock, options: { tickMs: 50, syncIntervalMs: 50 } });
-    const ann = join(room, "ann");
-    const bob = join(room, "bob");
-    clock.advance(100);
-    ann.player.receive();
-    bob.player.receive();
-    expect(ann.player.view.size).toBe(2);
-    expect(ann.player.me()).toMatchObject({ name: "ann", it: true }); // the first player is "it"
-    expect(bob.player.me()).toMatchObject({ name: "bob", it: false });
+    const room = new TestRoom(games[TAG_KIND]!, tagGame);
+    const ann = room.join("ann");
+    const bob = room.join("bob");
+    room.advance(100);
+    expect(ann.state.size).toBe(2);
+    expect(me(ann)).toMatchObject({ name: "ann", it: true }); // the first player is "it"
+    expect(me(bob)).toMatchObject({ name: "bob", it: false });
 
     // Bob walks right for one second.
-    const x0 = bob.player.me()!.x;
-    const right = encodeTagInput(new BinaryWriter(8), { dx: 1, dy: 0 }).slice();
-    room.message(bob.connId, encodeInputs(w.reset(), [{ seq: 1, payload: right }]).toBytes());
-    clock.advance(1000);
-    bob.player.receive();
+    const x0 = me(bob)!.x;
+    bob.input({ dx: 1, dy: 0 });
+    room.advance(1000);
     const walked = Math.min(TAG_RULES.world - TAG_RULES.tagRadius / 2, x0 + TAG_RULES.speed) - x0;
-    expect(bob.player.me()!.x - x0).toBeCloseTo(walked, 0);
+    expect(me(bob)!.x - x0).toBeCloseTo(walked, 0);
 
     // Put bob next to ann: the next tick she tags him.
-    const annRec = game.world.record(ann.player.entity, "player")!;
-    const bobRec = game.world.record(bob.player.entity, "player")!;
-    room.message(bob.connId, encodeInputs(w.reset(), [{ seq: 2, payload: encodeTagInput(new BinaryWriter(8), { dx: 0, dy: 0 }).slice() }]).toBytes());
-    clock.advance(50);
+    const game = room.game as TagGame;
+    const annRec = game.world.record(entityOf(ann), "player")!;
+    const bobRec = game.world.record(entityOf(bob), "player")!;
+    bob.input({ dx: 0, dy: 0 });
+    room.advance(50);
     bobRec.x = annRec.x + TAG_RULES.tagRadius / 2;
     bobRec.y = annRec.y;
-    clock.advance(100);
-    ann.player.receive();
-    expect(ann.player.me()).toMatchObject({ it: false, tags: 1 });
-    expect(ann.player.view.get(bob.player.entity)?.record).toMatchObject({ it: true });
-    expect(room.snapshot().game).toMatchObject({ tags: 1 });
+    room.advance(100);
+    expect(me(ann)).toMatchObject({ it: false, tags: 1 });
+    expect(ann.state.get(entityOf(bob))?.record).toMatchObject({ it: true });
+    expect(room.stats().game).toMatchObject({ tags: 1 });
+  });
+
+  it("refuses an input the codec would never write, to its sender only", () => {
+    const room = new TestRoom(games[TAG_KIND]!, tagGame);
+    const ann = room.join("ann");
+    const bob = room.join("bob");
+    ann.inputPayloads(new Uint8Array([0xff]));
+    room.advance(50);
+    expect(ann.errors.map((e) => e.name)).toEqual(["bad_input"]);
+    expect(bob.errors).toEqual([]);
+    expect(ann.closed).toBeNull();
   });
 });
 
@@ -114,23 +101,17 @@ describe("tag chat (a room message)", () => {
     }
   });
 
-  it("says a line to everyone and answers how many heard it; a bad line is refused to its sender only", () => {
-    const clock = new FakeClock();
-    const room = new Room({ kind: "tag", roomId: "t2", game: new TagGame(), clock, options: { tickMs: 50, syncIntervalMs: 50 } });
-    const ann = join(room, "ann");
-    const bob = join(room, "bob");
-    room.message(ann.connId, encodeRoomMessage(w.reset(), 1, "chat", JSON.stringify({ text: "tag me" })).toBytes());
-    room.message(ann.connId, encodeRoomMessage(w.reset(), 2, "chat", JSON.stringify({ text: "" })).toBytes());
-    clock.advance(50);
-    ann.player.receive();
-    bob.player.receive();
-    expect(ann.player.replies.map((r) => [r.requestId, r.code, r.value])).toEqual([
-      [1, 0, { heardBy: 2 }],
-      [2, ErrorCode.bad_message, undefined],
-    ]);
-    expect(bob.player.chats).toEqual([{ kind: "chat", from: "ann", text: "tag me" }]);
-    expect(ann.player.chats).toEqual(bob.player.chats);
-    expect(room.snapshot().game).toMatchObject({ chats: 1 });
-    expect(room.snapshot().gameMessages).toMatchObject({ received: 2, handled: 1, refused: 1 });
+  it("says a line to everyone and answers how many heard it; a bad line is refused to its sender only", async () => {
+    const room = new TestRoom(games[TAG_KIND]!, tagGame);
+    const ann = room.join("ann");
+    const bob = room.join("bob");
+    expect(await ann.request("chat", { text: "tag me" })).toEqual({ heardBy: 2 });
+    await expect(ann.request("chat", { text: "" })).rejects.toMatchObject({ code: "bad_message" });
+    room.advance(50);
+    const chats = (p: Player) => p.events.filter((e) => e.kind === "chat");
+    expect(chats(bob)).toEqual([{ kind: "chat", from: "ann", text: "tag me" }]);
+    expect(chats(ann)).toEqual(chats(bob));
+    expect(room.stats().game).toMatchObject({ chats: 1 });
+    expect(room.stats().gameMessages).toMatchObject({ received: 2, handled: 1, refused: 1 });
   });
 });

@@ -1,5 +1,6 @@
 import type { AnyGameTypes, AnyMessages, EventOf, InputOf, MessagesOf, StateOf } from "@tikron/protocol";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
+import type { JoinError } from "./joinError";
 import { RoomConnection } from "./roomConnection";
 
 export { RoomConnection };
@@ -10,9 +11,10 @@ export { RoomConnection };
  *
  * After the socket opens, hello is sent (binary, or JSON with `json: true`), carrying the
  * reconnect token on rejoins. Unexpected drops reconnect with jittered, bounded backoff and keep
- * the seat; `room_full` and `join_throttled` are retried no sooner than the server asks; closes
- * that mean "do not come back" (replaced, bad hello, room closed, ...) and {@link RoomConnection.close}
- * end the connection.
+ * the seat; `join_throttled` is retried no sooner than the server asks; refused joins
+ * (`unauthorized`, `forbidden`, `not_found`, `room_full`, ...), closes that mean "do not come
+ * back" (replaced, bad hello, room closed, ...) and {@link RoomConnection.close} end the
+ * connection, and `whenJoined()` rejects with a {@link JoinError} naming the close.
  *
  * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
  * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes

@@ -2,7 +2,8 @@
  * Tikron client SDK (browser and Node 22+).
  *
  * - {@link connect} joins a room and keeps the seat across drops (jittered, bounded backoff;
- *   join pacing on `room_full` / `join_throttled`), syncs the clock and emits typed events.
+ *   join pacing on `join_throttled`), syncs the clock and emits typed events; a refused join
+ *   rejects `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …).
  * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
  *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
  *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.
@@ -37,9 +38,10 @@
  */
 export { connect, RoomConnection } from "./connect";
 export { RoomEmitter } from "./listeners";
-export { CloseCode, ErrorCode, errorName, type CloseName, type ErrorName } from "@tikron/protocol";
+export { CloseCode, ErrorCode, errorName, closeName, type CloseName, type ErrorName } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages } from "@tikron/protocol";
 export { RequestError } from "./pendingRequests";
+export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";

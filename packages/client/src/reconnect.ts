@@ -1,20 +1,14 @@
-import { CloseCode } from "@tikron/protocol";
+import { CloseCode, FINAL_JOIN_REFUSALS } from "@tikron/protocol";
 import { Backoff, type BackoffOptions } from "./backoff";
 
 /**
  * Reconnection tunables: the {@link BackoffOptions}. How long a seat must hold before the backoff
- * starts over (5 s) and the floor under the delay after `room_full` (1 s) are fixed.
+ * starts over (5 s) is fixed.
  */
 export type ReconnectOptions = BackoffOptions;
 
 /** A joined connection that stays up this long resets the backoff (ms). */
 export const STABLE_AFTER_MS = 5000;
-
-/**
- * Floor under the delay after `room_full` (ms) when the server named no `retryAfterMs`: a full
- * room stays full for a while, and retrying at once only adds load.
- */
-export const ROOM_FULL_DELAY_MS = 1000;
 
 /** What to do about one socket close. */
 export type ReconnectDecision =
@@ -35,9 +29,13 @@ export type ReconnectDecision =
 
 /**
  * Close codes after which coming back cannot help: the server rejected who we are or what we
- * sent (retrying repeats it), someone else took the seat, or the room is gone.
+ * sent (retrying repeats it), refused the join for a reason a retry meets again (the protocol's
+ * `FINAL_JOIN_REFUSALS`: the game decides what next, e.g. another room or a fresh ticket),
+ * someone else took the seat, or the room is gone. A throttled join (4009) is retried, no sooner
+ * than the server asks.
  */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
+  ...FINAL_JOIN_REFUSALS,
   CloseCode.normal,
   1002, // protocol error (transport level)
   1003, // unsupported data
@@ -74,15 +72,15 @@ export class ReconnectPolicy extends Backoff {
 
   /**
    * One close of a socket that was not closed deliberately (a deliberate close never asks).
-   * `retryAfterMs` is the largest delay an ERROR on that socket asked for; it is honoured for
-   * any code, not only `join_throttled`. `tokenRejected` (a `bad_token` error came first) makes
+   * `retryAfterMs` is the largest delay an ERROR on that socket, or its close reason, asked for;
+   * it is honoured for any code, not only `join_throttled`. `tokenRejected` (a `bad_token` error came first) makes
    * a following `bad_hello` retryable: the held seat is gone, but joining afresh can work.
    */
   onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
     if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
-    // The server's pause wins; a full room stays full for a while, so it gets a floor of its own.
-    const delayMs = this.next(context.retryAfterMs || (code === CloseCode.room_full ? ROOM_FULL_DELAY_MS : 0));
+    // The server's pause goes under the jitter.
+    const delayMs = this.next(context.retryAfterMs);
     return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };
   }
 

@@ -13,6 +13,8 @@ import {
   DecodeError,
   PROTOCOL_VERSION,
   ReceiptCounter,
+  closeName,
+  readCloseReason,
   type AnyGameTypes,
   type EventOf,
   type InputOf,
@@ -26,6 +28,7 @@ import { ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { inputSender, type InputSender } from "./inputs";
+import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
 import { RequestError, requestTable } from "./pendingRequests";
 import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
@@ -86,6 +89,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   readonly #requests = requestTable();
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
+  /** Why the connection last ended (set whenever it becomes `closed`): what {@link whenJoined} rejects with then. */
+  #ended: JoinError | null = null;
   readonly #receipts = new ReceiptCounter();
   readonly #inputs: InputSender;
   /**
@@ -211,12 +216,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   }
 
   /**
-   * Resolves with the next welcome, or at once when joined; rejects when the connection ends for
-   * good first.
+   * Resolves with the next welcome, or at once when joined; rejects with a {@link JoinError} when
+   * the connection ends for good first (or has ended): a refused join (`unauthorized`,
+   * `room_full`, `not_found`, …) at once, since those are not retried; a throttled join or a
+   * drop once the retries are used up; `closed` after {@link close}.
    */
   whenJoined(): Promise<WelcomeInfo> {
     if (this.#status === "joined") return Promise.resolve(this.#welcome!);
-    if (this.#status === "closed") return Promise.reject(new Error("connection closed"));
+    if (this.#status === "closed") return Promise.reject(this.#ended);
     return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
   }
 
@@ -387,8 +394,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
       // 1006 (abnormal) when the implementation gave no code.
       if (this.#ws === ws) this.#dropped(ev.code ?? 1006, ev.reason ?? "");
     };
-    // An error is always followed by a close, which carries the code.
-    ws.onerror = () => {};
+    // Browsers follow an error with a close (1006), but Node's WebSocket does not after a refused
+    // upgrade or an unreachable server: an error is the drop, and the close after it, if any,
+    // finds another socket current and is ignored.
+    ws.onerror = (ev: { message?: string } | undefined) => {
+      if (this.#ws === ws) this.#dropped(1006, ev?.message || "connection failed");
+    };
   }
 
   /**
@@ -397,6 +408,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * delay, or the end, as the policy decides.
    */
   #dropped(code: number, reason: string): void {
+    // A refusal's close reason may ask for a wait too (refusalCloseReason); the longest ask wins.
+    const wait = readCloseReason(reason).retryAfterMs;
+    if (wait > this.#retryAfterMs) this.#retryAfterMs = wait;
     const policy = this.#policy;
     // A seat held this long proved the link: earlier failures no longer count.
     if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) policy.markStable();
@@ -426,7 +440,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
     this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
-    if (!retry) for (const w of this.#joinWaiters.splice(0)) w.reject(error);
+    if (!retry) {
+      const name = closeName(code);
+      const ended = (this.#ended = new JoinError(deliberate || name === "unknown" ? "closed" : name, code, readCloseReason(reason).reason, this.#retryAfterMs));
+      for (const w of this.#joinWaiters.splice(0)) w.reject(ended);
+    }
     // Reported: a dropped socket, a failed attempt, the end. A restart with no socket to drop
     // (idle, closed, between attempts, fetching a ticket) has no close to report.
     // A listener may close, reconnect or switch the connection: then nothing more happens here.

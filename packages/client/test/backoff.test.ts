@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { CloseCode } from "@tikron/protocol";
 import { Backoff } from "../src/backoff";
-import { ROOM_FULL_DELAY_MS, ReconnectPolicy, isRetryableClose } from "../src/reconnect";
+import { ReconnectPolicy, isRetryableClose } from "../src/reconnect";
 import { seeded } from "./helpers";
 
 function drain(b: Backoff, min = 0): number[] {
@@ -82,20 +82,19 @@ describe("Backoff", () => {
 });
 
 describe("ReconnectPolicy", () => {
-  it("does not come back after codes that say so", () => {
-    for (const code of [1000, CloseCode.bad_hello, CloseCode.replaced, CloseCode.room_closed, CloseCode.protocol_error, CloseCode.too_many_errors]) {
+  it("does not come back after codes that say so, refused joins among them", () => {
+    const refusals = [CloseCode.room_full, CloseCode.unauthorized, CloseCode.forbidden, CloseCode.not_found, CloseCode.bad_request, CloseCode.unavailable];
+    for (const code of [1000, CloseCode.bad_hello, CloseCode.replaced, CloseCode.room_closed, CloseCode.protocol_error, CloseCode.too_many_errors, ...refusals]) {
       expect(isRetryableClose(code)).toBe(false);
-      expect(new ReconnectPolicy().onClose(code)).toMatchObject({ reconnect: false, why: "fatal_code" });
+      expect(new ReconnectPolicy().onClose(code, { retryAfterMs: 1000 })).toMatchObject({ reconnect: false, why: "fatal_code" });
     }
-    for (const code of [1001, 1006, 1011, CloseCode.room_full, CloseCode.join_throttled, CloseCode.slow_consumer, CloseCode.hello_timeout]) {
+    for (const code of [1001, 1006, 1011, CloseCode.join_throttled, CloseCode.slow_consumer, CloseCode.hello_timeout]) {
       expect(isRetryableClose(code)).toBe(true);
     }
   });
 
-  it("paces room_full and join_throttled", () => {
+  it("paces join_throttled by the server's wait", () => {
     const p = new ReconnectPolicy({ baseMs: 100, maxMs: 1000, random: () => 0 });
-    const full = p.onClose(CloseCode.room_full);
-    expect(full).toMatchObject({ reconnect: true, delayMs: ROOM_FULL_DELAY_MS });
     const throttled = p.onClose(CloseCode.join_throttled, { retryAfterMs: 4000 });
     expect(throttled.reconnect && throttled.delayMs).toBeGreaterThanOrEqual(4000);
     // A plain drop may come back quickly (here random() = 0).

@@ -150,24 +150,22 @@ describe("connect() against an in-process fake socket", () => {
     expect(conn.sendInput(new Uint8Array([0]))).toBe(42);
   });
 
-  it("backs off on room_full instead of retrying at once", async () => {
+  it("ends the connection on room_full: a full room is the game's to answer (another room, a queue), not a retry loop", async () => {
     const { Impl, sockets } = fakeSockets();
     const conn = track(
       connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, reconnect: { baseMs: 100, maxMs: 1000 } }),
     );
     const rec = recorder(conn);
+    const joined = conn.whenJoined();
     sockets[0].serverOpen();
     sockets[0].serverSend(errorBytes(ErrorCode.room_full, "full"));
     sockets[0].serverClose(CloseCode.room_full, "room full");
     expect(rec.errors[0]).toMatchObject({ name: "room_full", local: false });
-    const delay = rec.retries[0].delayMs;
-    // The room named no pause: the room-full floor (1 s) under the first jittered step.
-    expect(delay).toBeGreaterThanOrEqual(1000);
-    expect(delay).toBeLessThanOrEqual(1100);
-    await vi.advanceTimersByTimeAsync(999);
+    expect(rec.retries).toEqual([]);
+    expect(conn.status).toBe("closed");
+    await expect(joined).rejects.toMatchObject({ name: "JoinError", code: "room_full", closeCode: CloseCode.room_full, reason: "room full" });
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(sockets).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(delay - 999);
-    expect(sockets).toHaveLength(2);
   });
 
   it("honours retryAfterMs of join_throttled", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { WebSocket as WsSocket, WebSocketServer } from "ws";
 import {
   BinaryWriter,
@@ -11,8 +11,10 @@ import {
   encodeError,
   encodePong,
   isDecodeError,
+  refusalCloseReason,
 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
+import { JoinError } from "../src/index";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import type { WebSocketConstructor } from "../src/socket";
 import { frameBytes, welcomeBytes } from "./helpers";
@@ -37,6 +39,8 @@ class TinyRoom {
   readonly leaves: number[] = [];
   readonly closes: { conn: number; code: number }[] = [];
   refuse: "none" | "full" = "none";
+  /** Closes every new socket at once with this code and reason, as a host refusing a join after the upgrade does. */
+  refuseUpgrade: { code: number; reason: string } | null = null;
   /** Inputs above this seq are ignored (lost), to model a drop mid-stream. */
   applyUpTo = Infinity;
   private conns = 0;
@@ -65,8 +69,14 @@ class TinyRoom {
     await new Promise<void>((r) => this.wss.close(() => r()));
   }
 
+  /** Sockets accepted so far (refused ones included). */
+  get connections(): number {
+    return this.conns;
+  }
+
   private accept(ws: WsSocket, path: string): void {
     const n = ++this.conns;
+    if (this.refuseUpgrade) return ws.close(this.refuseUpgrade.code, this.refuseUpgrade.reason);
     this.sockets.add(ws);
     this.inputs.set(n, []);
     let token = "";
@@ -219,33 +229,21 @@ describe("connect() against a real WebSocket server on loopback", () => {
     expect(room.inputs.get(2)).toEqual([4]);
   });
 
-  it("backs off on room_full, gives up when bounded, and never hammers", async () => {
+  it("ends the connection on room_full: whenJoined rejects with it, and nothing is retried", async () => {
     const { room, url } = await setup();
     room.refuse = "full";
-    const conn = connect(url, {
-      room: "r1",
-      kind: "arena",
-      WebSocketImpl: WsSocket,
-      reconnect: { baseMs: 20, maxMs: 40, maxAttempts: 2 },
-    });
+    const conn = connect(url, { room: "r1", kind: "arena", WebSocketImpl: WsSocket, reconnect: { baseMs: 20, maxMs: 40 } });
     conns.push(conn);
     const closes: CloseInfo[] = [];
     const errors: string[] = [];
     conn.on("close", (c) => closes.push(c));
     conn.on("error", (e) => errors.push(e.name));
-    await waitFor(() => conn.status === "closed", 5000);
-    expect(room.hellos).toHaveLength(3);
-    for (let i = 1; i < room.hellos.length; i++) {
-      expect(room.hellos[i].at - room.hellos[i - 1].at).toBeGreaterThanOrEqual(995); // the room-full floor, 1 s
-    }
-    expect(closes.map((c) => [c.code, c.willReconnect])).toEqual([
-      [CloseCode.room_full, true],
-      [CloseCode.room_full, true],
-      [CloseCode.room_full, false],
-    ]);
-    expect(errors).toEqual(["room_full", "room_full", "room_full"]);
+    await expect(conn.whenJoined()).rejects.toMatchObject({ code: "room_full", closeCode: CloseCode.room_full, reason: "room full" });
+    expect(conn.status).toBe("closed");
+    expect(closes.map((c) => [c.code, c.willReconnect])).toEqual([[CloseCode.room_full, false]]);
+    expect(errors).toEqual(["room_full"]);
     await sleep(300);
-    expect(room.hellos).toHaveLength(3);
+    expect(room.hellos).toHaveLength(1);
   });
 
   it("leaves and stays away after a deliberate close", async () => {
@@ -260,5 +258,67 @@ describe("connect() against a real WebSocket server on loopback", () => {
     await sleep(300);
     expect(room.hellos).toHaveLength(1);
     expect(conn.status).toBe("closed");
+  });
+});
+
+/** A loopback port nothing listens on (bound, then released). */
+async function deadPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+describe("refused and failed joins (real sockets)", () => {
+  for (const [label, WebSocketImpl] of impls) {
+    it(`a server that is down is a drop at once, not a connect timeout (${label})`, async () => {
+      const conn = connect(`ws://127.0.0.1:${await deadPort()}`, { room: "r1", kind: "arena", WebSocketImpl, reconnect: { baseMs: 5000, maxMs: 5000 } });
+      conns.push(conn);
+      const t0 = Date.now();
+      const closes: CloseInfo[] = [];
+      conn.on("close", (c) => closes.push(c));
+      await waitFor(() => closes.length > 0, 3000);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(closes).toEqual([expect.objectContaining({ code: 1006, willReconnect: true, deliberate: false })]);
+      expect(conn.status).toBe("connecting");
+    });
+
+    it(`a join the server refuses after the upgrade rejects whenJoined at once with the refusal, and is not retried (${label})`, async () => {
+      const { room, url } = await setup();
+      room.refuseUpgrade = { code: CloseCode.unauthorized, reason: "a room ticket is required (?ticket=)" };
+      const conn = connect(url, { room: "r1", kind: "arena", WebSocketImpl, reconnect: { baseMs: 10, maxMs: 20 } });
+      conns.push(conn);
+      const t0 = Date.now();
+      const err = await conn.whenJoined().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(err).toBeInstanceOf(JoinError);
+      expect(err).toMatchObject({ code: "unauthorized", closeCode: CloseCode.unauthorized, reason: "a room ticket is required (?ticket=)", retryAfterMs: 0 });
+      expect(conn.status).toBe("closed");
+      await sleep(200);
+      expect(room.connections).toBe(1);
+      // Asked after the end, it still names the refusal.
+      await expect(conn.whenJoined()).rejects.toMatchObject({ code: "unauthorized" });
+    });
+  }
+
+  it("retries a throttled join no sooner than the close reason asks, then joins", async () => {
+    const { room, url } = await setup();
+    room.refuseUpgrade = { code: CloseCode.join_throttled, reason: refusalCloseReason("you are joining too often", 400) };
+    const conn = connect(url, { room: "r1", kind: "arena", WebSocketImpl: WsSocket, reconnect: { baseMs: 10, maxMs: 20 } });
+    conns.push(conn);
+    const retries: ReconnectingInfo[] = [];
+    conn.on("reconnecting", (r) => retries.push(r));
+    const t0 = Date.now();
+    await waitFor(() => room.connections === 1);
+    room.refuseUpgrade = null;
+    await conn.whenJoined();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(395);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ code: CloseCode.join_throttled });
+    expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(400);
   });
 });

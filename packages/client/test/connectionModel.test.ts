@@ -1,14 +1,16 @@
 /**
  * The connection state machine under random drives: the caller (open, close, reconnect, switchTo,
- * inputs, requests), the server (open, welcome, frames, errors, pongs, closes), the clock, ticket
+ * inputs, requests), the server (open, welcome, frames, errors, pongs, closes, joins refused after
+ * the upgrade), the transport (failures the way Node 22 and browsers report them, late events of
+ * sockets already dropped), the clock, ticket
  * functions that answer late or fail, and listeners that close, reconnect or switch from inside
  * `close`, `reconnecting`, `welcome` and `state`. After every step the invariants the connection
  * promises are checked; fast-check prints the shortest failing drive.
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, encodeReply, errorName, toJsonWelcome } from "@tikron/protocol";
-import { connect, type ConnectionStatus, type RoomConnection } from "../src/index";
+import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, closeName, encodeReply, errorName, readCloseReason, refusalCloseReason, toJsonWelcome } from "@tikron/protocol";
+import { JoinError, connect, type ConnectionStatus, type RoomConnection } from "../src/index";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
 
 /** What the server sends, in the binary dialect or as JSON text. */
@@ -52,6 +54,9 @@ type Step =
   | { t: "sWelcome" | "join"; lastSeq: number }
   | { t: "sError"; code: number; retryAfterMs: number }
   | { t: "sClose"; code: number }
+  | { t: "sRefuse"; code: number; retryAfterMs: number }
+  | { t: "sFail"; how: "node" | "browser" }
+  | { t: "sStale"; back: number }
   | { t: "advance"; ms: number }
   | { t: "ticket"; ok: boolean }
   | { t: "hook"; on: Hookable; act: Act };
@@ -66,6 +71,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.nat({ max: 20 }).map((lastSeq): Step => ({ t: "sWelcome", lastSeq })),
   fc.record({ code: fc.constantFrom(ErrorCode.room_full, ErrorCode.bad_token, ErrorCode.join_throttled, ErrorCode.rate_limited), retryAfterMs: fc.constantFrom(0, 300, 2000) }).map((e): Step => ({ t: "sError", ...e })),
   fc.constantFrom(1006, 1001, CloseCode.normal, CloseCode.bad_hello, CloseCode.room_full, CloseCode.join_throttled, CloseCode.replaced, CloseCode.slow_consumer).map((code): Step => ({ t: "sClose", code })),
+  // A host refusing the join after the upgrade: open, then closed at once (a wait in the reason).
+  fc
+    .record({ code: fc.constantFrom(CloseCode.unauthorized, CloseCode.forbidden, CloseCode.not_found, CloseCode.join_throttled, CloseCode.join_throttled, CloseCode.unavailable), retryAfterMs: fc.constantFrom(0, 700, 2500) })
+    .map((r): Step => ({ t: "sRefuse", ...r })),
+  fc.constantFrom<"node" | "browser">("node", "browser").map((how): Step => ({ t: "sFail", how })),
+  fc.nat({ max: 3 }).map((back): Step => ({ t: "sStale", back })),
   fc.constantFrom(0, 50, 120, 1000, 3000, 12_000).map((ms): Step => ({ t: "advance", ms })),
   fc.boolean().map((ok): Step => ({ t: "ticket", ok })),
   fc.record({ on: fc.constantFrom<Hookable>("close", "reconnecting", "welcome", "state", "error", "event"), act: fc.constantFrom<Act>("close", "reconnect", "switch", "open") }).map((h): Step => ({ t: "hook", ...h })),
@@ -75,6 +86,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 async function settleMicrotasks(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 }
+
+/** Refusals of a join that retrying meets again: never retried. */
+const FINAL_REFUSALS: ReadonlySet<number> = new Set([CloseCode.room_full, CloseCode.unauthorized, CloseCode.forbidden, CloseCode.not_found, CloseCode.bad_request, CloseCode.unavailable]);
 
 const STATUSES: ReadonlySet<ConnectionStatus> = new Set(["idle", "connecting", "joined", "reconnecting", "closed"]);
 
@@ -96,11 +110,15 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",
   });
   const settled = new Map<Promise<unknown>, number>();
-  const track = (p: Promise<unknown>): void => {
+  const track = (p: Promise<unknown>, joinWait = false): void => {
     settled.set(p, 0);
     p.then(
       () => settled.set(p, settled.get(p)! + 1),
-      () => settled.set(p, settled.get(p)! + 1),
+      (e: unknown) => {
+        settled.set(p, settled.get(p)! + 1);
+        // A join that fails says why: the close that ended the connection, by name.
+        if (joinWait && !(e instanceof JoinError && (e.code === closeName(e.closeCode) || e.code === "closed"))) events.push(`whenJoined rejected with ${String(e)}`);
+      },
     );
   };
   let lastSeqGiven = 0;
@@ -156,9 +174,9 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
   let lastClosed: FakeSocket | undefined;
   conn.on("reconnecting", (r) => {
     events.push(conn.status === "reconnecting" || conn.status === "connecting" ? "" : `reconnecting while ${conn.status}`);
-    // The server's pause wins; a full room that named none gets a 1 s floor.
-    const floor = retryAfter.get(lastClosed!) || (r.code === CloseCode.room_full ? 1000 : 0);
-    if (lastClosed && r.delayMs < floor) events.push(`retry after ${r.delayMs} ms, asked ${floor}`);
+    // The server's pause wins: the longest an ERROR or the close reason asked for.
+    const floor = Math.max(lastClosed ? (retryAfter.get(lastClosed) ?? 0) : 0, readCloseReason(r.reason).retryAfterMs);
+    if (r.delayMs < floor) events.push(`retry after ${r.delayMs} ms, asked ${floor}`);
   });
   // A close that ends the connection is its last until the caller starts it again.
   let ended = false;
@@ -167,6 +185,8 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
   const reported = new Set<FakeSocket>();
   conn.on("close", (c) => {
     if (ended) events.push(`close ${c.code} ${c.reason} after the end`);
+    // A refused join ends the connection (a throttled one is retried, after its wait).
+    if (!c.deliberate && FINAL_REFUSALS.has(c.code) && c.willReconnect) events.push(`close ${c.code} retried`);
     const fresh = sockets.filter((x) => x.readyState === 3 && !reported.has(x));
     if (fresh.length > 1) events.push(`one close for ${fresh.length} sockets`);
     if (fresh.length === 0 && c.deliberate && c.willReconnect) events.push(`close ${c.reason} with no socket`);
@@ -188,7 +208,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
         conn.close({ leave: s.leave });
         break;
       case "whenJoined":
-        track(conn.whenJoined());
+        track(conn.whenJoined(), true);
         break;
       case "request":
         track(conn.request("chat", { text: "hi" }, 1500));
@@ -244,6 +264,29 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
       case "sClose":
         ws?.serverClose(s.code, "server");
         break;
+      case "sRefuse":
+        if (ws?.readyState === 0) ws.serverOpen();
+        ws?.serverClose(s.code, refusalCloseReason("refused", s.retryAfterMs));
+        break;
+      case "sFail":
+        ws?.serverFail(s.how);
+        // However the implementation reports it, a failed transport is a drop at once, not a connect timeout.
+        if (ws && !reported.has(ws)) events.push(`a ${s.how} transport failure was not a drop`);
+        break;
+      case "sStale": {
+        // A socket the connection is done with fails and closes late (Node may close a socket
+        // it only reported an error for): the connection must not hear it.
+        const old = sockets.filter((x) => x !== ws && x.readyState === 3)[s.back];
+        if (old) {
+          const heard: string[] = [];
+          const offs = (["close", "reconnecting", "error", "welcome"] as const).map((e) => conn.on(e, () => heard.push(e)));
+          old.onerror?.({ message: "late" });
+          old.onclose?.({ code: 1006, reason: "" });
+          for (const off of offs) off();
+          if (heard.length > 0) events.push(`a dropped socket was heard: ${heard.join(",")}`);
+        }
+        break;
+      }
       case "advance":
         await vi.advanceTimersByTimeAsync(s.ms);
         break;

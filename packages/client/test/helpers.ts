@@ -120,6 +120,17 @@ export class FakeSocket implements WebSocketLike {
     this.readyState = 3;
     this.onclose?.({ code, reason });
   }
+  /**
+   * The transport fails. `node`: Node 22's WebSocket after a refused upgrade or an unreachable
+   * server: an error event, no close, `readyState` unchanged. `browser`: the socket is closed, then
+   * an error and a close (1006) fire, as browsers do.
+   */
+  serverFail(how: "node" | "browser"): void {
+    if (how === "node") return this.onerror?.({ message: "Received network error or non-101 status code." });
+    this.readyState = 3;
+    this.onerror?.({});
+    this.onclose?.({ code: 1006, reason: "" });
+  }
   /** The binary messages the client sent, decoded. */
   messages(): ClientMessage[] {
     return this.sent.map((d) => {

@@ -188,7 +188,8 @@ describe("waiting for a seat and requests across drops", () => {
     sockets[1]!.serverClose(1006, "blip");
     const next = conn.whenJoined();
     conn.close();
-    await expect(next).rejects.toThrow("connection closed (1000 client closed)");
+    await expect(next).rejects.toMatchObject({ name: "JoinError", code: "closed", closeCode: 1000, reason: "client closed" });
+    await expect(conn.whenJoined()).rejects.toMatchObject({ code: "closed" });
   });
 
   it("a stats request fails as closed when its socket drops: the answer could only come on that socket", async () => {

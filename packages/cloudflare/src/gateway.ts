@@ -1,11 +1,12 @@
 import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
-import { isRouteRefusal, routeRoomUrl } from "@tikron/protocol";
+import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
+import { closedUpgrade } from "./upgradeRefusal";
 
 /** Bindings the gateway needs from the Worker environment. */
 export interface GatewayEnv {
@@ -60,15 +61,43 @@ function maxPendingFor(kind: string, def: GameDefinition): number {
  */
 export const GATE_REFUSAL_DELAY_MS = 1_000;
 
-async function gateRefusal(r: GateRefusal): Promise<Response> {
+async function gateRefusal(request: Request, r: GateRefusal): Promise<Response> {
   await new Promise((resolve) => setTimeout(resolve, GATE_REFUSAL_DELAY_MS));
   const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
-  const leftMs = r.retryAfterMs - GATE_REFUSAL_DELAY_MS;
-  return new Response(body, { status: 429, headers: { "retry-after": String(Math.max(1, Math.ceil(leftMs / 1000))) } });
+  return refuse(request, 429, body, CloseCode.join_throttled, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
 }
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+function isUpgrade(request: Request): boolean {
+  return request.headers.get("Upgrade")?.toLowerCase() === "websocket";
+}
+
+/**
+ * A refused join. A WebSocket upgrade is accepted and closed at once with `close` and the reason
+ * (the wait in it, see the protocol's `refusalCloseReason`): a browser cannot read the HTTP status
+ * of a failed upgrade, every client reads a close. Any other request (curl, a health check) gets
+ * `status`, with `Retry-After` when there is a wait.
+ */
+function refuse(request: Request, status: number, reason: string, close = refusalCloseCode(status), retryAfterMs = 0): Response {
+  if (isUpgrade(request)) return closedUpgrade(close, refusalCloseReason(reason, retryAfterMs));
+  const res = text(status, reason);
+  if (retryAfterMs > 0) res.headers.set("retry-after", String(Math.ceil(retryAfterMs / 1000)));
+  return res;
+}
+
+/**
+ * The room object's answer to an upgrade, as the client gets it: its admission refusals (429 for
+ * this caller, 503 for the room's backlog, with `Retry-After`) come back as HTTP, since the object
+ * makes no socket it refuses, and are turned into `join_throttled` closes here, the one place
+ * that knows whether the request was an upgrade. Anything else passes as it is.
+ */
+async function roomAnswer(request: Request, response: Response): Promise<Response> {
+  if ((response.status !== 429 && response.status !== 503) || !isUpgrade(request)) return response;
+  const retryAfterS = Number(response.headers.get("retry-after")) || 1;
+  return refuse(request, response.status, await response.text(), CloseCode.join_throttled, retryAfterS * 1000);
 }
 
 /**
@@ -78,13 +107,16 @@ function text(status: number, body: string): Response {
  * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
  * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
- * Refusals happen here, before any upgrade and before the Durable Object is touched: the join
- * URL's own (the protocol's `routeRoomUrl`: unknown kind 404, bad room id 400, overrides or
- * stats outside DEV_MODE 403), then foreign Origin 403, a ticket the room refused with 429
- * moments ago (429 until its Retry-After, before the signature is checked again), missing
- * ticket 401, bad/expired/wrong-room ticket 403, not an upgrade 426, and the caller's own 429s:
- * refused by the room moments ago, or a burst of more upgrades in flight than the room lets one
- * caller have waiting (callerGate.ts).
+ * Refusals happen here, before the Durable Object is touched: the join URL's own (the protocol's
+ * `routeRoomUrl`: unknown kind 404 `not_found`, bad room id 400 `bad_request`, overrides or stats
+ * outside DEV_MODE 403 `forbidden`), then foreign Origin 403 `forbidden`, a ticket the room
+ * refused moments ago (429 `join_throttled` until its Retry-After, before the signature is
+ * checked again), missing ticket 401 and bad/expired/wrong-room ticket 403 (both
+ * `unauthorized`), no secret 503 `unavailable`, not an upgrade 426, and the caller's own 429s
+ * (`join_throttled`): refused by the room moments ago, or a burst of more upgrades in flight than
+ * the room lets one caller have waiting (callerGate.ts). An upgrade gets each refusal as its
+ * close code right after the upgrade (see `refuse`), any other request as its HTTP status;
+ * the room's own admission refusals are converted the same way (see `roomAnswer`).
  */
 export async function routeGatewayRequest(
   request: Request,
@@ -103,7 +135,7 @@ export async function routeGatewayRequest(
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
-  if (isRouteRefusal(route)) return text(route.status, route.reason);
+  if (isRouteRefusal(route)) return refuse(request, route.status, route.reason);
   const { kind, roomId, stats: isStats, bots: isBots, overrides } = route;
   if (isBots) {
     if (request.method !== "POST") return text(405, "POST /rooms/:kind/:roomId/bots?count=N");
@@ -117,39 +149,39 @@ export async function routeGatewayRequest(
     // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
     // seat is held for and the reservation; the room decides whether it still holds it.
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
+    if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
     const secret = signingSecret(env);
-    if (!secret) return text(503, "joins are not configured on this gateway");
+    if (!secret) return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
     const verdict = await verifyRoomTicket(reservationToken, { secret, kind, roomId });
-    if (!verdict.ok) return text(403, `seat reservation refused: ${TICKET_REFUSALS[verdict.reason]}`);
-    if (verdict.claims.seat === undefined) return text(403, "seat reservation refused: a room ticket is not a reservation (?ticket=)");
+    if (!verdict.ok) return refuse(request, 403, `seat reservation refused: ${TICKET_REFUSALS[verdict.reason]}`, CloseCode.unauthorized);
+    if (verdict.claims.seat === undefined) return refuse(request, 403, "seat reservation refused: a room ticket is not a reservation (?ticket=)", CloseCode.unauthorized);
     playerId = verdict.claims.playerId;
     reservation = verdict.claims.seat;
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return text(426, "expected a WebSocket upgrade");
+    if (!isUpgrade(request)) return text(426, "expected a WebSocket upgrade");
   } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return text(403, `origin ${origin.origin} may not open room sockets`);
+    if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
     ticket = url.searchParams.get("ticket");
     // A ticket the room refused a moment ago is answered before the signature is checked again.
     if (ticket !== null) {
       const remembered = gate.checkTicket(ticket, Date.now());
-      if (remembered) return gateRefusal(remembered);
+      if (remembered) return gateRefusal(request, remembered);
     }
     // DEV_MODE needs no ticket, but one that is sent is still checked when a secret is set, so
     // staging can rehearse the production flow.
     if (!devMode || (ticket !== null && env.TICKET_SECRET)) {
       if (!env.TICKET_SECRET) {
         console.error("[gateway] TICKET_SECRET is not set: refusing every join (set it with `wrangler secret put TICKET_SECRET`)");
-        return text(503, "joins are not configured on this gateway");
+        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
       }
       let verdict;
       try {
         verdict = await verifyRoomTicket(ticket, { secret: env.TICKET_SECRET, kind, roomId });
       } catch (e) {
         console.error("[gateway] TICKET_SECRET is unusable:", e instanceof Error ? e.message : e);
-        return text(503, "joins are not configured on this gateway");
+        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
       }
-      if (!verdict.ok) return text(verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason]);
+      if (!verdict.ok) return refuse(request, verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason], CloseCode.unauthorized);
       playerId = verdict.claims.playerId;
     }
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -160,7 +192,7 @@ export async function routeGatewayRequest(
   const gateKey = caller !== undefined && !isStats && !isBots ? `${kind}:${roomId}:${caller}` : undefined;
   if (gateKey !== undefined) {
     const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
-    if (refused) return gateRefusal(refused);
+    if (refused) return gateRefusal(request, refused);
   }
   const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
   const headers = new Headers(request.headers);
@@ -177,7 +209,7 @@ export async function routeGatewayRequest(
     ...(reservation !== undefined ? { reservation } : {}),
   });
   const forward = new Request(request.url, { method: request.method, headers });
-  if (gateKey === undefined) return stub.fetch(forward);
+  if (gateKey === undefined) return roomAnswer(request, await stub.fetch(forward));
   gate.forwarded(gateKey);
   let response: Response;
   try {
@@ -194,5 +226,5 @@ export async function routeGatewayRequest(
     response = new Response(response.body, response);
     response.headers.set("retry-after", String(waitS));
   }
-  return response;
+  return roomAnswer(request, response);
 }

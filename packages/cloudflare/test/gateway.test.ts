@@ -1,8 +1,14 @@
 import type { GameDefinition } from "@tikron/core";
+import { CloseCode, readCloseReason } from "@tikron/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
 import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
 import { mintRoomTicket } from "@tikron/core/ticket";
+
+// Node has no WebSocketPair and no 101 responses: a refused upgrade shows up here as the close it would get.
+vi.mock("../src/upgradeRefusal", () => ({
+  closedUpgrade: (code: number, reason: string) => new Response(reason, { status: 200, headers: { "x-test-closed-with": String(code) } }),
+}));
 
 const SECRET = "gateway-test-secret-0123456789";
 const games = { agar: { kind: "agar", defaults: {}, create: () => null as never } } satisfies Record<string, GameDefinition>;
@@ -26,21 +32,28 @@ function env(vars: Partial<GatewayEnv> = {}) {
 const upgrade = { Upgrade: "websocket" };
 const ticketFor = (roomId = "r1", playerId = "alice", kind = "agar", ttlSeconds = 60) => mintRoomTicket({ secret: SECRET, kind, roomId, playerId, ttlSeconds });
 
-async function call(path: string, e: ReturnType<typeof env>, headers: Record<string, string> = upgrade) {
+/** The gateway's answer: an HTTP status and body, or for an upgrade it accepted and closed at once, the close code and reason. */
+async function call(path: string, e: { env: GatewayEnv }, headers: Record<string, string> = upgrade) {
   const res = await routeGatewayRequest(new Request(BASE + path, { headers }), e.env, games);
-  return { status: res.status, body: await res.text(), headers: res.headers };
+  const body = await res.text();
+  const closed = res.headers.get("x-test-closed-with");
+  if (closed === null) return { status: res.status, body, headers: res.headers };
+  const { reason, retryAfterMs } = readCloseReason(body);
+  return { status: 101, close: Number(closed), reason, retryAfterMs, body, headers: res.headers };
 }
 
 describe("gateway routing: room path validation", () => {
-  it("404s unknown kinds and 400s bad room ids, without touching a room", async () => {
+  it("closes upgrades to unknown kinds (not_found) and bad room ids (bad_request) at once, without touching a room; plain requests get 404 and 400", async () => {
     const e = env({ DEV_MODE: "true" });
-    expect((await call("/rooms/chess/r1", e)).status).toBe(404);
-    expect((await call("/rooms/__proto__/r1", e)).status).toBe(404);
-    expect((await call("/rooms/constructor/r1", e)).status).toBe(404);
+    expect(await call("/rooms/chess/r1", e)).toMatchObject({ close: CloseCode.not_found, reason: 'unknown room kind "chess"' });
+    expect((await call("/rooms/__proto__/r1", e)).close).toBe(CloseCode.not_found);
+    expect((await call("/rooms/constructor/r1", e)).close).toBe(CloseCode.not_found);
     for (const id of ["a%20b", "a.b", "x".repeat(65), "%C3%A9", "a%2Fb", "%00"]) {
-      expect((await call(`/rooms/agar/${id}`, e)).status, id).toBe(400);
+      expect((await call(`/rooms/agar/${id}`, e)).close, id).toBe(CloseCode.bad_request);
     }
-    expect((await call("/rooms/agar/%E0%A4%A", e)).status).toBe(400);
+    expect((await call("/rooms/agar/%E0%A4%A", e)).close).toBe(CloseCode.bad_request);
+    expect((await call("/rooms/chess/r1", e, {})).status).toBe(404);
+    expect((await call("/rooms/agar/a.b", e, {})).status).toBe(400);
     expect((await call("/rooms/agar/r1/extra/bits", e)).status).toBe(404);
     expect(e.routed).toEqual([]);
     expect((await call(`/rooms/agar/${"x".repeat(64)}`, e)).status).toBe(200);
@@ -50,27 +63,29 @@ describe("gateway routing: room path validation", () => {
   it("refuses overrides and HTTP stats outside DEV_MODE", async () => {
     const e = env();
     const t = await ticketFor();
-    expect((await call(`/rooms/agar/r1?cap=500&ticket=${t}`, e)).status).toBe(403);
+    expect((await call(`/rooms/agar/r1?cap=500&ticket=${t}`, e)).close).toBe(CloseCode.forbidden);
+    expect((await call(`/rooms/agar/r1?cap=500&ticket=${t}`, e, {})).status).toBe(403);
     expect((await call("/rooms/agar/r1/stats", e, {})).status).toBe(403);
     expect(e.routed).toEqual([]);
   });
 });
 
 describe("gateway routing: join tickets outside DEV_MODE", () => {
-  it("401s a join without a ticket and 403s expired, tampered and wrong-room tickets, before any upgrade", async () => {
+  it("closes a join without a ticket, or with an expired, tampered or wrong-room one, with unauthorized; plain requests get 401 and 403", async () => {
     const e = env();
-    expect((await call("/rooms/agar/r1", e)).status).toBe(401);
-    expect((await call("/rooms/agar/r1?ticket=", e)).status).toBe(401);
+    expect(await call("/rooms/agar/r1", e)).toMatchObject({ close: CloseCode.unauthorized, reason: "a room ticket is required (?ticket=)" });
+    expect((await call("/rooms/agar/r1?ticket=", e)).close).toBe(CloseCode.unauthorized);
+    expect((await call("/rooms/agar/r1", e, {})).status).toBe(401);
     const expired = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "a", ttlSeconds: 1, nowMs: Date.now() - 5_000 });
-    const res = await call(`/rooms/agar/r1?ticket=${expired}`, e);
-    expect(res).toMatchObject({ status: 403, body: expect.stringMatching(/expired/) });
+    expect(await call(`/rooms/agar/r1?ticket=${expired}`, e)).toMatchObject({ close: CloseCode.unauthorized, reason: expect.stringMatching(/expired/) });
+    expect(await call(`/rooms/agar/r1?ticket=${expired}`, e, {})).toMatchObject({ status: 403, body: expect.stringMatching(/expired/) });
     const good = await ticketFor();
     const tampered = good.slice(0, 5) + (good[5] === "A" ? "B" : "A") + good.slice(6);
-    expect((await call(`/rooms/agar/r1?ticket=${tampered}`, e)).status).toBe(403);
-    expect((await call(`/rooms/agar/r2?ticket=${good}`, e))).toMatchObject({ status: 403, body: expect.stringMatching(/another room/) });
+    expect((await call(`/rooms/agar/r1?ticket=${tampered}`, e)).close).toBe(CloseCode.unauthorized);
+    expect(await call(`/rooms/agar/r2?ticket=${good}`, e)).toMatchObject({ close: CloseCode.unauthorized, reason: expect.stringMatching(/another room/) });
     const forged = await mintRoomTicket({ secret: "some-other-secret-xyz-123", kind: "agar", roomId: "r1", playerId: "a", ttlSeconds: 60 });
-    expect((await call(`/rooms/agar/r1?ticket=${forged}`, e)).status).toBe(403);
-    expect((await call("/rooms/agar/r1?ticket=garbage", e)).status).toBe(403);
+    expect((await call(`/rooms/agar/r1?ticket=${forged}`, e)).close).toBe(CloseCode.unauthorized);
+    expect((await call("/rooms/agar/r1?ticket=garbage", e)).close).toBe(CloseCode.unauthorized);
     expect(e.routed).toEqual([]);
   });
 
@@ -93,13 +108,14 @@ describe("gateway routing: join tickets outside DEV_MODE", () => {
     expect(readRoomMeta(dev.routed[0]!.request.headers)).toEqual({ kind: "agar", roomId: "r1", options: {}, params: {} });
   });
 
-  it("426s a valid ticket without an upgrade, and 503s when no secret is configured", async () => {
+  it("426s a valid ticket without an upgrade, and closes joins with unavailable (503 without an upgrade) when no secret is configured", async () => {
     const e = env();
     expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, e, {})).status).toBe(426);
     const unconfigured = env({ TICKET_SECRET: undefined });
-    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, unconfigured)).status).toBe(503);
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, unconfigured)).close).toBe(CloseCode.unavailable);
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, unconfigured, {})).status).toBe(503);
     const weak = env({ TICKET_SECRET: "short" });
-    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, weak)).status).toBe(503);
+    expect((await call(`/rooms/agar/r1?ticket=${await ticketFor()}`, weak)).close).toBe(CloseCode.unavailable);
     expect([...e.routed, ...unconfigured.routed, ...weak.routed]).toEqual([]);
   });
 });
@@ -111,16 +127,20 @@ describe("gateway routing: DEV_MODE and origins", () => {
     expect((await call("/rooms/agar/r1?ticket=whatever", open)).status).toBe(200);
     const rehearsal = env({ DEV_MODE: "true" });
     expect((await call("/rooms/agar/r1", rehearsal)).status).toBe(200);
-    expect((await call("/rooms/agar/r1?ticket=garbage", rehearsal)).status).toBe(403);
+    expect((await call("/rooms/agar/r1?ticket=garbage", rehearsal)).close).toBe(CloseCode.unauthorized);
     expect((await call(`/rooms/agar/r1?ticket=${await ticketFor("r1", "bob")}`, rehearsal)).status).toBe(200);
     expect(readRoomMeta(rehearsal.routed.at(-1)!.request.headers)?.playerId).toBe("bob");
   });
 
-  it("403s foreign browser origins outside DEV_MODE before looking at the ticket", async () => {
+  it("closes joins from foreign browser origins with forbidden outside DEV_MODE, before looking at the ticket", async () => {
     const e = env({ ALLOWED_ORIGINS: "https://play.example.com" });
     const t = await ticketFor();
-    expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://evil.example" })).status).toBe(403);
-    expect((await call("/rooms/agar/r1", e, { ...upgrade, Origin: "https://evil.example" })).status).toBe(403);
+    expect(await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://evil.example" })).toMatchObject({ close: CloseCode.forbidden, reason: "origin https://evil.example may not open room sockets" });
+    expect((await call("/rooms/agar/r1", e, { ...upgrade, Origin: "https://evil.example" })).close).toBe(CloseCode.forbidden);
+    // A reason that quotes the request is cut to what a close frame carries (123 bytes of UTF-8).
+    const long = await call("/rooms/agar/r1", e, { ...upgrade, Origin: `https://${"é".repeat(300)}.example` });
+    expect(long.close).toBe(CloseCode.forbidden);
+    expect(new TextEncoder().encode(long.body).length).toBeLessThanOrEqual(123);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: "https://play.example.com" })).status).toBe(200);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e, { ...upgrade, Origin: BASE })).status).toBe(200);
     expect((await call(`/rooms/agar/r1?ticket=${t}`, e)).status).toBe(200);
@@ -143,13 +163,18 @@ describe("gateway: callers the room refused", () => {
     const e = { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] };
     const mallory = await ticketFor("cache1", "mallory");
     const alice = await ticketFor("cache1", "alice");
-    expect((await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).status).toBe(429);
+    // The room's 429 reaches the upgrade as join_throttled with the room's wait in the reason.
+    expect(await call(`/rooms/agar/cache1?ticket=${mallory}`, e)).toMatchObject({ close: CloseCode.join_throttled, reason: "no", retryAfterMs: 5000 });
     // The gateway's own answers come after a delay (a caller retrying at once is slowed down).
     const t0 = performance.now();
     const retries = await Promise.all(Array.from({ length: 4 }, () => call(`/rooms/agar/cache1?ticket=${mallory}`, e)));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(GATE_REFUSAL_DELAY_MS - 50);
-    expect(retries.map((r) => r.status)).toEqual([429, 429, 429, 429]);
-    expect(Number(retries[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(retries.map((r) => r.close)).toEqual(Array(4).fill(CloseCode.join_throttled));
+    for (const r of retries) expect(r.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    // Without an upgrade the same answer is a 429 with Retry-After.
+    const plain = await call(`/rooms/agar/cache1?ticket=${mallory}`, e, {});
+    expect(plain.status).toBe(429);
+    expect(Number(plain.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(routed).toEqual(["mallory"]);
     // Another caller still reaches the room.
     await call(`/rooms/agar/cache1?ticket=${alice}`, e);
@@ -177,6 +202,26 @@ describe("gateway: what it answers for the room", () => {
   }
   const settle = () => new Promise((r) => setTimeout(r, 20));
 
+  it("turns the room's admission refusals (429, 503) into join_throttled closes with the room's wait, with or without a caller key", async () => {
+    const cases = [
+      { status: 503, devMode: "true", room: "adm0", query: "" },
+      { status: 503, devMode: "false", room: "adm1", query: `?ticket=${await ticketFor("adm1", "carol")}` },
+      { status: 429, devMode: "false", room: "adm2", query: `?ticket=${await ticketFor("adm2", "dave")}` },
+    ];
+    for (const { status, devMode, room, query } of cases) {
+      const ROOMS = {
+        idFromName: (name: string) => ({ name }),
+        get: () => ({ fetch: async () => new Response("too many sockets waiting to join this room; retry later", { status, headers: { "retry-after": "2" } }) }),
+      };
+      const e = { env: { ROOMS, DEV_MODE: devMode, TICKET_SECRET: devMode === "true" ? undefined : SECRET } as unknown as GatewayEnv };
+      expect(await call(`/rooms/agar/${room}${query}`, e), room).toMatchObject({
+        close: CloseCode.join_throttled,
+        reason: "too many sockets waiting to join this room; retry later",
+        retryAfterMs: 2000,
+      });
+    }
+  });
+
   it("answers a refused ticket's retries without checking its signature again", async () => {
     const { e, routed, releaseAll } = heldRoom(429);
     const mallory = await ticketFor("sig1", "mallory");
@@ -185,17 +230,17 @@ describe("gateway: what it answers for the room", () => {
       const first = call(`/rooms/agar/sig1?ticket=${mallory}`, e);
       await settle();
       releaseAll();
-      expect((await first).status).toBe(429);
+      expect((await first).close).toBe(CloseCode.join_throttled);
       const verified = verify.mock.calls.length;
       const retries = await Promise.all(Array.from({ length: 5 }, () => call(`/rooms/agar/sig1?ticket=${mallory}`, e)));
       for (const r of retries) {
-        expect(r.status).toBe(429);
-        expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expect(r.close).toBe(CloseCode.join_throttled);
+        expect(r.retryAfterMs).toBeGreaterThanOrEqual(1000);
       }
       expect(verify.mock.calls.length).toBe(verified);
       expect(routed).toEqual(["mallory"]);
       // A forged ticket is still refused by verification, not let through by the memory.
-      expect((await call(`/rooms/agar/sig1?ticket=${mallory.slice(0, -2)}xx`, e)).status).toBe(403);
+      expect((await call(`/rooms/agar/sig1?ticket=${mallory.slice(0, -2)}xx`, e)).close).toBe(CloseCode.unauthorized);
     } finally {
       verify.mockRestore();
     }
@@ -213,9 +258,9 @@ describe("gateway: what it answers for the room", () => {
     expect(routed.filter((p) => p === "mallory")).toHaveLength(8);
     expect(routed).toContain("alice");
     releaseAll();
-    const statuses = (await Promise.all(burst)).map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(8);
+    const answers = await Promise.all(burst);
+    expect(answers.filter((r) => r.close === CloseCode.join_throttled)).toHaveLength(4);
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(8);
     expect((await honest).status).toBe(200);
     // Once the room has answered, the caller's upgrades go through again.
     const again = call(`/rooms/agar/burst1?ticket=${mallory}`, e);

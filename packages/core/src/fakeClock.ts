@@ -41,8 +41,13 @@ export class FakeClock implements Clock {
     return this.timers.length;
   }
 
-  /** Moves time forward by `ms`, firing every timer that falls due on the way. */
+  /**
+   * Moves time forward by `ms`, firing every timer that falls due on the way.
+   *
+   * @throws RangeError for a negative or non-finite `ms` (time never runs backwards).
+   */
   advance(ms: number): void {
+    if (!(ms >= 0 && ms < Infinity)) throw new RangeError(`FakeClock.advance takes a finite ms >= 0, got ${ms}`);
     const end = this.t + ms;
     for (;;) {
       let next: PendingTimer | undefined;

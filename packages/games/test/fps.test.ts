@@ -1,15 +1,15 @@
-import { BinaryWriter, ErrorCode, encodeLeave, isDecodeError } from "@tikron/protocol";
+import { TestRoom, type TestClient } from "@tikron/core/testing";
+import { BinaryWriter, ErrorCode } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FPS_RULES } from "../src/fps/fpsRules";
 import { segmentPointDist2 } from "../src/fps/hitscan";
 import { ShooterGame, type ShooterConfig } from "../src/fps/shooterGame";
-import { decodeFpsEvent, encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsSchema, type FpsEvent, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
-import { TestRoom, type BinaryClient } from "./support/roomHarness";
+import { encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
 
 const w = new BinaryWriter();
-const move = (dx: number, dy: number, dtMs: number, aim = 0) => encodeFpsMove(w, { dx, dy, dtMs, aim });
-const shot = (time: number, aim: number) => encodeFpsShot(w, { time, aim });
+const move = (dx: number, dy: number, dtMs: number, aim = 0): FpsInput => ({ kind: "move", dx, dy, dtMs, aim });
+const shot = (time: number, aim: number): FpsInput => ({ kind: "shot", time, aim });
 
 type Spawns = Record<number, { x: number; y: number }>;
 
@@ -23,58 +23,47 @@ function fpsRoom(preset: FpsPresetName, spawns: Spawns | null, config: Partial<S
     ...(spawns ? { spawnPoint: (pid: number) => spawns[pid] ?? { x: 1200, y: 1200 } } : {}),
     ...config,
   });
-  return new TestRoom(game, options);
+  return new TestRoom(game, fpsTypes, { overrides: options });
 }
 
-function decoded(c: BinaryClient, from = 0): FpsEvent[] {
-  return c
-    .events()
-    .slice(from)
-    .map((b) => {
-      const e = decodeFpsEvent(b);
-      if (isDecodeError(e)) throw e;
-      return e;
-    });
-}
-
-const tracers = (c: BinaryClient, from = 0) => decoded(c, from).filter((e): e is FpsTracerEvent => e.kind === "tracer");
+const tracers = (c: TestClient<typeof fpsTypes>, from = 0) => c.events.slice(from).filter((e): e is FpsTracerEvent => e.kind === "tracer");
 
 describe("fps: lag-compensated shots", () => {
   // 60 Hz preset: frames every 16 ms. The target stands on the shooter's line of fire (east),
   // then takes one 100 ms step north, out of the line (22 units > its 16-unit radius).
   function setup() {
     const t = fpsRoom("hz60", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 } });
-    const shooter = t.joinBinary("shooter");
-    const target = t.joinBinary("target");
-    t.clock.advance(320);
-    target.send(move(0, 1, 100));
-    t.clock.advance(16);
-    const movedAt = t.roomTime();
+    const shooter = t.join("shooter");
+    const target = t.join("target");
+    t.advance(320);
+    target.input(move(0, 1, 100));
+    t.advance(16);
+    const movedAt = t.time;
     expect(t.game.playerOf(target.playerId)!.y).toBeCloseTo(522, 6);
     return { t, shooter, target, movedAt, seenAt: movedAt - 16 };
   }
 
   it("hits a target that moved away 100 ms ago when the shooter's view is rewound", () => {
     const { t, shooter, target, movedAt, seenAt } = setup();
-    t.clock.advance(96);
+    t.advance(96);
     // The shooter's view still showed the target on the line (the last frame before the move).
-    shooter.send(shot(seenAt, 0));
-    t.clock.advance(16);
-    expect(t.roomTime() - movedAt).toBeGreaterThanOrEqual(100);
-    expect(t.roomTime() - seenAt).toBeLessThanOrEqual(FPS_RULES.rewindCapMs);
+    shooter.input(shot(seenAt, 0));
+    t.advance(16);
+    expect(t.time - movedAt).toBeGreaterThanOrEqual(100);
+    expect(t.time - seenAt).toBeLessThanOrEqual(FPS_RULES.rewindCapMs);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
     const [tr] = tracers(shooter);
     expect(tr).toMatchObject({ shooter: shooter.playerId, hit: target.playerId });
     // The tracer stops at the rewound target's edge: 200 units east, minus the radius.
     expect(tr!.x1).toBeCloseTo(700 - FPS_RULES.playerRadius, 1);
-    expect(t.room.snapshot().game).toMatchObject({ shots: 1, hits: 1 });
+    expect(t.stats().game).toMatchObject({ shots: 1, hits: 1 });
   });
 
   it("the same shot without rewind (timed now) misses", () => {
     const { t, shooter, target } = setup();
-    t.clock.advance(96);
-    shooter.send(shot(t.roomTime(), 0));
-    t.clock.advance(16);
+    t.advance(96);
+    shooter.input(shot(t.time, 0));
+    t.advance(16);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
     expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
   });
@@ -83,64 +72,64 @@ describe("fps: lag-compensated shots", () => {
     const { t, shooter, target, movedAt, seenAt } = setup();
     // Resolved 208 ms after the move: the shot's time (224 ms back) is still in the history,
     // but the cap (200 ms back) lands after the move.
-    t.clock.advance(192);
-    shooter.send(shot(seenAt, 0));
-    t.clock.advance(16);
-    expect(t.roomTime() - movedAt).toBe(208);
-    expect(t.roomTime() - seenAt).toBeLessThan(FPS_RULES.rewindCapMs + 16 * 2);
+    t.advance(192);
+    shooter.input(shot(seenAt, 0));
+    t.advance(16);
+    expect(t.time - movedAt).toBe(208);
+    expect(t.time - seenAt).toBeLessThan(FPS_RULES.rewindCapMs + 16 * 2);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
     expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
   });
 
   it("misses beyond the 200 ms cap: a target that left 300 ms ago is not rewound to", () => {
     const { t, shooter, target, seenAt } = setup();
-    t.clock.advance(288);
-    shooter.send(shot(seenAt, 0));
-    t.clock.advance(16);
-    expect(t.roomTime() - seenAt).toBeGreaterThan(FPS_RULES.rewindCapMs);
+    t.advance(288);
+    shooter.input(shot(seenAt, 0));
+    t.advance(16);
+    expect(t.time - seenAt).toBeGreaterThan(FPS_RULES.rewindCapMs);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
     expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
-    expect(shooter.errors()).toEqual([]);
+    expect(shooter.errors).toEqual([]);
   });
 
   it("resolves a shot older than the cap at the cap, not refused and no further back", () => {
     const { t, shooter, target, movedAt } = setup();
     // Resolved 176 ms after the move: the cap (200 ms back) still sees the target on the line.
-    t.clock.advance(160);
-    shooter.send(shot(0, 0));
-    t.clock.advance(16);
-    expect(t.roomTime() - movedAt).toBe(176);
+    t.advance(160);
+    shooter.input(shot(0, 0));
+    t.advance(16);
+    expect(t.time - movedAt).toBe(176);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
-    expect(shooter.errors()).toEqual([]);
+    expect(shooter.errors).toEqual([]);
   });
 
   it("clamps a future timestamp to now", () => {
     const t = fpsRoom("hz30", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 } });
-    const shooter = t.joinBinary("shooter");
-    const target = t.joinBinary("target");
-    t.clock.advance(330);
-    target.send(move(0, 1, 100)); // now off the line
-    t.clock.advance(33);
-    shooter.send(shot(t.roomTime() + 60_000, 0));
-    t.clock.advance(33);
+    const shooter = t.join("shooter");
+    const target = t.join("target");
+    t.advance(330);
+    target.input(move(0, 1, 100)); // now off the line
+    t.advance(33);
+    shooter.input(shot(t.time + 60_000, 0));
+    t.advance(33);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp);
-    shooter.send(shot(t.roomTime() + 60_000, Math.atan2(22, 200)));
-    t.clock.advance(33);
+    shooter.input(shot(t.time + 60_000, Math.atan2(22, 200)));
+    t.advance(33);
     expect(t.game.playerOf(target.playerId)!.hp).toBe(FPS_RULES.maxHp - FPS_RULES.damage);
   });
 
   it("does not hit a newcomer with the history of the player whose slot it reuses", () => {
     const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 700, y: 500 }, 3: { x: 700, y: 900 } });
-    const shooter = t.joinBinary("shooter");
-    const leaver = t.joinBinary("leaver");
-    t.clock.advance(300);
-    t.room.message(leaver.connId, encodeLeave(w.reset()).toBytes());
-    t.clock.advance(50);
-    const newcomer = t.joinBinary("newcomer");
-    t.clock.advance(50);
+    const shooter = t.join("shooter");
+    const leaver = t.join("leaver");
+    t.advance(300);
+    leaver.leave();
+    t.advance(50);
+    const newcomer = t.join("newcomer");
+    t.advance(50);
     // Aimed where the leaver stood, timed when it still stood there.
-    shooter.send(shot(t.roomTime() - 110, 0));
-    t.clock.advance(50);
+    shooter.input(shot(t.time - 110, 0));
+    t.advance(50);
     expect(tracers(shooter)[0]).toMatchObject({ hit: 0 });
     expect(t.game.playerOf(newcomer.playerId)!.hp).toBe(FPS_RULES.maxHp);
   });
@@ -149,59 +138,59 @@ describe("fps: lag-compensated shots", () => {
 describe("fps: move budget in the room", () => {
   it("refuses a sustained 1.5× speed hack with speed_violation (counted), never a bursty honest player", () => {
     const t = fpsRoom("hz30", { 1: { x: 1000, y: 300 }, 2: { x: 1400, y: 300 } });
-    const honest = t.joinBinary("honest");
-    const cheat = t.joinBinary("cheat");
+    const honest = t.join("honest");
+    const cheat = t.join("cheat");
     const start = t.clock.now();
     for (let k = 1; k <= 90; k++) {
       // The cheat claims 50 ms of movement every 33 ms tick.
-      cheat.send(move(0, 1, 50));
+      cheat.input(move(0, 1, 50));
       // The honest player's moves arrive six at a time after ~200 ms stalls.
-      if (k % 6 === 0) honest.send(...Array.from({ length: 6 }, () => move(0, 1, 33)));
-      t.clock.advance(33);
+      if (k % 6 === 0) honest.input(...Array.from({ length: 6 }, () => move(0, 1, 33)));
+      t.advance(33);
     }
     const elapsed = t.clock.now() - start;
-    expect(honest.errors()).toEqual([]);
+    expect(honest.errors).toEqual([]);
     const honestY = t.game.playerOf(honest.playerId)!.y;
     expect(honestY - 300).toBeCloseTo((90 * 33 * FPS_RULES.moveSpeed) / 1000, 6);
 
-    const violations = cheat.errors().filter((e) => e.code === ErrorCode.speed_violation);
+    const violations = cheat.errors.filter((e) => e.code === ErrorCode.speed_violation);
     expect(violations.length).toBeGreaterThan(15);
-    expect(t.room.snapshot().inputs.rejectedByCode.speed_violation).toBe(violations.length);
+    expect(t.stats().inputs.rejectedByCode.speed_violation).toBe(violations.length);
     const cheatTravel = t.game.playerOf(cheat.playerId)!.y - 300;
     const burst = (FPS_RULES.moveSpeed * FPS_RULES.budgetBurstMs) / 1000;
     expect(cheatTravel).toBeLessThanOrEqual(burst + (FPS_RULES.moveSpeed * FPS_RULES.budgetSlack * elapsed) / 1000 + 1e-6);
     // Refused moves are still acked, so the cheat's client stops predicting them.
-    expect(cheat.frames().at(-1)!.ackSeq).toBe(cheat.seq);
+    expect(cheat.frames.at(-1)!.ackSeq).toBe(cheat.seq);
   });
 
   it("refuses malformed moves and shots as bad_input through the room", () => {
     const t = fpsRoom("hz30", null);
-    const a = t.joinBinary("a");
-    a.send(
+    const a = t.join("a");
+    a.inputPayloads(
       new BinaryWriter().u8(1).f32(NaN).f32(0).u8(16).u16(0).toBytes(),
-      move(0, 1, 200),
-      move(3, 0, 16),
+      encodeFpsMove(w, { dx: 0, dy: 1, dtMs: 200, aim: 0 }),
+      encodeFpsMove(w, { dx: 3, dy: 0, dtMs: 16, aim: 0 }),
       encodeFpsShot(w, { time: Infinity, aim: 0 }),
       encodeFpsShot(w, { time: -5, aim: 0 }),
       new Uint8Array([42]),
     );
-    t.clock.advance(33);
+    t.advance(33);
     // One error frame for the whole batch, carrying the count.
-    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.bad_input]);
-    expect(a.errors()[0]!.reason).toMatch(/^6 inputs refused/);
-    expect(t.room.snapshot().inputs.rejectedByCode).toEqual({ bad_input: 6 });
+    expect(a.errors.map((e) => e.code)).toEqual([ErrorCode.bad_input]);
+    expect(a.errors[0]!.reason).toMatch(/^6 inputs refused/);
+    expect(t.stats().inputs.rejectedByCode).toEqual({ bad_input: 6 });
   });
 
   it("limits the fire rate (burst 3) with illegal_move", () => {
     const t = fpsRoom("hz30", null);
-    const a = t.joinBinary("a");
-    t.clock.advance(33);
-    a.send(...Array.from({ length: 5 }, (_, i) => shot(t.roomTime(), i)));
-    t.clock.advance(33);
+    const a = t.join("a");
+    t.advance(33);
+    a.input(...Array.from({ length: 5 }, (_, i) => shot(t.time, i)));
+    t.advance(33);
     expect(tracers(a)).toHaveLength(FPS_RULES.fireBurst);
-    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.illegal_move]);
-    expect(a.errors()[0]!.reason).toMatch(/^2 inputs refused/);
-    expect(t.room.snapshot().inputs.rejectedByCode).toMatchObject({ illegal_move: 2 });
+    expect(a.errors.map((e) => e.code)).toEqual([ErrorCode.illegal_move]);
+    expect(a.errors[0]!.reason).toMatch(/^2 inputs refused/);
+    expect(t.stats().inputs.rejectedByCode).toMatchObject({ illegal_move: 2 });
   });
 });
 
@@ -216,17 +205,17 @@ describe("fps: tracer audience", () => {
         fc.uniqueArray(fc.integer({ min: 0, max: 6282 }), { minLength: 1, maxLength: 3 }),
         (seed, shooterIndex, aimsMilli) => {
           const t = fpsRoom("hz20", null, { seed });
-          const clients = Array.from({ length: 10 }, (_, i) => t.joinBinary(`p${i}`));
-          t.clock.advance(50);
+          const clients = Array.from({ length: 10 }, (_, i) => t.join(`p${i}`));
+          t.advance(50);
           const shooter = clients[shooterIndex]!;
-          const before = clients.map((c) => c.events().length);
-          shooter.send(...aimsMilli.map((m) => shot(t.roomTime(), m / 1000)));
-          t.clock.advance(50);
+          const before = clients.map((c) => c.events.length);
+          shooter.input(...aimsMilli.map((m) => shot(t.time, m / 1000)));
+          t.advance(50);
           const fired = tracers(shooter, before[shooterIndex]);
           expect(fired).toHaveLength(aimsMilli.length);
           const R = 600;
           for (const [i, c] of clients.entries()) {
-            const got = new Set(c.events().slice(before[i]).map((b) => b.join(",")));
+            const got = new Set(c.events.slice(before[i]).map((e) => JSON.stringify(e)));
             const pos = t.game.playerOf(c.playerId)!;
             for (const tr of fired) {
               // Naive: walk the segment in small steps and look for a point within R.
@@ -239,11 +228,7 @@ describe("fps: tracer audience", () => {
               const exact = Math.sqrt(segmentPointDist2(tr.x0, tr.y0, tr.x1, tr.y1, pos.x, pos.y));
               if (Math.abs(exact - R) < 1 || Math.abs(near - R) < 1) continue;
               const expected = near <= R;
-              const bytes = shooter.events().find((b) => {
-                const e = decodeFpsEvent(b);
-                return !isDecodeError(e) && e.kind === "tracer" && e.x1 === tr.x1 && e.y1 === tr.y1;
-              })!;
-              expect(got.has(bytes.join(","))).toBe(expected);
+              expect(got.has(JSON.stringify(tr))).toBe(expected);
               if (c !== shooter) expected ? included++ : excluded++;
             }
           }
@@ -260,45 +245,45 @@ describe("fps: tracer audience", () => {
 describe("fps: combat, death, respawn, scoreboard, AOI", () => {
   it("kills after four hits, counts the scoreboard, ignores the dead, respawns after the delay", () => {
     const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 600, y: 500 }, 3: { x: 2000, y: 2000 } });
-    const shooter = t.joinBinary("shooter");
-    const target = t.joinBinary("target");
-    const far = t.joinBinary("far");
-    t.clock.advance(100);
+    const shooter = t.join("shooter");
+    const target = t.join("target");
+    const far = t.join("far");
+    t.advance(100);
     for (let i = 0; i < 4; i++) {
-      shooter.send(shot(t.roomTime(), 0));
-      t.clock.advance(150);
+      shooter.input(shot(t.time, 0));
+      t.advance(150);
     }
     const victim = t.game.playerOf(target.playerId)!;
     expect(victim.hp).toBe(0);
     const kill = { kind: "kill", killer: shooter.playerId, victim: target.playerId };
-    for (const c of [shooter, target, far]) expect(decoded(c).filter((e) => e.kind === "kill")).toEqual([kill]);
+    for (const c of [shooter, target, far]) expect(c.events.filter((e) => e.kind === "kill")).toEqual([kill]);
     // Tracers stay local: the far player saw none of the four.
     expect(tracers(target)).toHaveLength(4);
     expect(tracers(far)).toHaveLength(0);
 
     // The dead neither walk nor shoot, and are not hit again.
     const before = tracers(shooter).length;
-    target.send(move(1, 0, 50), shot(t.roomTime(), Math.PI));
-    shooter.send(shot(t.roomTime(), 0));
-    t.clock.advance(100);
+    target.input(move(1, 0, 50), shot(t.time, Math.PI));
+    shooter.input(shot(t.time, 0));
+    t.advance(100);
     expect(victim.x).toBe(600);
     expect(tracers(shooter).slice(before)).toEqual([expect.objectContaining({ shooter: shooter.playerId, hit: 0 })]);
-    expect(target.errors()).toEqual([]);
+    expect(target.errors).toEqual([]);
 
-    const view = shooter.view(fpsSchema);
+    const view = shooter.state;
     const board = [...view.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number>; deaths: Map<number, number> };
     expect(board.kills).toEqual(new Map([[shooter.playerId, 1], [target.playerId, 0], [far.playerId, 0]]));
     expect(board.deaths).toEqual(new Map([[shooter.playerId, 0], [target.playerId, 1], [far.playerId, 0]]));
     const seenVictim = [...view.values()].find((e) => e.type === "player" && e.record.pid === target.playerId)!;
     expect(seenVictim.record).toMatchObject({ hp: 0 });
 
-    t.clock.advance(FPS_RULES.respawnMs);
+    t.advance(FPS_RULES.respawnMs);
     expect(victim.hp).toBe(FPS_RULES.maxHp);
-    expect(t.room.snapshot().game).toEqual({ shots: 5, hits: 4, kills: 1, respawns: 1 });
-    expect(shooter.view(fpsSchema).get(seenVictim.id)!.record).toMatchObject({ hp: FPS_RULES.maxHp });
+    expect(t.stats().game).toEqual({ shots: 5, hits: 4, kills: 1, respawns: 1 });
+    expect(shooter.state.get(seenVictim.id)!.record).toMatchObject({ hp: FPS_RULES.maxHp });
 
     // The far player holds the scoreboard (global) but not the fighters (beyond its AOI).
-    const farView = far.view(fpsSchema);
+    const farView = far.state;
     expect([...farView.values()].map((e) => e.type).sort()).toEqual(["player", "scoreboard"]);
     const farBoard = [...farView.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number> };
     expect(farBoard.kills.get(shooter.playerId)).toBe(1);
@@ -306,13 +291,13 @@ describe("fps: combat, death, respawn, scoreboard, AOI", () => {
 
   it("removes a leaving player from the world and the scoreboard", () => {
     const t = fpsRoom("hz20", { 1: { x: 500, y: 500 }, 2: { x: 600, y: 500 } });
-    const a = t.joinBinary("a");
-    const b = t.joinBinary("b");
-    t.clock.advance(100);
-    expect(a.view(fpsSchema).size).toBe(3);
-    t.room.message(b.connId, encodeLeave(w.reset()).toBytes());
-    t.clock.advance(100);
-    const view = a.view(fpsSchema);
+    const a = t.join("a");
+    const b = t.join("b");
+    t.advance(100);
+    expect(a.state.size).toBe(3);
+    b.leave();
+    t.advance(100);
+    const view = a.state;
     expect(view.size).toBe(2);
     expect(t.game.scoreboard.kills.has(b.playerId)).toBe(false);
     const board = [...view.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number> };

@@ -1,16 +1,14 @@
-import { defaultRoomOptions, type Game, type RoomOptions } from "@tikron/core";
-import { BinaryWriter } from "@tikron/protocol";
+import { defaultRoomOptions, type Game } from "@tikron/core";
+import { TestRoom } from "@tikron/core/testing";
+import type { AnyGameTypes } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "../src/gameDefinitions";
 import { ShooterGame } from "../src/fps/shooterGame";
-import { encodeAgarInput, encodeFpsMove, encodeMovementInput, FPS_PRESETS, fpsSchema, movementSchema, agarSchema } from "../src/schemas";
-import { settle, TestRoom } from "./support/roomHarness";
+import { agarTypes, FPS_PRESETS, fpsTypes, movementTypes, tttTypes } from "../src/schemas";
 
-const w = new BinaryWriter();
-
-function create(kind: string, params = {}): { game: Game; options: Partial<RoomOptions> } {
+function create(kind: string, params = {}): Game {
   const def = gameDefinitions[kind]!;
-  return { game: def.create({ ...defaultRoomOptions, ...def.defaults }, params), options: def.defaults };
+  return def.create({ ...defaultRoomOptions, ...def.defaults }, params);
 }
 
 describe("gameDefinitions", () => {
@@ -21,7 +19,7 @@ describe("gameDefinitions", () => {
     expect(gameDefinitions.fps!.defaults).toMatchObject({ cap: 100, queueInputs: true, ...FPS_PRESETS.hz30 });
     expect(gameDefinitions["ttt-json"]!.defaults).toMatchObject({ cap: 2 });
     for (const kind of Object.keys(gameDefinitions)) {
-      const { game } = create(kind);
+      const game = create(kind);
       expect(game.kind).toBe(kind);
       expect(game.sync.mode).toBe(kind === "ttt-json" ? "json" : "binary");
       expect(game.ticking).toBe(kind !== "ttt-json");
@@ -38,36 +36,35 @@ describe("gameDefinitions", () => {
     ]);
   });
 
+  // Each kind's client declaration (what a page connects with) speaks to the room its definition makes.
   it.each([
-    ["agar", agarSchema, () => encodeAgarInput(w, { dx: 1, dy: 0, boost: false })],
-    ["movement", movementSchema, () => encodeMovementInput(w, { dx: 1, dy: 0, sprint: false })],
-    ["fps", fpsSchema, () => encodeFpsMove(w, { dx: 1, dy: 0, dtMs: 33, aim: 0 })],
-  ] as const)("%s: two players join, play, and state arrives and decodes", (kind, schema, input) => {
-    const { game, options } = create(kind);
-    const t = new TestRoom(game, options);
-    const a = t.joinBinary("a");
-    const b = t.joinBinary("b");
-    expect(a.welcome!.schemaHash).toBe(schema.hash);
+    ["agar", agarTypes, { dx: 1, dy: 0, boost: false }],
+    ["movement", movementTypes, { dx: 1, dy: 0, sprint: false }],
+    ["fps", fpsTypes, { kind: "move", dx: 1, dy: 0, dtMs: 33, aim: 0 }],
+  ] as [string, AnyGameTypes, unknown][])("%s: two players join, play, and state arrives and decodes", (kind, types, input) => {
+    const t = new TestRoom(gameDefinitions[kind]!, types);
+    const a = t.join("a");
+    const b = t.join("b");
+    expect(a.welcome!.schemaHash).toBe(types.schema!.hash);
     for (let i = 0; i < 10; i++) {
-      a.send(input());
-      b.send(input());
-      t.clock.advance(50);
+      a.input(input);
+      b.input(input);
+      t.advance(50);
     }
-    expect(a.view(schema as never).size).toBeGreaterThan(0);
+    expect((a.state as { size: number }).size).toBeGreaterThan(0);
     // The newest ack (a later idle frame carries none).
-    expect(Math.max(...a.frames().map((f) => f.ackSeq))).toBe(10);
-    expect(t.room.snapshot().inputs).toMatchObject({ received: 20, processed: 20, rejected: 0 });
+    expect(a.ackSeq).toBe(10);
+    expect(t.stats().inputs).toMatchObject({ received: 20, processed: 20, rejected: 0 });
   });
 
   it("ttt-json: two players join, play, and state arrives", async () => {
-    const { game, options } = create("ttt-json");
-    const t = new TestRoom(game, options);
-    const x = t.joinJson("x");
-    const o = t.joinJson("o");
-    await settle();
-    x.send({ cell: 4 });
-    await settle();
-    expect(o.state().board[4]).toBe("X");
-    expect(x.all().at(-1)).toMatchObject({ t: "state", ack: 1 });
+    const t = new TestRoom(gameDefinitions["ttt-json"]!, tttTypes);
+    const x = t.join("x");
+    const o = t.join("o");
+    await t.settle();
+    x.input({ cell: 4 });
+    await t.settle();
+    expect(o.state.board[4]).toBe("X");
+    expect(x.messages.at(-1)).toMatchObject({ kind: "frame", ackSeq: 1, hasState: true });
   });
 });

@@ -1,4 +1,5 @@
-import { defaultRoomOptions, type RoomOptions } from "@tikron/core";
+import type { RoomOptions } from "@tikron/core";
+import { TestRoom, type TestClient } from "@tikron/core/testing";
 import { BinaryWriter, ErrorCode } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -6,19 +7,16 @@ import { gameDefinitions } from "../src/gameDefinitions";
 import { MovementGame } from "../src/movement/movementGame";
 import { decodeMovementInput, encodeMovementInput, MOVEMENT_INPUT_BYTES } from "../src/movement/movementInput";
 import { MOVEMENT_RULES } from "../src/movement/movementRules";
-import { movementSchema } from "../src/movement/movementSchema";
 import { Random } from "../src/random";
-import { encodeAgarInput } from "../src/schemas";
-import { TestRoom, type BinaryClient } from "./support/roomHarness";
+import { encodeAgarInput, movementTypes } from "../src/schemas";
 
 const w = new BinaryWriter();
-const steer = (dx: number, dy: number, sprint = false) => encodeMovementInput(w, { dx, dy, sprint });
+const steer = (dx: number, dy: number, sprint = false) => ({ dx, dy, sprint });
+type Player = TestClient<typeof movementTypes>;
 
 function movementRoom(overrides: Partial<RoomOptions> = {}, world?: number) {
-  const def = gameDefinitions.movement!;
-  const options = { ...def.defaults, ...overrides };
-  const game = def.create({ ...defaultRoomOptions, ...options }, { world }) as MovementGame;
-  return new TestRoom(game, options);
+  const t = new TestRoom(gameDefinitions.movement!, movementTypes, { overrides, params: { world } });
+  return { t, game: t.game as MovementGame };
 }
 
 describe("movement: flush throttle under full fan-out", () => {
@@ -28,24 +26,24 @@ describe("movement: flush throttle under full fan-out", () => {
     { name: "defaults (20 Hz tick, 20 Hz sync)", options: {} },
     { name: "100 Hz tick, 20 Hz sync", options: { tickMs: 10, syncIntervalMs: 50 } },
   ])("64 players × 20 Hz inputs → ≤ 1 frame per client per sync interval: $name", ({ options }) => {
-    const t = movementRoom(options);
+    const { t, game } = movementRoom(options);
     const players = 64;
-    const clients: BinaryClient[] = [];
+    const clients: Player[] = [];
     // Joins paced at the default join admission rate (20/s).
     for (let i = 0; i < players; i++) {
-      clients.push(t.joinBinary(`p${i}`));
-      t.clock.advance(50);
+      clients.push(t.join(`p${i}`));
+      t.advance(50);
     }
     expect(clients.every((c) => c.welcome !== undefined)).toBe(true);
     expect(t.room.connectedCount).toBe(players);
-    const syncMs = t.room.snapshot().syncIntervalMs;
+    const syncMs = t.stats().syncIntervalMs;
     expect(syncMs).toBe(50);
 
     // 3 s of inputs: every player every 50 ms, each with its own phase and up to 15 ms jitter.
     const rng = new Random(42);
     const windowMs = 3000;
     const start = t.clock.now();
-    const arrivals: { at: number; client: BinaryClient; dx: number; dy: number }[] = [];
+    const arrivals: { at: number; client: Player; dx: number; dy: number }[] = [];
     for (const client of clients) {
       const phase = rng.range(0, 50);
       for (let k = 0; phase + k * 50 < windowMs - 20; k++) {
@@ -54,34 +52,31 @@ describe("movement: flush throttle under full fan-out", () => {
       }
     }
     arrivals.sort((a, b) => a.at - b.at);
-    const framesBefore = clients.map((c) => c.frames().length);
+    const framesBefore = clients.map((c) => c.frames.length);
     for (const a of arrivals) {
-      t.clock.advance(a.at - t.clock.now());
-      a.client.send(steer(a.dx, a.dy));
+      t.advance(a.at - t.clock.now());
+      a.client.input(steer(a.dx, a.dy));
     }
-    t.clock.advance(start + windowMs - t.clock.now());
+    t.advance(start + windowMs - t.clock.now());
 
     const intervals = windowMs / syncMs;
     for (const [i, c] of clients.entries()) {
-      const frames = c.frames();
+      const frames = c.frames;
       const inWindow = frames.length - framesBefore[i]!;
       expect(inWindow).toBeLessThanOrEqual(intervals);
       // Everyone moves, so every flush has news for every client: the bound is met, not dodged.
       expect(inWindow).toBeGreaterThanOrEqual(intervals - 1);
       for (let k = 1; k < frames.length; k++) expect(frames[k]!.time - frames[k - 1]!.time).toBeGreaterThanOrEqual(syncMs);
     }
-    const s = t.room.snapshot();
+    const s = t.stats();
     expect(s.inputs.received).toBe(arrivals.length);
     expect(s.inputs.rejected).toBe(0);
 
     // No AOI: every client holds all 64 players, where the server has them.
-    for (const c of [clients[0]!, clients[31]!, clients[63]!]) {
-      const view = c.view(movementSchema);
-      expect(view.size).toBe(players);
-    }
-    const view = clients[5]!.view(movementSchema);
+    for (const c of [clients[0]!, clients[31]!, clients[63]!]) expect(c.state.size).toBe(players);
+    const view = clients[5]!.state;
     for (const c of clients) {
-      const rec = t.game.playerOf(c.playerId)!;
+      const rec = game.playerOf(c.playerId)!;
       const seen = [...view.values()].find((e) => e.type === "player" && e.record.name === rec.name)!;
       expect(Math.abs(seen.record.x - rec.x)).toBeLessThanOrEqual(1 / 32);
       expect(Math.abs(seen.record.y - rec.y)).toBeLessThanOrEqual(1 / 32);
@@ -91,19 +86,19 @@ describe("movement: flush throttle under full fan-out", () => {
 
 describe("movement: rules", () => {
   it("walks at the rule speed in the steered direction, sprint is 1.5×, latest input wins", () => {
-    const t = movementRoom();
-    const a = t.joinBinary("a");
-    const b = t.joinBinary("b");
-    const pa = t.game.playerOf(a.playerId)!;
-    const pb = t.game.playerOf(b.playerId)!;
+    const { t, game } = movementRoom();
+    const a = t.join("a");
+    const b = t.join("b");
+    const pa = game.playerOf(a.playerId)!;
+    const pb = game.playerOf(b.playerId)!;
     // Park both away from the walls so 1 s of walking cannot hit one.
     Object.assign(pa, { x: 1000, y: 1000 });
     Object.assign(pb, { x: 1000, y: 1000 });
-    t.clock.advance(50);
-    a.send(steer(0, 1), steer(1, 0)); // the second wins
-    b.send(steer(-1, 0, true));
-    t.clock.advance(50); // applied at this tick, which also moves them once
-    t.clock.advance(950);
+    t.advance(50);
+    a.input(steer(0, 1), steer(1, 0)); // the second wins
+    b.input(steer(-1, 0, true));
+    t.advance(50); // applied at this tick, which also moves them once
+    t.advance(950);
     expect(pa.x).toBeCloseTo(1000 + MOVEMENT_RULES.speed, 6);
     expect(pa.y).toBeCloseTo(1000, 6);
     expect(pb.x).toBeCloseTo(1000 - MOVEMENT_RULES.speed * MOVEMENT_RULES.sprintFactor, 6);
@@ -114,12 +109,12 @@ describe("movement: rules", () => {
       fc.property(
         fc.array(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.boolean()), { minLength: 1, maxLength: 30 }),
         (steps) => {
-          const t = movementRoom({}, 300);
-          const a = t.joinBinary("a");
+          const { t, game } = movementRoom({}, 300);
+          const a = t.join("a");
           for (const [dx, dy, sprint] of steps) {
-            a.send(steer(dx, dy, sprint));
-            t.clock.advance(250);
-            const p = t.game.playerOf(a.playerId)!;
+            a.input(steer(dx, dy, sprint));
+            t.advance(250);
+            const p = game.playerOf(a.playerId)!;
             expect(p.x).toBeGreaterThanOrEqual(MOVEMENT_RULES.margin);
             expect(p.x).toBeLessThanOrEqual(300 - MOVEMENT_RULES.margin);
             expect(p.y).toBeGreaterThanOrEqual(MOVEMENT_RULES.margin);
@@ -132,20 +127,20 @@ describe("movement: rules", () => {
   });
 
   it("freezes a player while its seat is held and frees the entity when it leaves", () => {
-    const t = movementRoom({ reconnectWindowMs: 1000 });
-    const a = t.joinBinary("a");
-    const b = t.joinBinary("b");
-    a.send(steer(1, 0));
-    t.clock.advance(100);
-    const p = t.game.playerOf(a.playerId)!;
-    t.room.closed(a.connId, 1006);
+    const { t, game } = movementRoom({ reconnectWindowMs: 1000 });
+    const a = t.join("a");
+    const b = t.join("b");
+    a.input(steer(1, 0));
+    t.advance(100);
+    const p = game.playerOf(a.playerId)!;
+    a.drop();
     const x = p.x;
-    t.clock.advance(500);
+    t.advance(500);
     expect(p.x).toBe(x);
-    t.clock.advance(600); // window over: seat freed
-    expect(t.game.playerOf(a.playerId)).toBeUndefined();
-    t.clock.advance(50);
-    expect(b.view(movementSchema).size).toBe(1);
+    t.advance(600); // window over: seat freed
+    expect(game.playerOf(a.playerId)).toBeUndefined();
+    t.advance(50);
+    expect(b.state.size).toBe(1);
   });
 
   it("speaks agar's steering layout byte for byte", () => {
@@ -157,17 +152,17 @@ describe("movement: rules", () => {
   });
 
   it("refuses malformed inputs as bad_input and counts them", () => {
-    const t = movementRoom();
-    const a = t.joinBinary("a");
+    const { t } = movementRoom();
+    const a = t.join("a");
     const nan = new BinaryWriter().f32(NaN).f32(0).u8(0).toBytes();
     const inf = new BinaryWriter().f32(0).f32(Infinity).u8(0).toBytes();
-    const big = steer(3, 0);
+    const big = encodeMovementInput(new BinaryWriter(), steer(3, 0));
     const flags = new BinaryWriter().f32(0).f32(0).u8(2).toBytes();
-    a.send(nan, inf, big, flags, new Uint8Array(3));
-    t.clock.advance(50);
-    expect(a.errors().map((e) => e.code)).toEqual([ErrorCode.bad_input]);
-    expect(a.errors()[0]!.reason).toMatch(/^5 inputs refused/);
-    expect(t.room.snapshot().inputs.rejectedByCode).toEqual({ bad_input: 5 });
+    a.inputPayloads(nan, inf, big, flags, new Uint8Array(3));
+    t.advance(50);
+    expect(a.errors.map((e) => e.code)).toEqual([ErrorCode.bad_input]);
+    expect(a.errors[0]!.reason).toMatch(/^5 inputs refused/);
+    expect(t.stats().inputs.rejectedByCode).toEqual({ bad_input: 5 });
     expect(decodeMovementInput("text")).toMatchObject({ rejected: true, code: "bad_input" });
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { admissionAddress, createRoom, type GameDefinition, type ListingInit, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, parseBotCount, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, parseBotCount, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { WsConnection } from "./wsConnection";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
@@ -61,17 +61,6 @@ interface HostedRoom {
   sockets: Set<WebSocket>;
 }
 
-/** Answers an upgrade request with a plain HTTP status instead of switching protocols. */
-function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
-  const body = Buffer.from(reason);
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-  socket.end(`HTTP/1.1 ${status} ${statusText(status)}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\n${extra}connection: close\r\n\r\n${reason}`);
-}
-
-function statusText(status: number): string {
-  return ({ 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required", 429: "Too Many Requests", 503: "Service Unavailable" } as Record<number, string>)[status] ?? "Error";
-}
-
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) return void res.writeHead(status, headers).end();
   const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -97,8 +86,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
  * Hosts the same core `Room`s as the Cloudflare adapter in a plain Node process over `ws`, so a
  * room runs outside workerd with no code changes and the engine can be compared with Node room
  * servers on equal footing. Routing is the gateway's (`/health`, `/rooms/:kind/:roomId`, its
- * refusals before any upgrade); admission is the room's own (join rate, cap, pending sockets
- * via `Room.admitSocket`, per-socket budgets). One process, one thread: every room shares it,
+ * refusals: a close code right after the upgrade, the HTTP status without one); admission is the
+ * room's own (join rate, cap, pending sockets via `Room.admitSocket`, per-socket budgets). One process, one thread: every room shares it,
  * like every Durable Object under local `wrangler dev`. No join tickets or origin checks: it is
  * meant for loopback benchmarks, tests and local development (it binds 127.0.0.1 by default).
  */
@@ -174,28 +163,30 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });
 
   http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (closing) return refuseUpgrade(socket, 503, "server is shutting down");
+    // A refused join is accepted and closed at once with the refusal's code and reason (and its
+    // wait): every client can read a close, while a browser cannot read a failed upgrade's status.
+    // The socket is never handed to a room.
+    const refuse = (code: number, reason: string, retryAfterMs = 0): void =>
+      wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, refusalCloseReason(reason, retryAfterMs)));
+    if (closing) return refuse(CloseCode.going_away, "server is shutting down");
     const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
-    if (!route) return refuseUpgrade(socket, 404, "not found");
-    if (isRouteRefusal(route)) return refuseUpgrade(socket, route.status, route.reason);
-    if (route.stats || route.bots) return refuseUpgrade(socket, 400, "stats and bots are plain HTTP, without an upgrade");
-    const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
+    if (!route) return refuse(CloseCode.not_found, "not found");
+    if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
+    if (route.stats || route.bots) return refuse(CloseCode.bad_request, "stats and bots are plain HTTP, without an upgrade");
     const upgrade = (seat: { identity: string; reservation: string } | null): void => {
-      if (closing) return refuseUpgrade(socket, 503, "server is shutting down");
+      if (closing) return refuse(CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
       const refusal = h.room.admitSocket(seat?.identity, address);
-      if (refusal) {
-        const retry = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
-        return refuseUpgrade(socket, refusal.status, `${refusal.reason}; retry later`, { "retry-after": retry });
-      }
+      if (refusal) return refuse(refusalCloseCode(refusal.status), refusal.reason, refusal.retryAfterMs);
       wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
     };
+    const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
     if (token === null) return upgrade(null);
     // A seat reservation from the matchmaker: its signature and room checked before the upgrade.
     matchmaking.verifyReservation(token, route.kind, route.roomId).then(
-      (v) => (typeof v === "string" ? refuseUpgrade(socket, 403, v) : upgrade(v)),
-      () => refuseUpgrade(socket, 503, "could not check the reservation"),
+      (v) => (typeof v === "string" ? refuse(CloseCode.unauthorized, v) : upgrade(v)),
+      () => refuse(CloseCode.unavailable, "could not check the reservation"),
     );
   });
 

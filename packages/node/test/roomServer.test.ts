@@ -1,11 +1,12 @@
 /**
- * The Node host's own behaviour: the gateway's refusals before any upgrade, DEV_MODE stats over
+ * The Node host's own behaviour: the gateway's refusals (close codes after the upgrade, HTTP
+ * statuses without one), DEV_MODE stats over
  * HTTP, the pending-socket limit, and a shutdown that closes every socket and leaves nothing
  * listening. The room protocol itself is tested in roomProtocol.test.ts.
  */
 import { request } from "node:http";
 import { gameDefinitions } from "@tikron/games";
-import { CloseCode } from "@tikron/protocol";
+import { CloseCode, refusalCloseReason } from "@tikron/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { serveRooms, type RoomServer } from "../src";
@@ -22,22 +23,36 @@ async function start(devMode = true): Promise<RoomServer> {
   return s;
 }
 
-/** The HTTP status a WebSocket upgrade to `url` is answered with (101 when it upgrades). */
-function upgradeStatus(url: string): Promise<number> {
+/** How an upgrade was answered: left open, closed at once (a refusal's code and reason), or an HTTP status. */
+type UpgradeAnswer = { open: true } | { close: number; reason: string } | { status: number };
+
+/**
+ * How a WebSocket upgrade to `url` is answered. A socket still open `settleMs` after the upgrade
+ * counts as admitted (a refusal closes it at once; the room's hello timeout is 3 s).
+ */
+function upgradeAnswer(url: string, settleMs = 300): Promise<UpgradeAnswer> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     ws.once("open", () => {
-      ws.terminate();
-      resolve(101);
+      const timer = setTimeout(() => {
+        resolve({ open: true });
+        ws.terminate();
+      }, settleMs);
+      ws.once("close", (code, reason) => {
+        clearTimeout(timer);
+        resolve({ close: code, reason: reason.toString() });
+      });
     });
     ws.once("unexpected-response", (_req, res) => {
-      resolve(res.statusCode ?? 0);
+      resolve({ status: res.statusCode ?? 0 });
       res.resume();
       ws.terminate();
     });
     ws.once("error", (e) => reject(e));
   });
 }
+
+const OPEN = { open: true };
 
 async function getJson(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url);
@@ -52,25 +67,30 @@ describe("serveRooms", () => {
     expect(await getJson(`${s.httpUrl}/health`)).toEqual({ status: 200, body: { ok: true, devMode: true, kinds: Object.keys(gameDefinitions) } });
   });
 
-  it("refuses bad joins with the gateway's HTTP statuses before any upgrade, and creates no room for them", async () => {
+  it("refuses bad joins with the gateway's close codes right after the upgrade (HTTP statuses without one), and creates no room for them", async () => {
     const s = await start();
-    expect(await upgradeStatus(`${s.url}/rooms/chess/r1`)).toBe(404);
-    expect(await upgradeStatus(`${s.url}/rooms/constructor/r1`)).toBe(404);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/bad.id`)).toBe(400);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/%E0%A4%A`)).toBe(400);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?tickMs=1`)).toBe(400);
-    expect(await upgradeStatus(`${s.url}/nowhere`)).toBe(404);
+    expect(await upgradeAnswer(`${s.url}/rooms/chess/r1`)).toEqual({ close: CloseCode.not_found, reason: 'unknown room kind "chess"' });
+    expect(await upgradeAnswer(`${s.url}/rooms/constructor/r1`)).toMatchObject({ close: CloseCode.not_found });
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/bad.id`)).toEqual({ close: CloseCode.bad_request, reason: "room id must be 1-64 characters of A-Z a-z 0-9 _ -" });
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/%E0%A4%A`)).toMatchObject({ close: CloseCode.bad_request });
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1?tickMs=1`)).toMatchObject({ close: CloseCode.bad_request, reason: "tickMs=1 is outside 5..1000" });
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1/stats`)).toMatchObject({ close: CloseCode.bad_request });
+    expect(await upgradeAnswer(`${s.url}/nowhere`)).toMatchObject({ close: CloseCode.not_found });
+    // Without an upgrade (curl, health checks) the same refusals keep their HTTP statuses.
+    expect((await getJson(`${s.httpUrl}/rooms/chess/r1`)).status).toBe(404);
+    expect((await getJson(`${s.httpUrl}/rooms/agar/bad.id`)).status).toBe(400);
     expect((await getJson(`${s.httpUrl}/rooms/agar/r1`)).status).toBe(426);
     expect(s.rooms()).toEqual([]);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?tickMs=25`)).toBe(101);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1?tickMs=25`)).toEqual(OPEN);
     expect(s.room("agar", "r1")!.options.tickMs).toBe(25);
   });
 
-  it("outside DEV_MODE refuses overrides and HTTP stats with 403, like production", async () => {
+  it("outside DEV_MODE refuses overrides (forbidden) and HTTP stats with 403, like production", async () => {
     const s = await start(false);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/r1?cap=3`)).toBe(403);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1?cap=3`)).toMatchObject({ close: CloseCode.forbidden });
+    expect((await getJson(`${s.httpUrl}/rooms/agar/r1?cap=3`)).status).toBe(403);
     expect((await getJson(`${s.httpUrl}/rooms/agar/r1/stats`)).status).toBe(403);
-    expect(await upgradeStatus(`${s.url}/rooms/agar/r1`)).toBe(101);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1`)).toEqual(OPEN);
   });
 
   it("seats bots with POST /rooms/:kind/:id/bots in DEV_MODE (403 outside it, 405 for GET, 400 for a bad count)", async () => {
@@ -98,23 +118,25 @@ describe("serveRooms", () => {
     c.close();
   });
 
-  it("refuses upgrades with 503 + Retry-After once maxPendingSockets sockets have not said hello", async () => {
+  it("closes upgrades with join_throttled and a wait once maxPendingSockets sockets have not said hello", async () => {
     // A kind whose rooms let two sockets wait for their hello (the default is 256).
     const agar = gameDefinitions.agar!;
     const s = await serveRooms({ games: { agar: { ...agar, defaults: { ...agar.defaults, maxPendingSockets: 2 } } } });
     servers.push(s);
     const waiting = [new WebSocket(`${s.url}/rooms/agar/pend`), new WebSocket(`${s.url}/rooms/agar/pend`)];
     await Promise.all(waiting.map((ws) => new Promise((r) => ws.once("open", r))));
-    expect(await upgradeStatus(`${s.url}/rooms/agar/pend`)).toBe(503);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/pend`)).toEqual({ close: CloseCode.join_throttled, reason: refusalCloseReason("too many sockets waiting to join this room", 1000) });
     expect(s.room("agar", "pend")!.snapshot().refused).toEqual({ socket_backlog: 1 });
-    // A seated socket no longer counts as pending: one hello makes room for one more socket.
     const seated = new RawClient(`${s.url}/rooms/agar/pend`);
-    await expect(seated.opened).rejects.toThrow(/503/);
+    expect(await seated.done).toMatchObject({ code: CloseCode.join_throttled });
+    // Refused sockets are never the room's: only the two waiting ones are.
+    expect((await getJson(`${s.httpUrl}/rooms/agar/pend/stats`)).body.adapter).toEqual({ sockets: 2 });
+    // A seated socket no longer counts as pending: one hello makes room for one more socket.
     waiting[0]!.terminate();
     await new Promise((r) => waiting[0]!.once("close", r));
     const next = new RawClient(`${s.url}/rooms/agar/pend`);
     expect(await next.join("n")).not.toBeNull();
-    expect(await upgradeStatus(`${s.url}/rooms/agar/pend`)).toBe(101);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/pend`)).toEqual(OPEN);
     waiting[1]!.terminate();
     next.close();
   });

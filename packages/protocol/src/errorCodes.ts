@@ -48,12 +48,22 @@ export const ErrorCode = {
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
 export type ErrorName = keyof typeof ErrorCode;
 
-/** The symbolic name of a numeric error code (or `unknown`). Not on any per-message path. */
-export function errorName(code: number): ErrorName | "unknown" {
-  return (Object.keys(ErrorCode) as ErrorName[]).find((name) => ErrorCode[name] === code) ?? "unknown";
+/** The name of `code` in a table of codes by name (or `unknown`). Not on any per-message path. */
+function nameIn<N extends string>(table: Readonly<Record<N, number>>, code: number): N | "unknown" {
+  return (Object.keys(table) as N[]).find((name) => table[name] === code) ?? "unknown";
 }
 
-/** WebSocket close codes sent by the room (application range 4000-4999, plus 1000/1001). */
+/** The symbolic name of a numeric error code (or `unknown`). Not on any per-message path. */
+export function errorName(code: number): ErrorName | "unknown" {
+  return nameIn(ErrorCode, code);
+}
+
+/**
+ * WebSocket close codes sent by rooms and hosts (application range 4000-4999, plus 1000/1001).
+ * The refusals of a join (4002, 4009, 4011-4015) close the socket before any seat: a host that
+ * refuses an upgrade accepts it and closes at once with one of them, so every client (a browser
+ * cannot read the HTTP status of a failed upgrade) learns why; see {@link refusalCloseReason}.
+ */
 export const CloseCode = {
   /** After `leave`: the seat is freed at once. */
   normal: 1000,
@@ -77,10 +87,23 @@ export const CloseCode = {
   frame_too_large: 4007,
   /** The room shut down. */
   room_closed: 4008,
-  /** Join admission exhausted; retry later. */
+  /**
+   * Join admission exhausted (the room's or this caller's join rate, sockets waiting for hello,
+   * a cooldown after an abuse kick): retry no sooner than the close reason's wait.
+   */
   join_throttled: 4009,
   /** Too many protocol errors; the seat is freed. */
   too_many_errors: 4010,
+  /** Join refused: no room ticket, or one that is malformed, forged, expired or for another room. */
+  unauthorized: 4011,
+  /** Join refused: a page origin that may not open room sockets, or a DEV_MODE-only request in production. */
+  forbidden: 4012,
+  /** Join refused: the server hosts no room of this kind (or no room at this path). */
+  not_found: 4013,
+  /** Join refused: a malformed join URL (room id, `%` escape, an override out of range). */
+  bad_request: 4014,
+  /** Join refused: the server admits no one (joins are not configured on it). */
+  unavailable: 4015,
   /** The join's seat reservation is not held (unknown, used, expired, or another player's): match again. */
   reservation_invalid: 4020,
   /** The room is locked and takes no new players. */
@@ -89,6 +112,94 @@ export const CloseCode = {
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
 export type CloseName = keyof typeof CloseCode;
+
+/**
+ * The refusals of a join that a retry meets again: no or a bad ticket (`unauthorized`), a foreign
+ * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
+ * configured (`unavailable`), a full room (`room_full`). A client ends the join and says why; the
+ * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
+ */
+export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
+  CloseCode.room_full,
+  CloseCode.unauthorized,
+  CloseCode.forbidden,
+  CloseCode.not_found,
+  CloseCode.bad_request,
+  CloseCode.unavailable,
+  CloseCode.reservation_invalid,
+  CloseCode.room_locked,
+]);
+
+/** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */
+export function closeName(code: number): CloseName | "unknown" {
+  return nameIn(CloseCode, code);
+}
+
+/**
+ * The close code of a join refused with HTTP status `status` when the request was a WebSocket
+ * upgrade: 401 `unauthorized`, 403 `forbidden`, 404 `not_found`, 429 and 503 (admission)
+ * `join_throttled`, any other `bad_request`. Hosts name the code themselves where the status
+ * says less (a bad ticket is a 403 but `unauthorized`).
+ */
+export function refusalCloseCode(status: number): number {
+  return status === 401
+    ? CloseCode.unauthorized
+    : status === 403
+      ? CloseCode.forbidden
+      : status === 404
+        ? CloseCode.not_found
+        : status === 429 || status === 503
+          ? CloseCode.join_throttled
+          : CloseCode.bad_request;
+}
+
+/** Longest close reason, in UTF-8 bytes (RFC 6455: a 125-byte control frame less the 2-byte code). */
+export const MAX_CLOSE_REASON_BYTES = 123;
+
+/** Longest wait a close reason can ask for (ms), as for an ERROR's `retryAfterMs`. */
+const MAX_RETRY_AFTER_MS = 0xffffffff;
+
+const RETRY_PREFIX = /^retry in (\d{1,10}) ms: /;
+
+/**
+ * The close reason of a refused join: `reason`, after `retry in <ms> ms: ` when the refusal asks
+ * the client to wait (`retryAfterMs` > 0, rounded up to whole ms), cut to
+ * {@link MAX_CLOSE_REASON_BYTES} bytes of UTF-8 at a character boundary. The one way a wait
+ * travels in a close; {@link readCloseReason} reads it back.
+ */
+export function refusalCloseReason(reason: string, retryAfterMs = 0): string {
+  const ms = Math.min(Math.ceil(retryAfterMs), MAX_RETRY_AFTER_MS);
+  return clipUtf8((ms > 0 ? `retry in ${ms} ms: ` : "") + reason, MAX_CLOSE_REASON_BYTES);
+}
+
+/** A close reason read by {@link readCloseReason}: the text, and the wait it asked for (0 when none). */
+export interface CloseReason {
+  /** The reason without its wait. */
+  reason: string;
+  /** How long the server asked the client to wait before trying again (ms; 0 when it did not). */
+  retryAfterMs: number;
+}
+
+/** Reads a close reason written by {@link refusalCloseReason}; any other reason comes back whole, with no wait. */
+export function readCloseReason(reason: string): CloseReason {
+  const m = RETRY_PREFIX.exec(reason);
+  return m ? { reason: reason.slice(m[0].length), retryAfterMs: Math.min(Number(m[1]), MAX_RETRY_AFTER_MS) } : { reason, retryAfterMs: 0 };
+}
+
+/** `text` cut to at most `maxBytes` bytes of UTF-8, never inside a character (a lone surrogate counts 3 bytes, as it is sent). */
+function clipUtf8(text: string, maxBytes: number): string {
+  // Under a third of the limit in UTF-16 units, no text can be over it.
+  if (text.length <= maxBytes / 3) return text;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes > maxBytes) return text.slice(0, i);
+    if (pair) i++;
+  }
+  return text;
+}
 
 /** Close codes a peer may receive but no endpoint may send (RFC 6455 §7.4.1). */
 const UNSENDABLE_CLOSE_CODES: ReadonlySet<number> = new Set([1004, 1005, 1006, 1015]);

@@ -110,6 +110,26 @@ export function readReply(r: ServerFields): ReplyMessage {
 }
 
 /**
+ * Why a request to the room failed, as a client sees it. `code` is the room's error name when the
+ * room refused it (`rate_limited`, `message_too_large`, `bad_message`, `unknown_message`,
+ * `internal`, or the game's own, e.g. `illegal_move`), or one found on the client's side: the
+ * SDK's `timeout` (no answer in time), `closed` (the socket closed first: an answer can no longer
+ * arrive), `not_joined`. The SDK's requests and the core's test clients reject with it.
+ */
+export class RequestError extends Error {
+  /** The error name: the room's (see the error table) or `timeout` / `closed` / `not_joined` / `bad_message` / `message_too_large` found locally. */
+  readonly code: string;
+  /** When > 0, how long the room asked to wait before asking again (ms). */
+  readonly retryAfterMs: number;
+  constructor(code: string, message: string, retryAfterMs = 0) {
+    super(message);
+    this.name = "RequestError";
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
  * Why a game refused a room message: returned by its handler (or validator), answered to the
  * sender as a refusing REPLY (or an ERROR when it asked for none) and counted in `tk:stats`
  * under `gameMessages.refusedByCode`. Same shape as an input's refusal, so `isRejection` tells

@@ -1,4 +1,4 @@
-import { CloseCode, ErrorCode, ReceiptCounter } from "@tikron/protocol";
+import { CloseCode, ErrorCode, ReceiptCounter, closeName } from "@tikron/protocol";
 import WebSocket from "ws";
 import { AckTracker } from "./metrics/ackTracker";
 import { expectedGapMs } from "./metrics/gapJitter";
@@ -261,7 +261,8 @@ export abstract class SimSocket implements Scheduled {
     if (this.state === ClientState.Connecting) {
       if (code === CloseCode.room_full) this.setOutcome("refused");
       else if (code === CloseCode.join_throttled) this.setOutcome("throttled");
-      else this.setOutcome(`close_${code}`);
+      // A refused join (closed right after the upgrade) counts under its close's name, e.g. `unauthorized`.
+      else this.setOutcome(closeName(code) === "unknown" ? `close_${code}` : closeName(code));
     } else if (this.state === ClientState.Joined) {
       this.room.connected--;
       this.settle(now);

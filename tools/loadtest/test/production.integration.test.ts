@@ -51,12 +51,12 @@ afterAll(async () => {
 });
 
 describe("load tool against the production config", () => {
-  it("without tickets every join is refused (401); DEV_MODE overrides are refused (403)", { timeout: 40_000 }, async () => {
+  it("without tickets every join is refused (unauthorized); DEV_MODE overrides are refused (forbidden)", { timeout: 40_000 }, async () => {
     const none = await runLoad({ url: server!.wsUrl, players: 3, rooms: 1, durationSec: 0.5, rampSec: 0, roomStats: false });
     expect(none.summary.clients).toMatchObject({ planned: 3, joined: 0 });
-    expect(none.summary.failureReasons).toEqual({ http_401: 3 });
+    expect(none.summary.failureReasons).toEqual({ unauthorized: 3 });
     const override = await runLoad({ url: server!.wsUrl, players: 2, rooms: 1, durationSec: 0.5, rampSec: 0, roomStats: false, query: "cap=100" }, { tickets: { mode: "secret", secret: SECRET } });
-    expect(override.summary.failureReasons).toEqual({ http_403: 2 });
+    expect(override.summary.failureReasons).toEqual({ forbidden: 2 });
   });
 
   it("tickets minted from the secret seat every player; a 50% drop gets every dropped player back in its seat", { timeout: 40_000 }, async () => {

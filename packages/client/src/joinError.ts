@@ -1,0 +1,29 @@
+import type { CloseName } from "@tikron/protocol";
+
+/**
+ * Why a connection ended without a seat: what {@link RoomConnection.whenJoined} rejects with once
+ * the connection gives up. `code` names the close that ended it: a refusal of the join
+ * (`unauthorized`, `forbidden`, `not_found`, `bad_request`, `unavailable`, `room_full`, or
+ * `join_throttled` once the retries are used up), another close of the room's table (`replaced`,
+ * `room_closed`, `bad_hello`, …), or `closed` for a close by the caller or one with no code of the
+ * table (a drop, 1006, after the last retry). New refusal codes in the protocol's `CloseCode`
+ * table arrive here by name with no change to this class.
+ */
+export class JoinError extends Error {
+  /** The close's name in the protocol's `CloseCode` table, or `closed` (see the class). */
+  readonly code: CloseName | "closed";
+  /** The WebSocket close code (1006 for a drop the socket gave no code for). */
+  readonly closeCode: number;
+  /** The server's reason, without the wait it may have asked for (or the client's own words); also the `message`. */
+  readonly reason: string;
+  /** When > 0, how long the server asked the client to wait before trying again (ms). */
+  readonly retryAfterMs: number;
+  constructor(code: CloseName | "closed", closeCode: number, reason: string, retryAfterMs = 0) {
+    super(reason || code);
+    this.name = "JoinError";
+    this.code = code;
+    this.closeCode = closeCode;
+    this.reason = reason;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
