@@ -1,8 +1,14 @@
 import type { GameDefinition } from "@tikron/core";
 import { ANY_ROOM, DEV_MODE_SECRET, mintRoomTicket } from "@tikron/core/ticket";
-import { describe, expect, it } from "vitest";
+import { CloseCode } from "@tikron/protocol";
+import { describe, expect, it, vi } from "vitest";
 import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
 import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
+
+// Node has no WebSocketPair and no 101 responses: a refused upgrade shows up here as the close it would get.
+vi.mock("../src/upgradeRefusal", () => ({
+  closedUpgrade: (code: number, reason: string) => new Response(reason, { status: 200, headers: { "x-test-closed-with": String(code) } }),
+}));
 
 const SECRET = "match-gateway-secret-0123456789";
 const BASE = "https://play.example.com";
@@ -132,6 +138,8 @@ describe("gateway: joins with a seat reservation", () => {
   const reservation = (secret: string, roomId = "r1", seat: string | null = "res-0123456789abcdef") =>
     mintRoomTicket({ secret, kind: "agar", roomId, playerId: "alice", ttlSeconds: 60, ...(seat ? { seat } : {}) });
   const join = (path: string, e: ReturnType<typeof env>) => routeGatewayRequest(new Request(BASE + path, { headers: { Upgrade: "websocket" } }), e.env, games);
+  /** The close code a refused join gets (the test double of the upgrade answers 200 with it in a header); 0 when routed. */
+  const closedWith = async (path: string, e: ReturnType<typeof env>) => Number((await join(path, e)).headers.get("x-test-closed-with") ?? 0);
 
   it("verifies the reservation like a ticket and hands its identity and reservation id to the room", async () => {
     const e = env();
@@ -143,15 +151,16 @@ describe("gateway: joins with a seat reservation", () => {
 
   it("refuses a reservation for another room, one signed with another secret, and a plain ticket passed as one", async () => {
     const e = env();
-    expect((await join(`/rooms/agar/r2?reservation=${await reservation(SECRET)}`, e)).status).toBe(403);
-    expect((await join(`/rooms/agar/r1?reservation=${await reservation(DEV_MODE_SECRET)}`, e)).status).toBe(403);
-    expect((await join(`/rooms/agar/r1?reservation=${await reservation(SECRET, "r1", null)}`, e)).status).toBe(403);
+    expect(await closedWith(`/rooms/agar/r2?reservation=${await reservation(SECRET)}`, e)).toBe(CloseCode.unauthorized);
+    expect(await closedWith(`/rooms/agar/r1?reservation=${await reservation(DEV_MODE_SECRET)}`, e)).toBe(CloseCode.unauthorized);
+    expect(await closedWith(`/rooms/agar/r1?reservation=${await reservation(SECRET, "r1", null)}`, e)).toBe(CloseCode.unauthorized);
     expect(e.rooms).toEqual([]);
   });
 
   it("in DEV_MODE without a secret, reservations are signed with the development secret", async () => {
     const e = env({ DEV_MODE: "true", TICKET_SECRET: undefined });
-    expect((await join(`/rooms/agar/r1?reservation=${await reservation(DEV_MODE_SECRET)}`, e)).status).toBe(200);
-    expect((await join(`/rooms/agar/r1?reservation=${await reservation("some-other-secret-0123456789")}`, e)).status).toBe(403);
+    expect(await closedWith(`/rooms/agar/r1?reservation=${await reservation(DEV_MODE_SECRET)}`, e)).toBe(0);
+    expect(e.rooms).toHaveLength(1);
+    expect(await closedWith(`/rooms/agar/r1?reservation=${await reservation("some-other-secret-0123456789")}`, e)).toBe(CloseCode.unauthorized);
   });
 });

@@ -116,7 +116,9 @@ export type CloseName = keyof typeof CloseCode;
 /**
  * The refusals of a join that a retry meets again: no or a bad ticket (`unauthorized`), a foreign
  * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
- * configured (`unavailable`), a full room (`room_full`). A client ends the join and says why; the
+ * configured (`unavailable`), a full room (`room_full`), a seat reservation the room does not hold
+ * (`reservation_invalid`: the matchmaker's client matches again instead), a locked room
+ * (`room_locked`). A client ends the join and says why; the
  * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
  */
 export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
