@@ -2,7 +2,7 @@ import { defaultRoomOptions, type Game, type RoomOptions } from "@tikron/core";
 import { BinaryWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "../src/gameDefinitions";
-import { ShooterGame } from "../src/fps/shooterGame";
+import { FpsGame } from "../src/fps/fpsGame";
 import { encodeAgarInput, encodeFpsMove, encodeMovementInput, FPS_PRESETS, fpsSchema, movementSchema, agarSchema } from "../src/schemas";
 import { settle, TestRoom } from "./support/roomHarness";
 
@@ -30,7 +30,7 @@ describe("gameDefinitions", () => {
 
   it("passes DEV_MODE params and the tick length through to the fps room", () => {
     const def = gameDefinitions.fps!;
-    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }) as ShooterGame;
+    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }) as FpsGame;
     expect(game.config).toMatchObject({ world: 1000, aoiRadius: 400, tickMs: 16, slots: 10 });
     expect(game.world.tiers.tiers).toEqual([
       { radius: 200, every: 1 },

@@ -11,10 +11,13 @@ import {
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
-import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
 
+/**
+ * {@link SyncWorld}, the entity store a binary game writes to and the room's flush reads from,
+ * with its options and those of one spawned entity.
+ */
 
 /** How a {@link SyncWorld} partitions space and how far and how often viewers see. */
 export interface SyncWorldOptions {
