@@ -56,6 +56,23 @@ describe("gateway routing: room path validation", () => {
   });
 });
 
+describe("gateway routing: the decision travels with the request", () => {
+  it("tells the room object what a request is for (stats, bots; nothing for a join), so it never matches the path again", async () => {
+    const e = env({ DEV_MODE: "true", TICKET_SECRET: undefined });
+    await call("/rooms/agar/stats", e);
+    await call("/rooms/agar/r1/stats", e, {});
+    await routeGatewayRequest(new Request(`${BASE}/rooms/agar/r1/bots?count=2`, { method: "POST" }), e.env, games);
+    expect(e.routed.map((r) => readRoomMeta(r.request.headers)?.route)).toEqual([undefined, "stats", "bots"]);
+  });
+
+  it("reads no metadata whose route is not one the gateway writes", () => {
+    const headers = (route: unknown) => new Headers({ [ROOM_META_HEADER]: JSON.stringify({ route, kind: "agar", roomId: "r1", options: {}, params: {} }) });
+    expect(readRoomMeta(headers("stats"))?.route).toBe("stats");
+    expect(readRoomMeta(headers("admin"))).toBeNull();
+    expect(readRoomMeta(headers(1))).toBeNull();
+  });
+});
+
 describe("gateway routing: join tickets outside DEV_MODE", () => {
   it("401s a join without a ticket and 403s expired, tampered and wrong-room tickets, before any upgrade", async () => {
     const e = env();

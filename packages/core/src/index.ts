@@ -8,6 +8,7 @@ export { Room } from "./room";
 export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
+export { admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
