@@ -37,9 +37,9 @@ const perfNow: () => number =
  *
  * This file wires the room's parts and holds its loop: a message arrives at the sockets
  * (room/roomSockets.ts: guards, then decoded at the edge, room/inbound.ts) and comes back here
- * to {@link handle}, the one dispatch: a hello to seating (room/seating.ts), inputs to the
+ * to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
  * intake (room/inputIntake.ts), game messages to their router, probes answered in the socket's
- * dialect (room/replies.ts). A tick is {@link runTick}; its flush goes through the game's
+ * dialect (room/replies.ts). A tick is `runTick`; its flush goes through the game's
  * flusher (room/flushers.ts: binary FRAMEs or JSON states).
  */
 export class Room implements HostedRoom {

@@ -86,9 +86,9 @@ export interface ClientLink {
   pending: boolean;
   /** Room time of the last budget drop; `dropped` starts over once the socket behaves again. */
   lastDropAt: number;
-  /** Budget for frames with refused inputs or refused room messages (`rejectedFramesPerSec`, `rejectedFramesBurst`). */
+  /** Budget for frames with refused inputs or refused game messages (`rejectedFramesPerSec`, `rejectedFramesBurst`). */
   readonly rejectBucket: TokenBucket;
-  /** Custom room messages' own rate (`gameMessageRatePerSec`); made on the first one. */
+  /** Game messages' own rate (`gameMessageRatePerSec`); made on the first one. */
   messageBucket: TokenBucket | null;
   /** Server messages and bytes (UTF-16 units for text) sent on this socket. */
   sentMessages: number;
