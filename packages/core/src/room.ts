@@ -12,7 +12,7 @@ import { GameMessageRouter } from "./room/gameMessageRouter";
 import type { Inbound } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
 import { sendPong, sendStats } from "./room/replies";
-import { RoomSockets } from "./room/roomSockets";
+import { RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
 import { SessionTracker } from "./room/sessionTracker";
@@ -87,12 +87,9 @@ export class Room implements HostedRoom {
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats };
     this.sockets = new RoomSockets({
-      kind,
-      roomId,
-      clock,
-      options,
-      stats,
+      ...parts,
       writer,
       sessions,
       admission,
@@ -102,12 +99,7 @@ export class Room implements HostedRoom {
     const sockets = this.sockets;
     this.flusher = createFlusher(game.sync, { options, stats, writer, epoch, gate: sockets });
     this.seating = new Seating({
-      kind,
-      roomId,
-      game,
-      clock,
-      options,
-      stats,
+      ...parts,
       queue,
       scheduler: this.scheduler,
       seats,
@@ -124,18 +116,13 @@ export class Room implements HostedRoom {
       flushSoon: () => room.flushSoon(),
     });
     this.intake = new InputIntake({
-      kind,
-      roomId,
-      game,
-      clock,
-      options,
-      stats,
+      ...parts,
       queue,
       seats,
       sockets,
       ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
     });
-    this.gameMessages = new GameMessageRouter({ game, options, stats, writer, label: `${kind}:${roomId}`, sockets });
+    this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
     this.bots = new RoomBots(init.bots, {
       clock,
       dialect: this.flusher.dialect,

@@ -1,21 +1,14 @@
 import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type FrameWriter, type ErrorName } from "@tikron/protocol";
-import type { Game } from "../game";
-import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import { TokenBucket } from "../tokenBucket";
 import { Pressure, pressure, type ClientLink } from "./clientLink";
 import type { GameMessageInbound } from "./inbound";
 import { sendReply, sendReplyError } from "./replies";
-import type { RoomSockets } from "./roomSockets";
+import type { RoomParts, RoomSockets } from "./roomSockets";
 
 /** What the router needs from its room. */
-export interface GameMessageRoom {
-  readonly game: Game;
-  readonly options: RoomOptions;
-  readonly stats: RoomStats;
+export interface GameMessageRoom extends RoomParts {
   readonly writer: FrameWriter;
-  /** For logs: `kind:roomId`. */
-  readonly label: string;
   /** Errors to messages that asked for no reply, and closes (refusal budget spent: 4010; not reading: 4004). */
   readonly sockets: RoomSockets;
 }
@@ -79,7 +72,7 @@ export class GameMessageRouter {
     } catch (e) {
       // A game bug (or a reply JSON cannot carry) must not take the room down for everyone else.
       RoomStats.bump(stats.errors, "internal");
-      console.error(`[room ${this.room.label}] message handler error (${type})`, e);
+      console.error(`[room ${this.room.kind}:${this.room.roomId}] message handler error (${type})`, e);
       return this.refuse(link, requestId, "internal", "the room could not handle the message", now);
     }
     if (isRejection(result)) return this.refuse(link, requestId, result.code, result.reason, now);

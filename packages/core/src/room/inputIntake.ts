@@ -1,22 +1,14 @@
 import { CloseCode, type ErrorName } from "@tikron/protocol";
-import type { Clock } from "../clock";
-import { isRejection, type Game, type InputRejection } from "../game";
+import { isRejection, type InputRejection } from "../game";
 import type { InputQueue, QueuedInput } from "../inputQueue";
-import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { ClientLink, Seat } from "./clientLink";
 import type { InboundInput } from "./inbound";
-import type { RoomSockets } from "./roomSockets";
+import type { RoomParts, RoomSockets } from "./roomSockets";
 import type { SeatRegistry } from "./seatRegistry";
 
 /** What the intake needs from its room. */
-export interface InputIntakeDeps {
-  readonly kind: string;
-  readonly roomId: string;
-  readonly game: Game;
-  readonly clock: Clock;
-  readonly options: RoomOptions;
-  readonly stats: RoomStats;
+export interface InputIntakeDeps extends RoomParts {
   readonly queue: InputQueue<unknown>;
   readonly seats: SeatRegistry;
   readonly sockets: RoomSockets;

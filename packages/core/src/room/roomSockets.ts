@@ -1,5 +1,6 @@
 import { CloseCode, MAX_CLIENT_FRAME_BYTES, isDecodeError, type ErrorName, type FrameWriter } from "@tikron/protocol";
 import type { Clock } from "../clock";
+import type { Game } from "../game";
 import type { Connection } from "../host";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
@@ -15,13 +16,18 @@ export interface InboundHandler {
   handle(link: ClientLink, m: Inbound, now: number): void;
 }
 
-/** What a room's sockets need from it. */
-export interface RoomSocketsDeps {
+/** What every part of a room shares: its names, its game, clock, options and counters. */
+export interface RoomParts {
   readonly kind: string;
   readonly roomId: string;
+  readonly game: Game;
   readonly clock: Clock;
   readonly options: RoomOptions;
   readonly stats: RoomStats;
+}
+
+/** What a room's sockets need from it. */
+export interface RoomSocketsDeps extends RoomParts {
   readonly writer: FrameWriter;
   readonly sessions: SessionTracker;
   readonly admission: Admission;

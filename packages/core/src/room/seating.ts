@@ -1,9 +1,6 @@
 import { CloseCode, PROTOCOL_VERSION, type ErrorName, type FrameWriter, type HelloMessage } from "@tikron/protocol";
-import type { Clock } from "../clock";
-import type { Game } from "../game";
 import type { CheckpointSeat, RoomHooks, SeatTicket } from "../host";
 import type { InputQueue } from "../inputQueue";
-import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { TickScheduler } from "../tickScheduler";
 import type { TokenBucket } from "../tokenBucket";
@@ -11,19 +8,13 @@ import type { Admission } from "./admission";
 import type { ClientLink, Seat } from "./clientLink";
 import type { Flusher } from "./flushers";
 import { sendWelcome } from "./replies";
-import type { RoomSockets } from "./roomSockets";
+import type { RoomParts, RoomSockets } from "./roomSockets";
 import { SeatExpiry } from "./seatExpiry";
 import type { SeatRegistry } from "./seatRegistry";
 import type { SessionTracker } from "./sessionTracker";
 
 /** What seating needs from the room it serves. */
-export interface SeatingDeps {
-  readonly kind: string;
-  readonly roomId: string;
-  readonly game: Game;
-  readonly clock: Clock;
-  readonly options: RoomOptions;
-  readonly stats: RoomStats;
+export interface SeatingDeps extends RoomParts {
   readonly queue: InputQueue<unknown>;
   readonly scheduler: TickScheduler;
   readonly seats: SeatRegistry;
