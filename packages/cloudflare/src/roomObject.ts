@@ -1,3 +1,8 @@
+/**
+ * `RoomObject`, the Durable Object of one room: it makes the room, takes its sockets through the
+ * room kind's socket API, answers the requests the gateway routed to it, and keeps what the room
+ * needs across restarts (checkpoint, records, lobby reports).
+ */
 import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type HostedRoom, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { JSON_KEEPALIVE } from "@tikron/protocol";

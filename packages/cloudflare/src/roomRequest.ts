@@ -1,3 +1,7 @@
+/**
+ * The room metadata header: what the gateway Worker tells a room's object about a request (the
+ * route it decided, the room, DEV_MODE overrides, the verified player id, the caller's address).
+ */
 import type { GameParams, RoomOptions } from "@tikron/core";
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * What a game gives a host to make rooms of its kind: a `GameDefinition` (default options, a
+ * factory, bot players), the DEV_MODE params it is made with, and the bots' contract.
+ */
 import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
 import type { RoomOptions } from "./roomOptions";

@@ -1,16 +1,15 @@
-import type { Clock } from "./clock";
-import type { Game } from "./game";
-import type { BotSpec } from "./gameDefinition";
-import type { AdmissionRefusal } from "./room/admission";
-import type { RoomOptions } from "./roomOptions";
-import type { RoomStatsSnapshot } from "./roomStats";
-
 /**
  * What a host (a runtime adapter: the Cloudflare Durable Object, the Node server) and its rooms
  * say to each other, in one place. The host implements {@link Connection} for each socket and,
  * if it wants to hear of a room's life, {@link RoomHooks}; it makes rooms with `createRoom` and
  * talks to one only through {@link HostedRoom}. Everything else in the core is the room's own.
  */
+import type { Clock } from "./clock";
+import type { Game } from "./game";
+import type { BotSpec } from "./gameDefinition";
+import type { AdmissionRefusal } from "./room/admission";
+import type { RoomOptions } from "./roomOptions";
+import type { RoomStatsSnapshot } from "./roomStats";
 
 /**
  * One client socket as the room sees it: the host wraps its runtime's socket (a Workers

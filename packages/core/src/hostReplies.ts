@@ -1,13 +1,12 @@
-import { parseBotCount } from "@tikron/protocol";
-import type { HostedRoom } from "./host";
-import type { AdmissionRefusal } from "./room/admission";
-
 /**
  * The HTTP answers every host gives about a room, written once: a host turns a
  * {@link HostReply} into its own response (a Workers `Response`, a Node `ServerResponse`), so
  * the Cloudflare adapter and the Node host answer alike. Which requests reach them is the join
  * URL's business (the protocol's `routeRoomUrl`) and the host's own policy (DEV_MODE, tickets).
  */
+import { parseBotCount } from "@tikron/protocol";
+import type { HostedRoom } from "./host";
+import type { AdmissionRefusal } from "./room/admission";
 
 /** An HTTP answer, runtime-neutral. */
 export interface HostReply {

@@ -1,3 +1,7 @@
+/**
+ * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
+ * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
+ */
 import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";

@@ -1,3 +1,7 @@
+/**
+ * `createRoom`: how every host makes a room of a kind from its definition and the join that
+ * creates it.
+ */
 import type { Clock } from "./clock";
 import type { GameDefinition, GameParams } from "./gameDefinition";
 import type { RoomHooks } from "./host";

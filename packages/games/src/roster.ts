@@ -1,3 +1,7 @@
+/**
+ * `Roster`: the players of a game that gives each player one entity, by id and as the dense list
+ * its tick walks.
+ */
 import type { SyncWorld } from "@tikron/core/sync";
 
 /** What a roster keeps of each player's body: its entity, and whether its socket is gone. */

@@ -6,11 +6,6 @@ import { CloseCode, isRouteRefusal, routeRoomUrl, type RoomRoute } from "@tikron
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { WsConnection } from "./wsConnection";
 
-/**
- * The Node host: {@link serveRooms} routes the join URL, makes rooms with `createRoom` and hands
- * each `ws` socket to its room, all in one process.
- */
-
 /** Options of {@link serveRooms}. */
 export interface ServeRoomsOptions {
   /** The kinds this server hosts, by kind name (e.g. `gameDefinitions` from `@tikron/games`). */

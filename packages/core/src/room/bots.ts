@@ -1,3 +1,7 @@
+/**
+ * A room's bot players (`RoomBots`): seats behind socketless connections, driven from the tick
+ * or after a turn-based room's views, sending through the same arrival path as players.
+ */
 import { FrameWriter, PROTOCOL_VERSION, encodeHello, encodeInput, encodeLeave } from "@tikron/protocol";
 import type { Clock, TimerHandle } from "../clock";
 import type { BotBrain, BotSpec } from "../gameDefinition";

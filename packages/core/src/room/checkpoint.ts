@@ -1,12 +1,11 @@
-import type { Game } from "../game";
-import type { CheckpointSeat, RoomCheckpoint } from "../host";
-import type { SeatRegistry } from "./seatRegistry";
-
 /**
  * A room's checkpoint (its shape is part of the host surface, host.ts): taken from the room's
  * seats and its game, and read back, validated, before a restarted room rebuilds its seats
  * (room/seating.ts).
  */
+import type { Game } from "../game";
+import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import type { SeatRegistry } from "./seatRegistry";
 
 /** Every seat (`json`: the room's dialect) and the game's own checkpoint, JSON-able. */
 export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game): RoomCheckpoint {

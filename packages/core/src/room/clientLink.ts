@@ -1,9 +1,3 @@
-import { CloseCode } from "@tikron/protocol";
-import type { TimerHandle } from "../clock";
-import type { Connection } from "../host";
-import type { RoomOptions } from "../roomOptions";
-import { TokenBucket } from "../tokenBucket";
-
 /**
  * The two records every message and every flush reads: a {@link ClientLink} (one accepted
  * socket) and the {@link Seat} it sits on (which outlives the socket for the reconnection
@@ -13,6 +7,11 @@ import { TokenBucket } from "../tokenBucket";
  * backpressure), and which closes free a seat. The room applies the verdicts (reply, drop, skip,
  * close). Nothing here allocates per message.
  */
+import { CloseCode } from "@tikron/protocol";
+import type { TimerHandle } from "../clock";
+import type { Connection } from "../host";
+import type { RoomOptions } from "../roomOptions";
+import { TokenBucket } from "../tokenBucket";
 
 /**
  * Which encoding of the wire protocol a socket speaks, chosen by its hello: binary frames or

@@ -1,3 +1,7 @@
+/**
+ * Game messages (the MESSAGE kind: chat, ready, votes) from arrival to the game's `onMessage`
+ * and back as a reply: rate, size, JSON, refusals and their budget.
+ */
 import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type FrameWriter, type ErrorName } from "@tikron/protocol";
 import { RoomStats } from "../roomStats";
 import { TokenBucket } from "../tokenBucket";

@@ -1,3 +1,9 @@
+/**
+ * The edge of the room: a socket message of either dialect (binary frame or JSON text) decoded
+ * into one {@link Inbound}, which the room dispatches once. INPUT frames, the per-player
+ * per-tick message, are read by the protocol's `InputFrameReader` into reused entries and
+ * handed on in a reused message: nothing is allocated for them but the payload views.
+ */
 import {
   DecodeError,
   InputFrameReader,
@@ -11,13 +17,6 @@ import {
   type ReceiptMessage,
   type StatsRequestMessage,
 } from "@tikron/protocol";
-
-/**
- * The edge of the room: a socket message of either dialect (binary frame or JSON text) decoded
- * into one {@link Inbound}, which the room dispatches once. INPUT frames, the per-player
- * per-tick message, are read by the protocol's `InputFrameReader` into reused entries and
- * handed on in a reused message: nothing is allocated for them but the payload views.
- */
 
 /** One input as the room takes it: bytes in binary rooms, a JSON value in JSON rooms. */
 export interface InboundInput {

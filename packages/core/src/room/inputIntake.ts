@@ -1,3 +1,7 @@
+/**
+ * The room's input intake (`InputIntake`): a socket's inputs checked, decoded by the game,
+ * queued for the tick or applied at once, refusals gathered into one error per frame.
+ */
 import { CloseCode, type ErrorName } from "@tikron/protocol";
 import { isRejection, type InputRejection } from "../game";
 import type { InputQueue, QueuedInput } from "../inputQueue";

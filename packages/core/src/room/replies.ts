@@ -1,3 +1,10 @@
+/**
+ * The room's replies in both dialects of the wire protocol, side by side: binary frames through
+ * the shared writer, JSON text typed as the protocol's {@link JsonServerMessage}, each in the
+ * dialect of the link it goes to (`ClientLink.dialect`). The room decides *what* to say; this
+ * file decides how each dialect says it. State (FRAMEs, JSON `state`) is the flushers' business
+ * (room/flushers.ts).
+ */
 import {
   ErrorCode,
   clipReason,
@@ -15,14 +22,6 @@ import {
 } from "@tikron/protocol";
 import type { RoomStatsSnapshot } from "../roomStats";
 import { sendTo, type ClientLink } from "./clientLink";
-
-/**
- * The room's replies in both dialects of the wire protocol, side by side: binary frames through
- * the shared writer, JSON text typed as the protocol's {@link JsonServerMessage}, each in the
- * dialect of the link it goes to (`ClientLink.dialect`). The room decides *what* to say; this
- * file decides how each dialect says it. State (FRAMEs, JSON `state`) is the flushers' business
- * (room/flushers.ts).
- */
 
 function sendJson(link: ClientLink, msg: JsonServerMessage): void {
   sendTo(link, JSON.stringify(msg));

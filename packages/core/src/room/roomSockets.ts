@@ -1,3 +1,7 @@
+/**
+ * A room's sockets (`RoomSockets`), open to close: each message's arrival and guards before the
+ * room's dispatch, protocol errors, closes, and the backpressure verdicts.
+ */
 import { CloseCode, MAX_CLIENT_FRAME_BYTES, isDecodeError, type ErrorName, type FrameWriter } from "@tikron/protocol";
 import type { Clock } from "../clock";
 import type { Game } from "../game";

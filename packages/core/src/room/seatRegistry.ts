@@ -1,3 +1,7 @@
+/**
+ * Where a room files its seats (`SeatRegistry`): by player id, reconnect token and verified
+ * identity, with the dense list the flush walks.
+ */
 import type { SeatTicket } from "../host";
 import type { ClientLink, Seat } from "./clientLink";
 

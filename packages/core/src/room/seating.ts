@@ -1,3 +1,8 @@
+/**
+ * Seating (`Seating`), the one home of who sits where: a hello's decision (resume, cap,
+ * admission, new seat, welcome), sockets adopted after a restart, seats from a checkpoint, and a
+ * seat's life after it (attached, held, freed).
+ */
 import { CloseCode, PROTOCOL_VERSION, type ErrorName, type FrameWriter, type HelloMessage } from "@tikron/protocol";
 import type { CheckpointSeat, RoomHooks, SeatTicket } from "../host";
 import type { InputQueue } from "../inputQueue";

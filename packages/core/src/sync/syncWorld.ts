@@ -1,3 +1,7 @@
+/**
+ * {@link SyncWorld}, the entity store a binary game writes to and the room's flush reads from,
+ * with its options and those of one spawned entity.
+ */
 import { GridAoi, type IdBuffer, type PriorityTier, PriorityTiers } from "@tikron/aoi";
 import {
   type EntityRecord,
@@ -13,11 +17,6 @@ import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
-
-/**
- * {@link SyncWorld}, the entity store a binary game writes to and the room's flush reads from,
- * with its options and those of one spawned entity.
- */
 
 /** How a {@link SyncWorld} partitions space and how far and how often viewers see. */
 export interface SyncWorldOptions {

@@ -1,3 +1,7 @@
+/**
+ * The `agar` room (`AgarGame`, `createAgar`): cells steered around an arena, eating orbs and
+ * smaller cells, each client seeing its area of interest.
+ */
 import { IdBuffer } from "@tikron/aoi";
 import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";

@@ -1,3 +1,7 @@
+/**
+ * The `fps` room (`FpsGame`, `createFps`): a top-down hitscan shooter with lag-compensated shots,
+ * a move budget against speed hacks and a synced scoreboard.
+ */
 import { TokenBucket, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { FrameWriter, type EntityRecord } from "@tikron/protocol";

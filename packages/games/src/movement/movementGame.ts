@@ -1,3 +1,7 @@
+/**
+ * The `movement` room (`MovementGame`, `createMovement`): players walking a shared square,
+ * everyone seeing everyone (the fan-out worst case).
+ */
 import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
