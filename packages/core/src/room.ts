@@ -39,7 +39,7 @@ const perfNow: () => number =
  * wire protocol over `Connection`s handed in by a host ({@link HostedRoom} is all a host calls)
  * and knows nothing of the runtime.
  *
- * This file wires the room's parts and holds its loop: a message arrives at the sockets
+ * A message arrives at the sockets
  * (room/roomSockets.ts: guards, then decoded at the edge, room/inbound.ts) and comes back here
  * to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
  * intake (room/inputIntake.ts), game messages to their router, probes answered in the socket's
