@@ -63,7 +63,7 @@ export class Seating {
    * room's dialect) one decision, in this order:
    * 1. resume: the seat this identity (or, without one, this token) holds comes back, and a
    *    socket still on it is replaced (4005);
-   * 2. the cap: every seat taken, connected or held, counts (reservations will count here too);
+   * 2. the cap: every seat taken, connected or held, counts;
    * 3. join admission: the caller's own join bucket, then the room's (the room's bots skip both);
    * 4. a new seat, and the game's `join`;
    * 5. the welcome.
@@ -89,6 +89,8 @@ export class Seating {
       game.reconnected?.(held.playerId);
       return this.welcome(link, held, true, now);
     }
+    // Every seat taken counts against the cap, connected or held (seat reservations still
+    // pending belong in this count too).
     if (seats.size >= options.cap) {
       sessions.refused("room_full");
       return this.refuse(link, "room_full", `room is full (${options.cap} seats)`, 0, CloseCode.room_full, "room_full");
