@@ -11,7 +11,7 @@ export { LOBBY_NAME } from "./lobbyName";
 export { LobbyRegistry, readRoomReport, LOBBY_MAX_ROOMS, LOBBY_ENTRY_TTL_MS, type LobbyEntry } from "./lobbyRegistry";
 export { LobbyReporter, LOBBY_REPORT_MIN_MS, LOBBY_REFRESH_MS } from "./lobbyReporter";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
-export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta } from "./roomRequest";
+export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
 export { mintRoomTicket, verifyRoomTicket, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "./roomTicket";
 export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";

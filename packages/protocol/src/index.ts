@@ -7,7 +7,7 @@
 export { BinaryWriter, textEncoder } from "./binaryWriter";
 export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
-export { FrameReader } from "./frameReader";
+export { PayloadReader } from "./payloadReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";

@@ -4,10 +4,10 @@ import { BinaryReader, finite } from "./binaryReader";
 const f32Bits = new DataView(new ArrayBuffer(4));
 
 /**
- * {@link BinaryReader} plus the forms no message of the protocol reads (a game's own payloads
- * may): kept apart so a browser page does not ship them.
+ * The reader of a game's own input and event payloads: {@link BinaryReader} plus the forms no
+ * message of the protocol reads (`i32`, `f32`), kept apart so a browser page does not ship them.
  */
-export class FrameReader extends BinaryReader {
+export class PayloadReader extends BinaryReader {
   /** Reads a little-endian signed 32-bit integer. */
   i32(): number {
     // The same four bytes read unsigned, then as int32 bits.

@@ -1,3 +1,7 @@
+/**
+ * The `fps` room (`FpsGame`, `createFps`): a top-down hitscan shooter with lag-compensated shots,
+ * a move budget against speed hacks and a synced scoreboard.
+ */
 import { TokenBucket, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { FrameWriter, type EntityRecord } from "@tikron/protocol";
@@ -33,7 +37,7 @@ interface Shooter {
 export type SpawnPoint = (playerId: number, rng: Random, world: number) => { x: number; y: number };
 
 /** Knobs of one fps room. */
-export interface ShooterConfig {
+export interface FpsConfig {
   /** World edge (≤ {@link FPS_MAX_WORLD}). */
   world: number;
   /** AOI radius; the near tier (every flush) is half of it, the far ring refreshes every 4th flush. */
@@ -54,7 +58,7 @@ const uniformSpawn: SpawnPoint = (_playerId, rng, world) => {
 };
 
 /**
- * `fps` (ShooterRoom): a top-down 2D hitscan shooter, server-authoritative.
+ * `fps`: a top-down 2D hitscan shooter, server-authoritative.
  *
  * - Moves are client steps (stick direction + step duration + aim). The server applies them in
  *   order with its own speed and bounds, after charging their distance to the player's
@@ -67,12 +71,12 @@ const uniformSpawn: SpawnPoint = (_playerId, rng, world) => {
  * - State: players and a global scoreboard via a {@link SyncWorld} with two priority tiers.
  *   Tracers are events sent only to the clients whose AOI circle the shot's segment touches.
  */
-export class ShooterGame implements Game<FpsInput> {
+export class FpsGame implements Game<FpsInput> {
   readonly kind = "fps";
   readonly ticking = true;
   readonly world: SyncWorld<typeof fpsSchema.decl>;
   readonly sync;
-  readonly config: ShooterConfig;
+  readonly config: FpsConfig;
   /** The synced scoreboard (kills and deaths by player id). */
   readonly scoreboard: ScoreboardRecord = { kills: new Map(), deaths: new Map() };
   private readonly shooters = new Map<number, Shooter>();
@@ -91,7 +95,7 @@ export class ShooterGame implements Game<FpsInput> {
   /** Room clock time of room time 0 (the welcome's `roomEpoch`): shot times count from it. */
   private epoch = 0;
 
-  constructor(config: Partial<ShooterConfig> = {}) {
+  constructor(config: Partial<FpsConfig> = {}) {
     const world = Math.min(FPS_MAX_WORLD, config.world ?? FPS_RULES.world);
     this.config = {
       world,
@@ -285,8 +289,8 @@ export class ShooterGame implements Game<FpsInput> {
 }
 
 /** Creates an fps room from room options (tick length, cap) and DEV_MODE params (`world`, `aoi`). */
-export function createShooter(options: RoomOptions, params: GameParams, seedText = "fps"): ShooterGame {
-  return new ShooterGame({
+export function createFps(options: RoomOptions, params: GameParams, seedText = "fps"): FpsGame {
+  return new FpsGame({
     world: params.world,
     aoiRadius: params.aoi,
     tickMs: options.tickMs,
