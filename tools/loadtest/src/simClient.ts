@@ -1,5 +1,6 @@
 import {
   encodeReceipt,
+  FrameHeaderReader,
   FrameWriter,
   Kind,
   MAX_CLIENT_FRAME_BYTES,
@@ -19,7 +20,6 @@ import type { Rng } from "./rng";
 import type { FixedScheduler } from "./schedule";
 import type { Scenario } from "./scenarios/scenario";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
-import { forEachEvent, frameHeader, isAckOnly, readFrameHeader } from "./wire";
 
 /** State shared by every simulated player of one thread (buffers are reused, never per client). */
 export class ClientContext implements SocketContext {
@@ -29,6 +29,8 @@ export class ClientContext implements SocketContext {
   readonly payload = new FrameWriter(1024);
   /** For the rare messages (hello, statsRequest, leave). */
   readonly writer = new FrameWriter(256);
+  /** Every FRAME's header is read here, in place: one reader per thread, none per message. */
+  readonly frames = new FrameHeaderReader();
   /** Inputs per INPUT frame when catching up: protocol limit and frame-size limit. */
   readonly maxBatch: number;
 
@@ -91,11 +93,11 @@ export class SimClient extends SimSocket {
       return;
     }
     if (data[0] === Kind.Frame) {
-      if (!readFrameHeader(data)) {
+      const h = this.ctx.frames;
+      if (h.read(data) !== null) {
         room.counters.decodeErrors++;
         return;
       }
-      const h = frameHeader;
       if (measuring) {
         room.counters.framesRx++;
         this.cadenceFramesRx++;
@@ -103,7 +105,7 @@ export class SimClient extends SimSocket {
       if (h.ackSeq >= 0 && this.tracker !== null && this.state === ClientState.Joined) {
         if (this.tracker.resolve(h.ackSeq, now, room) === AckOutcome.Regression) room.counters.ackRegressions++;
       }
-      if (!isAckOnly(h)) {
+      if (!h.ackOnly) {
         if (measuring) {
           room.counters.stateFrames++;
           this.stateFramesRx++;
@@ -115,7 +117,7 @@ export class SimClient extends SimSocket {
         this.lastStateAt = now;
       }
       if (h.eventCount > 0 && this.ctx.scenario.onEvent && measuring) {
-        forEachEvent(data, this.visitEvent);
+        h.forEachEvent(data, this.visitEvent);
       }
       return;
     }
