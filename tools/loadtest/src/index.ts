@@ -3,17 +3,17 @@
  * and benchmark the generator. The loopback room server its tests and benchmark use is
  * `serveRooms` from `@tikron/node`.
  */
-export { runLoad, runResolved, withScenarioFile, type RunOptions } from "./runner";
+export { runLoad, runResolved, withScenarioFile, type RunOptions } from "./run/runner";
 export type { LiveSample, RoomStatsSample, RunSeries } from "./live/series";
 export { formatProgress, progressPrinter } from "./live/progress";
-export { ExitCode, evaluateReport, exitCodeFor } from "./gates";
+export { ExitCode, evaluateReport, exitCodeFor } from "./gates/gates";
 export { evaluateThreshold, evaluateThresholds, type ThresholdCheck } from "./thresholds/evaluate";
 export { FIGURES, LIVE_FIGURES } from "./thresholds/figures";
 export { parseThreshold } from "./thresholds/parse";
-export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./loadPlan";
-export { ticketSource, type TicketSpec } from "./tickets";
+export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./load/loadPlan";
+export { ticketSource, type TicketSpec } from "./players/tickets";
 export { runHtml, compareHtml, sweepHtml, writeHtmlReport } from "./report/html";
-export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
+export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./load/config";
 export {
   assembleReport,
   formatSummary,
@@ -24,13 +24,13 @@ export {
   type Summary,
   type RoomSummary,
   type GeneratorProcess,
-} from "./report";
-export { mergeReports, readReport } from "./merge";
-export { compareReports, formatComparison, type Comparison } from "./compare";
-export { gates, getGate, gateConfig, evaluateGate, formatGateResult, runGate, type Gate, type GateResult } from "./gates";
-export { runSweep, builtInSweeps, type SweepEntry } from "./sweep";
-export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./benchGenerator";
-export { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
+} from "./report/report";
+export { mergeReports, readReport } from "./report/merge";
+export { compareReports, formatComparison, type Comparison } from "./report/compare";
+export { gates, getGate, gateConfig, evaluateGate, formatGateResult, runGate, type Gate, type GateResult } from "./gates/gates";
+export { runSweep, builtInSweeps, type SweepEntry } from "./sweep/sweep";
+export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./bench/benchGenerator";
+export { probeTimerNoise, type NoiseProbe } from "./metrics/noiseProbe";
 export {
   scenarios,
   getScenario,
@@ -49,11 +49,11 @@ export {
 } from "./scenarios/index";
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
 /** Scenario authors: the PRNG handed to createPlayer/writeInput. */
-export type { Rng } from "./rng";
+export type { Rng } from "./scenarios/rng";
 export { runWithServerCpu, startLocalServer, type ServerTarget } from "./server/serverRun";
 export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
 export { runOnFreshServer, defaultPinning, type Pinning } from "./server/freshRun";
 export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
 export { parseAbSpec, type AbSpec } from "./ab/abSpec";
 export { runCapacity, type CapacityOptions, type CapacityResult } from "./capacity/capacityRun";
-export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./lineChart";
+export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./report/lineChart";

@@ -4,8 +4,8 @@ import { CAPACITY_LIMITS, judgeCapacityPoint } from "../src/capacity/capacityJud
 import { capacitySvg, capacityTable, capacityVerdict } from "../src/capacity/capacityReport";
 import { combineRuns, majorityDecided, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
 import { CapacitySearch, type CapacityPlan } from "../src/capacity/capacitySearch";
-import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/lineChart";
-import type { Report } from "../src/report";
+import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/report/lineChart";
+import type { Report } from "../src/report/report";
 
 /** Runs a search against a room that holds exactly `holds` players. */
 function searchAgainst(plan: CapacityPlan, holds: number): { tried: number[]; result: ReturnType<CapacitySearch["result"]> } {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareReports, formatComparison } from "../src/compare";
-import { mergeReports, readReport } from "../src/merge";
+import { compareReports, formatComparison } from "../src/report/compare";
+import { mergeReports, readReport } from "../src/report/merge";
 import { report, room } from "./fixtures";
 
 const shard = (index: number) => ({ index, count: 2 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatSummary, REPORT_FORMAT, writeReport } from "../src/report";
+import { formatSummary, REPORT_FORMAT, writeReport } from "../src/report/report";
 import { report, room } from "./fixtures";
 
 describe("report", () => {

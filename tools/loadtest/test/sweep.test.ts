@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "@tikron/games";
 import { serveRooms } from "@tikron/node";
-import { builtInSweeps, mergeQuery, readSweepFile, runSweep } from "../src/sweep";
+import { builtInSweeps, mergeQuery, readSweepFile, runSweep } from "../src/sweep/sweep";
 
 describe("sweep", () => {
   it("layers entry queries over the base query", () => {

@@ -5,12 +5,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LoadConfig } from "../config";
-import { collectEnvironment, type Environment } from "../environment";
-import { fileTimestamp, writeReport } from "../report";
+import type { LoadConfig } from "../load/config";
+import { collectEnvironment, type Environment } from "../report/environment";
+import { fileTimestamp, writeReport } from "../report/report";
 import { runOnFreshServer, type Pinning } from "../server/freshRun";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
-import { mergeQuery } from "../sweep";
+import { mergeQuery } from "../sweep/sweep";
 import { abOrder, describeSpec, type AbOrder, type AbSpec } from "./abSpec";
 import { abRows, abTable, runFigures, type AbFigureRow, type AbRunRecord } from "./abStats";
 

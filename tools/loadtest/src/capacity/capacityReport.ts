@@ -1,5 +1,5 @@
 /** How a capacity sweep reads: the curve as a table, a one-line verdict, markdown and SVG charts. */
-import { lineChartSvg, stackSvgs, type ChartPoint } from "../lineChart";
+import { lineChartSvg, stackSvgs, type ChartPoint } from "../report/lineChart";
 import type { CapacityPoint, CapacityResult } from "./capacityRun";
 
 const n = (v: number | null): string => (v === null ? "n/a" : String(v));

@@ -5,10 +5,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { collectEnvironment, type Environment } from "../environment";
-import { fileTimestamp, writeReport, type Report } from "../report";
+import { collectEnvironment, type Environment } from "../report/environment";
+import { fileTimestamp, writeReport, type Report } from "../report/report";
 import { runOnFreshServer, type Pinning } from "../server/freshRun";
-import { mergeQuery } from "../sweep";
+import { mergeQuery } from "../sweep/sweep";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "./capacityJudge";
 import { capacityMarkdown, capacitySvg } from "./capacityReport";
 import { CapacitySearch, type CapacityPlan } from "./capacitySearch";

@@ -1,6 +1,6 @@
-import type { ResolvedConfig } from "../config";
-import { buildPlan, plannedAt } from "../loadPlan";
-import type { ShardResult } from "../shardRun";
+import type { ResolvedConfig } from "../load/config";
+import { buildPlan, plannedAt } from "../load/loadPlan";
+import type { ShardResult } from "../run/shardRun";
 import { liveThresholds } from "../thresholds/evaluate";
 import { LiveAggregator, type AbortInfo } from "./aggregator";
 import type { LiveSample, RunSeries } from "./series";

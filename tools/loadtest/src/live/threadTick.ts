@@ -1,6 +1,6 @@
 import type { Histogram } from "hdr-histogram-js";
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import { ELD_RESOLUTION_MS } from "../genHealth";
+import { ELD_RESOLUTION_MS } from "../metrics/genHealth";
 import { decodeHistogram, encodeHistogram, newHistogram } from "../metrics/histogram";
 import type { LiveWindow, RoomMetrics } from "../metrics/roomMetrics";
 

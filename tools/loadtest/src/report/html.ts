@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from "node:fs";
 import type { LiveSample, RoomStatsSample } from "../live/series";
-import type { Report } from "../report";
-import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "../lineChart";
+import type { Report } from "./report";
+import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "./lineChart";
 import { parseThreshold } from "../thresholds/parse";
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1320px}

@@ -4,7 +4,7 @@
  * `node --import tsx childRun.ts <job.json>`; writes the report where the job says.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { resolveConfig, type LoadConfig } from "../config";
+import { resolveConfig, type LoadConfig } from "../load/config";
 import { runWithServerCpu, type ServerTarget } from "./serverRun";
 
 /** What the parent hands a child run. */

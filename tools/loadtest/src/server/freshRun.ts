@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import { join } from "node:path";
 import { hasTaskset, REPO_ROOT } from "@tikron/devserver";
-import type { LoadConfig } from "../config";
-import type { Report } from "../report";
-import { tsxExecArgv } from "../workers";
+import type { LoadConfig } from "../load/config";
+import type { Report } from "../report/report";
+import { tsxExecArgv } from "../run/workers";
 import type { ChildJob } from "./childRun";
 import { isWorkerd, listProcesses, onlineCpus, processRole, serverProcesses } from "./procStat";
 import { formatCpuList } from "./serverCpu";

@@ -3,10 +3,10 @@
  * for the measured duration), and starts a local `wrangler dev` for it when asked.
  */
 import { startWranglerDev, type Affinity, type WranglerDevServer } from "@tikron/devserver";
-import type { ResolvedConfig } from "../config";
-import type { Report } from "../report";
+import type { ResolvedConfig } from "../load/config";
+import type { Report } from "../report/report";
 import { attachServerCpu } from "../live/series";
-import { runLoad, runResolved, type RunOptions } from "../runner";
+import { runLoad, runResolved, type RunOptions } from "../run/runner";
 import { ServerCpuSampler } from "./serverCpu";
 import { steadyMessages } from "./serverSummary";
 

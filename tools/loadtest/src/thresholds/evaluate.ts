@@ -1,4 +1,4 @@
-import { summarize, type Report, type Summary } from "../report";
+import { summarize, type Report, type Summary } from "../report/report";
 import type { RoomData } from "../metrics/roomMetrics";
 import { figureValue, isFigure, LIVE_FIGURES } from "./figures";
 import { compare, parseThreshold, type ParsedThreshold, type Term } from "./parse";

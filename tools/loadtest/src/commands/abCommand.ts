@@ -1,10 +1,10 @@
 /** `loadtest ab`: the command line of the A/B comparison. */
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { RESULTS_DIR } from "../report";
+import { RESULTS_DIR } from "../report/report";
 import { defaultPinning, type Pinning } from "../server/freshRun";
-import { parseAbSpec } from "./abSpec";
-import { abHeader, runAb } from "./abRun";
-import { abTable } from "./abStats";
+import { parseAbSpec } from "../ab/abSpec";
+import { abHeader, runAb } from "../ab/abRun";
+import { abTable } from "../ab/abStats";
 
 const posInt = (name: string) => (v: string): number => {
   const n = Number(v);

@@ -1,4 +1,4 @@
-import { ON_SCHEDULE_TOLERANCE_MS } from "./metrics/scheduleAccounting";
+import { ON_SCHEDULE_TOLERANCE_MS } from "./scheduleAccounting";
 
 /** How punctual an otherwise idle timer was: the machine's scheduling noise floor. */
 export interface NoiseProbe {

@@ -7,19 +7,19 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ResolvedConfig } from "./config";
+import type { ResolvedConfig } from "../load/config";
 import type { Environment } from "./environment";
-import { serverRows } from "./server/serverSummary";
-import { MAX_EVENT_LOOP_P99_MS, type ProcessHealth, type ThreadHealth } from "./genHealth";
-import { mergeEncoded, summarizeEncoded, type DurationSummary } from "./metrics/histogram";
-import { mergeRoomData } from "./metrics/mergeRoomData";
-import type { RoomData } from "./metrics/roomMetrics";
-import { MIN_ON_SCHEDULE_PCT, ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./metrics/scheduleAccounting";
-import { SPIKE_THRESHOLD_MS } from "./metrics/spikes";
-import type { NoiseProbe } from "./noiseProbe";
-import type { ServerCpuReport } from "./server/serverCpu";
-import { flushP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
-import type { RunSeries } from "./live/series";
+import { serverRows } from "../server/serverSummary";
+import { MAX_EVENT_LOOP_P99_MS, type ProcessHealth, type ThreadHealth } from "../metrics/genHealth";
+import { mergeEncoded, summarizeEncoded, type DurationSummary } from "../metrics/histogram";
+import { mergeRoomData } from "../metrics/mergeRoomData";
+import type { RoomData } from "../metrics/roomMetrics";
+import { MIN_ON_SCHEDULE_PCT, ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "../metrics/scheduleAccounting";
+import { SPIKE_THRESHOLD_MS } from "../metrics/spikes";
+import type { NoiseProbe } from "../metrics/noiseProbe";
+import type { ServerCpuReport } from "../server/serverCpu";
+import { flushP99Ms, tickP99Ms, timerLateP99Ms } from "../metrics/tkStats";
+import type { RunSeries } from "../live/series";
 
 /** Report format tag; bump when a field changes meaning. */
 export const REPORT_FORMAT = "tikron-loadtest-report/1";
@@ -357,7 +357,7 @@ export function assembleReport(args: {
 }
 
 /** Default directory for reports: tools/loadtest/results (gitignored). */
-export const RESULTS_DIR = fileURLToPath(new URL("../results", import.meta.url));
+export const RESULTS_DIR = fileURLToPath(new URL("../../results", import.meta.url));
 
 /** A file-name-safe UTC timestamp: 2025-01-31T12-00-00Z. */
 export function fileTimestamp(d = new Date()): string {

@@ -1,10 +1,10 @@
 /** The `run` command's server options: start a local wrangler dev, or read a given one's CPU. */
 import { InvalidArgumentError, type Command } from "commander";
-import type { ResolvedConfig } from "../config";
-import type { Report } from "../report";
-import { runResolved, type RunOptions } from "../runner";
-import { runWithServerCpu, startLocalServer } from "./serverRun";
-import { workerEntryUrl } from "./workerEntry";
+import type { ResolvedConfig } from "../load/config";
+import type { Report } from "../report/report";
+import { runResolved, type RunOptions } from "../run/runner";
+import { runWithServerCpu, startLocalServer } from "../server/serverRun";
+import { workerEntryUrl } from "../server/workerEntry";
 
 /** Parsed values of {@link addServerOptions}. */
 export interface ServerCliOptions {

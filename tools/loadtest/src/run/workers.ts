@@ -1,11 +1,11 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ResolvedConfig } from "./config";
-import type { LiveRun } from "./live/liveRun";
-import type { ThreadTick } from "./live/threadTick";
+import type { ResolvedConfig } from "../load/config";
+import type { LiveRun } from "../live/liveRun";
+import type { ThreadTick } from "../live/threadTick";
 import type { ShardResult, ShardSpec } from "./shardRun";
-import type { TicketSpec } from "./tickets";
+import type { TicketSpec } from "../players/tickets";
 
 /**
  * Node flags that let a worker thread (or child process) load this tool's TypeScript: the tsx

@@ -13,12 +13,12 @@ import {
   isDecodeError,
 } from "@tikron/protocol";
 import WebSocket from "ws";
-import { AckOutcome } from "./metrics/ackTracker";
-import { jitterMs } from "./metrics/gapJitter";
-import type { RoomMetrics } from "./metrics/roomMetrics";
-import type { Rng } from "./rng";
+import { AckOutcome } from "../metrics/ackTracker";
+import { jitterMs } from "../metrics/gapJitter";
+import type { RoomMetrics } from "../metrics/roomMetrics";
+import type { Rng } from "../scenarios/rng";
 import type { FixedScheduler } from "./schedule";
-import type { Scenario } from "./scenarios/scenario";
+import type { Scenario } from "../scenarios/scenario";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
 
 /** State shared by every simulated player of one thread (buffers are reused, never per client). */

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { gameDefinitions } from "@tikron/games";
 import { serveRooms, type RoomServer } from "@tikron/node";
-import { probeTimerNoise, type NoiseProbe } from "./noiseProbe";
-import type { Report } from "./report";
-import { runLoad } from "./runner";
-import { tsxExecArgv } from "./workers";
+import { probeTimerNoise, type NoiseProbe } from "../metrics/noiseProbe";
+import type { Report } from "../report/report";
+import { runLoad } from "../run/runner";
+import { tsxExecArgv } from "../run/workers";
 
 /** Targets a generator process must meet to be trusted at this client count. */
 export const BENCH_TARGETS = {
@@ -34,7 +34,7 @@ export interface BenchCheck {
   ok: boolean;
 }
 
-const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
+const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 /** Starts the Node room server in a child process (loopback, bounded lifetime) and returns its port. */
 export async function spawnRoomServer(maxSeconds: number): Promise<{ child: ChildProcess; port: number }> {

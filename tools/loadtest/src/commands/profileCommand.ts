@@ -5,11 +5,11 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
-import { addPinningOptions, pinningFrom } from "../ab/abCommand";
-import { formatSummary, RESULTS_DIR, writeReport } from "../report";
-import { mergeQuery } from "../sweep";
-import { profileLines } from "./cpuProfile";
-import { runOnFreshServer } from "./freshRun";
+import { addPinningOptions, pinningFrom } from "./abCommand";
+import { formatSummary, RESULTS_DIR, writeReport } from "../report/report";
+import { mergeQuery } from "../sweep/sweep";
+import { profileLines } from "../server/cpuProfile";
+import { runOnFreshServer } from "../server/freshRun";
 
 const posNum = (name: string) => (v: string): number => {
   const x = Number(v);

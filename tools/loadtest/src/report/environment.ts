@@ -18,7 +18,7 @@ export interface Environment {
   dirty: boolean;
 }
 
-const repoDir = fileURLToPath(new URL("../../..", import.meta.url));
+const repoDir = fileURLToPath(new URL("../../../..", import.meta.url));
 
 function git(args: string[]): string | null {
   try {

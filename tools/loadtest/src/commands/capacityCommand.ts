@@ -1,10 +1,10 @@
 /** `loadtest capacity`: the command line of the capacity sweep. */
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { addPinningOptions, pinningFrom } from "../ab/abCommand";
-import { RESULTS_DIR } from "../report";
-import { CAPACITY_LIMITS } from "./capacityJudge";
-import { capacityTable, capacityVerdict } from "./capacityReport";
-import { MAX_JOIN_RATE, runCapacity } from "./capacityRun";
+import { addPinningOptions, pinningFrom } from "./abCommand";
+import { RESULTS_DIR } from "../report/report";
+import { CAPACITY_LIMITS } from "../capacity/capacityJudge";
+import { capacityTable, capacityVerdict } from "../capacity/capacityReport";
+import { MAX_JOIN_RATE, runCapacity } from "../capacity/capacityRun";
 
 const posInt = (name: string) => (v: string): number => {
   const x = Number(v);

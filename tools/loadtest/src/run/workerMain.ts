@@ -1,8 +1,8 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { ThreadTick } from "./live/threadTick";
-import { loadScenarioFile } from "./scenarios/index";
+import type { ThreadTick } from "../live/threadTick";
+import { loadScenarioFile } from "../scenarios/index";
 import { runShard } from "./shardRun";
-import { ticketSource } from "./tickets";
+import { ticketSource } from "../players/tickets";
 import type { WorkerInit } from "./workers";
 
 /**

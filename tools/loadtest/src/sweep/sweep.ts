@@ -1,9 +1,9 @@
-import { sweepHtml } from "./report/html";
+import { sweepHtml } from "../report/html";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LoadConfig } from "./config";
-import { RESULTS_DIR, fileTimestamp, writeReport, type Report } from "./report";
-import { runLoad } from "./runner";
+import type { LoadConfig } from "../load/config";
+import { RESULTS_DIR, fileTimestamp, writeReport, type Report } from "../report/report";
+import { runLoad } from "../run/runner";
 
 /** One configuration of a sweep; unset fields come from the sweep's base options. */
 export interface SweepEntry {

@@ -3,8 +3,8 @@
  * CPU is read over exactly this window, so the messages it is divided by are counted over it too,
  * and each client's share of the state frames the room's cadence promises is judged over it.
  */
-import type { RoomMetrics } from "./metrics/roomMetrics";
-import type { SimSocket } from "./simSocket";
+import type { RoomMetrics } from "../metrics/roomMetrics";
+import type { SimSocket } from "../players/simSocket";
 
 /**
  * A client must receive at least this share of the frames the room's cadence promises over the

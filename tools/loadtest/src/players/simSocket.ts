@@ -1,10 +1,10 @@
 import { CloseCode, ErrorCode, ReceiptCounter } from "@tikron/protocol";
 import WebSocket from "ws";
-import { AckTracker } from "./metrics/ackTracker";
-import { expectedGapMs } from "./metrics/gapJitter";
-import { recordMs } from "./metrics/histogram";
-import type { RoomMetrics } from "./metrics/roomMetrics";
-import { SPIKE_THRESHOLD_MS } from "./metrics/spikes";
+import { AckTracker } from "../metrics/ackTracker";
+import { expectedGapMs } from "../metrics/gapJitter";
+import { recordMs } from "../metrics/histogram";
+import type { RoomMetrics } from "../metrics/roomMetrics";
+import { SPIKE_THRESHOLD_MS } from "../metrics/spikes";
 import type { FixedScheduler, Scheduled } from "./schedule";
 
 /** What every simulated player of one thread shares, whatever its wire mode. */

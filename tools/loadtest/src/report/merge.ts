@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { mergeRoomsById } from "./metrics/mergeRoomData";
+import { mergeRoomsById } from "../metrics/mergeRoomData";
 import { REPORT_FORMAT, assembleReport, type Report } from "./report";
 
 /** Reads and sanity-checks a report file. */

@@ -5,8 +5,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { spawnRoomServer } from "./benchGenerator";
-import type { Report } from "./report";
-import { runLoad } from "./runner";
+import type { Report } from "../report/report";
+import { runLoad } from "../run/runner";
 
 /** Options of {@link benchLiveOverhead}. */
 export interface LiveBenchOptions {

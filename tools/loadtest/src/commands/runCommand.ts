@@ -5,15 +5,15 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { readFileSync } from "node:fs";
-import { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
-import { ExitCode, evaluateReport, exitCodeFor, formatGateResult } from "./gates";
-import { progressPrinter } from "./live/progress";
-import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "./loadPlan";
-import { RESULTS_DIR, formatSummary, writeReport, type Report } from "./report";
-import { writeHtmlReport } from "./report/html";
-import { withScenarioFile, type RunOptions } from "./runner";
-import { addServerOptions, runWithServerOptions } from "./server/serverOptions";
-import type { TicketSpec } from "./tickets";
+import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
+import { ExitCode, evaluateReport, exitCodeFor, formatGateResult } from "../gates/gates";
+import { progressPrinter } from "../live/progress";
+import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "../load/loadPlan";
+import { RESULTS_DIR, formatSummary, writeReport, type Report } from "../report/report";
+import { writeHtmlReport } from "../report/html";
+import { withScenarioFile, type RunOptions } from "../run/runner";
+import { addServerOptions, runWithServerOptions } from "./serverOptions";
+import type { TicketSpec } from "../players/tickets";
 
 /** Commander parser for a non-negative integer option named `name`. */
 export const int = (name: string) => (v: string): number => {

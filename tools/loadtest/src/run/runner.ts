@@ -1,12 +1,12 @@
-import { resolveConfig, type LoadConfig, type ResolvedConfig } from "./config";
-import { collectEnvironment } from "./environment";
-import { ProcessMonitor } from "./genHealth";
-import { LiveRun, type LiveOptions } from "./live/liveRun";
-import { mergeRoomsById } from "./metrics/mergeRoomData";
-import { assembleReport, generatorProcess, type Report } from "./report";
-import { loadScenarioFile, isScenarioPath } from "./scenarios/index";
+import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
+import { collectEnvironment } from "../report/environment";
+import { ProcessMonitor } from "../metrics/genHealth";
+import { LiveRun, type LiveOptions } from "../live/liveRun";
+import { mergeRoomsById } from "../metrics/mergeRoomData";
+import { assembleReport, generatorProcess, type Report } from "../report/report";
+import { loadScenarioFile, isScenarioPath } from "../scenarios/index";
 import { runShard, type ShardResult } from "./shardRun";
-import { ticketSource, type TicketSpec } from "./tickets";
+import { ticketSource, type TicketSpec } from "../players/tickets";
 import { runOnWorkers } from "./workers";
 
 /** How a run is watched and joined, beyond its load (never written to the report). */

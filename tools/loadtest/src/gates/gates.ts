@@ -1,7 +1,7 @@
-import type { LoadConfig } from "./config";
-import type { Report } from "./report";
-import { runLoad } from "./runner";
-import { evaluateThresholds, type ThresholdCheck } from "./thresholds/evaluate";
+import type { LoadConfig } from "../load/config";
+import type { Report } from "../report/report";
+import { runLoad } from "../run/runner";
+import { evaluateThresholds, type ThresholdCheck } from "../thresholds/evaluate";
 
 /** A named load shape plus the thresholds it must meet: a preset in the threshold language. */
 export interface Gate {

@@ -1,17 +1,17 @@
-import { ThreadMonitor, type ThreadHealth } from "./genHealth";
-import { inShard, roomId, roomUrl, statsOwner, type ResolvedConfig } from "./config";
-import { JsonClientContext, JsonSimClient } from "./jsonSimClient";
-import type { RoomStatsSample } from "./live/series";
-import { ThreadSampler, type ThreadTick } from "./live/threadTick";
-import { buildPlan } from "./loadPlan";
-import { RoomMetrics, type RoomData } from "./metrics/roomMetrics";
-import { Rng, playerSeed } from "./rng";
-import { FixedScheduler } from "./schedule";
-import { getScenario, isTextScenario, type AnyScenario } from "./scenarios/index";
-import { ClientContext, SimClient } from "./simClient";
-import { PHASE_STEP, type SimSocket, type SocketContext } from "./simSocket";
-import { ticketPlayerId, type TicketSource } from "./tickets";
-import { at, flushP99Ms, tickP99Ms } from "./tkStats";
+import { ThreadMonitor, type ThreadHealth } from "../metrics/genHealth";
+import { inShard, roomId, roomUrl, statsOwner, type ResolvedConfig } from "../load/config";
+import { JsonClientContext, JsonSimClient } from "../players/jsonSimClient";
+import type { RoomStatsSample } from "../live/series";
+import { ThreadSampler, type ThreadTick } from "../live/threadTick";
+import { buildPlan } from "../load/loadPlan";
+import { RoomMetrics, type RoomData } from "../metrics/roomMetrics";
+import { Rng, playerSeed } from "../scenarios/rng";
+import { FixedScheduler } from "../players/schedule";
+import { getScenario, isTextScenario, type AnyScenario } from "../scenarios/index";
+import { ClientContext, SimClient } from "../players/simClient";
+import { PHASE_STEP, type SimSocket, type SocketContext } from "../players/simSocket";
+import { ticketPlayerId, type TicketSource } from "../players/tickets";
+import { at, flushP99Ms, tickP99Ms } from "../metrics/tkStats";
 import { SteadyWindow } from "./steadyWindow";
 
 /** One thread's share of a run. */

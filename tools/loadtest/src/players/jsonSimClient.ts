@@ -1,10 +1,10 @@
 import { JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonServerMessage, isDecodeError } from "@tikron/protocol";
 import WebSocket from "ws";
-import { AckOutcome } from "./metrics/ackTracker";
-import type { RoomMetrics } from "./metrics/roomMetrics";
-import type { Rng } from "./rng";
+import { AckOutcome } from "../metrics/ackTracker";
+import type { RoomMetrics } from "../metrics/roomMetrics";
+import type { Rng } from "../scenarios/rng";
 import type { FixedScheduler, Scheduled } from "./schedule";
-import type { TextScenario } from "./scenarios/scenario";
+import type { TextScenario } from "../scenarios/scenario";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
 
 /** State shared by every text-mode player of one thread. */

@@ -13,7 +13,7 @@
  *   distributed length (floored at {@link MIN_SESSION_MS}); in the closed models a new player takes the seat the moment the last
  *   one leaves, in the open model nobody replaces a leaver.
  */
-import { Rng } from "./rng";
+import { Rng } from "../scenarios/rng";
 
 /** One stage of a staged run: reach `target` players per room after `durationSec`. */
 export interface Stage {
