@@ -14,18 +14,13 @@ export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type D
 export { ticketSource, type TicketSpec } from "./players/tickets";
 export { runHtml, compareHtml, sweepHtml, writeHtmlReport } from "./report/html";
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./load/config";
-export {
-  assembleReport,
-  formatSummary,
-  writeReport,
-  RESULTS_DIR,
-  REPORT_FORMAT,
-  type Report,
-  type Summary,
-  type RoomSummary,
-  type GeneratorProcess,
-} from "./report/report";
-export { mergeReports, readReport } from "./report/merge";
+export { assembleReport, REPORT_FORMAT, type Report } from "./report/report";
+export { formatSummary } from "./report/summaryText";
+export { writeReport, RESULTS_DIR } from "./report/reportFiles";
+export { type Summary, type RoomSummary } from "./metrics/summary";
+export { type GeneratorProcess } from "./metrics/generatorProcess";
+export { mergeReports } from "./report/merge";
+export { readReport } from "./report/reportFiles";
 export { compareReports, formatComparison, type Comparison } from "./report/compare";
 export { gates, getGate, gateConfig, evaluateGate, formatGateResult, runGate, type Gate, type GateResult } from "./gates/gates";
 export { runSweep, builtInSweeps, type SweepEntry } from "./sweep/sweep";
@@ -55,5 +50,6 @@ export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
 export { runOnFreshServer, defaultPinning, type Pinning } from "./server/freshRun";
 export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
 export { parseAbSpec, type AbSpec } from "./ab/abSpec";
-export { runCapacity, type CapacityOptions, type CapacityResult } from "./capacity/capacityRun";
+export { runCapacity } from "./capacity/capacityRun";
+export { type CapacityOptions, type CapacityResult } from "./capacity/capacityResult";
 export { lineChartSvg, stackSvgs, type LineChartOptions, type ChartSeries } from "./report/lineChart";

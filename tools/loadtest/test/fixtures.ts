@@ -2,7 +2,8 @@ import { resolveConfig, type LoadConfig } from "../src/load/config";
 import type { Environment } from "../src/report/environment";
 import type { ProcessHealth, ThreadHealth } from "../src/metrics/genHealth";
 import { RoomMetrics } from "../src/metrics/roomMetrics";
-import { assembleReport, generatorProcess, type Report } from "../src/report/report";
+import { assembleReport, type Report } from "../src/report/report";
+import { generatorProcess } from "../src/metrics/generatorProcess";
 
 export const env: Environment = {
   node: "v22.0.0",

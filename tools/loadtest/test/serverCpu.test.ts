@@ -11,7 +11,8 @@ import {
   type ProcStat,
 } from "../src/server/procStat";
 import { ServerCpuSampler, cpuPercent, formatCpuList, summarizeServerCpu, ticksBetween, type CpuSample } from "../src/server/serverCpu";
-import { serverRows, steadyMessages } from "../src/server/serverSummary";
+import { serverRows } from "../src/report/summaryText";
+import { steadyMessages } from "../src/run/steadyWindow";
 import { runWithServerOptions } from "../src/commands/serverOptions";
 import { resolveConfig } from "../src/load/config";
 

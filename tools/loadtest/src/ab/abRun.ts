@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { LoadConfig } from "../load/config";
 import { collectEnvironment, type Environment } from "../report/environment";
-import { fileTimestamp, writeReport } from "../report/report";
+import { fileTimestamp, writeReport } from "../report/reportFiles";
 import { runOnFreshServer, type Pinning } from "../server/freshRun";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
 import { mergeQuery } from "../sweep/sweep";

@@ -1,6 +1,6 @@
 /** `loadtest ab`: the command line of the A/B comparison. */
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { RESULTS_DIR } from "../report/report";
+import { RESULTS_DIR } from "../report/reportFiles";
 import { defaultPinning, type Pinning } from "../server/freshRun";
 import { parseAbSpec } from "../ab/abSpec";
 import { abHeader, runAb } from "../ab/abRun";

@@ -1,10 +1,11 @@
 /** `loadtest capacity`: the command line of the capacity sweep. */
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { addPinningOptions, pinningFrom } from "./abCommand";
-import { RESULTS_DIR } from "../report/report";
+import { RESULTS_DIR } from "../report/reportFiles";
 import { CAPACITY_LIMITS } from "../capacity/capacityJudge";
 import { capacityTable, capacityVerdict } from "../capacity/capacityReport";
-import { MAX_JOIN_RATE, runCapacity } from "../capacity/capacityRun";
+import { MAX_JOIN_RATE } from "../capacity/capacityResult";
+import { runCapacity } from "../capacity/capacityRun";
 
 const posInt = (name: string) => (v: string): number => {
   const x = Number(v);

@@ -9,7 +9,9 @@ import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/con
 import { ExitCode, evaluateReport, exitCodeFor, formatGateResult } from "../gates/gates";
 import { progressPrinter } from "../live/progress";
 import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "../load/loadPlan";
-import { RESULTS_DIR, formatSummary, writeReport, type Report } from "../report/report";
+import { RESULTS_DIR, writeReport } from "../report/reportFiles";
+import { formatSummary } from "../report/summaryText";
+import { type Report } from "../report/report";
 import { writeHtmlReport } from "../report/html";
 import { withScenarioFile, type RunOptions } from "../run/runner";
 import { addServerOptions, runWithServerOptions } from "./serverOptions";

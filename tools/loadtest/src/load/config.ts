@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { windowSec, type DropSpec, type LoadModel, type Stage } from "./loadPlan";
 import { getScenario, isTextScenario } from "../scenarios/index";
-import { parseThresholds } from "../thresholds/evaluate";
+import { parseThresholds } from "../thresholds/parse";
 
 /** What to run. Only `url`, `players`, `rooms` and `durationSec` are required. */
 export interface LoadConfig {

@@ -1,5 +1,6 @@
 import os from "node:os";
 import { monitorEventLoopDelay, type Histogram } from "node:perf_hooks";
+import { round2 } from "./round2";
 
 /**
  * Sampling interval of the event-loop delay monitor. Each sample is the time between two timer
@@ -62,7 +63,6 @@ function machineTimes(): { busy: number; total: number } {
 }
 
 const MiB = 1024 * 1024;
-const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /** Subtracts the monitor's resolution from a raw sample (ns → ms), never below zero. */
 export function delayMs(rawNs: number, resolutionMs: number = ELD_RESOLUTION_MS): number {

@@ -1,3 +1,4 @@
+import { round2 } from "./round2";
 import { ON_SCHEDULE_TOLERANCE_MS } from "./scheduleAccounting";
 
 /** How punctual an otherwise idle timer was: the machine's scheduling noise floor. */
@@ -9,8 +10,6 @@ export interface NoiseProbe {
   p99LateMs: number;
   maxLateMs: number;
 }
-
-const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /**
  * Runs a fixed-schedule timer (every `periodMs`) for `seconds` with nothing else to do and

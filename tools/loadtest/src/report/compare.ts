@@ -1,4 +1,5 @@
-import type { Report, Summary } from "./report";
+import type { Report } from "./report";
+import type { Summary } from "../metrics/summary";
 
 /** One compared figure. `delta` = b − a; `deltaPct` relative to a (null when a is 0 or either is missing). */
 export interface ComparisonRow {

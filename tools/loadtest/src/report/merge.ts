@@ -1,13 +1,5 @@
-import { readFileSync } from "node:fs";
 import { mergeRoomsById } from "../metrics/mergeRoomData";
-import { REPORT_FORMAT, assembleReport, type Report } from "./report";
-
-/** Reads and sanity-checks a report file. */
-export function readReport(path: string): Report {
-  const r = JSON.parse(readFileSync(path, "utf8")) as Report;
-  if (r?.format !== REPORT_FORMAT) throw new Error(`${path} is not a ${REPORT_FORMAT} report (format: ${String(r?.format)})`);
-  return r;
-}
+import { assembleReport, type Report } from "./report";
 
 /** Config fields that must match for shards to describe one run. */
 const MUST_MATCH = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "roomPrefix", "query", "turnBased"] as const;

@@ -3,7 +3,7 @@
  * CPU is read over exactly this window, so the messages it is divided by are counted over it too,
  * and each client's share of the state frames the room's cadence promises is judged over it.
  */
-import type { RoomMetrics } from "../metrics/roomMetrics";
+import type { RoomCounters, RoomMetrics } from "../metrics/roomMetrics";
 import type { SimSocket } from "../players/simSocket";
 
 /**
@@ -25,6 +25,14 @@ export function expectedFrames(durationSec: number, expectedGapMs: number): numb
 /** True when `received` falls short of {@link MIN_STEADY_FRAME_SHARE} of `expected`. */
 export function isShortOfFrames(received: number, expected: number): boolean {
   return expected > 0 && received < MIN_STEADY_FRAME_SHARE * expected;
+}
+
+/**
+ * Messages the server handled in the steady window, as the generator counted them: INPUT frames
+ * the clients sent plus FRAMEs they received after the ramp, up to the window's end.
+ */
+export function steadyMessages(c: Pick<RoomCounters, "inputFrames" | "framesRx" | "inputFramesBeforeSteady" | "framesRxBeforeSteady">): number {
+  return c.inputFrames - (c.inputFramesBeforeSteady ?? 0) + (c.framesRx - (c.framesRxBeforeSteady ?? 0));
 }
 
 /** Marks the window's start in a thread's counters and judges each client at its end. */

@@ -7,8 +7,8 @@ import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { attachServerCpu } from "../live/series";
 import { runLoad, runResolved, type RunOptions } from "../run/runner";
+import { steadyMessages } from "../run/steadyWindow";
 import { ServerCpuSampler } from "./serverCpu";
-import { steadyMessages } from "./serverSummary";
 
 /** The server whose CPU is read: the root pid (wrangler's; its process group holds workerd). */
 export interface ServerTarget {

@@ -2,7 +2,8 @@ import { sweepHtml } from "../report/html";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { LoadConfig } from "../load/config";
-import { RESULTS_DIR, fileTimestamp, writeReport, type Report } from "../report/report";
+import { RESULTS_DIR, fileTimestamp, writeReport } from "../report/reportFiles";
+import { type Report } from "../report/report";
 import { runLoad } from "../run/runner";
 
 /** One configuration of a sweep; unset fields come from the sweep's base options. */
