@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoomServer } from "@tikron/node";
 import { serverTotals, startRooms } from "./nodeRooms";
-import { ExitCode } from "../src/gates/gates";
+import { ExitCode } from "../src/report/verdict";
 import { tsxExecArgv } from "../src/run/workers";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));

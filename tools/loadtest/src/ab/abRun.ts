@@ -8,9 +8,10 @@ import { basename, join } from "node:path";
 import type { LoadConfig } from "../load/config";
 import { collectEnvironment, type Environment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
-import { runOnFreshServer, type Pinning } from "../server/freshRun";
+import { runOnFreshServer } from "../server/freshRun";
+import { type Pinning } from "../server/pinning";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
-import { mergeQuery } from "../sweep/sweep";
+import { mergeQuery } from "../load/config";
 import { abOrder, describeSpec, type AbOrder, type AbSpec } from "./abSpec";
 import { abRows, abTable, runFigures, type AbFigureRow, type AbRunRecord } from "./abStats";
 

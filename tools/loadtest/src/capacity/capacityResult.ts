@@ -5,7 +5,7 @@
 import { round2 } from "../metrics/round2";
 import type { Environment } from "../report/environment";
 import type { Report } from "../report/report";
-import type { Pinning } from "../server/freshRun";
+import type { Pinning } from "../server/pinning";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "./capacityJudge";
 import type { CapacityPlan } from "./capacitySearch";
 

@@ -9,7 +9,7 @@ import { round2 } from "../metrics/round2";
 import { collectEnvironment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
 import { runOnFreshServer } from "../server/freshRun";
-import { mergeQuery } from "../sweep/sweep";
+import { mergeQuery } from "../load/config";
 import { CAPACITY_LIMITS } from "./capacityJudge";
 import { capacityMarkdown, capacitySvg } from "./capacityReport";
 import {

@@ -1,28 +1,12 @@
 /** `loadtest capacity`: the command line of the capacity sweep. */
-import { InvalidArgumentError, Option, type Command } from "commander";
-import { addPinningOptions, pinningFrom } from "./abCommand";
-import { RESULTS_DIR } from "../report/reportFiles";
+import { Option, type Command } from "commander";
 import { CAPACITY_LIMITS } from "../capacity/capacityJudge";
 import { capacityTable, capacityVerdict } from "../capacity/capacityReport";
 import { MAX_JOIN_RATE } from "../capacity/capacityResult";
 import { runCapacity } from "../capacity/capacityRun";
-
-const posInt = (name: string) => (v: string): number => {
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
-  return x;
-};
-const posNum = (name: string) => (v: string): number => {
-  const x = Number(v);
-  if (!Number.isFinite(x) || x <= 0) throw new InvalidArgumentError(`${name} must be a positive number`);
-  return x;
-};
-
-const nonNeg = (name: string) => (v: string): number => {
-  const x = Number(v);
-  if (!Number.isFinite(x) || x < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
-  return x;
-};
+import { RESULTS_DIR } from "../report/reportFiles";
+import { num, posInt, posNum } from "./parsers";
+import { addPinningOptions, pinningFrom } from "./serverOptions";
 
 /** Registers `capacity` on the program. */
 export function registerCapacityCommand(program: Command): void {
@@ -45,7 +29,7 @@ export function registerCapacityCommand(program: Command): void {
       .option("--resolution <n>", "bisect until the answer is this precise (players)", posInt("resolution"), 25)
       .option("--max <n>", "never try more players than this", posInt("max"), 400)
       .option("--max-minutes <n>", "start no point after this many minutes", posNum("max-minutes"), 30)
-      .option("--cooldown <sec>", "pause between points", nonNeg("cooldown"), 5)
+      .option("--cooldown <sec>", "pause between points", num("cooldown"), 5)
       .option("--runs <k>", "runs per point, each on a fresh server; a point passes when most of them pass (runs stop once that is settled), its figures are their medians", posInt("runs"), 1)
       .option("--workers <k>", "generator worker threads", posInt("workers"))
       .option("--name <name>", "result name", "capacity")

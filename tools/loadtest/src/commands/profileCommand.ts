@@ -4,19 +4,14 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { InvalidArgumentError, type Command } from "commander";
-import { addPinningOptions, pinningFrom } from "./abCommand";
-import { formatSummary } from "../report/summaryText";
+import type { Command } from "commander";
+import { mergeQuery } from "../load/config";
 import { RESULTS_DIR, writeReport } from "../report/reportFiles";
-import { mergeQuery } from "../sweep/sweep";
+import { formatSummary } from "../report/summaryText";
 import { profileLines } from "../server/cpuProfile";
 import { runOnFreshServer } from "../server/freshRun";
-
-const posNum = (name: string) => (v: string): number => {
-  const x = Number(v);
-  if (!Number.isFinite(x) || x <= 0) throw new InvalidArgumentError(`${name} must be a positive number`);
-  return x;
-};
+import { posNum } from "./parsers";
+import { addPinningOptions, pinningFrom } from "./serverOptions";
 
 /** Registers `profile` on the program. */
 export function registerProfileCommand(program: Command): void {

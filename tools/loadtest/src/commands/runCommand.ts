@@ -1,42 +1,21 @@
 /**
- * The `run` command: options (on the command line or in a `--config` file), live progress,
- * thresholds and exit codes, JSON + HTML report. Kept apart from cli.ts so the command table
- * there stays a table.
+ * `loadtest run`: one load test from options on the command line or in a `--config` file, with
+ * live progress, server options, thresholds and exit codes, JSON + HTML report.
  */
 import { Command, InvalidArgumentError } from "commander";
-import { readFileSync } from "node:fs";
 import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
-import { ExitCode, evaluateReport, exitCodeFor, formatGateResult } from "../gates/gates";
+import { readConfigFile } from "../load/configFile";
+import { parseArrivalRate, parseDrop, parseDurationSec, parseStages } from "../load/loadPlan";
 import { progressPrinter } from "../live/progress";
-import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "../load/loadPlan";
-import { RESULTS_DIR, writeReport } from "../report/reportFiles";
-import { formatSummary } from "../report/summaryText";
-import { type Report } from "../report/report";
-import { writeHtmlReport } from "../report/html";
+import { ticketMode, ticketSpec } from "../players/tickets";
+import type { Report } from "../report/report";
+import { RESULTS_DIR } from "../report/reportFiles";
+import { ExitCode } from "../report/verdict";
 import { withScenarioFile, type RunOptions } from "../run/runner";
+import { finishReport } from "./finishReport";
+import { collect, int, num, parsed } from "./parsers";
 import { addServerOptions, runWithServerOptions } from "./serverOptions";
-import type { TicketSpec } from "../players/tickets";
 
-/** Commander parser for a non-negative integer option named `name`. */
-export const int = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-  return n;
-};
-/** Commander parser for a non-negative finite number option named `name`. */
-export const num = (name: string) => (v: string): number => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number`);
-  return n;
-};
-const wrap = <T>(f: (v: string) => T) => (v: string): T => {
-  try {
-    return f(v);
-  } catch (e) {
-    throw new InvalidArgumentError(e instanceof Error ? e.message : String(e));
-  }
-};
-const collect = <T>(f: (v: string) => T) => (v: string, prev: T[] | undefined): T[] => [...(prev ?? []), wrap(f)(v)];
 const shardArg = (v: string): { index: number; count: number } => {
   const m = /^(\d+)\/(\d+)$/.exec(v);
   if (!m) throw new InvalidArgumentError("shard must look like i/n, e.g. 0/2");
@@ -51,38 +30,8 @@ const startAtArg = (v: string): number => {
 /** Defaults of `run` when neither the command line nor the config file sets them. */
 const RUN_DEFAULTS = { url: "ws://127.0.0.1:8787", players: 10, rooms: 1, durationSec: 30, name: "run" } as const;
 
-/** A run config file: LoadConfig's fields; stages, drops and the arrival rate may be written as on the command line. */
-type ConfigFile = Omit<Partial<LoadConfig>, "stages" | "drops" | "arrivalRate" | "sessionMeanSec"> & {
-  stages?: string | Stage[];
-  drops?: (string | DropSpec)[];
-  arrivalRate?: string | number;
-  sessionMeanSec?: string | number;
-  ticketUrl?: string;
-};
-
-/** Reads and normalizes a `--config` file; throws naming the file and the problem. */
-export function readConfigFile(path: string): Partial<LoadConfig> & { ticketUrl?: string } {
-  let raw: ConfigFile;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8")) as ConfigFile;
-  } catch (e) {
-    throw new Error(`config file ${path}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error(`config file ${path}: must be a JSON object`);
-  if ("ticketSecret" in raw) throw new Error(`config file ${path}: keep the ticket secret out of files (env TICKET_SECRET or --ticket-secret)`);
-  const out: Partial<LoadConfig> & { ticketUrl?: string } = { ...(raw as Partial<LoadConfig>) };
-  if (typeof raw.stages === "string") out.stages = parseStages(raw.stages);
-  if (raw.drops) out.drops = raw.drops.map((d) => (typeof d === "string" ? parseDrop(d) : d));
-  if (typeof raw.arrivalRate === "string") out.arrivalRate = parseArrivalRate(raw.arrivalRate);
-  if (typeof raw.sessionMeanSec === "string") out.sessionMeanSec = parseDurationSec(raw.sessionMeanSec);
-  if (raw.thresholds !== undefined && (!Array.isArray(raw.thresholds) || raw.thresholds.some((t) => typeof t !== "string"))) {
-    throw new Error(`config file ${path}: thresholds must be an array of strings`);
-  }
-  return out;
-}
-
-/** Adds the `run` command to `program`. */
-export function addRunCommand(program: Command): void {
+/** Registers `run` on the program. */
+export function registerRunCommand(program: Command): void {
   addServerOptions(program.command("run"))
     .description("run one load test; writes a JSON report and report.html next to it; exit 0 pass, 99 threshold failed, 98 invalid run, 97 could not run")
     .option("--config <file>", "JSON file with any of the options below (LoadConfig field names) and `thresholds`; the command line wins")
@@ -93,9 +42,9 @@ export function addRunCommand(program: Command): void {
     .option("-d, --duration <sec>", `steady phase after the ramp, seconds (default ${RUN_DEFAULTS.durationSec}); the whole window with --arrival-rate`, num("duration"))
     .option("--ramp <sec>", "pace joins evenly over this many seconds (default players/10)", num("ramp"))
     .option("--storm", "all joins at once (overrides --ramp)")
-    .option("--stages <list>", "staged load per room, e.g. 10s:50,30s:50,10s:0 (ramp up, hold, ramp down)", wrap(parseStages))
-    .option("--arrival-rate <r>", "open model: joins per second across all rooms, e.g. 5/s", wrap(parseArrivalRate))
-    .option("--session-mean <t>", "churn: exponential session lengths with this mean, e.g. 20s", wrap(parseDurationSec))
+    .option("--stages <list>", "staged load per room, e.g. 10s:50,30s:50,10s:0 (ramp up, hold, ramp down)", parsed(parseStages))
+    .option("--arrival-rate <r>", "open model: joins per second across all rooms, e.g. 5/s", parsed(parseArrivalRate))
+    .option("--session-mean <t>", "churn: exponential session lengths with this mean, e.g. 20s", parsed(parseDurationSec))
     .option("--drop <pct@t>", "reconnect storm: drop pct% of the sockets at t, e.g. 30%@20s (repeatable)", collect(parseDrop))
     .option("--rate <n>", "inputs per second per player (default: scenario rate, 20)", num("rate"))
     .option("--think-ms <ms>", "turn-based scenarios: delay before acting on your turn or a finished round (default 1000)", num("think-ms"))
@@ -163,11 +112,8 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
     const merged: LoadConfig = { ...RUN_DEFAULTS, ...file };
     for (const [k, v] of Object.entries(cli)) if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
     merged.thresholds = [...(file.thresholds ?? []), ...((o.threshold as string[] | undefined) ?? [])];
-    const secret = (o.ticketSecret as string | undefined) ?? process.env.TICKET_SECRET;
-    const ticketUrl = (o.ticketUrl as string | undefined) ?? file.ticketUrl;
-    if (secret && ticketUrl) throw new Error("pick one ticket source: --ticket-secret/TICKET_SECRET or --ticket-url");
-    const tickets: TicketSpec | undefined = secret ? { mode: "secret", secret } : ticketUrl ? { mode: "url", url: ticketUrl } : undefined;
-    merged.tickets = tickets ? (tickets.mode === "url" ? { mode: "url", url: tickets.url } : { mode: "secret" }) : { mode: "none" };
+    const tickets = ticketSpec({ secret: o.ticketSecret ?? process.env.TICKET_SECRET, url: o.ticketUrl ?? file.ticketUrl });
+    merged.tickets = ticketMode(tickets);
     cfg = resolveConfig(await withScenarioFile(merged));
     opts = { ...(tickets ? { tickets } : {}) };
   } catch (e) {
@@ -195,28 +141,5 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
     return ExitCode.couldNotRun;
   }
   progress?.end();
-  return finishRun(report, { outDir: o.out, html: o.html !== false, name: "run", thresholds: cfg.thresholds });
-}
-
-/**
- * Judges a finished run, writes JSON (+ HTML) and prints the summary and verdict; returns the
- * exit code. Shared by `run` and `gate`.
- */
-export function finishRun(report: Report, o: { outDir?: string; html: boolean; name: string; thresholds: readonly string[] }): number {
-  const c = report.summary.clients;
-  const couldNotRun = c.planned > 0 && c.joined === 0 && c.refused === 0;
-  const judged = o.thresholds.length > 0 || report.status !== "ok" || report.aborted !== undefined;
-  const verdict = judged ? evaluateReport(o.name, o.thresholds, report) : null;
-  if (verdict) report.verdict = { name: verdict.gate, valid: verdict.valid, passed: verdict.passed, checks: verdict.checks };
-  const path = writeReport(report, o.outDir ?? RESULTS_DIR);
-  console.log(formatSummary(report));
-  console.log(`\nreport: ${path}`);
-  if (o.html) console.log(`html:   ${writeHtmlReport(report, path)}`);
-  if (couldNotRun) {
-    console.log(`\ncould not run: no player joined (${JSON.stringify(report.summary.failureReasons)})`);
-    return ExitCode.couldNotRun;
-  }
-  if (!verdict) return ExitCode.pass;
-  console.log(`\n${formatGateResult(verdict)}`);
-  return exitCodeFor(verdict);
+  return finishReport(report, { outDir: o.out, html: o.html !== false, judge: { name: "run", thresholds: cfg.thresholds } });
 }

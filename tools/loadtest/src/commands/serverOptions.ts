@@ -1,8 +1,12 @@
-/** The `run` command's server options: start a local wrangler dev, or read a given one's CPU. */
+/**
+ * The server options of commands: `run`'s (start a local wrangler dev, or read a given one's CPU)
+ * and the core pinning of `ab`, `capacity` and `profile`, which start a fresh server per run.
+ */
 import { InvalidArgumentError, type Command } from "commander";
 import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { runResolved, type RunOptions } from "../run/runner";
+import { defaultPinning, type Pinning } from "../server/pinning";
 import { runWithServerCpu, startLocalServer } from "../server/serverRun";
 import { workerEntryUrl } from "../server/workerEntry";
 
@@ -49,4 +53,23 @@ export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOpti
   } finally {
     await server.stop();
   }
+}
+
+/** Pinning from the command's options: the default split, none, or explicit core lists. */
+export function pinningFrom(o: { pin: boolean; serverCpus?: string; generatorCpus?: string; viaDevProxy?: boolean }): Pinning {
+  const hop = o.viaDevProxy ? "dev-proxy" : "direct";
+  if (!o.pin) return { serverCpus: null, generatorCpus: null, note: "pinning turned off (--no-pin)", hop };
+  const d = defaultPinning();
+  if (o.serverCpus === undefined && o.generatorCpus === undefined) return { ...d, hop };
+  if (d.serverCpus === null && d.note?.startsWith("taskset")) return { ...d, hop };
+  return { serverCpus: o.serverCpus ?? d.serverCpus, generatorCpus: o.generatorCpus ?? d.generatorCpus, hop };
+}
+
+/** Adds the pinning options of the commands that start a fresh server per run (`ab`, `capacity`, `profile`). */
+export function addPinningOptions(cmd: Command): Command {
+  return cmd
+    .option("--no-pin", "do not pin server and generator to separate cores")
+    .option("--server-cpus <list>", "cores for wrangler/workerd (default: the first online core when there are ≥ 2)")
+    .option("--generator-cpus <list>", "cores for the generator's process (default: the other cores)")
+    .option("--via-dev-proxy", "send through wrangler's dev proxy (the public port) instead of straight to the worker's entry socket; the proxy is not on the edge and shares the generator's core");
 }

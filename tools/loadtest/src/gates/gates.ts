@@ -1,7 +1,8 @@
+/** Gates: named presets of a load and the thresholds it must meet. */
 import type { LoadConfig } from "../load/config";
 import type { Report } from "../report/report";
+import { evaluateReport, type GateResult } from "../report/verdict";
 import { runLoad } from "../run/runner";
-import { evaluateThresholds, type ThresholdCheck } from "../thresholds/evaluate";
 
 /** A named load shape plus the thresholds it must meet: a preset in the threshold language. */
 export interface Gate {
@@ -15,27 +16,6 @@ export interface Gate {
   /** Threshold expressions (see thresholds/parse.ts). */
   thresholds: readonly string[];
 }
-
-/** Verdict of a set of thresholds on a run. `valid` is false when the generator was saturated: nothing was measured. */
-export interface GateResult {
-  gate: string;
-  valid: boolean;
-  passed: boolean;
-  checks: ThresholdCheck[];
-  /** One line per failed threshold (and the invalidity reason, if any). */
-  failures: string[];
-}
-
-/** Exit codes of `run` and `gate` (like k6's 99 for failed thresholds). */
-export const ExitCode = {
-  pass: 0,
-  /** At least one threshold failed (the run itself was valid). */
-  thresholdFailed: 99,
-  /** The generator saturated: the figures describe the generator, not the server. */
-  invalidRun: 98,
-  /** The run could not happen: bad arguments or config, server unreachable, workers lost. */
-  couldNotRun: 97,
-} as const;
 
 /**
  * Built-in gates, written in the threshold language.
@@ -98,35 +78,10 @@ export function getGate(name: string): Gate {
   return g;
 }
 
-/** Checks thresholds on a report. A saturated generator makes the run invalid, which fails it. */
-export function evaluateReport(name: string, thresholds: readonly string[], report: Report): GateResult {
-  const checks = evaluateThresholds(report, thresholds);
-  const failures = checks.filter((c) => !c.ok).map((c) => `${c.threshold}: got ${c.actual}`);
-  const valid = report.status === "ok";
-  if (!valid) failures.unshift(`invalid run: ${report.status} (${report.saturationReasons.join("; ")})`);
-  if (report.aborted) failures.push(`aborted at ${report.aborted.atSec} s: ${report.aborted.threshold} (got ${report.aborted.actual})`);
-  return { gate: name, valid, passed: valid && failures.length === 0, checks, failures };
-}
-
 /** Checks a gate's thresholds (and any the run itself carried) on a report. */
 export function evaluateGate(gate: Gate, report: Report): GateResult {
   const extra = report.config.thresholds.filter((t) => !gate.thresholds.includes(t));
   return evaluateReport(gate.name, [...gate.thresholds, ...extra], report);
-}
-
-/** The exit code for a verdict (see {@link ExitCode}). */
-export function exitCodeFor(res: GateResult): number {
-  if (!res.valid) return ExitCode.invalidRun;
-  return res.passed ? ExitCode.pass : ExitCode.thresholdFailed;
-}
-
-/** Text verdict: one line per threshold, then PASS/FAIL. */
-export function formatGateResult(res: GateResult): string {
-  const w = Math.max(10, ...res.checks.map((c) => c.threshold.length));
-  const lines = res.checks.map((c) => `  ${c.ok ? "ok  " : "FAIL"}  ${c.threshold.padEnd(w)}  ${c.actual}`);
-  if (!res.valid) lines.unshift(`  INVALID  ${res.failures[0]}`);
-  lines.push(res.passed ? `${res.gate}: PASS` : `${res.gate}: FAIL\n${res.failures.map((f) => `  - ${f}`).join("\n")}`);
-  return lines.join("\n");
 }
 
 /** The load config of gate `name`; `query` replaces the gate's own (e.g. "" where overrides are refused). */

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { windowSec, type DropSpec, type LoadModel, type Stage } from "./loadPlan";
+import type { TicketMode } from "../players/tickets";
 import { getScenario, isTextScenario } from "../scenarios/index";
 import { parseThresholds } from "../thresholds/parse";
 
@@ -67,9 +68,6 @@ export interface LoadConfig {
   /** How players get join tickets (the secret itself is never part of the config). */
   tickets?: TicketMode;
 }
-
-/** Join tickets: none (DEV_MODE), minted locally from a secret, or fetched from an endpoint. */
-export type TicketMode = { mode: "none" } | { mode: "secret" } | { mode: "url"; url: string };
 
 /** A config with every default filled in, as recorded in the report. */
 export interface ResolvedConfig {
@@ -244,6 +242,13 @@ function resolveLoadModel(c: LoadConfig): LoadModel {
     return { kind: "open", arrivalRate: c.arrivalRate, ...extra };
   }
   return { kind: "ramp", ...extra };
+}
+
+/** A base query string with the keys of `extra` layered on top (DEV_MODE overrides of a sweep entry, an A/B side, a capacity point). */
+export function mergeQuery(base: string | undefined, extra: string | undefined): string {
+  const q = new URLSearchParams(base ?? "");
+  for (const [k, v] of new URLSearchParams(extra ?? "")) q.set(k, v);
+  return q.toString();
 }
 
 /** Id of room `r` (0-based). */

@@ -17,8 +17,29 @@ export const TICKET_TTL_SECONDS = 3600;
 /** Deadline of one ticket request to `--ticket-url`. */
 const FETCH_TIMEOUT_MS = 10_000;
 
-/** Where tickets come from. */
+/** Where a run's join tickets come from: minted locally from a secret, or fetched from an endpoint. */
 export type TicketSpec = { mode: "secret"; secret: string } | { mode: "url"; url: string };
+
+/**
+ * What a config (and so its report) records of a run's {@link TicketSpec}: its mode and URL,
+ * never the secret; `none` when rooms admit players without tickets (DEV_MODE).
+ */
+export type TicketMode = { mode: "none" } | { mode: "secret" } | Extract<TicketSpec, { mode: "url" }>;
+
+/**
+ * The ticket source a run names (a secret from the command line or env TICKET_SECRET, an
+ * endpoint from the command line or a config file): at most one; undefined for none.
+ */
+export function ticketSpec(o: { secret?: string; url?: string }): TicketSpec | undefined {
+  if (o.secret && o.url) throw new Error("pick one ticket source: --ticket-secret/TICKET_SECRET or --ticket-url");
+  return o.secret ? { mode: "secret", secret: o.secret } : o.url ? { mode: "url", url: o.url } : undefined;
+}
+
+/** The {@link TicketMode} a config records for `spec`. */
+export function ticketMode(spec: TicketSpec | undefined): TicketMode {
+  if (!spec) return { mode: "none" };
+  return spec.mode === "url" ? { mode: "url", url: spec.url } : { mode: "secret" };
+}
 
 /** Produces the URL a player opens: the room URL plus its ticket. */
 export interface TicketSource {

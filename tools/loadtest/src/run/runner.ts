@@ -7,7 +7,7 @@ import { assembleReport, type Report } from "../report/report";
 import { generatorProcess } from "../metrics/generatorProcess";
 import { loadScenarioFile, isScenarioPath } from "../scenarios/index";
 import { runShard, type ShardResult } from "./shardRun";
-import { ticketSource, type TicketSpec } from "../players/tickets";
+import { ticketMode, ticketSource, type TicketSpec } from "../players/tickets";
 import { runOnWorkers } from "./workers";
 
 /** How a run is watched and joined, beyond its load (never written to the report). */
@@ -26,9 +26,7 @@ export interface RunOptions extends LiveOptions, RunHooks {
  * `workers` ≥ 2 the clients are spread over worker threads and their metrics merged exactly.
  */
 export async function runLoad(config: LoadConfig, opts: RunOptions = {}): Promise<Report> {
-  const t = opts.tickets;
-  const tickets = config.tickets ?? (t ? (t.mode === "url" ? { mode: "url" as const, url: t.url } : { mode: "secret" as const }) : undefined);
-  return runResolved(resolveConfig(await withScenarioFile({ ...config, ...(tickets ? { tickets } : {}) })), opts);
+  return runResolved(resolveConfig(await withScenarioFile({ ...config, tickets: config.tickets ?? ticketMode(opts.tickets) })), opts);
 }
 
 /** Loads a `scenario` given as a file path and points the config at it (name + absolute file). */
@@ -94,7 +92,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     generators: [generator],
     rooms: mergeRoomsById(shardRooms),
   });
-  report.series = live.series(results);
+  report.series = live.series(results.flatMap((r) => r.roomStats));
   if (live.aborted) report.aborted = live.aborted;
   return report;
 }

@@ -1,7 +1,7 @@
 import { sweepHtml } from "../report/html";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LoadConfig } from "../load/config";
+import { mergeQuery, type LoadConfig } from "../load/config";
 import { RESULTS_DIR, fileTimestamp, writeReport } from "../report/reportFiles";
 import { type Report } from "../report/report";
 import { runLoad } from "../run/runner";
@@ -45,13 +45,6 @@ export function readSweepFile(path: string): SweepEntry[] {
     if (!Number.isInteger(x.players) || !Number.isInteger(x.rooms)) throw new Error(`${path}: entry ${i} needs integer players and rooms`);
     return { ...x, label: x.label ?? `${x.players}p x ${x.rooms}` } as SweepEntry;
   });
-}
-
-/** Base query with the entry's keys layered on top. */
-export function mergeQuery(base: string | undefined, extra: string | undefined): string {
-  const q = new URLSearchParams(base ?? "");
-  for (const [k, v] of new URLSearchParams(extra ?? "")) q.set(k, v);
-  return q.toString();
 }
 
 /** One finished configuration. */
