@@ -53,9 +53,9 @@ export { compareReports, formatComparison, type Comparison } from "./report/comp
 export { runSweep, builtInSweeps, type SweepEntry } from "./sweep/sweep";
 export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./bench/benchGenerator";
 // Local servers: CPU, fresh servers, A/B, capacity.
-export { runWithServerCpu, startLocalServer, type ServerTarget } from "./server/serverRun";
+export { runWithServerCpu, startLocalServer, type ServerTarget } from "./run/serverRun";
 export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
-export { runOnFreshServer } from "./server/freshRun";
+export { runOnFreshServer } from "./run/freshRun";
 export { defaultPinning, type Pinning } from "./server/pinning";
 export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
 export { parseAbSpec, type AbSpec } from "./ab/abSpec";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { groupMembers } from "@tikron/devserver";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultPinning } from "../src/server/pinning";
-import { runOnFreshServer } from "../src/server/freshRun";
+import { runOnFreshServer } from "../src/run/freshRun";
 
 const workDir = mkdtempSync(join(os.tmpdir(), "tikron-cpu-it-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import type { LoadConfig } from "../load/config";
 import { collectEnvironment, type Environment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
-import { runOnFreshServer } from "../server/freshRun";
+import { runOnFreshServer } from "../run/freshRun";
 import { type Pinning } from "../server/pinning";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
 import { mergeQuery } from "../load/config";

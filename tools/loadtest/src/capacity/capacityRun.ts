@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import { round2 } from "../metrics/round2";
 import { collectEnvironment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
-import { runOnFreshServer } from "../server/freshRun";
+import { runOnFreshServer } from "../run/freshRun";
 import { mergeQuery } from "../load/config";
 import { CAPACITY_LIMITS } from "./capacityJudge";
 import { capacityMarkdown, capacitySvg } from "./capacityReport";

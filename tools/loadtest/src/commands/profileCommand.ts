@@ -9,7 +9,7 @@ import { mergeQuery } from "../load/config";
 import { RESULTS_DIR, writeReport } from "../report/reportFiles";
 import { formatSummary } from "../report/summaryText";
 import { profileLines } from "../server/cpuProfile";
-import { runOnFreshServer } from "../server/freshRun";
+import { runOnFreshServer } from "../run/freshRun";
 import { posNum } from "./parsers";
 import { addPinningOptions, pinningFrom } from "./serverOptions";
 

@@ -7,7 +7,7 @@ import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { runResolved, type RunOptions } from "../run/runner";
 import { defaultPinning, type Pinning } from "../server/pinning";
-import { runWithServerCpu, startLocalServer } from "../server/serverRun";
+import { runWithServerCpu, startLocalServer } from "../run/serverRun";
 import { workerEntryUrl } from "../server/workerEntry";
 
 /** Parsed values of {@link addServerOptions}. */

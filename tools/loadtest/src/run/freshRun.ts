@@ -10,13 +10,13 @@ import { join } from "node:path";
 import { REPO_ROOT } from "@tikron/devserver";
 import type { LoadConfig } from "../load/config";
 import type { Report } from "../report/report";
-import { tsxExecArgv } from "../run/workers";
+import { tsxExecArgv } from "./workers";
 import type { ChildJob } from "./childRun";
-import type { Pinning } from "./pinning";
-import { isWorkerd, listProcesses, processRole, serverProcesses } from "./procStat";
+import type { Pinning } from "../server/pinning";
+import { isWorkerd, listProcesses, processRole, serverProcesses } from "../server/procStat";
 import { startLocalServer } from "./serverRun";
-import { workerEntryUrl } from "./workerEntry";
-import { captureCpuProfile, summarizeProfile, type ProfileSummary } from "./cpuProfile";
+import { workerEntryUrl } from "../server/workerEntry";
+import { captureCpuProfile, summarizeProfile, type ProfileSummary } from "../server/cpuProfile";
 
 /** A run on a fresh server. */
 export interface FreshRunJob {

@@ -6,9 +6,9 @@ import { startWranglerDev, type Affinity, type WranglerDevServer } from "@tikron
 import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { attachServerCpu } from "../live/series";
-import { runLoad, runResolved, type RunOptions } from "../run/runner";
-import { steadyMessages } from "../run/steadyWindow";
-import { ServerCpuSampler } from "./serverCpu";
+import { runLoad, runResolved, type RunOptions } from "./runner";
+import { steadyMessages } from "./steadyWindow";
+import { ServerCpuSampler } from "../server/serverCpu";
 
 /** The server whose CPU is read: the root pid (wrangler's; its process group holds workerd). */
 export interface ServerTarget {
