@@ -1,6 +1,6 @@
 /** The figures an A/B compares, their median and spread per side, and the result table. */
-import type { Report } from "../report/report";
 import { round2 } from "../metrics/round2";
+import type { Report } from "../report/report";
 
 /** One compared figure and where it is read in a report (null when the run lacks it). */
 export interface AbFigure {

@@ -4,9 +4,9 @@
  * child process, medians per side. `npm run loadtest -- bench-live`.
  */
 import type { ChildProcess } from "node:child_process";
-import { spawnRoomServer } from "./benchGenerator";
 import type { Report } from "../report/report";
 import { runLoad } from "../run/runner";
+import { spawnRoomServer } from "./benchGenerator";
 
 /** Options of {@link benchLiveOverhead}. */
 export interface LiveBenchOptions {

@@ -5,11 +5,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { mergeQuery } from "../load/config";
 import { round2 } from "../metrics/round2";
 import { collectEnvironment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
 import { runOnFreshServer } from "../run/freshRun";
-import { mergeQuery } from "../load/config";
 import { CAPACITY_LIMITS } from "./capacityJudge";
 import { capacityMarkdown, capacitySvg } from "./capacityReport";
 import {

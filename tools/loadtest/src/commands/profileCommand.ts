@@ -8,8 +8,8 @@ import type { Command } from "commander";
 import { mergeQuery } from "../load/config";
 import { RESULTS_DIR, writeReport } from "../report/reportFiles";
 import { formatSummary } from "../report/summaryText";
-import { profileLines } from "../server/cpuProfile";
 import { runOnFreshServer } from "../run/freshRun";
+import { profileLines } from "../server/cpuProfile";
 import { posNum } from "./parsers";
 import { addPinningOptions, pinningFrom } from "./serverOptions";
 

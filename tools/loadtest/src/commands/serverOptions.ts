@@ -6,8 +6,8 @@ import { InvalidArgumentError, type Command } from "commander";
 import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { runResolved, type RunOptions } from "../run/runner";
-import { defaultPinning, type Pinning } from "../server/pinning";
 import { runWithServerCpu, startLocalServer } from "../run/serverRun";
+import { defaultPinning, type Pinning } from "../server/pinning";
 import { workerEntryUrl } from "../server/workerEntry";
 
 /** Parsed values of {@link addServerOptions}. */

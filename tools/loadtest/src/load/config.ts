@@ -1,8 +1,12 @@
+/**
+ * What to run: the load config as given (LoadConfig), its one resolution with every default and
+ * check (ResolvedConfig, recorded in the report), and the room ids, URLs and shards derived from it.
+ */
 import { randomBytes } from "node:crypto";
-import { windowSec, type DropSpec, type LoadModel, type Stage } from "./loadPlan";
 import type { TicketMode } from "../players/tickets";
 import { getScenario, isTextScenario } from "../scenarios/index";
 import { parseThresholds } from "../thresholds/parse";
+import { windowSec, type DropSpec, type LoadModel, type Stage } from "./loadPlan";
 
 /** What to run. Only `url`, `players`, `rooms` and `durationSec` are required. */
 export interface LoadConfig {

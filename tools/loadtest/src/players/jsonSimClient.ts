@@ -3,8 +3,8 @@ import WebSocket from "ws";
 import { AckOutcome } from "../metrics/ackTracker";
 import type { RoomMetrics } from "../metrics/roomMetrics";
 import type { Rng } from "../scenarios/rng";
-import type { FixedScheduler, Scheduled } from "./schedule";
 import type { TextScenario } from "../scenarios/scenario";
+import type { FixedScheduler, Scheduled } from "./schedule";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
 
 /** State shared by every text-mode player of one thread. */

@@ -17,8 +17,8 @@ import { AckOutcome } from "../metrics/ackTracker";
 import { jitterMs } from "../metrics/gapJitter";
 import type { RoomMetrics } from "../metrics/roomMetrics";
 import type { Rng } from "../scenarios/rng";
-import type { FixedScheduler } from "./schedule";
 import type { Scenario } from "../scenarios/scenario";
+import type { FixedScheduler } from "./schedule";
 import { ClientState, PHASE_STEP, SimSocket, type SocketContext } from "./simSocket";
 
 /** State shared by every simulated player of one thread (buffers are reused, never per client). */

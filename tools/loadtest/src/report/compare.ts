@@ -1,5 +1,6 @@
-import type { Report } from "./report";
+/** Two reports side by side: each figure, its delta and which way is better, and what makes the comparison unfair. */
 import type { Summary } from "../metrics/summary";
+import type { Report } from "./report";
 
 /** One compared figure. `delta` = b − a; `deltaPct` relative to a (null when a is 0 or either is missing). */
 export interface ComparisonRow {

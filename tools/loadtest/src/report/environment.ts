@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { round2 } from "../metrics/round2";
 
 /** Where a report was produced. Deliberately without hostname or user: reports get shared. */
 export interface Environment {
@@ -39,7 +40,7 @@ export function collectEnvironment(): Environment {
     cpus: os.availableParallelism?.() ?? cpus.length,
     cpuModel: cpus[0]?.model.trim() ?? "unknown",
     totalMemMiB: Math.round(os.totalmem() / (1024 * 1024)),
-    loadAvg1: Math.round(os.loadavg()[0] * 100) / 100,
+    loadAvg1: round2(os.loadavg()[0]),
     commit: git(["rev-parse", "--short", "HEAD"]) ?? "unknown",
     dirty: status === null ? false : status.length > 0,
   };

@@ -1,6 +1,6 @@
 /** The console summary of a report: one table of its figures, per-room lines, the server CPU rows. */
-import { round2 } from "../metrics/round2";
 import type { DurationSummary } from "../metrics/histogram";
+import { round2 } from "../metrics/round2";
 import type { ServerCpuReport } from "../server/serverCpu";
 import type { Report } from "./report";
 

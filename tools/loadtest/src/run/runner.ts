@@ -1,13 +1,17 @@
-import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
-import { collectEnvironment } from "../report/environment";
-import { ProcessMonitor } from "../metrics/genHealth";
+/**
+ * One run in this process: resolve the config, drive the clients on this thread or on worker
+ * threads, watch it live, and assemble the report from the threads' mergeable data.
+ */
 import { LiveRun, type LiveOptions } from "../live/liveRun";
-import { mergeRoomsById } from "../metrics/mergeRoomData";
-import { assembleReport, type Report } from "../report/report";
+import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
+import { ProcessMonitor } from "../metrics/genHealth";
 import { generatorProcess } from "../metrics/generatorProcess";
-import { loadScenarioFile, isScenarioPath } from "../scenarios/index";
-import { runShard, type ShardResult } from "./shardRun";
+import { mergeRoomsById } from "../metrics/mergeRoomData";
 import { ticketMode, ticketSource, type TicketSpec } from "../players/tickets";
+import { collectEnvironment } from "../report/environment";
+import { assembleReport, type Report } from "../report/report";
+import { isScenarioPath, loadScenarioFile } from "../scenarios/index";
+import { runShard, type ShardResult } from "./shardRun";
 import { runOnWorkers } from "./workers";
 
 /** How a run is watched and joined, beyond its load (never written to the report). */
@@ -16,7 +20,7 @@ export interface RunOptions extends LiveOptions, RunHooks {
   tickets?: TicketSpec;
   /**
    * Per-second sampling (series, progress, live thresholds); default true. Off only to measure
-   * what sampling costs the generator (bench/liveOverhead.ts).
+   * what sampling costs the generator (`loadtest bench-live`, src/bench/liveOverhead.ts).
    */
   live?: boolean;
 }

@@ -1,17 +1,21 @@
-import { ThreadMonitor, type ThreadHealth } from "../metrics/genHealth";
-import { inShard, roomId, roomUrl, statsOwner, type ResolvedConfig } from "../load/config";
-import { JsonClientContext, JsonSimClient } from "../players/jsonSimClient";
+/**
+ * One thread's share of a run: its players joined, driven and dropped as the load plan says,
+ * their inputs on the fixed schedule, the rooms' tk:stats asked for, then drain and leave.
+ */
 import type { RoomStatsSample } from "../live/series";
 import { ThreadSampler, type ThreadTick } from "../live/threadTick";
+import { inShard, roomId, roomUrl, type ResolvedConfig } from "../load/config";
 import { buildPlan } from "../load/loadPlan";
+import { ThreadMonitor, type ThreadHealth } from "../metrics/genHealth";
 import { RoomMetrics, type RoomData } from "../metrics/roomMetrics";
-import { Rng, playerSeed } from "../scenarios/rng";
+import { JsonClientContext, JsonSimClient } from "../players/jsonSimClient";
 import { FixedScheduler } from "../players/schedule";
-import { getScenario, isTextScenario, type AnyScenario } from "../scenarios/index";
 import { ClientContext, SimClient } from "../players/simClient";
 import { PHASE_STEP, type SimSocket, type SocketContext } from "../players/simSocket";
 import { ticketPlayerId, type TicketSource } from "../players/tickets";
-import { at, flushP99Ms, tickP99Ms } from "../metrics/tkStats";
+import { getScenario, isTextScenario, type AnyScenario } from "../scenarios/index";
+import { Rng, playerSeed } from "../scenarios/rng";
+import { STATS_SPACING_MS, fetchRoomStats, sampleRoomStats } from "./roomStatsRequests";
 import { SteadyWindow } from "./steadyWindow";
 
 /** One thread's share of a run. */
@@ -49,8 +53,6 @@ export interface ShardResult {
 
 /** Time to wait for each socket's close handshake after LEAVE before terminating it. */
 const LEAVE_TIMEOUT_MS = 2_000;
-/** Periodic stats requests use ids from here up (the final fetch uses room index + 1). */
-const PERIODIC_STATS_ID_BASE = 1_000_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -117,6 +119,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   events.sort((a, b) => a.at - b.at);
 
   const sampler = hooks.onTick ? new ThreadSampler(rooms) : null;
+  const statsScope = { shard: spec.shard, timeoutMs: cfg.statsTimeoutMs };
   const roomStats: RoomStatsSample[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
   /** Calls fn(k) at t0 + k·period (k = 1, 2, …) until the window ends; aligned, so no drift. */
@@ -145,7 +148,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     every(cfg.statsEverySec * 1000, (k) => {
       if (performance.now() < windowEnd) {
         lastStatsSampleAt = performance.now();
-        sampleRoomStats(spec, clients, rooms, statsWaiters, roomStats, k, (lastStatsSampleAt - t0) / 1000);
+        sampleRoomStats(statsScope, clients, rooms, statsWaiters, roomStats, k, (lastStatsSampleAt - t0) / 1000);
       }
     });
   }
@@ -202,7 +205,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     // sample too closely, or it would wait out its timeout for a reply that never comes.
     const wait = lastStatsSampleAt + STATS_SPACING_MS - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    await fetchRoomStats(spec, clients, rooms, statsWaiters, roomStats, (performance.now() - t0) / 1000);
+    await fetchRoomStats(statsScope, clients, rooms, statsWaiters, roomStats, (performance.now() - t0) / 1000);
   }
   sampler?.stop();
 
@@ -242,108 +245,4 @@ function clientFactory(
   }
   const ctx = new ClientContext(scenario, scheduler, 1000 / cfg.rate, measureEndAt, cfg.connectTimeoutMs, onStats);
   return { ctx, create: (i, room, url, rng) => new SimClient(i, room, ctx, url, rng) };
-}
-
-/** The figures of one stats reply that the series keeps. */
-function statsSample(tSec: number, roomIdText: string, stats: unknown): RoomStatsSample {
-  const ccu = at(stats, "ccu");
-  return {
-    tSec: Math.round(tSec * 100) / 100,
-    roomId: roomIdText,
-    tickP99Ms: tickP99Ms(stats),
-    flushP99Ms: flushP99Ms(stats),
-    ccu: typeof ccu === "number" ? ccu : null,
-  };
-}
-
-/** A joined client of `room` in this thread, if any. */
-function askerOf(clients: readonly SimSocket[], room: RoomMetrics): SimSocket | undefined {
-  return clients.find((c) => c.room === room && c.joined);
-}
-
-/** One statsRequest per owned room during the run; replies land in `out` (no waiting). */
-function sampleRoomStats(
-  spec: ShardSpec,
-  clients: readonly SimSocket[],
-  rooms: readonly RoomMetrics[],
-  waiters: Map<number, (json: string) => void>,
-  out: RoomStatsSample[],
-  k: number,
-  tSec: number,
-): void {
-  for (let r = 0; r < rooms.length; r++) {
-    if (!statsOwner(r, spec.shard)) continue;
-    const room = rooms[r]!;
-    const client = askerOf(clients, room);
-    if (!client) continue;
-    const id = PERIODIC_STATS_ID_BASE + k * rooms.length + r;
-    const timer = setTimeout(() => waiters.delete(id), spec.config.statsTimeoutMs);
-    waiters.set(id, (json) => {
-      clearTimeout(timer);
-      waiters.delete(id);
-      try {
-        out.push(statsSample(tSec, room.roomId, JSON.parse(json)));
-      } catch {
-        // A malformed periodic reply is skipped; the final fetch reports errors.
-      }
-    });
-    if (!client.requestStats(id)) {
-      clearTimeout(timer);
-      waiters.delete(id);
-    }
-  }
-}
-
-/** More than the room's default spacing of stats replies per connection (250 ms). */
-const STATS_SPACING_MS = 400;
-
-/** One statsRequest per room this shard owns, from one joined client; bounded by statsTimeoutMs. */
-async function fetchRoomStats(
-  spec: ShardSpec,
-  clients: readonly SimSocket[],
-  rooms: readonly RoomMetrics[],
-  waiters: Map<number, (json: string) => void>,
-  out: RoomStatsSample[],
-  tSec: number,
-): Promise<void> {
-  const cfg = spec.config;
-  const pending: Promise<void>[] = [];
-  for (let r = 0; r < rooms.length; r++) {
-    if (!statsOwner(r, spec.shard)) continue;
-    const room = rooms[r]!;
-    const requestId = r + 1;
-    const client = askerOf(clients, room);
-    if (!client) {
-      room.tkStatsError = "no joined client in this room to ask";
-      continue;
-    }
-    pending.push(
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          waiters.delete(requestId);
-          room.tkStatsError = `no stats reply within ${cfg.statsTimeoutMs} ms`;
-          resolve();
-        }, cfg.statsTimeoutMs);
-        waiters.set(requestId, (json) => {
-          clearTimeout(timer);
-          waiters.delete(requestId);
-          try {
-            const stats = JSON.parse(json) as unknown;
-            room.tkStats = { stats, fetchedAt: Date.now() };
-            out.push(statsSample(tSec, room.roomId, stats));
-          } catch {
-            room.tkStatsError = "stats reply is not valid JSON";
-          }
-          resolve();
-        });
-        if (!client.requestStats(requestId)) {
-          clearTimeout(timer);
-          waiters.delete(requestId);
-          room.tkStatsError = "stats request could not be sent";
-          resolve();
-        }
-      }),
-    );
-  }
-  await Promise.all(pending);
 }

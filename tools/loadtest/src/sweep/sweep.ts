@@ -1,9 +1,14 @@
-import { sweepHtml } from "../report/html";
+/**
+ * Sweeps: a list of configurations (built in, or a JSON file) run one after another on fresh
+ * rooms with a cooldown, written as one markdown table, one JSON index and one HTML page.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { mergeQuery, type LoadConfig } from "../load/config";
+import { round2 } from "../metrics/round2";
+import { sweepHtml } from "../report/html";
+import type { Report } from "../report/report";
 import { RESULTS_DIR, fileTimestamp, writeReport } from "../report/reportFiles";
-import { type Report } from "../report/report";
 import { runLoad } from "../run/runner";
 
 /** One configuration of a sweep; unset fields come from the sweep's base options. */
@@ -64,7 +69,7 @@ export function sweepMarkdown(name: string, rows: readonly SweepRow[]): string {
   const body = rows.map(({ entry, report, reportPath }) => {
     const s = report.summary;
     const c = s.clients;
-    return `| ${entry.label} | ${report.config.players} x ${report.config.rooms} | ${report.config.query || "-"} | ${c.joined} / ${c.refused} / ${c.failed + c.throttled} | ${s.ackRttMs.p50} | ${s.ackRttMs.p99} | ${s.ackRttMs.max} | ${s.frameJitterMs.p99} | ${s.spikes} | ${s.unexpectedCloses} | ${s.perClient.framesPerSec} | ${Math.round((s.perClient.downlinkBytesPerSec / 1024) * 100) / 100} | ${n(s.roomStats.flushP99Ms)} | ${s.generator.cpuPercent} | ${s.inputs.onSchedulePct} | ${report.status} | ${basename(reportPath)} |`;
+    return `| ${entry.label} | ${report.config.players} x ${report.config.rooms} | ${report.config.query || "-"} | ${c.joined} / ${c.refused} / ${c.failed + c.throttled} | ${s.ackRttMs.p50} | ${s.ackRttMs.p99} | ${s.ackRttMs.max} | ${s.frameJitterMs.p99} | ${s.spikes} | ${s.unexpectedCloses} | ${s.perClient.framesPerSec} | ${round2(s.perClient.downlinkBytesPerSec / 1024)} | ${n(s.roomStats.flushP99Ms)} | ${s.generator.cpuPercent} | ${s.inputs.onSchedulePct} | ${report.status} | ${basename(reportPath)} |`;
   });
   return [`## Sweep ${name}`, "", head, sep, ...body, ""].join("\n");
 }
