@@ -7,8 +7,9 @@ import { ExitCode, evaluateReport, exitCodeFor, formatGateResult } from "../repo
 
 /** How a command finishes its report. */
 export interface FinishOptions {
-  /** Results directory (a timestamped file name; default RESULTS_DIR), or `file`: exactly this path. */
+  /** Results directory, where the report gets a timestamped file name (default RESULTS_DIR). */
   outDir?: string;
+  /** Write the report to exactly this path instead (`merge -o`). */
   file?: string;
   /** Also write the HTML page next to the JSON. */
   html?: boolean;
