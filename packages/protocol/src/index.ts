@@ -14,6 +14,7 @@ export * from "./errorCodes";
 export { reject, isRejection, type InputRejection, type Rejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./inputFrame";
+export * from "./frameHeader";
 export * from "./serverMessages";
 export type { ServerFields } from "./serverFields";
 export { MAX_REASON_BYTES, clipReason } from "./serverFields";
