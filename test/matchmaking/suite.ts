@@ -6,7 +6,7 @@
  * (`?cap=N` on the matchmaker's URL), so rooms of one test never take players of another.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { MatchError, matchmaker, type RoomConnection } from "@tikron/client";
+import { JoinError, matchmaker, type RoomConnection } from "@tikron/client";
 import { agarTypes as agarGame, tttTypes as tttGame } from "@tikron/games/schemas";
 
 /** Registers the matchmaking tests for one host; `httpUrl` is read when a test runs. */
@@ -69,7 +69,7 @@ export function describeMatchmaking(hostName: string, httpUrl: () => string): vo
       await expect(mm(6).join(agarGame)).rejects.toMatchObject({ code: "no_room" });
       await expect(mm(6).joinOrCreate(agarGame, { filters: { nope: 1 } })).rejects.toMatchObject({ code: "bad_filter" });
       await expect(mm(6).joinOrCreate("no-such-kind")).rejects.toMatchObject({ code: "unknown_kind" });
-      await expect(mm(6).joinById(agarGame, "no-such-room-here")).rejects.toBeInstanceOf(MatchError);
+      await expect(mm(6).joinById(agarGame, "no-such-room-here")).rejects.toBeInstanceOf(JoinError);
       const res = await fetch(`${httpUrl()}/match/agar`, { method: "POST", body: JSON.stringify({ mode: "joinOrCreate", private: true }) });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ code: "bad_request" });

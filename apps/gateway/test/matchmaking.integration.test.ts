@@ -4,7 +4,7 @@
  * matchmaker is a Durable Object that keeps its directory in storage, so a forced restart of it
  * loses no room and no seated player, and requests in flight get a retryable answer.
  */
-import { MatchError, matchmaker } from "@tikron/client";
+import { JoinError, matchmaker } from "@tikron/client";
 import { ANY_ROOM, mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { agarTypes } from "@tikron/games/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,7 +95,7 @@ describe("matchmaking with the production config (match tickets)", () => {
   it("a ticket for one room does not buy a match", async () => {
     const roomTicket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "eve", ttlSeconds: 600 });
     const err = await matchmaker(prod!.url, { ticket: roomTicket }).joinOrCreate(agarTypes).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MatchError);
+    expect(err).toBeInstanceOf(JoinError);
     expect(err).toMatchObject({ code: "forbidden" });
   });
 });

@@ -8,7 +8,7 @@
  * such as `world=800` or `bots=8` are forwarded to the join). `window.__tikron` exposes the
  * live state.
  */
-import { MatchError, matchmaker, type WebSocketConstructor } from "@tikron/client";
+import { JoinError, matchmaker, type WebSocketConstructor } from "@tikron/client";
 import { wireControls } from "./controls";
 import { gameInfo } from "./gameInfo";
 import type { GameSession } from "./gameSession";
@@ -90,8 +90,8 @@ async function findSeat(params: PageParams): Promise<{ room: string; reservation
     const seat = await mm.reserve(params.game, { roomId: params.room });
     return { room: seat.roomId, reservation: seat.reservation };
   } catch (e) {
-    if (e instanceof MatchError && e.code === "not_found") return { room: params.room };
-    if (e instanceof MatchError && (e.code === "room_full" || e.code === "locked")) {
+    if (e instanceof JoinError && e.code === "not_found") return { room: params.room };
+    if (e instanceof JoinError && (e.code === "room_full" || e.code === "locked")) {
       return e.code === "room_full" ? "This room is full. Go back to the lobby (top right) and pick or start another room." : "This room is locked (its match started). Go back to the lobby and pick another.";
     }
     // No matchmaker (an older server, another origin): join the named room directly.

@@ -4,6 +4,7 @@ import {
   type AnyMessages,
   type EventOf,
   type InputOf,
+  type MatchErrorCode,
   type MatchFilters,
   type MatchMode,
   type MessagesOf,
@@ -12,6 +13,7 @@ import {
   type StateOf,
 } from "@tikron/protocol";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
+import { JoinError } from "./joinError";
 import { RoomConnection } from "./roomConnection";
 
 /** Options of {@link matchmaker}. */
@@ -48,27 +50,10 @@ type JoinOptions<G> = G extends AnyGameTypes ? Omit<GameConnectOptions<G>, "game
 /** The connection a match resolves to: typed by the game declaration, or untyped for a kind name. */
 type ConnectionOf<G> = G extends AnyGameTypes ? RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>> : RoomConnection<unknown, unknown, unknown, AnyMessages>;
 
-/**
- * A refused match: the matchmaker's answer (`no_room`, `bad_filter`, `unauthorized`,
- * `rate_limited`, `queue_timeout`, `cancelled`, …) or the room's refusal of the join after every
- * re-match (`room_full`, `reservation_invalid`, `room_locked`).
- */
-export class MatchError extends Error {
-  constructor(
-    /** Machine-readable reason. */
-    readonly code: string,
-    /** Human-readable reason. */
-    readonly reason: string,
-    /** How long the server asked to wait before trying again (ms); 0 when it did not say. */
-    readonly retryAfterMs = 0,
-  ) {
-    super(`${code}: ${reason}`);
-    this.name = "MatchError";
-  }
-}
-
 /** Joins refused for reasons another room fixes: the client matches again instead of retrying. */
 const REMATCH: readonly number[] = [CloseCode.room_full, CloseCode.reservation_invalid, CloseCode.room_locked];
+/** Matchmaker refusals worth asking again for, after the wait they name. */
+const RETRY: readonly string[] = ["unavailable", "rate_limited"];
 /** Matches one call makes before it gives up (a refused join, a matchmaker restarting). */
 const MAX_TRIES = 4;
 
@@ -78,7 +63,9 @@ const MAX_TRIES = 4;
  * Every call resolves to a joined {@link RoomConnection}, typed by the game declaration when one
  * is passed: the matchmaker reserves a seat, the connection joins with it, and a join a room
  * refuses (full, the reservation expired, locked) matches again, a bounded number of times,
- * instead of retrying the same room. Refusals reject with a {@link MatchError}.
+ * instead of retrying the same room. Refusals reject with a {@link JoinError}: the matchmaker's
+ * code (`no_room`, `bad_filter`, `unauthorized`, `rate_limited`, `queue_timeout`, `cancelled`, …,
+ * with `closeCode` 0) or the room's refusal of the join after the last re-match.
  *
  * @example
  * ```ts
@@ -167,62 +154,42 @@ export class MatchClient {
   /** Match (`POST /match/<kind><path>`), join with the seat; match again when the room refuses the join. */
   async #join<G extends AnyGameTypes | string>(game: G, path: string, body: () => unknown, options: JoinOptions<G> | undefined): Promise<ConnectionOf<G>> {
     const kind = kindOf(game);
-    let last: MatchError | undefined;
+    let last: unknown;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      let seat: SeatReservation;
       try {
-        seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation;
+        const seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation;
+        const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
+          ...(options as object),
+          ...(typeof game === "string" ? { kind } : { game }),
+          room: seat.roomId,
+          reservation: seat.reservation,
+        } as ConnectOptions);
+        await conn.whenJoined();
+        return conn as ConnectionOf<G>;
       } catch (e) {
-        // A matchmaker restarting or a rate limit: asking again after the wait it named can work.
-        if (!(e instanceof MatchError) || (e.code !== "unavailable" && e.code !== "rate_limited")) throw e;
         last = e;
-        await new Promise((r) => setTimeout(r, Math.min(e.retryAfterMs || 500, 10_000)));
-        continue;
+        // A room that refused the join: another match. The matchmaker restarting or a rate limit:
+        // the same request after the wait it named. Anything else is the answer.
+        if (!(e instanceof JoinError) || !(REMATCH.includes(e.closeCode) || RETRY.includes(e.code))) throw e;
+        if (e.retryAfterMs) await new Promise((r) => setTimeout(r, Math.min(e.retryAfterMs, 10_000)));
       }
-      const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
-        ...(options as object),
-        ...(typeof game === "string" ? { kind } : { game }),
-        room: seat.roomId,
-        reservation: seat.reservation,
-      } as ConnectOptions);
-      // Joined, or refused: for a reason another room fixes, or for good (the connection ended).
-      const refused = await new Promise<number>((done) => {
-        const finish = (code: number): void => {
-          offWelcome();
-          offClose();
-          done(code);
-        };
-        const offWelcome = conn.on("welcome", () => finish(0));
-        const offClose = conn.on("close", (c) => (REMATCH.includes(c.code) || !c.willReconnect) && finish(c.code));
-      });
-      if (refused === 0) return conn as ConnectionOf<G>;
-      conn.close();
-      last = new MatchError(closeName(refused), `room ${seat.roomId} refused the join (${refused})`);
-      if (!REMATCH.includes(refused)) throw last;
     }
-    throw last ?? new MatchError("unavailable", "no seat after several tries");
+    throw last;
   }
 
   async #fetch(path: string, method: string, body?: unknown): Promise<unknown> {
-    const f = this.#opts.fetch ?? fetch;
     const ticket = typeof this.#opts.ticket === "function" ? await this.#opts.ticket() : this.#opts.ticket;
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const headers: Record<string, string> = { "content-type": "application/json" };
     if (ticket) headers.authorization = `Bearer ${ticket}`;
     const q = this.#query ? (path.includes("?") ? "&" : "?") + this.#query : "";
-    const res = await f(`${this.#base}/match${path}${q}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await (this.#opts.fetch ?? fetch)(`${this.#base}/match${path}${q}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
     if (res.status === 204) return null;
-    const out = (await res.json().catch(() => null)) as { code?: string; reason?: string; retryAfterMs?: number } | null;
-    if (!res.ok) throw new MatchError(out?.code ?? `http_${res.status}`, out?.reason ?? res.statusText, out?.retryAfterMs ?? 0);
+    const out = (await res.json().catch(() => ({}))) as { code?: string; reason?: string; retryAfterMs?: number };
+    if (!res.ok) throw new JoinError((out.code ?? "unavailable") as MatchErrorCode, 0, out.reason ?? res.statusText, out.retryAfterMs);
     return out;
   }
 }
 
 function kindOf(game: AnyGameTypes | string): string {
   return typeof game === "string" ? game : game.kind;
-}
-
-function closeName(code: number): string {
-  for (const [name, c] of Object.entries(CloseCode)) if (c === code) return name;
-  return `closed_${code}`;
 }

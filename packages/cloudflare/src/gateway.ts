@@ -200,6 +200,7 @@ export async function routeGatewayRequest(
   // ticket the player id is the key and the address is not used.
   const address = admissionAddress(request.headers.get("CF-Connecting-IP"));
   writeRoomMeta(headers, {
+    ...(isStats ? { route: "stats" } : isBots ? { route: "bots" } : {}),
     kind,
     roomId,
     options: overrides.options,

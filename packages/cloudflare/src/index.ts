@@ -11,7 +11,7 @@ export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSea
 export { routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
-export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta } from "./roomRequest";
+export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
 export { mintRoomTicket, verifyRoomTicket, ANY_ROOM, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "@tikron/core/ticket";
 export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";

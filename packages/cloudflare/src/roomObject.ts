@@ -1,15 +1,17 @@
+/**
+ * `RoomObject`, the Durable Object of one room: it makes the room, takes its sockets through the
+ * room kind's socket API, answers the requests the gateway routed to it, and keeps what the room
+ * needs across restarts (checkpoint, records), holds seats its kind's matchmaker asks for, and
+ * reports the room's status to that matchmaker.
+ */
 import { DurableObject } from "cloudflare:workers";
-import { createRoom, type GameDefinition, type Room, type RoomHooks, type RoomSessionRecord, type SeatTicket } from "@tikron/core";
+import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
+import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { matchmakerStub } from "./matchmakerRpc";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
-import { SocketConnection, sendableCloseCode } from "./socketConnection";
-import { JSON_KEEPALIVE, parseBotCount } from "@tikron/protocol";
-import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
-import type { ListingInit } from "@tikron/core";
-import { matchmakerStub } from "./matchmakerRpc";
-
-const STATS_PATH = /^\/rooms\/[^/]+\/[^/]+\/stats\/?$/;
-const BOTS_PATH = /^\/rooms\/[^/]+\/[^/]+\/bots\/?$/;
+import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 
 /** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state. */
 const CHECKPOINT_KEY = "room:checkpoint";
@@ -21,23 +23,24 @@ const CHECKPOINT_KEY = "room:checkpoint";
  */
 const CHECKPOINT_DELAY_MS = { soon: 0, later: 2000 };
 
-/** What each hibernatable socket carries, so a restarted object can rebuild its room. */
-interface SocketAttachment {
-  meta: RoomRequestMeta;
-  ticket: SeatTicket | null;
+function toResponse(r: HostReply): Response {
+  return new Response(r.body, { status: r.status, headers: r.headers });
 }
 
 /**
- * One Durable Object per room. Hosts a core {@link Room}; subclasses name the games they host;
+ * One Durable Object per room. Hosts a core room ({@link HostedRoom}); subclasses name the games they host;
  * everything game-specific lives in the core and games.
  *
- * Socket API per room kind: ticking rooms accept sockets with the standard API (`accept()` +
- * listeners), which costs a fraction of the Hibernation API per message and loses nothing,
- * since their loop keeps the object awake while anyone is connected. Turn-based rooms use the
- * Hibernation API (`ctx.acceptWebSocket`, events as `webSocketMessage/Close/Error`) and answer
- * the JSON keepalive with a runtime auto-response, so an idle turn-based room really sleeps; it
- * is rebuilt from the sockets' attachments: seats come back with the same ids and tokens; game
- * state starts fresh unless the game checkpoints it.
+ * Socket API per room kind, chosen once when the room is made (socketApis.ts): ticking rooms
+ * accept sockets with the standard API (`accept()` + listeners), which costs a fraction of the
+ * Hibernation API per message and loses nothing, since their loop keeps the object awake while
+ * anyone is connected. Turn-based rooms use the Hibernation API (`ctx.acceptWebSocket`, events
+ * as `webSocketMessage/Close/Error`) and answer the JSON keepalive with a runtime auto-response,
+ * so an idle turn-based room really sleeps; it is rebuilt from its checkpoint and the sockets'
+ * attachments: seats come back with the same ids and tokens.
+ *
+ * What a request is for (a join, the DEV_MODE stats probe, bots) the gateway's routing decided;
+ * it comes in the room metadata header.
  *
  * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
  * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
@@ -47,11 +50,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */
   protected abstract readonly games: Readonly<Record<string, GameDefinition>>;
 
-  private room: Room | null = null;
+  private room: HostedRoom | null = null;
+  /** The room's sockets, by the API its kind uses (made with the room). */
+  private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
   private readonly instanceStartedAt = Date.now();
-  private readonly connIds = new Map<WebSocket, number>();
-  private readonly sockets = new Map<number, WebSocket>();
   private recorderInstance: RoomRecorder | null | undefined;
   /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
   private reporter: StatusReporter | null = null;
@@ -109,110 +112,45 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     await this.recorder?.flush();
   }
 
-  /** A join (WebSocket upgrade) or, in DEV_MODE, a stats request routed here by the gateway. */
+  /** A request the gateway routed here: a join (WebSocket upgrade), or DEV_MODE stats, or bots. */
   override async fetch(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
     this.restoreAfterHibernation();
-    const url = new URL(request.url);
-    // The exact stats route, so a room that happens to be named "stats" can still be joined.
-    if (STATS_PATH.test(url.pathname)) {
-      const api = this.room ? (this.room.ticking ? "standard" : "hibernation") : null;
-      const adapter = { sockets: this.connIds.size, socketApi: api, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
-      return Response.json(this.room ? { ...this.room.snapshot(), adapter } : { kind: meta.kind, roomId: meta.roomId, ccu: 0, idle: true, adapter });
+    if (meta.route === "stats") {
+      const sockets = this.sockets;
+      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
+      return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
-    // The gateway lets this through only in DEV_MODE or for kinds whose definition allows it.
-    if (BOTS_PATH.test(url.pathname) && request.method === "POST") return this.botsRequest(meta, url);
+    // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
+    if (meta.route === "bots") return toResponse(botsReply(meta.kind, new URL(request.url).searchParams, () => this.roomFor(meta)));
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
     const room = this.roomFor(meta);
-    if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const refusal = room.admitSocket(meta.playerId, meta.address);
-    if (refusal) {
-      const retry = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
-      return new Response(`${refusal.reason}; retry later`, { status: refusal.status, headers: { "retry-after": retry } });
-    }
+    if (refusal) return toResponse(admissionReply(refusal));
     const pair = new WebSocketPair();
-    const client = pair[0];
-    const server = pair[1];
-    if (room.ticking) this.acceptStandard(room, server, meta);
-    else this.acceptHibernatable(room, server, meta);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /**
-   * Ticking rooms: the standard API. Its loop keeps the object awake (and billed for duration)
-   * while anyone is connected, so hibernation would buy nothing, and every incoming message
-   * through the Hibernation API costs several times more CPU (see AGENTS.md, "Socket APIs").
-   */
-  private acceptStandard(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
-    // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
-    server.binaryType = "arraybuffer";
-    server.accept();
-    const id = room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation);
-    this.track(server, id);
-    server.addEventListener("message", (e) => room.message(id, e.data as ArrayBuffer | string));
-    server.addEventListener("close", (e) => this.socketClosed(server, e.code, e.reason));
-    server.addEventListener("error", () => this.socketFailed(server));
-  }
-
-  /**
-   * Turn-based rooms: the Hibernation API, so an idle room (nobody moving, the keepalive answered
-   * by the runtime's auto-response) sleeps and costs nothing; attachments rebuild its seats.
-   */
-  private acceptHibernatable(room: Room, server: WebSocket, meta: RoomRequestMeta): void {
-    this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, room.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation));
+    this.sockets.accept(pair[1], meta);
+    return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   /** A message on a hibernatable socket (turn-based rooms). */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     this.restoreAfterHibernation();
-    const id = this.connIds.get(ws);
-    if (id === undefined || !this.room) return;
-    this.room.message(id, message);
+    this.sockets?.message(ws, message);
   }
 
   /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.restoreAfterHibernation();
-    this.socketClosed(ws, code, reason);
+    this.sockets?.closed(ws, code, reason);
   }
 
   /** A hibernatable socket failed. */
   override webSocketError(ws: WebSocket): void {
-    this.socketFailed(ws);
-  }
-
-  /** The peer closed (either socket API): the room holds or frees the seat; we finish the close. */
-  private socketClosed(ws: WebSocket, code: number, reason: string): void {
-    const id = this.connIds.get(ws);
-    this.untrack(ws);
-    if (id !== undefined) this.room?.closed(id, code, reason);
-    try {
-      ws.close(sendableCloseCode(code), "closing");
-    } catch {
-      // already closed
-    }
-  }
-
-  private socketFailed(ws: WebSocket): void {
-    const id = this.connIds.get(ws);
-    this.untrack(ws);
-    if (id !== undefined) this.room?.closed(id, 1006, "socket error");
-  }
-
-  /** `POST /rooms/:kind/:id/bots?count=N`: seats N bots (making the room if need be). */
-  private botsRequest(meta: RoomRequestMeta, url: URL): Response {
-    const count = parseBotCount(url.searchParams);
-    if (typeof count === "string") return new Response(count, { status: 400 });
-    const room = this.roomFor(meta);
-    if (!room) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!room.botsAvailable.available) return new Response(`${meta.kind} has no bots`, { status: 404 });
-    const bots = room.setBots(count);
-    return Response.json({ bots, ccu: room.connectedCount, cap: room.options.cap });
+    this.sockets?.failed(ws);
   }
 
   /**
@@ -236,7 +174,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * The status reporter of a new room: one report in flight at a time to the matchmaker shard its
    * id belongs to, from `waitUntil`, never awaited on a tick (core/match `StatusReporter`).
    */
-  private reporterFor(meta: RoomRequestMeta, room: Room): StatusReporter | null {
+  private reporterFor(meta: RoomRequestMeta, room: HostedRoom): StatusReporter | null {
     const ns = (this.env as { MATCHMAKER?: DurableObjectNamespace } | undefined)?.MATCHMAKER;
     if (!ns || typeof ns.idFromName !== "function") return null;
     const shard = shardOfRoom(meta.roomId, resolveMatchmaking(this.games[meta.kind]?.matchmaking).shards);
@@ -252,17 +190,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     });
   }
 
-  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): Room | null {
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
     const hooks: RoomHooks = {
-      onSeated: (connId, ticket) => {
-        // Only hibernatable sockets outlive the object's memory; standard ones die with it.
-        if (room.ticking) return;
-        const ws = this.sockets.get(connId);
-        ws?.serializeAttachment({ meta, ticket } satisfies SocketAttachment);
-      },
+      onSeated: (connId, ticket) => this.sockets?.seated(connId, ticket),
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => this.onSessionEnd(record),
@@ -278,6 +211,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
     });
     this.room = room;
+    // The one choice of socket API (see socketApis.ts).
+    this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reporter = this.reporterFor(meta, room);
     if (this.savedCheckpoint !== undefined) {
       room.restoreCheckpoint(this.savedCheckpoint);
@@ -286,20 +221,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     return room;
   }
 
-  /** After hibernation the object is new but its sockets are not: re-seat them. */
+  /** After hibernation the object is new but its sockets are not: rebuild the room, re-seat them. */
   private restoreAfterHibernation(): void {
     if (this.room) return;
-    const sockets = this.ctx.getWebSockets();
-    if (sockets.length === 0) return;
-    const first = sockets[0]!.deserializeAttachment() as SocketAttachment | null;
-    if (!first) return;
-    const room = this.roomFor(first.meta);
-    if (!room) return;
-    for (const ws of sockets) {
-      const att = ws.deserializeAttachment() as SocketAttachment | null;
-      const conn = new SocketConnection(ws, this.observeBuffered);
-      this.track(ws, att?.ticket ? room.adopt(conn, att.ticket) : room.open(conn, att?.meta.playerId));
-    }
+    const first = this.ctx.getWebSockets()[0]?.deserializeAttachment() as SocketAttachment | null | undefined;
+    if (!first || !this.roomFor(first.meta)) return;
+    this.sockets?.reattach();
   }
 
   /** Batches checkpoint writes: one pending write at a time, off the tick path. */
@@ -324,16 +251,5 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.ctx.waitUntil(
       Promise.resolve(write).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
     );
-  }
-
-  private track(ws: WebSocket, connId: number): void {
-    this.connIds.set(ws, connId);
-    this.sockets.set(connId, ws);
-  }
-
-  private untrack(ws: WebSocket): void {
-    const id = this.connIds.get(ws);
-    this.connIds.delete(ws);
-    if (id !== undefined) this.sockets.delete(id);
   }
 }

@@ -1,7 +1,21 @@
+/**
+ * The room metadata header: what the gateway Worker tells a room's object about a request (the
+ * route it decided, the room, DEV_MODE overrides, the verified player id, the caller's address).
+ */
 import type { GameParams, RoomOptions } from "@tikron/core";
 
-/** What the Worker tells the room object about a join, in one request header. */
+/**
+ * What the Worker's routing decided a request for a room is, besides a socket joining: the
+ * DEV_MODE stats probe or seating bots. The object acts on it and never reads the path again.
+ */
+export type RoomRequestRoute = "stats" | "bots";
+
+const ROUTES: readonly unknown[] = ["stats", "bots"] satisfies RoomRequestRoute[];
+
+/** What the Worker tells the room object about a request, in one request header. */
 export interface RoomRequestMeta {
+  /** What the request is for, as the gateway's `routeRoomUrl` decided; absent for a join. */
+  route?: RoomRequestRoute;
   /** Room kind from the path. */
   kind: string;
   /** Room id from the path. */
@@ -36,6 +50,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     if (m.playerId !== undefined && typeof m.playerId !== "string") return null;
     if (m.address !== undefined && typeof m.address !== "string") return null;
     if (m.reservation !== undefined && typeof m.reservation !== "string") return null;
+    if (m.route !== undefined && !ROUTES.includes(m.route)) return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;

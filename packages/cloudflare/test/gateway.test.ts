@@ -70,6 +70,23 @@ describe("gateway routing: room path validation", () => {
   });
 });
 
+describe("gateway routing: the decision travels with the request", () => {
+  it("tells the room object what a request is for (stats, bots; nothing for a join), so it never matches the path again", async () => {
+    const e = env({ DEV_MODE: "true", TICKET_SECRET: undefined });
+    await call("/rooms/agar/stats", e);
+    await call("/rooms/agar/r1/stats", e, {});
+    await routeGatewayRequest(new Request(`${BASE}/rooms/agar/r1/bots?count=2`, { method: "POST" }), e.env, games);
+    expect(e.routed.map((r) => readRoomMeta(r.request.headers)?.route)).toEqual([undefined, "stats", "bots"]);
+  });
+
+  it("reads no metadata whose route is not one the gateway writes", () => {
+    const headers = (route: unknown) => new Headers({ [ROOM_META_HEADER]: JSON.stringify({ route, kind: "agar", roomId: "r1", options: {}, params: {} }) });
+    expect(readRoomMeta(headers("stats"))?.route).toBe("stats");
+    expect(readRoomMeta(headers("admin"))).toBeNull();
+    expect(readRoomMeta(headers(1))).toBeNull();
+  });
+});
+
 describe("gateway routing: join tickets outside DEV_MODE", () => {
   it("closes a join without a ticket, or with an expired, tampered or wrong-room one, with unauthorized; plain requests get 401 and 403", async () => {
     const e = env();

@@ -108,7 +108,7 @@ export interface Game<Input = unknown> {
   /** Advances the simulation by one tick. */
   tick(now: number, dtMs: number): void;
   /**
-   * A custom room message from a seated player (chat, ready, a vote), outside the tick: called
+   * A game message (the protocol's MESSAGE kind) from a seated player (chat, ready, a vote), outside the tick: called
    * on arrival, after the room's rate limit and size check, with the payload parsed from JSON
    * but not validated (it is `unknown`: check it). Return the reply value (JSON-able; sent when
    * the client asked for one), or `refuseMessage(code, reason)` to refuse; a throw is answered

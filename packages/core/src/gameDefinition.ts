@@ -1,7 +1,10 @@
+/**
+ * What a game gives a host to make rooms of its kind: a `GameDefinition` (default options, a
+ * factory, bot players), the DEV_MODE params it is made with, and the bots' contract.
+ */
 import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
 import type { MatchmakingSpec } from "./match/matchmakingSpec";
-import type { BotSpec } from "./room/bots";
 import type { RoomOptions } from "./roomOptions";
 
 /**
@@ -25,4 +28,31 @@ export interface GameDefinition {
   bots?: BotSpec;
   /** How players are matched to rooms of this kind (filters, metadata, queue; see docs/matchmaking.md). */
   matchmaking?: MatchmakingSpec;
+}
+
+/**
+ * One bot's decisions. A brain produces input payloads with its game's own encoder (bytes in
+ * binary rooms, a JSON value in JSON rooms); the room takes them through the same arrival path
+ * as a player's (message budget, decode, `decodeInput`, queue, `applyInput`), so a bot cannot
+ * do anything a player could not.
+ */
+export interface BotBrain {
+  /** The next input payload at room time `now`, or null to send nothing this time. */
+  next(now: number): Uint8Array | object | null;
+  /**
+   * A text message the room sent this bot (JSON rooms: its welcome and views), so a turn-based
+   * bot can see the board. Binary rooms encode no frames for bots: their brains act blind or
+   * from their own dead reckoning.
+   */
+  receive?(text: string): void;
+}
+
+/** How a game makes bots; on its `GameDefinition` as `bots`. */
+export interface BotSpec {
+  /** Ms between two inputs of one bot in a ticking room. */
+  inputEveryMs: number;
+  /** Makes the brain of the `index`-th bot (0-based, stable for a room's life). */
+  create(index: number): BotBrain;
+  /** Whether a production (non-DEV_MODE) gateway may add bots to this kind (default false). */
+  allowInProduction?: boolean;
 }

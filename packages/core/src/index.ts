@@ -4,12 +4,13 @@
  *
  * @module @tikron/core
  */
-export { Room, type RoomInit, type RoomHooks, type RoomSessionRecord, type SeatTicket, type RoomCheckpoint, type CheckpointSeat } from "./room";
+export { Room } from "./room";
+export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit } from "./room/roomListing";
 export type { ReservationCounts } from "./room/seatReservations";
-export type { Connection } from "./connection";
+export { admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
@@ -22,5 +23,5 @@ export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { TIMING_NOTE, type RoomStatsSnapshot } from "./roomStats";
-export type { GameDefinition, GameParams } from "./gameDefinition";
-export { MAX_BOTS, type BotBrain, type BotSpec } from "./room/bots";
+export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";
+export { MAX_BOTS } from "./room/bots";

@@ -1,31 +1,39 @@
-import {
-  CloseCode,
-  FrameFlag,
-  PROTOCOL_VERSION,
-  beginFrame,
-  endFrame,
-  writeFrameAck,
-  writeFrameEvents,
-  type ErrorName,
-  type InputEntry,
-  type WelcomeFields,
-} from "@tikron/protocol";
-import { isRejection, type GameContext, type InputRejection } from "./game";
-import { Pressure, pressure, sendTo } from "./room/clientLink";
-import { checkpointSeats, type RoomCheckpoint } from "./room/checkpoint";
-import { flushJsonState, sendWelcome } from "./room/dialects";
-import { RoomSockets, type RoomInit } from "./room/roomSockets";
-import { RoomStats } from "./roomStats";
-import type { ClientLink, Dialect, Seat } from "./seat";
-import type { StateEncoder } from "./stateEncoder";
-
-export type { RoomInit } from "./room/roomSockets";
-export type { RoomHooks, RoomSessionRecord } from "./room/sessionTracker";
-export type { SeatTicket } from "./room/seatRegistry";
-export type { RoomCheckpoint, CheckpointSeat } from "./room/checkpoint";
+/**
+ * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
+ * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
+ */
+import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks } from "@tikron/protocol";
+import { systemClock, type Clock } from "./clock";
+import type { Game, GameContext } from "./game";
+import type { Connection, HostedRoom, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import { InputQueue } from "./inputQueue";
+import { Admission, type AdmissionRefusal } from "./room/admission";
+import { RoomBots } from "./room/bots";
+import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
+import { takeReceipt, type ClientLink } from "./room/clientLink";
+import { createFlusher, type Flusher } from "./room/flushers";
+import { GameMessageRouter } from "./room/gameMessageRouter";
+import type { Inbound } from "./room/inbound";
+import { InputIntake } from "./room/inputIntake";
+import { sendPong, sendStats } from "./room/replies";
+import { RoomSockets, type RoomParts } from "./room/roomSockets";
+import { SeatRegistry } from "./room/seatRegistry";
+import { Seating } from "./room/seating";
+import { SessionTracker } from "./room/sessionTracker";
+import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
+import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "./roomStats";
+import type { RoomStatus } from "./match/roomStatus";
+import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import { RoomListing } from "./room/roomListing";
+import { SeatReservations } from "./room/seatReservations";
+import { TickScheduler } from "./tickScheduler";
+import { TokenBucket } from "./tokenBucket";
 
 /** Ticks between a ticking room's checkpoint nudges (`onCheckpointDue`), while anyone is seated. */
 const CHECKPOINT_EVERY_TICKS = 200;
+
+/** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
+const STATUS_REFRESH_MS = 60_000;
 
 const perfNow: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
@@ -35,292 +43,315 @@ const perfNow: () => number =
 /**
  * The runtime-agnostic room: seats players, validates and queues their inputs, runs the tick
  * loop, flushes per-client state on a throttle and answers the `tk:stats` probe. It speaks the
- * wire protocol over `Connection`s handed in by a host and knows nothing of the runtime.
+ * wire protocol over `Connection`s handed in by a host ({@link HostedRoom} is all a host calls)
+ * and knows nothing of the runtime.
  *
- * This file is the game side: a hello seats a player (`hello`), inputs are queued or
- * applied here, a tick happens in `runTick`, and a binary FRAME is encoded in
- * `flushBinary`. The socket side (open/close, a message's arrival and decode, errors) is
- * `RoomSockets` in room/roomSockets.ts; seats, their expiry, session counting, per-socket guards and both
- * dialects' replies live beside it in room/. Over 400 lines with the checkpoint pair
- * ({@link checkpoint}, {@link restoreCheckpoint}) and the bot accessors, which must reach the
- * same seats, sessions and game as a hello; the checkpoint's shape and validation stand alone in
- * room/checkpoint.ts and the bots' own logic in room/bots.ts. Next split: joins (hello, welcome,
- * checkpoint) out of the tick/flush story.
+ * A message arrives at the sockets
+ * (room/roomSockets.ts: guards, then decoded at the edge, room/inbound.ts) and comes back here
+ * to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
+ * intake (room/inputIntake.ts), game messages to their router, probes answered in the socket's
+ * dialect (room/replies.ts). A tick is `runTick`; its flush goes through the game's
+ * flusher (room/flushers.ts: binary FRAMEs or JSON states).
  */
-export class Room extends RoomSockets {
-  private flushIndex = 0;
+export class Room implements HostedRoom {
+  /** Room kind, e.g. `agar`. */
+  readonly kind: string;
+  /** Room id within its kind. */
+  readonly roomId: string;
+  /** The resolved options the room runs with. */
+  readonly options: RoomOptions;
+  /** Counters and durations behind `tk:stats`; hosts read them through {@link snapshot}. */
+  readonly stats = new RoomStats();
+  private readonly game: Game;
+  private readonly gameContext: GameContext;
+  private readonly clock: Clock;
+  private readonly hooks: RoomHooks;
+  private readonly epoch: number;
+  private readonly scheduler: TickScheduler;
+  private readonly syncEveryTicks: number;
+  private readonly writer = new FrameWriter(4096);
+  private readonly seats = new SeatRegistry();
+  private readonly admission: Admission;
+  private readonly sockets: RoomSockets;
+  private readonly seating: Seating;
+  private readonly intake: InputIntake;
+  private readonly flusher: Flusher;
+  /** Game messages to the game's `onMessage` (see room/gameMessageRouter.ts). */
+  private readonly gameMessages: GameMessageRouter;
+  /** The room's bot players (see room/bots.ts). */
+  private readonly bots: RoomBots;
+  /** Metadata, lock and visibility: what a matchmaker lists the room by (room/roomListing.ts). */
+  private readonly listing: RoomListing;
+  /** Seats held for players a matchmaker sent (room/seatReservations.ts). */
+  private readonly reservations: SeatReservations;
   private tickIndex = 0;
   private immediateFlushQueued = false;
-  /** Some seat has refusals to report (see {@link reportRefusals}). */
-  private refusalsPending = false;
-  private readonly ctx: GameContext;
-  /** Backpressure verdict for JSON flushes, bound once (no closure per flush). */
-  private readonly mayStream = (link: ClientLink): boolean => this.streamAllowed(link, this.clock.now());
 
   constructor(init: RoomInit) {
-    super(init);
+    this.kind = init.kind;
+    this.roomId = init.roomId;
+    this.game = init.game;
+    this.clock = init.clock ?? systemClock;
+    this.hooks = init.hooks ?? {};
+    this.options = resolveRoomOptions(init.options);
+    this.epoch = this.clock.now();
+    this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
+    this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
+    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats } = this;
     const room = this;
-    this.ctx = {
-      now: () => room.clock.now(),
+    const queue = new InputQueue<unknown>();
+    const admission = (this.admission = new Admission(options));
+    const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats };
+    const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
+    const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
+    this.sockets = new RoomSockets({
+      ...parts,
+      writer,
+      sessions,
+      admission,
+      handler: this,
+      seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
+    });
+    const sockets = this.sockets;
+    this.flusher = createFlusher(game.sync, { options, stats, writer, epoch, gate: sockets });
+    this.seating = new Seating({
+      ...parts,
+      queue,
+      scheduler: this.scheduler,
+      seats,
+      sessions,
+      hooks,
+      admission,
+      joinBucket: new TokenBucket(options.joinRatePerSec, options.joinBurst, epoch),
+      reservations,
+      listing,
+      sockets,
+      flusher: this.flusher,
+      writer,
+      epoch,
+      syncIntervalMs: this.syncIntervalMs,
+      markChanged: () => room.markChanged(),
+      flushSoon: () => room.flushSoon(),
+    });
+    this.intake = new InputIntake({
+      ...parts,
+      queue,
+      seats,
+      sockets,
+      ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
+    });
+    this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
+    this.bots = new RoomBots(init.bots, {
+      clock,
+      dialect: this.flusher.dialect,
+      open: (conn) => room.open(conn),
+      message: (connId, data) => room.message(connId, data),
+    });
+    this.gameContext = {
+      now: () => clock.now(),
       emit: (event, to) => room.emit(event, to),
       markChanged: () => room.markChanged(),
-      count: (counter, by = 1) => RoomStats.bump(room.stats.game, counter, by),
+      count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
       get metadata() {
-        return room.listing.metadata;
+        return listing.metadata;
       },
-      setMetadata: (patch) => room.listing.setMetadata(patch),
-      lock: () => room.listing.setLocked(true),
-      unlock: () => room.listing.setLocked(false),
-      setPrivate: (value) => room.listing.setPrivate(value),
+      setMetadata: (patch) => listing.setMetadata(patch),
+      lock: () => listing.setLocked(true),
+      unlock: () => listing.setLocked(false),
+      setPrivate: (value) => listing.setPrivate(value),
     };
-    this.game.init?.(this.ctx);
+    game.init?.(this.gameContext);
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
     // the room it is being handed).
-    const initialBots = this.options.bots;
-    if (initialBots > 0) this.clock.setTimer(() => this.setBots(initialBots), 0);
+    const initialBots = options.bots;
+    if (initialBots > 0) clock.setTimer(() => this.setBots(initialBots), 0);
   }
 
-  // ---- bots: seats driven by the room itself (room/bots.ts) -------------------------------
-  /** Bot players seated now. */
+  // ---- what a host reads and calls (HostedRoom, host.ts) ---------------------------------
+
+  get ticking(): boolean {
+    return this.game.ticking;
+  }
+
+  get connectedCount(): number {
+    return this.seating.connectedCount;
+  }
+
+  get seatCount(): number {
+    return this.seats.size;
+  }
+
   get botCount(): number {
     return this.bots.count;
   }
 
-  /** Whether this room's kind has bots, and whether production gateways may add them. */
-  get botsAvailable(): {
-    /** The kind's definition has bots. */
-    available: boolean;
-    /** Its `bots.allowInProduction` is set. */
-    inProduction: boolean;
-  } {
+  get botsAvailable(): HostedRoom["botsAvailable"] {
     return { available: this.bots.available, inProduction: this.bots.allowedInProduction };
   }
 
-  /**
-   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
-   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
-   * bots. Bots leave by themselves once no human has been in the room for five minutes.
-   */
+  /** True while the tick loop is scheduled. */
+  get loopRunning(): boolean {
+    return this.scheduler.running;
+  }
+
+  /** The sync interval the room really flushes at: whole ticks, never below `syncIntervalMs`. */
+  get syncIntervalMs(): number {
+    return this.syncEveryTicks * this.options.tickMs;
+  }
+
+  admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
+    const pending = this.sockets.size - this.seating.connectedCount;
+    const refusal = this.admission.check(identity ?? address, pending, this.clock.now());
+    if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
+    return refusal;
+  }
+
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
+    return this.sockets.open(conn, identity, address, reservation).connId;
+  }
+
+  adopt(conn: Connection, ticket: SeatTicket): number {
+    const link = this.sockets.open(conn, ticket.identity, undefined);
+    this.seating.adopt(link, ticket);
+    return link.connId;
+  }
+
+  message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
+    this.sockets.message(connId, data);
+  }
+
+  closed(connId: number, code: number, _reason = ""): void {
+    this.sockets.closed(connId, code);
+  }
+
+  snapshot(): RoomStatsSnapshot {
+    return buildStatsSnapshot(this.stats, {
+      kind: this.kind,
+      roomId: this.roomId,
+      uptimeMs: this.clock.now() - this.epoch,
+      connectedCount: this.seating.connectedCount,
+      seatCount: this.seats.size,
+      cap: this.options.cap,
+      tickMs: this.options.tickMs,
+      syncIntervalMs: this.syncIntervalMs,
+      queueInputs: this.options.queueInputs,
+      loopRunning: this.scheduler.running,
+      ticksSkipped: this.scheduler.skipped,
+      bots: { count: this.bots.count, inputs: this.bots.inputs },
+      reservations: { ...this.reservations.counts, pending: this.reservations.size },
+      listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
+    });
+  }
+
+  status(): RoomStatus {
+    const l = this.listing;
+    return {
+      roomId: this.roomId,
+      clients: this.seats.size,
+      bots: this.bots.count,
+      reserved: this.reservations.size,
+      maxClients: this.options.cap,
+      metadata: l.metadata,
+      locked: l.locked,
+      private: l.isPrivate,
+      createdAt: l.createdAt,
+      version: [l.createdAt, l.changes],
+      overrides: l.overrides,
+      refreshMs: this.game.ticking ? STATUS_REFRESH_MS : 0,
+    };
+  }
+
+  reserveSeats(req: SeatRequest): SeatAnswer {
+    const refuse = (code: "room_full" | "locked" | "not_found", reason: string): SeatAnswer => {
+      this.reservations.counts.refused++;
+      // The status goes with every refusal (a private room's too): the room exists, and its
+      // matchmaker must keep it, whatever the player is told.
+      return { ok: false, code, reason, status: this.status() };
+    };
+    if (this.listing.isPrivate && !req.byId) return refuse("not_found", "no such public room");
+    if (this.listing.locked) return refuse("locked", "the room is locked");
+    const wanted = req.seats.filter((s) => !this.seats.hasIdentity(s.identity));
+    if (this.seats.size + this.reservations.size + wanted.length > this.options.cap) {
+      return refuse("room_full", `room is full (${this.options.cap} seats)`);
+    }
+    // An identity already seated here needs no new seat: its join resumes its own.
+    for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs);
+    return { ok: true, status: this.status() };
+  }
+
+  seatTicket(connId: number): SeatTicket | null {
+    const link = this.sockets.get(connId);
+    const seat = link?.seat;
+    if (!link || !seat) return null;
+    return this.seats.ticketOf(seat, link);
+  }
+
+  checkpoint(): RoomCheckpoint {
+    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game);
+  }
+
+  restoreCheckpoint(value: unknown): boolean {
+    const saved = checkpointSeats(value, this.kind, this.roomId);
+    if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    this.seating.restore(saved, (value as RoomCheckpoint).game);
+    return true;
+  }
+
   setBots(n: number): number {
     return this.bots.set(n);
   }
 
-  // ---- joins: a hello seats a player, resumes a held seat, or is refused -----------------
-
-  protected hello(link: ClientLink, version: number, token: string, name: string, dialect: Dialect, now: number): void {
-    if (link.seat) return this.protocolError(link, "already_joined", "hello after join", dialect);
-    link.dialect = dialect;
-    if (version !== PROTOCOL_VERSION) {
-      RoomStats.bump(this.stats.errors, "version_mismatch");
-      this.sendError(link, "version_mismatch", `server speaks protocol ${PROTOCOL_VERSION}`, 0, dialect);
-      return this.closeLink(link, CloseCode.bad_hello, "protocol version mismatch");
-    }
-    if (this.game.sync.mode !== dialect) {
-      RoomStats.bump(this.stats.errors, "wrong_mode");
-      this.sendError(link, "bad_frame", `room ${this.kind} speaks ${this.game.sync.mode}`, 0, dialect);
-      return this.closeLink(link, CloseCode.bad_hello, "wrong dialect for this room");
-    }
-    this.clearHelloTimer(link);
-    this.settlePending(link);
-    const held = this.seats.resumable(link.identity, token);
-    if (held) {
-      // A reservation token is also its player's ticket back into the room: used, it resumes.
-      if (link.reservation !== undefined && this.reservations.isHeldFor(link.reservation, link.identity)) this.reservations.take(link.reservation, link.identity);
-      if (held.link) this.closeLink(held.link, CloseCode.replaced, "seat taken by a newer connection");
-      this.seating.attach(held, link);
-      this.stats.reconnects++;
-      this.game.reconnected?.(held.playerId);
-      this.welcome(link, held, true, now);
-      return;
-    }
-    const reservation = link.reservation;
-    if (reservation !== undefined) {
-      // The seat was counted when it was reserved, and reservations are single-use and made at
-      // the matchmaker's pace: a reserved join skips the cap and the join buckets.
-      if (!this.reservations.take(reservation, link.identity)) {
-        this.sessions.refused("reservation_invalid");
-        this.sendError(link, "reservation_invalid", "this seat reservation is not held here (expired, used, or another player's); match again", 0, dialect);
-        return this.closeLink(link, CloseCode.reservation_invalid, "reservation_invalid");
-      }
-      return this.takeSeat(link, name, now);
-    }
-    if (this.listing.locked) {
-      this.sessions.refused("room_locked");
-      this.sendError(link, "room_locked", "the room is locked", 0, dialect);
-      return this.closeLink(link, CloseCode.room_locked, "room_locked");
-    }
-    if (this.seats.size + this.reservations.size >= this.options.cap) {
-      this.sessions.refused("room_full");
-      this.sendError(link, "room_full", `room is full (${this.options.cap} seats)`, 0, dialect);
-      return this.closeLink(link, CloseCode.room_full, "room_full");
-    }
-    // The room's own bots are not a join storm: they skip admission (they still take seats).
-    // The caller's own join bucket first, so one identity's loop never drains the room's.
-    const own = link.connection.bot === true ? 0 : this.admission.joinWaitMs(link.admissionKey, now);
-    if (own > 0) {
-      this.sessions.refused("join_throttled");
-      RoomStats.bump(this.stats.refused, "identity_join_throttled");
-      this.sendError(link, "join_throttled", "you are joining too often; retry later", own, dialect);
-      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
-    }
-    if (link.connection.bot !== true && !this.joinBucket.take(now)) {
-      const wait = this.joinBucket.waitMs(now);
-      this.sessions.refused("join_throttled");
-      this.sendError(link, "join_throttled", "too many joins right now; retry later", Math.max(wait, 100), dialect);
-      return this.closeLink(link, CloseCode.join_throttled, "join_throttled");
-    }
-    this.takeSeat(link, name, now);
+  dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
+    this.scheduler.stop();
+    this.seating.stop();
+    this.reservations.clear();
+    this.sockets.closeAll(code, reason);
   }
 
-  /** A new seat for `link`: filed, attached, the game told, the player welcomed. */
-  private takeSeat(link: ClientLink, name: string, now: number): void {
-    this.sessions.seatTaken(this.seats.size === 0);
-    const seat = this.seats.add(name.slice(0, 32), link.identity);
-    this.seating.attach(seat, link);
-    this.sessions.joined();
-    this.game.join(seat.playerId, seat.name);
-    this.welcome(link, seat, false, now);
-    this.hooks.onCheckpointDue?.(true);
-  }
-
-  /** The welcome's fields, one builder for both dialects. */
-  protected welcome(link: ClientLink, seat: Seat, reconnected: boolean, now: number): void {
-    const fields: WelcomeFields = {
-      version: PROTOCOL_VERSION,
-      playerId: seat.playerId,
-      token: seat.token,
-      tickMs: this.options.tickMs,
-      syncIntervalMs: this.syncIntervalMs,
-      serverTime: now,
-      roomEpoch: this.epoch,
-      reconnected,
-      json: link.dialect === "json",
-      roomKind: this.kind,
-      cap: this.options.cap,
-      schemaHash: this.game.sync.mode === "binary" ? this.game.sync.encoder.schemaHash : 0,
-      lastSeq: seat.lastProcessedSeq,
-    };
-    sendWelcome(link, fields, this.writer);
-    if (!this.game.ticking) this.queueImmediateFlush();
-  }
-
-  // ---- inputs: queued for the next tick, or applied at once ------------------------------
-
-  /** Handles `inputs[0, count)` (the array may be a reused scratch longer than `count`). */
-  protected inputs(link: ClientLink, inputs: readonly InputEntry[], count: number, now: number): void {
-    const seat = link.seat;
-    if (!seat) return this.protocolError(link, "not_joined", "input before hello");
-    const queued = this.game.ticking && this.options.queueInputs;
-    let appliedNow = false;
-    for (let i = 0; i < count; i++) {
-      const entry = inputs[i]!;
-      this.stats.inputsReceived++;
-      if (entry.seq <= seat.lastReceivedSeq) {
-        this.countRejected("stale_seq");
-        this.noteRefusal(seat, "bad_input", "seq is not above the last one");
-        continue;
-      }
-      // A bounded step: a seq that leaps to 2^32-1 would leave the seat nowhere to go.
-      if (entry.seq - seat.lastReceivedSeq > this.options.maxSeqStep) {
-        this.countRejected("seq_jump");
-        this.noteRefusal(seat, "bad_input", `seq jumps more than ${this.options.maxSeqStep} above the last one`);
-        continue;
-      }
-      seat.lastReceivedSeq = entry.seq;
-      const decoded = this.game.decodeInput(entry.payload);
-      if (isRejection(decoded)) {
-        this.rejected(seat, entry.seq, decoded);
-        appliedNow = true;
-        continue;
-      }
-      if (queued) {
-        this.queue.push(seat.playerId, entry.seq, decoded, now);
-      } else {
-        this.apply(seat, entry.seq, decoded, now);
-        appliedNow = true;
-      }
-    }
-    if (appliedNow && !queued) {
-      if (this.game.ticking) this.sendAckNow(seat);
-      else this.queueImmediateFlush();
-    }
-    if (seat.refusedCount > 0) this.reportRefusals(seat);
-  }
-
-  /** Remembers a refused input; the seat hears of all of them in one error frame. */
-  private noteRefusal(seat: Seat, name: ErrorName, reason: string): void {
-    if (seat.refusedCount++ === 0) {
-      seat.refusedName = name;
-      seat.refusedReason = reason;
-    }
-    this.refusalsPending = true;
-  }
+  // ---- the one dispatch of a decoded message ----------------------------------------------
 
   /**
-   * One error frame for every input refused since the last one (the first refusal's code, the
-   * count in the reason), and one charge against the socket's refusal budget: refused inputs
-   * cost the room a decode each, so a client that keeps sending them is kicked (4010) once
-   * the budget (`rejectedFramesPerSec`, `rejectedFramesBurst`) runs out.
+   * Where every decoded message goes (called by the sockets, room/roomSockets.ts).
+   * @internal
    */
-  private reportRefusals(seat: Seat): void {
-    const n = seat.refusedCount;
-    if (n === 0) return;
-    seat.refusedCount = 0;
-    const link = seat.link;
-    if (!link || link.closed) return;
-    const now = this.clock.now();
-    if (!link.rejectBucket.take(now)) {
-      RoomStats.bump(this.stats.errors, "too_many_refusals");
-      this.closeLink(link, CloseCode.too_many_errors, "too many refused inputs");
-      return;
+  handle(link: ClientLink, m: Inbound, now: number): void {
+    switch (m.kind) {
+      case "hello":
+        return this.seating.hello(link, m, now);
+      case "inputs":
+        return this.intake.receive(link, m.entries, m.count, now);
+      case "ping":
+        if (this.sockets.mayReply(link, now)) sendPong(link, m.clientTime, now, this.writer);
+        return;
+      case "statsRequest":
+        if (!link.seat) return this.sockets.protocolError(link, "not_joined", "stats before hello");
+        if (this.sockets.statsAllowed(link, now) && this.sockets.mayReply(link, now)) sendStats(link, m.requestId, this.snapshot(), this.writer);
+        return;
+      case "receipt":
+        takeReceipt(link, m.messages, m.bytes);
+        return;
+      case "keepalive":
+        // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
+        return link.connection.send(JSON_KEEPALIVE);
+      case "gameMessage":
+        if (!link.seat) return this.sockets.protocolError(link, "not_joined", "message before hello");
+        return this.gameMessages.receive(link, m, now);
+      case "leave":
+        // The close is counted before the seat is freed: in that order the close of the player
+        // whose leave ends the session still lands in the session's record.
+        return this.sockets.close(link, CloseCode.normal, "left");
     }
-    const reason = n === 1 ? seat.refusedReason : `${n} inputs refused; first: ${seat.refusedReason}`;
-    this.sendError(link, seat.refusedName as ErrorName, reason);
   }
-
-  private apply(seat: Seat, seq: number, input: unknown, receivedAt: number): void {
-    let result: void | InputRejection;
-    try {
-      result = this.game.applyInput(seat.playerId, input, receivedAt);
-    } catch (e) {
-      RoomStats.bump(this.stats.errors, "internal");
-      console.error(`[room ${this.kind}:${this.roomId}] applyInput error`, e);
-      result = { rejected: true, code: "bad_input", reason: "input could not be applied" };
-    }
-    if (result && isRejection(result)) return this.rejected(seat, seq, result);
-    this.stats.inputsProcessed++;
-    if (seq > seat.lastProcessedSeq) seat.lastProcessedSeq = seq;
-  }
-
-  private rejected(seat: Seat, seq: number, r: InputRejection): void {
-    this.countRejected(r.code);
-    // A refused input is still answered by the ack, so the client stops predicting it.
-    if (seq > seat.lastProcessedSeq) seat.lastProcessedSeq = seq;
-    this.noteRefusal(seat, r.code, r.reason);
-  }
-
-  private countRejected(code: string): void {
-    this.stats.inputsRejected++;
-    RoomStats.bump(this.stats.rejectedByCode, code);
-  }
-
 
   // ---- the loop: tick, then flush every syncEveryTicks ticks ----------------------------
 
-  protected runTick(k: number, now: number): void {
+  private runTick(k: number, now: number): void {
     this.tickIndex = k;
     this.stats.timerLate.record(this.scheduler.lastLateMs);
     const t0 = perfNow();
-    this.bots.tick(now, this.connectedCount);
-    this.queue.drain((e) => {
-      const seat = this.seats.get(e.playerId);
-      if (seat) this.apply(seat, e.seq, e.input, e.receivedAt);
-    });
-    if (this.refusalsPending) {
-      this.refusalsPending = false;
-      const list = this.seats.list;
-      for (let i = 0; i < list.length; i++) this.reportRefusals(list[i]!);
-    }
+    this.bots.tick(now, this.seating.connectedCount);
+    this.intake.drain();
     try {
       this.game.tick(now, this.options.tickMs);
     } catch (e) {
@@ -337,169 +368,27 @@ export class Room extends RoomSockets {
   private flush(now: number): void {
     const t0 = perfNow();
     this.stats.flushes++;
-    if (this.game.sync.mode === "binary") this.flushBinary(this.game.sync.encoder, now);
-    else this.flushJson(now);
+    this.flusher.flush(this.seats.list, this.tickIndex, now);
     this.stats.flush.record(perfNow() - t0);
   }
 
-  private flushBinary(encoder: StateEncoder, now: number): void {
-    const flushIndex = this.flushIndex++;
-    encoder.beginFlush(flushIndex);
-    const time = Math.max(0, Math.round(now - this.epoch));
-    const w = this.writer;
-    const idleMs = this.options.idleFrameMs;
-    const list = this.seats.list;
-    for (let i = 0; i < list.length; i++) {
-      const seat = list[i]!;
-      const link = seat.link;
-      if (!link) continue;
-      if (link.connection.bot === true) {
-        // Bots read nothing: encoding their frames would be work for nobody.
-        seat.events.length = 0;
-        continue;
-      }
-      // A client that is behind gets no frame: its baseline stays at the last frame it got,
-      // so the next one it gets carries everything since (a fresh view, not a replay).
-      if (!this.streamAllowed(link, now, ((flushIndex + i) & 3) === 0)) continue;
-      w.reset();
-      const flagsPos = beginFrame(w, this.tickIndex, time);
-      let flags = 0;
-      if (seat.lastProcessedSeq > seat.lastAckedSeq) {
-        writeFrameAck(w, seat.lastProcessedSeq);
-        seat.lastAckedSeq = seat.lastProcessedSeq;
-        this.stats.acks++;
-        flags |= FrameFlag.Ack;
-      }
-      if (seat.events.length > 0) {
-        writeFrameEvents(w, seat.events as Uint8Array[]);
-        seat.events.length = 0;
-        flags |= FrameFlag.Events;
-      }
-      if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
-      if (flags === 0) {
-        // Nothing changed for this client: a header-only frame at once when it stops changing,
-        // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
-        // playout clock neither drifts nor starves.
-        if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) continue;
-        this.stats.idleFrames++;
-        seat.settled = true;
-      } else {
-        seat.settled = false;
-      }
-      seat.lastFrameAt = now;
-      endFrame(w, flagsPos, flags);
-      this.stats.frames++;
-      this.stats.bytesOut += w.offset;
-      sendTo(link, w.peek());
-    }
-  }
-
-  /**
-   * Backpressure for the state stream: false when `link` is behind (frame skipped, counted in
-   * `framesSkipped`) or was just closed 4004. `readRuntime` also consults the runtime's
-   * `bufferedAmount`, which crosses into the runtime: every 4th flush per client (staggered)
-   * still finds a stalled reader within 4 flushes, at a quarter of the cost.
-   */
-  private streamAllowed(link: ClientLink, now: number, readRuntime = true): boolean {
-    const p = pressure(link, now, this.options);
-    if (p === Pressure.Close || (readRuntime && link.connection.bufferedAmount() > this.options.maxBufferedBytes)) {
-      this.slowConsumer(link);
-      return false;
-    }
-    if (p === Pressure.Behind) {
-      this.stats.framesSkipped++;
-      return false;
-    }
-    return true;
-  }
-
-  private flushJson(now: number): void {
-    if (this.game.sync.mode !== "json") return;
-    const dirty = this.jsonDirty;
-    this.jsonDirty = false;
-    const time = Math.max(0, Math.round(now - this.epoch));
-    flushJsonState(this.seats.list, this.game.sync.source, dirty, this.tickIndex, time, this.stats, this.mayStream);
-  }
-
-  /** Ack-only frame sent at once (queueInputs off): one extra send per input, by design. */
-  private sendAckNow(seat: Seat): void {
-    const link = seat.link;
-    if (!link || seat.lastProcessedSeq <= seat.lastAckedSeq) return;
-    const w = this.writer.reset();
-    const now = this.clock.now();
-    const flagsPos = beginFrame(w, this.tickIndex, Math.max(0, Math.round(now - this.epoch)));
-    seat.lastFrameAt = now;
-    writeFrameAck(w, seat.lastProcessedSeq);
-    endFrame(w, flagsPos, FrameFlag.Ack);
-    seat.lastAckedSeq = seat.lastProcessedSeq;
-    this.stats.acks++;
-    this.stats.frames++;
-    this.stats.bytesOut += w.offset;
-    sendTo(link, w.peek());
-  }
-
-  protected markChanged(): void {
-    this.jsonDirty = true;
-    if (!this.game.ticking) {
-      this.queueImmediateFlush();
-      this.hooks.onCheckpointDue?.(true);
-    }
-  }
-
-  // ---- checkpoints: what a restart needs -------------------------------------------------
-
-  /** Every seat and the game's own checkpoint, JSON-able (see room/checkpoint.ts). */
-  checkpoint(): RoomCheckpoint {
-    const json = this.game.sync.mode === "json";
-    const seats = this.seats.list.map((seat) => ({ ...this.seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
-    const cp: RoomCheckpoint = { v: 1, kind: this.kind, roomId: this.roomId, savedAt: Date.now(), seats };
-    if (this.game.checkpoint) cp.game = this.game.checkpoint();
-    return cp;
-  }
-
-  /**
-   * Rebuilds the room from a {@link checkpoint} before any socket is seated: every seat comes
-   * back held for the reconnection window (a hello with its token, or its ticket's identity,
-   * resumes it with `reconnected: true`), and the game continues from its checkpoint, or, for a
-   * game without one, gives each restored player a fresh entity. Returns false (and changes
-   * nothing) for a value that is not a checkpoint of this room, or when seats already exist.
-   */
-  restoreCheckpoint(value: unknown): boolean {
-    const seats = checkpointSeats(value, this.kind, this.roomId);
-    if (!seats || seats.length === 0 || this.seats.size > 0) return false;
-    const restored = seats.map((s) => {
-      this.sessions.seatTaken(this.seats.size === 0);
-      const seat = this.seats.restore(s);
-      seat.lastReceivedSeq = seat.lastProcessedSeq = seat.lastAckedSeq = s.lastSeq;
-      return seat;
-    });
-    const state = (value as RoomCheckpoint).game;
-    let gameRestored = false;
-    if (state !== undefined && this.game.restore) {
-      try {
-        this.game.restore(state);
-        gameRestored = true;
-      } catch (e) {
-        RoomStats.bump(this.stats.errors, "checkpoint_refused");
-        console.error(`[room ${this.kind}:${this.roomId}] game checkpoint refused; starting the game fresh`, e);
-      }
-    }
-    for (const seat of restored) {
-      if (!gameRestored) this.game.join(seat.playerId, seat.name);
-      this.seating.holdRestored(seat);
-    }
-    this.stats.restoredSeats += restored.length;
-    this.jsonDirty = true;
-    return true;
-  }
-
-  protected queueImmediateFlush(): void {
+  /** Flushes on a microtask: rooms without a tick loop flush when something changed. */
+  private flushSoon(): void {
     if (this.immediateFlushQueued) return;
     this.immediateFlushQueued = true;
     queueMicrotask(() => {
       this.immediateFlushQueued = false;
       this.flush(this.clock.now());
     });
+  }
+
+  /** The game's state changed: JSON rooms send views on their next flush, turn-based ones at once. */
+  private markChanged(): void {
+    this.flusher.stateChanged();
+    if (!this.game.ticking) {
+      this.flushSoon();
+      this.hooks.onCheckpointDue?.(true);
+    }
   }
 
   private emit(event: unknown, to?: Iterable<number>): void {

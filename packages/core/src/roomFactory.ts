@@ -1,6 +1,11 @@
+/**
+ * `createRoom`: how every host makes a room of a kind from its definition and the join that
+ * creates it.
+ */
 import type { Clock } from "./clock";
 import type { GameDefinition, GameParams } from "./gameDefinition";
-import { Room, type RoomHooks } from "./room";
+import type { RoomHooks } from "./host";
+import { Room } from "./room";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 import type { ListingInit } from "./room/roomListing";
 

@@ -66,12 +66,12 @@ export interface RoomOptions {
   /** Least ms between two `tk:stats` answers to one connection (the probe is not free). */
   minStatsIntervalMs: number;
   /**
-   * Custom room messages (chat, ready, votes) one socket may send per second, sustained (a
+   * Game messages (chat, ready, votes: the protocol's MESSAGE kind) one socket may send per second, sustained (a
    * token bucket of its own, inside the message budget); beyond it they are refused
    * `rate_limited` with a retry hint, and each refusal costs the refusal budget.
    */
   gameMessageRatePerSec: number;
-  /** Custom room messages one socket may send at once before the rate applies. */
+  /** Game messages one socket may send at once before the rate applies. */
   gameMessageBurst: number;
   /**
    * A client that got no frame for this long gets an empty FRAME (header only, ~7 bytes) at the

@@ -52,7 +52,7 @@ export interface RoomStatsSnapshot {
     rejectedByCode: Record<string, number>;
   };
   /**
-   * Custom room messages (`Game.onMessage`): received from seated players, handled by the game,
+   * Game messages (the protocol's MESSAGE kind, for `Game.onMessage`): received from seated players, handled by the game,
    * refused (rate, size, bad JSON, no handler, the game's own refusals, handler errors), and
    * refusals by error name.
    */

@@ -10,7 +10,7 @@ import {
   encodePing,
   encodeStatsRequest,
 } from "@tikron/protocol";
-import { FakeClock, Room, createRoom, defaultRoomOptions, type GameDefinition, type RoomOptions, type RoomStatsSnapshot } from "../src";
+import { FakeClock, Room, createRoom, defaultRoomOptions, reject, type Game, type GameDefinition, type InputRejection, type RoomOptions, type RoomStatsSnapshot } from "../src";
 import { CounterGame, FakeConnection, deltaVersion } from "./fakes";
 
 const w = new BinaryWriter();
@@ -450,5 +450,45 @@ describe("Room: oversize means the frame, not a field", () => {
     expect(err.code).toBe(ErrorCode.bad_frame);
     room.message(a.id, new Uint8Array(5000));
     expect(a.conn.closedWith?.code).toBe(CloseCode.frame_too_large);
+  });
+});
+
+describe("Room: JSON dialect answers", () => {
+  /** A JSON game with a tick loop: inputs are numbers added to a total, the view is the total. */
+  class TickingJsonGame implements Game<number> {
+    readonly kind = "ticking-json";
+    readonly ticking = true;
+    total = 0;
+    readonly sync = { mode: "json" as const, source: { viewFor: () => ({ total: this.total }) } };
+    join(): void {}
+    leave(): void {}
+    decodeInput(payload: unknown): number | InputRejection {
+      return typeof payload === "number" ? payload : reject("bad_input", "a number expected");
+    }
+    applyInput(_playerId: number, n: number): void {
+      this.total += n;
+    }
+    tick(): void {}
+  }
+
+  it("with queueInputs off, a ticking JSON room acks each input at once as a JSON state, never a binary frame", () => {
+    const clock = new FakeClock();
+    const room = new Room({ kind: "ticking-json", roomId: "r1", game: new TickingJsonGame(), clock, options: { queueInputs: false } });
+    const conn = new FakeConnection();
+    const id = room.open(conn);
+    room.message(id, JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token: "", name: "j" }));
+    room.message(id, JSON.stringify({ t: "input", seq: 1, data: 5 }));
+    expect(conn.sent.every((d) => typeof d === "string")).toBe(true);
+    expect(conn.json().filter((m) => m.t === "state" && m.ack === 1)).toHaveLength(1);
+  });
+
+  it("answers a JSON socket that has not said hello in JSON, whatever it got wrong", () => {
+    const { room } = setup();
+    for (const text of [JSON.stringify({ t: "input", seq: 1, data: 1 }), "x".repeat(5000)]) {
+      const conn = new FakeConnection();
+      room.message(room.open(conn), text);
+      expect(conn.sent.length).toBeGreaterThan(0);
+      expect(conn.json()[0]?.t).toBe("error");
+    }
   });
 });

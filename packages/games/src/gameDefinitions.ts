@@ -2,7 +2,7 @@ import type { GameDefinition } from "@tikron/core";
 import { createAgar } from "./agar/agarGame";
 import { agarBots, fpsBots, movementBots, tttBots } from "./bots";
 import { FPS_PRESETS } from "./fps/fpsPresets";
-import { createShooter } from "./fps/shooterGame";
+import { createFps } from "./fps/fpsGame";
 import { createMovement } from "./movement/movementGame";
 import { TicTacToeGame } from "./ttt/tttGame";
 
@@ -28,7 +28,7 @@ export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
     kind: "fps",
     // Inputs stay queued to the tick (see FPS_PRESETS): immediate per-input acks multiply writes.
     defaults: { ...FPS_PRESETS.hz30, cap: 100, queueInputs: true },
-    create: (options, params) => createShooter(options, params),
+    create: (options, params) => createFps(options, params),
     bots: fpsBots(FPS_BOT_STEP_MS),
   },
   "ttt-json": {

@@ -6,7 +6,7 @@ export { AgarGame, createAgar, type AgarConfig } from "./agar/agarGame";
 export { AGAR_RULES } from "./agar/agarRules";
 export { MovementGame, createMovement, type MovementConfig } from "./movement/movementGame";
 export { MOVEMENT_RULES } from "./movement/movementRules";
-export { ShooterGame, createShooter, type ShooterConfig, type SpawnPoint } from "./fps/shooterGame";
+export { FpsGame, createFps, type FpsConfig, type SpawnPoint } from "./fps/fpsGame";
 export { FPS_RULES } from "./fps/fpsRules";
 export { MoveBudget } from "./fps/moveBudget";
 export { LagHistory, type HistoryPoint } from "./fps/lagHistory";

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FPS_RULES } from "../src/fps/fpsRules";
 import { segmentPointDist2 } from "../src/fps/hitscan";
-import { ShooterGame, type ShooterConfig } from "../src/fps/shooterGame";
+import { FpsGame, type FpsConfig } from "../src/fps/fpsGame";
 import { encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
 
 const w = new BinaryWriter();
@@ -13,9 +13,9 @@ const shot = (time: number, aim: number): FpsInput => ({ kind: "shot", time, aim
 
 type Spawns = Record<number, { x: number; y: number }>;
 
-function fpsRoom(preset: FpsPresetName, spawns: Spawns | null, config: Partial<ShooterConfig> = {}) {
+function fpsRoom(preset: FpsPresetName, spawns: Spawns | null, config: Partial<FpsConfig> = {}) {
   const options = { ...FPS_PRESETS[preset], cap: 100 };
-  const game = new ShooterGame({
+  const game = new FpsGame({
     world: 2400,
     aoiRadius: 600,
     tickMs: options.tickMs,

@@ -3,7 +3,7 @@ import { TestRoom } from "@tikron/core/testing";
 import type { AnyGameTypes } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "../src/gameDefinitions";
-import { ShooterGame } from "../src/fps/shooterGame";
+import { FpsGame } from "../src/fps/fpsGame";
 import { agarTypes, FPS_PRESETS, fpsTypes, movementTypes, tttTypes } from "../src/schemas";
 
 function create(kind: string, params = {}): Game {
@@ -28,7 +28,7 @@ describe("gameDefinitions", () => {
 
   it("passes DEV_MODE params and the tick length through to the fps room", () => {
     const def = gameDefinitions.fps!;
-    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }) as ShooterGame;
+    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }) as FpsGame;
     expect(game.config).toMatchObject({ world: 1000, aoiRadius: 400, tickMs: 16, slots: 10 });
     expect(game.world.tiers.tiers).toEqual([
       { radius: 200, every: 1 },

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { AgarGame } from "../src/agar/agarGame";
 import { AGAR_RULES, speedFor } from "../src/agar/agarRules";
 import { FPS_RULES } from "../src/fps/fpsRules";
-import { ShooterGame } from "../src/fps/shooterGame";
+import { FpsGame } from "../src/fps/fpsGame";
 import { decodeAgarInput, decodeFpsInput, encodeAgarInput, encodeFpsMove, stepAgarCell, stepShooter, type AgarCellState, type ShooterBody } from "../src/schemas";
 
 const w = new BinaryWriter();
@@ -112,7 +112,7 @@ describe("fps: the room's movement is stepShooter", () => {
         (world, fx, fy, moves) => {
           const span = world - 2 * FPS_RULES.playerRadius;
           const spawn = { x: FPS_RULES.playerRadius + fx * span, y: FPS_RULES.playerRadius + fy * span };
-          const game = new ShooterGame({ world, seed: 1, spawnPoint: () => spawn });
+          const game = new FpsGame({ world, seed: 1, spawnPoint: () => spawn });
           game.join(1, "a");
           const rec = game.playerOf(1) as ShooterBody;
           let predicted: ShooterBody = { x: rec.x, y: rec.y, hp: rec.hp };

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { admissionAddress, createRoom, type GameDefinition, type ListingInit, type Room } from "@tikron/core";
+import { admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, parseBotCount, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
-import { WsConnection } from "./wsConnection";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
+import { WsConnection } from "./wsConnection";
 
 /** Options of {@link serveRooms}. */
 export interface ServeRoomsOptions {
@@ -59,6 +59,10 @@ export interface RoomServer {
 interface HostedRoom {
   room: Room;
   sockets: Set<WebSocket>;
+}
+
+function send(res: ServerResponse, r: HostReply): void {
+  res.writeHead(r.status, r.headers).end(r.body);
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -149,15 +153,11 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (route.bots) {
       if (req.method !== "POST") return reply(res, 405, "POST /rooms/:kind/:roomId/bots?count=N");
       if (!devMode) return reply(res, 403, "bots are available in DEV_MODE only on the Node host");
-      const count = parseBotCount(url.searchParams);
-      if (typeof count === "string") return reply(res, 400, count);
-      const room = roomFor(route).room;
-      return reply(res, 200, { bots: room.setBots(count), ccu: room.connectedCount });
+      return send(res, botsReply(route.kind, url.searchParams, () => roomFor(route).room));
     }
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(`${route.kind}:${route.roomId}`);
-    const adapter = { sockets: h?.sockets.size ?? 0 };
-    return reply(res, 200, h ? { ...h.room.snapshot(), adapter } : { kind: route.kind, roomId: route.roomId, ccu: 0, idle: true, adapter });
+    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0 }));
   });
 
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });

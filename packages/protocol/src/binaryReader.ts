@@ -8,7 +8,7 @@ const textDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * Bounds-checked little-endian reader. Every read past the end throws {@link DecodeError}
  * (`truncated`); message decoders catch it at their boundary and return it as a value. This is
- * the reader a browser page ships; {@link FrameReader} adds forms no message of the protocol uses.
+ * the reader a browser page ships; {@link PayloadReader} adds forms no message of the protocol uses.
  */
 export class BinaryReader {
   // Declared, not defined: the constructor sets both (see Field for why).

@@ -10,6 +10,9 @@ export const MAX_INPUTS_PER_FRAME = 16;
 /** Largest payload of one input (bytes). */
 export const MAX_INPUT_PAYLOAD_BYTES = 256;
 
+/** Most game events one FRAME may carry: a receiver refuses a frame announcing more (`too_large`). */
+export const MAX_EVENTS_PER_FRAME = 4096;
+
 /**
  * How a client confirms what it has read: after this many server messages, or this many bytes
  * (units: bytes of binary messages, UTF-16 units of text), it sends a RECEIPT. The room keeps

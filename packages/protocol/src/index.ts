@@ -7,13 +7,14 @@
 export { BinaryWriter, textEncoder } from "./binaryWriter";
 export { FrameWriter } from "./frameWriter";
 export { BinaryReader, f32At } from "./binaryReader";
-export { FrameReader } from "./frameReader";
+export { PayloadReader } from "./payloadReader";
 export { DecodeError, isDecodeError, type DecodeErrorCode } from "./decodeError";
 export * from "./constants";
 export * from "./errorCodes";
 export { reject, isRejection, type InputRejection, type Rejection } from "./inputRejection";
 export * from "./clientMessages";
 export * from "./inputFrame";
+export * from "./frameHeader";
 export * from "./serverMessages";
 export type { ServerFields } from "./serverFields";
 export { MAX_REASON_BYTES, clipReason } from "./serverFields";

@@ -1,5 +1,6 @@
 import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
+import { VaruintCursor, varuintError } from "./varuintCursor";
 
 /** One client input: a sequence number and the game's encoded payload. */
 export interface InputEntry {
@@ -8,10 +9,6 @@ export interface InputEntry {
   /** The game's encoded input (≤ {@link MAX_INPUT_PAYLOAD_BYTES} bytes). */
   payload: Uint8Array;
 }
-
-/** varuint read failures, as negative results so the hot path never throws. */
-const TRUNCATED = -1;
-const OVER_32_BITS = -2;
 
 /**
  * The INPUT frame codec's reading side, `[Kind.Input][count u8]{[seq varuint][len varuint][payload]}`,
@@ -25,7 +22,7 @@ export class InputFrameReader {
   readonly entries: InputEntry[] = [];
   /** Inputs in the last frame read. */
   count = 0;
-  private pos = 0;
+  private readonly cursor = new VaruintCursor();
 
   constructor() {
     for (let i = 0; i < MAX_INPUTS_PER_FRAME; i++) this.entries.push({ seq: 0, payload: EMPTY });
@@ -40,22 +37,23 @@ export class InputFrameReader {
     if (bytes[0] !== Kind.Input) return new DecodeError("bad_value", "not an INPUT frame");
     const n = bytes[1]!;
     if (n === 0 || n > MAX_INPUTS_PER_FRAME) return new DecodeError("bad_value", `input count ${n} outside 1..${MAX_INPUTS_PER_FRAME}`);
-    this.pos = 2;
+    const c = this.cursor;
+    c.at = 2;
     for (let i = 0; i < n; i++) {
-      const seq = this.varuint(bytes);
-      if (seq < 0) return varuintError(seq, this.pos);
-      const len = this.varuint(bytes);
-      if (len < 0) return varuintError(len, this.pos);
+      const seq = c.varuint(bytes);
+      if (seq < 0) return varuintError(seq, c.at);
+      const len = c.varuint(bytes);
+      if (len < 0) return varuintError(len, c.at);
       if (len > MAX_INPUT_PAYLOAD_BYTES) return new DecodeError("too_large", `input payload of ${len} bytes exceeds ${MAX_INPUT_PAYLOAD_BYTES}`);
-      if (this.pos + len > end) return new DecodeError("truncated", `need ${len} bytes at ${this.pos}, have ${end - this.pos}`);
+      if (c.at + len > end) return new DecodeError("truncated", `need ${len} bytes at ${c.at}, have ${end - c.at}`);
       const e = this.entries[i]!;
       e.seq = seq;
-      e.payload = bytes.subarray(this.pos, this.pos + len);
-      this.pos += len;
+      e.payload = bytes.subarray(c.at, c.at + len);
+      c.at += len;
     }
-    if (this.pos !== end) {
+    if (c.at !== end) {
       for (let i = 0; i < n; i++) this.entries[i]!.payload = EMPTY;
-      return new DecodeError("trailing_bytes", `${end - this.pos} unread bytes`);
+      return new DecodeError("trailing_bytes", `${end - c.at} unread bytes`);
     }
     this.count = n;
     return null;
@@ -66,27 +64,7 @@ export class InputFrameReader {
     for (let i = 0; i < this.count; i++) this.entries[i]!.payload = EMPTY;
     this.count = 0;
   }
-
-  private varuint(b: Uint8Array): number {
-    let result = 0;
-    let shift = 0;
-    for (let i = 0; i < 5; i++) {
-      if (this.pos >= b.length) return TRUNCATED;
-      const x = b[this.pos++]!;
-      if (i === 4 && x > 0x0f) return OVER_32_BITS;
-      result |= (x & 0x7f) << shift;
-      if ((x & 0x80) === 0) return result >>> 0;
-      shift += 7;
-    }
-    // Unreachable: the fifth byte either ends the number or is refused above.
-    return OVER_32_BITS;
-  }
 }
 
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 
-function varuintError(code: number, pos: number): DecodeError {
-  return code === TRUNCATED
-    ? new DecodeError("truncated", `varuint runs past the end at ${pos}`)
-    : new DecodeError("bad_value", "varuint exceeds 32 bits");
-}

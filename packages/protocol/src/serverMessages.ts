@@ -1,7 +1,7 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import type { FrameWriter } from "./frameWriter";
-import { FrameFlag, Kind } from "./constants";
+import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readReply, type ReplyMessage } from "./roomMessages";
@@ -160,8 +160,6 @@ export function encodePong<W extends BinaryWriter>(w: W, clientTime: number, ser
 export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, json: string): W {
   return w.u8(Kind.Stats).u32(requestId).string(json);
 }
-
-const MAX_EVENTS_PER_FRAME = 4096;
 
 /**
  * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as

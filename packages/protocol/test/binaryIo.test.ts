@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, BinaryWriter, DecodeError, FrameReader, FrameWriter, f32At } from "../src";
+import { BinaryReader, BinaryWriter, DecodeError, PayloadReader, FrameWriter, f32At } from "../src";
 
 describe("f32At", () => {
-  it("reads what FrameReader.f32 reads, at any offset (fast-check against the reader)", () => {
+  it("reads what PayloadReader.f32 reads, at any offset (fast-check against the reader)", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 4, maxLength: 64 }), fc.nat(), (bytes, at) => {
         const offset = at % (bytes.length - 3);
-        const r = new FrameReader(bytes.subarray(offset));
+        const r = new PayloadReader(bytes.subarray(offset));
         expect(Object.is(f32At(bytes, offset), r.f32())).toBe(true);
       }),
     );
@@ -60,7 +60,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("bytes" as const), v: fc.uint8Array({ maxLength: 40 }) }),
 );
 
-describe("FrameWriter and FrameReader (the lean classes plus their server forms)", () => {
+describe("FrameWriter and PayloadReader (the lean classes plus their server forms)", () => {
   it("read back every value written, in order, while the writer grows from 1 byte (fast-check)", () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
@@ -70,7 +70,7 @@ describe("FrameWriter and FrameReader (the lean classes plus their server forms)
           else if (o.kind === "bytes") w.bytes(o.v);
           else w[o.kind](o.v);
         }
-        const r = new FrameReader(w.toBytes());
+        const r = new PayloadReader(w.toBytes());
         for (const o of ops) {
           if (o.kind === "string") expect(r.string(1 << 20)).toBe(o.v);
           else if (o.kind === "bytes") expect(r.bytes(o.v.length)).toEqual(o.v);
@@ -88,7 +88,7 @@ describe("FrameWriter and FrameReader (the lean classes plus their server forms)
     expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/truncated|need/);
     expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
     expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
-    expect(() => new FrameReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
+    expect(() => new PayloadReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
   });
 
   it("FrameWriter.string writes exactly what BinaryWriter.string writes, after any prefix (fast-check)", () => {
@@ -103,7 +103,7 @@ describe("FrameWriter and FrameReader (the lean classes plus their server forms)
 
   it("finiteF32 / finiteF64 give finite values back and refuse NaN and ±Infinity by name", () => {
     for (const v of [0, -1.5, 1e30, NaN, Infinity, -Infinity]) {
-      const r = new FrameReader(new FrameWriter(4).f32(v).f64(v).toBytes());
+      const r = new PayloadReader(new FrameWriter(4).f32(v).f64(v).toBytes());
       if (Number.isFinite(v)) {
         expect(r.finiteF32("dx")).toBe(Math.fround(v));
         expect(r.finiteF64("t")).toBe(v);

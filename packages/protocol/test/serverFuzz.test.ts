@@ -16,6 +16,7 @@ import {
   clipReason,
 } from "../src";
 import { frameBytes } from "./support/frames";
+import { mutate, mutation } from "./support/mutations";
 
 /*
  * A fuzzer's view of the binary server decoder: valid frames of every kind, mutated the ways a
@@ -41,25 +42,6 @@ const validFrame: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.tuple(u32, fc.jsonValue()).map(([id, v]) => encodeReply(new FrameWriter(), id, JSON.stringify(v)).toBytes()),
   fc.tuple(u32, fc.integer({ min: 1, max: 0xffff }), str(30)).map(([id, code, reason]) => encodeReplyError(new FrameWriter(), id, code, reason).toBytes()),
 );
-
-type Mutation = { at: number; op: "set"; byte: number } | { at: number; op: "cut" } | { at: number; op: "huge" } | { op: "extend"; bytes: Uint8Array };
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ at: fc.nat(), op: fc.constant("set" as const), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ at: fc.nat(), op: fc.constant("cut" as const) }),
-  fc.record({ at: fc.nat(), op: fc.constant("huge" as const) }),
-  fc.record({ op: fc.constant("extend" as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }),
-);
-
-function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
-  if (m.op === "extend") return Uint8Array.from([...bytes, ...m.bytes]);
-  const at = m.at % bytes.length;
-  if (m.op === "cut") return bytes.slice(0, at);
-  if (m.op === "huge") return Uint8Array.from([...bytes.subarray(0, at), 0xff, 0xff, 0xff, 0xff, 0x0f, ...bytes.subarray(at)]);
-  const out = bytes.slice();
-  out[at] = m.byte;
-  return out;
-}
 
 /** Errors the decoder is documented to give; an exception's text ("TypeError: …") would be a bug. */
 const CODES = ["truncated", "unknown_kind", "bad_value", "too_large", "trailing_bytes", "bad_json"];

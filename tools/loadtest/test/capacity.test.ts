@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "../src/capacity/capacityJudge";
 import { capacitySvg, capacityTable, capacityVerdict } from "../src/capacity/capacityReport";
-import { combineRuns, majorityDecided, pointSeconds, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityRun";
+import { combineRuns, majorityDecided, type CapacityPoint, type CapacityResult } from "../src/capacity/capacityResult";
+import { pointSeconds } from "../src/capacity/capacityRun";
 import { CapacitySearch, type CapacityPlan } from "../src/capacity/capacitySearch";
-import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/lineChart";
-import type { Report } from "../src/report";
+import { escapeXml, lineChartSvg, niceTicks, stackSvgs } from "../src/report/lineChart";
+import type { Report } from "../src/report/report";
 
 /** Runs a search against a room that holds exactly `holds` players. */
 function searchAgainst(plan: CapacityPlan, holds: number): { tried: number[]; result: ReturnType<CapacitySearch["result"]> } {

@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RoomServer } from "@tikron/node";
 import { serverTotals, startRooms } from "./nodeRooms";
-import { ExitCode } from "../src/gates";
-import { tsxExecArgv } from "../src/workers";
+import { ExitCode } from "../src/report/verdict";
+import { tsxExecArgv } from "../src/run/workers";
 
 const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
 const out = mkdtempSync(join(tmpdir(), "lt-cli-"));

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientRoom, inShard, resolveConfig, roomUrl, statsOwner } from "../src/config";
-import { buildPlan } from "../src/loadPlan";
+import { clientRoom, inShard, resolveConfig, roomUrl, statsOwner } from "../src/load/config";
+import { buildPlan } from "../src/load/loadPlan";
 
 describe("config", () => {
   it("fills defaults: fresh room prefix per run, ramp of 10 joins/s per room, scenario rate", () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RoomServer } from "@tikron/node";
 import { serverTotals, startRooms } from "./nodeRooms";
-import { evaluateReport } from "../src/gates";
+import { evaluateReport } from "../src/report/verdict";
 import { runLoad, type LiveSample } from "../src/index";
 
 let rooms: RoomServer | null = null;

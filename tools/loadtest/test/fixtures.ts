@@ -1,8 +1,9 @@
-import { resolveConfig, type LoadConfig } from "../src/config";
-import type { Environment } from "../src/environment";
-import type { ProcessHealth, ThreadHealth } from "../src/genHealth";
+import { resolveConfig, type LoadConfig } from "../src/load/config";
+import type { Environment } from "../src/report/environment";
+import type { ProcessHealth, ThreadHealth } from "../src/metrics/genHealth";
 import { RoomMetrics } from "../src/metrics/roomMetrics";
-import { assembleReport, generatorProcess, type Report } from "../src/report";
+import { assembleReport, type Report } from "../src/report/report";
+import { generatorProcess } from "../src/metrics/generatorProcess";
 
 export const env: Environment = {
   node: "v22.0.0",

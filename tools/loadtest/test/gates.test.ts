@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ExitCode, evaluateGate, exitCodeFor, formatGateResult, getGate } from "../src/gates";
+import { ExitCode, exitCodeFor, formatGateResult } from "../src/report/verdict";
+import { evaluateGate, getGate } from "../src/gates/gates";
 import { report, room } from "./fixtures";
 
 const gate = getGate("local-100");

@@ -1,7 +1,7 @@
 import { createHistogram } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
-import { ELD_RESOLUTION_MS, ProcessMonitor, ThreadMonitor, delayMs, summarizeDelay } from "../src/genHealth";
-import { probeTimerNoise } from "../src/noiseProbe";
+import { ELD_RESOLUTION_MS, ProcessMonitor, ThreadMonitor, delayMs, summarizeDelay } from "../src/metrics/genHealth";
+import { probeTimerNoise } from "../src/metrics/noiseProbe";
 
 describe("generator health", () => {
   it("event-loop figures have the monitor's resolution subtracted, never below zero", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildPlan, parseArrivalRate, parseDrop, parseDurationSec, parseStages, plannedAt, type LoadModel } from "../src/loadPlan";
+import { buildPlan, parseArrivalRate, parseDrop, parseDurationSec, parseStages, plannedAt, type LoadModel } from "../src/load/loadPlan";
 
 const base = { players: 10, rooms: 1, rampSec: 0, durationSec: 10, seed: 7 };
 const plan = (load: LoadModel, o: Partial<typeof base> = {}) => buildPlan({ ...base, ...o, load });

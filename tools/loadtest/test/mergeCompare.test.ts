@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareReports, formatComparison } from "../src/compare";
-import { mergeReports, readReport } from "../src/merge";
+import { compareReports, formatComparison } from "../src/report/compare";
+import { mergeReports } from "../src/report/merge";
+import { readReport } from "../src/report/reportFiles";
 import { report, room } from "./fixtures";
 
 const shard = (index: number) => ({ index, count: 2 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { freezeWorker, type FrozenWorker } from "../../../apps/gateway/test/hardeningWorker";
 import { startWranglerDev, type WranglerDevServer } from "../../../apps/gateway/test/harness/wranglerDev";
-import { evaluateReport } from "../src/gates";
+import { evaluateReport } from "../src/report/verdict";
 import { runLoad } from "../src/index";
 
 const SECRET = "loadtest-ticket-secret-0123456789";

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readConfigFile } from "../src/cliRun";
+import { readConfigFile } from "../src/load/configFile";
 import type { LiveSample } from "../src/live/series";
 import { formatProgress, progressPrinter } from "../src/live/progress";
 import { compareHtml, runHtml, sweepHtml } from "../src/report/html";

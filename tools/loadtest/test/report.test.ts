@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatSummary, REPORT_FORMAT, writeReport } from "../src/report";
+import { formatSummary } from "../src/report/summaryText";
+import { REPORT_FORMAT } from "../src/report/report";
+import { writeReport } from "../src/report/reportFiles";
 import { report, room } from "./fixtures";
 
 describe("report", () => {

@@ -1,7 +1,7 @@
 import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer, writeAgarInput } from "@tikron/games/schemas";
 import { FrameWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
-import { Rng } from "../src/rng";
+import { Rng } from "../src/scenarios/rng";
 import { AGAR_INPUT_BYTES, FPS_MOVE_BYTES, FPS_SHOT_BYTES } from "@tikron/games/schemas";
 import { agarScenario } from "../src/scenarios/agar";
 import { fpsScenario } from "../src/scenarios/fps";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RoomMetrics } from "../src/metrics/roomMetrics";
 import { ON_SCHEDULE_TOLERANCE_MS, ScheduleAccounting, onSchedulePct } from "../src/metrics/scheduleAccounting";
-import { FixedScheduler, type Scheduled, type SchedulerClock } from "../src/schedule";
+import { FixedScheduler, type Scheduled, type SchedulerClock } from "../src/players/schedule";
 
 /** Deterministic clock: timers fire only when the test advances time (possibly late). */
 class FakeClock implements SchedulerClock {

@@ -8,7 +8,8 @@ import os from "node:os";
 import { join } from "node:path";
 import { groupMembers } from "@tikron/devserver";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultPinning, runOnFreshServer } from "../src/server/freshRun";
+import { defaultPinning } from "../src/server/pinning";
+import { runOnFreshServer } from "../src/run/freshRun";
 
 const workDir = mkdtempSync(join(os.tmpdir(), "tikron-cpu-it-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { expectedFrames, isShortOfFrames } from "../src/steadyWindow";
+import { expectedFrames, isShortOfFrames } from "../src/run/steadyWindow";
 import {
   clockTicksPerSec,
   listProcesses,
@@ -11,9 +11,10 @@ import {
   type ProcStat,
 } from "../src/server/procStat";
 import { ServerCpuSampler, cpuPercent, formatCpuList, summarizeServerCpu, ticksBetween, type CpuSample } from "../src/server/serverCpu";
-import { serverRows, steadyMessages } from "../src/server/serverSummary";
-import { runWithServerOptions } from "../src/server/serverOptions";
-import { resolveConfig } from "../src/config";
+import { serverRows } from "../src/report/summaryText";
+import { steadyMessages } from "../src/run/steadyWindow";
+import { runWithServerOptions } from "../src/commands/serverOptions";
+import { resolveConfig } from "../src/load/config";
 
 const proc = (pid: number, ppid: number, pgrp: number, comm: string, state = "S"): ProcStat => ({
   pid,

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "@tikron/games";
 import { serveRooms } from "@tikron/node";
-import { builtInSweeps, mergeQuery, readSweepFile, runSweep } from "../src/sweep";
+import { builtInSweeps, readSweepFile, runSweep } from "../src/sweep/sweep";
+import { mergeQuery } from "../src/load/config";
 
 describe("sweep", () => {
   it("layers entry queries over the base query", () => {

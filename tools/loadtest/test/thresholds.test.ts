@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluateThreshold, evaluateThresholds, liveBreach, liveThresholds, parseThresholds } from "../src/thresholds/evaluate";
+import { evaluateThreshold, evaluateThresholds, liveBreach, liveThresholds } from "../src/thresholds/evaluate";
 import { FIGURES } from "../src/thresholds/figures";
-import { compare, parseThreshold } from "../src/thresholds/parse";
+import { compare, parseThreshold, parseThresholds } from "../src/thresholds/parse";
 import { report, room } from "./fixtures";
 
 describe("threshold language", () => {

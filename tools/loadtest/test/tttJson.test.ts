@@ -1,7 +1,7 @@
 import { detachedContext } from "@tikron/core";
 import { TicTacToeGame, decodeTttInput } from "@tikron/games";
 import { describe, expect, it } from "vitest";
-import { Rng } from "../src/rng";
+import { Rng } from "../src/scenarios/rng";
 import { applyTttView, newTttPlayer, nextTttInput, tttJsonScenario, tttWantsToAct, type TttPlayer } from "../src/scenarios/tttJson";
 
 /** Two scenario players against the real game rules, views delivered after every change. */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { BinaryWriter } from "@tikron/protocol";
 import { AgarGame } from "../../../../packages/games/src/agar/agarGame";
-import { ShooterGame } from "../../../../packages/games/src/fps/shooterGame";
+import { FpsGame } from "../../../../packages/games/src/fps/fpsGame";
 import {
   AGAR_RULES,
   FPS_RULES,
@@ -65,7 +65,7 @@ describe("agar prediction rule", () => {
 describe("fps prediction rule", () => {
   it("applies moves exactly like the room", () => {
     const world = 600;
-    const game = new ShooterGame({ world, seed: 1, spawnPoint: () => ({ x: 30, y: 300 }) });
+    const game = new FpsGame({ world, seed: 1, spawnPoint: () => ({ x: 30, y: 300 }) });
     game.join(1, "a");
     let predicted: ShooterState = { x: 30, y: 300, hp: 100 };
     const moves: Omit<FpsMove, "kind">[] = [

@@ -1,6 +1,3 @@
-import type { RoomOptions } from "../roomOptions";
-import { TokenBucket } from "../tokenBucket";
-
 /**
  * Admission per identity: what one caller (a verified ticket's player id, or the remote address
  * a host passes) may cost the room before anyone else gets a turn. Without it the room's
@@ -10,6 +7,8 @@ import { TokenBucket } from "../tokenBucket";
  * one) and a cooldown after an abuse kick. Sockets with no key are limited by the room-wide
  * rules only.
  */
+import type { RoomOptions } from "../roomOptions";
+import { TokenBucket } from "../tokenBucket";
 
 /**
  * The address a host should limit a caller by, or undefined for none. Loopback addresses are

@@ -1,33 +1,11 @@
+/**
+ * A room's bot players (`RoomBots`): seats behind socketless connections, driven from the tick
+ * or after a turn-based room's views, sending through the same arrival path as players.
+ */
 import { FrameWriter, PROTOCOL_VERSION, encodeHello, encodeInput, encodeLeave } from "@tikron/protocol";
 import type { Clock, TimerHandle } from "../clock";
-import type { Connection } from "../connection";
-
-/**
- * One bot's decisions. A brain produces input payloads with its game's own encoder (bytes in
- * binary rooms, a JSON value in JSON rooms); the room takes them through the same arrival path
- * as a player's (message budget, decode, `decodeInput`, queue, `applyInput`), so a bot cannot
- * do anything a player could not.
- */
-export interface BotBrain {
-  /** The next input payload at room time `now`, or null to send nothing this time. */
-  next(now: number): Uint8Array | object | null;
-  /**
-   * A text message the room sent this bot (JSON rooms: its welcome and views), so a turn-based
-   * bot can see the board. Binary rooms encode no frames for bots: their brains act blind or
-   * from their own dead reckoning.
-   */
-  receive?(text: string): void;
-}
-
-/** How a game makes bots; on its `GameDefinition` as `bots`. */
-export interface BotSpec {
-  /** Ms between two inputs of one bot in a ticking room. */
-  inputEveryMs: number;
-  /** Makes the brain of the `index`-th bot (0-based, stable for a room's life). */
-  create(index: number): BotBrain;
-  /** Whether a production (non-DEV_MODE) gateway may add bots to this kind (default false). */
-  allowInProduction?: boolean;
-}
+import type { BotBrain, BotSpec } from "../gameDefinition";
+import type { Connection } from "../host";
 
 /** What the bot driver needs from its room: the socket side's entry points and its clock. */
 export interface BotHost {

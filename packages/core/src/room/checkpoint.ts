@@ -1,30 +1,18 @@
-import type { SeatTicket } from "./seatRegistry";
-
 /**
- * What a room persists so a restart loses nothing a player would notice: every seat (id, token,
- * name, bound identity, last applied seq) and, when the game implements `checkpoint()`, the
- * game's own state. JSON-able; hosts store it as they like (the Cloudflare adapter in Durable
- * Object storage) and hand it back to `Room.restoreCheckpoint` before any socket is seated.
+ * A room's checkpoint (its shape is part of the host surface, host.ts): taken from the room's
+ * seats and its game, and read back, validated, before a restarted room rebuilds its seats
+ * (room/seating.ts).
  */
-export interface RoomCheckpoint {
-  /** Format version. */
-  v: 1;
-  /** The room's kind and id: a checkpoint is restored only into the same room. */
-  kind: string;
-  /** See {@link kind}. */
-  roomId: string;
-  /** Wall-clock ms when it was taken (for operators; the room does not read it). */
-  savedAt: number;
-  /** Every seat, connected or held, when it was taken. */
-  seats: CheckpointSeat[];
-  /** The game's `checkpoint()`, absent when the game has none. */
-  game?: unknown;
-}
+import type { Game } from "../game";
+import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import type { SeatRegistry } from "./seatRegistry";
 
-/** One seat in a {@link RoomCheckpoint}. */
-export interface CheckpointSeat extends SeatTicket {
-  /** Highest input seq applied: the reconnect's welcome tells the client (`lastSeq`). */
-  lastSeq: number;
+/** Every seat (`json`: the room's dialect) and the game's own checkpoint, JSON-able. */
+export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game): RoomCheckpoint {
+  const saved = seats.list.map((seat) => ({ ...seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
+  const cp: RoomCheckpoint = { v: 1, kind, roomId, savedAt: Date.now(), seats: saved };
+  if (game.checkpoint) cp.game = game.checkpoint();
+  return cp;
 }
 
 /** The checkpoint's seats when `value` is a checkpoint of this room, else null. Never throws. */

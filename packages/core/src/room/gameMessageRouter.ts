@@ -1,30 +1,25 @@
+/**
+ * Game messages (the MESSAGE kind: chat, ready, votes) from arrival to the game's `onMessage`
+ * and back as a reply: rate, size, JSON, refusals and their budget.
+ */
 import { CloseCode, MAX_MESSAGE_PAYLOAD_CHARS, MAX_REPLY_PAYLOAD_CHARS, isRejection, type FrameWriter, type ErrorName } from "@tikron/protocol";
-import type { Game } from "../game";
-import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
-import type { ClientLink } from "../seat";
 import { TokenBucket } from "../tokenBucket";
-import { Pressure, pressure } from "./clientLink";
-import { sendReply, sendReplyError } from "./dialects";
+import { Pressure, pressure, type ClientLink } from "./clientLink";
+import type { GameMessageInbound } from "./inbound";
+import { sendReply, sendReplyError } from "./replies";
+import type { RoomParts, RoomSockets } from "./roomSockets";
 
 /** What the router needs from its room. */
-export interface GameMessageRoom {
-  readonly game: Game;
-  readonly options: RoomOptions;
-  readonly stats: RoomStats;
+export interface GameMessageRoom extends RoomParts {
   readonly writer: FrameWriter;
-  /** For logs: `kind:roomId`. */
-  readonly label: string;
-  /** Sends an ERROR in the socket's dialect (answers to messages that asked for no reply). */
-  sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number): void;
-  /** Closes a socket (refusal budget spent: 4010; not reading: 4004). */
-  close(link: ClientLink, code: number, reason: string): void;
-  /** Closes a client that does not read (4004), counted. */
-  slowConsumer(link: ClientLink): void;
+  /** Errors to messages that asked for no reply, and closes (refusal budget spent: 4010; not reading: 4004). */
+  readonly sockets: RoomSockets;
 }
 
 /**
- * Custom room messages from seated sockets to the game's `onMessage`, one at a time on arrival
+ * Game messages (the protocol's MESSAGE kind, JSON `msg`: chat, ready, votes) from seated
+ * sockets to the game's `onMessage`, one at a time on arrival
  * (not queued for the tick: a chat line or a vote needs no simulation step). In order: the
  * socket's own message rate, the payload's size, its JSON, the game's handler; each refusal is
  * answered to the request (or as an ERROR when no reply was asked for), counted under
@@ -34,25 +29,26 @@ export interface GameMessageRoom {
 export class GameMessageRouter {
   constructor(private readonly room: GameMessageRoom) {}
 
-  /** A binary MESSAGE: its payload is still JSON text. */
-  fromBinary(link: ClientLink, requestId: number, type: string, payloadJson: string, now: number): void {
+  /**
+   * A game message from a seated socket. Its payload's size is that of its JSON text in either
+   * dialect; a binary frame's text is parsed only once the rate and the size let it through.
+   */
+  receive(link: ClientLink, m: GameMessageInbound, now: number): void {
+    const { requestId, text } = m;
     if (!this.admit(link, requestId, now)) return;
-    if (payloadJson.length > MAX_MESSAGE_PAYLOAD_CHARS) return this.tooLarge(link, requestId, payloadJson.length, now);
-    let payload: unknown;
-    try {
-      payload = JSON.parse(payloadJson);
-    } catch {
-      return this.refuse(link, requestId, "bad_message", "payload is not JSON", now);
+    const size = text !== null ? text.length : JSON.stringify(m.value).length;
+    if (size > MAX_MESSAGE_PAYLOAD_CHARS) {
+      return this.refuse(link, requestId, "message_too_large", `payload of ${size} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`, now);
     }
-    this.dispatch(link, requestId, type, payload, now);
-  }
-
-  /** A JSON `msg`: its payload arrived parsed; its size is that of its JSON text, as in binary. */
-  fromJson(link: ClientLink, requestId: number, type: string, payload: unknown, now: number): void {
-    if (!this.admit(link, requestId, now)) return;
-    const size = JSON.stringify(payload).length;
-    if (size > MAX_MESSAGE_PAYLOAD_CHARS) return this.tooLarge(link, requestId, size, now);
-    this.dispatch(link, requestId, type, payload, now);
+    let payload = m.value;
+    if (text !== null) {
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        return this.refuse(link, requestId, "bad_message", "payload is not JSON", now);
+      }
+    }
+    this.dispatch(link, requestId, m.type, payload, now);
   }
 
   /** Counts the message and charges its socket's message rate (bucket made on the first one). */
@@ -63,10 +59,6 @@ export class GameMessageRouter {
     if (bucket.take(now)) return true;
     this.refuse(link, requestId, "rate_limited", "too many room messages", now, bucket.waitMs(now));
     return false;
-  }
-
-  private tooLarge(link: ClientLink, requestId: number, size: number, now: number): void {
-    this.refuse(link, requestId, "message_too_large", `payload of ${size} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`, now);
   }
 
   private dispatch(link: ClientLink, requestId: number, type: string, payload: unknown, now: number): void {
@@ -84,7 +76,7 @@ export class GameMessageRouter {
     } catch (e) {
       // A game bug (or a reply JSON cannot carry) must not take the room down for everyone else.
       RoomStats.bump(stats.errors, "internal");
-      console.error(`[room ${this.room.label}] message handler error (${type})`, e);
+      console.error(`[room ${this.room.kind}:${this.room.roomId}] message handler error (${type})`, e);
       return this.refuse(link, requestId, "internal", "the room could not handle the message", now);
     }
     if (isRejection(result)) return this.refuse(link, requestId, result.code, result.reason, now);
@@ -102,9 +94,9 @@ export class GameMessageRouter {
     RoomStats.bump(stats.gameMessagesRefusedByCode, name);
     if (!link.rejectBucket.take(now)) {
       RoomStats.bump(stats.errors, "too_many_refusals");
-      return this.room.close(link, CloseCode.too_many_errors, "too many refused messages");
+      return this.room.sockets.close(link, CloseCode.too_many_errors, "too many refused messages");
     }
-    if (requestId === 0) return this.room.sendError(link, name, reason, retryAfterMs);
+    if (requestId === 0) return this.room.sockets.sendError(link, name, reason, retryAfterMs);
     if (this.mayAnswer(link, now)) sendReplyError(link, requestId, name, reason, retryAfterMs, this.room.writer);
   }
 
@@ -116,7 +108,7 @@ export class GameMessageRouter {
   private mayAnswer(link: ClientLink, now: number): boolean {
     if (link.closed) return false;
     if (pressure(link, now, this.room.options) !== Pressure.Close) return true;
-    this.room.slowConsumer(link);
+    this.room.sockets.slowConsumer(link);
     return false;
   }
 }

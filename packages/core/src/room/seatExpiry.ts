@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from "../clock";
-import type { Seat } from "../seat";
+import type { Seat } from "./clientLink";
 
 /**
  * Frees held seats whose reconnection window has run out. One timer for the whole room, armed

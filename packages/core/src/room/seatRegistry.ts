@@ -1,18 +1,9 @@
-import type { ClientLink, Seat } from "../seat";
-
-/** What a restored socket carries across a runtime restart (e.g. in a WebSocket attachment). */
-export interface SeatTicket {
-  /** The seat's player id in the room. */
-  playerId: number;
-  /** The seat's reconnect token. */
-  token: string;
-  /** The display name given at join. */
-  name: string;
-  /** True when the socket speaks the JSON dialect (the field name is kept: tickets are persisted). */
-  json: boolean;
-  /** Verified external player id the seat is bound to (see `Room.open`). */
-  identity?: string;
-}
+/**
+ * Where a room files its seats (`SeatRegistry`): by player id, reconnect token and verified
+ * identity, with the dense list the flush walks.
+ */
+import type { SeatTicket } from "../host";
+import type { ClientLink, Seat } from "./clientLink";
 
 /** 128 random bits as hex: a reconnect token nobody can guess. */
 function randomToken(): string {

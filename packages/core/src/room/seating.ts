@@ -1,40 +1,59 @@
-import type { Clock } from "../clock";
-import type { Game } from "../game";
+/**
+ * Seating (`Seating`), the one home of who sits where: a hello's decision (resume, cap,
+ * admission, new seat, welcome), sockets adopted after a restart, seats from a checkpoint, and a
+ * seat's life after it (attached, held, freed).
+ */
+import { CloseCode, PROTOCOL_VERSION, type ErrorName, type FrameWriter, type HelloMessage } from "@tikron/protocol";
+import type { CheckpointSeat, RoomHooks, SeatTicket } from "../host";
 import type { InputQueue } from "../inputQueue";
-import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
-import type { ClientLink, Seat } from "../seat";
 import type { TickScheduler } from "../tickScheduler";
+import type { TokenBucket } from "../tokenBucket";
+import type { Admission } from "./admission";
+import type { ClientLink, Seat } from "./clientLink";
+import type { Flusher } from "./flushers";
+import { sendWelcome } from "./replies";
+import type { RoomParts, RoomSockets } from "./roomSockets";
 import { SeatExpiry } from "./seatExpiry";
 import type { SeatRegistry } from "./seatRegistry";
-import type { RoomHooks, SessionTracker } from "./sessionTracker";
+import type { SessionTracker } from "./sessionTracker";
+import type { RoomListing } from "./roomListing";
+import type { SeatReservations } from "./seatReservations";
 
 /** What seating needs from the room it serves. */
-export interface SeatingDeps {
-  kind: string;
-  roomId: string;
-  game: Game;
-  clock: Clock;
-  options: RoomOptions;
-  stats: RoomStats;
-  queue: InputQueue<unknown>;
-  scheduler: TickScheduler;
-  seats: SeatRegistry;
-  sessions: SessionTracker;
-  hooks: RoomHooks;
-  /** A JSON room's seats changed: its next flush sends every view (no flush is queued). */
-  jsonSeatsChanged(): void;
-  /** A JSON room lost a player: the state changed (a turn-based room flushes at once). */
+export interface SeatingDeps extends RoomParts {
+  readonly queue: InputQueue<unknown>;
+  readonly scheduler: TickScheduler;
+  readonly seats: SeatRegistry;
+  readonly sessions: SessionTracker;
+  readonly hooks: RoomHooks;
+  readonly admission: Admission;
+  /** The room's own join bucket (`joinRatePerSec`, `joinBurst`), after each caller's own. */
+  readonly joinBucket: TokenBucket;
+  /** Seats held for players a matchmaker sent: counted against the cap until used or expired. */
+  readonly reservations: SeatReservations;
+  /** Metadata, lock and visibility; its change count orders the room's status reports. */
+  readonly listing: RoomListing;
+  readonly sockets: RoomSockets;
+  readonly flusher: Flusher;
+  readonly writer: FrameWriter;
+  /** Room time 0, the welcome's `roomEpoch`. */
+  readonly epoch: number;
+  /** The sync interval the room really flushes at, the welcome's `syncIntervalMs`. */
+  readonly syncIntervalMs: number;
+  /** The game's state changed (a turn-based room flushes at once). */
   markChanged(): void;
-  /** Seats changed: what the room reports to its matchmaker changed. */
-  statusChanged(): void;
+  /** Flushes on a microtask (a turn-based room sends a new seat its view at once). */
+  flushSoon(): void;
 }
 
 /**
- * A seat's life after the hello decided who sits where: a socket attaches (fresh delta
- * baseline, the loop starts), a dropped socket's seat is held for the reconnection window, and
- * a seat is freed for good (game `leave`, queued inputs counted, session maybe ended). It also
- * keeps the connected count, which starts and stops the tick loop.
+ * Seating: the one home of who sits where. A socket takes a seat three ways: by its hello
+ * ({@link hello}: the only one with admission and a welcome), by surviving a runtime restart
+ * ({@link adopt}), or a checkpoint brings seats back held ({@link restore}). Then a seat's life:
+ * a socket attaches (fresh baseline, the loop runs), a dropped socket's seat is held for the
+ * reconnection window, and a seat is freed for good (game `leave`, queued inputs counted,
+ * session maybe ended). It keeps the connected count, which starts and stops the tick loop.
  */
 export class Seating {
   private readonly expiry: SeatExpiry;
@@ -45,26 +64,121 @@ export class Seating {
     this.expiry = new SeatExpiry(d.clock, () => d.seats.list, (seat) => this.free(seat));
   }
 
-  /** Seats `link` on `seat`: a fresh baseline, the loop running, the adapter told. */
-  attach(seat: Seat, link: ClientLink): void {
-    const { game, scheduler } = this.d;
-    seat.link = link;
-    seat.heldUntil = Infinity;
-    seat.lastAckedSeq = seat.lastProcessedSeq;
-    seat.events.length = 0;
-    link.seat = seat;
-    if (game.sync.mode === "binary") {
-      const enc = game.sync.encoder;
-      if (seat.syncState !== null) enc.releaseClient(seat.syncState);
-      seat.syncState = enc.createClient(seat.playerId);
-    } else {
-      this.d.jsonSeatsChanged();
+  /**
+   * A hello on `link`. After the hello's own checks (a second hello, the protocol version, the
+   * room's dialect) one decision, in this order:
+   * 1. resume: the seat this identity (or, without one, this token) holds comes back, and a
+   *    socket still on it is replaced (4005); a reservation the join names is used up by it;
+   * 2. a seat reservation the join names: the seat held for it (it was counted when it was
+   *    reserved, and reservations are single-use and made at a matchmaker's pace, so the cap and
+   *    the join buckets are skipped), or `reservation_invalid` when the room holds none for it;
+   * 3. a locked room refuses (`room_locked`); the cap: every seat taken, connected or held, and
+   *    every seat reservation pending counts;
+   * 4. join admission: the caller's own join bucket, then the room's (the room's bots skip both);
+   * 5. a new seat, and the game's `join`;
+   * 6. the welcome.
+   */
+  hello(link: ClientLink, m: HelloMessage, now: number): void {
+    const { sockets, stats, seats, options, sessions, game } = this.d;
+    if (link.seat) return sockets.protocolError(link, "already_joined", "hello after join");
+    if (m.version !== PROTOCOL_VERSION) {
+      RoomStats.bump(stats.errors, "version_mismatch");
+      return this.refuse(link, "version_mismatch", `server speaks protocol ${PROTOCOL_VERSION}`, 0, CloseCode.bad_hello, "protocol version mismatch");
     }
-    this.connectedCount++;
-    this.d.sessions.connected(this.connectedCount);
-    if (game.ticking && !scheduler.running) scheduler.start();
-    this.d.hooks.onSeated?.(link.connId, this.d.seats.ticketOf(seat, link));
-    this.d.statusChanged();
+    const dialect = this.d.flusher.dialect;
+    if (link.dialect !== dialect) {
+      RoomStats.bump(stats.errors, "wrong_mode");
+      return this.refuse(link, "bad_frame", `room ${this.d.kind} speaks ${dialect}`, 0, CloseCode.bad_hello, "wrong dialect for this room");
+    }
+    sockets.settled(link);
+    const { reservations } = this.d;
+    const held = seats.resumable(link.identity, m.token);
+    if (held) {
+      // A reservation token is also its player's ticket back into the room: used, it resumes.
+      if (link.reservation !== undefined && reservations.isHeldFor(link.reservation, link.identity)) reservations.take(link.reservation, link.identity);
+      if (held.link) sockets.close(held.link, CloseCode.replaced, "seat taken by a newer connection");
+      this.attach(held, link);
+      stats.reconnects++;
+      game.reconnected?.(held.playerId);
+      return this.welcome(link, held, true, now);
+    }
+    if (link.reservation !== undefined) {
+      if (!reservations.take(link.reservation, link.identity)) {
+        sessions.refused("reservation_invalid");
+        return this.refuse(link, "reservation_invalid", "this seat reservation is not held here (expired, used, or another player's); match again", 0, CloseCode.reservation_invalid, "reservation_invalid");
+      }
+    } else {
+      if (this.d.listing.locked) {
+        sessions.refused("room_locked");
+        return this.refuse(link, "room_locked", "the room is locked", 0, CloseCode.room_locked, "room_locked");
+      }
+      // Every seat taken counts against the cap, connected or held, and every seat reserved.
+      if (seats.size + reservations.size >= options.cap) {
+        sessions.refused("room_full");
+        return this.refuse(link, "room_full", `room is full (${options.cap} seats)`, 0, CloseCode.room_full, "room_full");
+      }
+      if (link.connection.bot !== true && !this.admitJoin(link, now)) return;
+    }
+    const seat = this.take(null, m.name.slice(0, 32), link.identity);
+    this.attach(seat, link);
+    sessions.joined();
+    game.join(seat.playerId, seat.name);
+    this.welcome(link, seat, false, now);
+    this.d.hooks.onCheckpointDue?.(true);
+  }
+
+  /**
+   * Re-attaches a socket that survived a runtime restart to its seat: the seat a checkpoint
+   * brought back (held) if it matches, else the seat rebuilt from the socket's ticket, with a
+   * fresh entity. No welcome: the client never left.
+   */
+  adopt(link: ClientLink, ticket: SeatTicket): void {
+    link.dialect = ticket.json ? "json" : "binary";
+    this.d.sockets.settled(link);
+    const held = this.d.seats.get(ticket.playerId);
+    if (held && held.token === ticket.token) {
+      this.attach(held, link);
+      this.d.game.reconnected?.(held.playerId);
+      return;
+    }
+    const seat = this.take(ticket, ticket.name, ticket.identity);
+    // The game is as new as the room: give the restored seat its entity before it is attached.
+    this.d.game.join(seat.playerId, seat.name);
+    this.attach(seat, link);
+  }
+
+  /**
+   * Seats from a checkpoint, before any socket is seated: each comes back held for the
+   * reconnection window with its last applied seq; the game continues from `gameState` when it
+   * can, or gives each restored player a fresh entity.
+   */
+  restore(saved: readonly CheckpointSeat[], gameState: unknown): void {
+    const { game, stats } = this.d;
+    const restored = saved.map((s) => {
+      const seat = this.take(s, s.name, s.identity);
+      seat.lastReceivedSeq = seat.lastProcessedSeq = seat.lastAckedSeq = s.lastSeq;
+      return seat;
+    });
+    let gameRestored = false;
+    if (gameState !== undefined && game.restore) {
+      try {
+        game.restore(gameState);
+        gameRestored = true;
+      } catch (e) {
+        RoomStats.bump(stats.errors, "checkpoint_refused");
+        console.error(`[room ${this.d.kind}:${this.d.roomId}] game checkpoint refused; starting the game fresh`, e);
+      }
+    }
+    for (const seat of restored) {
+      if (!gameRestored) game.join(seat.playerId, seat.name);
+      seat.link = null;
+      seat.heldUntil = this.d.clock.now() + this.d.options.reconnectWindowMs;
+      game.disconnected?.(seat.playerId);
+      this.expiry.arm(seat.heldUntil);
+    }
+    stats.restoredSeats += restored.length;
+    this.d.listing.changed();
+    this.d.flusher.stateChanged();
   }
 
   /** The seat's socket dropped: keep seat and entity for the reconnection window. */
@@ -72,25 +186,13 @@ export class Seating {
     const { game, clock } = this.d;
     seat.link = null;
     this.connectedCount--;
-    if (game.sync.mode === "binary" && seat.syncState !== null) {
-      game.sync.encoder.releaseClient(seat.syncState);
-      seat.syncState = null;
-    }
+    this.d.flusher.detach(seat);
     seat.events.length = 0;
     seat.heldUntil = clock.now() + this.d.options.reconnectWindowMs;
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) this.d.scheduler.stop();
-    this.d.statusChanged();
-  }
-
-  /** A seat rebuilt from a checkpoint, with no socket yet: held for the reconnection window. */
-  holdRestored(seat: Seat): void {
-    seat.link = null;
-    seat.heldUntil = this.d.clock.now() + this.d.options.reconnectWindowMs;
-    this.d.game.disconnected?.(seat.playerId);
-    this.expiry.arm(seat.heldUntil);
-    this.d.statusChanged();
+    this.d.listing.changed();
   }
 
   /** Frees the seat for good (leave, abuse, or the window ran out). Idempotent. */
@@ -103,8 +205,7 @@ export class Seating {
       this.connectedCount--;
       if (this.connectedCount === 0) this.d.scheduler.stop();
     }
-    if (game.sync.mode === "binary" && seat.syncState !== null) game.sync.encoder.releaseClient(seat.syncState);
-    seat.syncState = null;
+    this.d.flusher.detach(seat);
     seats.remove(seat);
     // Inputs queued by a player who leaves before the next tick are never applied; counting
     // them keeps tk:stats whole (received = processed + rejected once the queue drains).
@@ -119,14 +220,91 @@ export class Seating {
       RoomStats.bump(stats.errors, "internal");
       console.error(`[room ${this.d.kind}:${this.d.roomId}] leave error`, e);
     }
-    if (game.sync.mode === "json") this.d.markChanged();
+    this.d.markChanged();
     if (seats.size === 0) this.d.sessions.lastSeatFreed();
-    this.d.statusChanged();
+    this.d.listing.changed();
     this.d.hooks.onCheckpointDue?.(true);
   }
 
   /** Cancels the expiry timer (room shutdown). */
   stop(): void {
     this.expiry.stop();
+  }
+
+  /** Join admission for a new seat: false (and the socket refused) when a bucket is empty. */
+  private admitJoin(link: ClientLink, now: number): boolean {
+    const { sessions, stats, joinBucket } = this.d;
+    // The caller's own join bucket first, so one identity's loop never drains the room's.
+    const own = this.d.admission.joinWaitMs(link.admissionKey, now);
+    if (own > 0) {
+      sessions.refused("join_throttled");
+      RoomStats.bump(stats.refused, "identity_join_throttled");
+      this.refuse(link, "join_throttled", "you are joining too often; retry later", own, CloseCode.join_throttled, "join_throttled");
+      return false;
+    }
+    if (!joinBucket.take(now)) {
+      sessions.refused("join_throttled");
+      const wait = Math.max(joinBucket.waitMs(now), 100);
+      this.refuse(link, "join_throttled", "too many joins right now; retry later", wait, CloseCode.join_throttled, "join_throttled");
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Files a seat, starting a session in an empty room: a new one (`ticket` null: the next player
+   * id, a fresh token) or one rebuilt from a ticket (its id and token).
+   */
+  private take(ticket: SeatTicket | null, name: string, identity: string | undefined): Seat {
+    const { seats } = this.d;
+    this.d.sessions.seatTaken(seats.size === 0);
+    return ticket ? seats.restore(ticket) : seats.add(name, identity);
+  }
+
+  /** Seats `link` on `seat`: a fresh baseline, the loop running, the host told. */
+  private attach(seat: Seat, link: ClientLink): void {
+    const { game, scheduler } = this.d;
+    seat.link = link;
+    seat.heldUntil = Infinity;
+    seat.lastAckedSeq = seat.lastProcessedSeq;
+    seat.events.length = 0;
+    link.seat = seat;
+    this.d.flusher.attach(seat);
+    this.connectedCount++;
+    this.d.sessions.connected(this.connectedCount);
+    if (game.ticking && !scheduler.running) scheduler.start();
+    this.d.hooks.onSeated?.(link.connId, this.d.seats.ticketOf(seat, link));
+    this.d.listing.changed();
+  }
+
+  /** The welcome: the seat, the room's cadence and clock, and the seqs it has applied. */
+  private welcome(link: ClientLink, seat: Seat, reconnected: boolean, now: number): void {
+    const { options, flusher } = this.d;
+    sendWelcome(
+      link,
+      {
+        version: PROTOCOL_VERSION,
+        playerId: seat.playerId,
+        token: seat.token,
+        tickMs: options.tickMs,
+        syncIntervalMs: this.d.syncIntervalMs,
+        serverTime: now,
+        roomEpoch: this.d.epoch,
+        reconnected,
+        json: link.dialect === "json",
+        roomKind: this.d.kind,
+        cap: options.cap,
+        schemaHash: flusher.schemaHash,
+        lastSeq: seat.lastProcessedSeq,
+      },
+      this.d.writer,
+    );
+    if (!this.d.game.ticking) this.d.flushSoon();
+  }
+
+  /** Refuses a hello: the error in the socket's dialect, then the close. */
+  private refuse(link: ClientLink, name: ErrorName, reason: string, retryAfterMs: number, code: number, closeReason: string): void {
+    this.d.sockets.sendError(link, name, reason, retryAfterMs);
+    this.d.sockets.close(link, code, closeReason);
   }
 }

@@ -1,49 +1,6 @@
 import type { Clock } from "../clock";
 import { RoomStats } from "../roomStats";
-import type { SeatTicket } from "./seatRegistry";
-
-/** A room session (first seat taken → last seat freed), reported for durable records. */
-export interface RoomSessionRecord {
-  /** Room kind. */
-  kind: string;
-  /** Room id. */
-  roomId: string;
-  /** Session start (epoch ms): the first seat taken. */
-  startedAt: number;
-  /** Session end (epoch ms): the last seat freed. */
-  endedAt: number;
-  /** Most players connected at once. */
-  peakCcu: number;
-  /** New seats taken during the session. */
-  totalJoins: number;
-  /** Joins refused during the session. */
-  refusals: number;
-  /** Socket closes by close name. */
-  closes: Record<string, number>;
-}
-
-/** Optional observers of a room's life; never called on the tick path. */
-export interface RoomHooks {
-  /** A session started (first seat taken in an empty room). */
-  onSessionStart?(info: { kind: string; roomId: string; startedAt: number }): void;
-  /** The last seat was freed. */
-  onSessionEnd?(record: RoomSessionRecord): void;
-  /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
-  onSeated?(connId: number, ticket: SeatTicket): void;
-  /**
-   * What a matchmaker knows the room by changed: seats taken, held or freed, seat reservations,
-   * metadata, lock or visibility (`Room.status()`). Called synchronously from those changes:
-   * hosts report it off the tick path, coalesced (see core/match `StatusReporter`).
-   */
-  onStatusChange?(): void;
-  /**
-   * Something a restart would need changed: a seat taken or freed, or a turn-based game's
-   * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'
-   * input seqs (`soon` false: within a few seconds is fine). A host that persists
-   * `Room.checkpoint()` batches these; the room calls it freely.
-   */
-  onCheckpointDue?(soon: boolean): void;
-}
+import type { RoomHooks } from "../host";
 
 interface OpenSession {
   startedAt: number;

@@ -1,3 +1,7 @@
+/**
+ * {@link SyncWorld}, the entity store a binary game writes to and the room's flush reads from,
+ * with its options and those of one spawned entity.
+ */
 import { GridAoi, type IdBuffer, type PriorityTier, PriorityTiers } from "@tikron/aoi";
 import {
   type EntityRecord,
@@ -11,10 +15,8 @@ import {
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { MapFieldState } from "./mapFieldState";
-import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
-
 
 /** How a {@link SyncWorld} partitions space and how far and how often viewers see. */
 export interface SyncWorldOptions {

@@ -1,8 +1,13 @@
+/**
+ * The `agar` room (`AgarGame`, `createAgar`): cells steered around an arena, eating orbs and
+ * smaller cells, each client seeing its area of interest.
+ */
 import { IdBuffer } from "@tikron/aoi";
 import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
+import { Roster } from "../roster";
 import { decodeAgarInput, type AgarInput } from "./agarInput";
 import { stepAgarCell } from "./agarMotion";
 import { AGAR_RULES, canEat, grow } from "./agarRules";
@@ -12,7 +17,7 @@ type PlayerRecord = EntityRecord<(typeof agarSchema.decl)["player"]>;
 type OrbRecord = EntityRecord<(typeof agarSchema.decl)["orb"]>;
 
 interface Cell {
-  entity: number;
+  readonly entity: number;
   rec: PlayerRecord;
   dx: number;
   dy: number;
@@ -40,9 +45,7 @@ export class AgarGame implements Game<AgarInput> {
   readonly world: SyncWorld<typeof agarSchema.decl>;
   readonly sync;
   readonly config: AgarConfig;
-  private readonly cells = new Map<number, Cell>();
-  /** Dense list for the tick loop. */
-  private cellList: Cell[] = [];
+  private readonly cells: Roster<Cell>;
   private readonly orbIds: number[] = [];
   private readonly rng: Random;
   private readonly near = new IdBuffer(64);
@@ -54,6 +57,7 @@ export class AgarGame implements Game<AgarInput> {
     this.rng = new Random(this.config.seed);
     this.world = new SyncWorld(agarSchema, { tiers: [{ radius: this.config.aoiRadius, every: 1 }] });
     this.sync = { mode: "binary" as const, encoder: this.world.encoder };
+    this.cells = new Roster(this.world);
     for (let i = 0; i < this.config.orbs; i++) {
       const rec: OrbRecord = { x: 0, y: 0, color: this.rng.int(8) };
       this.placeOrb(rec);
@@ -69,29 +73,20 @@ export class AgarGame implements Game<AgarInput> {
     const rec: PlayerRecord = { pid: playerId, x: 0, y: 0, r: AGAR_RULES.startRadius, name: name || `p${playerId}`, score: 0 };
     this.placeCell(rec);
     const entity = this.world.spawn("player", rec);
-    const cell: Cell = { entity, rec, dx: 0, dy: 0, boost: false, idle: false };
-    this.cells.set(playerId, cell);
-    this.cellList.push(cell);
+    this.cells.add(playerId, { entity, rec, dx: 0, dy: 0, boost: false, idle: false });
     this.world.viewer(playerId).follow(entity);
   }
 
   disconnected(playerId: number): void {
-    const c = this.cells.get(playerId);
-    if (c) c.idle = true;
+    this.cells.disconnected(playerId);
   }
 
   reconnected(playerId: number): void {
-    const c = this.cells.get(playerId);
-    if (c) c.idle = false;
+    this.cells.reconnected(playerId);
   }
 
   leave(playerId: number): void {
-    const c = this.cells.get(playerId);
-    if (!c) return;
-    this.world.despawn(c.entity);
-    this.world.removeViewer(playerId);
-    this.cells.delete(playerId);
-    this.cellList = this.cellList.filter((x) => x !== c);
+    this.cells.leave(playerId);
   }
 
   decodeInput(payload: unknown): AgarInput | InputRejection {
@@ -114,13 +109,14 @@ export class AgarGame implements Game<AgarInput> {
 
   tick(_now: number, dtMs: number): void {
     const size = this.config.world;
-    for (const c of this.cellList) {
+    const list = this.cells.list;
+    for (const c of list) {
       if (c.idle) continue;
       // The cell's held steering (dx, dy, boost) is the input; the record is stepped in place.
       stepAgarCell(c.rec, c, dtMs, size, c.rec);
       this.world.moved(c.entity);
     }
-    for (const c of this.cellList) if (!c.idle) this.eat(c);
+    for (const c of list) if (!c.idle) this.eat(c);
   }
 
   private eat(c: Cell): void {

@@ -1,4 +1,4 @@
-import { FrameReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { PayloadReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
 import { FPS_RULES } from "./fpsRules";
 
 /** First byte of an fps input payload. */
@@ -80,7 +80,7 @@ export function encodeFpsShot(w: BinaryWriter, shot: Omit<FpsShot, "kind">): Uin
 export function decodeFpsInput(payload: unknown): FpsInput | InputRejection {
   if (!(payload instanceof Uint8Array)) return reject("bad_input", "fps input must be binary");
   if (payload.length === 0) return reject("bad_input", "empty fps input");
-  const r = new FrameReader(payload);
+  const r = new PayloadReader(payload);
   const kind = r.u8();
   if (kind === FpsInputKind.Move) {
     if (payload.length !== FPS_MOVE_BYTES) return reject("bad_input", `fps move is ${FPS_MOVE_BYTES} bytes, got ${payload.length}`);

@@ -1,4 +1,4 @@
-/** Tunables of the fps (ShooterRoom) simulation, in world units, ms and seconds. */
+/** Tunables of the fps simulation, in world units, ms and seconds. */
 export const FPS_RULES = {
   /** Default world edge and AOI radius (DEV_MODE `world` / `aoi` override them). */
   world: 2400,

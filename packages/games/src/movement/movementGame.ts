@@ -1,7 +1,12 @@
+/**
+ * The `movement` room (`MovementGame`, `createMovement`): players walking a shared square,
+ * everyone seeing everyone (the fan-out worst case).
+ */
 import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
+import { Roster } from "../roster";
 import { decodeMovementInput, type MovementInput } from "./movementInput";
 import { MOVEMENT_RULES } from "./movementRules";
 import { MOVEMENT_MAX_WORLD, movementSchema } from "./movementSchema";
@@ -9,7 +14,7 @@ import { MOVEMENT_MAX_WORLD, movementSchema } from "./movementSchema";
 type PlayerRecord = EntityRecord<(typeof movementSchema.decl)["player"]>;
 
 interface Walker {
-  entity: number;
+  readonly entity: number;
   rec: PlayerRecord;
   dx: number;
   dy: number;
@@ -37,9 +42,7 @@ export class MovementGame implements Game<MovementInput> {
   readonly world: SyncWorld<typeof movementSchema.decl>;
   readonly sync;
   readonly config: MovementConfig;
-  private readonly walkers = new Map<number, Walker>();
-  /** Dense list for the tick loop. */
-  private walkerList: Walker[] = [];
+  private readonly walkers: Roster<Walker>;
   private readonly rng: Random;
 
   constructor(config: Partial<MovementConfig> = {}) {
@@ -52,6 +55,7 @@ export class MovementGame implements Game<MovementInput> {
     // the tier radius is then unused but must exist.
     this.world = new SyncWorld(movementSchema, { tiers: [{ radius: this.config.world, every: 1 }] });
     this.sync = { mode: "binary" as const, encoder: this.world.encoder };
+    this.walkers = new Roster(this.world);
   }
 
   join(playerId: number, name: string): void {
@@ -62,28 +66,19 @@ export class MovementGame implements Game<MovementInput> {
       name: name || `p${playerId}`,
     };
     const entity = this.world.spawn("player", rec, { global: true });
-    const w: Walker = { entity, rec, dx: 0, dy: 0, sprint: false, idle: false };
-    this.walkers.set(playerId, w);
-    this.walkerList.push(w);
+    this.walkers.add(playerId, { entity, rec, dx: 0, dy: 0, sprint: false, idle: false });
   }
 
   disconnected(playerId: number): void {
-    const w = this.walkers.get(playerId);
-    if (w) w.idle = true;
+    this.walkers.disconnected(playerId);
   }
 
   reconnected(playerId: number): void {
-    const w = this.walkers.get(playerId);
-    if (w) w.idle = false;
+    this.walkers.reconnected(playerId);
   }
 
   leave(playerId: number): void {
-    const w = this.walkers.get(playerId);
-    if (!w) return;
-    this.world.despawn(w.entity);
-    this.world.removeViewer(playerId);
-    this.walkers.delete(playerId);
-    this.walkerList = this.walkerList.filter((x) => x !== w);
+    this.walkers.leave(playerId);
   }
 
   decodeInput(payload: unknown): MovementInput | InputRejection {
@@ -108,7 +103,7 @@ export class MovementGame implements Game<MovementInput> {
     const dt = dtMs / 1000;
     const lo = MOVEMENT_RULES.margin;
     const hi = this.config.world - MOVEMENT_RULES.margin;
-    const list = this.walkerList;
+    const list = this.walkers.list;
     for (let i = 0; i < list.length; i++) {
       const w = list[i];
       if (w.idle || (w.dx === 0 && w.dy === 0)) continue;

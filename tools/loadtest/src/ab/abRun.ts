@@ -5,12 +5,12 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { LoadConfig } from "../config";
-import { collectEnvironment, type Environment } from "../environment";
-import { fileTimestamp, writeReport } from "../report";
-import { runOnFreshServer, type Pinning } from "../server/freshRun";
+import { mergeQuery, type LoadConfig } from "../load/config";
+import { collectEnvironment, type Environment } from "../report/environment";
+import { fileTimestamp, writeReport } from "../report/reportFiles";
+import { runOnFreshServer } from "../run/freshRun";
+import type { Pinning } from "../server/pinning";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
-import { mergeQuery } from "../sweep";
 import { abOrder, describeSpec, type AbOrder, type AbSpec } from "./abSpec";
 import { abRows, abTable, runFigures, type AbFigureRow, type AbRunRecord } from "./abStats";
 

@@ -1,5 +1,6 @@
 /** The figures an A/B compares, their median and spread per side, and the result table. */
-import type { Report } from "../report";
+import { round2 } from "../metrics/round2";
+import type { Report } from "../report/report";
 
 /** One compared figure and where it is read in a report (null when the run lacks it). */
 export interface AbFigure {
@@ -8,12 +9,11 @@ export interface AbFigure {
   get(r: Report): number | null;
 }
 
-const r2 = (v: number): number => Math.round(v * 100) / 100;
 
 /** CPU of the workerd processes in one role over the window (null when the run has none). */
 function roleCpu(r: Report, role: "worker" | "proxy"): number | null {
   const ps = r.server?.workerd.filter((w) => w.role === role && w.cpuPct !== null) ?? [];
-  return ps.length === 0 ? null : r2(ps.reduce((a, w) => a + (w.cpuPct ?? 0), 0));
+  return ps.length === 0 ? null : round2(ps.reduce((a, w) => a + (w.cpuPct ?? 0), 0));
 }
 
 /** The figures, in table order. Missing figures (e.g. a server without tk:stats) stay missing. */
@@ -27,7 +27,7 @@ export const AB_FIGURES: readonly AbFigure[] = [
   { id: "ackP50Ms", label: "ack p50 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p50 : null) },
   { id: "ackP99Ms", label: "ack p99 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p99 : null) },
   { id: "gapP99Ms", label: "state-frame gap p99 ms", get: (r) => (r.summary.frameGapMs.count ? r.summary.frameGapMs.p99 : null) },
-  { id: "downKiBps", label: "downlink KiB/s per client", get: (r) => r2(r.summary.perClient.downlinkBytesPerSec / 1024) },
+  { id: "downKiBps", label: "downlink KiB/s per client", get: (r) => round2(r.summary.perClient.downlinkBytesPerSec / 1024) },
   { id: "flushP99Ms", label: "tk:stats flush p99 ms", get: (r) => r.summary.roomStats.flushP99Ms },
   { id: "joined", label: "clients joined", get: (r) => r.summary.clients.joined },
   { id: "generatorCpuPct", label: "generator CPU % (100 = 1 core)", get: (r) => r.summary.generator.cpuPercent },
@@ -48,7 +48,7 @@ export function spread(values: readonly (number | null)[]): Spread {
   if (v.length === 0) return { n: 0, median: null, min: null, max: null };
   const mid = v.length >> 1;
   const median = v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-  return { n: v.length, median: r2(median), min: v[0], max: v[v.length - 1] };
+  return { n: v.length, median: round2(median), min: v[0], max: v[v.length - 1] };
 }
 
 /** B's median over A's, or null when either is missing or A's is 0. */

@@ -1,6 +1,6 @@
 /** The conditions a capacity point must meet, checked against one run's report. */
-import type { Report } from "../report";
-import { MIN_STEADY_FRAME_SHARE } from "../steadyWindow";
+import type { Report } from "../report/report";
+import { MIN_STEADY_FRAME_SHARE } from "../run/steadyWindow";
 
 /** Limits of a passing point. */
 export const CAPACITY_LIMITS = {

@@ -1,6 +1,6 @@
 /** How a capacity sweep reads: the curve as a table, a one-line verdict, markdown and SVG charts. */
-import { lineChartSvg, stackSvgs, type ChartPoint } from "../lineChart";
-import type { CapacityPoint, CapacityResult } from "./capacityRun";
+import { lineChartSvg, stackSvgs, type ChartPoint } from "../report/lineChart";
+import type { CapacityPoint, CapacityResult } from "./capacityResult";
 
 const n = (v: number | null): string => (v === null ? "n/a" : String(v));
 

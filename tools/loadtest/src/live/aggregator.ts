@@ -1,9 +1,9 @@
 import { newHistogram } from "../metrics/histogram";
+import { round2 } from "../metrics/round2";
 import { liveBreach, type LiveThreshold } from "../thresholds/evaluate";
 import type { LiveSample } from "./series";
 import { windowHistogram, type ThreadTick } from "./threadTick";
 
-const r2 = (v: number): number => Math.round(v * 100) / 100;
 const ms = (us: number): number => Math.round(us) / 1000;
 
 /** Why a run stopped early. */
@@ -85,7 +85,7 @@ export class LiveAggregator {
     }
     const now = performance.now();
     const cpu = process.cpuUsage(this.cpu);
-    const cpuPct = r2(((cpu.user + cpu.system) / 1000 / Math.max(1, now - this.cpuAt)) * 100);
+    const cpuPct = round2(((cpu.user + cpu.system) / 1000 / Math.max(1, now - this.cpuAt)) * 100);
     this.cpu = process.cpuUsage();
     this.cpuAt = now;
     const cur = {
@@ -101,26 +101,26 @@ export class LiveAggregator {
     const sent = cur.inputsSent - this.prev.inputsSent;
     const down = (cur.bytesRx - this.prev.bytesRx) / dt;
     const s: LiveSample = {
-      tSec: r2(cur.tSec),
+      tSec: round2(cur.tSec),
       players,
       target: this.o.targetAt(cur.tSec),
       joined: sum((t) => t.joined),
       failed: sum((t) => t.failed),
       refused: sum((t) => t.refused),
-      inputsPerSec: r2(sent / dt),
-      acksPerSec: r2((cur.inputsAcked - this.prev.inputsAcked) / dt),
+      inputsPerSec: round2(sent / dt),
+      acksPerSec: round2((cur.inputsAcked - this.prev.inputsAcked) / dt),
       ackP50Ms: ack.totalCount ? ms(ack.getValueAtPercentile(50)) : null,
       ackP95Ms: ack.totalCount ? ms(ack.getValueAtPercentile(95)) : null,
       ackP99Ms: ack.totalCount ? ms(ack.getValueAtPercentile(99)) : null,
       frameGapP99Ms: gap.totalCount ? ms(gap.getValueAtPercentile(99)) : null,
-      framesPerSecPerClient: players > 0 ? r2((cur.framesRx - this.prev.framesRx) / dt / players) : null,
+      framesPerSecPerClient: players > 0 ? round2((cur.framesRx - this.prev.framesRx) / dt / players) : null,
       downlinkBytesPerSec: Math.round(down),
       downlinkBytesPerSecPerClient: players > 0 ? Math.round(down / players) : null,
       errors: sum((t) => t.errors),
       unexpectedCloses: sum((t) => t.unexpectedCloses),
       dropped: sum((t) => t.dropped),
       reconnected: sum((t) => t.reconnected),
-      onSchedulePct: sent > 0 ? r2(((cur.inputsOnSchedule - this.prev.inputsOnSchedule) / sent) * 100) : null,
+      onSchedulePct: sent > 0 ? round2(((cur.inputsOnSchedule - this.prev.inputsOnSchedule) / sent) * 100) : null,
       eventLoopP99Ms: Math.max(0, ...ticks.map((t) => t.eventLoopP99Ms)),
       generatorCpuPct: cpuPct,
     };

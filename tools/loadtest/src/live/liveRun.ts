@@ -1,9 +1,8 @@
-import type { ResolvedConfig } from "../config";
-import { buildPlan, plannedAt } from "../loadPlan";
-import type { ShardResult } from "../shardRun";
+import type { ResolvedConfig } from "../load/config";
+import { buildPlan, plannedAt } from "../load/loadPlan";
 import { liveThresholds } from "../thresholds/evaluate";
 import { LiveAggregator, type AbortInfo } from "./aggregator";
-import type { LiveSample, RunSeries } from "./series";
+import type { LiveSample, RoomStatsSample, RunSeries } from "./series";
 import type { ThreadTick } from "./threadTick";
 
 /** Options of a run that concern its progress, not its load. */
@@ -25,11 +24,7 @@ export class LiveRun {
   private readonly aggregator: LiveAggregator;
   aborted: AbortInfo | null = null;
 
-  constructor(
-    private readonly cfg: ResolvedConfig,
-    threads: number,
-    opts: LiveOptions = {},
-  ) {
+  constructor(cfg: ResolvedConfig, threads: number, opts: LiveOptions = {}) {
     const plan = buildPlan(cfg);
     // plannedAt walks the whole plan: fine once a second for the thousands of players one box drives.
     const targetAt = (tSec: number): number => plannedAt(plan, tSec * 1000);
@@ -53,14 +48,8 @@ export class LiveRun {
     return (tick) => this.aggregator.accept(i, tick);
   }
 
-  /** The report's series from what was sampled. */
-  series(results: readonly ShardResult[]): RunSeries {
-    const roomStats = results.flatMap((r) => r.roomStats).sort((a, b) => a.tSec - b.tSec || a.roomId.localeCompare(b.roomId));
-    return { intervalSec: 1, samples: this.aggregator.samples, roomStats };
-  }
-
-  /** Whether any live threshold exists (for messages). */
-  get judgesLive(): boolean {
-    return this.cfg.abortOnFail && liveThresholds(this.cfg.thresholds).length > 0;
+  /** The report's series: the samples taken and the threads' tk:stats samples, in time order. */
+  series(roomStats: readonly RoomStatsSample[]): RunSeries {
+    return { intervalSec: 1, samples: this.aggregator.samples, roomStats: [...roomStats].sort((a, b) => a.tSec - b.tSec || a.roomId.localeCompare(b.roomId)) };
   }
 }

@@ -1,8 +1,9 @@
 import type { Histogram } from "hdr-histogram-js";
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import { ELD_RESOLUTION_MS } from "../genHealth";
+import { ELD_RESOLUTION_MS } from "../metrics/genHealth";
 import { decodeHistogram, encodeHistogram, newHistogram } from "../metrics/histogram";
 import type { LiveWindow, RoomMetrics } from "../metrics/roomMetrics";
+import { round2 } from "../metrics/round2";
 
 /**
  * What one generator thread measured in the last second: cumulative counters summed over its
@@ -57,7 +58,7 @@ export class ThreadSampler {
       unexpectedCloses: 0,
       dropped: 0,
       reconnected: 0,
-      eventLoopP99Ms: Math.max(0, Math.round((this.eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS) * 100) / 100),
+      eventLoopP99Ms: Math.max(0, round2(this.eld.percentile(99) / 1e6 - ELD_RESOLUTION_MS)),
       ackWindow: encode ? encodeHistogram(this.window.ackRtt) : copy(this.window.ackRtt),
       gapWindow: encode ? encodeHistogram(this.window.frameGap) : copy(this.window.frameGap),
     };

@@ -5,9 +5,9 @@
  */
 import { writeFileSync } from "node:fs";
 import type { LiveSample, RoomStatsSample } from "../live/series";
-import type { Report } from "../report";
-import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "../lineChart";
 import { parseThreshold } from "../thresholds/parse";
+import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "./lineChart";
+import type { Report } from "./report";
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1320px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}

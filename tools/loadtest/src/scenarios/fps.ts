@@ -1,6 +1,6 @@
 import { FPS_MOVE_BYTES, FPS_RULES, FpsEventKind, writeFpsMove, writeFpsShot, type FpsMove, type FpsShot } from "@tikron/games/schemas";
 import type { BinaryWriter } from "@tikron/protocol";
-import type { Rng } from "../rng";
+import type { Rng } from "./rng";
 import { defineScenario, type WelcomeInfo } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
 

@@ -1,3 +1,4 @@
+/** The scenario registry: the built-in scenarios by name, and scenario files loaded by path. */
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { agarScenario } from "./agar";

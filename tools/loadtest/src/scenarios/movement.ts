@@ -1,6 +1,6 @@
 import { MOVEMENT_INPUT_BYTES, writeMovementInput, type MovementInput } from "@tikron/games/schemas";
 import type { BinaryWriter } from "@tikron/protocol";
-import type { Rng } from "../rng";
+import type { Rng } from "./rng";
 import { defineScenario } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
 

@@ -1,5 +1,5 @@
 import type { BinaryWriter } from "@tikron/protocol";
-import type { Rng } from "../rng";
+import type { Rng } from "./rng";
 
 /** What a scenario may learn from the welcome (for room-time stamps and "is this mine?"). */
 export interface WelcomeInfo {

@@ -1,4 +1,4 @@
-import type { Rng } from "../rng";
+import type { Rng } from "./rng";
 
 /** Largest heading change per input (radians): a wandering, not jittering, player. */
 export const MAX_TURN_RAD = 0.35;

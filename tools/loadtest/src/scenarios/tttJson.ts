@@ -1,4 +1,4 @@
-import type { Rng } from "../rng";
+import type { Rng } from "./rng";
 import type { TextScenario } from "./scenario";
 
 /** A seat's mark in the ttt-json room. */

@@ -1,7 +1,14 @@
-import { summarize, type Report, type Summary } from "../report";
 import type { RoomData } from "../metrics/roomMetrics";
-import { figureValue, isFigure, LIVE_FIGURES } from "./figures";
-import { compare, parseThreshold, type ParsedThreshold, type Term } from "./parse";
+import { summarize, type Summary } from "../metrics/summary";
+import { figureValue, LIVE_FIGURES } from "./figures";
+import { checkThresholdNames, compare, parseThreshold, type ParsedThreshold, type Term } from "./parse";
+
+/** What thresholds are judged on: a report's summary and its mergeable data, all rooms merged and each room. */
+export interface Measured {
+  readonly summary: Summary;
+  readonly total: RoomData;
+  readonly rooms: readonly RoomData[];
+}
 
 /** Outcome of one threshold against one report. */
 export interface ThresholdCheck {
@@ -13,22 +20,6 @@ export interface ThresholdCheck {
 }
 
 const fmt = (v: number): string => String(Math.round(v * 1000) / 1000);
-
-/** Checks that every figure a threshold names exists; throws naming the unknown one. */
-export function checkThresholdNames(p: ParsedThreshold): void {
-  for (const name of [p.figure, ...p.rhs.flatMap((t) => ("figure" in t ? [t.figure] : []))]) {
-    if (!isFigure(name)) throw new Error(`threshold "${p.source}": unknown figure "${name}" (see README, Figures)`);
-  }
-}
-
-/** Parses and name-checks a list of thresholds (config validation). */
-export function parseThresholds(list: readonly string[]): ParsedThreshold[] {
-  return list.map((t) => {
-    const p = parseThreshold(t);
-    checkThresholdNames(p);
-    return p;
-  });
-}
 
 function sumTerms(terms: readonly Term[], get: (name: string) => number | null | undefined): number | string {
   let v = 0;
@@ -54,9 +45,9 @@ function judge(p: ParsedThreshold, get: (name: string) => number | null | undefi
 }
 
 /** Per-room summaries are computed once per report and reused across thresholds. */
-const roomSummaries = new WeakMap<Report, Summary[]>();
+const roomSummaries = new WeakMap<Measured, Summary[]>();
 
-function roomSummary(r: Report, i: number): Summary {
+function roomSummary(r: Measured, i: number): Summary {
   let list = roomSummaries.get(r);
   if (!list) {
     list = r.rooms.map((d: RoomData) => summarize([d], d, []));
@@ -66,7 +57,7 @@ function roomSummary(r: Report, i: number): Summary {
 }
 
 /** Evaluates one threshold against a finished report. */
-export function evaluateThreshold(r: Report, text: string): ThresholdCheck {
+export function evaluateThreshold(r: Measured, text: string): ThresholdCheck {
   let p: ParsedThreshold;
   try {
     p = parseThreshold(text);
@@ -95,7 +86,7 @@ export function evaluateThreshold(r: Report, text: string): ThresholdCheck {
 }
 
 /** Evaluates every threshold. */
-export function evaluateThresholds(r: Report, list: readonly string[]): ThresholdCheck[] {
+export function evaluateThresholds(r: Measured, list: readonly string[]): ThresholdCheck[] {
   return list.map((t) => evaluateThreshold(r, t));
 }
 

@@ -5,7 +5,7 @@
  */
 import type { DurationSummary } from "../metrics/histogram";
 import type { RoomData } from "../metrics/roomMetrics";
-import type { Summary } from "../report";
+import type { Summary } from "../metrics/summary";
 
 /** What a figure is computed from. `room` is false for figures that exist only for the total. */
 interface FigureDef {

@@ -10,6 +10,8 @@
  *   `rooms[i].` = room i only (0-based, in report order).
  */
 
+import { isFigure } from "./figures";
+
 /** Comparison operators, longest first so `<=` is not read as `<`. */
 const OPS = ["<=", ">=", "==", "!=", "<", ">"] as const;
 export type ThresholdOp = (typeof OPS)[number];
@@ -93,4 +95,20 @@ export function compare(actual: number, op: ThresholdOp, limit: number): boolean
     case "!=":
       return actual !== limit;
   }
+}
+
+/** Checks that every figure a threshold names exists; throws naming the unknown one. */
+export function checkThresholdNames(p: ParsedThreshold): void {
+  for (const name of [p.figure, ...p.rhs.flatMap((t) => ("figure" in t ? [t.figure] : []))]) {
+    if (!isFigure(name)) throw new Error(`threshold "${p.source}": unknown figure "${name}" (see README, Figures)`);
+  }
+}
+
+/** Parses and name-checks a list of thresholds (config validation). */
+export function parseThresholds(list: readonly string[]): ParsedThreshold[] {
+  return list.map((t) => {
+    const p = parseThreshold(t);
+    checkThresholdNames(p);
+    return p;
+  });
 }

@@ -1,0 +1,157 @@
+import type { HostedRoom, SeatTicket } from "@tikron/core";
+import type { RoomRequestMeta } from "./roomRequest";
+import { SocketConnection, sendableCloseCode } from "./socketConnection";
+
+/**
+ * The two ways a room's Durable Object takes WebSockets, chosen once per room by whether its
+ * game ticks (see AGENTS.md, "Socket APIs"): {@link StandardSockets} (`accept()` and listeners)
+ * for ticking rooms, whose loop keeps the object awake anyway and for which every message
+ * through the Hibernation API costs several times more CPU; {@link HibernatingSockets}
+ * (`ctx.acceptWebSocket`, attachments) for turn-based rooms, so an idle one sleeps and its
+ * sockets are re-seated when it wakes. Both hand the room the same `open`/`message`/`closed`.
+ */
+export interface RoomSocketApi {
+  /** The API's name in DEV_MODE stats (`adapter.socketApi`). */
+  readonly name: "standard" | "hibernation";
+  /** Open sockets. */
+  readonly count: number;
+  /** Accepts the server end of a new socket pair and opens it in the room. */
+  accept(server: WebSocket, meta: RoomRequestMeta): void;
+  /** A socket took a seat (the room's `onSeated` hook). */
+  seated(connId: number, ticket: SeatTicket): void;
+  /** Re-opens, in a room just rebuilt, the sockets that outlived the object's memory. */
+  reattach(): void;
+  /** A message on a hibernatable socket (`webSocketMessage`). */
+  message(ws: WebSocket, data: string | ArrayBuffer): void;
+  /** The peer closed a socket: the room holds or frees the seat; the close is finished here. */
+  closed(ws: WebSocket, code: number, reason: string): void;
+  /** A socket failed (`error`): the room hears of it as an abnormal close (1006). */
+  failed(ws: WebSocket): void;
+}
+
+/** Sees every backlog reading of a socket (DEV_MODE stats: what the runtime reported). */
+export type ObserveBuffered = (bytes: number, reported: boolean) => void;
+
+/** The sockets of one room by WebSocket and by the room's connection id. */
+abstract class SocketTable {
+  private readonly connIds = new Map<WebSocket, number>();
+  private readonly byId = new Map<number, WebSocket>();
+
+  constructor(
+    protected readonly room: HostedRoom,
+    protected readonly observeBuffered: ObserveBuffered,
+  ) {}
+
+  get count(): number {
+    return this.connIds.size;
+  }
+
+  message(ws: WebSocket, data: string | ArrayBuffer): void {
+    const id = this.connIds.get(ws);
+    if (id !== undefined) this.room.message(id, data);
+  }
+
+  closed(ws: WebSocket, code: number, reason: string): void {
+    const id = this.untrack(ws);
+    if (id !== undefined) this.room.closed(id, code, reason);
+    try {
+      ws.close(sendableCloseCode(code), "closing");
+    } catch {
+      // already closed
+    }
+  }
+
+  failed(ws: WebSocket): void {
+    const id = this.untrack(ws);
+    if (id !== undefined) this.room.closed(id, 1006, "socket error");
+  }
+
+  protected connection(ws: WebSocket): SocketConnection {
+    return new SocketConnection(ws, this.observeBuffered);
+  }
+
+  protected track(ws: WebSocket, connId: number): void {
+    this.connIds.set(ws, connId);
+    this.byId.set(connId, ws);
+  }
+
+  protected socketOf(connId: number): WebSocket | undefined {
+    return this.byId.get(connId);
+  }
+
+  private untrack(ws: WebSocket): number | undefined {
+    const id = this.connIds.get(ws);
+    this.connIds.delete(ws);
+    if (id !== undefined) this.byId.delete(id);
+    return id;
+  }
+}
+
+/**
+ * Ticking rooms: the standard API. Messages, closes and errors arrive through the socket's own
+ * listeners; the sockets die with the object, so there is nothing to persist or re-attach.
+ */
+export class StandardSockets extends SocketTable implements RoomSocketApi {
+  readonly name = "standard";
+
+  accept(server: WebSocket, meta: RoomRequestMeta): void {
+    // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation);
+    this.track(server, id);
+    server.addEventListener("message", (e) => this.room.message(id, e.data as ArrayBuffer | string));
+    server.addEventListener("close", (e) => this.closed(server, e.code, e.reason));
+    server.addEventListener("error", () => this.failed(server));
+  }
+
+  seated(): void {}
+
+  reattach(): void {}
+}
+
+/** What each hibernatable socket carries, so a restarted object can rebuild its room. */
+export interface SocketAttachment {
+  /** The request that opened the socket (for its seat: the request that made the room). */
+  meta: RoomRequestMeta;
+  /** The seat the socket took, once it took one. */
+  ticket: SeatTicket | null;
+}
+
+/**
+ * Turn-based rooms: the Hibernation API, so an idle room (nobody moving, the keepalive answered
+ * by the runtime's auto-response) sleeps and costs nothing. Events arrive as the object's
+ * `webSocketMessage/Close/Error`; each socket's attachment names its seat, which is how a woken
+ * object re-seats it ({@link reattach}).
+ */
+export class HibernatingSockets extends SocketTable implements RoomSocketApi {
+  readonly name = "hibernation";
+
+  constructor(
+    room: HostedRoom,
+    observeBuffered: ObserveBuffered,
+    private readonly ctx: DurableObjectState,
+    /** The request that made the room: the meta of every seated socket's attachment. */
+    private readonly roomMeta: RoomRequestMeta,
+  ) {
+    super(room, observeBuffered);
+  }
+
+  accept(server: WebSocket, meta: RoomRequestMeta): void {
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
+    this.track(server, this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation));
+  }
+
+  seated(connId: number, ticket: SeatTicket): void {
+    this.socketOf(connId)?.serializeAttachment({ meta: this.roomMeta, ticket } satisfies SocketAttachment);
+  }
+
+  reattach(): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const att = ws.deserializeAttachment() as SocketAttachment | null;
+      const conn = this.connection(ws);
+      this.track(ws, att?.ticket ? this.room.adopt(conn, att.ticket) : this.room.open(conn, att?.meta.playerId));
+    }
+  }
+}

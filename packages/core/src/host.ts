@@ -1,0 +1,231 @@
+/**
+ * What a host (a runtime adapter: the Cloudflare Durable Object, the Node server) and its rooms
+ * say to each other, in one place. The host implements {@link Connection} for each socket and,
+ * if it wants to hear of a room's life, {@link RoomHooks}; it makes rooms with `createRoom` and
+ * talks to one only through {@link HostedRoom}. Everything else in the core is the room's own.
+ */
+import type { RoomStatus } from "./match/roomStatus";
+import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import type { ListingInit } from "./room/roomListing";
+import type { Clock } from "./clock";
+import type { Game } from "./game";
+import type { BotSpec } from "./gameDefinition";
+import type { AdmissionRefusal } from "./room/admission";
+import type { RoomOptions } from "./roomOptions";
+import type { RoomStatsSnapshot } from "./roomStats";
+
+/**
+ * One client socket as the room sees it: the host wraps its runtime's socket (a Workers
+ * WebSocket, a `ws` socket; tests use an in-memory fake). The core never touches a runtime
+ * socket directly.
+ */
+export interface Connection {
+  /**
+   * Sends one binary or text message. Must not throw (adapters swallow send-after-close).
+   * Binary `data` is a view of the room's reused writer, valid only during the call: the room
+   * sends every frame without copying it, so an adapter whose socket keeps the bytes past the
+   * call (e.g. `ws` queueing them) must copy; one whose runtime copies on send (workerd) need not.
+   */
+  send(data: Uint8Array | string): void;
+  /** Closes the socket with an application close code and a short reason. */
+  close(code: number, reason: string): void;
+  /** True for a room's own bot players (no socket; the room encodes no frames for them). */
+  readonly bot?: boolean;
+  /** Bytes queued but not yet written to the network, where the runtime exposes it (else 0). */
+  bufferedAmount(): number;
+}
+
+/** Optional observers of a room's life; never called on the tick path. */
+export interface RoomHooks {
+  /** A session started (first seat taken in an empty room). */
+  onSessionStart?(info: { kind: string; roomId: string; startedAt: number }): void;
+  /** The last seat was freed. */
+  onSessionEnd?(record: RoomSessionRecord): void;
+  /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
+  onSeated?(connId: number, ticket: SeatTicket): void;
+  /**
+   * What a matchmaker knows the room by changed ({@link HostedRoom.status}): seats taken, held or
+   * freed, seat reservations, metadata, lock or visibility. Called synchronously from those
+   * changes: hosts report it off the tick path, coalesced (core/match `StatusReporter`).
+   */
+  onStatusChange?(): void;
+  /**
+   * Something a restart would need changed: a seat taken or freed, or a turn-based game's
+   * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'
+   * input seqs (`soon` false: within a few seconds is fine). A host that persists
+   * {@link HostedRoom.checkpoint} batches these; the room calls it freely.
+   */
+  onCheckpointDue?(soon: boolean): void;
+}
+
+/** A room session (first seat taken → last seat freed), reported for durable records. */
+export interface RoomSessionRecord {
+  /** Room kind. */
+  kind: string;
+  /** Room id. */
+  roomId: string;
+  /** Session start (epoch ms): the first seat taken. */
+  startedAt: number;
+  /** Session end (epoch ms): the last seat freed. */
+  endedAt: number;
+  /** Most players connected at once. */
+  peakCcu: number;
+  /** New seats taken during the session. */
+  totalJoins: number;
+  /** Joins refused during the session. */
+  refusals: number;
+  /** Socket closes by close name. */
+  closes: Record<string, number>;
+}
+
+/** What a restored socket carries across a runtime restart (e.g. in a WebSocket attachment). */
+export interface SeatTicket {
+  /** The seat's player id in the room. */
+  playerId: number;
+  /** The seat's reconnect token. */
+  token: string;
+  /** The display name given at join. */
+  name: string;
+  /** True when the socket speaks the JSON dialect (the field name is kept: tickets are persisted). */
+  json: boolean;
+  /** Verified external player id the seat is bound to (see {@link HostedRoom.open}). */
+  identity?: string;
+}
+
+/**
+ * What a room persists so a restart loses nothing a player would notice: every seat (id, token,
+ * name, bound identity, last applied seq) and, when the game implements `checkpoint()`, the
+ * game's own state. JSON-able; hosts store it as they like (the Cloudflare adapter in Durable
+ * Object storage) and hand it back to {@link HostedRoom.restoreCheckpoint} before any socket is
+ * seated.
+ */
+export interface RoomCheckpoint {
+  /** Format version. */
+  v: 1;
+  /** The room's kind and id: a checkpoint is restored only into the same room. */
+  kind: string;
+  /** See {@link kind}. */
+  roomId: string;
+  /** Wall-clock ms when it was taken (for operators; the room does not read it). */
+  savedAt: number;
+  /** Every seat, connected or held, when it was taken. */
+  seats: CheckpointSeat[];
+  /** The game's `checkpoint()`, absent when the game has none. */
+  game?: unknown;
+}
+
+/** One seat in a {@link RoomCheckpoint}. */
+export interface CheckpointSeat extends SeatTicket {
+  /** Highest input seq applied: the reconnect's welcome tells the client (`lastSeq`). */
+  lastSeq: number;
+}
+
+/** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
+export interface RoomInit {
+  /** Room kind. */
+  kind: string;
+  /** Room id. */
+  roomId: string;
+  /** The game this room runs. */
+  game: Game;
+  /** Layered over the defaults by `resolveRoomOptions`. */
+  options?: Partial<RoomOptions>;
+  /** Clock the room runs on (default: the system clock; tests pass a `FakeClock`). */
+  clock?: Clock;
+  /** Observers of the room's life (records, restarts, the lobby). */
+  hooks?: RoomHooks;
+  /** The kind's bot players (from its `GameDefinition`). */
+  bots?: BotSpec;
+  /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
+  listing?: ListingInit;
+}
+
+/**
+ * The room as its host sees it: every call a host makes. A socket's life is
+ * {@link admitSocket} (before the upgrade) → {@link open} (or {@link adopt} after a restart) →
+ * {@link message} for each message → {@link closed}; none of them throws for anything a client
+ * sends.
+ */
+export interface HostedRoom {
+  /** Room kind, e.g. `agar`. */
+  readonly kind: string;
+  /** Room id within its kind. */
+  readonly roomId: string;
+  /** The resolved options the room runs with. */
+  readonly options: RoomOptions;
+  /**
+   * Whether the game runs a tick loop. Hosts pick their socket API by it: a ticking room is
+   * awake while anyone is connected, a turn-based one can sleep between moves.
+   */
+  readonly ticking: boolean;
+  /** Connected clients (seated, with a live socket, bots included); `ccu` in `tk:stats`. */
+  readonly connectedCount: number;
+  /** Seats taken, connected or held for a reconnect. */
+  readonly seatCount: number;
+  /** Bot players seated now. */
+  readonly botCount: number;
+  /** Whether this room's kind has bots, and whether production gateways may add them. */
+  readonly botsAvailable: {
+    /** The kind's definition has bots. */
+    available: boolean;
+    /** Its `bots.allowInProduction` is set. */
+    inProduction: boolean;
+  };
+  /**
+   * Whether a host may accept one more socket, asked before the upgrade with the caller's
+   * admission key (see {@link open}). Null means yes; otherwise the host answers the refusal's
+   * HTTP status (503 when `maxPendingSockets` sockets in the room have not said hello; 429 when
+   * this caller has `maxPendingPerIdentity` waiting or is cooling down after an abuse kick),
+   * with `Retry-After` (`admissionReply` words it). Counted under `refused.<counter>`.
+   */
+  admitSocket(identity?: string, address?: string): AdmissionRefusal | null;
+  /**
+   * A socket opened. Returns the id the host passes to {@link message} and {@link closed}.
+   * `identity` is a player id the host has verified (e.g. from a signed join ticket): such a
+   * socket always gets that player's seat back, whatever token its hello carries, and one
+   * identity never holds two seats, so one ticket cannot fill a room. `address` is the peer's
+   * address when the host knows one worth limiting by; admission limits per caller use the
+   * identity, else the address (see room/admission.ts). `reservation` is the seat reservation
+   * the join names (from a matchmaker, via a verified reservation token whose identity is
+   * `identity`): the hello takes the seat held for it.
+   */
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number;
+  /**
+   * Re-attaches a socket that survived a runtime restart (e.g. Durable Object hibernation) to a
+   * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.
+   */
+  adopt(conn: Connection, ticket: SeatTicket): number;
+  /** One message arrived on a socket. Never throws; bad input is answered and counted. */
+  message(connId: number, data: Uint8Array | ArrayBuffer | string): void;
+  /** A socket closed (by the peer or the network). */
+  closed(connId: number, code: number, reason?: string): void;
+  /** The `tk:stats` snapshot. */
+  snapshot(): RoomStatsSnapshot;
+  /** The ticket of a live, seated socket, for hosts that persist it across restarts. */
+  seatTicket(connId: number): SeatTicket | null;
+  /** Every seat and the game's own checkpoint, JSON-able (see {@link RoomHooks.onCheckpointDue}). */
+  checkpoint(): RoomCheckpoint;
+  /**
+   * Rebuilds the room from a {@link checkpoint} before any socket is seated: every seat comes
+   * back held for the reconnection window. Returns false (and changes nothing) for a value that
+   * is not a checkpoint of this room, or when seats already exist.
+   */
+  restoreCheckpoint(value: unknown): boolean;
+  /**
+   * Adds or removes bot players until `n` are seated (clamped to 0..MAX_BOTS; bots take seats
+   * like anyone, so a full room seats fewer). Returns the bots seated. No-op for kinds without
+   * bots.
+   */
+  setBots(n: number): number;
+  /** What the room's matchmaker knows it by (see core/match `RoomStatus`). */
+  status(): RoomStatus;
+  /**
+   * A matchmaker asks for seats, all or none (see core/match `SeatRequest`): each identity that
+   * holds no seat here gets one held for `req.ttlMs`, counted against the cap. The room is the
+   * authority: a locked room, a private one asked for by a public request, or one without room
+   * for every seat refuses, whatever the matchmaker believed.
+   */
+  reserveSeats(req: SeatRequest): SeatAnswer;
+  /** Stops timers and closes every socket (room shutdown). */
+  dispose(code?: number, reason?: string): void;
+}

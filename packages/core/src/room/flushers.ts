@@ -1,0 +1,248 @@
+import { FrameFlag, beginFrame, endFrame, writeFrameAck, writeFrameEvents, type FrameWriter, type JsonServerMessage } from "@tikron/protocol";
+import type { Game } from "../game";
+import type { RoomOptions } from "../roomOptions";
+import type { RoomStats } from "../roomStats";
+import type { JsonStateSource, StateEncoder } from "../stateEncoder";
+import { sendTo, type ClientLink, type Dialect, type Seat } from "./clientLink";
+
+/**
+ * How a room's state reaches each seat: the one seam between the room's loop (when to flush,
+ * who is connected) and the dialect its game syncs in. {@link BinaryFlusher} writes one FRAME
+ * per seat (`[kind][flags][tick][time][ack?][events?][delta?]`) through the room's writer and
+ * the game's {@link StateEncoder}; {@link JsonFlusher} one `state` text with the ack, the view and
+ * the events. What every state message shares is written once below: its time, the ack
+ * bookkeeping, and the `frames`/`bytesOut` accounting.
+ */
+export interface Flusher {
+  /** The dialect this room's sockets must speak (their hello is refused otherwise). */
+  readonly dialect: Dialect;
+  /** The welcome's `schemaHash` (0 for JSON rooms). */
+  readonly schemaHash: number;
+  /** A socket took `seat`: its per-client state starts from an empty baseline. */
+  attach(seat: Seat): void;
+  /** `seat` lost its socket (held or freed): its per-client state is released. */
+  detach(seat: Seat): void;
+  /** The game's state changed (JSON rooms send every view at their next flush). */
+  stateChanged(): void;
+  /** One flush: at most one state message per connected seat. */
+  flush(seats: readonly Seat[], tick: number, now: number): void;
+  /** Sends `seat` its ack at once, alone (inputs applied on arrival in a ticking room). */
+  ackNow(seat: Seat, tick: number, now: number): void;
+}
+
+/** Backpressure for the state stream (the room's sockets answer it: room/roomSockets.ts). */
+export interface StreamGate {
+  /**
+   * False when `link` is behind (its message is skipped) or was just closed 4004. `readRuntime`
+   * also consults the runtime's `bufferedAmount`.
+   */
+  streamAllowed(link: ClientLink, now: number, readRuntime: boolean): boolean;
+}
+
+/** What a flusher needs from its room. */
+export interface FlushDeps {
+  readonly options: RoomOptions;
+  readonly stats: RoomStats;
+  /** The room's one reused writer. */
+  readonly writer: FrameWriter;
+  /** Room time 0 (the welcome's `roomEpoch`): state times count from it. */
+  readonly epoch: number;
+  readonly gate: StreamGate;
+}
+
+/** The flusher of a game's sync mode. */
+export function createFlusher(sync: Game["sync"], deps: FlushDeps): Flusher {
+  return sync.mode === "binary" ? new BinaryFlusher(sync.encoder, deps) : new JsonFlusher(sync.source, deps);
+}
+
+/** A state message's time: whole ms since the room's epoch, never negative. */
+function stateTime(now: number, epoch: number): number {
+  return Math.max(0, Math.round(now - epoch));
+}
+
+/**
+ * The seq `seat`'s next state message acks, marked acked and counted, or 0 when it owes none
+ * (seqs start at 1). One ack covers every input processed since the last one.
+ */
+function takeAck(seat: Seat, stats: RoomStats): number {
+  if (seat.lastProcessedSeq <= seat.lastAckedSeq) return 0;
+  seat.lastAckedSeq = seat.lastProcessedSeq;
+  stats.acks++;
+  return seat.lastAckedSeq;
+}
+
+/** Sends one state message, counted in `frames` and `bytesOut` (UTF-16 units for text). */
+function sendState(link: ClientLink, data: Uint8Array | string, stats: RoomStats): void {
+  stats.frames++;
+  stats.bytesOut += typeof data === "string" ? data.length : data.byteLength;
+  sendTo(link, data);
+}
+
+/**
+ * Binary rooms: per connected seat one FRAME built in the room's single writer, one send each.
+ * A seat with no ack, no events and no delta gets no frame, except an idle frame (header only)
+ * at the first flush after its view stopped changing and then one per `idleFrameMs`, so its
+ * client knows time advanced with nothing moving. Bots get nothing.
+ */
+export class BinaryFlusher implements Flusher {
+  readonly dialect = "binary";
+  private flushIndex = 0;
+
+  constructor(
+    private readonly encoder: StateEncoder,
+    private readonly d: FlushDeps,
+  ) {}
+
+  get schemaHash(): number {
+    return this.encoder.schemaHash;
+  }
+
+  attach(seat: Seat): void {
+    if (seat.syncState !== null) this.encoder.releaseClient(seat.syncState);
+    seat.syncState = this.encoder.createClient(seat.playerId);
+  }
+
+  detach(seat: Seat): void {
+    if (seat.syncState === null) return;
+    this.encoder.releaseClient(seat.syncState);
+    seat.syncState = null;
+  }
+
+  stateChanged(): void {}
+
+  flush(seats: readonly Seat[], tick: number, now: number): void {
+    const flushIndex = this.flushIndex++;
+    const { encoder } = this;
+    const { writer: w, stats, gate } = this.d;
+    encoder.beginFlush(flushIndex);
+    const time = stateTime(now, this.d.epoch);
+    const idleMs = this.d.options.idleFrameMs;
+    for (let i = 0; i < seats.length; i++) {
+      const seat = seats[i]!;
+      const link = seat.link;
+      if (!link) continue;
+      if (link.connection.bot === true) {
+        // Bots read nothing: encoding their frames would be work for nobody.
+        seat.events.length = 0;
+        continue;
+      }
+      // A client that is behind gets no frame: its baseline stays at the last frame it got, so
+      // the next one it gets carries everything since (a fresh view, not a replay). The
+      // runtime's own backlog is read every 4th flush per client, staggered.
+      if (!gate.streamAllowed(link, now, ((flushIndex + i) & 3) === 0)) continue;
+      w.reset();
+      const flagsPos = beginFrame(w, tick, time);
+      let flags = 0;
+      const ack = takeAck(seat, stats);
+      if (ack > 0) {
+        writeFrameAck(w, ack);
+        flags |= FrameFlag.Ack;
+      }
+      if (seat.events.length > 0) {
+        writeFrameEvents(w, seat.events as Uint8Array[]);
+        seat.events.length = 0;
+        flags |= FrameFlag.Events;
+      }
+      if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
+      if (flags === 0) {
+        // Nothing changed for this client: a header-only frame at once when it stops changing,
+        // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
+        // playout clock neither drifts nor starves.
+        if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) continue;
+        stats.idleFrames++;
+        seat.settled = true;
+      } else {
+        seat.settled = false;
+      }
+      seat.lastFrameAt = now;
+      endFrame(w, flagsPos, flags);
+      sendState(link, w.peek(), stats);
+    }
+  }
+
+  /** An ack-only frame (queueInputs off): one extra send per input, by design. */
+  ackNow(seat: Seat, tick: number, now: number): void {
+    const link = seat.link;
+    if (!link) return;
+    const ack = takeAck(seat, this.d.stats);
+    if (ack === 0) return;
+    const w = this.d.writer.reset();
+    const flagsPos = beginFrame(w, tick, stateTime(now, this.d.epoch));
+    seat.lastFrameAt = now;
+    writeFrameAck(w, ack);
+    endFrame(w, flagsPos, FrameFlag.Ack);
+    sendState(link, w.peek(), this.d.stats);
+  }
+}
+
+/**
+ * JSON rooms (turn-based: a handful of seats, a flush when the game marks a change): per
+ * connected seat a `state` message with the ack, the seat's view when the state changed, and its
+ * events. A seat with none of these gets nothing.
+ */
+export class JsonFlusher implements Flusher {
+  readonly dialect = "json";
+  readonly schemaHash = 0;
+  /** The state changed since the last flush: every seat gets its view. */
+  private changed = false;
+
+  constructor(
+    private readonly source: JsonStateSource,
+    private readonly d: FlushDeps,
+  ) {}
+
+  /** A seat taken changes what everyone sees (the seats in the view): every view goes next flush. */
+  attach(): void {
+    this.changed = true;
+  }
+
+  detach(): void {}
+
+  stateChanged(): void {
+    this.changed = true;
+  }
+
+  flush(seats: readonly Seat[], tick: number, now: number): void {
+    const stateChanged = this.changed;
+    this.changed = false;
+    const { stats, gate } = this.d;
+    const time = stateTime(now, this.d.epoch);
+    for (const seat of seats) {
+      const link = seat.link;
+      if (!link) continue;
+      // A client that is behind gets nothing now; its next state carries the view then current.
+      if (!gate.streamAllowed(link, now, true)) {
+        if (stateChanged) seat.viewStale = true;
+        continue;
+      }
+      const changed = stateChanged || seat.viewStale;
+      seat.viewStale = false;
+      const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time };
+      let any = false;
+      const ack = takeAck(seat, stats);
+      if (ack > 0) {
+        msg.ack = ack;
+        any = true;
+      }
+      if (changed) {
+        msg.state = this.source.viewFor(seat.playerId);
+        any = true;
+      }
+      if (seat.events.length > 0) {
+        msg.events = seat.events.slice();
+        seat.events.length = 0;
+        any = true;
+      }
+      if (any) sendState(link, JSON.stringify(msg), stats);
+    }
+  }
+
+  ackNow(seat: Seat, tick: number, now: number): void {
+    const link = seat.link;
+    if (!link) return;
+    const ack = takeAck(seat, this.d.stats);
+    if (ack === 0) return;
+    const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time: stateTime(now, this.d.epoch), ack };
+    sendState(link, JSON.stringify(msg), this.d.stats);
+  }
+}

@@ -1,0 +1,109 @@
+/** Gates: named presets of a load and the thresholds it must meet. */
+import type { LoadConfig } from "../load/config";
+import type { Report } from "../report/report";
+import { evaluateReport, type GateResult } from "../report/verdict";
+import { runLoad } from "../run/runner";
+
+/** A named load shape plus the thresholds it must meet: a preset in the threshold language. */
+export interface Gate {
+  name: string;
+  description: string;
+  /** Cheap and self-contained enough for CI (still needs the room server running). */
+  ci: boolean;
+  /** Default URL; null = `--url` is required. */
+  defaultUrl: string | null;
+  load: Omit<LoadConfig, "url" | "name">;
+  /** Threshold expressions (see thresholds/parse.ts). */
+  thresholds: readonly string[];
+}
+
+/**
+ * Built-in gates, written in the threshold language.
+ * - smoke: 20 players, 5 s; small enough for CI next to `wrangler dev`.
+ * - local-100: 100 players in one agar room against `wrangler dev` on loopback. The agar room
+ *   seats 20 by default, so the gate raises the cap with the DEV_MODE override `cap=100`.
+ * - deployed-100: the same load through a real network. Its limits add a network budget: ack p99
+ *   ≤ tick + sync interval + 200 ms covers one round trip to a nearby edge plus the hop to the
+ *   room's location; jitter p99 ≤ 100 ms tolerates ordinary internet variance. Flush p99 is
+ *   measured inside the room, so it keeps the local limit.
+ */
+export const gates: readonly Gate[] = [
+  {
+    name: "smoke",
+    description: "20 players in one agar room for 5 s (CI)",
+    ci: true,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: { scenario: "agar", players: 20, rooms: 1, rampSec: 2, durationSec: 5 },
+    thresholds: [
+      "clients.planned==20",
+      "clients.joined==20",
+      "unexpected_closes==0",
+      "spikes==0",
+      "inputs.acked_pct>=99",
+      "ack.p99<=tick_ms+100",
+      "room_stats.fetched>=1",
+      "room_stats.missing==0",
+    ],
+  },
+  {
+    name: "local-100",
+    description: "100 players in one agar room against wrangler dev (10 s ramp, 30 s; cap=100 override)",
+    ci: false,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: { scenario: "agar", players: 100, rooms: 1, rampSec: 10, durationSec: 30, query: "cap=100" },
+    thresholds: ["clients.planned==100", "clients.joined==100", "unexpected_closes==0", "spikes==0", "ack.p99<=tick_ms+30", "flush.p99<=20"],
+  },
+  {
+    name: "deployed-100",
+    description: "100 players in one room of a deployment (--url required; cap=100 override unless --query/--scenario say otherwise; not for CI)",
+    ci: false,
+    defaultUrl: null,
+    load: { scenario: "agar", players: 100, rooms: 1, rampSec: 10, durationSec: 30, query: "cap=100" },
+    thresholds: [
+      "clients.planned==100",
+      "clients.joined==100",
+      "unexpected_closes==0",
+      "spikes==0",
+      "ack.p99<=tick_ms+sync_ms+200",
+      "jitter.p99<=100",
+      "flush.p99<=20",
+    ],
+  },
+];
+
+/** The gate called `name`, or an error listing the known ones. */
+export function getGate(name: string): Gate {
+  const g = gates.find((x) => x.name === name);
+  if (!g) throw new Error(`unknown gate "${name}" (known: ${gates.map((x) => x.name).join(", ")})`);
+  return g;
+}
+
+/** Checks a gate's thresholds (and any the run itself carried) on a report. */
+export function evaluateGate(gate: Gate, report: Report): GateResult {
+  const extra = report.config.thresholds.filter((t) => !gate.thresholds.includes(t));
+  return evaluateReport(gate.name, [...gate.thresholds, ...extra], report);
+}
+
+/** The load config of gate `name`; `query` replaces the gate's own (e.g. "" where overrides are refused). */
+export function gateConfig(gate: Gate, opts: { url?: string; workers?: number; query?: string; scenario?: string } = {}): LoadConfig {
+  const url = opts.url ?? gate.defaultUrl;
+  if (!url) throw new Error(`gate ${gate.name} needs --url`);
+  return {
+    ...gate.load,
+    url,
+    name: `gate-${gate.name}`,
+    workers: opts.workers,
+    query: opts.query ?? gate.load.query,
+    ...(opts.scenario ? { scenario: opts.scenario } : {}),
+  };
+}
+
+/** Runs gate `name` (optionally against another URL) and evaluates it. */
+export async function runGate(
+  name: string,
+  opts: { url?: string; workers?: number; query?: string; scenario?: string } = {},
+): Promise<{ report: Report; result: GateResult }> {
+  const gate = getGate(name);
+  const report = await runLoad(gateConfig(gate, opts));
+  return { report, result: evaluateGate(gate, report) };
+}

@@ -1,0 +1,93 @@
+/** The console summary of a report: one table of its figures, per-room lines, the server CPU rows. */
+import type { DurationSummary } from "../metrics/histogram";
+import { round2 } from "../metrics/round2";
+import type { ServerCpuReport } from "../server/serverCpu";
+import type { Report } from "./report";
+
+const fmt = (v: number | null, unit = ""): string => (v === null ? "n/a" : `${v}${unit}`);
+
+function dist(d: DurationSummary): string {
+  if (d.count === 0) return "no samples";
+  return `p50 ${d.p50}  p95 ${d.p95}  p99 ${d.p99}  max ${d.max} ms  (n=${d.count})`;
+}
+
+function mapLine(m: Record<string, number>): string {
+  const e = Object.entries(m);
+  return e.length ? e.map(([k, v]) => `${k}:${v}`).join(" ") : "none";
+}
+
+/** Human summary table of a report. */
+export function formatSummary(r: Report): string {
+  const s = r.summary;
+  const cfg = r.config;
+  const lines: string[] = [];
+  const kib = (b: number): string => `${round2(b / 1024)} KiB/s`;
+  lines.push(`== ${r.name}  [${r.status}]  ${r.createdAt}  commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}`);
+  const pace = cfg.turnBased
+    ? `think ${cfg.turnBased.thinkMs} ms, keepalive ${cfg.turnBased.keepaliveMs || "off"}${cfg.turnBased.keepaliveMs ? " ms" : ""}`
+    : `${cfg.rate} inputs/s`;
+  lines.push(
+    `   ${cfg.scenario}: ${cfg.players} players x ${cfg.rooms} rooms, ${cfg.durationSec}s after ${cfg.storm ? "storm" : `${cfg.rampSec}s ramp`}, ${pace}, ${cfg.url}${cfg.query ? `?${cfg.query}` : ""}`,
+  );
+  if (r.status !== "ok") for (const reason of r.saturationReasons) lines.push(`   !! GENERATOR SATURATED: ${reason}`);
+  for (const w of r.merge?.warnings ?? []) lines.push(`   !! merge: ${w}`);
+  const rows: [string, string][] = [
+    ["clients", `${s.clients.joined}/${s.clients.planned} joined, ${s.clients.refused} refused (room_full), ${s.clients.throttled} throttled, ${s.clients.failed} failed`],
+    ["join failures", mapLine(s.failureReasons)],
+    ["unexpected closes", `${s.unexpectedCloses}  codes ${mapLine(s.closeCodes)}`],
+    ["errors received", mapLine(s.errors)],
+    ["room (welcome)", `tick ${s.tickMs.join("/") || "?"} ms, sync ${s.syncIntervalMs.join("/") || "?"} ms, expected gap ${s.expectedGapMs.join("/") || "?"} ms`],
+    ["input->ack RTT", dist(s.ackRttMs)],
+    [`spikes >${s.spikeThresholdMs}ms`, `${s.spikes}`],
+    ["state frame gap", dist(s.frameGapMs)],
+    ["gap jitter", dist(s.frameJitterMs)],
+    ["connect->welcome", dist(s.connectMs)],
+    ["inputs", `${s.inputs.sent} sent, ${s.inputs.acked} acked, ${s.inputs.unackedAtEnd} unacked at end, ${s.inputs.onSchedulePct}% on schedule (<=${s.inputs.onScheduleToleranceMs} ms late)`],
+    ["schedule lag", dist(s.scheduleLagMs)],
+    [
+      "per client",
+      `${s.perClient.framesPerSec} frames/s (${s.perClient.stateFramesPerSec} state), down ${kib(s.perClient.downlinkBytesPerSec)}, up ${kib(s.perClient.uplinkBytesPerSec)}, ${s.perClient.inputsPerSec} inputs/s`,
+    ],
+    [
+      "room tk:stats",
+      `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")}, tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}, timer late p99 ${fmt(s.roomStats.timerLateP99Ms ?? null, " ms")}`,
+    ],
+    [
+      "generator",
+      `CPU ${s.generator.cpuPercent}% (100 = 1 core; machine ${s.generator.machineBusyPercent}% busy of ${r.environment.cpus} cores; ${fmt(s.generator.cpuMicrosPerMessage, " µs")}/message), event-loop p99 ${s.generator.eventLoopP99Ms} ms max ${s.generator.eventLoopMaxMs} ms, RSS ${fmt(s.generator.rssPerClientKiB, " KiB")}/client, heap ${fmt(s.generator.heapPerClientKiB, " KiB")}/client`,
+    ],
+  ];
+  if (r.server) rows.push(...serverRows(r.server));
+  if (cfg.turnBased) {
+    rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
+  }
+  if (s.decodeErrors) rows.push(["decode errors", String(s.decodeErrors)]);
+  if (Object.keys(s.scenario).length) rows.push(["scenario", mapLine(s.scenario)]);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) lines.push(`   ${k.padEnd(w)}  ${v}`);
+  if (s.rooms.length > 1 || s.rooms.some((x) => x.tkStatsError)) {
+    lines.push("");
+    lines.push("   room                      joined  refused  failed  closes  ack p50  ack p99  ack max  jitter p99  spikes  frames/s  flush p99");
+    lines.push("   (failed includes throttled; closes are unexpected closes; times in ms)");
+    for (const x of s.rooms) {
+      lines.push(
+        `   ${x.roomId.padEnd(24).slice(0, 24)}  ${String(x.joined).padStart(6)}  ${String(x.refused).padStart(7)}  ${String(x.failed + x.throttled).padStart(6)}  ${String(x.unexpectedCloses).padStart(6)}  ${String(x.ackP50Ms).padStart(7)}  ${String(x.ackP99Ms).padStart(7)}  ${String(x.ackMaxMs).padStart(7)}  ${String(x.jitterP99Ms).padStart(10)}  ${String(x.spikes).padStart(6)}  ${String(x.framesPerSecPerClient).padStart(8)}  ${fmt(x.flushP99Ms).padStart(9)}${x.tkStatsError ? `  (${x.tkStatsError})` : ""}`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/** The server CPU section as summary rows (label, text). */
+export function serverRows(s: ServerCpuReport): [string, string][] {
+  const pin = s.pinned ? `pinned to CPU ${s.cpusAllowed}` : `not pinned (CPUs ${s.cpusAllowed ?? "?"} of ${s.onlineCpus})`;
+  const asked = s.affinity?.requested && !s.affinity.applied ? ` — pinning to ${s.affinity.requested} asked, not applied: ${s.affinity.reason ?? "?"}` : "";
+  const rows: [string, string][] = [
+    [
+      "server CPU",
+      `workerd ${fmt(s.cpuPct, "%")}${s.workerd.length > 1 ? ` (${s.workerd.map((w) => `${w.role} ${fmt(w.cpuPct, "%")}`).join(" + ")})` : ""} of one core over ${s.window.seconds} s steady window, ${fmt(s.cpuUsPerMsg, " µs")}/message (${s.messages} msgs in+out); wrangler ${fmt(s.otherCpuPct, "%")}; ${s.samples} samples, workerd pid ${s.workerdPids.join(",") || "?"}, ${pin}${asked}`,
+    ],
+  ];
+  for (const w of s.warnings) rows.push(["server CPU note", w]);
+  return rows;
+}
