@@ -75,28 +75,18 @@ async function hostedKinds(server: string): Promise<string[] | null> {
 }
 
 /**
- * A seat for this page: the matchmaker's joinOrCreate (`?match=now`) or a new private room
- * (`?match=private`); for a named room, a seat held by the matchmaker when the room exists
- * (private rooms too), else none (the join then makes the room, as a fresh link does). The
- * address bar then names the room, so it is the link to share.
+ * A seat for this page from the matchmaker: its joinOrCreate (`?match=now`) or a new private
+ * room (`?match=private`). A named room (`?room=`, the link a room's players share, private rooms
+ * too) is joined directly: no reservation, the room's own cap and lock decide. The address bar
+ * then names the room, so it is the link to share.
  */
 async function findSeat(params: PageParams): Promise<{ room: string; reservation?: string } | string> {
-  const mm = matchmaker(params.server);
+  if (params.match === null) return { room: params.room };
   try {
-    if (params.match !== null) {
-      const seat = await mm.reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
-      return { room: seat.roomId, reservation: seat.reservation };
-    }
-    const seat = await mm.reserve(params.game, { roomId: params.room });
+    const seat = await matchmaker(params.server).reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
     return { room: seat.roomId, reservation: seat.reservation };
   } catch (e) {
-    if (e instanceof JoinError && e.code === "not_found") return { room: params.room };
-    if (e instanceof JoinError && (e.code === "room_full" || e.code === "locked")) {
-      return e.code === "room_full" ? "This room is full. Go back to the lobby (top right) and pick or start another room." : "This room is locked (its match started). Go back to the lobby and pick another.";
-    }
-    // No matchmaker (an older server, another origin): join the named room directly.
-    if (params.match === null) return { room: params.room };
-    return `could not find a room: ${e instanceof Error ? e.message : String(e)}`;
+    return `could not find a room: ${e instanceof JoinError ? `${e.code}: ${e.reason}` : e instanceof Error ? e.message : String(e)}`;
   }
 }
 
