@@ -49,7 +49,8 @@ function main(argv: string[]): number {
     return 1;
   }
   const from = made.packages === undefined ? "the npm registry" : `the tarballs in ${made.packages}`;
-  const cd = relative(process.cwd(), made.directory) || ".";
+  const path = relative(process.cwd(), made.directory) || ".";
+  const cd = /[\s'"$`\\]/.test(path) ? `'${path.replace(/'/g, `'\\''`)}'` : path; // as a shell reads it
   console.log(`Made ${made.name} in ${made.directory}: the tag starter on @tikron/* ${made.version} from ${from}.
 
 Next:
