@@ -3,6 +3,7 @@
  * `tsc -p tsconfig.build.json`, in dependency order, then makes relative import specifiers
  * explicit so Node can load the output. Workspace code never needs this: vitest, tsx and
  * wrangler read src/ directly; only packed tarballs point at dist/ (publishConfig).
+ * `create-tikron` also gets its template/: a copy of examples/starter (see its template.ts).
  *
  *   tsx scripts/build-packages.ts            build all
  *   tsx scripts/build-packages.ts core       build one (its dependencies must be built already)
@@ -12,6 +13,7 @@ import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packTemplate } from "../packages/create-tikron/src/template";
 import { PUBLISHED_PACKAGES, type PublishedPackage } from "./lib/packages";
 import { rewriteRelativeSpecifiers } from "./lib/relativeSpecifiers";
 
@@ -26,6 +28,10 @@ export function buildPackages(names: readonly PublishedPackage[] = PUBLISHED_PAC
     const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json"), "--pretty", "false"], { encoding: "utf8" });
     if (run.status !== 0) throw new Error(`tsc failed for @tikron/${name}:\n${run.stdout}${run.stderr}`);
     rewriteRelativeSpecifiers(join(dir, "dist"));
+    if (name === "create-tikron") {
+      rmSync(join(dir, "template"), { recursive: true, force: true });
+      packTemplate(join(ROOT, "examples", "starter"), join(dir, "template"));
+    }
   }
 }
 

@@ -1,10 +1,13 @@
 /**
  * The published packages move together: one version for all of them, `workspace:*` between them,
- * and the starter depending on exactly that version. Prints every disagreement; exits 1 if any.
+ * and the starter depending on exactly that version. The starter also asks for the Node its
+ * wrangler asks for (its `engines.node` is what its install and dev scripts check). Prints every
+ * disagreement; exits 1 if any.
  *
  *   tsx scripts/check-versions.ts
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PUBLISHED_PACKAGES } from "./lib/packages";
@@ -16,6 +19,7 @@ interface Manifest {
   version: string;
   private?: boolean;
   license?: string;
+  engines?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
@@ -44,6 +48,12 @@ export function versionProblems(): string[] {
     if (!dep.startsWith("@tikron/")) continue;
     if (!published.has(dep)) problems.push(`examples/starter/package.json: ${dep} is not a published package`);
     else if (range !== version) problems.push(`examples/starter/package.json: ${dep} is "${range}", expected "${version}"`);
+  }
+  const wrangler = JSON.parse(readFileSync(createRequire(join(ROOT, "package.json")).resolve("wrangler/package.json"), "utf8")) as Manifest;
+  if (starter.devDependencies?.wrangler !== wrangler.version) {
+    problems.push(`examples/starter/package.json: wrangler is "${starter.devDependencies?.wrangler}", the workspace's is "${wrangler.version}"`);
+  } else if (starter.engines?.node !== wrangler.engines?.node) {
+    problems.push(`examples/starter/package.json: engines.node is "${starter.engines?.node}", wrangler ${wrangler.version} needs "${wrangler.engines?.node}"`);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 /**
  * Builds every published package and packs it with `pnpm pack` (which applies `publishConfig`,
  * so the tarball's `exports` point at dist/, and turns `workspace:*` into the real version).
+ * From the command line it ends with the `npx` line that makes a game project from the tarballs.
  *
  *   tsx scripts/pack-packages.ts <destination dir>
  */
@@ -40,5 +41,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error("usage: tsx scripts/pack-packages.ts <destination dir>");
     process.exit(2);
   }
-  for (const [name, file] of Object.entries(packPackages(dest))) console.log(`${name}\t${file}`);
+  const tarballs = packPackages(dest);
+  for (const [name, file] of Object.entries(tarballs)) console.log(`${name}\t${file}`);
+  console.log(`\nmake a game project from them, outside this repository:\n  npx --package ${tarballs["create-tikron"]} create-tikron my-game --packages ${resolve(dest)}`);
 }

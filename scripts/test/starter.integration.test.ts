@@ -1,27 +1,31 @@
 /**
- * The game developer's path, end to end: every published package is built and packed, the
- * starter is copied OUTSIDE the repository and installs those tarballs (no workspace links),
- * type-checks and builds, runs under `wrangler dev` on loopback, and is played from Node with the
- * installed SDK: join, inputs acknowledged and applied, state and events received, a refused
- * input, a room message request answered (and one refused), and a reconnect into the held seat. The starter's own tests run there too, and its
- * type-only checks of the typed SDK must fail exactly where they say they do.
+ * The game developer's path, end to end: every published package is built and packed, and
+ * `create-tikron` is run from its tarball the way the docs say (`npx --package <tgz>
+ * create-tikron my-game --packages <dir>`), with the machine's own Node rather than the
+ * repository's toolchain, OUTSIDE the repository. The project it makes installs those tarballs
+ * with npm (no workspace links), type-checks and builds, runs its own tests, runs under
+ * `wrangler dev` on loopback, and is played from Node with the installed SDK: join, inputs
+ * acknowledged and applied, state and events received, a refused input, a room message request
+ * answered (and one refused), and a reconnect into the held seat. Its type-only checks of the
+ * typed SDK must fail exactly where they say they do; on a Node older than the project's
+ * `engines`, the scaffold and `npm run dev` say so in one line.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { delimiter, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../tools/devserver/src/wranglerDev";
 import { packPackages, type PackedTarballs } from "../pack-packages";
 
-// Types only: at run time these come from the starter's own install of the tarballs.
+// Types only: at run time these come from the project's own install of the tarballs.
 type Client = typeof import("../../packages/client/src/index");
 type Protocol = typeof import("../../packages/protocol/src/index");
 type Starter = typeof import("../../examples/starter/src/shared/tag");
 
-/** What the test imports from the starter's own install (bundled with packages left external). */
+/** What the test imports from the project's own install (bundled with packages left external). */
 interface Play {
   connect: Client["connect"];
   schemaDecoder: Client["schemaDecoder"];
@@ -42,15 +46,25 @@ interface PlayerRecord {
 }
 
 let tmp = "";
+let packs = "";
 let app = "";
 let tarballs: PackedTarballs = {};
 let server: WranglerDevServer | undefined;
 let play: Play;
 let testOutput = "";
+let scaffoldOutput = "";
+/** The machine's own Node, as a new user has it: its version and what the project's Node check says to it. */
+const stock = { version: "", check: { status: 0 as number | null, stderr: "" } };
 const closers: (() => void)[] = [];
 
-function run(cmd: string, args: string[], cwd: string): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 180_000, env: { ...process.env, CI: "true" } });
+/** PATH without anything inside the repository (its pinned Node 22 and its node_modules/.bin). */
+const STOCK_PATH = (process.env.PATH ?? "")
+  .split(delimiter)
+  .filter((dir) => dir !== "" && !resolve(dir).startsWith(REPO_ROOT + sep))
+  .join(delimiter);
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 180_000, env: { ...process.env, CI: "true", ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status ?? r.signal}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
@@ -67,24 +81,22 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "tikron-starter-"));
-  tarballs = packPackages(join(tmp, "packs"));
-  app = join(tmp, "app");
-  const starter = join(REPO_ROOT, "examples", "starter");
-  const skip = new Set(["node_modules", "dist", ".wrangler", "client.js", "client.js.map"]);
-  cpSync(starter, app, { recursive: true, filter: (src) => !skip.has(src.slice(src.lastIndexOf(sep) + 1)) });
+  packs = join(tmp, "packs");
+  tarballs = packPackages(packs);
 
-  // The starter names its @tikron deps by version, as a game developer's would; the overrides
-  // make those versions (and the packages' own @tikron deps) resolve to the fresh tarballs.
-  const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as Record<string, unknown>;
-  manifest.pnpm = {
-    overrides: Object.fromEntries(Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`])),
-    onlyBuiltDependencies: ["esbuild", "workerd"],
-  };
-  writeFileSync(join(app, "package.json"), JSON.stringify(manifest, null, 2));
-  // Shared store and cached metadata: no download when the versions match the workspace's.
-  run("pnpm", ["install", "--prefer-offline", "--reporter=append-only", "--config.confirmModulesPurge=false"], app);
-  run("pnpm", ["run", "build"], app);
-  testOutput = run("pnpm", ["test"], app).replace(/\u001b\[[0-9;]*m/g, "");
+  // The machine's own Node and npx run the scaffold (Node 20 here: create-tikron must not need
+  // the project's Node). A private npm cache keeps npx's copy of create-tikron out of ~/.npm.
+  const stockEnv = { PATH: STOCK_PATH, npm_config_cache: join(tmp, "npx-cache") };
+  stock.version = run("node", ["--version"], tmp, stockEnv).trim().replace(/^v/, "");
+  scaffoldOutput = run("npx", ["--yes", "--package", tarballs["create-tikron"]!, "create-tikron", "my-game", "--packages", packs], tmp, stockEnv);
+  app = join(tmp, "my-game");
+  const check = spawnSync("node", [join(app, "scripts", "check-node.mjs")], { cwd: app, encoding: "utf8", env: { ...process.env, ...stockEnv } });
+  stock.check = { status: check.status, stderr: check.stderr.trim() };
+
+  // From here on the project's Node (the toolchain's 22), with npm as the docs say.
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], app);
+  run("npm", ["run", "build"], app);
+  testOutput = run("npm", ["test"], app).replace(/\u001b\[[0-9;]*m/g, "");
 
   const out = join(app, "play.mjs");
   await build({
@@ -115,35 +127,59 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("starter outside the repository", () => {
-  it("installs the packed tarballs: no workspace links, dist entry points, real versions", () => {
+describe("a project made by create-tikron, outside the repository", () => {
+  it("create-tikron made the project outside the repository, named after its directory, on the machine's own Node", () => {
     expect(relative(REPO_ROOT, app).startsWith("..")).toBe(true);
-    const scope = join(app, "node_modules", "@tikron");
-    const installed = readdirSync(scope).sort();
-    expect(installed).toEqual(["client", "cloudflare", "core", "protocol"]);
-    const seen = new Set<string>();
-    for (const name of installed) {
-      const real = realpathSync(join(scope, name));
-      expect(real.startsWith(realpathSync(tmp) + sep), `${name} resolves to ${real}`).toBe(true);
-      seen.add(real);
+    expect(scaffoldOutput).toContain(`Made my-game in ${app}`);
+    expect(scaffoldOutput).toMatch(/cd my-game\n\s+npm install\n/);
+    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { name: string };
+    expect(manifest.name).toBe("my-game");
+    expect(readFileSync(join(app, "wrangler.jsonc"), "utf8")).toMatch(/^\s*"name": "my-game",$/m);
+    expect(existsSync(join(app, ".gitignore"))).toBe(true);
+    expect(readFileSync(join(app, "README.md"), "utf8")).not.toContain("repository-only");
+  });
+
+  it("a Node older than the project's engines is told so in one line, by the scaffold and before npm run dev", () => {
+    if (stock.check.status === 0) {
+      // This machine's own Node is new enough: nothing to warn about.
+      expect(scaffoldOutput).not.toContain("Before npm install");
+      return;
     }
-    // Transitive ones too (core → aoi): every @tikron package in the store is inside tmp.
-    const store = join(app, "node_modules", ".pnpm");
-    const stored = readdirSync(store).filter((d) => d.startsWith("@tikron+"));
-    expect(stored.map((d) => d.split("@file")[0]).sort()).toEqual(["@tikron+aoi", "@tikron+client", "@tikron+cloudflare", "@tikron+core", "@tikron+protocol"]);
-    for (const d of stored) {
-      const pkgDir = join(store, d, "node_modules", "@tikron", d.slice("@tikron+".length).split("@")[0]!);
+    expect(stock.check.status).toBe(1);
+    expect(stock.check.stderr).toMatch(new RegExp(`^This project needs Node \\d+\\.\\d+\\.\\d+ or newer \\(wrangler requires it\\); this is Node ${stock.version.replace(/\./g, "\\.")}\\. Install Node 22`));
+    expect(stock.check.stderr.split("\n")).toHaveLength(1);
+    expect(scaffoldOutput).toContain(`Before npm install: ${stock.check.stderr}`);
+    const dev = spawnSync("npm", ["run", "dev"], { cwd: app, encoding: "utf8", timeout: 60_000, env: { ...process.env, PATH: STOCK_PATH } });
+    expect(dev.status).not.toBe(0);
+    expect(dev.stderr).toContain(stock.check.stderr);
+    expect(dev.stdout).not.toContain("esbuild src/client"); // the dev script itself never started
+  });
+
+  it("installs the packed tarballs with npm: no workspace links, no registry, dist entry points, real versions", () => {
+    const scope = join(app, "node_modules", "@tikron");
+    // aoi only through core; npm hoists it next to the others.
+    expect(readdirSync(scope).sort()).toEqual(["aoi", "client", "cloudflare", "core", "protocol"]);
+    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { packages: Record<string, { resolved?: string; link?: boolean }> };
+    const locked = Object.entries(lock.packages).filter(([path]) => path.includes("node_modules/@tikron/"));
+    expect(locked.map(([path]) => path).sort()).toEqual(["aoi", "client", "cloudflare", "core", "protocol"].map((p) => `node_modules/@tikron/${p}`));
+    for (const [path, entry] of locked) {
+      expect(entry.link, path).toBeUndefined();
+      expect(entry.resolved, path).toMatch(/^file:/);
+      expect(resolve(app, entry.resolved!.slice("file:".length)), path).toBe(tarballs[`@tikron/${path.split("/").pop()}`]);
+    }
+    for (const name of readdirSync(scope)) {
+      const pkgDir = join(scope, name);
       const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as {
         exports: Record<string, { import: string; types: string }>;
         dependencies?: Record<string, string>;
         private?: boolean;
       };
       expect(pkg.private).toBeUndefined();
-      for (const file of ["README.md", "LICENSE"]) expect(existsSync(join(pkgDir, file)), `${d} ${file}`).toBe(true);
+      for (const file of ["README.md", "LICENSE"]) expect(existsSync(join(pkgDir, file)), `${name} ${file}`).toBe(true);
       for (const [sub, target] of Object.entries(pkg.exports)) {
-        expect(target.import, `${d} ${sub}`).toMatch(/^\.\/dist\/.*\.js$/);
-        expect(existsSync(join(pkgDir, target.import)), `${d} ${target.import}`).toBe(true);
-        expect(existsSync(join(pkgDir, target.types)), `${d} ${target.types}`).toBe(true);
+        expect(target.import, `${name} ${sub}`).toMatch(/^\.\/dist\/.*\.js$/);
+        expect(existsSync(join(pkgDir, target.import)), `${name} ${target.import}`).toBe(true);
+        expect(existsSync(join(pkgDir, target.types)), `${name} ${target.types}`).toBe(true);
       }
       for (const range of Object.values(pkg.dependencies ?? {})) expect(range).not.toMatch(/^workspace:/);
     }
@@ -166,7 +202,7 @@ describe("starter outside the repository", () => {
     // Blank the directive lines (line numbers stay), so each error lands on the line after one.
     const unguarded = join(app, "test", "unguarded.types.ts");
     writeFileSync(unguarded, lines.map((l) => (directive.test(l) ? "" : l)).join("\n"));
-    const r = spawnSync("pnpm", ["exec", "tsc", "-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(join(app, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, encoding: "utf8", timeout: 120_000 });
     rmSync(unguarded);
     expect(r.status).not.toBe(0);
     const errorLines = [...r.stdout.matchAll(/^test\/unguarded\.types\.ts\((\d+),\d+\): error/gm)].map((m) => Number(m[1]));
