@@ -132,7 +132,7 @@ cat <<EOF
     lobby       $url/                      (every game, live rooms, new-room buttons)
     play        $url/play?game=agar&room=lobby
     join URL    $ws_url/rooms/agar/lobby
-    room list   $url/lobby/rooms
+    room list   $url/match/agar/rooms     (POST $url/match/agar finds a seat)
     health      $url/health
 
 EOF

@@ -28,6 +28,7 @@ type Starter = typeof import("../../examples/starter/src/shared/tag");
 /** What the test imports from the project's own install (bundled with packages left external). */
 interface Play {
   connect: Client["connect"];
+  matchmaker: Client["matchmaker"];
   schemaDecoder: Client["schemaDecoder"];
   BinaryWriter: Protocol["BinaryWriter"];
   tagSchema: { hash: number };
@@ -102,7 +103,7 @@ beforeAll(async () => {
   await build({
     stdin: {
       contents: [
-        `export { connect, schemaDecoder } from "@tikron/client";`,
+        `export { connect, matchmaker, schemaDecoder } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
         `export { tagSchema, encodeTagInput, decodeTagEvent, TAG_KIND, tagGame } from "./src/shared/tag";`,
       ].join("\n"),
@@ -282,6 +283,18 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(unknown).toMatchObject({ name: "RequestError", code: "unknown_message" });
     expect([ann.status, bob.status]).toEqual(["joined", "joined"]);
     expect(mine.errors).toEqual([]);
+  });
+
+  it("finds a room through the matchmaker: two players land in the same room, which the room list shows", async () => {
+    const mm = play.matchmaker(server!.url);
+    const mia = await mm.joinOrCreate(play.tagGame, { name: "mia" });
+    closers.push(() => mia.close());
+    const ned = await mm.joinOrCreate(play.tagGame, { name: "ned" });
+    closers.push(() => ned.close());
+    expect([mia.status, ned.status]).toEqual(["joined", "joined"]);
+    expect(ned.room).toBe(mia.room);
+    const listed = await mm.getAvailableRooms(play.TAG_KIND);
+    expect(listed.find((r) => r.roomId === mia.room)?.clients).toBeGreaterThanOrEqual(2);
   });
 
   it("reconnects into the held seat after a dropped socket", async () => {

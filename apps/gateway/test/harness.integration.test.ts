@@ -98,9 +98,9 @@ describe("startWranglerDev", () => {
     const play = await fetch(`${server.url}/play?game=agar&room=x`);
     expect(play.status).toBe(200);
     expect(await play.text()).toContain("app.js");
-    const rooms = await fetch(`${server.url}/lobby/rooms`);
+    const rooms = await fetch(`${server.url}/match/agar/rooms`);
     expect(rooms.status).toBe(200);
-    expect(await rooms.json()).toMatchObject({ rooms: [] });
+    expect(await rooms.json()).toEqual([]);
 
     await server.stop();
     expect(groupMembers(server.pid)).toEqual([]);

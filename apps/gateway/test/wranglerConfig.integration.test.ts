@@ -76,7 +76,7 @@ describe.each([
     expect(code, output).toBe(0);
     expect(output).toContain("--dry-run: exiting now.");
     expect(output).toMatch(/env\.ROOMS \(RoomDurableObject\)\s+Durable Object/);
-    expect(output).toMatch(/env\.LOBBY \(LobbyDurableObject\)\s+Durable Object/);
+    expect(output).toMatch(/env\.MATCHMAKER \(MatchmakerDurableObject\)\s+Durable Object/);
     expect(output).toMatch(/env\.ASSETS\s+Assets/);
     expect(output).toContain(`env.DEV_MODE ("${devMode}")`);
     if (d1) expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
@@ -94,12 +94,14 @@ describe.each([
     expect(config.durable_objects.bindings).toContainEqual({ name: "ROOMS", class_name: "RoomDurableObject" });
     const sqliteClasses = (config.migrations as { new_sqlite_classes?: string[] }[]).flatMap((m) => m.new_sqlite_classes ?? []);
     expect(sqliteClasses).toContain("RoomDurableObject");
-    expect(config.durable_objects.bindings).toContainEqual({ name: "LOBBY", class_name: "LobbyDurableObject" });
+    expect(config.durable_objects.bindings).toContainEqual({ name: "MATCHMAKER", class_name: "MatchmakerDurableObject" });
+    // The lobby's registry class (v2) became the matchmaker (v3): renamed, never deleted.
     expect(sqliteClasses).toContain("LobbyDurableObject");
-    // Append-only: the first tag stays what was deployed.
-    expect((config.migrations as { tag: string }[]).map((m) => m.tag)).toEqual(["v1", "v2"]);
+    expect(config.migrations[2]).toEqual({ tag: "v3", renamed_classes: [{ from: "LobbyDurableObject", to: "MatchmakerDurableObject" }] });
+    // Append-only: the first tags stay what was deployed.
+    expect((config.migrations as { tag: string }[]).map((m) => m.tag)).toEqual(["v1", "v2", "v3"]);
     expect(config.assets).toMatchObject({ directory: "apps/web/dist", binding: "ASSETS" });
-    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/lobby/*"]));
+    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/match/*"]));
     expect(config.observability).toMatchObject({ enabled: true });
     expect(config.vars.DEV_MODE).toBe(devMode);
     if (d1) {

@@ -78,6 +78,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       kind: "agar",
       room: options.room,
       name: options.name,
+      reservation: options.reservation,
       decoder,
       predictor: this.predictor,
       WebSocketImpl: options.WebSocketImpl,

@@ -102,6 +102,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
       kind: "fps",
       room: options.room,
       name: options.name,
+      reservation: options.reservation,
       decoder,
       predictor: this.predictor,
       WebSocketImpl: options.WebSocketImpl,

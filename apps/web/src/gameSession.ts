@@ -7,6 +7,8 @@ export interface SessionOptions {
   server: string;
   room: string;
   name: string;
+  /** The matchmaker's seat reservation for `room`, when the page got one (joins with `?reservation=`). */
+  reservation?: string | undefined;
   WebSocketImpl: WebSocketConstructor;
   input: InputState;
   /** World edge of the room (the DEV_MODE `world` override, else the game's default); ignored by board games. */

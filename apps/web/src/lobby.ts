@@ -1,10 +1,11 @@
 /**
- * The lobby page at `/`: every game with what it is and how to play it, the live rooms of each
- * kind (from the gateway's `GET /lobby/rooms`, polled every 2 s while the page is visible) with
- * join links, and "new room" buttons. Old game links (`/?game=fps&room=x`) are sent on to
- * `/play` with their query intact.
+ * The lobby page at `/`: every game with what it is and how to play it; "play now" (the
+ * matchmaker's joinOrCreate), "private room" (a room others join by its code), a code field,
+ * "new room" buttons; and each kind's open rooms (the matchmaker's `GET /match/<kind>/rooms`,
+ * polled every 2 s while the page is visible) with join links. Old game links
+ * (`/?game=fps&room=x`) are sent on to `/play` with their query intact.
  */
-import type { RoomReport } from "@tikron/protocol";
+import type { RoomListing } from "@tikron/protocol";
 import { GAME_INFO } from "./gameInfo";
 
 
@@ -49,7 +50,16 @@ async function start(): Promise<void> {
   for (const g of GAME_INFO) {
     const list = el("tbody");
     lists.set(g.kind, list);
-    const buttons = el("div", { className: "buttons" }, el("a", { className: "button", href: playUrl(g.kind, newRoomId()), textContent: "new room" }));
+    const code = el("input", { className: "code", placeholder: "room code", size: 14, name: "room" });
+    const joinByCode = el("form", { className: "join-code", action: "/play" }, el("input", { type: "hidden", name: "game", value: g.kind }), code, el("button", { className: "button", type: "submit", textContent: "join" }));
+    const buttons = el(
+      "div",
+      { className: "buttons" },
+      el("a", { className: "button play-now", href: `/play?game=${encodeURIComponent(g.kind)}&match=now`, textContent: "play now" }),
+      el("a", { className: "button private-room", href: `/play?game=${encodeURIComponent(g.kind)}&match=private`, textContent: "private room" }),
+      el("a", { className: "button", href: playUrl(g.kind, newRoomId()), textContent: "new room" }),
+      joinByCode,
+    );
     if (devMode) {
       const bots = g.kind === "ttt-json" ? 1 : 8;
       buttons.append(el("a", { className: "button", href: playUrl(g.kind, newRoomId(), `&bots=${bots}`), textContent: g.kind === "ttt-json" ? "play a bot" : `new room with ${bots} bots` }));
@@ -70,28 +80,34 @@ async function start(): Promise<void> {
   const refresh = async (): Promise<void> => {
     if (document.hidden) return;
     try {
-      const res = await fetch("/lobby/rooms", { cache: "no-store" });
-      const body = (await res.json()) as { now: number; rooms: RoomReport[]; unavailable?: string };
-      status.textContent = body.unavailable ? `room list unavailable: ${body.unavailable}` : `${body.rooms.length} live room${body.rooms.length === 1 ? "" : "s"} · refreshed every 2 s`;
-      for (const [kind, list] of lists) {
-        const rooms = body.rooms.filter((r) => r.kind === kind);
-        list.replaceChildren(
+      const now = Date.now();
+      const listed = await Promise.all(
+        [...lists.keys()].map(async (kind) => {
+          const res = await fetch(`/match/${encodeURIComponent(kind)}/rooms`, { cache: "no-store" });
+          if (!res.ok) throw new Error(`${res.status} ${(await res.text()).slice(0, 80)}`);
+          return [kind, (await res.json()) as RoomListing[]] as const;
+        }),
+      );
+      let total = 0;
+      for (const [kind, rooms] of listed) {
+        total += rooms.length;
+        lists.get(kind)!.replaceChildren(
           ...(rooms.length === 0
-            ? [el("tr", {}, el("td", { colSpan: 4, className: "empty", textContent: "no live rooms - start one" }))]
+            ? [el("tr", {}, el("td", { colSpan: 4, className: "empty", textContent: "no open rooms - play now, or start one" }))]
             : rooms.map((r) => {
-                const url = playUrl(r.kind, r.roomId);
-                const full = r.players + r.bots >= r.cap;
+                const url = playUrl(kind, r.roomId);
                 return el(
                   "tr",
                   { className: "room" },
                   el("td", {}, el("a", { href: url, textContent: r.roomId, title: new URL(url, location.href).href })),
-                  el("td", { textContent: `${r.players + r.bots} / ${r.cap}${r.bots > 0 ? ` (${r.bots} bots)` : ""}` }),
-                  el("td", { textContent: age(body.now - r.startedAt) }),
-                  el("td", {}, full ? el("span", { className: "full", textContent: "full" }) : el("a", { className: "button join", href: url, textContent: "join" })),
+                  el("td", { textContent: `${r.clients} / ${r.maxClients}${r.bots > 0 ? ` (${r.bots} bots)` : ""}` }),
+                  el("td", { textContent: age(now - r.createdAt) }),
+                  el("td", {}, el("a", { className: "button join", href: url, textContent: "join" })),
                 );
               })),
         );
       }
+      status.textContent = `${total} open room${total === 1 ? "" : "s"} · refreshed every 2 s`;
     } catch (e) {
       status.textContent = `room list unavailable: ${e instanceof Error ? e.message : String(e)}`;
     }

@@ -8,7 +8,7 @@
  * such as `world=800` or `bots=8` are forwarded to the join). `window.__tikron` exposes the
  * live state.
  */
-import type { WebSocketConstructor } from "@tikron/client";
+import { JoinError, matchmaker, type WebSocketConstructor } from "@tikron/client";
 import { wireControls } from "./controls";
 import { gameInfo } from "./gameInfo";
 import type { GameSession } from "./gameSession";
@@ -19,7 +19,7 @@ import { installDebugHandle } from "./debugHandle";
 import { InputState } from "./input";
 import { conditionedWebSocket, NetConditions } from "./netConditions";
 import { StatsOverlay } from "./overlay";
-import { readPageParams } from "./params";
+import { readPageParams, type PageParams } from "./params";
 import { withQuery } from "./roomOverrides";
 import { createSession } from "./sessions";
 import { Viewport } from "./viewport";
@@ -74,8 +74,36 @@ async function hostedKinds(server: string): Promise<string[] | null> {
   }
 }
 
+/**
+ * A seat for this page from the matchmaker: its joinOrCreate (`?match=now`) or a new private
+ * room (`?match=private`). A named room (`?room=`, the link a room's players share, private rooms
+ * too) is joined directly: no reservation, the room's own cap and lock decide. The address bar
+ * then names the room, so it is the link to share.
+ */
+async function findSeat(params: PageParams): Promise<{ room: string; reservation?: string } | string> {
+  if (params.match === null) return { room: params.room };
+  try {
+    const seat = await matchmaker(params.server).reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
+    return { room: seat.roomId, reservation: seat.reservation };
+  } catch (e) {
+    return `could not find a room: ${e instanceof JoinError ? `${e.code}: ${e.reason}` : e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 async function start(): Promise<void> {
   const params = readPageParams(location.search, location.origin);
+  const seat = await findSeat(params);
+  if (typeof seat === "string") {
+    showBanner(seat);
+    return;
+  }
+  params.room = seat.room;
+  if (params.match !== null) {
+    const here = new URL(location.href);
+    here.searchParams.delete("match");
+    here.searchParams.set("room", seat.room);
+    history.replaceState(null, "", here.href);
+  }
   const canvas = element<HTMLCanvasElement>("view");
   const ctx = canvas.getContext("2d");
   if (!ctx) throw new Error("no 2D canvas context");
@@ -100,7 +128,7 @@ async function start(): Promise<void> {
   const Native = globalThis.WebSocket as unknown as WebSocketConstructor;
   const WebSocketImpl = conditionedWebSocket(withQuery(Native, params.overrides), net);
   const input = new InputState(window, canvas);
-  const session = createSession({ params, WebSocketImpl, input });
+  const session = createSession({ params, WebSocketImpl, input, reservation: seat.reservation });
   if (!session) {
     showBanner(`${params.game} is not playable in this build of the page`);
     return;

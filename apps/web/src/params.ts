@@ -18,6 +18,11 @@ export interface PageParams {
   net: string | NetProfile;
   /** DEV_MODE room-creation overrides to forward to the join URL. */
   overrides: URLSearchParams;
+  /**
+   * `?match=now` (the lobby's "play now": a seat from the matchmaker's joinOrCreate) or
+   * `?match=private` (a new private room others join by its id); null: the room named by `room`.
+   */
+  match: "now" | "private" | null;
   /** Problems found in the URL, shown on the page rather than thrown. */
   problems: string[];
 }
@@ -58,6 +63,10 @@ export function readPageParams(search: string, origin: string, random: () => num
     net = "off";
   }
 
+  const matchText = q.get("match");
+  const match = matchText === "now" || matchText === "private" ? matchText : null;
+  if (matchText !== null && match === null) problems.push(`unknown match "${matchText.slice(0, 20)}" (use now or private)`);
+
   const server = (q.get("server") ?? origin).replace(/\/+$/, "");
-  return { game, room, name, server, net, overrides: pickOverrides(q), problems };
+  return { game, room, name, server, net, overrides: pickOverrides(q), match, problems };
 }

@@ -12,6 +12,8 @@ export interface SessionDeps {
   params: PageParams;
   WebSocketImpl: WebSocketConstructor;
   input: InputState;
+  /** The seat reservation the matchmaker gave for `params.room`, if the page got one. */
+  reservation?: string;
 }
 
 /** Starts the session of the page's game, or returns null when this build cannot play it. */
@@ -27,11 +29,11 @@ function worldOverride(params: PageParams): number | undefined {
 }
 
 const FACTORIES: Partial<Record<GameKind, (deps: SessionDeps) => GameSession>> = {
-  agar: ({ params, WebSocketImpl, input }) =>
-    new AgarSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
-  fps: ({ params, WebSocketImpl, input }) =>
-    new FpsSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
-  movement: ({ params, WebSocketImpl, input }) =>
-    new MovementSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input, world: worldOverride(params) }),
-  "ttt-json": ({ params, WebSocketImpl, input }) => new TttSession({ server: params.server, room: params.room, name: params.name, WebSocketImpl, input }),
+  agar: ({ params, WebSocketImpl, input, reservation }) =>
+    new AgarSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
+  fps: ({ params, WebSocketImpl, input, reservation }) =>
+    new FpsSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
+  movement: ({ params, WebSocketImpl, input, reservation }) =>
+    new MovementSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
+  "ttt-json": ({ params, WebSocketImpl, input, reservation }) => new TttSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input }),
 };

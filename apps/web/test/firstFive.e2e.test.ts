@@ -92,6 +92,48 @@ describe("the first five minutes", () => {
     await page.close();
   });
 
+  it("play now in two tabs lands both in the same room; a private room's code brings another tab into it, and the lobby never lists it", async () => {
+    const playNow = async (): Promise<{ page: Page; room: string }> => {
+      const page = await newPage();
+      await page.goto(`${server!.url}/`);
+      await page.locator("#game-agar a.play-now").click();
+      await page.waitForURL(/\/play\?game=agar&room=/);
+      await waitJoined(page);
+      return { page, room: await page.evaluate(() => window.__tikron!.room) };
+    };
+    const a = await playNow();
+    const b = await playNow();
+    expect(b.room).toBe(a.room);
+    // The address bar names the room: it is the link to share.
+    expect(new URL(a.page.url()).searchParams.get("room")).toBe(a.room);
+
+    const host = await newPage();
+    await host.goto(`${server!.url}/`);
+    await host.locator("#game-agar a.private-room").click();
+    await host.waitForURL(/\/play\?game=agar&room=/);
+    await waitJoined(host);
+    const code = await host.evaluate(() => window.__tikron!.room);
+    expect(code).not.toBe(a.room);
+
+    const guest = await newPage();
+    await guest.goto(`${server!.url}/`);
+    await guest.locator("#game-agar input.code").fill(code);
+    await guest.locator("#game-agar form.join-code button").click();
+    await guest.waitForURL(new RegExp(`room=${code}`));
+    await waitJoined(guest);
+    expect(await guest.evaluate(() => window.__tikron!.room)).toBe(code);
+    const stats = (await (await fetch(`${server!.url}/rooms/agar/${code}/stats`)).json()) as { seats: number; listing: { private: boolean } };
+    expect(stats).toMatchObject({ seats: 2, listing: { private: true } });
+
+    // The lobby lists the play-now room (two players) but never the private one.
+    const lobby = await newPage();
+    await lobby.goto(`${server!.url}/`);
+    await lobby.locator("#game-agar tr.room", { hasText: a.room }).waitFor({ timeout: 15_000 });
+    expect(await lobby.locator("#game-agar tr.room", { hasText: code }).count()).toBe(0);
+    await lobby.screenshot({ path: join(ARTIFACTS, "lobby-matchmaking.png") });
+    for (const p of [a.page, b.page, host, guest, lobby]) await p.close();
+  });
+
   it("movement on a phone: an old /?game= link lands on /play, and the touch stick walks the dot", async () => {
     const page = await newPage(PHONE, true);
     const room = uid("move-e2e");

@@ -28,6 +28,12 @@ export interface ConnectOptions<S = unknown> {
    * single-use tickets can be fetched fresh for each reconnect.
    */
   ticket?: string | (() => string | Promise<string>);
+  /**
+   * A seat reservation from the matchmaker (`SeatReservation.reservation`), appended as
+   * `?reservation=`: the join takes the seat held for it, and later attempts rejoin with it.
+   * Set by {@link matchmaker}'s calls; rarely by hand.
+   */
+  reservation?: string;
   /** Display name sent in hello. */
   name?: string;
   /** Reconnect token of an earlier session (e.g. kept across a page reload) to reclaim its seat. */

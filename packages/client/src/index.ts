@@ -58,3 +58,5 @@ export { SampleKind, type FieldSpec, type FieldInterp } from "./sampling";
 export type { PlayoutClockOptions } from "./playoutClock";
 export { InterpolatedView, createInterpolatedView, type InterpolatedViewOptions, type EntitySink } from "./interpolatedView";
 export { Predictor, type PredictorOptions } from "./prediction";
+export { matchmaker, MatchClient, type MatchmakerOptions, type MatchOptions, type QueueOptions } from "./matchmaker";
+export type { MatchFilters, RoomListing, SeatReservation, RoomMetadata } from "@tikron/protocol";

@@ -1,4 +1,4 @@
-import type { CloseName } from "@tikron/protocol";
+import type { CloseName, MatchErrorCode } from "@tikron/protocol";
 
 /**
  * Why a connection ended without a seat: what {@link RoomConnection.whenJoined} rejects with once
@@ -7,18 +7,20 @@ import type { CloseName } from "@tikron/protocol";
  * `join_throttled` once the retries are used up), another close of the room's table (`replaced`,
  * `room_closed`, `bad_hello`, …), or `closed` for a close by the caller or one with no code of the
  * table (a drop, 1006, after the last retry). New refusal codes in the protocol's `CloseCode`
- * table arrive here by name with no change to this class.
+ * table arrive here by name with no change to this class. A match (`matchmaker`'s calls) refused
+ * by the matchmaker itself rejects with it too: `code` is the matchmaker's (`no_room`,
+ * `bad_filter`, `queue_timeout`, …) and `closeCode` 0.
  */
 export class JoinError extends Error {
-  /** The close's name in the protocol's `CloseCode` table, or `closed` (see the class). */
-  readonly code: CloseName | "closed";
-  /** The WebSocket close code (1006 for a drop the socket gave no code for). */
+  /** The close's name in the protocol's `CloseCode` table, `closed`, or a matchmaker's refusal (see the class). */
+  readonly code: CloseName | MatchErrorCode | "closed";
+  /** The WebSocket close code (1006 for a drop the socket gave no code for; 0 for a matchmaker's refusal). */
   readonly closeCode: number;
   /** The server's reason, without the wait it may have asked for (or the client's own words); also the `message`. */
   readonly reason: string;
   /** When > 0, how long the server asked the client to wait before trying again (ms). */
   readonly retryAfterMs: number;
-  constructor(code: CloseName | "closed", closeCode: number, reason: string, retryAfterMs = 0) {
+  constructor(code: CloseName | MatchErrorCode | "closed", closeCode: number, reason: string, retryAfterMs = 0) {
     super(reason || code);
     this.name = "JoinError";
     this.code = code;

@@ -373,7 +373,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     }
     let ws: WebSocketLike;
     try {
-      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket));
+      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket, this.#opts.reservation));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
       if (this.#error("bad_url", String(e))) this.#end(1006, "could not create socket", false, null);

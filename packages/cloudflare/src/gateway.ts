@@ -1,10 +1,11 @@
 import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
+import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
 import { CallerGate, type GateRefusal } from "./callerGate";
-import { LOBBY_NAME } from "./lobbyName";
+import { signingSecret } from "./joinSecret";
+import { routeMatchRequest } from "./matchGateway";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
-import { verifyRoomTicket, type TicketRefusal } from "./roomTicket";
 import { closedUpgrade } from "./upgradeRefusal";
 
 /** Bindings the gateway needs from the Worker environment. */
@@ -19,8 +20,11 @@ export interface GatewayEnv {
   TICKET_SECRET?: string;
   /** Comma-separated origins whose pages may open room sockets (see originPolicy.ts). */
   ALLOWED_ORIGINS?: string;
-  /** The room registry behind `GET /lobby/rooms` (one object, `idFromName("lobby")`); optional. */
-  LOBBY?: DurableObjectNamespace;
+  /**
+   * The matchmaker objects behind `/match/…` (one per kind and shard); rooms report their status
+   * to them. Optional: without it there is no matchmaking and rooms report nothing.
+   */
+  MATCHMAKER?: DurableObjectNamespace;
 }
 
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
@@ -98,8 +102,10 @@ async function roomAnswer(request: Request, response: Response): Promise<Respons
 
 /**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
- * Durable Object (`idFromName(kind + ':' + roomId)`), `/health`, DEV_MODE stats at
- * `/rooms/:kind/:roomId/stats`, and static assets for everything else.
+ * Durable Object (`idFromName(kind + ':' + roomId)`), the matchmaking paths `/match/…`
+ * (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
+ * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
+ * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
  * Refusals happen here, before the Durable Object is touched: the join URL's own (the protocol's
  * `routeRoomUrl`: unknown kind 404 `not_found`, bad room id 400 `bad_request`, overrides or stats
@@ -122,11 +128,8 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
-  if (url.pathname === "/lobby/rooms") {
-    if (request.method !== "GET") return text(405, "GET /lobby/rooms");
-    if (!env.LOBBY) return Response.json({ now: Date.now(), rooms: [], unavailable: "no LOBBY binding" });
-    return env.LOBBY.get(env.LOBBY.idFromName(LOBBY_NAME)).fetch(new Request("https://lobby/rooms"));
-  }
+  const matched = await routeMatchRequest(request, url, env, games);
+  if (matched) return matched;
   const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
   if (!route) {
     if (env.ASSETS) return env.ASSETS.fetch(request);
@@ -139,8 +142,23 @@ export async function routeGatewayRequest(
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
   let playerId: string | undefined;
+  let reservation: string | undefined;
   let ticket: string | null = null;
-  if (!isStats) {
+  const reservationToken = url.searchParams.get("reservation");
+  if (!isStats && reservationToken !== null) {
+    // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
+    // seat is held for and the reservation; the room decides whether it still holds it.
+    const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
+    if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
+    const secret = signingSecret(env);
+    if (!secret) return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
+    const verdict = await verifyRoomTicket(reservationToken, { secret, kind, roomId });
+    if (!verdict.ok) return refuse(request, 403, `seat reservation refused: ${TICKET_REFUSALS[verdict.reason]}`, CloseCode.unauthorized);
+    if (verdict.claims.seat === undefined) return refuse(request, 403, "seat reservation refused: a room ticket is not a reservation (?ticket=)", CloseCode.unauthorized);
+    playerId = verdict.claims.playerId;
+    reservation = verdict.claims.seat;
+    if (!isUpgrade(request)) return text(426, "expected a WebSocket upgrade");
+  } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
     if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
     ticket = url.searchParams.get("ticket");
@@ -189,6 +207,7 @@ export async function routeGatewayRequest(
     params: overrides.params,
     ...(playerId !== undefined ? { playerId } : {}),
     ...(address !== undefined ? { address } : {}),
+    ...(reservation !== undefined ? { reservation } : {}),
   });
   const forward = new Request(request.url, { method: request.method, headers });
   if (gateKey === undefined) return roomAnswer(request, await stub.fetch(forward));

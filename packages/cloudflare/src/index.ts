@@ -6,13 +6,13 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
-export { LobbyObject } from "./lobbyObject";
-export { LOBBY_NAME } from "./lobbyName";
-export { LobbyRegistry, readRoomReport, LOBBY_MAX_ROOMS, LOBBY_ENTRY_TTL_MS, type LobbyEntry } from "./lobbyRegistry";
-export { LobbyReporter, LOBBY_REPORT_MIN_MS, LOBBY_REFRESH_MS } from "./lobbyReporter";
+export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS } from "./matchmakerObject";
+export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
+export { routeMatchRequest, type MatchEnv } from "./matchGateway";
+export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
 export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
-export { mintRoomTicket, verifyRoomTicket, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "./roomTicket";
+export { mintRoomTicket, verifyRoomTicket, ANY_ROOM, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "@tikron/core/ticket";
 export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";
 export { RoomRecorder, closesByName, defaultRoomRecorderOptions, type PendingRoomRecord, type RoomRecorderOptions, type SessionEndReason } from "./roomRecords";

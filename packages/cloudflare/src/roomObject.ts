@@ -1,13 +1,14 @@
 /**
  * `RoomObject`, the Durable Object of one room: it makes the room, takes its sockets through the
  * room kind's socket API, answers the requests the gateway routed to it, and keeps what the room
- * needs across restarts (checkpoint, records, lobby reports).
+ * needs across restarts (checkpoint, records), holds seats its kind's matchmaker asks for, and
+ * reports the room's status to that matchmaker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type HostedRoom, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
-import { LOBBY_NAME } from "./lobbyName";
-import { LobbyReporter } from "./lobbyReporter";
+import { matchmakerStub } from "./matchmakerRpc";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -55,8 +56,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** When this instance was constructed: a later value after idle time means it hibernated. */
   private readonly instanceStartedAt = Date.now();
   private recorderInstance: RoomRecorder | null | undefined;
-  /** Reports this room to the lobby registry (null without a `LOBBY` binding). */
-  private lobby: LobbyReporter | null = null;
+  /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
+  private reporter: StatusReporter | null = null;
   /** The checkpoint found in storage at construction, until a room is made from it. */
   private savedCheckpoint: unknown = undefined;
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
@@ -153,36 +154,43 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * The lobby reporter of a new room: reports go from `waitUntil`, never awaited, debounced to
-   * one per few seconds (see lobbyReporter.ts); ticking rooms refresh their entry every minute.
+   * A matchmaker asks this room to hold seats (RPC from `MatchmakerObject`): the room is made
+   * first when the request creates it, or comes back from its checkpoint after a restart; a room
+   * that does not exist and is not being created is `not_found`.
    */
-  private lobbyReporterFor(meta: RoomRequestMeta, room: HostedRoom): LobbyReporter | null {
-    const ns = (this.env as { LOBBY?: DurableObjectNamespace } | undefined)?.LOBBY;
+  reserveSeats(kind: string, req: SeatRequest): SeatAnswer {
+    this.restoreAfterHibernation();
+    let room = this.room;
+    if (!room && (req.create || this.savedCheckpoint !== undefined)) {
+      const creation = req.create?.creation;
+      const meta: RoomRequestMeta = { kind, roomId: req.roomId, options: creation?.overrides.options ?? {}, params: creation?.overrides.params ?? {} };
+      room = this.roomFor(meta, req.create ? { metadata: req.create.metadata, private: req.create.private, overrides: creation?.key ?? "" } : undefined);
+    }
+    if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
+    return room.reserveSeats(req);
+  }
+
+  /**
+   * The status reporter of a new room: one report in flight at a time to the matchmaker shard its
+   * id belongs to, from `waitUntil`, never awaited on a tick (core/match `StatusReporter`).
+   */
+  private reporterFor(meta: RoomRequestMeta, room: HostedRoom): StatusReporter | null {
+    const ns = (this.env as { MATCHMAKER?: DurableObjectNamespace } | undefined)?.MATCHMAKER;
     if (!ns || typeof ns.idFromName !== "function") return null;
-    const startedAt = Date.now();
-    return new LobbyReporter({
-      current: () => {
-        const bots = room.botCount;
-        return { kind: meta.kind, roomId: meta.roomId, players: Math.max(0, room.connectedCount - bots), bots, cap: room.options.cap, startedAt };
+    const shard = shardOfRoom(meta.roomId, resolveMatchmaking(this.games[meta.kind]?.matchmaking).shards);
+    return new StatusReporter({
+      current: () => room.status(),
+      send: (status) => {
+        const sent = matchmakerStub(ns, meta.kind, shard).report(meta.kind, shard, status);
+        this.ctx.waitUntil(sent.catch(() => {}));
+        return sent;
       },
-      send: (report) => {
-        const sent = ns
-          .get(ns.idFromName(LOBBY_NAME))
-          .fetch("https://lobby/report", { method: "POST", body: JSON.stringify(report) })
-          .then(
-            (res) => res.body?.cancel(),
-            (e: unknown) => console.warn(`[room ${meta.kind}:${meta.roomId}] lobby report failed:`, e instanceof Error ? e.message : e),
-          );
-        this.ctx.waitUntil(sent);
-      },
-      now: () => Date.now(),
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-      clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-      refresh: room.ticking,
+      clock: { now: () => Date.now(), setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      onError: (e) => console.warn(`[room ${meta.kind}:${meta.roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
     });
   }
 
-  private roomFor(meta: RoomRequestMeta): HostedRoom | null {
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
@@ -191,14 +199,21 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => this.onSessionEnd(record),
-      // Deferred: the count is read after the seat change (and a bot's bookkeeping) settles.
-      onOccupancy: () => queueMicrotask(() => this.lobby?.changed()),
+      // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
+      onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const room = createRoom(def, { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, hooks });
+    const room = createRoom(def, {
+      kind: meta.kind,
+      roomId: meta.roomId,
+      overrides: meta.options,
+      params: meta.params,
+      hooks,
+      listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
+    });
     this.room = room;
     // The one choice of socket API (see socketApis.ts).
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
-    this.lobby = this.lobbyReporterFor(meta, room);
+    this.reporter = this.reporterFor(meta, room);
     if (this.savedCheckpoint !== undefined) {
       room.restoreCheckpoint(this.savedCheckpoint);
       this.savedCheckpoint = undefined;

@@ -28,6 +28,8 @@ export interface RoomRequestMeta {
   playerId?: string;
   /** The caller's address (`CF-Connecting-IP`) when admission should limit by it (see `admissionAddress`). */
   address?: string;
+  /** The seat reservation the join names (from a verified reservation token whose identity is `playerId`). */
+  reservation?: string;
 }
 
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
@@ -47,6 +49,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     if (typeof m !== "object" || m === null) return null;
     if (m.playerId !== undefined && typeof m.playerId !== "string") return null;
     if (m.address !== undefined && typeof m.address !== "string") return null;
+    if (m.reservation !== undefined && typeof m.reservation !== "string") return null;
     if (m.route !== undefined && !ROUTES.includes(m.route)) return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {

@@ -98,7 +98,7 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
-    const id = this.room.open(this.connection(server), meta.playerId, meta.address);
+    const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation);
     this.track(server, id);
     server.addEventListener("message", (e) => this.room.message(id, e.data as ArrayBuffer | string));
     server.addEventListener("close", (e) => this.closed(server, e.code, e.reason));
@@ -140,7 +140,7 @@ export class HibernatingSockets extends SocketTable implements RoomSocketApi {
   accept(server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, this.room.open(this.connection(server), meta.playerId, meta.address));
+    this.track(server, this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation));
   }
 
   seated(connId: number, ticket: SeatTicket): void {

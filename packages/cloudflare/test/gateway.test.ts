@@ -3,7 +3,7 @@ import { CloseCode, readCloseReason } from "@tikron/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
 import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
-import { mintRoomTicket } from "../src/roomTicket";
+import { mintRoomTicket } from "@tikron/core/ticket";
 
 // Node has no WebSocketPair and no 101 responses: a refused upgrade shows up here as the close it would get.
 vi.mock("../src/upgradeRefusal", () => ({
@@ -284,5 +284,38 @@ describe("gateway: what it answers for the room", () => {
     await settle();
     releaseAll();
     expect((await again).status).toBe(200);
+  });
+});
+
+describe("gateway: bots route", () => {
+  const botGames = {
+    agar: { kind: "agar", defaults: {}, create: () => null as never, bots: { inputEveryMs: 100, create: () => ({ next: () => null }) } },
+    open: { kind: "open", defaults: {}, create: () => null as never, bots: { inputEveryMs: 100, create: () => ({ next: () => null }), allowInProduction: true } },
+  } satisfies Record<string, GameDefinition>;
+  function botsEnv(vars: Partial<GatewayEnv>) {
+    const routed: string[] = [];
+    const ns = (tag: string) => ({
+      idFromName: (name: string) => ({ name }),
+      get: (id: { name: string }) => ({
+        fetch: async (req: Request) => {
+          routed.push(`${tag}:${id.name}:${req.method}:${new URL(req.url).pathname}`);
+          return Response.json({ rooms: [] });
+        },
+      }),
+    });
+    return { env: { ROOMS: ns("room"), DEV_MODE: "true", ...vars } as unknown as GatewayEnv, routed };
+  }
+  const call = (path: string, e: GatewayEnv, method = "GET") => routeGatewayRequest(new Request(`https://g.example.com${path}`, { method }), e, botGames);
+
+  it("routes POST bots to the room in DEV_MODE; outside it only for kinds that allow it", async () => {
+    const dev = botsEnv({});
+    expect((await call("/rooms/agar/r1/bots?count=3", dev.env, "POST")).status).toBe(200);
+    expect(dev.routed).toEqual(["room:agar:r1:POST:/rooms/agar/r1/bots"]);
+    expect((await call("/rooms/agar/r1/bots?count=3", dev.env)).status).toBe(405);
+    const prod = botsEnv({ DEV_MODE: "false", TICKET_SECRET: "gateway-test-secret-0123456789" });
+    expect((await call("/rooms/agar/r1/bots?count=3", prod.env, "POST")).status).toBe(403);
+    // Allowed kind: still needs a ticket like a join.
+    expect((await call("/rooms/open/r1/bots?count=3", prod.env, "POST")).status).toBe(401);
+    expect(prod.routed).toEqual([]);
   });
 });

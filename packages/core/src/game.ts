@@ -1,4 +1,4 @@
-import type { InputRejection } from "@tikron/protocol";
+import type { InputRejection, RoomMetadata } from "@tikron/protocol";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
 // The refusal shape is shared with clients (input codecs run on both sides), so it lives in the
@@ -18,6 +18,51 @@ export interface GameContext {
   markChanged(): void;
   /** Increments a game-specific counter reported under `game` in `tk:stats`. */
   count(counter: string, by?: number): void;
+  /**
+   * The room's metadata: what its matchmaker lists it by and clients filter on (set at creation
+   * from the create request's options, see `MatchmakingSpec.metadata`).
+   */
+  readonly metadata: Readonly<RoomMetadata>;
+  /**
+   * Merges `patch` into the metadata (a key set to `null` is removed): the matchmaker hears of
+   * it off the tick path. Throws on a key or value a filter could not compare.
+   */
+  setMetadata(patch: Record<string, RoomMetadata[string] | null>): void;
+  /** Locks the room: no new player is seated or matched here (held seats and reservations stand). */
+  lock(): void;
+  /** Unlocks the room. */
+  unlock(): void;
+  /** Makes the room private (never listed or picked; joined by id) or public again. */
+  setPrivate(value: boolean): void;
+}
+
+/**
+ * A {@link GameContext} for a game outside a room (its own tests, tools driving its rules):
+ * time 0, nothing emitted, counters dropped, metadata kept in memory; `parts` replaces any of it.
+ */
+export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = {}): GameContext {
+  let metadata: RoomMetadata = {};
+  return {
+    now: () => 0,
+    emit: () => {},
+    markChanged: () => {},
+    count: () => {},
+    get metadata() {
+      return metadata;
+    },
+    setMetadata: (patch) => {
+      const next: RoomMetadata = { ...metadata };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) delete next[k];
+        else next[k] = v;
+      }
+      metadata = next;
+    },
+    lock: () => {},
+    unlock: () => {},
+    setPrivate: () => {},
+    ...parts,
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { GameParamOverrides } from "@tikron/protocol";
 import type { Game } from "./game";
+import type { MatchmakingSpec } from "./match/matchmakingSpec";
 import type { RoomOptions } from "./roomOptions";
 
 /**
@@ -25,6 +26,8 @@ export interface GameDefinition {
   create(options: RoomOptions, params: GameParams): Game;
   /** Bot players for this kind (absent: rooms of this kind have no bots). */
   bots?: BotSpec;
+  /** How players are matched to rooms of this kind (filters, metadata, queue; see docs/matchmaking.md). */
+  matchmaking?: MatchmakingSpec;
 }
 
 /**

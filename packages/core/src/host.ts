@@ -4,6 +4,9 @@
  * if it wants to hear of a room's life, {@link RoomHooks}; it makes rooms with `createRoom` and
  * talks to one only through {@link HostedRoom}. Everything else in the core is the room's own.
  */
+import type { RoomStatus } from "./match/roomStatus";
+import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import type { ListingInit } from "./room/roomListing";
 import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { BotSpec } from "./gameDefinition";
@@ -41,11 +44,11 @@ export interface RoomHooks {
   /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
   onSeated?(connId: number, ticket: SeatTicket): void;
   /**
-   * The number of connected seats (bots included) changed to `connected`. Called synchronously
-   * from seat changes: hosts that report it anywhere must debounce and defer (see the
-   * Cloudflare adapter's lobby reporter).
+   * What a matchmaker knows the room by changed ({@link HostedRoom.status}): seats taken, held or
+   * freed, seat reservations, metadata, lock or visibility. Called synchronously from those
+   * changes: hosts report it off the tick path, coalesced (core/match `StatusReporter`).
    */
-  onOccupancy?(connected: number): void;
+  onStatusChange?(): void;
   /**
    * Something a restart would need changed: a seat taken or freed, or a turn-based game's
    * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'
@@ -133,6 +136,8 @@ export interface RoomInit {
   hooks?: RoomHooks;
   /** The kind's bot players (from its `GameDefinition`). */
   bots?: BotSpec;
+  /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
+  listing?: ListingInit;
 }
 
 /**
@@ -180,9 +185,11 @@ export interface HostedRoom {
    * socket always gets that player's seat back, whatever token its hello carries, and one
    * identity never holds two seats, so one ticket cannot fill a room. `address` is the peer's
    * address when the host knows one worth limiting by; admission limits per caller use the
-   * identity, else the address (see room/admission.ts).
+   * identity, else the address (see room/admission.ts). `reservation` is the seat reservation
+   * the join names (from a matchmaker, via a verified reservation token whose identity is
+   * `identity`): the hello takes the seat held for it.
    */
-  open(conn: Connection, identity?: string, address?: string): number;
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number;
   /**
    * Re-attaches a socket that survived a runtime restart (e.g. Durable Object hibernation) to a
    * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.
@@ -210,6 +217,15 @@ export interface HostedRoom {
    * bots.
    */
   setBots(n: number): number;
+  /** What the room's matchmaker knows it by (see core/match `RoomStatus`). */
+  status(): RoomStatus;
+  /**
+   * A matchmaker asks for seats, all or none (see core/match `SeatRequest`): each identity that
+   * holds no seat here gets one held for `req.ttlMs`, counted against the cap. The room is the
+   * authority: a locked room, a private one asked for by a public request, or one without room
+   * for every seat refuses, whatever the matchmaker believed.
+   */
+  reserveSeats(req: SeatRequest): SeatAnswer;
   /** Stops timers and closes every socket (room shutdown). */
   dispose(code?: number, reason?: string): void;
 }

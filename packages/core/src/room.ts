@@ -22,11 +22,18 @@ import { Seating } from "./room/seating";
 import { SessionTracker } from "./room/sessionTracker";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "./roomStats";
+import type { RoomStatus } from "./match/roomStatus";
+import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import { RoomListing } from "./room/roomListing";
+import { SeatReservations } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
 import { TokenBucket } from "./tokenBucket";
 
 /** Ticks between a ticking room's checkpoint nudges (`onCheckpointDue`), while anyone is seated. */
 const CHECKPOINT_EVERY_TICKS = 200;
+
+/** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
+const STATUS_REFRESH_MS = 60_000;
 
 const perfNow: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
@@ -73,6 +80,10 @@ export class Room implements HostedRoom {
   private readonly gameMessages: GameMessageRouter;
   /** The room's bot players (see room/bots.ts). */
   private readonly bots: RoomBots;
+  /** Metadata, lock and visibility: what a matchmaker lists the room by (room/roomListing.ts). */
+  private readonly listing: RoomListing;
+  /** Seats held for players a matchmaker sent (room/seatReservations.ts). */
+  private readonly reservations: SeatReservations;
   private tickIndex = 0;
   private immediateFlushQueued = false;
 
@@ -92,6 +103,8 @@ export class Room implements HostedRoom {
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
     const parts: RoomParts = { kind, roomId, game, clock, options, stats };
+    const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
+    const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
     this.sockets = new RoomSockets({
       ...parts,
       writer,
@@ -111,6 +124,8 @@ export class Room implements HostedRoom {
       hooks,
       admission,
       joinBucket: new TokenBucket(options.joinRatePerSec, options.joinBurst, epoch),
+      reservations,
+      listing,
       sockets,
       flusher: this.flusher,
       writer,
@@ -138,6 +153,13 @@ export class Room implements HostedRoom {
       emit: (event, to) => room.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
+      get metadata() {
+        return listing.metadata;
+      },
+      setMetadata: (patch) => listing.setMetadata(patch),
+      lock: () => listing.setLocked(true),
+      unlock: () => listing.setLocked(false),
+      setPrivate: (value) => listing.setPrivate(value),
     };
     game.init?.(this.gameContext);
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
@@ -185,8 +207,8 @@ export class Room implements HostedRoom {
     return refusal;
   }
 
-  open(conn: Connection, identity?: string, address?: string): number {
-    return this.sockets.open(conn, identity, address).connId;
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
+    return this.sockets.open(conn, identity, address, reservation).connId;
   }
 
   adopt(conn: Connection, ticket: SeatTicket): number {
@@ -217,7 +239,45 @@ export class Room implements HostedRoom {
       loopRunning: this.scheduler.running,
       ticksSkipped: this.scheduler.skipped,
       bots: { count: this.bots.count, inputs: this.bots.inputs },
+      reservations: { ...this.reservations.counts, pending: this.reservations.size },
+      listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
     });
+  }
+
+  status(): RoomStatus {
+    const l = this.listing;
+    return {
+      roomId: this.roomId,
+      clients: this.seats.size,
+      bots: this.bots.count,
+      reserved: this.reservations.size,
+      maxClients: this.options.cap,
+      metadata: l.metadata,
+      locked: l.locked,
+      private: l.isPrivate,
+      createdAt: l.createdAt,
+      version: [l.createdAt, l.changes],
+      overrides: l.overrides,
+      refreshMs: this.game.ticking ? STATUS_REFRESH_MS : 0,
+    };
+  }
+
+  reserveSeats(req: SeatRequest): SeatAnswer {
+    const refuse = (code: "room_full" | "locked" | "not_found", reason: string): SeatAnswer => {
+      this.reservations.counts.refused++;
+      // The status goes with every refusal (a private room's too): the room exists, and its
+      // matchmaker must keep it, whatever the player is told.
+      return { ok: false, code, reason, status: this.status() };
+    };
+    if (this.listing.isPrivate && !req.byId) return refuse("not_found", "no such public room");
+    if (this.listing.locked) return refuse("locked", "the room is locked");
+    const wanted = req.seats.filter((s) => !this.seats.hasIdentity(s.identity));
+    if (this.seats.size + this.reservations.size + wanted.length > this.options.cap) {
+      return refuse("room_full", `room is full (${this.options.cap} seats)`);
+    }
+    // An identity already seated here needs no new seat: its join resumes its own.
+    for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs);
+    return { ok: true, status: this.status() };
   }
 
   seatTicket(connId: number): SeatTicket | null {
@@ -245,6 +305,7 @@ export class Room implements HostedRoom {
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
     this.scheduler.stop();
     this.seating.stop();
+    this.reservations.clear();
     this.sockets.closeAll(code, reason);
   }
 

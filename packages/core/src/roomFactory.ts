@@ -7,6 +7,7 @@ import type { GameDefinition, GameParams } from "./gameDefinition";
 import type { RoomHooks } from "./host";
 import { Room } from "./room";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
+import type { ListingInit } from "./room/roomListing";
 
 /** What a host knows when the first socket of a room arrives. */
 export interface RoomRequest {
@@ -22,6 +23,8 @@ export interface RoomRequest {
   hooks?: RoomHooks;
   /** Clock the room runs on (default: the system clock). */
   clock?: Clock;
+  /** How a matchmaker lists the room (a room made by a matchmaker: its metadata and visibility). */
+  listing?: ListingInit;
 }
 
 /**
@@ -31,5 +34,5 @@ export interface RoomRequest {
 export function createRoom(definition: GameDefinition, request: RoomRequest): Room {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
-  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock, bots: definition.bots });
+  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock, bots: definition.bots, listing: request.listing });
 }

@@ -1,3 +1,5 @@
+import type { RoomMetadata } from "@tikron/protocol";
+import type { ReservationCounts } from "./room/seatReservations";
 import { DurationStats, type DurationSummary } from "./durationStats";
 
 /** Snapshot returned by the `tk:stats` probe. Field names are part of the public contract. */
@@ -99,6 +101,20 @@ export interface RoomStatsSnapshot {
   };
   /** Empty frames sent to idle clients (also counted in `frames`). */
   idleFrames: number;
+  /** Seat reservations from a matchmaker: pending now, and what became of the others. */
+  reservations: ReservationCounts & {
+    /** Reservations holding a seat now. */
+    pending: number;
+  };
+  /** How a matchmaker lists the room. */
+  listing: {
+    /** The room takes no new players. */
+    locked: boolean;
+    /** The room is never listed or picked. */
+    private: boolean;
+    /** The game's metadata. */
+    metadata: RoomMetadata;
+  };
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;
 }
@@ -163,6 +179,8 @@ export interface RoomStatsContext {
   loopRunning: boolean;
   ticksSkipped: number;
   bots: { count: number; inputs: number };
+  reservations: ReservationCounts & { pending: number };
+  listing: { locked: boolean; private: boolean; metadata: RoomMetadata };
 }
 
 /**
@@ -217,6 +235,8 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     game: { ...s.game },
     bots: { ...c.bots },
     idleFrames: s.idleFrames,
+    reservations: { ...c.reservations },
+    listing: { ...c.listing, metadata: { ...c.listing.metadata } },
     timing: TIMING_NOTE,
   };
 }

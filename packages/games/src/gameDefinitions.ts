@@ -36,5 +36,7 @@ export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
     defaults: { cap: 2 },
     create: () => new TicTacToeGame(),
     bots: tttBots,
+    // Rated games: two players within 100 rating points, the window widening 50 a second.
+    matchmaking: { queue: { groupSize: 2, ratingWindow: { initial: 100, widenPerSec: 50, max: 1000 }, timeoutMs: 60_000 } },
   },
 };

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type Room } from "@tikron/core";
-import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { overridesKey } from "@tikron/core/match";
+import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
 import { WsConnection } from "./wsConnection";
 
 /** Options of {@link serveRooms}. */
@@ -19,6 +21,11 @@ export interface ServeRoomsOptions {
    * the staging gateway (default true). Off, both are refused with 403, like production.
    */
   devMode?: boolean;
+  /**
+   * Secret of match tickets and seat reservations (as `TICKET_SECRET` on Cloudflare). Without
+   * it, DEV_MODE signs reservations with the public development secret and takes no tickets.
+   */
+  ticketSecret?: string;
   /**
    * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
    * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
@@ -58,9 +65,25 @@ function send(res: ServerResponse, r: HostReply): void {
   res.writeHead(r.status, r.headers).end(r.body);
 }
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
+function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (body === undefined) return void res.writeHead(status, headers).end();
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json" }).end(text);
+  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json", ...headers }).end(text);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      text += chunk;
+      // Past the limit the rest is not worth reading; the length check refuses it.
+      if (text.length > limit) req.destroy();
+    });
+    req.on("end", () => resolve(text));
+    req.on("close", () => resolve(text));
+    req.on("error", reject);
+  });
 }
 
 /**
@@ -80,21 +103,50 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
 
-  const roomFor = (route: RoomRoute): HostedRoom => {
-    const key = `${route.kind}:${route.roomId}`;
-    let h = hosted.get(key);
-    if (!h) {
-      // Overrides take effect only for the join that creates the room, as on Cloudflare.
-      const room = createRoom(games[route.kind]!, { kind: route.kind, roomId: route.roomId, overrides: route.overrides.options, params: route.overrides.params });
-      h = { room, sockets: new Set() };
-      hosted.set(key, h);
-    }
+  const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
+    // Reports are deferred and folded: one per room per turn of the event loop.
+    let reportQueued = false;
+    const hooks = {
+      onStatusChange: () => {
+        if (reportQueued) return;
+        reportQueued = true;
+        queueMicrotask(() => {
+          reportQueued = false;
+          matchmaking.reported(kind, room);
+        });
+      },
+    };
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing });
+    const h = { room, sockets: new Set<WebSocket>() };
+    hosted.set(`${kind}:${roomId}`, h);
     return h;
   };
+  const roomFor = (route: RoomRoute): HostedRoom => {
+    const { options, params } = route.overrides as { options: Record<string, unknown>; params: Record<string, unknown> };
+    // Overrides take effect only for the join that creates the room, as on Cloudflare.
+    return hosted.get(`${route.kind}:${route.roomId}`) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
+  };
+  const matchmaking = new NodeMatchmaking({
+    games,
+    devMode,
+    ...(options.ticketSecret !== undefined ? { ticketSecret: options.ticketSecret } : {}),
+    room: (kind, roomId, create) => {
+      const h = hosted.get(`${kind}:${roomId}`);
+      if (h || !create) return h?.room;
+      return make(kind, roomId, create.creation.overrides.options, create.creation.overrides.params, create.listing).room;
+    },
+  });
 
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://host");
     if (url.pathname === "/health") return reply(res, 200, { ok: true, devMode, kinds: Object.keys(games) });
+    if (url.pathname.startsWith("/match/")) {
+      matchmaking.serve(req, url, () => readBody(req, MAX_MATCH_BODY_CHARS)).then(
+        (a: HttpAnswer | null) => (a ? reply(res, a.status, a.body, a.headers) : reply(res, 404, "not found")),
+        (e: unknown) => reply(res, 500, e instanceof Error ? e.message : "error"),
+      );
+      return;
+    }
     const route = routeRoomUrl(url, { devMode, hasKind });
     if (!route) return reply(res, 404, "not found");
     if (isRouteRefusal(route)) return reply(res, route.status, route.reason);
@@ -121,16 +173,26 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse(CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots) return refuse(CloseCode.bad_request, "stats and bots are plain HTTP, without an upgrade");
-    const h = roomFor(route);
-    const address = admissionAddress(req.socket.remoteAddress);
-    const refusal = h.room.admitSocket(undefined, address);
-    if (refusal) return refuse(refusalCloseCode(refusal.status), refusal.reason, refusal.retryAfterMs);
-    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address));
+    const upgrade = (seat: { identity: string; reservation: string } | null): void => {
+      if (closing) return refuse(CloseCode.going_away, "server is shutting down");
+      const h = roomFor(route);
+      const address = admissionAddress(req.socket.remoteAddress);
+      const refusal = h.room.admitSocket(seat?.identity, address);
+      if (refusal) return refuse(refusalCloseCode(refusal.status), refusal.reason, refusal.retryAfterMs);
+      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
+    };
+    const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
+    if (token === null) return upgrade(null);
+    // A seat reservation from the matchmaker: its signature and room checked before the upgrade.
+    matchmaking.verifyReservation(token, route.kind, route.roomId).then(
+      (v) => (typeof v === "string" ? refuse(CloseCode.unauthorized, v) : upgrade(v)),
+      () => refuse(CloseCode.unavailable, "could not check the reservation"),
+    );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string } | null): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws), undefined, address);
+    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
@@ -156,6 +218,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
 
   const shutDown = async (graceMs: number): Promise<void> => {
     const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+    matchmaking.dispose();
     for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
     const deadline = Date.now() + graceMs;
     while ([...hosted.values()].some((h) => h.sockets.size > 0) && Date.now() < deadline) {

@@ -39,6 +39,10 @@ export const ErrorCode = {
   bad_message: 17,
   /** The room could not answer a request: the game's handler threw, or its reply was unusable. */
   internal: 18,
+  /** The join named a seat reservation the room does not hold (unknown, used, expired, or another player's): match again. */
+  reservation_invalid: 19,
+  /** The room is locked (a match under way) and takes no new players. */
+  room_locked: 20,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
@@ -100,6 +104,10 @@ export const CloseCode = {
   bad_request: 4014,
   /** Join refused: the server admits no one (joins are not configured on it). */
   unavailable: 4015,
+  /** The join's seat reservation is not held (unknown, used, expired, or another player's): match again. */
+  reservation_invalid: 4020,
+  /** The room is locked and takes no new players. */
+  room_locked: 4021,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
@@ -108,7 +116,9 @@ export type CloseName = keyof typeof CloseCode;
 /**
  * The refusals of a join that a retry meets again: no or a bad ticket (`unauthorized`), a foreign
  * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
- * configured (`unavailable`), a full room (`room_full`). A client ends the join and says why; the
+ * configured (`unavailable`), a full room (`room_full`), a seat reservation the room does not hold
+ * (`reservation_invalid`: the matchmaker's client matches again instead), a locked room
+ * (`room_locked`). A client ends the join and says why; the
  * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
  */
 export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
@@ -118,6 +128,8 @@ export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CloseCode.not_found,
   CloseCode.bad_request,
   CloseCode.unavailable,
+  CloseCode.reservation_invalid,
+  CloseCode.room_locked,
 ]);
 
 /** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */

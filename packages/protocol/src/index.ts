@@ -25,5 +25,5 @@ export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";
 export * from "./receipts";
-export * from "./lobby";
 export * from "./roomMessages";
+export * from "./match";

@@ -1,3 +1,4 @@
+import { detachedContext } from "@tikron/core";
 import { TicTacToeGame, decodeTttInput } from "@tikron/games";
 import { describe, expect, it } from "vitest";
 import { Rng } from "../src/scenarios/rng";
@@ -7,7 +8,7 @@ import { applyTttView, newTttPlayer, nextTttInput, tttJsonScenario, tttWantsToAc
 function table(seed: number) {
   const game = new TicTacToeGame();
   let changed = false;
-  game.init({ now: () => 0, emit: () => {}, markChanged: () => (changed = true), count: () => {} });
+  game.init(detachedContext({ markChanged: () => void (changed = true) }));
   const ids = [1, 2];
   const players: TttPlayer[] = [newTttPlayer(), newTttPlayer()];
   const rngs = [new Rng(seed), new Rng(seed + 1)];

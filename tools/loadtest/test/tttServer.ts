@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { detachedContext } from "@tikron/core";
 import { TicTacToeGame } from "@tikron/games";
 import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION, decodeJsonClientMessage, isDecodeError, toJsonWelcome } from "@tikron/protocol";
 import { WebSocketServer, type WebSocket } from "ws";
@@ -50,7 +51,7 @@ export async function startTttServer(): Promise<TttServer> {
     if (!room) {
       const game = new TicTacToeGame();
       const created: TttRoom = { game, seats: [], dirty: false, epoch: Date.now(), inputs: 0 };
-      game.init({ now: () => Date.now(), emit: () => {}, markChanged: () => (created.dirty = true), count: () => {} });
+      game.init(detachedContext({ now: () => Date.now(), markChanged: () => void (created.dirty = true) }));
       rooms.set(path, created);
       room = created;
     }

@@ -1,24 +1,33 @@
 /**
- * The browser side: joins a tag room, sends arrow-key / WASD steering, and draws every player
- * smoothly with the SDK's interpolation buffer. Bundled to `public/client.js` by `npm run build`.
+ * The browser side: finds a tag room through the matchmaker (or joins the one the link names),
+ * sends arrow-key / WASD steering, and draws every player smoothly with the SDK's interpolation
+ * buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { connect, createInterpolatedView } from "@tikron/client";
+import { connect, createInterpolatedView, matchmaker } from "@tikron/client";
 import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
-const roomId = params.get("room") ?? "lobby";
 const canvas = document.querySelector("canvas")!;
 const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
+const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
 
 // Typed by the game's declaration: inputs are TagInputs, events TagEvents, the view tagSchema's.
-const conn = connect(location.origin, {
-  game: tagGame,
-  room: roomId,
-  name: params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`,
-  // A reload keeps the seat while the room still holds it (15 s by default).
-  token: sessionStorage.getItem(`tag-token:${roomId}`) ?? undefined,
-});
+// Without `?room=` the matchmaker finds one (the fullest open room, or a new one) and the address
+// bar then names it: that link brings friends into the same room.
+const named = params.get("room");
+const conn = named
+  ? connect(location.origin, {
+      game: tagGame,
+      room: named,
+      name,
+      // A reload keeps the seat while the room still holds it (15 s by default).
+      token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
+    })
+  : await matchmaker(location.origin).joinOrCreate(tagGame, { name });
+const roomId = conn.room;
+if (!named) history.replaceState(null, "", `?room=${encodeURIComponent(roomId)}`);
+if (conn.token) sessionStorage.setItem(`tag-token:${roomId}`, conn.token);
 
 let myEntity = -1;
 conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));

@@ -1,8 +1,9 @@
 /**
- * The game's Worker: routes `/rooms/tag/<roomId>` joins to one Durable Object per room and
- * serves the page in `public/`. Everything Cloudflare-specific comes from `@tikron/cloudflare`.
+ * The game's Worker: routes `/rooms/tag/<roomId>` joins to one Durable Object per room, the
+ * matchmaker's paths (`/match/tag`: find a seat, list rooms) to one matchmaker object, and serves
+ * the page in `public/`. Everything Cloudflare-specific comes from `@tikron/cloudflare`.
  */
-import { RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
+import { MatchmakerObject, RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
 import { games } from "./tagGame";
 
 /** Worker bindings (see wrangler.jsonc). Add `DB?: D1Database` to keep room records in D1. */
@@ -10,6 +11,11 @@ export interface Env extends GatewayEnv {}
 
 /** One instance per room; the class name matches `durable_objects` in wrangler.jsonc. */
 export class TagRoom extends RoomObject<Env> {
+  protected readonly games = games;
+}
+
+/** The matchmaker of the game's rooms (binding `MATCHMAKER` in wrangler.jsonc): same games. */
+export class TagMatchmaker extends MatchmakerObject<Env> {
   protected readonly games = games;
 }
 

@@ -97,6 +97,8 @@ export interface ClientLink {
   receiptBytes: number;
   /** Room time the client fell behind (see `softBufferedBytes`), or -1 while it keeps up. */
   behindSince: number;
+  /** The seat reservation the socket's join names (from a matchmaker), used by its hello. */
+  reservation: string | undefined;
 }
 
 /** A fresh link for a socket that has just been accepted (no seat, binary until its hello). */
@@ -130,6 +132,7 @@ export function newClientLink(
     receiptMessages: 0,
     receiptBytes: 0,
     behindSince: -1,
+    reservation: undefined,
   };
 }
 

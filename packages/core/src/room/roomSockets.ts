@@ -66,10 +66,11 @@ export class RoomSockets {
   }
 
   /** A socket was accepted: it has `helloTimeoutMs` to say hello and counts as pending until then. */
-  open(conn: Connection, identity: string | undefined, address: string | undefined): ClientLink {
+  open(conn: Connection, identity: string | undefined, address: string | undefined, reservation?: string): ClientLink {
     const { clock, options } = this.d;
     const now = clock.now();
     const link = newClientLink(this.nextConnId++, conn, identity, identity ?? address, options, now);
+    link.reservation = reservation;
     this.d.admission.opened(link.admissionKey, now);
     link.helloTimer = clock.setTimer(() => {
       link.helloTimer = null;

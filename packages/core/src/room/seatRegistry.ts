@@ -54,6 +54,11 @@ export class SeatRegistry {
     return seat && !this.identityOfSeat.has(seat) ? seat : undefined;
   }
 
+  /** Whether a seat is bound to verified identity `identity`. */
+  hasIdentity(identity: string): boolean {
+    return this.byIdentity.has(identity);
+  }
+
   /** Files a new seat with the next player id and a fresh token. */
   add(name: string, identity: string | undefined): Seat {
     return this.file(this.nextPlayerId++, randomToken(), name, identity);

@@ -17,6 +17,8 @@ import type { RoomParts, RoomSockets } from "./roomSockets";
 import { SeatExpiry } from "./seatExpiry";
 import type { SeatRegistry } from "./seatRegistry";
 import type { SessionTracker } from "./sessionTracker";
+import type { RoomListing } from "./roomListing";
+import type { SeatReservations } from "./seatReservations";
 
 /** What seating needs from the room it serves. */
 export interface SeatingDeps extends RoomParts {
@@ -28,6 +30,10 @@ export interface SeatingDeps extends RoomParts {
   readonly admission: Admission;
   /** The room's own join bucket (`joinRatePerSec`, `joinBurst`), after each caller's own. */
   readonly joinBucket: TokenBucket;
+  /** Seats held for players a matchmaker sent: counted against the cap until used or expired. */
+  readonly reservations: SeatReservations;
+  /** Metadata, lock and visibility; its change count orders the room's status reports. */
+  readonly listing: RoomListing;
   readonly sockets: RoomSockets;
   readonly flusher: Flusher;
   readonly writer: FrameWriter;
@@ -62,11 +68,15 @@ export class Seating {
    * A hello on `link`. After the hello's own checks (a second hello, the protocol version, the
    * room's dialect) one decision, in this order:
    * 1. resume: the seat this identity (or, without one, this token) holds comes back, and a
-   *    socket still on it is replaced (4005);
-   * 2. the cap: every seat taken, connected or held, counts;
-   * 3. join admission: the caller's own join bucket, then the room's (the room's bots skip both);
-   * 4. a new seat, and the game's `join`;
-   * 5. the welcome.
+   *    socket still on it is replaced (4005); a reservation the join names is used up by it;
+   * 2. a seat reservation the join names: the seat held for it (it was counted when it was
+   *    reserved, and reservations are single-use and made at a matchmaker's pace, so the cap and
+   *    the join buckets are skipped), or `reservation_invalid` when the room holds none for it;
+   * 3. a locked room refuses (`room_locked`); the cap: every seat taken, connected or held, and
+   *    every seat reservation pending counts;
+   * 4. join admission: the caller's own join bucket, then the room's (the room's bots skip both);
+   * 5. a new seat, and the game's `join`;
+   * 6. the welcome.
    */
   hello(link: ClientLink, m: HelloMessage, now: number): void {
     const { sockets, stats, seats, options, sessions, game } = this.d;
@@ -81,21 +91,34 @@ export class Seating {
       return this.refuse(link, "bad_frame", `room ${this.d.kind} speaks ${dialect}`, 0, CloseCode.bad_hello, "wrong dialect for this room");
     }
     sockets.settled(link);
+    const { reservations } = this.d;
     const held = seats.resumable(link.identity, m.token);
     if (held) {
+      // A reservation token is also its player's ticket back into the room: used, it resumes.
+      if (link.reservation !== undefined && reservations.isHeldFor(link.reservation, link.identity)) reservations.take(link.reservation, link.identity);
       if (held.link) sockets.close(held.link, CloseCode.replaced, "seat taken by a newer connection");
       this.attach(held, link);
       stats.reconnects++;
       game.reconnected?.(held.playerId);
       return this.welcome(link, held, true, now);
     }
-    // Every seat taken counts against the cap, connected or held (seat reservations still
-    // pending belong in this count too).
-    if (seats.size >= options.cap) {
-      sessions.refused("room_full");
-      return this.refuse(link, "room_full", `room is full (${options.cap} seats)`, 0, CloseCode.room_full, "room_full");
+    if (link.reservation !== undefined) {
+      if (!reservations.take(link.reservation, link.identity)) {
+        sessions.refused("reservation_invalid");
+        return this.refuse(link, "reservation_invalid", "this seat reservation is not held here (expired, used, or another player's); match again", 0, CloseCode.reservation_invalid, "reservation_invalid");
+      }
+    } else {
+      if (this.d.listing.locked) {
+        sessions.refused("room_locked");
+        return this.refuse(link, "room_locked", "the room is locked", 0, CloseCode.room_locked, "room_locked");
+      }
+      // Every seat taken counts against the cap, connected or held, and every seat reserved.
+      if (seats.size + reservations.size >= options.cap) {
+        sessions.refused("room_full");
+        return this.refuse(link, "room_full", `room is full (${options.cap} seats)`, 0, CloseCode.room_full, "room_full");
+      }
+      if (link.connection.bot !== true && !this.admitJoin(link, now)) return;
     }
-    if (link.connection.bot !== true && !this.admitJoin(link, now)) return;
     const seat = this.take(null, m.name.slice(0, 32), link.identity);
     this.attach(seat, link);
     sessions.joined();
@@ -154,6 +177,7 @@ export class Seating {
       this.expiry.arm(seat.heldUntil);
     }
     stats.restoredSeats += restored.length;
+    this.d.listing.changed();
     this.d.flusher.stateChanged();
   }
 
@@ -168,7 +192,7 @@ export class Seating {
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) this.d.scheduler.stop();
-    this.d.hooks.onOccupancy?.(this.connectedCount);
+    this.d.listing.changed();
   }
 
   /** Frees the seat for good (leave, abuse, or the window ran out). Idempotent. */
@@ -180,7 +204,6 @@ export class Seating {
       seat.link = null;
       this.connectedCount--;
       if (this.connectedCount === 0) this.d.scheduler.stop();
-      this.d.hooks.onOccupancy?.(this.connectedCount);
     }
     this.d.flusher.detach(seat);
     seats.remove(seat);
@@ -199,6 +222,7 @@ export class Seating {
     }
     this.d.markChanged();
     if (seats.size === 0) this.d.sessions.lastSeatFreed();
+    this.d.listing.changed();
     this.d.hooks.onCheckpointDue?.(true);
   }
 
@@ -250,7 +274,7 @@ export class Seating {
     this.d.sessions.connected(this.connectedCount);
     if (game.ticking && !scheduler.running) scheduler.start();
     this.d.hooks.onSeated?.(link.connId, this.d.seats.ticketOf(seat, link));
-    this.d.hooks.onOccupancy?.(this.connectedCount);
+    this.d.listing.changed();
   }
 
   /** The welcome: the seat, the room's cadence and clock, and the seqs it has applied. */

@@ -2,7 +2,7 @@
  * The `fps` room (`FpsGame`, `createFps`): a top-down hitscan shooter with lag-compensated shots,
  * a move budget against speed hacks and a synced scoreboard.
  */
-import { TokenBucket, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
+import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { FrameWriter, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
@@ -50,7 +50,7 @@ export interface FpsConfig {
   spawnPoint?: SpawnPoint;
 }
 
-const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
+const NO_CONTEXT: GameContext = detachedContext();
 
 const uniformSpawn: SpawnPoint = (_playerId, rng, world) => {
   const r = FPS_RULES.playerRadius;

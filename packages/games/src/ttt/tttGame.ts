@@ -1,4 +1,4 @@
-import { reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
+import { detachedContext, reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
 import { decodeTttInput, type TttInput } from "./tttInput";
 import { emptyBoard, isFull, otherMark, winnerOf, type Board, type Mark } from "./tttRules";
 import type { TttSeatView, TttView } from "./tttView";
@@ -18,7 +18,7 @@ export interface TttCheckpoint extends Pick<TttView, "board" | "status" | "turn"
   seats: Record<Mark, SeatState | null>;
 }
 
-const NO_CONTEXT: GameContext = { now: () => 0, emit: () => {}, markChanged: () => {}, count: () => {} };
+const NO_CONTEXT: GameContext = detachedContext();
 
 /**
  * `ttt-json`: turn-based tic-tac-toe for two seats, synced as JSON, with no tick loop. State

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_TICKET_TTL_SECONDS, mintRoomTicket, verifyRoomTicket } from "../src/roomTicket";
+import { MAX_TICKET_TTL_SECONDS, mintRoomTicket, verifyRoomTicket } from "../src/ticket";
 
 const SECRET = "test-secret-0123456789abcdef";
 const NOW = 1_900_000_000_000;
