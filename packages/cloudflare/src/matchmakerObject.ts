@@ -77,7 +77,7 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   }
 
   /** DEV_MODE `GET /match/<kind>/stats`: counters, decision times, the directory. */
-  async stats(kind: string, shard: number): Promise<MatchmakerStats & { directory: RoomStatus[] }> {
+  async stats(kind: string, shard: number): Promise<MatchmakerStats> {
     const mm = await this.matchmaker(kind, shard);
     return { ...mm.stats(), directory: mm.rooms().map((e) => e.status) };
   }

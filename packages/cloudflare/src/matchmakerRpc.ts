@@ -25,7 +25,7 @@ export interface MatchmakerRpc {
   /** See {@link MatchmakerObject.report}. */
   report(kind: string, shard: number, status: RoomStatus): Promise<void>;
   /** See {@link MatchmakerObject.stats}. */
-  stats(kind: string, shard: number): Promise<MatchmakerStats & { directory: RoomStatus[] }>;
+  stats(kind: string, shard: number): Promise<MatchmakerStats>;
   /** See {@link MatchmakerObject.restart}. */
   restart(): Promise<void>;
 }

@@ -177,12 +177,24 @@ export function isMetadataValue(v: unknown): v is MetadataValue {
   return typeof v === "boolean";
 }
 
+/** Filters read from a body or a query (wrapped, so a filter named `code` is never an error). */
+export interface FiltersRead {
+  /** The filters. */
+  filters: MatchFilters;
+}
+
+/** A match path asked with the wrong method: the method it takes (the host answers 405). */
+export interface WrongMethod {
+  /** The method the path takes. */
+  method: string;
+}
+
 /**
  * Checks a filter object's grammar: at most {@link MAX_FILTER_KEYS} keys of
  * {@link METADATA_KEY_PATTERN}, each a metadata value or a range of finite numbers. Which keys a
  * game allows is the matchmaker's check, not this one.
  */
-export function readFilters(v: unknown): { filters: MatchFilters } | MatchError {
+export function readFilters(v: unknown): FiltersRead | MatchError {
   if (v === undefined || v === null) return { filters: {} };
   if (!isPlainObject(v)) return matchError("bad_filter", "filters must be an object");
   const keys = Object.keys(v);
@@ -211,7 +223,7 @@ export function readFilters(v: unknown): { filters: MatchFilters } | MatchError 
  * Reads filters from a query string: `key=value` (equality; a value that reads as a finite
  * number, `true` or `false` compares as that type) and `key.gte=n` / `key.lte=n` (ranges).
  */
-export function readFilterQuery(query: URLSearchParams): { filters: MatchFilters } | MatchError {
+export function readFilterQuery(query: URLSearchParams): FiltersRead | MatchError {
   const obj: Record<string, unknown> = {};
   for (const [raw, value] of query) {
     const dot = raw.lastIndexOf(".");
@@ -269,15 +281,36 @@ export function readQueueRequest(v: unknown): QueueRequest | MatchError {
   return { rating: v.rating, queueId: v.queueId };
 }
 
+/** A matchmaking path with no more than its kind: which operation. */
+export interface KindRoute {
+  /** `POST /match/<kind>`, `GET …/rooms`, `POST …/queue`, DEV_MODE `GET …/stats`, `POST …/restart`. */
+  op: "match" | "rooms" | "queue" | "stats" | "restart";
+  /** The room kind. */
+  kind: string;
+}
+
+/** `POST /match/<kind>/<roomId>`: a seat in a known room. */
+export interface JoinByIdRoute {
+  /** Join by id. */
+  op: "joinById";
+  /** The room kind. */
+  kind: string;
+  /** The room. */
+  roomId: string;
+}
+
+/** `DELETE /match/<kind>/queue/<queueId>`: leave the queue. */
+export interface CancelRoute {
+  /** Cancel a queue wait. */
+  op: "cancel";
+  /** The room kind. */
+  kind: string;
+  /** The wait to end. */
+  queueId: string;
+}
+
 /** The matchmaking paths, as every host reads them. */
-export type MatchRoute =
-  | { op: "match"; kind: string }
-  | { op: "joinById"; kind: string; roomId: string }
-  | { op: "rooms"; kind: string }
-  | { op: "queue"; kind: string }
-  | { op: "cancel"; kind: string; queueId: string }
-  | { op: "stats"; kind: string }
-  | { op: "restart"; kind: string };
+export type MatchRoute = KindRoute | JoinByIdRoute | CancelRoute;
 
 const MATCH_PATH = /^\/match\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,64}))?(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/;
 
@@ -288,7 +321,7 @@ const MATCH_PATH = /^\/match\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,64}))?(
  * Null when the path is not a match path; `{method}` when the method does not fit it (405). A
  * room named like one of those words is joined by id with `POST /match/<kind>/room/<roomId>`.
  */
-export function routeMatchPath(pathname: string, method: string): MatchRoute | { method: string } | null {
+export function routeMatchPath(pathname: string, method: string): MatchRoute | WrongMethod | null {
   const m = MATCH_PATH.exec(pathname);
   if (!m) return null;
   const kind = m[1]!;

@@ -14,4 +14,5 @@ export { resolveMatchmaking, DEFAULT_QUEUE_TIMEOUT_MS, DEFAULT_RESERVATION_TTL_M
 export { isEmptyStatus, isNewerStatus, readRoomStatus, toListing, type RoomStatus } from "./roomStatus";
 export { NO_OVERRIDES, type RoomCreation, type RoomPort, type SeatAnswer, type SeatHold, type SeatRequest, type SeatRefusalCode } from "./roomPort";
 export { StatusReporter, type StatusReporterDeps } from "./statusReporter";
+export { type ListingQuery } from "./matchHttp";
 export { anonymousIdentity, listingQuery, matchOverrides, overridesKey, matchmakerName, newRoomIdFor, randomId, seatReservationOf, shardOfRoom, webSocketOrigin } from "./matchHttp";

@@ -40,11 +40,19 @@ export function overridesKey(options: Record<string, unknown>, params: Record<st
   return o === "" && p === "" ? "" : `${o}|${p}`;
 }
 
+/** What a room list asks for. */
+export interface ListingQuery {
+  /** Metadata filters. */
+  filters: MatchFilters;
+  /** The overrides key rooms must have been made with; undefined for any. */
+  overrides: string | undefined;
+}
+
 /**
  * The query of `GET /match/<kind>/rooms`: metadata filters, and (DEV_MODE) room overrides, which
  * limit the list to rooms made with them. `ticket` is neither.
  */
-export function listingQuery(query: URLSearchParams, devMode: boolean): { filters: MatchFilters; overrides: string | undefined } | MatchError {
+export function listingQuery(query: URLSearchParams, devMode: boolean): ListingQuery | MatchError {
   const creation = matchOverrides(query, devMode);
   if (isMatchError(creation)) return creation;
   const rest = new URLSearchParams();

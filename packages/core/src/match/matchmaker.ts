@@ -29,7 +29,7 @@ export interface Caller {
   rateKey?: string;
 }
 
-/** A seat a matchmaker reserved: what a host turns into a {@link SeatReservation} answer. */
+/** A seat a matchmaker reserved: what a host turns into a `SeatReservation` answer. */
 export interface ReservedSeat {
   /** The room. */
   roomId: string;
@@ -73,6 +73,8 @@ export interface MatchmakerHost {
 
 /** Counters behind a matchmaker's stats. */
 export interface MatchmakerStats {
+  /** The rooms the directory holds (DEV_MODE stats, tests); not filled by {@link Matchmaker.stats}. */
+  directory?: RoomStatus[];
   /** Requests by operation (`match`, `joinById`, `queue`, `cancel`, `rooms`). */
   requests: Record<string, number>;
   /** Seats reserved and answered. */
@@ -248,7 +250,7 @@ export class Matchmaker {
   }
 
   /** Counters, the directory's size and decision times. */
-  stats(): MatchmakerStats {
+  stats(): Omit<MatchmakerStats, "directory"> {
     return { ...this.counters, rooms: this.directory.size, queued: this.queue?.size ?? 0, decision: this.decision.summary() };
   }
 

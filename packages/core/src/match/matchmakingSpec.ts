@@ -9,7 +9,14 @@ export interface QueueSpec {
    * each member, which starts at `initial` and widens by `widenPerSec` for every second a member
    * has waited, up to `max`.
    */
-  ratingWindow: { initial: number; widenPerSec: number; max: number };
+  ratingWindow: {
+    /** The window of a player who just joined the queue. */
+    initial: number;
+    /** How much it widens per second waited. */
+    widenPerSec: number;
+    /** The widest it gets. */
+    max: number;
+  };
   /** A player not grouped within this long is answered `queue_timeout` (ms). Default 60 000. */
   timeoutMs?: number;
 }

@@ -124,7 +124,7 @@ export class RoomDirectory {
   }
 
   /**
-   * Drops rooms that stopped refreshing (a room that refreshes missed {@link MISSED_REFRESHES}
+   * Drops rooms that stopped refreshing (a room that refreshes missed three
    * of them: its object is gone without a last word). Rooms that do not refresh (turn-based
    * ones sleep) stay until they report empty or refuse a seat as unknown. Returns the ids dropped.
    */

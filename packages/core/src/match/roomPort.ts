@@ -4,7 +4,12 @@ import type { RoomStatus } from "./roomStatus";
 /** How a matchmaker creates a room: the DEV_MODE overrides it is made with, and their key. */
 export interface RoomCreation {
   /** Room option overrides and game params (DEV_MODE), passed to the room when it is created. */
-  overrides: { options: Record<string, unknown>; params: Record<string, unknown> };
+  overrides: {
+    /** Room option overrides (`RoomOptions` keys). */
+    options: Record<string, unknown>;
+    /** Game params (`world`, `aoi`). */
+    params: Record<string, unknown>;
+  };
   /** A canonical string of {@link overrides} ("" for none): rooms only match requests with the same key. */
   key: string;
 }
