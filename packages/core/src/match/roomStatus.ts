@@ -1,29 +1,16 @@
-import type { RoomListing, RoomMetadata } from "@tikron/protocol";
+import type { RoomListing } from "@tikron/protocol";
 
 /**
- * What a room tells its matchmaker about itself: in every answer to a seat request and in the
+ * What a room tells its matchmaker about itself: its public listing (seats, reservations, cap,
+ * metadata) and what only the matchmaker reads, in every answer to a seat request and in the
  * reports it sends off the tick path when its seats, reservations, metadata or lock change. The
  * matchmaker's directory is made of these; the room stays the authority for its seats.
  */
-export interface RoomStatus {
-  /** Room id within its kind. */
-  roomId: string;
-  /** Seats taken (players and bots, connected or held for a reconnect). */
-  clients: number;
-  /** Bots among {@link clients}. */
-  bots: number;
-  /** Seats held for reservations not used yet. */
-  reserved: number;
-  /** Seat cap. */
-  maxClients: number;
-  /** The game's metadata. */
-  metadata: RoomMetadata;
+export interface RoomStatus extends RoomListing {
   /** A locked room takes no new players (e.g. a match that started). */
   locked: boolean;
   /** A private room is never listed or picked; it is joined by id. */
   private: boolean;
-  /** When the room was created, Unix ms. */
-  createdAt: number;
   /**
    * Orders reports of one room: `[instance start, change count]`. A report older than the one
    * the directory holds (reports and answers travel on different paths) is ignored.
