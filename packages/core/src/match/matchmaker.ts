@@ -99,7 +99,10 @@ export interface MatchmakerStats {
 const MAX_TRIES = 5;
 /** How often the queue is re-grouped while anyone waits (windows widen with time). */
 const QUEUE_TICK_MS = 250;
-/** How often rooms that stopped refreshing are looked for. */
+/**
+ * How often rooms that stopped refreshing are looked for: on a request or a report, never by a
+ * timer (a pending timer would keep a matchmaker object awake, and billed, with nothing to do).
+ */
 const EXPIRE_EVERY_MS = 30_000;
 /** Rate-limit keys kept before idle ones are swept. */
 const SWEEP_ABOVE = 4096;
@@ -131,7 +134,7 @@ export class Matchmaker {
   private readonly queue: MatchQueue | null;
   private readonly queueAnswers = new Map<string, QueueAnswer>();
   private queueTimer: TimerHandle | null = null;
-  private expireTimer: TimerHandle | null = null;
+  private expiredAt: number;
   private readonly limits = new Map<string, TokenBucket>();
   private readonly counters: Omit<MatchmakerStats, "rooms" | "queued" | "decision"> = {
     requests: {},
@@ -151,7 +154,7 @@ export class Matchmaker {
     private readonly host: MatchmakerHost,
   ) {
     this.queue = spec.queue ? new MatchQueue(spec.queue) : null;
-    this.expireTimer = host.clock.setTimer(() => this.expireRooms(), EXPIRE_EVERY_MS);
+    this.expiredAt = host.clock.now();
   }
 
   /** Loads the directory from the host's store; call once before the first request. */
@@ -209,6 +212,7 @@ export class Matchmaker {
    */
   list(filters: MatchFilters, overrides?: string): RoomListing[] | MatchError {
     this.count("rooms");
+    this.expireRooms(this.host.clock.now());
     const bad = this.checkFilterKeys(filters);
     if (bad) return bad;
     return this.directory.available(filters, overrides).map((e) => toListing(e.status));
@@ -263,8 +267,7 @@ export class Matchmaker {
   dispose(): void {
     this.disposed = true;
     if (this.queueTimer !== null) this.host.clock.clearTimer(this.queueTimer);
-    if (this.expireTimer !== null) this.host.clock.clearTimer(this.expireTimer);
-    this.queueTimer = this.expireTimer = null;
+    this.queueTimer = null;
     for (const id of [...this.queueAnswers.keys()]) {
       this.queue?.remove(id);
       this.settleQueued(id, matchError("unavailable", "the matchmaker is shutting down", 1000));
@@ -275,6 +278,7 @@ export class Matchmaker {
 
   private async answer(op: string, who: Caller, decide: () => Promise<ReservedSeat | MatchError>): Promise<ReservedSeat | MatchError> {
     const started = this.host.clock.now();
+    this.expireRooms(started);
     this.count(op);
     const limited = this.rateLimited(who, started);
     if (limited) return this.refuse(limited);
@@ -357,7 +361,9 @@ export class Matchmaker {
   }
 
   private record(status: RoomStatus): void {
-    const r = this.directory.apply(status, this.host.clock.now());
+    const now = this.host.clock.now();
+    this.expireRooms(now);
+    const r = this.directory.apply(status, now);
     if (r === "added" || r === "updated") this.host.store?.put(status);
     else if (r === "removed") this.host.store?.delete(status.roomId);
   }
@@ -415,12 +421,13 @@ export class Matchmaker {
 
   // ---- bookkeeping ----------------------------------------------------------------------
 
-  private expireRooms(): void {
-    this.expireTimer = null;
-    if (this.disposed) return;
-    for (const id of this.directory.expire(this.host.clock.now())) this.host.store?.delete(id);
-    this.expireTimer = this.host.clock.setTimer(() => this.expireRooms(), EXPIRE_EVERY_MS);
+  /** Drops rooms that stopped refreshing, at most every {@link EXPIRE_EVERY_MS}. */
+  private expireRooms(now: number): void {
+    if (now - this.expiredAt < EXPIRE_EVERY_MS) return;
+    this.expiredAt = now;
+    for (const id of this.directory.expire(now)) this.host.store?.delete(id);
   }
+
 
   private rateLimited(who: Caller, now: number): MatchError | null {
     const key = who.rateKey;
