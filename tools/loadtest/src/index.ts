@@ -54,6 +54,7 @@ export { compareReports, formatComparison, type Comparison } from "./report/comp
 // Series of runs and benchmarks.
 export { runSweep, builtInSweeps, type SweepEntry } from "./sweep/sweep";
 export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./bench/benchGenerator";
+export { runMatchBench, kneeOf, matchBenchTable, matchBenchVerdict, type MatchBenchOptions, type MatchBenchResult, type MatchBenchStep } from "./bench/matchBench";
 // Local servers: CPU, fresh servers, A/B, capacity.
 export { runWithServerCpu, startLocalServer, type ServerTarget } from "./run/serverRun";
 export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";
