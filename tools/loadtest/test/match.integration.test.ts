@@ -6,10 +6,14 @@
  */
 import type { RoomServer } from "@tikron/node";
 import { afterEach, describe, expect, it } from "vitest";
-import { evaluateThresholds, runLoad } from "../src/index";
+import { evaluateThresholds, runLoad, type LoadConfig, type Report } from "../src/index";
 import { startRooms } from "./nodeRooms";
 
 let rooms: RoomServer | null = null;
+
+/** A matchmaking run against the Node host: 40 players arriving at 20/s into 4-seat rooms, plus `extra`. */
+const matchRun = (server: RoomServer, extra: Partial<LoadConfig>): Promise<Report> =>
+  runLoad({ url: server.url, players: 1, rooms: 1, match: true, arrivalRate: 20, arrivals: 40, durationSec: 3, query: "cap=4", ...extra });
 afterEach(async () => {
   await rooms?.close();
   rooms = null;
@@ -27,15 +31,7 @@ interface Reservations {
 describe("matchmaking load on the Node host", () => {
   it("40 players at 20/s into 4-seat rooms: all seated, 10 rooms made and full, none above its cap", { timeout: 60_000 }, async () => {
     rooms = await startRooms();
-    const r = await runLoad({
-      url: rooms.url,
-      players: 1,
-      rooms: 1,
-      match: true,
-      arrivalRate: 20,
-      arrivals: 40,
-      durationSec: 3,
-      query: "cap=4",
+    const r = await matchRun(rooms, {
       name: "it-match",
       thresholds: ["match.over_cap==0", "match.fill_pct==100", "match.lost_reservations==0", "clients.joined_pct==100", "seated.p99<=500"],
     });
@@ -65,21 +61,7 @@ describe("matchmaking load on the Node host", () => {
 
   it("two worker threads, churn and rejoins: every session seated, no room above its cap, no reservation lost", { timeout: 60_000 }, async () => {
     rooms = await startRooms();
-    const r = await runLoad({
-      url: rooms.url,
-      players: 1,
-      rooms: 1,
-      match: true,
-      arrivalRate: 20,
-      arrivals: 40,
-      durationSec: 6,
-      sessionMeanSec: 3,
-      rejoinPct: 50,
-      seed: 11,
-      workers: 2,
-      query: "cap=4",
-      name: "it-match-rejoin",
-    });
+    const r = await matchRun(rooms, { durationSec: 6, sessionMeanSec: 3, rejoinPct: 50, seed: 11, workers: 2, name: "it-match-rejoin" });
     const s = r.summary;
     const m = s.match!;
     expect(m.rejoins).toBeGreaterThan(0);

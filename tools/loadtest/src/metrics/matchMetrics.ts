@@ -30,8 +30,11 @@ export interface DirectoryRoom {
   roomId: string;
   /** The matchmaker shard that listed it. */
   shard: number;
+  /** Seats taken (connected or held for a reconnect). */
   clients: number;
+  /** Seats held for reservations not used yet. */
   reserved: number;
+  /** The room's cap. */
   maxClients: number;
 }
 
@@ -54,10 +57,15 @@ export interface DirectorySample {
 export interface MatchmakerShardStats {
   /** Requests by operation (`match`, `rooms`, …). */
   requests: Record<string, number>;
+  /** Seats reserved and answered. */
   seated: number;
+  /** Rooms it created. */
   roomsCreated: number;
+  /** Seat requests a room refused (it then tried another). */
   roomRefusals: number;
+  /** Answers refused, by code. */
   refused: Record<string, number>;
+  /** Rooms in its directory. */
   rooms: number;
   /** Request → answer inside the matchmaker (ms). */
   decision: { count: number; p50: number; p95: number; p99: number; max: number };

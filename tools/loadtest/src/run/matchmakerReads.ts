@@ -5,7 +5,7 @@
  * room whether or not a player of this thread is still in it. Both are DEV_MODE only: elsewhere
  * the figures that need them are reported as not measured.
  */
-import type { DirectoryRoom, DirectorySample, DirectorySampleKind, MatchmakerShardStats } from "../metrics/matchMetrics";
+import type { DirectoryRoom, DirectorySample, DirectorySampleKind, MatchMetrics, MatchmakerShardStats } from "../metrics/matchMetrics";
 import type { RoomMetrics } from "../metrics/roomMetrics";
 import { round2 } from "../metrics/round2";
 
@@ -74,6 +74,46 @@ export async function readMatchmaker(
 export function directorySample(kind: DirectorySampleKind, tSec: number, directory: readonly DirectoryRoom[]): DirectorySample {
   const rooms = kind === "arrivals_end" ? [...directory] : directory.filter((r) => r.clients + r.reserved > r.maxClients);
   return { tSec: round2(tSec), kind, listed: directory.length, rooms };
+}
+
+/**
+ * The matchmaker's directory sampled into a thread's match metrics (one thread of a run does
+ * it): each sample is read in the background; the `end` one keeps the matchmaker's stats too.
+ */
+export class DirectorySampler {
+  private readonly reads = new Set<Promise<void>>();
+  private readonly taken = new Set<DirectorySampleKind>();
+
+  constructor(
+    private readonly httpBase: string,
+    private readonly kind: string,
+    private readonly timeoutMs: number,
+    private readonly metrics: MatchMetrics,
+  ) {}
+
+  /** Whether a sample of this kind was asked for. */
+  has(kind: DirectorySampleKind): boolean {
+    return this.taken.has(kind);
+  }
+
+  /** Reads the directory now (`tSec` into the run); a read that fails names why in the metrics. */
+  sample(kind: DirectorySampleKind, tSec: number): void {
+    this.taken.add(kind);
+    const p = readMatchmaker(this.httpBase, this.kind, this.timeoutMs).then((read) => {
+      if (typeof read === "string") {
+        this.metrics.matchmakerError = read;
+        return;
+      }
+      this.metrics.directory.push(directorySample(kind, tSec, read.directory));
+      if (kind === "end") this.metrics.matchmaker = read.shards;
+    });
+    this.reads.add(p);
+  }
+
+  /** Waits for every read asked for (each bounded by its timeout). */
+  async settle(): Promise<void> {
+    await Promise.all(this.reads);
+  }
 }
 
 /** Each room's tk:stats over HTTP into its metrics (`tkStats`, or `tkStatsError`), within `timeoutMs` each. */

@@ -20,7 +20,7 @@ import { ticketPlayerId, type TicketSource } from "../players/tickets";
 import { getScenario, isTextScenario, type AnyScenario } from "../scenarios/index";
 import { Rng, playerSeed } from "../scenarios/rng";
 import { MatchJoins, type MatchedSession } from "./matchJoins";
-import { directorySample, fetchRoomStatsHttp, readMatchmaker } from "./matchmakerReads";
+import { DirectorySampler, fetchRoomStatsHttp } from "./matchmakerReads";
 import { STATS_SPACING_MS, fetchRoomStats, sampleRoomStats } from "./roomStatsRequests";
 import { SteadyWindow } from "./steadyWindow";
 
@@ -179,27 +179,14 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   let lastStatsSampleAt = -Infinity;
   // The matchmaker's directory, sampled by one thread of the run: every few seconds (rooms above
   // their cap), right after the last planned arrival (the fill sample) and after the drain.
-  const reads = new Set<Promise<void>>();
-  let arrivalsSampled = false;
-  const sampleMatchmaker = (kind: DirectorySampleKind): void => {
-    if (!matched) return;
-    if (kind === "arrivals_end") arrivalsSampled = true;
-    const tSec = (performance.now() - t0) / 1000;
-    const p = readMatchmaker(httpBase(cfg.url), cfg.roomKind, cfg.statsTimeoutMs).then((read) => {
-      if (typeof read === "string") matched.metrics.matchmakerError = read;
-      else {
-        matched.metrics.directory.push(directorySample(kind, tSec, read.directory));
-        if (kind === "end") matched.metrics.matchmaker = read.shards;
-      }
-    });
-    reads.add(p);
-  };
-  const samplesMatchmaker = matched !== null && cfg.roomStats && spec.shard.index === 0;
-  if (samplesMatchmaker) {
-    if (cfg.statsEverySec > 0) every(cfg.statsEverySec * 1000, () => sampleMatchmaker("periodic"));
+  const directory =
+    matched && cfg.roomStats && spec.shard.index === 0 ? new DirectorySampler(httpBase(cfg.url), cfg.roomKind, cfg.statsTimeoutMs, matched.metrics) : null;
+  const sampleDirectory = (kind: DirectorySampleKind): void => directory?.sample(kind, (performance.now() - t0) / 1000);
+  if (directory) {
+    if (cfg.statsEverySec > 0) every(cfg.statsEverySec * 1000, () => sampleDirectory("periodic"));
     const at = setTimeout(() => {
       timers.delete(at);
-      if (!ended) sampleMatchmaker("arrivals_end");
+      if (!ended) sampleDirectory("arrivals_end");
     }, Math.max(0, t0 + plan.arrivalsEndMs + ARRIVALS_SETTLE_MS - performance.now()));
     timers.add(at);
   }
@@ -255,7 +242,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   }
 
   // A window too short for the fill sample's settle time takes it now, before anyone leaves.
-  if (samplesMatchmaker && !arrivalsSampled) sampleMatchmaker("arrivals_end");
+  if (directory && !directory.has("arrivals_end")) sampleDirectory("arrivals_end");
   // Match requests in flight at the end are answered (and their seats go unused), or time out.
   await matched?.settle(cfg.connectTimeoutMs + 1_000);
 
@@ -265,9 +252,9 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
 
   if (matched && cfg.roomStats) {
     // Every room this thread's players were sent to, whether or not one of them is still in it.
-    if (samplesMatchmaker) sampleMatchmaker("end");
+    sampleDirectory("end");
     await fetchRoomStatsHttp(httpBase(cfg.url), cfg.roomKind, rooms, cfg.statsTimeoutMs);
-    await Promise.all(reads);
+    await directory?.settle();
   } else if (cfg.roomStats) {
     // The room spaces stats replies per connection (minStatsIntervalMs, 250 ms) and answers an
     // early request with rate_limited instead: the final fetch must not follow the last periodic
