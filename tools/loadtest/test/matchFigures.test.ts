@@ -6,6 +6,7 @@ import { MatchMetrics, type DirectoryRoom } from "../src/metrics/matchMetrics";
 import { RoomMetrics } from "../src/metrics/roomMetrics";
 import { mergeReports } from "../src/report/merge";
 import { assembleReport, type Report } from "../src/report/report";
+import { runHtml } from "../src/report/html";
 import { formatSummary } from "../src/report/summaryText";
 import { evaluateThresholds } from "../src/thresholds/evaluate";
 import { env, proc, thread } from "./fixtures";
@@ -117,6 +118,8 @@ describe("matchmaking figures", () => {
     expect(evaluateThresholds(r, ["room:match.fill_pct>=0"])[0]!.actual).toMatch(/not measured/);
     const text = formatSummary(r);
     for (const k of ["time to seated", "3 created by this run", "2/3 full (66.67%)", "1 over cap", "4 lost", "decision p99 12 ms"]) expect(text).toContain(k);
+    const html = runHtml(r);
+    for (const k of ["time to seated", "2/3 full (66.67%)", "rooms from the matchmaker"]) expect(html).toContain(k);
   });
 
   it("are not measured where nothing measured them: a run without --match, a room without tk:stats, no fill sample", () => {
