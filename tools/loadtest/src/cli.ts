@@ -7,6 +7,7 @@ import { registerAbCommand } from "./commands/abCommand";
 import { registerBenchGeneratorCommand, registerBenchLiveCommand } from "./commands/benchCommands";
 import { registerCapacityCommand } from "./commands/capacityCommand";
 import { registerGateCommand } from "./commands/gateCommand";
+import { registerMatchBenchCommand } from "./commands/matchBenchCommand";
 import { registerProfileCommand } from "./commands/profileCommand";
 import { registerCompareCommand, registerMergeCommand } from "./commands/reportCommands";
 import { registerRunCommand } from "./commands/runCommand";
@@ -39,6 +40,7 @@ for (const register of [
   registerAbCommand,
   registerCapacityCommand,
   registerProfileCommand,
+  registerMatchBenchCommand,
 ]) {
   register(program);
 }

@@ -1,11 +1,11 @@
 /**
- * Programmatic API of the load tool: run a load test, merge and compare reports, evaluate gates,
- * and benchmark the generator. The loopback room server its tests and benchmark use is
+ * Programmatic API of the load tool: run a load test (matchmaking runs too), merge and compare
+ * reports, evaluate gates, and benchmark the generator and the matchmaker. The loopback room server its tests and benchmark use is
  * `serveRooms` from `@tikron/node`.
  */
 // What to run: the config and the load models.
 export { resolveConfig, type LoadConfig, type ResolvedConfig } from "./load/config";
-export { buildPlan, parseStages, parseArrivalRate, parseDrop, type Stage, type DropSpec, type LoadModel } from "./load/loadPlan";
+export { buildPlan, parseStages, parseArrivalRate, parseDrop, parseRejoin, REJOIN_DELAY_MS, type Stage, type DropSpec, type LoadModel } from "./load/loadPlan";
 export { ticketSource, type TicketSpec } from "./players/tickets";
 // Scenarios (the public scenario API).
 export {
@@ -33,6 +33,8 @@ export { formatProgress, progressPrinter } from "./live/progress";
 // Measuring.
 export type { RoomData, RoomCounters } from "./metrics/roomMetrics";
 export type { Summary, RoomSummary } from "./metrics/summary";
+export type { MatchData, MatchCounters, DirectorySample, DirectoryRoom, MatchmakerShardStats } from "./metrics/matchMetrics";
+export type { MatchSummary, FillSample, ReservationFates } from "./metrics/matchSummary";
 export type { GeneratorProcess } from "./metrics/generatorProcess";
 export { probeTimerNoise, type NoiseProbe } from "./metrics/noiseProbe";
 // Judging: thresholds, verdicts, gates.
@@ -52,6 +54,7 @@ export { compareReports, formatComparison, type Comparison } from "./report/comp
 // Series of runs and benchmarks.
 export { runSweep, builtInSweeps, type SweepEntry } from "./sweep/sweep";
 export { benchGenerator, benchChecks, benchRoomQuery, BENCH_TARGETS, type BenchOptions } from "./bench/benchGenerator";
+export { runMatchBench, kneeOf, matchBenchTable, matchBenchVerdict, type MatchBenchOptions, type MatchBenchResult, type MatchBenchStep } from "./bench/matchBench";
 // Local servers: CPU, fresh servers, A/B, capacity.
 export { runWithServerCpu, startLocalServer, type ServerTarget } from "./run/serverRun";
 export { ServerCpuSampler, type ServerCpuReport } from "./server/serverCpu";

@@ -94,3 +94,26 @@ describe("config: load models, thresholds, tickets", () => {
     expect(() => resolveConfig({ ...base, tickets: { mode: "url", url: "not a url" } })).toThrow();
   });
 });
+
+describe("config: matchmaking runs", () => {
+  const base = { url: "ws://127.0.0.1:8787", players: 10, rooms: 1, durationSec: 20 };
+  it("--match records itself; arrivals and rejoins are the open model's", () => {
+    const c = resolveConfig({ ...base, match: true, arrivalRate: 100, arrivals: 1000, sessionMeanSec: 45, rejoinPct: 10, query: "cap=8" });
+    expect(c).toMatchObject({ match: true, players: 1000, query: "cap=8", load: { kind: "open", arrivalRate: 100, arrivals: 1000, sessionMeanSec: 45, rejoinPct: 10 } });
+    expect(resolveConfig(base).match).toBeUndefined();
+    // Sharded matchmaking runs need a common start, not a room prefix: the matchmaker names rooms.
+    expect(resolveConfig({ ...base, match: true, shard: { index: 1, count: 2 }, startAtEpochMs: Date.now() + 5_000 }).shard).toEqual({ index: 1, count: 2 });
+  });
+
+  it("refuses what a matchmaking run cannot mean, naming the option", () => {
+    expect(() => resolveConfig({ ...base, match: true, rooms: 2 })).toThrow(/--rooms/);
+    expect(() => resolveConfig({ ...base, match: true, roomPrefix: "p" })).toThrow(/--room-prefix/);
+    expect(() => resolveConfig({ ...base, match: true, drops: [{ pct: 10, atSec: 1 }] })).toThrow(/--drop/);
+    expect(() => resolveConfig({ ...base, arrivalRate: 10, sessionMeanSec: 5, rejoinPct: 10 })).toThrow(/needs --match/);
+    expect(() => resolveConfig({ ...base, match: true, sessionMeanSec: 5, rejoinPct: 10 })).toThrow(/open model/);
+    expect(() => resolveConfig({ ...base, match: true, arrivalRate: 10, rejoinPct: 10 })).toThrow(/--session-mean/);
+    expect(() => resolveConfig({ ...base, match: true, arrivalRate: 10, sessionMeanSec: 5, rejoinPct: 120 })).toThrow(/0\.\.100/);
+    expect(() => resolveConfig({ ...base, arrivals: 10 })).toThrow(/--arrival-rate/);
+    expect(() => resolveConfig({ ...base, arrivalRate: 10, arrivals: 500 })).toThrow(/lengthen --duration/);
+  });
+});

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ExitCode, exitCodeFor, formatGateResult } from "../src/report/verdict";
-import { evaluateGate, getGate } from "../src/gates/gates";
+import { evaluateGate, gateConfig, getGate } from "../src/gates/gates";
+import { resolveConfig } from "../src/load/config";
+import { buildPlan } from "../src/load/loadPlan";
+import { ARRIVALS_SETTLE_MS } from "../src/run/shardRun";
 import { report, room } from "./fixtures";
 
 const gate = getGate("local-100");
@@ -59,5 +62,28 @@ describe("gates (presets in the threshold language)", () => {
     expect(getGate("smoke").ci).toBe(true);
     expect(() => getGate("nope")).toThrow(/known: smoke, local-100, deployed-100/);
     expect(new Set(Object.values(ExitCode)).size).toBe(4);
+  });
+});
+
+describe("matchmaking gates (issue 22's 1,000-player run)", () => {
+  it("match-1000: 1,000 arrivals at 100/s matched into 8-seat rooms, fill sampled before the window ends", () => {
+    const cfg = resolveConfig(gateConfig(getGate("match-1000")));
+    expect(cfg).toMatchObject({ match: true, scenario: "agar", query: "cap=8", load: { kind: "open", arrivalRate: 100, arrivals: 1000 } });
+    const plan = buildPlan(cfg);
+    expect(plan.clients).toHaveLength(1000);
+    expect(plan.arrivalsEndMs).toBe(9_990);
+    expect(plan.arrivalsEndMs + ARRIVALS_SETTLE_MS).toBeLessThan(plan.windowMs);
+    for (const t of ["match.over_cap==0", "match.fill_pct>=98", "seated.p99<=150", "clients.failed==0", "match.lost_reservations==0"]) expect(getGate("match-1000").thresholds).toContain(t);
+  });
+
+  it("match-1000-rejoin: about a tenth of the players leave and come back, nearly all before arrivals end", () => {
+    const cfg = resolveConfig({ ...gateConfig(getGate("match-1000-rejoin")), seed: 5 });
+    const plan = buildPlan(cfg);
+    const leaves = plan.clients.filter((c) => c.leaveAtMs !== null).length;
+    const rejoins = plan.clients.filter((c) => c.player !== undefined).length;
+    expect(leaves).toBeGreaterThan(60);
+    expect(leaves).toBeLessThan(160);
+    expect(rejoins).toBeGreaterThan(0.7 * leaves);
+    expect(getGate("match-1000-rejoin").thresholds).toEqual(getGate("match-1000").thresholds.filter((t) => !t.startsWith("clients.planned")));
   });
 });

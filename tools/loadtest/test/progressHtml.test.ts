@@ -75,6 +75,10 @@ describe("config file", () => {
       thresholds: ["ack.p99<150"],
       sessionMeanSec: 20,
     });
+    // A matchmaking run's config: its rejoin share as on the command line.
+    const match = join(dir, "match.json");
+    writeFileSync(match, JSON.stringify({ match: true, arrivalRate: "100/s", arrivals: 1000, sessionMeanSec: "150s", rejoinPct: "10%", query: "cap=8" }));
+    expect(readConfigFile(match)).toMatchObject({ match: true, arrivalRate: 100, arrivals: 1000, sessionMeanSec: 150, rejoinPct: 10, query: "cap=8" });
     const bad = join(dir, "bad.json");
     writeFileSync(bad, JSON.stringify({ ticketSecret: "x".repeat(20) }));
     expect(() => readConfigFile(bad)).toThrow(/keep the ticket secret out of files/);

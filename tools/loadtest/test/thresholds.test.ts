@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateThreshold, evaluateThresholds, liveBreach, liveThresholds } from "../src/thresholds/evaluate";
@@ -69,5 +70,14 @@ describe("threshold language", () => {
     expect(liveBreach(live, { ackP99Ms: 100, framesPerSecPerClient: 20 })).toBeNull();
     expect(liveBreach(live, { ackP99Ms: null, framesPerSecPerClient: 20 })).toBeNull();
     expect(liveBreach(live, { ackP99Ms: 151, framesPerSecPerClient: 20 })).toEqual({ threshold: "ack.p99<150", actual: "151" });
+  });
+});
+
+describe("the README's figures table", () => {
+  it("names every figure of FIGURES (a distribution as `<prefix>.{…}`)", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const table = readme.slice(readme.indexOf("### Figures"), readme.indexOf("## Config files"));
+    const missing = FIGURES.map((f) => f.name).filter((name) => !table.includes(`\`${name}\``) && !table.includes(`\`${name.slice(0, name.lastIndexOf("."))}.{`));
+    expect(missing).toEqual([]);
   });
 });

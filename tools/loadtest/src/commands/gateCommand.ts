@@ -5,14 +5,15 @@ import { progressPrinter } from "../live/progress";
 import { resolveConfig } from "../load/config";
 import { ticketMode, ticketSpec } from "../players/tickets";
 import { RESULTS_DIR } from "../report/reportFiles";
-import { runResolved, withScenarioFile } from "../run/runner";
+import { ExitCode } from "../report/verdict";
+import { withScenarioFile } from "../run/runner";
 import { finishReport } from "./finishReport";
 import { int } from "./parsers";
+import { addServerOptions, runWithServerOptions } from "./serverOptions";
 
 /** Registers `gate` on the program. */
 export function registerGateCommand(program: Command): void {
-  program
-    .command("gate")
+  addServerOptions(program.command("gate"))
     .description("run a named gate (a preset of load + thresholds); exit 0 pass, 99 threshold failed, 98 invalid run, 97 could not run")
     .argument("[name]", `gate: ${gates.map((g) => g.name).join(", ")}`)
     .option("--url <url>", "room server base URL (default: the gate's)")
@@ -37,9 +38,17 @@ export function registerGateCommand(program: Command): void {
       const tickets = ticketSpec({ secret: o.ticketSecret ?? process.env.TICKET_SECRET, url: o.ticketUrl });
       const base = gateConfig(gate, { url: o.url, workers: o.workers, query: o.query, scenario: o.scenario });
       const cfg = resolveConfig(await withScenarioFile({ ...base, thresholds: [...gate.thresholds], tickets: ticketMode(tickets) }));
-      console.error(`gate ${name}: ${gate.description}; ${cfg.url}, rooms ${cfg.roomPrefix}-*`);
+      console.error(`gate ${name}: ${gate.description}; ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url}${cfg.match ? "" : `, rooms ${cfg.roomPrefix}-*`}`);
       const progress = o.quiet ? null : progressPrinter(process.stderr, cfg.rampSec + cfg.durationSec);
-      const report = await runResolved(cfg, { ...(tickets ? { tickets } : {}), onSample: progress?.onSample });
+      let report;
+      try {
+        report = await runWithServerOptions(cfg, o, (line) => console.error(line), { ...(tickets ? { tickets } : {}), onSample: progress?.onSample });
+      } catch (e) {
+        progress?.end();
+        console.error(`error: the gate could not run: ${e instanceof Error ? e.message : String(e)}`);
+        process.exitCode = ExitCode.couldNotRun;
+        return;
+      }
       progress?.end();
       process.exitCode = finishReport(report, { outDir: o.out, html: o.html !== false, judge: { name: `gate ${name}`, thresholds: gate.thresholds } });
     });

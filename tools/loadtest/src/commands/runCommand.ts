@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
 import { readConfigFile } from "../load/configFile";
-import { parseArrivalRate, parseDrop, parseDurationSec, parseStages } from "../load/loadPlan";
+import { parseArrivalRate, parseDrop, parseDurationSec, parseRejoin, parseStages } from "../load/loadPlan";
 import { progressPrinter } from "../live/progress";
 import { ticketMode, ticketSpec } from "../players/tickets";
 import type { Report } from "../report/report";
@@ -13,7 +13,7 @@ import { RESULTS_DIR } from "../report/reportFiles";
 import { ExitCode } from "../report/verdict";
 import { withScenarioFile, type RunOptions } from "../run/runner";
 import { finishReport } from "./finishReport";
-import { collect, int, num, parsed } from "./parsers";
+import { collect, int, num, parsed, posInt } from "./parsers";
 import { addServerOptions, runWithServerOptions } from "./serverOptions";
 
 const shardArg = (v: string): { index: number; count: number } => {
@@ -44,7 +44,10 @@ export function registerRunCommand(program: Command): void {
     .option("--storm", "all joins at once (overrides --ramp)")
     .option("--stages <list>", "staged load per room, e.g. 10s:50,30s:50,10s:0 (ramp up, hold, ramp down)", parsed(parseStages))
     .option("--arrival-rate <r>", "open model: joins per second across all rooms, e.g. 5/s", parsed(parseArrivalRate))
+    .option("--arrivals <n>", "open model: new players in all (default rate x duration); the window runs on after the last", posInt("arrivals"))
     .option("--session-mean <t>", "churn: exponential session lengths with this mean, e.g. 20s", parsed(parseDurationSec))
+    .option("--match", "matchmaking: every player gets its room from the matchmaker (POST /match/<kind>, joinOrCreate; --query is the request's DEV_MODE overrides)")
+    .option("--rejoin <pct>", "with --match, --arrival-rate and --session-mean: that share of the players who leave match again 1 s later, e.g. 10%", parsed(parseRejoin))
     .option("--drop <pct@t>", "reconnect storm: drop pct% of the sockets at t, e.g. 30%@20s (repeatable)", collect(parseDrop))
     .option("--rate <n>", "inputs per second per player (default: scenario rate, 20)", num("rate"))
     .option("--think-ms <ms>", "turn-based scenarios: delay before acting on your turn or a finished round (default 1000)", num("think-ms"))
@@ -92,7 +95,10 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
       storm: o.storm,
       stages: o.stages,
       arrivalRate: o.arrivalRate,
+      arrivals: o.arrivals,
       sessionMeanSec: o.sessionMean,
+      match: o.match,
+      rejoinPct: o.rejoin,
       drops: o.drop,
       rate: o.rate,
       thinkMs: o.thinkMs,
@@ -122,7 +128,7 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
   }
   const totalSec = cfg.load.kind === "ramp" ? cfg.rampSec + cfg.durationSec : cfg.durationSec;
   console.error(
-    `running ${cfg.scenario} (${cfg.load.kind}${cfg.load.sessionMeanSec ? ", churn" : ""}${cfg.load.drops.length ? ", drops" : ""}) against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (rooms ${cfg.roomPrefix}-*), ~${Math.ceil(totalSec)} s${cfg.tickets.mode !== "none" ? `, tickets: ${cfg.tickets.mode}` : ""}`,
+    `running ${cfg.scenario} (${cfg.load.kind}${cfg.load.sessionMeanSec ? ", churn" : ""}${cfg.load.rejoinPct ? `, ${cfg.load.rejoinPct}% rejoin` : ""}${cfg.load.drops.length ? ", drops" : ""}) against ${o.server ? `a fresh wrangler dev (${o.server})` : cfg.url} (${cfg.match ? `rooms from the matchmaker${cfg.query ? ` made with ${cfg.query}` : ""}` : `rooms ${cfg.roomPrefix}-*`}), ~${Math.ceil(totalSec)} s${cfg.tickets.mode !== "none" ? `, tickets: ${cfg.tickets.mode}` : ""}`,
   );
   const progress = o.quiet ? null : progressPrinter(process.stderr, totalSec);
   let report: Report;

@@ -18,6 +18,29 @@ export interface Gate {
 }
 
 /**
+ * The matchmaking run of issue 22: 1,000 players arriving at 100/s (10 s of arrivals), each
+ * matched by joinOrCreate into 8-seat agar rooms (DEV_MODE override `cap=8`), playing until the
+ * window ends half a second after the last arrival. The players send 2 inputs/s instead of agar's
+ * 20: local `wrangler dev` runs every object on one thread (about 300 agar players at 20 Hz fill
+ * it, PERFORMANCE.md), so at full rate the run would measure that thread, not the matchmaker.
+ * The short tail keeps the leaves of the rejoin variant inside the arrivals, where later arrivals
+ * refill their seats before the fill sample (taken right after the last arrival).
+ */
+const MATCH_LOAD = { scenario: "agar", match: true, players: 1000, rooms: 1, arrivalRate: 100, arrivals: 1000, durationSec: 10.5, rate: 2, query: "cap=8" } as const;
+
+/** What the matchmaking gates hold the run to (issue 22, "Done when"). */
+const MATCH_THRESHOLDS = [
+  "clients.joined_pct==100",
+  "clients.failed==0",
+  "clients.refused==0",
+  "unexpected_closes==0",
+  "match.over_cap==0",
+  "match.lost_reservations==0",
+  "match.fill_pct>=98",
+  "seated.p99<=150",
+] as const;
+
+/**
  * Built-in gates, written in the threshold language.
  * - smoke: 20 players, 5 s; small enough for CI next to `wrangler dev`.
  * - local-100: 100 players in one agar room against `wrangler dev` on loopback. The agar room
@@ -26,6 +49,7 @@ export interface Gate {
  *   ≤ tick + sync interval + 200 ms covers one round trip to a nearby edge plus the hop to the
  *   room's location; jitter p99 ≤ 100 ms tolerates ordinary internet variance. Flush p99 is
  *   measured inside the room, so it keeps the local limit.
+ * - match-1000, match-1000-rejoin: issue 22's matchmaking run (see {@link MATCH_LOAD}).
  */
 export const gates: readonly Gate[] = [
   {
@@ -68,6 +92,22 @@ export const gates: readonly Gate[] = [
       "jitter.p99<=100",
       "flush.p99<=20",
     ],
+  },
+  {
+    name: "match-1000",
+    description: "1,000 players arriving at 100/s, each matched (joinOrCreate) into 8-seat agar rooms, against wrangler dev (DEV_MODE; --server staging starts one)",
+    ci: false,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: MATCH_LOAD,
+    thresholds: ["clients.planned==1000", ...MATCH_THRESHOLDS],
+  },
+  {
+    name: "match-1000-rejoin",
+    description: "match-1000 with churn: about 10% of the players leave (sessions ~45 s) and every leaver matches again 1 s later",
+    ci: false,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: { ...MATCH_LOAD, sessionMeanSec: 45, rejoinPct: 100 },
+    thresholds: [...MATCH_THRESHOLDS],
   },
 ];
 

@@ -36,9 +36,21 @@ export class ThreadSampler {
   private readonly window: LiveWindow = { ackRtt: newHistogram(), frameGap: newHistogram() };
   private readonly eld: IntervalHistogram = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
 
-  constructor(private readonly rooms: readonly RoomMetrics[]) {
+  /**
+   * @param rooms the thread's rooms; a matchmaking run appends to it as rooms appear (see {@link watch})
+   * @param unmatched players never seated by the matchmaker so far (counted as failed)
+   */
+  constructor(
+    private readonly rooms: readonly RoomMetrics[],
+    private readonly unmatched: () => number = () => 0,
+  ) {
     for (const r of rooms) r.window = this.window;
     this.eld.enable();
+  }
+
+  /** A room that appeared after the start records into the window too. */
+  watch(room: RoomMetrics): void {
+    room.window = this.window;
   }
 
   /** The tick for the second that just ended; resets the window. `encode` for posting across threads. */
@@ -65,6 +77,7 @@ export class ThreadSampler {
     this.eld.reset();
     this.window.ackRtt.reset();
     this.window.frameGap.reset();
+    t.failed += this.unmatched();
     for (const r of this.rooms) {
       const c = r.counters;
       t.players += r.connected;

@@ -57,8 +57,18 @@ export interface LoadConfig {
   stages?: Stage[];
   /** Open model: joins per second across all rooms for `durationSec`, whatever the server does. */
   arrivalRate?: number;
+  /** Open model: new players in all (default: arrival rate × duration); the window may run on after the last. */
+  arrivals?: number;
   /** Churn: exponential session lengths with this mean (s). */
   sessionMeanSec?: number;
+  /** Open model with churn: the share (%) of leaving players who come back shortly after (see loadPlan.ts). */
+  rejoinPct?: number;
+  /**
+   * Matchmaking: every player gets its room from the matchmaker of the scenario's room kind
+   * (`POST /match/<kind>`, joinOrCreate; `query` is sent as the request's DEV_MODE overrides)
+   * and joins with the reservation it answers. `rooms` must be 1: the matchmaker picks rooms.
+   */
+  match?: boolean;
   /** Reconnect storms: drop `pct`% of the joined sockets `atSec` into the run. */
   drops?: DropSpec[];
   /** Pass/fail rules in the threshold language (see thresholds/figures.ts for the names). */
@@ -100,8 +110,10 @@ export interface ResolvedConfig {
   statsTimeoutMs: number;
   roomStats: boolean;
   statsEverySec: number;
-  /** Who joins when (ramp, stages, open arrival; sessions; drops). */
+  /** Who joins when (ramp, stages, open arrival; sessions; rejoins; drops). */
   load: LoadModel;
+  /** Players get their rooms from the matchmaker (`run --match`); absent in reports of runs without. */
+  match?: boolean;
   thresholds: string[];
   abortOnFail: boolean;
   abortGraceSec: number;
@@ -132,12 +144,20 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   const scenario = getScenario(scenarioName);
   const rooms = positiveInt("rooms", c.rooms);
   const load = resolveLoadModel(c);
+  const match = c.match ?? false;
+  if (match) {
+    if (rooms !== 1) throw new Error("--match: the matchmaker picks the rooms; leave --rooms at 1");
+    if (c.roomPrefix !== undefined) throw new Error("--match: the matchmaker names the rooms; --room-prefix does not apply");
+    if (load.drops.length > 0) throw new Error("--match: reconnect storms (--drop) are not modelled for matched players");
+  } else if (load.rejoinPct !== undefined) {
+    throw new Error("--rejoin: players come back through the matchmaker; it needs --match");
+  }
   // Stages set the peak per room; the open model's nominal players are its arrivals per room.
   const players =
     load.kind === "stages"
       ? positiveInt("peak stage target", Math.max(...load.stages!.map((s) => s.target)))
       : load.kind === "open"
-        ? Math.max(1, Math.ceil((load.arrivalRate! * c.durationSec) / rooms))
+        ? Math.max(1, Math.ceil((load.arrivals ?? load.arrivalRate! * c.durationSec) / rooms))
         : positiveInt("players", c.players);
   const durationSec = load.kind === "stages" ? windowSec({ rampSec: 0, durationSec: 0, load }) : nonNegative("durationSec", c.durationSec);
   if (durationSec <= 0) throw new Error("durationSec must be > 0");
@@ -166,7 +186,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
   if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count) {
     throw new Error(`shard index must be in 0..${shard.count - 1} (got ${shard.index})`);
   }
-  if (shard.count > 1 && !c.roomPrefix) {
+  if (shard.count > 1 && !c.roomPrefix && !match) {
     throw new Error("a sharded run needs --room-prefix shared by every shard (otherwise shards load different rooms)");
   }
   if (shard.count > 1 && c.startAtEpochMs === undefined) {
@@ -211,6 +231,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     roomStats: c.roomStats ?? true,
     statsEverySec,
     load,
+    ...(match ? { match } : {}),
     thresholds,
     abortOnFail: c.abortOnFail ?? false,
     abortGraceSec,
@@ -231,7 +252,12 @@ function resolveLoadModel(c: LoadConfig): LoadModel {
   });
   const sessionMeanSec = c.sessionMeanSec === undefined ? undefined : nonNegative("sessionMeanSec", c.sessionMeanSec);
   if (sessionMeanSec !== undefined && sessionMeanSec < 1) throw new Error("sessionMeanSec must be >= 1 s");
-  const extra = { drops, ...(sessionMeanSec ? { sessionMeanSec } : {}) };
+  if (c.rejoinPct !== undefined) {
+    if (!(c.rejoinPct >= 0 && c.rejoinPct <= 100)) throw new Error(`rejoinPct must be in 0..100 (got ${c.rejoinPct})`);
+    if (c.arrivalRate === undefined || !sessionMeanSec) throw new Error("--rejoin brings back players who left: it needs the open model (--arrival-rate) with --session-mean");
+  }
+  if (c.arrivals !== undefined && c.arrivalRate === undefined) throw new Error("--arrivals counts the open model's new players: it needs --arrival-rate");
+  const extra = { drops, ...(sessionMeanSec ? { sessionMeanSec } : {}), ...(c.rejoinPct !== undefined ? { rejoinPct: c.rejoinPct } : {}) };
   if (c.stages) {
     if (c.stages.length === 0) throw new Error("stages must not be empty");
     for (const s of c.stages) {
@@ -243,7 +269,13 @@ function resolveLoadModel(c: LoadConfig): LoadModel {
   }
   if (c.arrivalRate !== undefined) {
     if (!(c.arrivalRate > 0 && c.arrivalRate <= 1000)) throw new Error(`arrivalRate must be in (0, 1000] joins/s (got ${c.arrivalRate})`);
-    return { kind: "open", arrivalRate: c.arrivalRate, ...extra };
+    if (c.arrivals === undefined) return { kind: "open", arrivalRate: c.arrivalRate, ...extra };
+    positiveInt("arrivals", c.arrivals);
+    // The last arrival joins at (arrivals − 1) / rate: it must fall inside the window.
+    if ((c.arrivals - 1) / c.arrivalRate >= c.durationSec) {
+      throw new Error(`${c.arrivals} arrivals at ${c.arrivalRate}/s take ${Math.ceil((c.arrivals - 1) / c.arrivalRate)} s: lengthen --duration`);
+    }
+    return { kind: "open", arrivalRate: c.arrivalRate, arrivals: c.arrivals, ...extra };
   }
   return { kind: "ramp", ...extra };
 }

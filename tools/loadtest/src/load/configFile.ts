@@ -1,14 +1,15 @@
 /** A `--config` file: a run's LoadConfig in JSON, with the load models written as on the command line. */
 import { readFileSync } from "node:fs";
 import type { LoadConfig } from "./config";
-import { parseArrivalRate, parseDrop, parseDurationSec, parseStages, type DropSpec, type Stage } from "./loadPlan";
+import { parseArrivalRate, parseDrop, parseDurationSec, parseRejoin, parseStages, type DropSpec, type Stage } from "./loadPlan";
 
-/** A run config file: LoadConfig's fields; stages, drops and the arrival rate may be written as on the command line. */
-type ConfigFile = Omit<Partial<LoadConfig>, "stages" | "drops" | "arrivalRate" | "sessionMeanSec"> & {
+/** A run config file: LoadConfig's fields; stages, drops, the arrival rate, the session mean and the rejoin share may be written as on the command line. */
+type ConfigFile = Omit<Partial<LoadConfig>, "stages" | "drops" | "arrivalRate" | "sessionMeanSec" | "rejoinPct"> & {
   stages?: string | Stage[];
   drops?: (string | DropSpec)[];
   arrivalRate?: string | number;
   sessionMeanSec?: string | number;
+  rejoinPct?: string | number;
   ticketUrl?: string;
 };
 
@@ -27,6 +28,7 @@ export function readConfigFile(path: string): Partial<LoadConfig> & { ticketUrl?
   if (raw.drops) out.drops = raw.drops.map((d) => (typeof d === "string" ? parseDrop(d) : d));
   if (typeof raw.arrivalRate === "string") out.arrivalRate = parseArrivalRate(raw.arrivalRate);
   if (typeof raw.sessionMeanSec === "string") out.sessionMeanSec = parseDurationSec(raw.sessionMeanSec);
+  if (typeof raw.rejoinPct === "string") out.rejoinPct = parseRejoin(raw.rejoinPct);
   if (raw.thresholds !== undefined && (!Array.isArray(raw.thresholds) || raw.thresholds.some((t) => typeof t !== "string"))) {
     throw new Error(`config file ${path}: thresholds must be an array of strings`);
   }

@@ -12,6 +12,9 @@
  * - sessions (churn): with `sessionMeanSec`, every seat is cut into sessions of exponentially
  *   distributed length (floored at {@link MIN_SESSION_MS}); in the closed models a new player takes the seat the moment the last
  *   one leaves, in the open model nobody replaces a leaver.
+ * - rejoins (open model with churn): `rejoinPct`% of the players who leave come back
+ *   {@link REJOIN_DELAY_MS} later for a new session (a new match request in a matchmaking run),
+ *   whose end may be followed by another rejoin, by the same rule.
  */
 import { Rng } from "../scenarios/rng";
 
@@ -33,8 +36,12 @@ export interface LoadModel {
   stages?: Stage[];
   /** Joins per second across all rooms (open model). */
   arrivalRate?: number;
+  /** Open model: new players in all (default: arrival rate × duration); arrivals end after the last. */
+  arrivals?: number;
   /** Mean session length (s); absent = players stay until the end. */
   sessionMeanSec?: number;
+  /** Open model with churn: the share (%) of leavers who come back for another session. */
+  rejoinPct?: number;
   drops: DropSpec[];
 }
 
@@ -47,6 +54,8 @@ export interface PlannedClient {
   joinAtMs: number;
   /** Planned leave, ms after the start; null = stays until the window ends. */
   leaveAtMs: number | null;
+  /** Rejoins only: the index of the player's first session (the same player comes back). */
+  player?: number;
 }
 
 /** Everything the generator needs to pace a run. */
@@ -54,6 +63,8 @@ export interface LoadPlan {
   clients: PlannedClient[];
   /** End of the measuring window (ms after start): inputs stop here. */
   windowMs: number;
+  /** The last new player's join (ms after start; rejoins left out): when arrivals end. */
+  arrivalsEndMs: number;
   drops: DropSpec[];
 }
 
@@ -76,6 +87,9 @@ export const MIN_SESSION_MS = 500;
 
 /** Never plan more sessions than this (a bad churn setting must not exhaust memory). */
 export const MAX_PLANNED_CLIENTS = 200_000;
+
+/** How long a leaving player waits before it comes back (`rejoinPct`): "shortly after". */
+export const REJOIN_DELAY_MS = 1_000;
 
 /** Window length of a config: the stages' total, or ramp + duration. */
 export function windowSec(c: Pick<PlanInput, "rampSec" | "durationSec" | "load">): number {
@@ -121,6 +135,15 @@ function exponential(rng: Rng, mean: number): number {
   return -Math.log(1 - rng.next() * (1 - 1e-12)) * mean;
 }
 
+/** One session while the plan is built; `first` is the player's first session (rejoins only). */
+interface Session {
+  room: number;
+  join: number;
+  leave: number | null;
+  first?: Session;
+  index?: number;
+}
+
 /** Builds the run's plan. Deterministic in the config and seed. */
 export function buildPlan(c: PlanInput): LoadPlan {
   const windowMs = windowSec(c) * 1000;
@@ -132,7 +155,7 @@ export function buildPlan(c: PlanInput): LoadPlan {
     for (const [j, l] of perRoom) for (let r = 0; r < c.rooms; r++) seats.push([r, j, l]);
   } else if (m.kind === "open") {
     const rate = m.arrivalRate ?? 0;
-    const n = Math.floor(rate * c.durationSec);
+    const n = m.arrivals ?? Math.floor(rate * c.durationSec);
     for (let i = 0; i < n; i++) seats.push([i % c.rooms, (i * 1000) / rate, null]);
   } else {
     const total = c.players * c.rooms;
@@ -141,7 +164,8 @@ export function buildPlan(c: PlanInput): LoadPlan {
       seats.push([i % c.rooms, at, null]);
     }
   }
-  const sessions: [number, number, number | null][] = [];
+  const sessions: Session[] = [];
+  const tooMany = (): Error => new Error(`the load model plans over ${MAX_PLANNED_CLIENTS} sessions; lengthen --session-mean or shorten the run`);
   if (m.sessionMeanSec && m.sessionMeanSec > 0) {
     const rng = new Rng((c.seed ^ 0x5e55_1011) >>> 0);
     const mean = m.sessionMeanSec * 1000;
@@ -151,24 +175,49 @@ export function buildPlan(c: PlanInput): LoadPlan {
       for (;;) {
         const stop = t + Math.max(MIN_SESSION_MS, exponential(rng, mean));
         if (stop >= end - MIN_SESSION_MS) {
-          sessions.push([room, t, leave]);
+          sessions.push({ room, join: t, leave });
           break;
         }
-        sessions.push([room, t, stop]);
+        sessions.push({ room, join: t, leave: stop });
         if (m.kind === "open") break;
         t = stop;
         if (sessions.length > MAX_PLANNED_CLIENTS) break;
       }
-      if (sessions.length > MAX_PLANNED_CLIENTS) {
-        throw new Error(`the load model plans over ${MAX_PLANNED_CLIENTS} sessions; lengthen --session-mean or shorten the run`);
-      }
+      if (sessions.length > MAX_PLANNED_CLIENTS) throw tooMany();
     }
-  } else sessions.push(...seats);
-  sessions.sort((x, y) => x[1] - y[1] || x[0] - y[0]);
-  const clients = sessions
-    .filter(([, join]) => join < windowMs)
-    .map(([room, joinAtMs, leaveAtMs], index) => ({ index, room, joinAtMs, leaveAtMs }));
-  return { clients, windowMs, drops: [...m.drops].sort((a, b) => a.atSec - b.atSec) };
+    if (m.kind === "open" && m.rejoinPct && m.rejoinPct > 0) addRejoins(sessions, m.rejoinPct, mean, windowMs, c.seed, tooMany);
+  } else sessions.push(...seats.map(([room, join, leave]) => ({ room, join, leave })));
+  sessions.sort((x, y) => x.join - y.join || x.room - y.room);
+  const kept = sessions.filter((x) => x.join < windowMs);
+  kept.forEach((x, index) => (x.index = index));
+  const clients = kept.map((x): PlannedClient => {
+    const pc: PlannedClient = { index: x.index!, room: x.room, joinAtMs: x.join, leaveAtMs: x.leave };
+    if (x.first) pc.player = x.first.index!;
+    return pc;
+  });
+  let arrivalsEndMs = 0;
+  for (const pc of clients) if (pc.player === undefined && pc.joinAtMs > arrivalsEndMs) arrivalsEndMs = pc.joinAtMs;
+  return { clients, windowMs, arrivalsEndMs, drops: [...m.drops].sort((a, b) => a.atSec - b.atSec) };
+}
+
+/**
+ * The open model's rejoins: `pct`% of the sessions that end inside the window (chosen by their
+ * own seeded stream, so the rest of the plan is the same with or without rejoins) are followed,
+ * {@link REJOIN_DELAY_MS} later, by a new session of the same player, exponential like the
+ * others; it may end in another rejoin. None starts in the window's last {@link MIN_SESSION_MS}.
+ */
+function addRejoins(sessions: Session[], pct: number, mean: number, windowMs: number, seed: number, tooMany: () => Error): void {
+  const rng = new Rng((seed ^ 0x2e10_1a55) >>> 0);
+  // Walks the list while appending to it: a rejoin's own leave is considered in turn.
+  for (let i = 0; i < sessions.length; i++) {
+    const s = sessions[i]!;
+    if (s.leave === null || rng.next() * 100 >= pct) continue;
+    const t = s.leave + REJOIN_DELAY_MS;
+    if (t >= windowMs - MIN_SESSION_MS) continue;
+    const stop = t + Math.max(MIN_SESSION_MS, exponential(rng, mean));
+    sessions.push({ room: s.room, join: t, leave: stop >= windowMs - MIN_SESSION_MS ? null : stop, first: s.first ?? s });
+    if (sessions.length > MAX_PLANNED_CLIENTS) throw tooMany();
+  }
 }
 
 /** Players the plan wants joined at `tMs` (all shards): the target line of a progress chart. */
@@ -207,6 +256,14 @@ export function parseArrivalRate(v: string): number {
   const m = /^(\d+(?:\.\d+)?)(?:\/(s|m))?$/.exec(v.trim());
   if (!m || !(Number(m[1]) > 0)) throw new Error(`bad arrival rate "${v}" (use e.g. 5/s or 120/m)`);
   return m[2] === "m" ? Number(m[1]) / 60 : Number(m[1]);
+}
+
+/** Parses `--rejoin 10%` (or `10`): the share of leaving players who come back. */
+export function parseRejoin(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)%?$/.exec(v.trim());
+  const pct = m ? Number(m[1]) : NaN;
+  if (!(pct >= 0 && pct <= 100)) throw new Error(`bad rejoin share "${v}" (use a percentage 0..100, e.g. 10%)`);
+  return pct;
 }
 
 /** Parses `--drop 30%@20s`. */

@@ -34,13 +34,18 @@ export function mergeRoomData(parts: readonly RoomData[], roomId: string): RoomD
       frameJitter: mergeEncoded(parts.map((p) => p.histograms.frameJitter)),
       scheduleLag: mergeEncoded(parts.map((p) => p.histograms.scheduleLag)),
       connect: mergeEncoded(parts.map((p) => p.histograms.connect)),
-      ...(parts.some((p) => p.histograms.reconnect)
-        ? { reconnect: mergeEncoded(parts.flatMap((p) => (p.histograms.reconnect ? [p.histograms.reconnect] : []))) }
-        : {}),
+      ...mergeOptional(parts, "reconnect"),
+      ...mergeOptional(parts, "seated"),
     },
     tkStats,
     tkStatsError,
   };
+}
+
+/** An optional histogram merged from the parts that have it; absent when none does. */
+function mergeOptional(parts: readonly RoomData[], key: "reconnect" | "seated"): Partial<RoomData["histograms"]> {
+  const present = parts.flatMap((p) => (p.histograms[key] ? [p.histograms[key]] : []));
+  return present.length ? { [key]: mergeEncoded(present) } : {};
 }
 
 /** Groups room parts by room id and merges each group; output sorted by room id. */

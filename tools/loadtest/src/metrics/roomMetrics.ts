@@ -78,6 +78,8 @@ export interface RoomCounters {
    * promises over the steady window (steadyWindow.ts).
    */
   clientsShortOfFrames: number;
+  /** Matchmaking runs: seat answers that said this run's request created the room (0 or 1). */
+  matchCreated: number;
 }
 
 /** Room parameters as announced by the server in welcome (first welcome seen). */
@@ -125,6 +127,8 @@ export interface RoomData {
     connect: string;
     /** Drop → welcome again (reconnect storms only; absent in reports without drops). */
     reconnect?: string;
+    /** Match request sent → welcome (matchmaking runs only; absent when nobody was seated). */
+    seated?: string;
   };
   tkStats: RoomStatsSnapshot | null;
   /** Why the tk:stats snapshot is missing, when it is. */
@@ -167,6 +171,7 @@ export function zeroCounters(): RoomCounters {
     inputFramesBeforeSteady: 0,
     framesRxBeforeSteady: 0,
     clientsShortOfFrames: 0,
+    matchCreated: 0,
   };
 }
 
@@ -191,6 +196,8 @@ export class RoomMetrics implements AckSink {
   readonly scheduleLagH: Histogram = newHistogram();
   readonly connectH: Histogram = newHistogram();
   readonly reconnectH: Histogram = newHistogram();
+  /** Match request sent → welcome, per player seated through the matchmaker. */
+  readonly seatedH: Histogram = newHistogram();
   /** Players holding an open, welcomed socket right now (a gauge for live progress, not merged). */
   connected = 0;
   /**
@@ -256,6 +263,7 @@ export class RoomMetrics implements AckSink {
         scheduleLag: encodeHistogram(this.scheduleLagH),
         connect: encodeHistogram(this.connectH),
         ...(this.counters.dropped > 0 ? { reconnect: encodeHistogram(this.reconnectH) } : {}),
+        ...(this.seatedH.totalCount > 0 ? { seated: encodeHistogram(this.seatedH) } : {}),
       },
       tkStats: this.tkStats,
       tkStatsError: this.tkStats ? null : this.tkStatsError,

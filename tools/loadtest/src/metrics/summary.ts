@@ -5,6 +5,8 @@
  */
 import type { GeneratorProcess } from "./generatorProcess";
 import { summarizeEncoded, type DurationSummary } from "./histogram";
+import type { MatchData } from "./matchMetrics";
+import { summarizeMatch, type MatchSummary } from "./matchSummary";
 import type { RoomData } from "./roomMetrics";
 import { round2 } from "./round2";
 import { ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./scheduleAccounting";
@@ -13,6 +15,7 @@ import { flushP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
 
 /** Figures derived from the mergeable data; recomputed after every merge. */
 export interface Summary {
+  /** In a matchmaking run, players never seated by the matchmaker count as planned and failed (`match:<reason>`). */
   clients: { planned: number; joined: number; refused: number; throttled: number; failed: number };
   failureReasons: Record<string, number>;
   unexpectedCloses: number;
@@ -26,6 +29,8 @@ export interface Summary {
   scheduleLagMs: DurationSummary;
   /** Drop → welcome again, when the run dropped sockets (`--drop`). */
   reconnectMs?: DurationSummary;
+  /** Match request sent → welcome, when players were seated through the matchmaker. */
+  seatedMs?: DurationSummary;
   /** Distinct values announced in welcome across rooms (usually one). */
   tickMs: number[];
   syncIntervalMs: number[];
@@ -83,6 +88,8 @@ export interface Summary {
     timerLateP99Ms?: number | null;
   };
   rooms: RoomSummary[];
+  /** Matchmaking runs: requests, refusals, rooms created and their fill, over-cap seats, reservations. */
+  match?: MatchSummary;
 }
 
 /** The per-room line of the summary. */
@@ -146,16 +153,25 @@ function maxOrNull(values: readonly (number | null)[]): number | null {
   return nums.length ? Math.max(...nums) : null;
 }
 
-/** Derives every human-facing figure from the mergeable data. */
-export function summarize(rooms: readonly RoomData[], total: RoomData, generators: readonly GeneratorProcess[]): Summary {
+/** Failure reasons with the matchmaking run's unmatched players added as `match:<reason>`. */
+function withUnmatched(reasons: Record<string, number>, match: MatchData | undefined): Record<string, number> {
+  if (!match || match.counters.unmatched === 0) return reasons;
+  const out = { ...reasons };
+  for (const [k, v] of Object.entries(match.unmatchedReasons)) out[`match:${k}`] = (out[`match:${k}`] ?? 0) + v;
+  return out;
+}
+
+/** Derives every human-facing figure from the mergeable data (and a matchmaking run's match data). */
+export function summarize(rooms: readonly RoomData[], total: RoomData, generators: readonly GeneratorProcess[], match?: MatchData): Summary {
   const c = total.counters;
   const infos = rooms.map((r) => r.info).filter((i) => i !== null);
   const threads = generators.flatMap((g) => g.threads);
   const roomsSummary = rooms.map(roomSummary);
   const fetched = rooms.filter((r) => r.tkStats !== null);
+  const unmatched = match?.counters.unmatched ?? 0;
   return {
-    clients: { planned: c.planned, joined: c.joined, refused: c.refused, throttled: c.throttled, failed: c.failed },
-    failureReasons: total.failureReasons,
+    clients: { planned: c.planned + unmatched, joined: c.joined, refused: c.refused, throttled: c.throttled, failed: c.failed + unmatched },
+    failureReasons: withUnmatched(total.failureReasons, match),
     unexpectedCloses: c.unexpectedCloses,
     closeCodes: total.closeCodes,
     errors: total.errors,
@@ -165,6 +181,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
     connectMs: summarizeEncoded(total.histograms.connect),
     scheduleLagMs: summarizeEncoded(total.histograms.scheduleLag),
     ...(total.histograms.reconnect ? { reconnectMs: summarizeEncoded(total.histograms.reconnect) } : {}),
+    ...(total.histograms.seated ? { seatedMs: summarizeEncoded(total.histograms.seated) } : {}),
     tickMs: distinct(infos.map((i) => i.tickMs)),
     syncIntervalMs: distinct(infos.map((i) => i.syncIntervalMs)),
     expectedGapMs: distinct(infos.map((i) => i.expectedGapMs)),
@@ -210,5 +227,6 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       timerLateP99Ms: maxOrNull(fetched.map((r) => timerLateP99Ms(r.tkStats!.stats))),
     },
     rooms: roomsSummary,
+    ...(match ? { match: summarizeMatch(match, rooms, total) } : {}),
   };
 }

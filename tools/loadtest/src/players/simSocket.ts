@@ -142,6 +142,12 @@ export abstract class SimSocket implements Scheduled {
     this.state = ClientState.Done;
   }
 
+  /**
+   * performance.now() when this player's match request went out (matchmaking runs; 0 otherwise):
+   * its welcome then records the time to seated.
+   */
+  seatRequestedAt = 0;
+
   /** State frames received inside the measuring window. */
   stateFramesRx = 0;
   /**
@@ -192,6 +198,7 @@ export abstract class SimSocket implements Scheduled {
     this.welcomeAt = now;
     room.counters.joined++;
     recordMs(room.connectH, now - this.connectStartedAt);
+    if (this.seatRequestedAt > 0) recordMs(room.seatedH, now - this.seatRequestedAt);
     this.expectedGap = expectedGapMs(info.tickMs, info.syncIntervalMs);
     if (room.info === null) {
       room.info = {

@@ -8,6 +8,10 @@
  *   `{"kind": "<room kind>", "roomId": "<room id>", "playerId": "<player id>"}`; a 2xx answer
  *   whose JSON body is `{"ticket": "<ticket>"}` (or whose text body is the ticket itself).
  *
+ * A matchmaking run (`--match`) asks for one match ticket per player instead: the same request
+ * with room id `*` (any room), sent to the matchmaker as `Authorization: Bearer <ticket>`; the
+ * seat reservation the matchmaker answers is the player's way into the room.
+ *
  * The secret never enters the config or the report.
  */
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
@@ -41,8 +45,11 @@ export function ticketMode(spec: TicketSpec | undefined): TicketMode {
   return spec.mode === "url" ? { mode: "url", url: spec.url } : { mode: "secret" };
 }
 
-/** Produces the URL a player opens: the room URL plus its ticket. */
+/** Produces a player's join ticket, and the URL it opens with it. */
 export interface TicketSource {
+  /** A ticket for `playerId` in room `roomId` of `kind` (`*` for a match ticket: any room). */
+  ticket(kind: string, roomId: string, playerId: string): Promise<string>;
+  /** The room URL plus the player's ticket. */
   roomUrl(base: string, kind: string, roomId: string, playerId: string): Promise<string>;
 }
 
@@ -52,31 +59,32 @@ function withTicket(base: string, ticket: string): string {
 
 /** A ticket source for the spec. */
 export function ticketSource(spec: TicketSpec): TicketSource {
-  if (spec.mode === "secret") {
-    return {
-      roomUrl: async (base, kind, roomId, playerId) =>
-        withTicket(base, await mintRoomTicket({ secret: spec.secret, kind, roomId, playerId, ttlSeconds: TICKET_TTL_SECONDS })),
-    };
-  }
-  return {
-    async roomUrl(base, kind, roomId, playerId) {
-      const res = await fetch(spec.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ kind, roomId, playerId }),
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`http_${res.status}`);
-      let ticket = text.trim();
-      if (ticket.startsWith("{")) {
-        const body = JSON.parse(ticket) as { ticket?: unknown };
-        if (typeof body.ticket !== "string") throw new Error("no ticket field");
-        ticket = body.ticket;
-      }
-      if (!ticket) throw new Error("empty ticket");
-      return withTicket(base, ticket);
-    },
+  const ticket = spec.mode === "secret" ? mintedTicket(spec.secret) : fetchedTicket(spec.url);
+  return { ticket, roomUrl: async (base, kind, roomId, playerId) => withTicket(base, await ticket(kind, roomId, playerId)) };
+}
+
+function mintedTicket(secret: string): TicketSource["ticket"] {
+  return (kind, roomId, playerId) => mintRoomTicket({ secret, kind, roomId, playerId, ttlSeconds: TICKET_TTL_SECONDS });
+}
+
+function fetchedTicket(url: string): TicketSource["ticket"] {
+  return async (kind, roomId, playerId) => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind, roomId, playerId }),
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`http_${res.status}`);
+    let ticket = text.trim();
+    if (ticket.startsWith("{")) {
+      const body = JSON.parse(ticket) as { ticket?: unknown };
+      if (typeof body.ticket !== "string") throw new Error("no ticket field");
+      ticket = body.ticket;
+    }
+    if (!ticket) throw new Error("empty ticket");
+    return ticket;
   };
 }
 

@@ -8,6 +8,7 @@ import type { LiveSample, RoomStatsSample } from "../live/series";
 import { parseThreshold } from "../thresholds/parse";
 import { escapeXml as esc, lineChartSvg, type ChartSeries, type LineChartOptions } from "./lineChart";
 import type { Report } from "./report";
+import { matchRows } from "./summaryText";
 
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#111;max-width:1320px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
@@ -155,6 +156,7 @@ function figuresTable(r: Report): string {
     ["tk:stats", `${s.roomStats.fetched} fetched, flush p99 ${s.roomStats.flushP99Ms ?? "n/a"} ms, tick p99 ${s.roomStats.tickP99Ms ?? "n/a"} ms`],
     ["generator", `CPU ${s.generator.cpuPercent}%, event loop p99 ${s.generator.eventLoopP99Ms} ms`],
   ];
+  if (s.match) rows.push(...matchRows(s.match, s.seatedMs));
   if (s.reconnectMs) {
     const c = r.total.counters;
     rows.push(["reconnects", `${c.reconnected}/${c.dropped} back in their seat, ${c.reconnectNewSeat} new seat, ${c.reconnectFailed} failed; p50 ${s.reconnectMs.p50} / p99 ${s.reconnectMs.p99} ms`]);
@@ -167,7 +169,7 @@ export function runHtml(r: Report): string {
   const title = `${r.name} — ${r.config.scenario}, ${r.createdAt}`;
   return page(
     title,
-    `<h1>${esc(title)}</h1><p class="muted">${esc(r.config.url)} · rooms ${esc(r.config.roomPrefix)}-* · commit ${esc(r.environment.commit)}${r.environment.dirty ? "+dirty" : ""}</p>` +
+    `<h1>${esc(title)}</h1><p class="muted">${esc(r.config.url)} · ${r.config.match ? "rooms from the matchmaker" : `rooms ${esc(r.config.roomPrefix)}-*`} · commit ${esc(r.environment.commit)}${r.environment.dirty ? "+dirty" : ""}</p>` +
       `<h2>Thresholds</h2>${verdictHtml(r)}` +
       `<h2>Over time</h2><div class="charts">${seriesCharts([{ label: r.name, report: r }]).join("")}</div>` +
       `<h2>Figures</h2>${figuresTable(r)}` +

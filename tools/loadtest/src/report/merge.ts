@@ -2,7 +2,7 @@ import { mergeRoomsById } from "../metrics/mergeRoomData";
 import { assembleReport, type Report } from "./report";
 
 /** Config fields that must match for shards to describe one run. */
-const MUST_MATCH = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "roomPrefix", "query", "turnBased"] as const;
+const MUST_MATCH = ["url", "scenario", "players", "rooms", "durationSec", "rampSec", "storm", "rate", "roomPrefix", "query", "turnBased", "match"] as const;
 
 /**
  * Merges shard reports exactly: per-room counters summed and histograms merged bucket by bucket,
@@ -25,6 +25,8 @@ export function mergeReports(reports: readonly Report[], name = "merged"): Repor
   const first = reports[0];
   const warnings: string[] = [];
   for (const k of MUST_MATCH) {
+    // A matchmaking run's rooms are the matchmaker's: its room prefix names nothing.
+    if (k === "roomPrefix" && first.config.match) continue;
     const values = new Set(reports.map((r) => JSON.stringify(r.config[k])));
     if (values.size > 1) warnings.push(`config.${k} differs between inputs: ${[...values].join(" vs ")}`);
   }
@@ -41,6 +43,7 @@ export function mergeReports(reports: readonly Report[], name = "merged"): Repor
     environment: first.environment,
     generators: reports.flatMap((r) => r.generators),
     rooms: mergeRoomsById(reports.flatMap((r) => r.rooms)),
+    match: reports.flatMap((r) => (r.match ? [r.match] : [])),
     merge: {
       inputs: reports.map((r) => ({
         name: r.name,

@@ -6,6 +6,7 @@
 import type { ResolvedConfig } from "../load/config";
 import type { RunSeries } from "../live/series";
 import type { GeneratorProcess } from "../metrics/generatorProcess";
+import { mergeMatchData, type MatchData } from "../metrics/matchMetrics";
 import { mergeRoomData } from "../metrics/mergeRoomData";
 import type { NoiseProbe } from "../metrics/noiseProbe";
 import type { RoomData } from "../metrics/roomMetrics";
@@ -31,6 +32,8 @@ export interface Report {
   rooms: RoomData[];
   /** All rooms merged. */
   total: RoomData;
+  /** Matchmaking runs: the match requests and the matchmaker's samples, mergeable (metrics/matchMetrics.ts). */
+  match?: MatchData;
   summary: Summary;
   /** Present on generator benchmarks: the capacity checks and the machine's idle-timer noise floor. */
   bench?: { checks: { target: string; actual: string; ok: boolean }[]; noise: { before: NoiseProbe; after: NoiseProbe } };
@@ -53,10 +56,13 @@ export function assembleReport(args: {
   environment: Environment;
   generators: GeneratorProcess[];
   rooms: RoomData[];
+  /** Matchmaking runs: each thread's or shard's match data (merged here). */
+  match?: readonly MatchData[];
   createdAt?: string;
   merge?: Report["merge"];
 }): Report {
   const total = mergeRoomData(args.rooms, "*");
+  const match = args.match?.length ? mergeMatchData(args.match) : undefined;
   const saturationReasons = args.generators.flatMap((g) => g.saturationReasons);
   const report: Report = {
     format: REPORT_FORMAT,
@@ -69,7 +75,8 @@ export function assembleReport(args: {
     generators: args.generators,
     rooms: args.rooms,
     total,
-    summary: summarize(args.rooms, total, args.generators),
+    ...(match ? { match } : {}),
+    summary: summarize(args.rooms, total, args.generators, match),
   };
   if (args.merge) report.merge = args.merge;
   return report;

@@ -1,5 +1,6 @@
 /** The console summary of a report: one table of its figures, per-room lines, the server CPU rows. */
 import type { DurationSummary } from "../metrics/histogram";
+import type { MatchSummary } from "../metrics/matchSummary";
 import { round2 } from "../metrics/round2";
 import type { ServerCpuReport } from "../server/serverCpu";
 import type { Report } from "./report";
@@ -26,9 +27,10 @@ export function formatSummary(r: Report): string {
   const pace = cfg.turnBased
     ? `think ${cfg.turnBased.thinkMs} ms, keepalive ${cfg.turnBased.keepaliveMs || "off"}${cfg.turnBased.keepaliveMs ? " ms" : ""}`
     : `${cfg.rate} inputs/s`;
-  lines.push(
-    `   ${cfg.scenario}: ${cfg.players} players x ${cfg.rooms} rooms, ${cfg.durationSec}s after ${cfg.storm ? "storm" : `${cfg.rampSec}s ramp`}, ${pace}, ${cfg.url}${cfg.query ? `?${cfg.query}` : ""}`,
-  );
+  const load = cfg.match
+    ? `players from the matchmaker (${cfg.load.kind}${cfg.load.arrivalRate ? ` ${cfg.load.arrivalRate}/s` : ""}${cfg.load.sessionMeanSec ? `, sessions ~${cfg.load.sessionMeanSec}s` : ""}${cfg.load.rejoinPct ? `, ${cfg.load.rejoinPct}% rejoin` : ""}), ${cfg.durationSec}s window`
+    : `${cfg.players} players x ${cfg.rooms} rooms, ${cfg.durationSec}s after ${cfg.storm ? "storm" : `${cfg.rampSec}s ramp`}`;
+  lines.push(`   ${cfg.scenario}: ${load}, ${pace}, ${cfg.url}${cfg.query ? `?${cfg.query}` : ""}`);
   if (r.status !== "ok") for (const reason of r.saturationReasons) lines.push(`   !! GENERATOR SATURATED: ${reason}`);
   for (const w of r.merge?.warnings ?? []) lines.push(`   !! merge: ${w}`);
   const rows: [string, string][] = [
@@ -57,6 +59,7 @@ export function formatSummary(r: Report): string {
       `CPU ${s.generator.cpuPercent}% (100 = 1 core; machine ${s.generator.machineBusyPercent}% busy of ${r.environment.cpus} cores; ${fmt(s.generator.cpuMicrosPerMessage, " µs")}/message), event-loop p99 ${s.generator.eventLoopP99Ms} ms max ${s.generator.eventLoopMaxMs} ms, RSS ${fmt(s.generator.rssPerClientKiB, " KiB")}/client, heap ${fmt(s.generator.heapPerClientKiB, " KiB")}/client`,
     ],
   ];
+  if (s.match) rows.push(...matchRows(s.match, s.seatedMs));
   if (r.server) rows.push(...serverRows(r.server));
   if (cfg.turnBased) {
     rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
@@ -69,13 +72,45 @@ export function formatSummary(r: Report): string {
     lines.push("");
     lines.push("   room                      joined  refused  failed  closes  ack p50  ack p99  ack max  jitter p99  spikes  frames/s  flush p99");
     lines.push("   (failed includes throttled; closes are unexpected closes; times in ms)");
-    for (const x of s.rooms) {
+    for (const x of s.rooms.slice(0, MAX_ROOM_LINES)) {
       lines.push(
         `   ${x.roomId.padEnd(24).slice(0, 24)}  ${String(x.joined).padStart(6)}  ${String(x.refused).padStart(7)}  ${String(x.failed + x.throttled).padStart(6)}  ${String(x.unexpectedCloses).padStart(6)}  ${String(x.ackP50Ms).padStart(7)}  ${String(x.ackP99Ms).padStart(7)}  ${String(x.ackMaxMs).padStart(7)}  ${String(x.jitterP99Ms).padStart(10)}  ${String(x.spikes).padStart(6)}  ${String(x.framesPerSecPerClient).padStart(8)}  ${fmt(x.flushP99Ms).padStart(9)}${x.tkStatsError ? `  (${x.tkStatsError})` : ""}`,
       );
     }
   }
+  if (s.rooms.length > MAX_ROOM_LINES) lines.push(`   … and ${s.rooms.length - MAX_ROOM_LINES} more rooms (every room is in the JSON report)`);
   return lines.join("\n");
+}
+
+/** Rooms listed one per line at most (a matchmaking run may use hundreds). */
+const MAX_ROOM_LINES = 20;
+
+/** The matchmaking section as summary rows (label, text). */
+export function matchRows(m: MatchSummary, seated: DurationSummary | undefined): [string, string][] {
+  const fill = m.fill
+    ? `when arrivals ended (${m.fill.atSec} s): ${m.fill.full}/${m.fill.rooms} full (${fmt(m.fill.fillPct, "%")}), ${m.fill.partlyFilled} partly filled`
+    : "fill not sampled";
+  const res = m.reservations;
+  const mm = m.matchmaker;
+  return [
+    [
+      "match requests",
+      `${m.requests} sent (${m.retries} retries), ${m.seats} seats; refused ${mapLine(m.refused)}; ${m.unmatched} players unseated (${mapLine(m.unmatchedReasons)}); ${m.rejoins} rejoins`,
+    ],
+    ["time to seated", seated ? dist(seated) : "nobody seated"],
+    ["match request", dist(m.requestMs)],
+    ["match rooms", `${m.roomsCreated} created by this run, ${m.roomsUsed} used; ${fill}`],
+    [
+      "seats",
+      `${fmt(m.overCap)} over cap; reservations ${res ? `${res.lost} lost (${res.expired} expired, ${res.invalid} invalid, ${res.pendingAtEnd} held at the end)` : "n/a (rooms' tk:stats missing)"}`,
+    ],
+    [
+      "matchmaker",
+      mm
+        ? `decision p99 ${fmt(mm.decisionP99Ms, " ms")} (worst of ${mm.shards} shard${mm.shards === 1 ? "" : "s"}), ${mm.roomsCreated} rooms created, ${mm.requests} match requests, refused ${mapLine(mm.refused)} (since its object started)`
+        : `n/a${m.matchmakerError ? ` (${m.matchmakerError})` : ""}`,
+    ],
+  ];
 }
 
 /** The server CPU section as summary rows (label, text). */

@@ -11,6 +11,8 @@ import { ticketMode, ticketSource, type TicketSpec } from "../players/tickets";
 import { collectEnvironment } from "../report/environment";
 import { assembleReport, type Report } from "../report/report";
 import { isScenarioPath, loadScenarioFile } from "../scenarios/index";
+import { httpBase } from "../players/matchRequest";
+import { touchMatchmaker } from "./matchmakerReads";
 import { runShard, type ShardResult } from "./shardRun";
 import { runOnWorkers } from "./workers";
 
@@ -53,6 +55,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
   if ((cfg.tickets.mode === "none") !== (opts.tickets === undefined)) {
     throw new Error(cfg.tickets.mode === "none" ? "tickets given but the config says none" : "the config asks for tickets but none were given");
   }
+  if (cfg.match) await touchMatchmaker(httpBase(cfg.url), cfg.roomKind, cfg.query, cfg.connectTimeoutMs);
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
@@ -95,6 +98,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     environment,
     generators: [generator],
     rooms: mergeRoomsById(shardRooms),
+    match: results.flatMap((r) => (r.match ? [r.match] : [])),
   });
   report.series = live.series(results.flatMap((r) => r.roomStats));
   if (live.aborted) report.aborted = live.aborted;

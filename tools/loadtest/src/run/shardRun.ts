@@ -1,20 +1,26 @@
 /**
  * One thread's share of a run: its players joined, driven and dropped as the load plan says,
- * their inputs on the fixed schedule, the rooms' tk:stats asked for, then drain and leave.
+ * their inputs on the fixed schedule, the rooms' tk:stats asked for, then drain and leave. In a
+ * matchmaking run the players get their rooms from the matchmaker first (matchJoins.ts), and
+ * one thread of the run samples the matchmaker's directory (matchmakerReads.ts).
  */
 import type { RoomStatsSample } from "../live/series";
 import { ThreadSampler, type ThreadTick } from "../live/threadTick";
 import { inShard, roomId, roomUrl, type ResolvedConfig } from "../load/config";
 import { buildPlan } from "../load/loadPlan";
 import { ThreadMonitor, type ThreadHealth } from "../metrics/genHealth";
+import type { DirectorySampleKind, MatchData } from "../metrics/matchMetrics";
 import { RoomMetrics, type RoomData } from "../metrics/roomMetrics";
 import { JsonClientContext, JsonSimClient } from "../players/jsonSimClient";
+import { httpBase } from "../players/matchRequest";
 import { FixedScheduler } from "../players/schedule";
 import { ClientContext, SimClient } from "../players/simClient";
 import { PHASE_STEP, type SimSocket, type SocketContext } from "../players/simSocket";
 import { ticketPlayerId, type TicketSource } from "../players/tickets";
 import { getScenario, isTextScenario, type AnyScenario } from "../scenarios/index";
 import { Rng, playerSeed } from "../scenarios/rng";
+import { MatchJoins, type MatchedSession } from "./matchJoins";
+import { DirectorySampler, fetchRoomStatsHttp } from "./matchmakerReads";
 import { STATS_SPACING_MS, fetchRoomStats, sampleRoomStats } from "./roomStatsRequests";
 import { SteadyWindow } from "./steadyWindow";
 
@@ -49,10 +55,17 @@ export interface ShardResult {
   joined: number;
   /** tk:stats sampled during the run by this thread's stats-owning clients. */
   roomStats: RoomStatsSample[];
+  /** Matchmaking runs: this thread's match requests (and, on one thread, the matchmaker's samples). */
+  match?: MatchData;
 }
 
 /** Time to wait for each socket's close handshake after LEAVE before terminating it. */
 const LEAVE_TIMEOUT_MS = 2_000;
+/**
+ * The fill sample is taken this long after the last planned arrival: the last requests are
+ * answered by then (the directory counts a seat as reserved before its answer leaves).
+ */
+export const ARRIVALS_SETTLE_MS = 200;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -84,8 +97,9 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     statsWaiters.get(id)?.(json);
   });
 
+  // A matchmaking run learns its rooms from the matchmaker's answers.
   const rooms: RoomMetrics[] = [];
-  for (let r = 0; r < cfg.rooms; r++) {
+  for (let r = 0; r < (cfg.match ? 0 : cfg.rooms); r++) {
     const room = new RoomMetrics(roomId(cfg, r));
     for (const c of scenario.counters) room.scenario[c] = 0;
     rooms.push(room);
@@ -95,6 +109,19 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   const clients: SimSocket[] = [];
   const events: PlanEvent[] = [];
   let ended = false;
+  let sampler: ThreadSampler | null = null;
+  const matched = cfg.match
+    ? new MatchJoins({
+        config: cfg,
+        rooms,
+        clients,
+        scenarioCounters: scenario.counters,
+        create,
+        onRoom: (room) => sampler?.watch(room),
+        tickets: hooks.tickets ?? null,
+        ended: () => ended,
+      })
+    : null;
   const join = (c: SimSocket, r: number): void => {
     if (ended) return;
     const tickets = hooks.tickets;
@@ -106,6 +133,12 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   };
   for (const pc of plan.clients) {
     if (!inShard(pc.index, spec.shard)) continue;
+    if (matched) {
+      const session: MatchedSession = { plan: pc, socket: null, gone: false };
+      events.push({ at: t0 + pc.joinAtMs, run: () => (ended ? undefined : matched.arrive(session)) });
+      if (pc.leaveAtMs !== null && pc.leaveAtMs < plan.windowMs) events.push({ at: t0 + pc.leaveAtMs, run: () => matched.leave(session, LEAVE_TIMEOUT_MS) });
+      continue;
+    }
     const room = rooms[pc.room]!;
     room.counters.planned++;
     const c = create(pc.index, room, urls[pc.room]!, new Rng(playerSeed(cfg.seed, pc.index)));
@@ -118,7 +151,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   for (const d of plan.drops) events.push({ at: t0 + d.atSec * 1000, run: () => dropShare(clients, d.pct) });
   events.sort((a, b) => a.at - b.at);
 
-  const sampler = hooks.onTick ? new ThreadSampler(rooms) : null;
+  if (hooks.onTick) sampler = new ThreadSampler(rooms, () => matched?.metrics.counters.unmatched ?? 0);
   const statsScope = { shard: spec.shard, timeoutMs: cfg.statsTimeoutMs };
   const roomStats: RoomStatsSample[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -144,7 +177,20 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   };
   if (sampler) every(1000, emitTick);
   let lastStatsSampleAt = -Infinity;
-  if (cfg.roomStats && cfg.statsEverySec > 0) {
+  // The matchmaker's directory, sampled by one thread of the run: every few seconds (rooms above
+  // their cap), right after the last planned arrival (the fill sample) and after the drain.
+  const directory =
+    matched && cfg.roomStats && spec.shard.index === 0 ? new DirectorySampler(httpBase(cfg.url), cfg.roomKind, cfg.statsTimeoutMs, matched.metrics) : null;
+  const sampleDirectory = (kind: DirectorySampleKind): void => directory?.sample(kind, (performance.now() - t0) / 1000);
+  if (directory) {
+    if (cfg.statsEverySec > 0) every(cfg.statsEverySec * 1000, () => sampleDirectory("periodic"));
+    const at = setTimeout(() => {
+      timers.delete(at);
+      if (!ended) sampleDirectory("arrivals_end");
+    }, Math.max(0, t0 + plan.arrivalsEndMs + ARRIVALS_SETTLE_MS - performance.now()));
+    timers.add(at);
+  }
+  if (!matched && cfg.roomStats && cfg.statsEverySec > 0) {
     every(cfg.statsEverySec * 1000, (k) => {
       if (performance.now() < windowEnd) {
         lastStatsSampleAt = performance.now();
@@ -195,11 +241,21 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     steady.finish(clients, Math.max(0, (Math.min(stoppedAt, windowEnd) - (t0 + cfg.rampSec * 1000)) / 1000));
   }
 
+  // A window too short for the fill sample's settle time takes it now, before anyone leaves.
+  if (directory && !directory.has("arrivals_end")) sampleDirectory("arrivals_end");
+  // Match requests in flight at the end are answered (and their seats go unused), or time out.
+  await matched?.settle(cfg.connectTimeoutMs + 1_000);
+
   // Drain: inputs sent just before the end deserve their ack; bounded by drainMs.
   const drainDeadline = performance.now() + cfg.drainMs;
   while (performance.now() < drainDeadline && clients.some((c) => c.joined && c.outstanding > 0)) await sleep(20);
 
-  if (cfg.roomStats) {
+  if (matched && cfg.roomStats) {
+    // Every room this thread's players were sent to, whether or not one of them is still in it.
+    sampleDirectory("end");
+    await fetchRoomStatsHttp(httpBase(cfg.url), cfg.roomKind, rooms, cfg.statsTimeoutMs);
+    await directory?.settle();
+  } else if (cfg.roomStats) {
     // The room spaces stats replies per connection (minStatsIntervalMs, 250 ms) and answers an
     // early request with rate_limited instead: the final fetch must not follow the last periodic
     // sample too closely, or it would wait out its timeout for a reply that never comes.
@@ -218,6 +274,7 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     clients: clients.length,
     joined,
     roomStats,
+    ...(matched ? { match: matched.metrics.toData() } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  * all-rooms total and for each room. README's "Figures" table is generated from {@link FIGURES}.
  */
 import type { DurationSummary } from "../metrics/histogram";
+import type { MatchSummary } from "../metrics/matchSummary";
 import type { RoomData } from "../metrics/roomMetrics";
 import type { Summary } from "../metrics/summary";
 
@@ -23,7 +24,7 @@ const maxOf = (v: readonly number[]): number | null => (v.length ? Math.max(...v
 /** The fields of a latency distribution, each a figure `<prefix>.<field>` in ms (null without samples). */
 const DIST_FIELDS = ["p50", "p95", "p99", "p999", "max", "mean", "min"] as const;
 
-function dist(prefix: string, describe: string, pick: (s: Summary) => DurationSummary): FigureDef[] {
+function dist(prefix: string, describe: string, pick: (s: Summary) => DurationSummary | undefined): FigureDef[] {
   return [
     ...DIST_FIELDS.map((f) => ({
       name: `${prefix}.${f}`,
@@ -31,11 +32,16 @@ function dist(prefix: string, describe: string, pick: (s: Summary) => DurationSu
       describe: `${describe}, ${f}`,
       get: (s: Summary) => {
         const d = pick(s);
-        return d.count > 0 ? d[f] : null;
+        return d && d.count > 0 ? d[f] : null;
       },
     })),
-    { name: `${prefix}.count`, unit: "samples", describe: `${describe}, samples`, get: (s: Summary) => pick(s).count },
+    { name: `${prefix}.count`, unit: "samples", describe: `${describe}, samples`, get: (s: Summary) => pick(s)?.count ?? null },
   ];
+}
+
+/** A matchmaking figure: null (not measured) outside matchmaking runs and per room. */
+function matchFigure(name: string, unit: string, describe: string, get: (m: MatchSummary) => number | null): FigureDef {
+  return { name: `match.${name}`, unit, describe, get: (s) => (s.match ? get(s.match) : null), totalOnly: true };
 }
 
 /** Every named figure. */
@@ -83,6 +89,19 @@ export const FIGURES: readonly FigureDef[] = [
     describe: `drop -> welcome again, ${f}`,
     get: (s: Summary) => (s.reconnectMs && s.reconnectMs.count > 0 ? s.reconnectMs[f] : null),
   })),
+  ...dist("seated", "time to seated: match request sent -> welcome (matchmaking runs)", (s) => s.seatedMs),
+  ...dist("match.request", "match request sent -> its answer, refusals included", (s) => s.match?.requestMs),
+  matchFigure("requests", "requests", "match requests sent, retries included", (m) => m.requests),
+  matchFigure("refusals", "requests", "match requests the matchmaker refused (any code; by code in the report)", (m) => m.refusals),
+  matchFigure("unmatched", "players", "players never answered with a seat (also in clients.failed as match:<reason>)", (m) => m.unmatched),
+  matchFigure("rooms_created", "rooms", "rooms this run's requests created", (m) => m.roomsCreated),
+  matchFigure("rooms", "rooms", "the run's rooms in the matchmaker's directory when arrivals ended", (m) => m.fill?.rooms ?? null),
+  matchFigure("full_rooms", "rooms", "of those, rooms whose seats taken and held reached the cap", (m) => m.fill?.full ?? null),
+  matchFigure("partly_filled", "rooms", "of those, rooms with a free seat", (m) => m.fill?.partlyFilled ?? null),
+  matchFigure("fill_pct", "%", "full rooms / rooms when arrivals ended", (m) => m.fill?.fillPct ?? null),
+  matchFigure("over_cap", "seats", "seats above a room's cap (final tk:stats peakCcu and directory samples)", (m) => m.overCap),
+  matchFigure("lost_reservations", "seats", "reservations expired, invalid (4020) or still held at the end (rooms' tk:stats)", (m) => m.reservations?.lost ?? null),
+  matchFigure("decision_p99", "ms", "the matchmaker's own request -> answer p99 (worst shard, since its object started)", (m) => m.matchmaker?.decisionP99Ms ?? null),
   { name: "generator.cpu_pct", unit: "%", describe: "generator CPU (100 = one core)", get: (s) => s.generator.cpuPercent, totalOnly: true },
   { name: "generator.machine_busy_pct", unit: "%", describe: "machine busy share (all cores)", get: (s) => s.generator.machineBusyPercent, totalOnly: true },
   { name: "generator.event_loop_p99", unit: "ms", describe: "worst generator thread's event-loop delay p99", get: (s) => s.generator.eventLoopP99Ms, totalOnly: true },
