@@ -29,7 +29,7 @@ function restart<G extends AnyGameTypes>(before: TestRoom<G>, after: TestRoom<G>
 }
 
 /** The entity a client sees as its own (the schema's `pid` names it): its id and record. */
-function ownEntity(c: TestClient<AnyGameTypes>) {
+function ownEntity(c: TestClient<AnyGameTypes>): ({ id: number } & Record<string, any>) | undefined {
   for (const e of c.state.values()) if ((e.record as { pid?: number }).pid === c.playerId) return { id: e.id, ...(e.record as object) };
   return undefined;
 }
@@ -56,7 +56,7 @@ describe("ticking games continue from their checkpoint after a restart", () => {
     play(a, players, 6000, steer);
     const before = players.map((p) => ownEntity(p)!);
     // Worth checking: cells moved and ate.
-    expect(before.some((c) => (c as { score: number }).score > 0)).toBe(true);
+    expect(before.some((c) => c.score > 0)).toBe(true);
     const cp = stored(a);
 
     const b = make();
@@ -65,10 +65,10 @@ describe("ticking games continue from their checkpoint after a restart", () => {
     expect(JSON.parse(JSON.stringify((b.game as AgarGame).checkpoint()))).toEqual(cp.game);
     b.advance(50);
     for (const [i, c] of back.entries()) expect(ownEntity(c)).toEqual(before[i]);
-    const x0 = (ownEntity(back[0]!) as { x: number }).x;
+    const x0 = ownEntity(back[0]!)!.x;
     back[0]!.input({ dx: 1, dy: 0, boost: false });
     b.advance(500);
-    expect((ownEntity(back[0]!) as { x: number }).x).toBeGreaterThan(x0);
+    expect(ownEntity(back[0]!)!.x).toBeGreaterThan(x0);
   });
 
   it("movement: every walker where it was, ids kept (the schema has no owner field: the entity id says whose)", () => {
@@ -127,7 +127,7 @@ describe("ticking games continue from their checkpoint after a restart", () => {
     const a = make();
     const players = ["ann", "bob"].map((n) => a.join(n));
     play(a, players, 6000, steer);
-    expect(players.some((p) => (ownEntity(p) as { score: number }).score > 0)).toBe(true);
+    expect(players.some((p) => ownEntity(p)!.score > 0)).toBe(true);
     const cp = stored(a);
     expect(cp.game).toBeUndefined();
     const b = make();
