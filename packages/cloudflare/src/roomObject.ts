@@ -15,6 +15,12 @@ import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAtt
 
 /** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
 const CHECKPOINT_KEY = "room:checkpoint";
+/**
+ * Least time between two checkpoint writes: a burst of changes (a join storm, a client looping
+ * hello and leave) is written as one, at most this late; a change after a quiet spell is written
+ * at once.
+ */
+const CHECKPOINT_SPACING_MS = 100;
 
 function toResponse(r: HostReply): Response {
   return new Response(r.body, { status: r.status, headers: r.headers });
@@ -56,6 +62,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
   /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
   private checkpointConfirmed = false;
+  private lastCheckpointAt = -Infinity;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -224,23 +231,26 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * Batches checkpoint writes: one pending write at a time, taken on the next turn of the event
-   * loop, never inside a tick. A change (a seat, a turn-based move, the room going quiet) is
-   * written at once, batched within its event, and confirmed before the room's next frames
-   * leave (the output gate): it is what a player would lose. A ticking room's periodic
-   * checkpoint (`checkpointMs`, asked for right after a tick's flush) is taken in the slack
-   * before the next tick and written without holding frames back: the next one follows anyway.
+   * Batches checkpoint writes: one pending write at a time, taken on a later turn of the event
+   * loop, never inside a tick, and at most one per {@link CHECKPOINT_SPACING_MS}. A change (a
+   * seat, a turn-based move, the room going quiet) is written at once, batched within its event,
+   * and confirmed before the room's next frames leave (the output gate): it is what a player
+   * would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right after a
+   * tick's flush) is taken in the slack before the next tick and written without holding
+   * frames back: the next one follows anyway.
    */
   private checkpointDue(soon: boolean): void {
     if (!this.room) return;
     this.checkpointConfirmed ||= soon;
     if (this.checkpointTimer !== null) return;
+    const wait = Math.max(0, this.lastCheckpointAt + CHECKPOINT_SPACING_MS - Date.now());
     this.checkpointTimer = setTimeout(() => {
       this.checkpointTimer = null;
+      this.lastCheckpointAt = Date.now();
       const confirmed = this.checkpointConfirmed;
       this.checkpointConfirmed = false;
       this.saveCheckpoint(confirmed);
-    }, 0);
+    }, wait);
   }
 
   /** Writes the room's checkpoint (or removes it once the room has no seats). */
