@@ -23,7 +23,7 @@ export class EntityTrack {
   /** Snapshots pushed since the last clear; the ring holds the newest `SNAPSHOT_HISTORY` of them. */
   #pushes = 0;
   /**
-   * Number of the first snapshot after a break (see {@link breakHere}), 0 for none: no value
+   * Number of the first snapshot after a break (see {@link rebase}), 0 for none: no value
    * is blended across it, so the entity holds its last value before the break until the first
    * one after it, then takes that.
    */
@@ -44,19 +44,15 @@ export class EntityTrack {
   }
 
   /**
-   * The next snapshot starts after a break (the room restarted and its world came back from a
-   * checkpoint): the values on either side are not one motion, so they are never blended.
+   * The room restarted (its world came back from a checkpoint): every time moves by `dt` (the
+   * timeline re-expressed in the new room's clock), and the next snapshot starts after a break:
+   * the values on either side are not one motion, so they are never blended.
    */
-  breakHere(): void {
-    this.#break = this.#pushes;
-  }
-
-  /** Moves every time by `dt` (the timeline re-expressed in another room clock). */
-  shift(dt: number): void {
-    const held = Math.min(this.#pushes, SNAPSHOT_HISTORY);
-    for (let i = 0; i < held; i++) this.#times[i] += dt;
+  rebase(dt: number): void {
+    for (let i = Math.min(this.#pushes, SNAPSHOT_HISTORY) - 1; i >= 0; i--) this.#times[i] += dt;
     this.lastTime += dt;
     this.goneAt += dt;
+    this.#break = this.#pushes;
   }
 
   /** Appends the entity's values at server time `time`. */

@@ -150,10 +150,7 @@ export class SnapshotBuffer extends PlayoutClock {
   rebase(deltaMs: number): void {
     if (!(deltaMs >= 0 && deltaMs < Infinity)) return this.clear();
     this.rebaseTimeline(deltaMs);
-    this.#tracks.forEach((track) => {
-      track.shift(-deltaMs);
-      track.breakHere();
-    });
+    this.#tracks.forEach((track) => track.rebase(-deltaMs));
   }
 
   readonly #visit = (track: EntityTrack, id: number): void => {
