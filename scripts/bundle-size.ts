@@ -56,9 +56,12 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * and their names, the wait a close reason carries, `JoinError`: +268); 13,811 with
  * matchmaking: joins that name a seat reservation (+74) and the `matchmaker` client
  * (joinOrCreate, create, join, joinById, queue, getAvailableRooms, reserve; refusals as
- * `JoinError`, re-matching a refused join: +872, measured by leaving its export out).
+ * `JoinError`, re-matching a refused join: +872, measured by leaving its export out); 14,028
+ * with the snapshot buffers carried across a room restart instead of cleared (rebased into the
+ * new room's clock, held across the restart and never blended over it, the first snapshot after
+ * it re-anchoring the baseline: +217).
  */
-export const SDK_BUNDLE_BUDGET_GZIP = 13_830;
+export const SDK_BUNDLE_BUDGET_GZIP = 14_050;
 
 /** The bundle's entry: everything `@tikron/client` exports, and agar's client-side declarations. */
 export const SDK_BUNDLE_ENTRY = [

@@ -22,6 +22,12 @@ export class EntityTrack {
   readonly #maxExtrapolation: number;
   /** Snapshots pushed since the last clear; the ring holds the newest `SNAPSHOT_HISTORY` of them. */
   #pushes = 0;
+  /**
+   * Number of the first snapshot after a break (see {@link rebase}), 0 for none: no value
+   * is blended across it, so the entity holds its last value before the break until the first
+   * one after it, then takes that.
+   */
+  #break = 0;
 
   /** `codes`: the blend code per field, in values order; `maxExtrapolationMs`: see {@link sample}. */
   constructor(codes: Float64Array, maxExtrapolationMs: number) {
@@ -33,8 +39,20 @@ export class EntityTrack {
 
   /** Forgets everything (reuse from the pool, or a return after an absence). */
   clear(): void {
-    this.#pushes = 0;
+    this.#pushes = this.#break = 0;
     this.goneAt = Infinity;
+  }
+
+  /**
+   * The room restarted (its world came back from a checkpoint): every time moves by `dt` (the
+   * timeline re-expressed in the new room's clock), and the next snapshot starts after a break:
+   * the values on either side are not one motion, so they are never blended.
+   */
+  rebase(dt: number): void {
+    for (let i = Math.min(this.#pushes, SNAPSHOT_HISTORY) - 1; i >= 0; i--) this.#times[i] += dt;
+    this.lastTime += dt;
+    this.goneAt += dt;
+    this.#break = this.#pushes;
   }
 
   /** Appends the entity's values at server time `time`. */
@@ -69,12 +87,17 @@ export class EntityTrack {
       return SampleKind.Held;
     }
     if (k < newest) {
+      if (k + 1 === this.#break) {
+        this.#blend(out, k, k, 0);
+        return SampleKind.Held;
+      }
       this.#blend(out, k, k, (t - tk) / (times[(k + 1) % SNAPSHOT_HISTORY] - tk));
       return SampleKind.Interpolated;
     }
-    // At or past the newest: extrapolate from the last two snapshots unless it is despawning.
+    // At or past the newest: extrapolate from the last two snapshots unless it is despawning
+    // (or they lie on either side of a break).
     const dt = t - tk;
-    const moving = dt > 0 && k > oldest && this.goneAt === Infinity;
+    const moving = dt > 0 && k > oldest && this.goneAt === Infinity && k !== this.#break;
     const span = moving ? tk - times[(k - 1) % SNAPSHOT_HISTORY] : 0;
     this.#blend(out, k, k - 1, span > 0 ? Math.min(dt, maxExtrapolationMs) / span : 0);
     return dt === 0 ? SampleKind.Interpolated : moving && dt <= maxExtrapolationMs ? SampleKind.Extrapolated : SampleKind.Held;

@@ -76,6 +76,8 @@ export abstract class PlayoutClock {
   #latest = -Infinity;
   /** The newest snapshot said nothing changed (an idle room's empty frame). */
   #quiet = false;
+  /** The timeline was rebased (a room restart) and no snapshot arrived since. */
+  #rebased = false;
   #base = 0;
 
   #delay = 0;
@@ -190,10 +192,34 @@ export abstract class PlayoutClock {
     return renderTime;
   }
 
+  /**
+   * Re-expresses the timeline in a clock `deltaMs` later than the one it was kept in (a room
+   * that restarted: its new epoch is `deltaMs` after the old one, and every server time is that
+   * much smaller in it): the newest snapshot, the render time, the arrival baseline and the
+   * jitter window move with it, so render time goes on at the same pace, with no gap and no
+   * jump, as if the room had only been silent.
+   */
+  protected rebaseTimeline(deltaMs: number): void {
+    this.#rebased = this.#latest > -Infinity;
+    this.#latest -= deltaMs;
+    this.#lastRender -= deltaMs;
+    // An arrival's offset is arrival − server time: it grows by as much as server times shrink.
+    this.#base += deltaMs;
+    this.#earliest.shift(-deltaMs, deltaMs);
+    // Keys there are −(gap + offset): the offset part grows, so the key shrinks.
+    this.#worst.shift(-deltaMs, -deltaMs);
+  }
+
+  /** True from a {@link rebaseTimeline} until the next snapshot arrives. */
+  protected get rebasePending(): boolean {
+    return this.#rebased;
+  }
+
   /** Forgets the timeline (a new room instance); the delay and the starvation count stay. */
   protected resetTimeline(): void {
     this.#latest = -Infinity;
     this.#quiet = false;
+    this.#rebased = false;
     this.#lastRender = -Infinity;
     this.#lastUpdate = NaN;
     this.#starved = false;
@@ -213,7 +239,10 @@ export abstract class PlayoutClock {
     // restarts as at the first arrival. Render time keeps its never-backwards floor: server
     // time went on, and the snapshots kept are on the same clock. Arriving late is a network
     // stall and is left to starvation feedback.
-    const restart = this.#latest === -Infinity || offset < this.#base - TIMELINE_RESET_MS;
+    // The first arrival after a rebase anchors the baseline afresh: the new room's clock was
+    // placed by its epoch, which only agrees with the old one as far as the servers' clocks do.
+    const restart = this.#latest === -Infinity || this.#rebased || offset < this.#base - TIMELINE_RESET_MS;
+    this.#rebased = false;
     if (restart) {
       this.#earliest.clear();
       this.#worst.clear();

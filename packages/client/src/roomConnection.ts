@@ -203,7 +203,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
 
   /**
    * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
-   * room's send interval from each welcome, is cleared when the room restarted (new epoch), and
+   * room's send interval from each welcome, is carried into the new clock when the room
+   * restarted (new epoch: `SnapshotBuffer.rebase`), and
    * its delay and starvations show in {@link stats} (the first attached buffer's, when there are
    * several). For a buffer made after `connect`; any number may be attached. Returns a function
    * that detaches it again.
@@ -548,11 +549,13 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#inputs.rejoined(welcome.lastSeq);
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
-    // A different room instance: old timestamps and clock samples belong to another timeline.
+    // A different room instance (a restart: a deploy, an eviction): its clock starts at its own
+    // epoch. Clock samples belong to the old one; the snapshot buffers are carried over into the
+    // new clock, so drawing goes on while the restored world arrives.
     const restarted = prev && prev.roomEpoch !== welcome.roomEpoch;
     if (restarted) this.clock.reset();
     for (const snaps of this.#snapshots) {
-      if (restarted) snaps.clear();
+      if (restarted) snaps.rebase(welcome.roomEpoch - prev.roomEpoch);
       if (welcome.syncIntervalMs > 0) snaps.setSendInterval(welcome.syncIntervalMs);
     }
     // The clock refuses a sample that is no round trip (no hello went out on this socket).

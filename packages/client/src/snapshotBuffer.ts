@@ -79,6 +79,9 @@ export class SnapshotBuffer extends PlayoutClock {
    * world held still since the previous snapshot (an idle room's empty frame).
    */
   beginSnapshot(serverTime: number, receivedAt?: number, changed = true): boolean {
+    // The first snapshot after a rebase must come later than the old timeline's last: when it
+    // does not, the two rooms' clocks disagree, and the old timeline is dropped instead.
+    if (this.rebasePending && !(serverTime > this.latestTime)) this.clear();
     return (this.#accepting = this.recordArrival(serverTime, receivedAt, changed));
   }
 
@@ -127,11 +130,27 @@ export class SnapshotBuffer extends PlayoutClock {
     this.#tracks.forEach(this.#visit);
   }
 
-  /** Drops every entity and the timeline (e.g. the room restarted with a new epoch). */
+  /** Drops every entity and the timeline (e.g. a connection switching rooms). */
   clear(): void {
     this.#tracks.forEach(this.#release);
     this.resetTimeline();
     this.#accepting = false;
+  }
+
+  /**
+   * Carries the buffer across a room restart whose new epoch is `deltaMs` after the old one
+   * (the welcome's `roomEpoch`s): everything it holds is re-expressed in the new room's clock
+   * (see `rebaseTimeline`), so drawing goes on without a gap. Each entity holds where it was
+   * last seen until render time reaches the new room's first snapshot, then takes its value
+   * there: the world came back from a checkpoint, so nothing is blended across the restart.
+   * Entities the new room does not have go at that snapshot; entities with the same id come
+   * back in place (a restored world keeps its ids). A `deltaMs` that is not a finite number
+   * ≥ 0 (clocks that disagree) clears the buffer instead.
+   */
+  rebase(deltaMs: number): void {
+    if (!(deltaMs >= 0 && deltaMs < Infinity)) return this.clear();
+    this.rebaseTimeline(deltaMs);
+    this.#tracks.forEach((track) => track.rebase(-deltaMs));
   }
 
   readonly #visit = (track: EntityTrack, id: number): void => {

@@ -67,6 +67,22 @@ export class WindowMin {
     }
   }
 
+  /**
+   * Moves every sample by `dAt` and its key by `dKey` (a timeline re-expressed in another
+   * clock): the window keeps its samples and its minimum, shifted.
+   */
+  shift(dAt: number, dKey: number): void {
+    const held = Math.min(this.#added, this.#at.length);
+    for (let i = 0; i < held; i++) {
+      this.#at[i] += dAt;
+      this.#key[i] += dKey;
+    }
+    if (held > 0) {
+      this.min += dKey;
+      this.minAt += dAt;
+    }
+  }
+
   /** Empties the window. */
   clear(): void {
     this.#added = this.minAt = 0;

@@ -90,7 +90,7 @@ describe("InterpolatedView", () => {
     expect(view.size).toBe(1);
   });
 
-  it("is attached to the connection: send interval from the welcome, delay in stats, cleared on a new room epoch", () => {
+  it("is attached to the connection: send interval from the welcome, delay in stats, carried over a new room epoch", () => {
     const { s, sockets, view } = setup();
     s.serverOpen();
     s.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 1000, token: "t" }));
@@ -99,22 +99,83 @@ describe("InterpolatedView", () => {
       sendFrame(s, k);
       vi.advanceTimersByTime(50);
     }
-    view.update(Date.now());
+    const rt = view.update(Date.now());
     expect(conn!.stats.interpolationDelayMs).toBe(view.buffer.delayMs);
     expect(conn!.stats.interpolationDelayMs).toBeGreaterThan(0);
     expect(view.size).toBe(1);
+    const x = view.sample(1)![0];
 
-    // The room restarted: a welcome with another epoch. Old tracks belong to another timeline.
+    // The room restarted: a welcome with an epoch 5 s later. What the view holds is kept,
+    // re-expressed in the new room's clock.
     s.serverClose(1006);
     vi.advanceTimersByTime(5_000);
     expect(sockets.length).toBe(2);
     sockets[1]!.serverOpen();
-    sockets[1]!.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 2000, token: "t" }));
-    expect(view.size).toBe(0);
-    expect(view.buffer.latestTime).toBe(-Infinity);
-    // The old timeline's render time is gone with it: nothing is read until the next update.
-    expect(view.renderTime).toBe(-Infinity);
-    expect(view.sample(1)).toBeNull();
+    sockets[1]!.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 6000, token: "t" }));
+    expect(view.size).toBe(1);
+    expect(view.buffer.latestTime).toBe(250 - 5000);
+    expect(view.renderTime).toBe(rt - 5000);
+    expect(view.sample(1)![0]).toBe(x);
+  });
+
+  it("draws on across a room restart: no gap, no blend across it, render time never backwards in wall-clock terms", () => {
+    // Old world: entity 1 at x = k, entity 2 only there. The restored world: entity 1 back at
+    // x = 30 (the checkpoint's place, behind where it was last seen), entity 3 new.
+    const { s, sockets, view } = setup();
+    let epoch = 1_000_000;
+    s.serverOpen();
+    s.serverSend(welcomeBytes({ syncIntervalMs: 50, roomEpoch: epoch, token: "t" }));
+    const frame = (sock: typeof s, time: number, pairs: number[]) => sock.serverSend(frameBytes({ tick: time / 50, time, delta: new Uint8Array([...pairs, 9, 100]) }));
+    let wallRender = -Infinity;
+    let firstNewArrival = Infinity;
+    let shownNewAt = Infinity;
+    const seen = new Set<number>();
+    const frameTime = (ms: number, each: () => void) => {
+      for (let t = 0; t < ms; t += 10) {
+        if (t % 50 === 0) each();
+        vi.advanceTimersByTime(10);
+        const rt = view.update(Date.now());
+        if (rt === -Infinity) continue;
+        // In wall-clock terms (the render time plus the epoch of the clock it is in).
+        expect(rt + epoch).toBeGreaterThanOrEqual(wallRender);
+        wallRender = rt + epoch;
+        const x = view.sample(1)?.[0];
+        // From the first time it is drawn, it is drawn at every frame.
+        if (seen.size > 0) expect(x, "entity 1 not drawn").toBeDefined();
+        if (x === undefined) continue;
+        seen.add(x);
+        if (x === 30 && shownNewAt === Infinity) shownNewAt = Date.now();
+      }
+    };
+    let k = 0;
+    frameTime(2000, () => {
+      k++;
+      frame(s, k * 50, [1, k, 2, 200]);
+    });
+    const lastOld = k;
+    s.serverClose(1006);
+    // Down 1.5 s; the new instance's epoch is a moment before its first frame.
+    const downtime = 1500;
+    frameTime(downtime, () => {});
+    expect(sockets.length).toBe(2);
+    const restarted = sockets[1]!;
+    restarted.serverOpen();
+    const newEpoch = epoch + k * 50 + downtime;
+    restarted.serverSend(welcomeBytes({ syncIntervalMs: 50, roomEpoch: newEpoch, token: "t", reconnected: true }));
+    epoch = newEpoch;
+    let j = 0;
+    frameTime(1000, () => {
+      j++;
+      if (j === 1) firstNewArrival = Date.now();
+      frame(restarted, j * 50, [1, 30, 3, 77]);
+    });
+    // What was drawn of entity 1: its old motion (and at most the usual 50 ms of extrapolation
+    // past its last snapshot, one unit here), then the restored place; never a value between.
+    expect([...seen].filter((x) => !((x >= 1 && x <= lastOld + 1) || x === 30))).toEqual([]);
+    expect(seen.has(lastOld)).toBe(true);
+    expect(shownNewAt - firstNewArrival).toBeLessThanOrEqual(view.buffer.delayMs + 60);
+    expect(view.sample(2)).toBeNull();
+    expect(view.sample(3)![0]).toBe(77);
   });
 
   it("every view on a connection is attached: a second one does not leave the first behind on a room restart", () => {

@@ -35,6 +35,48 @@ describe("WindowMin", () => {
   });
 });
 
+describe("WindowMin.shift", () => {
+  it("is a window of the same samples, every one moved (a scan of them, shifted, agrees before and after the next add)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 50 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -5, max: 5 }), fc.option(fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 })))), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        (capacity, span, steps) => {
+          const w = new WindowMin(capacity, span);
+          const all: { at: number; key: number }[] = [];
+          let at = 0;
+          const check = () => {
+            const kept = all.slice(-capacity).filter((s) => at - s.at <= span);
+            const min = Math.min(...kept.map((s) => s.key));
+            expect(w.min).toBe(min);
+            expect(w.minAt).toBe(kept.filter((s) => s.key === min).at(-1)!.at);
+          };
+          for (const [advance, key, shift] of steps) {
+            at += advance;
+            w.add(at, key);
+            all.push({ at, key });
+            check();
+            if (shift) {
+              const [dAt, dKey] = shift;
+              w.shift(dAt, dKey);
+              for (const s of all) {
+                s.at += dAt;
+                s.key += dKey;
+              }
+              at += dAt;
+              check();
+            }
+          }
+        },
+      ),
+    );
+  });
+});
+
 describe("approach", () => {
   it("moves by at most the step and lands exactly on the target", () => {
     fc.assert(

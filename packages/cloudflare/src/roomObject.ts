@@ -13,15 +13,14 @@ import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 
-/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state. */
+/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
 const CHECKPOINT_KEY = "room:checkpoint";
 /**
- * How long after a change a checkpoint is written: a seat taken or freed, or a turn-based
- * game's move, at once (batched within the event: they are rare and they are what players
- * lose); a ticking room's periodic nudge (its seats' input seqs) within 2 s. The world of a
- * ticking game is not checkpointed.
+ * Least time between two checkpoint writes: a burst of changes (a join storm, a client looping
+ * hello and leave) is written as one, at most this late; a change after a quiet spell is written
+ * at once.
  */
-const CHECKPOINT_DELAY_MS = { soon: 0, later: 2000 };
+const CHECKPOINT_SPACING_MS = 100;
 
 function toResponse(r: HostReply): Response {
   return new Response(r.body, { status: r.status, headers: r.headers });
@@ -61,7 +60,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The checkpoint found in storage at construction, until a room is made from it. */
   private savedCheckpoint: unknown = undefined;
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
-  private checkpointSoon = false;
+  /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
+  private checkpointConfirmed = false;
+  private lastCheckpointAt = -Infinity;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -229,25 +230,35 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets?.reattach();
   }
 
-  /** Batches checkpoint writes: one pending write at a time, off the tick path. */
+  /**
+   * Batches checkpoint writes: one pending write at a time, taken on a later turn of the event
+   * loop, never inside a tick, and at most one per {@link CHECKPOINT_SPACING_MS}. A change (a
+   * seat, a turn-based move, the room going quiet) is written at once, batched within its event,
+   * and confirmed before the room's next frames leave (the output gate): it is what a player
+   * would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right after a
+   * tick's flush) is taken in the slack before the next tick and written without holding
+   * frames back: the next one follows anyway.
+   */
   private checkpointDue(soon: boolean): void {
     if (!this.room) return;
-    if (this.checkpointTimer !== null) {
-      if (!soon || this.checkpointSoon) return;
-      clearTimeout(this.checkpointTimer);
-    }
-    this.checkpointSoon = soon;
+    this.checkpointConfirmed ||= soon;
+    if (this.checkpointTimer !== null) return;
+    const wait = Math.max(0, this.lastCheckpointAt + CHECKPOINT_SPACING_MS - Date.now());
     this.checkpointTimer = setTimeout(() => {
       this.checkpointTimer = null;
-      this.saveCheckpoint();
-    }, soon ? CHECKPOINT_DELAY_MS.soon : CHECKPOINT_DELAY_MS.later);
+      this.lastCheckpointAt = Date.now();
+      const confirmed = this.checkpointConfirmed;
+      this.checkpointConfirmed = false;
+      this.saveCheckpoint(confirmed);
+    }, wait);
   }
 
   /** Writes the room's checkpoint (or removes it once the room has no seats). */
-  private saveCheckpoint(): void {
+  private saveCheckpoint(confirmed: boolean): void {
     const room = this.room;
     if (!room) return;
-    const write = room.seatCount === 0 ? this.ctx.storage.delete(CHECKPOINT_KEY) : this.ctx.storage.put(CHECKPOINT_KEY, room.checkpoint());
+    const write =
+      room.seatCount === 0 ? this.ctx.storage.delete(CHECKPOINT_KEY) : this.ctx.storage.put(CHECKPOINT_KEY, room.checkpoint(), { allowUnconfirmed: !confirmed });
     this.ctx.waitUntil(
       Promise.resolve(write).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
     );

@@ -119,14 +119,19 @@ export interface Game<Input = unknown> {
   onMessage?(playerId: number, type: string, payload: unknown): unknown;
   /**
    * The game state a restart needs, as a JSON-able value (the host stores it, e.g. in Durable
-   * Object storage). Optional: without it a restarted room gives every restored seat a fresh
-   * entity (`join`). Called off the tick path, at most every few seconds or after a change.
+   * Object storage, so keep it small): a ticking game's world (`checkpointWorld` in
+   * `@tikron/core/sync` saves a `SyncWorld`'s entities with their ids), a turn-based game's
+   * board. Optional: without it a restarted room gives every restored seat a fresh entity
+   * (`join`). Called outside any tick: a ticking room's every `RoomOptions.checkpointMs`, right
+   * after a flush, and on seat changes (never while `checkpointMs` is 0); a turn-based room's
+   * after each change.
    */
   checkpoint?(): unknown;
   /**
    * Restores a {@link checkpoint} into a fresh game, before any socket is seated. The players
-   * it names are the room's restored seats, all disconnected until they reconnect; `join` is
-   * not called for them. Throw on a value it cannot use: the room then starts the game fresh.
+   * it names are the room's restored seats, all `disconnected` until they reconnect; `join` is
+   * not called for them. Check the value whole before changing anything and throw on one it
+   * cannot use: the room then starts the game fresh (each seat `join`ed anew).
    */
   restore?(state: unknown): void;
 }

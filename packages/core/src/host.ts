@@ -50,10 +50,14 @@ export interface RoomHooks {
    */
   onStatusChange?(): void;
   /**
-   * Something a restart would need changed: a seat taken or freed, or a turn-based game's
-   * state (`soon` true: save within moments), or a ticking room's periodic nudge for its seats'
-   * input seqs (`soon` false: within a few seconds is fine). A host that persists
-   * {@link HostedRoom.checkpoint} batches these; the room calls it freely.
+   * Something a restart would need changed. `soon` true: a seat taken or freed, a turn-based
+   * game's state, or a ticking room going quiet (its last socket gone, the loop stopped: what
+   * comes before an idle object's eviction) — save at once. `soon` false: a ticking room's
+   * periodic checkpoint (`RoomOptions.checkpointMs`: seats' input seqs and the game's world),
+   * called right after the tick it falls on, so a host that takes {@link HostedRoom.checkpoint}
+   * on its next turn takes it in the slack before the next tick; it need not hold the room's
+   * frames back until the write is durable. A host that persists checkpoints batches these;
+   * the room calls it freely.
    */
   onCheckpointDue?(soon: boolean): void;
 }
@@ -95,7 +99,7 @@ export interface SeatTicket {
 /**
  * What a room persists so a restart loses nothing a player would notice: every seat (id, token,
  * name, bound identity, last applied seq) and, when the game implements `checkpoint()`, the
- * game's own state. JSON-able; hosts store it as they like (the Cloudflare adapter in Durable
+ * game's own state (a ticking game's world only while `RoomOptions.checkpointMs` is not 0). JSON-able; hosts store it as they like (the Cloudflare adapter in Durable
  * Object storage) and hand it back to {@link HostedRoom.restoreCheckpoint} before any socket is
  * seated.
  */
@@ -110,7 +114,7 @@ export interface RoomCheckpoint {
   savedAt: number;
   /** Every seat, connected or held, when it was taken. */
   seats: CheckpointSeat[];
-  /** The game's `checkpoint()`, absent when the game has none. */
+  /** The game's `checkpoint()`, absent when the game has none (or its world is not checkpointed). */
   game?: unknown;
 }
 

@@ -29,9 +29,6 @@ import { SeatReservations } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
 import { TokenBucket } from "./tokenBucket";
 
-/** Ticks between a ticking room's checkpoint nudges (`onCheckpointDue`), while anyone is seated. */
-const CHECKPOINT_EVERY_TICKS = 200;
-
 /** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
 const STATUS_REFRESH_MS = 60_000;
 
@@ -69,6 +66,8 @@ export class Room implements HostedRoom {
   private readonly epoch: number;
   private readonly scheduler: TickScheduler;
   private readonly syncEveryTicks: number;
+  /** Ticks between periodic checkpoints (`checkpointMs` rounded up to whole flushes); 0: none. */
+  private readonly checkpointEveryTicks: number;
   private readonly writer = new FrameWriter(4096);
   private readonly seats = new SeatRegistry();
   private readonly admission: Admission;
@@ -96,6 +95,9 @@ export class Room implements HostedRoom {
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
+    // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
+    const flushMs = this.syncEveryTicks * this.options.tickMs;
+    this.checkpointEveryTicks = this.options.checkpointMs > 0 ? Math.max(1, Math.ceil(this.options.checkpointMs / flushMs)) * this.syncEveryTicks : 0;
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
     const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats } = this;
     const room = this;
@@ -288,7 +290,9 @@ export class Room implements HostedRoom {
   }
 
   checkpoint(): RoomCheckpoint {
-    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game);
+    // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
+    const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
+    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame);
   }
 
   restoreCheckpoint(value: unknown): boolean {
@@ -360,9 +364,11 @@ export class Room implements HostedRoom {
     }
     this.stats.ticks++;
     this.stats.tick.record(perfNow() - t0);
-    // Seats' last seqs move with every input; a nudge now and then keeps a checkpoint close.
-    if (k % CHECKPOINT_EVERY_TICKS === 0) this.hooks.onCheckpointDue?.(false);
     if (k % this.syncEveryTicks === 0) this.flush(now);
+    // After the flush, so the host's checkpoint (taken on its next turn, off this path) sees the
+    // world as the frames just sent showed it, in the slack before the next tick.
+    const every = this.checkpointEveryTicks;
+    if (every > 0 && k % every === 0) this.hooks.onCheckpointDue?.(false);
   }
 
   private flush(now: number): void {

@@ -80,6 +80,15 @@ export interface RoomOptions {
   idleFrameMs: number;
   /** Bot players seated when the room is created (games that define bots; DEV_MODE `bots=N`). */
   bots: number;
+  /**
+   * How often a ticking room checkpoints itself while anyone is connected (ms, rounded up to
+   * whole flushes; the checkpoint is taken right after one): its seats' last seqs and, when the game implements `checkpoint()`, its world,
+   * so a restart loses at most this much of the match. 0 turns the periodic checkpoint off and
+   * leaves a ticking game's world out of every checkpoint (seats are still written when they
+   * change; restored players then get a fresh entity). Turn-based rooms checkpoint on every
+   * change whatever this says.
+   */
+  checkpointMs: number;
 }
 
 /** Defaults shared by every room kind unless a game overrides them. */
@@ -112,6 +121,7 @@ export const defaultRoomOptions: RoomOptions = {
   gameMessageBurst: 10,
   idleFrameMs: 250,
   bots: 0,
+  checkpointMs: 5_000,
 };
 
 /**

@@ -22,6 +22,7 @@
  *
  * @module @tikron/core/ticket
  */
+import { fromBase64Url, toBase64Url } from "./base64url";
 
 /** Current ticket format version (the `v` claim). */
 export const TICKET_VERSION = 1;
@@ -42,7 +43,6 @@ export const TICKET_CLOCK_SKEW_SECONDS = 300;
 export const TICKET_PLAYER_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 const SIGNING_PREFIX = "tk1.";
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** HMAC-SHA-256 output is 32 bytes = 43 base64url characters. */
 const SIGNATURE_CHARS = 43;
 
@@ -120,24 +120,6 @@ function hmacKey(secret: string): Promise<CryptoKey> {
     keyCache.set(secret, key);
   }
   return key;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
-  try {
-    const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 /** Throws unless the secret is long enough to be worth signing with. */

@@ -68,7 +68,7 @@ describe("room checkpoints", () => {
     expect(b.room.restoreCheckpoint(cp)).toBe(false); // only into an empty room
   });
 
-  it("tells the host when a checkpoint is due: soon for seat changes, later for the tick nudge", () => {
+  it("tells the host when a checkpoint is due: soon for seat changes, not soon for the periodic one", () => {
     const clock = new FakeClock();
     const due: boolean[] = [];
     const room = new Room({ kind: "counter", roomId: "r1", game: new CounterGame(), clock, hooks: { onCheckpointDue: (soon) => due.push(soon) } });
@@ -81,5 +81,67 @@ describe("room checkpoints", () => {
     room.message(id, new Uint8Array([0x05])); // leave frees the seat
     expect(conn.closedWith?.code).toBe(CloseCode.normal);
     expect(due.at(-1)).toBe(true);
+  });
+});
+
+/** A counter game whose totals are its checkpoint, and which records when it was asked. */
+class SavingCounter extends CounterGame {
+  saves = 0;
+  checkpoint(): unknown {
+    this.saves++;
+    return { totals: [...this.totals] };
+  }
+}
+
+describe("a ticking room's periodic checkpoint (checkpointMs)", () => {
+  function watchedRoom(opts: Partial<RoomOptions>) {
+    const clock = new FakeClock();
+    const game = new SavingCounter();
+    const log: string[] = [];
+    const beginFlush = game.encoder.beginFlush.bind(game.encoder);
+    game.encoder.beginFlush = () => {
+      log.push("flush");
+      beginFlush();
+    };
+    const room = new Room({ kind: "counter", roomId: "r1", game, clock, options: opts, hooks: { onCheckpointDue: (soon) => log.push(soon ? "soon" : "periodic") } });
+    const conn = new FakeConnection();
+    const id = room.open(conn);
+    room.message(id, hello());
+    log.length = 0;
+    return { clock, game, room, log, id };
+  }
+
+  it("comes every checkpointMs rounded up to whole flushes, each right after a flush", () => {
+    // 50 ms ticks, a flush every 2 ticks (100 ms): 250 ms rounds up to 3 flushes, 300 ms.
+    const { clock, log } = watchedRoom({ tickMs: 50, syncIntervalMs: 100, checkpointMs: 250 });
+    clock.advance(1200);
+    expect(log.filter((e) => e === "periodic")).toHaveLength(4);
+    for (const [i, e] of log.entries()) if (e === "periodic") expect(log[i - 1]).toBe("flush");
+    expect(log.slice(0, 7)).toEqual(["flush", "flush", "flush", "periodic", "flush", "flush", "flush"]);
+  });
+
+  it("carries the world of a ticking game; 0 turns it off: no periodic checkpoint, seats only", () => {
+    const on = watchedRoom({ checkpointMs: 5000 });
+    expect(on.room.checkpoint().game).toEqual({ totals: [[1, 0]] });
+    on.clock.advance(5000);
+    expect(on.log.filter((e) => e === "periodic")).toHaveLength(1);
+
+    const off = watchedRoom({ checkpointMs: 0 });
+    off.clock.advance(60_000);
+    expect(off.log).not.toContain("periodic");
+    const cp = off.room.checkpoint();
+    expect(cp.game).toBeUndefined();
+    expect(off.game.saves).toBe(0);
+    expect(cp.seats.map((seat) => seat.playerId)).toEqual([1]);
+  });
+
+  it("asks soon when the last socket drops (the loop stops: what an idle object's eviction follows)", () => {
+    const { room, log, id, clock } = watchedRoom({});
+    clock.advance(100);
+    log.length = 0;
+    room.closed(id, 1006);
+    expect(room.loopRunning).toBe(false);
+    expect(room.seatCount).toBe(1);
+    expect(log).toEqual(["soon"]);
   });
 });

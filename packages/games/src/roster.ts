@@ -41,6 +41,11 @@ export class Roster<B extends RosterBody> {
     return this.byId.values();
   }
 
+  /** Each player id with its body's entity (what a checkpoint saves), in join order. */
+  *entities(): IterableIterator<[number, number]> {
+    for (const [playerId, body] of this.byId) yield [playerId, body.entity];
+  }
+
   /** The player's socket dropped: its body stands still until it comes back or leaves. */
   disconnected(playerId: number): void {
     const b = this.byId.get(playerId);

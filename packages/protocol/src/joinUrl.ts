@@ -35,6 +35,8 @@ export interface RoomOptionOverrides {
   idleFrameMs?: number;
   /** Bot players seated when the room is created (kinds that define bots). */
   bots?: number;
+  /** How often a ticking room checkpoints its seats and world (ms; 0 off). */
+  checkpointMs?: number;
 }
 
 /** Game-level knobs a join URL may override (world size, AOI radius). */
@@ -71,6 +73,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   minStatsIntervalMs: { min: 0, max: 60_000, integer: true },
   idleFrameMs: { min: 0, max: 60_000, integer: true },
   bots: { min: 0, max: 200, integer: true },
+  checkpointMs: { min: 0, max: 600_000, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },

@@ -1,4 +1,5 @@
 import { ROOM_OVERRIDE_KEYS, hasRoomOverrides, isMatchError, matchError, parseRoomOverrides, readFilterQuery, type MatchError, type MatchFilters, type SeatReservation } from "@tikron/protocol";
+import { toBase64Url } from "../base64url";
 import type { ReservedSeat } from "./matchmaker";
 import { NO_OVERRIDES, type RoomCreation } from "./roomPort";
 
@@ -79,9 +80,7 @@ export function seatReservationOf(kind: string, seat: ReservedSeat, wsOrigin: st
 export function randomId(bytes: number): string {
   const b = new Uint8Array(bytes);
   crypto.getRandomValues(b);
-  let s = "";
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return toBase64Url(b);
 }
 
 /** An anonymous identity for a DEV_MODE caller without a ticket (one per request). */

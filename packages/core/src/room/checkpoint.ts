@@ -7,11 +7,14 @@ import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
 import type { SeatRegistry } from "./seatRegistry";
 
-/** Every seat (`json`: the room's dialect) and the game's own checkpoint, JSON-able. */
-export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game): RoomCheckpoint {
+/**
+ * Every seat (`json`: the room's dialect) and, with `withGame`, the game's own checkpoint,
+ * JSON-able.
+ */
+export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game, withGame: boolean): RoomCheckpoint {
   const saved = seats.list.map((seat) => ({ ...seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
   const cp: RoomCheckpoint = { v: 1, kind, roomId, savedAt: Date.now(), seats: saved };
-  if (game.checkpoint) cp.game = game.checkpoint();
+  if (withGame && game.checkpoint) cp.game = game.checkpoint();
   return cp;
 }
 

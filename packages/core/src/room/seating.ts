@@ -191,7 +191,11 @@ export class Seating {
     seat.heldUntil = clock.now() + this.d.options.reconnectWindowMs;
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
-    if (this.connectedCount === 0) this.d.scheduler.stop();
+    if (this.connectedCount === 0) {
+      this.d.scheduler.stop();
+      // A room nobody is connected to is what an object's eviction follows: save it as it is.
+      this.d.hooks.onCheckpointDue?.(true);
+    }
     this.d.listing.changed();
   }
 

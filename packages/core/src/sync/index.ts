@@ -1,10 +1,12 @@
 /**
  * State sync for binary rooms: the entity store games write to ({@link SyncWorld}), viewers,
- * and the per-client delta encoder the room flushes through ({@link SchemaStateEncoder}).
+ * the per-client delta encoder the room flushes through ({@link SchemaStateEncoder}), and a
+ * world's entities as a checkpoint ({@link checkpointWorld}, {@link readWorldCheckpoint}).
  *
  * @module @tikron/core/sync
  */
-export { SyncWorld, type SyncWorldOptions, type SpawnOptions } from "./syncWorld";
+export { SyncWorld, MAX_RESTORED_ENTITY_ID, type SyncWorldOptions, type SpawnOptions } from "./syncWorld";
+export { checkpointWorld, readWorldCheckpoint, type WorldCheckpoint, type SavedEntity } from "./worldCheckpoint";
 export { SchemaStateEncoder } from "./schemaStateEncoder";
 export { Viewer, ViewerMode } from "./viewer";
 export type { SyncClient } from "./syncClient";

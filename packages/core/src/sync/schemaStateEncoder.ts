@@ -6,11 +6,11 @@ import {
   type SchemaDecl,
   writeDeltaSections,
   writeScalarDelta,
-  writeScalarFull,
 } from "@tikron/protocol";
 import type { StateEncoder } from "../stateEncoder";
 import { ClientRow, SyncClient } from "./syncClient";
 import { EntityRow } from "./entityRow";
+import { writeEnter, writeUtf8 } from "./entityWire";
 import type { QuantizedWorld } from "./quantizedWorld";
 import { ViewerMode } from "./viewer";
 
@@ -202,7 +202,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     }
     if (nEnter > 0) {
       w.varuint(nEnter);
-      for (let i = 0; i < nEnter; i++) this.writeEnter(w, this.enterIds[i]);
+      for (let i = 0; i < nEnter; i++) writeEnter(this.world, w, this.enterIds[i]);
     }
     if (nUpdate > 0) {
       w.varuint(nUpdate);
@@ -264,24 +264,6 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     else world.grid.queryCircle(center[0], center[1], world.tiers.radius, out);
   }
 
-  private writeEnter(w: FrameWriter, e: number): void {
-    const world = this.world;
-    const er = e * world.rowSize;
-    const t: EntityType = world.schema.types[world.rows[er + EntityRow.Type]];
-    w.varuint(e);
-    w.varuint(t.index);
-    const qo = er + EntityRow.Values;
-    const so = e * world.stride;
-    const fields = t.fields;
-    for (let f = 0; f < fields.length; f++) {
-      const field = fields[f].field;
-      const code = field.code;
-      if (code === FieldCode.String) writeUtf8(w, world.stringBytes[so + f]!);
-      else if (code === FieldCode.Map) world.maps[so + f]!.writeFull(w);
-      else writeScalarFull(w, field, world.rows[qo + f]);
-    }
-  }
-
   private writeUpdate(w: FrameWriter, c: SyncClient, j: number, mask: number): void {
     const world = this.world;
     const e = c.heads[j * ClientRow.Size + ClientRow.Entity];
@@ -321,12 +303,3 @@ function copyRow(from: Int32Array, fromOffset: number, to: Int32Array, toOffset:
 
 /** Ints per entity in the encoder's scratch copy of a client's row headers. */
 const SEEN = 4;
-
-/**
- * Writes a string field from its UTF-8 bytes, encoded once when the value changed: the same
- * layout as `BinaryWriter.string` (varuint length + bytes) without re-encoding per client.
- */
-function writeUtf8(w: FrameWriter, bytes: Uint8Array): void {
-  w.varuint(bytes.length);
-  w.bytes(bytes);
-}

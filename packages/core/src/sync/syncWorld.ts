@@ -7,13 +7,16 @@ import {
   type EntityRecord,
   type EntityType,
   FieldCode,
+  type FrameWriter,
   MAX_ENTITY_ID,
   type Schema,
   type SchemaDecl,
   normalizeString,
   quantize,
+  writeDeltaSections,
 } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
+import { writeEnter } from "./entityWire";
 import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
@@ -36,7 +39,19 @@ export interface SpawnOptions {
    * without numeric `x` and `y` fields are always global.
    */
   global?: boolean;
+  /**
+   * The id to take, for a world rebuilt from a checkpoint (see `readWorldCheckpoint`): its
+   * entities keep their ids, so a client reconnecting after the restart sees the same entity
+   * under the same id. Throws when that id is taken or above {@link MAX_RESTORED_ENTITY_ID}.
+   */
+  id?: number;
 }
+
+/**
+ * Highest id {@link SpawnOptions.id} takes: a world's ids are dense slots (never above its most
+ * entities at once), and each slot costs memory, so a checkpoint naming a larger one is refused.
+ */
+export const MAX_RESTORED_ENTITY_ID = 0xffff;
 
 /**
  * The server's entity store for state sync. A game spawns entities with plain records it
@@ -128,7 +143,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
    */
   spawn<K extends keyof D & string>(type: K, record: EntityRecord<D[K]>, options?: SpawnOptions): number {
     const t = this.schema.type(type);
-    const id = this.free.length > 0 ? this.free.pop()! : this.highWater++;
+    const id = options?.id !== undefined ? this.claim(options.id) : this.free.length > 0 ? this.free.pop()! : this.highWater++;
     if (id > MAX_ENTITY_ID) throw new RangeError("too many entities");
     if (id >= this.slots) this.growTo(id + 1);
     const rec = record as Record<string, unknown>;
@@ -156,6 +171,19 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     if (global) this.grid.insertGlobal(id);
     else this.grid.insert(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
     return id;
+  }
+
+  /**
+   * Every live entity, written as one delta body of enters (`[Enters][count][enter…]`: what a
+   * client that saw everything would get on joining) from the values quantized at the last flush
+   * or spawn; nothing at all for an empty world. The world part of a game's checkpoint (see
+   * `checkpointWorld`); read back with the protocol's `ClientView`.
+   */
+  writeAll(w: FrameWriter): void {
+    if (this.liveCount === 0) return;
+    writeDeltaSections(w, 0, this.liveCount, 0);
+    w.varuint(this.liveCount);
+    for (let i = 0; i < this.liveCount; i++) writeEnter(this, w, this.live[i]);
   }
 
   /** Removes an entity; clients holding it get a leave at their next frame. No-op if gone. */
@@ -298,6 +326,21 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     }
     if (changed) q[id * this.rowSize + EntityRow.ChangedAt] = epoch;
     return changed;
+  }
+
+  /** Takes slot `id` for a spawn (see {@link SpawnOptions.id}): out of the free list, or past the high-water mark. */
+  private claim(id: number): number {
+    if (!Number.isInteger(id) || id < 0 || id > MAX_RESTORED_ENTITY_ID) throw new RangeError(`entity id ${id} cannot be restored`);
+    if (this.isAlive(id)) throw new RangeError(`entity id ${id} is taken`);
+    if (id >= this.highWater) {
+      // The slots skipped on the way are free for later spawns.
+      for (let skipped = id - 1; skipped >= this.highWater; skipped--) this.free.push(skipped);
+      this.highWater = id + 1;
+    } else {
+      const at = this.free.indexOf(id);
+      if (at >= 0) this.free.splice(at, 1);
+    }
+    return id;
   }
 
   private growTo(n: number): void {

@@ -125,6 +125,11 @@ export class SyncScenario {
   framesSent = 0;
   framesSkipped = 0;
 
+  /** The live entities as the test itself keeps them: id, type, the game's record. */
+  get entities(): readonly { readonly id: number; readonly type: "player" | "orb" | "board"; readonly rec: AnyRecord }[] {
+    return this.live;
+  }
+
   constructor(tiers: readonly PriorityTier[], cellSize?: number) {
     this.world = new SyncWorld(testSchema, { tiers, cellSize });
     this.tiers = new PriorityTiers(tiers);

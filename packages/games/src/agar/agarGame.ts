@@ -7,6 +7,7 @@ import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from 
 import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
+import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Roster } from "../roster";
 import { decodeAgarInput, type AgarInput } from "./agarInput";
 import { stepAgarCell } from "./agarMotion";
@@ -100,6 +101,35 @@ export class AgarGame implements Game<AgarInput> {
     c.dx = input.dx;
     c.dy = input.dy;
     c.boost = input.boost;
+  }
+
+  /**
+   * The world a restart continues from (see `Game.checkpoint`): every cell and orb with its
+   * entity id, position, radius and score, as the last flush quantized them.
+   */
+  checkpoint(): PlayerWorldCheckpoint {
+    return checkpointPlayers(this.world, this.cells.entities());
+  }
+
+  /**
+   * Puts a {@link checkpoint} in place of the fresh world (before any player is seated): the
+   * orbs made at construction go, the saved cells and orbs come back with their ids. Throws,
+   * changing nothing, on a value it cannot use whole.
+   */
+  restore(state: unknown): void {
+    if (this.cells.list.length > 0) throw new Error("agar restores only into a game without players");
+    const saved = readPlayerWorld(agarSchema, state, "player");
+    for (const id of this.orbIds) this.world.despawn(id);
+    this.orbIds.length = 0;
+    for (const e of saved.entities.values()) {
+      if (e.type === "orb") this.orbIds.push(this.world.spawn("orb", { ...e.record }, { id: e.id }));
+    }
+    for (const { playerId, entity } of saved.players) {
+      const rec: PlayerRecord = { ...entity.record, pid: playerId };
+      this.world.spawn("player", rec, { id: entity.id });
+      this.cells.add(playerId, { entity: entity.id, rec, dx: 0, dy: 0, boost: false, idle: false });
+      this.world.viewer(playerId).follow(entity.id);
+    }
   }
 
   /** The record of a player's cell (tests, demo bots). */

@@ -5,6 +5,7 @@
 import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { FrameWriter, type EntityRecord } from "@tikron/protocol";
+import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Random, seedFrom } from "../random";
 import { encodeFpsKill, encodeFpsTracer } from "./fpsEvents";
 import { decodeFpsInput, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
@@ -94,6 +95,8 @@ export class FpsGame implements Game<FpsInput> {
   private ctx: GameContext = NO_CONTEXT;
   /** Room clock time of room time 0 (the welcome's `roomEpoch`): shot times count from it. */
   private epoch = 0;
+  /** The scoreboard's entity id. */
+  private scoreboardEntity: number;
 
   constructor(config: Partial<FpsConfig> = {}) {
     const world = Math.min(FPS_MAX_WORLD, config.world ?? FPS_RULES.world);
@@ -116,7 +119,7 @@ export class FpsGame implements Game<FpsInput> {
     });
     this.sync = { mode: "binary" as const, encoder: this.world.encoder };
     this.history = new LagHistory(LagHistory.framesFor(FPS_RULES.rewindCapMs, this.config.tickMs), this.config.slots);
-    this.world.spawn("scoreboard", this.scoreboard);
+    this.scoreboardEntity = this.world.spawn("scoreboard", this.scoreboard);
   }
 
   init(ctx: GameContext): void {
@@ -127,13 +130,48 @@ export class FpsGame implements Game<FpsInput> {
   }
 
   join(playerId: number, name: string): void {
-    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.bySlot.length;
-    // A reused slot's past was cleared when its previous player left.
-    this.history.ensureSlots(slot + 1);
     const at = this.spawnPoint(playerId, this.rng, this.config.world);
     const rec: PlayerRecord = { pid: playerId, x: at.x, y: at.y, angle: 0, hp: FPS_RULES.maxHp, name: name || `p${playerId}` };
     this.clampToArena(rec);
-    const entity = this.world.spawn("player", rec);
+    this.seat(playerId, rec, this.world.spawn("player", rec), 0, 0);
+  }
+
+  /**
+   * The world a restart continues from (see `Game.checkpoint`): every player's position, facing
+   * and hp, and the scoreboard (its kills and deaths), entity ids kept.
+   */
+  checkpoint(): PlayerWorldCheckpoint {
+    const players: [number, number][] = [];
+    for (const s of this.shooterList) players.push([s.playerId, s.entity]);
+    return checkpointPlayers(this.world, players);
+  }
+
+  /**
+   * Puts a {@link checkpoint} in place of the fresh world (before any player is seated). Move
+   * budgets, fire rates and the lag history start afresh; a player saved dead respawns after
+   * the usual wait. Throws, changing nothing, on a value it cannot use whole.
+   */
+  restore(state: unknown): void {
+    if (this.shooterList.length > 0) throw new Error("fps restores only into a game without players");
+    const saved = readPlayerWorld(fpsSchema, state, "player");
+    const board = [...saved.entities.values()].find((e) => e.type === "scoreboard");
+    if (board?.type !== "scoreboard") throw new Error("fps checkpoint without a scoreboard");
+    this.world.despawn(this.scoreboardEntity);
+    this.scoreboardEntity = this.world.spawn("scoreboard", this.scoreboard, { id: board.id });
+    for (const { playerId, entity } of saved.players) {
+      const rec: PlayerRecord = { ...entity.record, pid: playerId };
+      const kills = board.record.kills.get(playerId) ?? 0;
+      const deaths = board.record.deaths.get(playerId) ?? 0;
+      this.seat(playerId, rec, this.world.spawn("player", rec, { id: entity.id }), kills, deaths);
+      if (rec.hp === 0) this.shooters.get(playerId)!.respawnAt = this.ctx.now() + FPS_RULES.respawnMs;
+    }
+  }
+
+  /** Seats a player on its spawned entity: a lag-history slot, a move budget, a fire rate, its scores. */
+  private seat(playerId: number, rec: PlayerRecord, entity: number, kills: number, deaths: number): void {
+    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.bySlot.length;
+    // A reused slot's past was cleared when its previous player left.
+    this.history.ensureSlots(slot + 1);
     const now = this.ctx.now();
     const s: Shooter = {
       playerId,
@@ -143,14 +181,14 @@ export class FpsGame implements Game<FpsInput> {
       budget: new MoveBudget(FPS_RULES.moveSpeed, (FPS_RULES.moveSpeed * FPS_RULES.budgetBurstMs) / 1000, now, FPS_RULES.budgetSlack),
       fire: new TokenBucket(FPS_RULES.fireRatePerSec, FPS_RULES.fireBurst, now),
       respawnAt: 0,
-      kills: 0,
-      deaths: 0,
+      kills,
+      deaths,
     };
     this.bySlot[slot] = s;
     this.shooters.set(playerId, s);
     this.shooterList.push(s);
-    this.scoreboard.kills.set(playerId, 0);
-    this.scoreboard.deaths.set(playerId, 0);
+    this.scoreboard.kills.set(playerId, kills);
+    this.scoreboard.deaths.set(playerId, deaths);
     this.world.viewer(playerId).follow(entity);
   }
 

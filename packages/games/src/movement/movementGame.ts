@@ -6,6 +6,7 @@ import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core
 import { SyncWorld } from "@tikron/core/sync";
 import type { EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
+import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Roster } from "../roster";
 import { decodeMovementInput, type MovementInput } from "./movementInput";
 import { MOVEMENT_RULES } from "./movementRules";
@@ -92,6 +93,22 @@ export class MovementGame implements Game<MovementInput> {
     w.dx = input.dx;
     w.dy = input.dy;
     w.sprint = input.sprint;
+  }
+
+  /** The world a restart continues from (see `Game.checkpoint`): every player's position, entity ids kept. */
+  checkpoint(): PlayerWorldCheckpoint {
+    return checkpointPlayers(this.world, this.walkers.entities());
+  }
+
+  /** Puts a {@link checkpoint} in place of the empty world (before any player is seated). Throws on a value it cannot use. */
+  restore(state: unknown): void {
+    if (this.walkers.list.length > 0) throw new Error("movement restores only into a game without players");
+    const saved = readPlayerWorld(movementSchema, state, "player");
+    for (const { playerId, entity } of saved.players) {
+      const rec: PlayerRecord = { ...entity.record };
+      this.world.spawn("player", rec, { global: true, id: entity.id });
+      this.walkers.add(playerId, { entity: entity.id, rec, dx: 0, dy: 0, sprint: false, idle: false });
+    }
   }
 
   /** The record of a player (tests, demo bots). */

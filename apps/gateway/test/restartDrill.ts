@@ -1,0 +1,163 @@
+/**
+ * The restart drill's players and checks (restartDrill.integration.test.ts): agar players on
+ * the SDK that remember every state of their own cell they were shown, so after a restart each
+ * can tell whether the cell it got back is one it had a moment ago (the checkpoint's), and a
+ * pair of tic-tac-toe players whose board must come back unchanged. Also the "code change" of a
+ * deploy: a copy of a frozen gateway whose bundle runs one more statement.
+ */
+import { appendFileSync, cpSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { connect } from "@tikron/client";
+import { agarTypes, tttTypes } from "@tikron/games/schemas";
+import type { FrozenWorker } from "./hardeningWorker";
+
+/** Reconnecting fast and for as long as it takes: the drill times the room, not the SDK's patience. */
+const RECONNECT = { baseMs: 100, maxMs: 500, maxAttempts: Infinity };
+/** How often a drill player sends its steering (a state on the server: the latest one wins). */
+const INPUT_EVERY_MS = 100;
+/** How often it picks a new direction. */
+const TURN_EVERY_MS = 1500;
+
+const joinAgar = (url: string, room: string, name: string) => connect(url, { game: agarTypes, room, name, reconnect: RECONNECT });
+const joinTtt = (url: string, room: string, name: string) => connect(url, { game: tttTypes, room, name, reconnect: RECONNECT });
+
+/** One state of a player's own cell as it was shown to the player. */
+export interface OwnCell {
+  /** `performance.now()` when the frame showing it arrived. */
+  at: number;
+  /** Entity id of the cell. */
+  id: number;
+  x: number;
+  y: number;
+  r: number;
+  score: number;
+}
+
+/** A welcome as the drill records it. */
+export interface DrillWelcome {
+  at: number;
+  playerId: number;
+  reconnected: boolean;
+  roomEpoch: number;
+}
+
+/** One agar player of the drill (the SDK, reconnecting by itself with its token). */
+export class DrillPlayer {
+  readonly conn: ReturnType<typeof joinAgar>;
+  /** Every state of its own cell it was shown, oldest first. */
+  readonly seen: OwnCell[] = [];
+  readonly welcomes: DrillWelcome[] = [];
+  /** The first own cell shown after each welcome, by welcome index. */
+  readonly firstAfterWelcome: OwnCell[] = [];
+  readonly errors: string[] = [];
+  #own = -1;
+  #dx = 0;
+  #dy = 0;
+  #steering: ReturnType<typeof setInterval> | null = null;
+  #turning: ReturnType<typeof setInterval> | null = null;
+
+  constructor(url: string, room: string, name: string, random: () => number) {
+    this.conn = joinAgar(url, room, name);
+    this.conn.on("welcome", (w) => {
+      this.welcomes.push({ at: performance.now(), playerId: w.playerId, reconnected: w.reconnected, roomEpoch: w.roomEpoch });
+      this.#own = -1;
+      // Steering waits for the first frame after a welcome, so that frame shows the cell exactly
+      // as the room brought it back (one tick of new steering would move it first).
+      this.#stopSteering();
+    });
+    this.conn.on("state", (f) => {
+      const view = f.state;
+      if (this.#own < 0) for (const e of view.values()) if (e.type === "player" && e.record.pid === this.conn.playerId) this.#own = e.id;
+      const e = view.get(this.#own);
+      if (e?.type !== "player") return;
+      const cell: OwnCell = { at: performance.now(), id: e.id, x: e.record.x, y: e.record.y, r: e.record.r, score: e.record.score };
+      this.seen.push(cell);
+      if (this.firstAfterWelcome.length < this.welcomes.length) {
+        this.firstAfterWelcome.push(cell);
+        this.#startSteering();
+      }
+    });
+    this.conn.on("error", (e) => this.errors.push(`${e.name}: ${e.reason}`));
+    const turn = () => {
+      const a = random() * 2 * Math.PI;
+      this.#dx = Math.cos(a);
+      this.#dy = Math.sin(a);
+    };
+    turn();
+    this.#turning = setInterval(turn, TURN_EVERY_MS);
+  }
+
+  /** The newest own cell seen before `t` (`performance.now()`), if any. */
+  lastSeenBefore(t: number): OwnCell | undefined {
+    for (let i = this.seen.length - 1; i >= 0; i--) if (this.seen[i]!.at < t) return this.seen[i];
+    return undefined;
+  }
+
+  /** Stops steering and leaves the room for good. */
+  close(): void {
+    this.#stopSteering();
+    if (this.#turning) clearInterval(this.#turning);
+    this.conn.close();
+  }
+
+  #startSteering(): void {
+    this.#stopSteering();
+    this.#steering = setInterval(() => this.conn.sendInput({ dx: this.#dx, dy: this.#dy, boost: false }), INPUT_EVERY_MS);
+  }
+
+  #stopSteering(): void {
+    if (this.#steering) clearInterval(this.#steering);
+    this.#steering = null;
+  }
+}
+
+/**
+ * Whether `restored` is a state of its cell the player was shown in the `windowMs` before
+ * `downAt` (when the server went down): the same entity, at the same place (to the schema's
+ * 1/16 unit), with the same radius and score. What a restore from a checkpoint taken in that
+ * window gives; a fresh spawn, a world from an older checkpoint or a lost score does not.
+ */
+export function continuesFrom(player: DrillPlayer, restored: OwnCell, downAt: number, windowMs: number): boolean {
+  return player.seen.some(
+    (s) => s.at < downAt && s.at >= downAt - windowMs && s.id === restored.id && Math.abs(s.x - restored.x) < 0.07 && Math.abs(s.y - restored.y) < 0.07 && s.r === restored.r && s.score === restored.score,
+  );
+}
+
+/** Two tic-tac-toe players (the turn-based game whose board a restart must not change). */
+export class TttPair {
+  private constructor(
+    readonly x: ReturnType<typeof joinTtt>,
+    readonly o: ReturnType<typeof joinTtt>,
+  ) {}
+
+  /** X seated first (the first player sits as X), then O. */
+  static async seat(url: string, room: string): Promise<TttPair> {
+    const x = joinTtt(url, room, "xena");
+    await x.whenJoined();
+    const o = joinTtt(url, room, "otto");
+    await o.whenJoined();
+    return new TttPair(x, o);
+  }
+
+  /** The board as each player last saw it. */
+  boards(): [unknown, unknown] {
+    return [this.x.state?.board, this.o.state?.board];
+  }
+
+  close(): void {
+    this.x.close();
+    this.o.close();
+  }
+}
+
+/**
+ * A deploy's code change: a copy of `worker` whose bundle runs one more statement when it loads
+ * (it logs `build <tag>`), so the runtime loads a script it has not run before over the same
+ * Durable Object storage.
+ */
+export function changedCopy(worker: FrozenWorker, tag: string): FrozenWorker {
+  const dir = `${worker.dir}-${tag}`;
+  cpSync(worker.dir, dir, { recursive: true });
+  appendFileSync(join(dir, "bundle", "index.js"), `\n// ${tag}: the same gateway with one more statement, as a new deployment's code\nconsole.log(${JSON.stringify(`build ${tag}`)});\n`);
+  return { configPath: join(dir, "wrangler.json"), dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
