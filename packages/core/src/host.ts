@@ -6,7 +6,7 @@
  */
 import type { RoomStatus } from "./match/roomStatus";
 import type { SeatAnswer, SeatRequest } from "./match/roomPort";
-import type { ListingInit } from "./room/roomListing";
+import type { ListingInit, SavedListing } from "./room/roomListing";
 import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { BotSpec } from "./gameDefinition";
@@ -116,6 +116,8 @@ export interface RoomCheckpoint {
   seats: CheckpointSeat[];
   /** The game's `checkpoint()`, absent when the game has none (or its world is not checkpointed). */
   game?: unknown;
+  /** How a matchmaker lists the room (its metadata, visibility and lock), so a restart keeps them. */
+  listing?: SavedListing;
 }
 
 /** One seat in a {@link RoomCheckpoint}. */

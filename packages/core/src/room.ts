@@ -292,12 +292,14 @@ export class Room implements HostedRoom {
   checkpoint(): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
     const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
-    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame);
+    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
   }
 
   restoreCheckpoint(value: unknown): boolean {
     const saved = checkpointSeats(value, this.kind, this.roomId);
     if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
+    this.listing.restore((value as RoomCheckpoint).listing);
     this.seating.restore(saved, (value as RoomCheckpoint).game);
     return true;
   }

@@ -5,15 +5,16 @@
  */
 import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import type { SavedListing } from "./roomListing";
 import type { SeatRegistry } from "./seatRegistry";
 
 /**
- * Every seat (`json`: the room's dialect) and, with `withGame`, the game's own checkpoint,
- * JSON-able.
+ * Every seat (`json`: the room's dialect), the room's listing and, with `withGame`, the game's
+ * own checkpoint, JSON-able.
  */
-export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game, withGame: boolean): RoomCheckpoint {
+export function takeCheckpoint(kind: string, roomId: string, seats: SeatRegistry, json: boolean, game: Game, withGame: boolean, listing: SavedListing): RoomCheckpoint {
   const saved = seats.list.map((seat) => ({ ...seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq }));
-  const cp: RoomCheckpoint = { v: 1, kind, roomId, savedAt: Date.now(), seats: saved };
+  const cp: RoomCheckpoint = { v: 1, kind, roomId, savedAt: Date.now(), seats: saved, listing };
   if (withGame && game.checkpoint) cp.game = game.checkpoint();
   return cp;
 }

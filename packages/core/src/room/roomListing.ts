@@ -10,6 +10,16 @@ export interface ListingInit {
   overrides?: string;
 }
 
+/** What a room's checkpoint keeps of its listing: a restarted room is listed as it was. */
+export interface SavedListing {
+  /** The room's metadata. */
+  metadata: RoomMetadata;
+  /** Never listed or picked. */
+  private: boolean;
+  /** Takes no new players. */
+  locked: boolean;
+}
+
 /** Most metadata keys a room may carry. */
 export const MAX_METADATA_KEYS = 32;
 
@@ -73,6 +83,31 @@ export class RoomListing {
     if (this.#private === value) return;
     this.#private = value;
     this.changed();
+  }
+
+  /** What a checkpoint keeps (see {@link SavedListing}). */
+  save(): SavedListing {
+    return { metadata: this.#metadata, private: this.#private, locked: this.#locked };
+  }
+
+  /**
+   * Takes back what a checkpoint kept, before the room seats anyone. A value that is not a saved
+   * listing changes nothing (the room keeps the listing it was made with); false then.
+   */
+  restore(saved: unknown): boolean {
+    const s = saved as Partial<SavedListing> | null;
+    if (!s || typeof s !== "object" || typeof s.private !== "boolean" || typeof s.locked !== "boolean" || typeof s.metadata !== "object" || s.metadata === null) return false;
+    let metadata: RoomMetadata;
+    try {
+      metadata = checkMetadata({}, s.metadata);
+    } catch {
+      return false;
+    }
+    this.#metadata = metadata;
+    this.#private = s.private;
+    this.#locked = s.locked;
+    this.changed();
+    return true;
   }
 
   /** Something a report carries changed (seats, reservations): bump the version and report. */

@@ -124,3 +124,25 @@ describe("Room: seat reservations", () => {
     expect(() => game.ctx.setMetadata({ n: Number.NaN })).toThrow(/finite/);
   });
 });
+
+describe("Room: a restart keeps how the room is listed", () => {
+  it("a private, locked room with metadata comes back private, locked and with its metadata", () => {
+    const clock = new FakeClock();
+    const firstGame = new CounterGame();
+    const first = new Room({ kind: "counter", roomId: "r1", game: firstGame, clock, options: { cap: 3 }, listing: { private: true, metadata: { mode: "duel" } } });
+    const conn = new FakeConnection();
+    first.message(first.open(conn, "ann"), hello());
+    const game = new CounterGame();
+    const second = new Room({ kind: "counter", roomId: "r1", game, clock, options: { cap: 3 } });
+    const cp = first.checkpoint();
+    firstGame.ctx.lock();
+    const locked = first.checkpoint();
+    expect(cp.listing).toEqual({ metadata: { mode: "duel" }, private: true, locked: false });
+    expect(second.restoreCheckpoint(locked)).toBe(true);
+    expect(second.status()).toMatchObject({ private: true, locked: true, metadata: { mode: "duel" }, clients: 1 });
+    // A checkpoint without a listing (an older one) leaves the new room's own listing as it is.
+    const third = new Room({ kind: "counter", roomId: "r1", game: new CounterGame(), clock, options: { cap: 3 }, listing: { metadata: { mode: "party" } } });
+    expect(third.restoreCheckpoint({ ...cp, listing: undefined })).toBe(true);
+    expect(third.status()).toMatchObject({ private: false, locked: false, metadata: { mode: "party" } });
+  });
+});
