@@ -8,7 +8,7 @@ export { Room } from "./room";
 export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
-export { RoomListing, MAX_METADATA_KEYS, type ListingInit } from "./room/roomListing";
+export { RoomListing, MAX_METADATA_KEYS, type ListingInit, type SavedListing } from "./room/roomListing";
 export type { ReservationCounts } from "./room/seatReservations";
 export { admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
