@@ -5,7 +5,7 @@ import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "..
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { without, type AnyChange, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { without, type AnyChange, type FieldChangeCallback, type FieldName, type FieldValueCallback, type WatchOptions } from "./viewWatchers";
 
 /** An entity callback with the schema's types erased. */
 type EntityFn = (e: ViewEntity) => void;
@@ -31,7 +31,8 @@ interface Entity extends ViewEntity {
  * stream is reliable and ordered, so a bad body means the connection must start over.
  *
  * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
- * value), called once a body applied whole: removes, then adds, then changes, each in wire order.
+ * value), called once a body applied whole: removes, then adds (with the first values that
+ * `immediate` field watchers hear), then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
   // Typed with D, unlike the callback lists below: this lets TypeScript compare views by shape,
@@ -43,6 +44,8 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #removeFns: readonly EntityFn[] = [];
   /** Field change callbacks by field name (lists replaced like the two above). */
   readonly #changeFns = new Map<string, readonly AnyChange[]>();
+  /** Field watchers that also hear an entering entity's first value (`immediate`), by field name. */
+  readonly #firstFns = new Map<string, readonly AnyChange[]>();
   /**
    * Field changes of the body being applied, four slots each: entity, callbacks, value,
    * previous; called back only once the body applied whole. Reused across bodies.
@@ -82,10 +85,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   /**
    * Calls `fn` for each entity that enters the view (spawned, came into range, or came back after
-   * a reconnect); returns the unsubscribe function.
+   * a reconnect), and with `{ immediate: true }` at once for each entity already in view;
+   * returns the unsubscribe function.
    */
-  onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
+  onAdd(fn: (e: AnyViewEntity<D>) => void, options?: WatchOptions): () => void {
     this.#addFns = [...this.#addFns, fn as EntityFn];
+    if (options?.immediate) for (const e of [...this.#entities.values()]) fn(e);
     return () => void (this.#addFns = without(this.#addFns, fn as EntityFn));
   }
 
@@ -103,10 +108,23 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * (not when it enters: see {@link onAdd}). Only entity types declaring the field report it, and
    * `entity` is narrowed to them. Returns the unsubscribe function.
    */
-  onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
-    const byName = this.#changeFns;
-    byName.set(field, [...(byName.get(field) ?? []), fn as AnyChange]);
-    return () => void byName.set(field, without(byName.get(field)!, fn as AnyChange));
+  onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void;
+  /**
+   * As above; with `{ immediate: true }` `fn` also hears the value the field has now, at once for
+   * every entity in view that has it, and the first value of every entity that enters later, with
+   * `previous` undefined: one callback sees every value the field takes.
+   */
+  onChange<F extends FieldName<D>>(field: F, fn: FieldValueCallback<D, F>, options: WatchOptions): () => void;
+  onChange(field: string, callback: (...args: never[]) => void, options?: WatchOptions): () => void {
+    const fn = callback as AnyChange;
+    const lists = options?.immediate ? [this.#changeFns, this.#firstFns] : [this.#changeFns];
+    for (const byName of lists) byName.set(field, [...(byName.get(field) ?? []), fn]);
+    if (options?.immediate) {
+      for (const e of [...this.#entities.values()]) if (Object.hasOwn(e.record, field)) fn(e as never, e.record[field], undefined);
+    }
+    return () => {
+      for (const byName of lists) byName.set(field, without(byName.get(field)!, fn));
+    };
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */
@@ -136,10 +154,21 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
     for (const e of left) for (const fn of this.#removeFns) fn(e);
-    for (const e of entered) for (const fn of this.#addFns) fn(e);
+    for (const e of entered) {
+      for (const fn of this.#addFns) fn(e);
+      if (this.#firstFns.size > 0) this.#firstValues(e);
+    }
     for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
     changes.length = 0;
     return null;
+  }
+
+  /** An entering entity's first values, to the field watchers that asked for them (`immediate`). */
+  #firstValues(e: ViewEntity): void {
+    for (const [field, fns] of this.#firstFns) {
+      if (!Object.hasOwn(e.record, field)) continue;
+      for (const fn of fns) fn(e as never, e.record[field], undefined);
+    }
   }
 
   #decode(r: BinaryReader): void {
