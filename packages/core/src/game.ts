@@ -5,9 +5,16 @@ import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 // protocol; re-exported here so room code and games can keep importing it from the core.
 export { reject, isRejection, type InputRejection } from "@tikron/protocol";
 
-/** What a game may ask of the room it runs in. Nothing here is transport-specific. */
+/**
+ * What a game may ask of the room it runs in. Nothing here is transport-specific.
+ *
+ * **Room time**, everywhere a game sees time (`now()`, `tick(now)`, `applyInput`'s `receivedAt`,
+ * a bot brain's `next(now)`), is ms since the room's epoch: the clock FRAME `time` counts in
+ * and the SDK's `roomTime()` estimates, so a time a client sends back means the same instant
+ * here. It starts at 0 when the room is made (a restarted room starts again at 0).
+ */
 export interface GameContext {
-  /** Room time in ms (the clock the tick loop runs on). */
+  /** Room time now: ms since the room's epoch (see {@link GameContext}). */
   now(): number;
   /**
    * Queues an event (opaque bytes in binary rooms, a JSON value in JSON rooms) for the next
@@ -103,9 +110,9 @@ export interface Game<Input = unknown> {
    * without touching room state. Runs on arrival.
    */
   decodeInput(payload: Uint8Array | unknown): Input | InputRejection;
-  /** Applies a decoded input. `receivedAt` is the room time it arrived. */
+  /** Applies a decoded input. `receivedAt` is the room time it arrived (ms since the room's epoch). */
   applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
-  /** Advances the simulation by one tick. */
+  /** Advances the simulation by one tick: `now` is the tick's room time (ms since the room's epoch, the FRAME `time` of this tick's flush), `dtMs` the tick length. */
   tick(now: number, dtMs: number): void;
   /**
    * A game message (the protocol's MESSAGE kind) from a seated player (chat, ready, a vote), outside the tick: called

@@ -37,7 +37,7 @@ export interface GameDefinition {
  * do anything a player could not.
  */
 export interface BotBrain {
-  /** The next input payload at room time `now`, or null to send nothing this time. */
+  /** The next input payload at room time `now` (ms since the room's epoch), or null to send nothing this time. */
   next(now: number): Uint8Array | object | null;
   /**
    * A text message the room sent this bot (JSON rooms: its welcome and views), so a turn-based

@@ -102,7 +102,7 @@ export class Room implements HostedRoom {
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
-    const parts: RoomParts = { kind, roomId, game, clock, options, stats };
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch };
     const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
     const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
     this.sockets = new RoomSockets({
@@ -129,7 +129,6 @@ export class Room implements HostedRoom {
       sockets,
       flusher: this.flusher,
       writer,
-      epoch,
       syncIntervalMs: this.syncIntervalMs,
       markChanged: () => room.markChanged(),
       flushSoon: () => room.flushSoon(),
@@ -144,12 +143,13 @@ export class Room implements HostedRoom {
     this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
     this.bots = new RoomBots(init.bots, {
       clock,
+      epoch,
       dialect: this.flusher.dialect,
       open: (conn) => room.open(conn),
       message: (connId, data) => room.message(connId, data),
     });
     this.gameContext = {
-      now: () => clock.now(),
+      now: () => clock.now() - epoch,
       emit: (event, to) => room.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
@@ -353,7 +353,7 @@ export class Room implements HostedRoom {
     this.bots.tick(now, this.seating.connectedCount);
     this.intake.drain();
     try {
-      this.game.tick(now, this.options.tickMs);
+      this.game.tick(now - this.epoch, this.options.tickMs);
     } catch (e) {
       RoomStats.bump(this.stats.errors, "internal");
       console.error(`[room ${this.kind}:${this.roomId}] tick error`, e);
