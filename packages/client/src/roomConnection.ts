@@ -179,7 +179,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     return this.#kindName;
   }
 
-  /** The latest welcome (null before the first). */
+  /** The latest welcome (null before the first); its `tickMs` and `syncIntervalMs` follow later CADENCE messages. */
   get welcome(): WelcomeInfo | null {
     return this.#welcome;
   }
@@ -523,6 +523,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
         return this.#requests.settle(m.requestId, m.stats);
       case "reply":
         return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+      case "cadence":
+        return this.#onCadence(m.tickMs, m.syncIntervalMs);
     }
   }
 
@@ -567,6 +569,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
 
     this.emit("welcome", welcome);
     for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
+  }
+
+  /** The room's new rates: the welcome's copy follows them, and so does interpolation. */
+  #onCadence(tickMs: number, syncIntervalMs: number): void {
+    const w = this.#welcome;
+    if (this.#status !== "joined" || !w) return;
+    this.#welcome = { ...w, tickMs, syncIntervalMs };
+    for (const snaps of this.#snapshots) if (syncIntervalMs > 0) snaps.setSendInterval(syncIntervalMs);
+    this.emit("cadence", { tickMs, syncIntervalMs });
   }
 
   #onFrame(f: IncomingFrame): void {
