@@ -48,6 +48,8 @@ export interface GameContext<Env = unknown> {
 
   // ---- what the game keeps, the host it runs on, and the room's rates --------------------
 
+  /** The room's id within its kind (what results kept outside the room are filed under). */
+  readonly roomId: string;
   /**
    * The room's small durable store: string keys to JSON values (at most `MAX_STORE_CHARS` of
    * keys and JSON text in all). The host keeps it with the room's checkpoint but apart from the
@@ -94,7 +96,7 @@ export interface DisposeInfo {
 
 /**
  * A {@link GameContext} for a game outside a room (its own tests, tools driving its rules):
- * time 0, nothing emitted, counters dropped, metadata and store kept in memory, no env (unless
+ * time 0, room id `detached`, nothing emitted, counters dropped, metadata and store kept in memory, no env (unless
  * `parts` gives one), deferred work run but not watched, rates checked and kept (50/50 at
  * first); `parts` replaces any of it.
  */
@@ -120,6 +122,7 @@ export function detachedContext<Env = unknown>(parts: Partial<Omit<GameContext<E
     lock: () => {},
     unlock: () => {},
     setPrivate: () => {},
+    roomId: "detached",
     store: new RoomStore(() => {}),
     env: undefined as Env,
     defer: (work) => {

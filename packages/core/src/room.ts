@@ -177,6 +177,7 @@ export class Room implements HostedRoom {
       lock: () => listing.setLocked(true),
       unlock: () => listing.setLocked(false),
       setPrivate: (value) => listing.setPrivate(value),
+      roomId,
       store,
       env: init.env,
       defer: (work, label) => deferred.run(work, label),
