@@ -59,7 +59,7 @@ function toResponse(r: HostReply): Response {
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
  * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, their
  * store (`ctx.store`) is kept under its own key beside the checkpoint, and a room that stayed
- * empty for {@link EMPTY_ROOM_LINGER_MS} is disposed (the game's `onDispose`) and let go.
+ * empty for 10 s (`EMPTY_ROOM_LINGER_MS`) is disposed (the game's `onDispose`) and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */

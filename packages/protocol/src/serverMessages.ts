@@ -87,6 +87,7 @@ export interface PongMessage {
  * carries every later change.
  */
 export interface CadenceMessage {
+  /** Discriminator. */
   kind: "cadence";
   /** Simulation tick length (ms). */
   tickMs: number;
