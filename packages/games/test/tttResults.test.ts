@@ -5,13 +5,10 @@
  * `ctx.defer`; `recentRounds` reads the history back. The database here is a stand-in that
  * answers the two statements the way SQL would.
  */
-import { TestRoom, type TestClient } from "@tikron/core/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { gameDefinitions } from "../src/gameDefinitions";
 import { recentRounds, type ResultsDatabase, type TttEnv } from "../src/index";
-import { tttTypes, type TttInput, type TttRoundResult } from "../src/schemas";
-
-type Player = TestClient<typeof tttTypes>;
+import type { TttRoundResult } from "../src/schemas";
+import { tttRoom, tttTable } from "./tttTable";
 
 interface Row {
   room_id: string;
@@ -50,15 +47,9 @@ class FakeResults implements ResultsDatabase {
 
 afterEach(() => vi.restoreAllMocks());
 
-async function table(env?: TttEnv, store?: unknown) {
-  const t = new TestRoom(gameDefinitions["ttt-json"]!, tttTypes, { roomId: "t1", env, store });
-  const x = t.join("xena");
-  const o = t.join("otto");
-  await t.settle();
-  const play = async (c: Player, input: TttInput) => {
-    c.input(input);
-    await t.settle();
-  };
+async function table(env?: TttEnv) {
+  const { t, x, o, play } = await tttTable({ roomId: "t1", env });
+  /** X takes the top row while O plays the middle one. */
   const xWins = async () => {
     for (const [c, cell] of [[x, 0], [o, 3], [x, 1], [o, 4], [x, 2]] as const) await play(c, { cell });
   };
@@ -100,7 +91,7 @@ describe("ttt-json keeps its results", () => {
     // No RESULTS binding: nothing deferred, the store still keeps the round.
     expect(first.t.stats().deferred.started).toBe(0);
 
-    const next = new TestRoom(gameDefinitions["ttt-json"]!, tttTypes, { roomId: "t1", store: kept });
+    const next = tttRoom({ roomId: "t1", store: kept });
     const ann = next.join("ann");
     await next.settle();
     expect(ann.state.recent.map((r: TttRoundResult) => [r.round, r.x, r.o, r.outcome])).toEqual([[1, "xena", "otto", "X"]]);
