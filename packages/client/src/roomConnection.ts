@@ -523,8 +523,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
         return this.#requests.settle(m.requestId, m.stats);
       case "reply":
         return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
-      case "cadence":
-        return this.#onCadence(m.tickMs, m.syncIntervalMs);
+      case "cadence": {
+        // The room's new rates: the welcome's copy follows them, and so does interpolation.
+        if (this.#status !== "joined") return;
+        const { kind: _kind, ...rates } = m;
+        this.#welcome = { ...this.#welcome!, ...rates };
+        for (const snaps of this.#snapshots) snaps.setSendInterval(rates.syncIntervalMs);
+        return this.emit("cadence", rates);
+      }
     }
   }
 
@@ -569,15 +575,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
 
     this.emit("welcome", welcome);
     for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
-  }
-
-  /** The room's new rates: the welcome's copy follows them, and so does interpolation. */
-  #onCadence(tickMs: number, syncIntervalMs: number): void {
-    const w = this.#welcome;
-    if (this.#status !== "joined" || !w) return;
-    this.#welcome = { ...w, tickMs, syncIntervalMs };
-    for (const snaps of this.#snapshots) if (syncIntervalMs > 0) snaps.setSendInterval(syncIntervalMs);
-    this.emit("cadence", { tickMs, syncIntervalMs });
   }
 
   #onFrame(f: IncomingFrame): void {

@@ -32,7 +32,7 @@ interface Entity extends ViewEntity {
  *
  * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
  * value), called once a body applied whole: removes, then adds (with the first values that
- * `immediate` field watchers hear), then changes, each in wire order.
+ * `immediate` field watchers hear, in the order they subscribed), then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
   // Typed with D, unlike the callback lists below: this lets TypeScript compare views by shape,
@@ -44,8 +44,6 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #removeFns: readonly EntityFn[] = [];
   /** Field change callbacks by field name (lists replaced like the two above). */
   readonly #changeFns = new Map<string, readonly AnyChange[]>();
-  /** Field watchers that also hear an entering entity's first value (`immediate`), by field name. */
-  readonly #firstFns = new Map<string, readonly AnyChange[]>();
   /**
    * Field changes of the body being applied, four slots each: entity, callbacks, value,
    * previous; called back only once the body applied whole. Reused across bodies.
@@ -117,13 +115,13 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   onChange<F extends FieldName<D>>(field: F, fn: FieldValueCallback<D, F>, options: WatchOptions): () => void;
   onChange(field: string, callback: (...args: never[]) => void, options?: WatchOptions): () => void {
     const fn = callback as AnyChange;
-    const lists = options?.immediate ? [this.#changeFns, this.#firstFns] : [this.#changeFns];
-    for (const byName of lists) byName.set(field, [...(byName.get(field) ?? []), fn]);
-    if (options?.immediate) {
-      for (const e of [...this.#entities.values()]) if (Object.hasOwn(e.record, field)) fn(e as never, e.record[field], undefined);
-    }
+    const byName = this.#changeFns;
+    byName.set(field, [...(byName.get(field) ?? []), fn]);
+    // First values ride on the adds: at once for the entities in view, then as each enters.
+    const first = options?.immediate ? this.onAdd((e) => void (Object.hasOwn(e.record, field) && fn(e as never, e.record[field], undefined)), options) : null;
     return () => {
-      for (const byName of lists) byName.set(field, without(byName.get(field)!, fn));
+      byName.set(field, without(byName.get(field)!, fn));
+      first?.();
     };
   }
 
@@ -154,21 +152,10 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       return (this.#failure = e instanceof DecodeError ? e : new DecodeError("bad_value", `unexpected ${String(e)}`));
     }
     for (const e of left) for (const fn of this.#removeFns) fn(e);
-    for (const e of entered) {
-      for (const fn of this.#addFns) fn(e);
-      if (this.#firstFns.size > 0) this.#firstValues(e);
-    }
+    for (const e of entered) for (const fn of this.#addFns) fn(e);
     for (let i = 0; i < changes.length; i += 4) for (const fn of changes[i + 1] as AnyChange[]) fn(changes[i] as never, changes[i + 2], changes[i + 3]);
     changes.length = 0;
     return null;
-  }
-
-  /** An entering entity's first values, to the field watchers that asked for them (`immediate`). */
-  #firstValues(e: ViewEntity): void {
-    for (const [field, fns] of this.#firstFns) {
-      if (!Object.hasOwn(e.record, field)) continue;
-      for (const fn of fns) fn(e as never, e.record[field], undefined);
-    }
   }
 
   #decode(r: BinaryReader): void {
