@@ -8,6 +8,7 @@
  * Exit code 0 when everything it tried worked.
  */
 import { formatSummary, runLoad } from "../tools/loadtest/src/index";
+import { explainSmoke } from "./lib/smokeVerdict";
 
 /** Inputs of the smoke step. */
 export interface SmokeContext {
@@ -42,6 +43,7 @@ export async function runSmoke(ctx: SmokeContext): Promise<void> {
     name: "dev-smoke",
   });
   console.log(formatSummary(report));
+  for (const line of explainSmoke(report, BOTS)) console.log(line);
   const s = report.summary;
   if (s.clients.joined !== BOTS) throw new Error(`${s.clients.joined}/${BOTS} bots joined`);
   if (s.unexpectedCloses > 0) throw new Error(`${s.unexpectedCloses} unexpected closes`);

@@ -79,7 +79,10 @@ describe.each([
     expect(output).toMatch(/env\.MATCHMAKER \(MatchmakerDurableObject\)\s+Durable Object/);
     expect(output).toMatch(/env\.ASSETS\s+Assets/);
     expect(output).toContain(`env.DEV_MODE ("${devMode}")`);
-    if (d1) expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
+    if (d1) {
+      expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
+      expect(output).toMatch(/env\.RESULTS \(\S+\)\s+D1 Database/);
+    }
     else expect(output).not.toContain("D1 Database");
     expect(output).not.toMatch(/▲ \[WARNING\]/);
     // The bundle wrangler would upload.
@@ -101,13 +104,14 @@ describe.each([
     // Append-only: the first tags stay what was deployed.
     expect((config.migrations as { tag: string }[]).map((m) => m.tag)).toEqual(["v1", "v2", "v3"]);
     expect(config.assets).toMatchObject({ directory: "apps/web/dist", binding: "ASSETS" });
-    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/match/*"]));
+    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/match/*", "/results/*"]));
     expect(config.observability).toMatchObject({ enabled: true });
     expect(config.vars.DEV_MODE).toBe(devMode);
     if (d1) {
       expect(config.d1_databases).toContainEqual(
         expect.objectContaining({ binding: "DB", migrations_dir: "packages/cloudflare/migrations" }),
       );
+      expect(config.d1_databases).toContainEqual(expect.objectContaining({ binding: "RESULTS", migrations_dir: "packages/games/migrations" }));
     } else {
       expect(config.d1_databases ?? []).toEqual([]);
     }
@@ -133,5 +137,17 @@ describe("D1 migrations", () => {
     const duplicate = await wrangler(["d1", "execute", "DB", "--local", "--persist-to", persist, "--config", "wrangler.jsonc", "--command", insert]);
     expect(duplicate.code).not.toBe(0);
     expect(duplicate.output).toMatch(/UNIQUE constraint failed/i);
+  });
+
+  it("apply to a fresh local results database and create ttt_rounds", async () => {
+    const persist = join(scratch, "d1-results");
+    const apply = await wrangler(["d1", "migrations", "apply", "RESULTS", "--local", "--persist-to", persist, "--config", "wrangler.jsonc"]);
+    expect(apply.code, apply.output).toBe(0);
+    const insert = "INSERT INTO ttt_rounds (room_id, ended_at, round, x_name, o_name, outcome, forfeit) VALUES ('t1', 1000, 1, 'xena', 'otto', 'X', 0);";
+    const run = await wrangler(["d1", "execute", "RESULTS", "--local", "--persist-to", persist, "--config", "wrangler.jsonc", "--json", "--command", insert + "SELECT room_id, outcome FROM ttt_rounds;"]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('"outcome": "X"');
+    const bad = await wrangler(["d1", "execute", "RESULTS", "--local", "--persist-to", persist, "--config", "wrangler.jsonc", "--command", insert.replace("'X'", "'Y'").replace("1000", "2000")]);
+    expect(bad.output).toMatch(/CHECK constraint failed/i);
   });
 });

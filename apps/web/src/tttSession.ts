@@ -127,7 +127,10 @@ export class TttSession implements GameSession {
   }
   hudLines(): string[] {
     const v = this.view;
-    return v ? [`round ${v.round}  score X ${v.score.X} · O ${v.score.O} · draws ${v.score.draws}`] : [];
+    if (!v) return [];
+    // The room's last rounds come from its store: they outlive restarts and the room emptying.
+    const recent = (v.recent ?? []).map((r) => (r.outcome === "draw" ? `${r.x} = ${r.o}` : `${r.outcome === "X" ? r.x : r.o} beat ${r.outcome === "X" ? r.o : r.x}${r.forfeit ? " (forfeit)" : ""}`));
+    return [`round ${v.round}  score X ${v.score.X} · O ${v.score.O} · draws ${v.score.draws}`, ...(recent.length ? [`last rounds here: ${recent.join(" · ")}`] : [])];
   }
   debugExtras(): Record<string, unknown> {
     return { ttt: this.view, tttStatus: this.statusText() };

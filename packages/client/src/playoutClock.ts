@@ -149,13 +149,18 @@ export abstract class PlayoutClock {
   }
 
   /**
-   * Sets the server's send interval (from the welcome; one not > 0 is ignored). Before the first
-   * snapshot (and any starvation) this also re-derives the initial delay, which defaults to two
-   * intervals.
+   * Sets the server's send interval (from the welcome, or a CADENCE when the room changes its
+   * rates; one not > 0 is ignored). Before the first snapshot (and any starvation) this also
+   * re-derives the initial delay, which defaults to two intervals. Later, a longer interval
+   * raises the delay's target to two of the new intervals (within the band) at once, so frames
+   * that now come further apart are waited for instead of starved on; a shorter one lets the
+   * delay shrink as it does after any stable period.
    */
   setSendInterval(ms: number): void {
+    const longer = ms > this.#sendInterval;
     if (ms > 0) this.#sendInterval = ms;
     if (this.#latest === -Infinity && this.#starvations === 0) this.#delay = this.#delayTarget = this.#clamp(this.#initialDelayOption ?? 2 * this.#sendInterval);
+    else if (longer) this.#delayTarget = this.#clamp(Math.max(this.#delayTarget, 2 * ms));
   }
 
   /**

@@ -179,7 +179,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     return this.#kindName;
   }
 
-  /** The latest welcome (null before the first). */
+  /** The latest welcome (null before the first); its `tickMs` and `syncIntervalMs` follow later CADENCE messages. */
   get welcome(): WelcomeInfo | null {
     return this.#welcome;
   }
@@ -524,6 +524,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
         return this.#requests.settle(m.requestId, m.stats);
       case "reply":
         return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+      case "cadence": {
+        // The room's new rates: the welcome's copy follows them, and so does interpolation.
+        if (this.#status !== "joined") return;
+        const { kind: _kind, ...rates } = m;
+        this.#welcome = { ...this.#welcome!, ...rates };
+        for (const snaps of this.#snapshots) snaps.setSendInterval(rates.syncIntervalMs);
+        return this.emit("cadence", rates);
+      }
     }
   }
 

@@ -68,6 +68,14 @@ export interface CloseInfo {
   deliberate: boolean;
 }
 
+/** The room's rates changed while seated (its game called `ctx.setRates`). */
+export interface CadenceInfo {
+  /** Simulation tick length (ms). */
+  tickMs: number;
+  /** Least ms between two state frames (the effective interval: whole ticks). */
+  syncIntervalMs: number;
+}
+
 /** A reconnect attempt is scheduled. */
 export interface ReconnectingInfo {
   /** 1 for the first retry after a stable connection. */
@@ -94,4 +102,9 @@ export interface RoomEvents<S, E = unknown> {
   close: CloseInfo;
   /** A reconnect attempt is scheduled. */
   reconnecting: ReconnectingInfo;
+  /**
+   * The room's rates changed (CADENCE): `welcome.tickMs` / `syncIntervalMs` now say the new ones,
+   * and attached snapshot buffers (interpolation) have adapted.
+   */
+  cadence: CadenceInfo;
 }

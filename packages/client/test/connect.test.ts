@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, JSON_KEEPALIVE, PROTOCOL_VERSION } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, JSON_KEEPALIVE, PROTOCOL_VERSION, encodeCadence } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
@@ -349,6 +349,28 @@ describe("connect() against an in-process fake socket", () => {
     expect(errors).toEqual(["not_your_turn"]);
     conn.close();
     expect(JSON.parse(sockets[0].sent.at(-1) as string)).toEqual({ t: "leave" });
+  });
+
+  it("follows the room's new rates (CADENCE): the welcome's copy, attached snapshot buffers, a cadence event", () => {
+    const { Impl, sockets } = fakeSockets();
+    const snapshots = new SnapshotBuffer({ fields: ["x"] });
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots }));
+    const later = new SnapshotBuffer({ fields: ["x"] });
+    const heard: unknown[] = [];
+    conn.on("cadence", (c) => heard.push(c));
+    joined(sockets[0], { tickMs: 50, syncIntervalMs: 50 });
+    conn.attachSnapshots(later);
+    expect(snapshots.sendIntervalMs).toBe(50);
+    sockets[0].serverSend(encodeCadence(new FrameWriter(), 20, 100).toBytes());
+    expect(heard).toEqual([{ tickMs: 20, syncIntervalMs: 100 }]);
+    expect(conn.welcome).toMatchObject({ tickMs: 20, syncIntervalMs: 100, playerId: 7 });
+    expect([snapshots.sendIntervalMs, later.sendIntervalMs]).toEqual([100, 100]);
+    // JSON rooms say it in JSON.
+    const json = track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now }));
+    sockets[1].serverOpen();
+    sockets[1].serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 50, syncIntervalMs: 50, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
+    sockets[1].serverSend(JSON.stringify({ t: "cadence", tickMs: 100, syncIntervalMs: 200 }));
+    expect(json.welcome).toMatchObject({ tickMs: 100, syncIntervalMs: 200 });
   });
 
   it("refuses a decoder built for another schema, without reconnecting", async () => {

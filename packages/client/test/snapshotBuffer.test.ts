@@ -162,11 +162,46 @@ describe("SnapshotBuffer timing", () => {
     b.setSendInterval(-5);
     expect([b.sendIntervalMs, b.delayMs]).toEqual([40, 80]);
     expect(new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 20, initialDelayMs: 150 }).delayMs).toBe(150);
-    // Once snapshots flow the delay is the clock's own: a new interval only changes the step.
+    // Once snapshots flow the delay moves only by update(): a longer interval raises its target
+    // (two intervals, within the band), a shorter one leaves it to shrink when stable.
     b.beginSnapshot(0, 1000);
     b.endSnapshot();
     b.setSendInterval(90);
-    expect([b.sendIntervalMs, b.delayMs]).toEqual([90, 80]);
+    expect([b.sendIntervalMs, b.delayMs, b.targetDelayMs]).toEqual([90, 80, 180]);
+    b.setSendInterval(30);
+    expect([b.sendIntervalMs, b.delayMs, b.targetDelayMs]).toEqual([30, 80, 180]);
+  });
+
+  it("told of a slower cadence (CADENCE), waits for the sparser frames instead of starving on them", () => {
+    const run = (told: boolean): { starvationsAfter: number; delayAfter: number } => {
+      const buffer = new SnapshotBuffer({ fields: ["x"], sendIntervalMs: 50 });
+      const v = new Float64Array(1);
+      // 10 s at 50 ms, then the room slows to 150 ms; 20 ms latency, a render frame every 16 ms.
+      const times: number[] = [];
+      for (let t = 0; t <= 10_000; t += 50) times.push(t);
+      for (let t = 10_150; t <= 20_000; t += 150) times.push(t);
+      let next = 0;
+      let before = 0;
+      for (let now = 0; now < 20_000; now += 16) {
+        while (next < times.length && times[next]! + 20 <= now) {
+          const T = times[next++]!;
+          if (told && T === 10_150) buffer.setSendInterval(150); // the CADENCE comes before the first slow frame
+          buffer.beginSnapshot(T, T + 20);
+          v[0] = T;
+          buffer.setEntity(1, v);
+          buffer.endSnapshot();
+        }
+        buffer.update(now);
+        if (now < 10_020) before = buffer.starvations;
+      }
+      return { starvationsAfter: buffer.starvations - before, delayAfter: buffer.delayMs };
+    };
+    const blind = run(false);
+    const told = run(true);
+    expect(blind.starvationsAfter).toBeGreaterThan(0);
+    expect(told.starvationsAfter).toBeLessThan(blind.starvationsAfter);
+    expect(told.starvationsAfter).toBeLessThanOrEqual(1); // only the first, unavoidable longer gap
+    expect(told.delayAfter).toBeGreaterThanOrEqual(150);
   });
 
   it("keeps render time monotonic through starvation and recovery", () => {

@@ -16,6 +16,16 @@ import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAtt
 /** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
 const CHECKPOINT_KEY = "room:checkpoint";
 /**
+ * Storage key of the game's store (`ctx.store`, `Room.storeSnapshot()`): written with the
+ * checkpoint, but kept when the room empties (the next room under this id starts from it).
+ */
+const STORE_KEY = "room:store";
+/**
+ * How long a room with no seat, no socket and no seat reservation is kept before it is disposed
+ * (its game hears `onDispose` and may flush results) and let go; the next join makes a new one.
+ */
+const EMPTY_ROOM_LINGER_MS = 10_000;
+/**
  * Least time between two checkpoint writes: a burst of changes (a join storm, a client looping
  * hello and leave) is written as one, at most this late; a change after a quiet spell is written
  * at once.
@@ -44,10 +54,15 @@ function toResponse(r: HostReply): Response {
  * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
  * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
  * its alarm). Without the binding (staging, DEV_MODE) records are skipped.
+ *
+ * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
+ * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, their
+ * store (`ctx.store`) is kept under its own key beside the checkpoint, and a room that stayed
+ * empty for 10 s (`EMPTY_ROOM_LINGER_MS`) is disposed (the game's `onDispose`) and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */
-  protected abstract readonly games: Readonly<Record<string, GameDefinition>>;
+  protected abstract readonly games: Readonly<Record<string, GameDefinition<Env>>>;
 
   private room: HostedRoom | null = null;
   /** The room's sockets, by the API its kind uses (made with the room). */
@@ -59,6 +74,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private reporter: StatusReporter | null = null;
   /** The checkpoint found in storage at construction, until a room is made from it. */
   private savedCheckpoint: unknown = undefined;
+  /** The game's store as storage holds it (read at construction, then as last written). */
+  private savedStore: unknown = undefined;
+  /** The current room's store version last written (0: what `savedStore` holds). */
+  private savedStoreVersion = 0;
+  private emptyTimer: ReturnType<typeof setTimeout> | null = null;
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
   /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
   private checkpointConfirmed = false;
@@ -78,7 +98,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // Before any event: a restarted (or evicted, or hibernated) object finds its room's seats
     // and game state here, so every client can come back to its own seat.
     void ctx.blockConcurrencyWhile(async () => {
-      this.savedCheckpoint = await ctx.storage.get(CHECKPOINT_KEY);
+      const saved = await ctx.storage.get([CHECKPOINT_KEY, STORE_KEY]);
+      this.savedCheckpoint = saved.get(CHECKPOINT_KEY);
+      this.savedStore = saved.get(STORE_KEY);
     });
   }
 
@@ -199,7 +221,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onSeated: (connId, ticket) => this.sockets?.seated(connId, ticket),
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.checkpointDue(soon),
-      onSessionEnd: (record) => this.onSessionEnd(record),
+      onSessionEnd: (record) => {
+        this.onSessionEnd(record);
+        this.letGoWhenEmpty();
+      },
+      onDeferred: (work) => this.ctx.waitUntil(work),
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
@@ -210,8 +236,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       params: meta.params,
       hooks,
       listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
+      env: this.env,
+      store: this.savedStore,
     });
     this.room = room;
+    this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reporter = this.reporterFor(meta, room);
@@ -253,14 +282,47 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }, wait);
   }
 
-  /** Writes the room's checkpoint (or removes it once the room has no seats). */
-  private saveCheckpoint(confirmed: boolean): void {
+  /**
+   * Writes the room's checkpoint (or removes it once the room has no seats) and, when it changed
+   * since the last write, the game's store (removed when empty): both in this one turn, so the
+   * runtime commits them together. `confirmed`: the room's next frames wait for the write (a
+   * seat or a move a player would lose); else they do not (a periodic world checkpoint).
+   */
+  private saveCheckpoint(confirmed = true): void {
     const room = this.room;
     if (!room) return;
-    const write =
-      room.seatCount === 0 ? this.ctx.storage.delete(CHECKPOINT_KEY) : this.ctx.storage.put(CHECKPOINT_KEY, room.checkpoint(), { allowUnconfirmed: !confirmed });
+    const storage = this.ctx.storage;
+    const opts = { allowUnconfirmed: !confirmed };
+    const writes: Promise<unknown>[] = [room.seatCount === 0 ? storage.delete(CHECKPOINT_KEY, opts) : storage.put(CHECKPOINT_KEY, room.checkpoint(), opts)];
+    if (room.storeVersion !== this.savedStoreVersion) {
+      const store = room.storeSnapshot();
+      this.savedStoreVersion = room.storeVersion;
+      this.savedStore = store ?? undefined;
+      writes.push(store === null ? storage.delete(STORE_KEY) : storage.put(STORE_KEY, store));
+    }
     this.ctx.waitUntil(
-      Promise.resolve(write).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
+      Promise.all(writes).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
     );
+  }
+
+  /**
+   * The last seat was freed: once the room has stayed without seats, sockets and seat
+   * reservations for {@link EMPTY_ROOM_LINGER_MS}, it is disposed (its game hears `onDispose`),
+   * its store saved, and let go; the next request makes a new room.
+   */
+  private letGoWhenEmpty(): void {
+    if (this.emptyTimer !== null) return;
+    this.emptyTimer = setTimeout(() => {
+      this.emptyTimer = null;
+      const room = this.room;
+      if (!room || room.seatCount > 0) return;
+      if ((this.sockets?.count ?? 0) > 0 || room.status().reserved > 0) return this.letGoWhenEmpty();
+      room.dispose();
+      this.saveCheckpoint();
+      this.reporter?.stop();
+      this.room = null;
+      this.sockets = null;
+      this.reporter = null;
+    }, EMPTY_ROOM_LINGER_MS);
   }
 }

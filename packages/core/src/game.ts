@@ -1,13 +1,24 @@
-import type { InputRejection, RoomMetadata } from "@tikron/protocol";
+import { flushIntervalMs, ratesProblem, type InputRejection, type RoomMetadata, type RoomRates } from "@tikron/protocol";
+import { RoomStore, type GameStore } from "./gameStore";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
 // The refusal shape is shared with clients (input codecs run on both sides), so it lives in the
 // protocol; re-exported here so room code and games can keep importing it from the core.
 export { reject, isRejection, type InputRejection } from "@tikron/protocol";
 
-/** What a game may ask of the room it runs in. Nothing here is transport-specific. */
-export interface GameContext {
-  /** Room time in ms (the clock the tick loop runs on). */
+/**
+ * What a game may ask of the room it runs in. Nothing here is transport-specific.
+ *
+ * **Room time**, everywhere a game sees time (`now()`, `tick(now)`, `applyInput`'s `receivedAt`,
+ * a bot brain's `next(now)`), is ms since the room's epoch: the clock FRAME `time` counts in
+ * and the SDK's `roomTime()` estimates, so a time a client sends back means the same instant
+ * here. It starts at 0 when the room is made (a restarted room starts again at 0).
+ *
+ * `Env` is the type of the host's environment the game expects in {@link GameContext.env}
+ * (e.g. `{ DB?: D1Database }`-like bindings); a `GameDefinition<Env>` lets a host check it.
+ */
+export interface GameContext<Env = unknown> {
+  /** Room time now: ms since the room's epoch (see {@link GameContext}). */
   now(): number;
   /**
    * Queues an event (opaque bytes in binary rooms, a JSON value in JSON rooms) for the next
@@ -34,14 +45,64 @@ export interface GameContext {
   unlock(): void;
   /** Makes the room private (never listed or picked; joined by id) or public again. */
   setPrivate(value: boolean): void;
+
+  // ---- what the game keeps, the host it runs on, and the room's rates --------------------
+
+  /** The room's id within its kind (what results kept outside the room are filed under). */
+  readonly roomId: string;
+  /**
+   * The room's small durable store: string keys to JSON values (at most `MAX_STORE_CHARS` of
+   * keys and JSON text in all). The host keeps it with the room's checkpoint but apart from the
+   * game's own `checkpoint()`, and across sessions: a restarted room, and the next room made
+   * under the same id, start with it. See `GameStore` for what is written when.
+   */
+  readonly store: GameStore;
+  /**
+   * The host's environment, as the host was given it: the Worker's `env` on Cloudflare (its
+   * bindings: D1, KV, …), `serveRooms({ env })` on the Node host, `TestRoom`'s `env` option in
+   * tests (undefined when none was given). Opaque to the room; the game declares what it
+   * expects with `Env` and reaches bindings only through {@link defer}.
+   */
+  readonly env: Env;
+  /**
+   * Runs async work off the tick path: a function runs once the current tick (or message) is
+   * done, a promise is only watched. The host keeps running until it settles (Cloudflare:
+   * `waitUntil`; the Node host waits for it before `close()` resolves); a failure is logged
+   * and counted in `tk:stats` (`deferred.failed`), never thrown into the room. Returns false,
+   * and runs nothing, while `MAX_PENDING_DEFERRED` pieces of work are still pending.
+   */
+  defer(work: Promise<unknown> | (() => Promise<unknown>), label?: string): boolean;
+  /**
+   * Changes how often the room ticks and flushes from now on (each rate omitted stays): the
+   * loop moves onto a grid of the new tick length from this instant, flushes follow the new
+   * `flushEveryTicks`, and every connected client is sent a CADENCE message (the SDK's
+   * interpolation adapts). Returns the rates the room now runs at (the sync interval rounded up
+   * to whole ticks). A restarted room starts at its definition's rates again.
+   *
+   * @throws RangeError for a rate outside the protocol's ranges (`TICK_MS_RANGE`,
+   * `SYNC_INTERVAL_MS_RANGE`, whole ms); nothing changes then.
+   */
+  setRates(rates: Partial<RoomRates>): RoomRates;
+}
+
+/** Why a room was disposed (`Game.onDispose`). */
+export interface DisposeInfo {
+  /**
+   * `empty`: no seat was taken (the last player left and the host let the room go); `shutdown`:
+   * the host shut the room down with players seated (a server stopping).
+   */
+  reason: "empty" | "shutdown";
 }
 
 /**
  * A {@link GameContext} for a game outside a room (its own tests, tools driving its rules):
- * time 0, nothing emitted, counters dropped, metadata kept in memory; `parts` replaces any of it.
+ * time 0, room id `detached`, nothing emitted, counters dropped, metadata and store kept in memory, no env (unless
+ * `parts` gives one), deferred work run but not watched, rates checked and kept (50/50 at
+ * first); `parts` replaces any of it.
  */
-export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = {}): GameContext {
+export function detachedContext<Env = unknown>(parts: Partial<Omit<GameContext<Env>, "metadata">> = {}): GameContext<Env> {
   let metadata: RoomMetadata = {};
+  let rates: RoomRates = { tickMs: 50, syncIntervalMs: 50 };
   return {
     now: () => 0,
     emit: () => {},
@@ -61,6 +122,20 @@ export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = 
     lock: () => {},
     unlock: () => {},
     setPrivate: () => {},
+    roomId: "detached",
+    store: new RoomStore(() => {}),
+    env: undefined as Env,
+    defer: (work) => {
+      void (typeof work === "function" ? Promise.resolve().then(work) : work).catch(() => {});
+      return true;
+    },
+    setRates: (r) => {
+      const next = { ...rates, ...r };
+      const problem = ratesProblem(next);
+      if (problem) throw new RangeError(problem);
+      rates = { tickMs: next.tickMs, syncIntervalMs: flushIntervalMs(next.syncIntervalMs, next.tickMs) };
+      return { ...rates };
+    },
     ...parts,
   };
 }
@@ -68,8 +143,9 @@ export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = 
 /**
  * A game room's rules. The room core seats players, queues inputs, runs the tick loop and
  * flushes; the game only simulates. Games never see sockets, bytes on the wire or Cloudflare.
+ * `Env` is the host environment its context carries (see {@link GameContext}).
  */
-export interface Game<Input = unknown> {
+export interface Game<Input = unknown, Env = unknown> {
   /** Room kind, e.g. `agar`. */
   readonly kind: string;
   /** How state reaches clients: a binary per-client encoder, or a JSON view source. */
@@ -88,8 +164,8 @@ export interface Game<Input = unknown> {
       };
   /** False for turn-based rooms: no tick loop runs, and state flushes when marked changed. */
   readonly ticking: boolean;
-  /** Called once when the room is created. */
-  init?(ctx: GameContext): void;
+  /** Called once when the room is created, before any seat (or checkpoint) is restored. */
+  init?(ctx: GameContext<Env>): void;
   /** A new player took a seat. */
   join(playerId: number, name: string): void;
   /** The player's socket dropped; the seat is held for the reconnection window. */
@@ -103,9 +179,9 @@ export interface Game<Input = unknown> {
    * without touching room state. Runs on arrival.
    */
   decodeInput(payload: Uint8Array | unknown): Input | InputRejection;
-  /** Applies a decoded input. `receivedAt` is the room time it arrived. */
+  /** Applies a decoded input. `receivedAt` is the room time it arrived (ms since the room's epoch). */
   applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
-  /** Advances the simulation by one tick. */
+  /** Advances the simulation by one tick: `now` is the tick's room time (ms since the room's epoch, the FRAME `time` of this tick's flush), `dtMs` the tick length. */
   tick(now: number, dtMs: number): void;
   /**
    * A game message (the protocol's MESSAGE kind) from a seated player (chat, ready, a vote), outside the tick: called
@@ -127,6 +203,14 @@ export interface Game<Input = unknown> {
    * after each change.
    */
   checkpoint?(): unknown;
+  /**
+   * The room was disposed: the host let it go once its last seat was freed, or shut it down.
+   * Called once, after every socket is closed and the loop stopped; `leave` is not called for
+   * seats still taken (`info.reason` is `shutdown` then). The context still defers work (flush
+   * a result with `ctx.defer`) and takes `ctx.store` changes, which the host saves. A throw is
+   * logged and counted (`errors.internal`).
+   */
+  onDispose?(info: DisposeInfo): void;
   /**
    * Restores a {@link checkpoint} into a fresh game, before any socket is seated. The players
    * it names are the room's restored seats, all `disconnected` until they reconnect; `join` is

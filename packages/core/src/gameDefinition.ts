@@ -15,15 +15,17 @@ export type GameParams = GameParamOverrides;
 
 /**
  * How an adapter creates a room of one kind: the kind's default options and a factory. The
- * registry of definitions is the only thing a host needs to know about games.
+ * registry of definitions is the only thing a host needs to know about games. `Env` is the host
+ * environment its games expect in `ctx.env` (e.g. the Worker bindings they write results to):
+ * a Cloudflare `RoomObject<Env>` takes only definitions its own `Env` satisfies.
  */
-export interface GameDefinition {
+export interface GameDefinition<Env = unknown> {
   /** The room kind this definition creates (the `:kind` of `/rooms/:kind/:id`). */
   kind: string;
   /** Defaults layered over {@link defaultRoomOptions}. */
   defaults: Partial<RoomOptions>;
   /** Creates the game of one new room from its resolved options and DEV_MODE params. */
-  create(options: RoomOptions, params: GameParams): Game;
+  create(options: RoomOptions, params: GameParams): Game<unknown, Env>;
   /** Bot players for this kind (absent: rooms of this kind have no bots). */
   bots?: BotSpec;
   /** How players are matched to rooms of this kind (filters, metadata, queue; see docs/matchmaking.md). */
@@ -37,7 +39,7 @@ export interface GameDefinition {
  * do anything a player could not.
  */
 export interface BotBrain {
-  /** The next input payload at room time `now`, or null to send nothing this time. */
+  /** The next input payload at room time `now` (ms since the room's epoch), or null to send nothing this time. */
   next(now: number): Uint8Array | object | null;
   /**
    * A text message the room sent this bot (JSON rooms: its welcome and views), so a turn-based

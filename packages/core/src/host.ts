@@ -9,6 +9,7 @@ import type { SeatAnswer, SeatRequest } from "./match/roomPort";
 import type { ListingInit, SavedListing } from "./room/roomListing";
 import type { Clock } from "./clock";
 import type { Game } from "./game";
+import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
 import type { RoomOptions } from "./roomOptions";
@@ -60,6 +61,11 @@ export interface RoomHooks {
    * the room calls it freely.
    */
   onCheckpointDue?(soon: boolean): void;
+  /**
+   * The game deferred work (`ctx.defer`): keep the runtime alive until it settles (Cloudflare:
+   * `waitUntil`). The promise never rejects (failures are logged and counted by the room).
+   */
+  onDeferred?(work: Promise<unknown>): void;
 }
 
 /** A room session (first seat taken → last seat freed), reported for durable records. */
@@ -144,6 +150,13 @@ export interface RoomInit {
   bots?: BotSpec;
   /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
   listing?: ListingInit;
+  /** The host's environment, handed to the game as `ctx.env` (see `GameContext.env`). */
+  env?: unknown;
+  /**
+   * The game's store as the host kept it ({@link HostedRoom.storeSnapshot}); a value that is not
+   * one is refused (`errors.store_refused`, an empty store).
+   */
+  store?: unknown;
 }
 
 /**
@@ -212,6 +225,19 @@ export interface HostedRoom {
   /** Every seat and the game's own checkpoint, JSON-able (see {@link RoomHooks.onCheckpointDue}). */
   checkpoint(): RoomCheckpoint;
   /**
+   * Moves on every change of the game's store (`ctx.store`); a change also asks for a
+   * checkpoint. A host that keeps the store saves {@link storeSnapshot} with its next
+   * checkpoint write when this moved since the last one it saved.
+   */
+  readonly storeVersion: number;
+  /**
+   * The game's store as a host keeps it (JSON-able; null when empty: delete what was kept). It
+   * outlives the checkpoint: kept when the room empties, handed back to `createRoom` as `store`.
+   */
+  storeSnapshot(): GameStoreSnapshot | null;
+  /** Resolves once the game's deferred work (`ctx.defer`) has settled, work started meanwhile included. */
+  deferredIdle(): Promise<void>;
+  /**
    * Rebuilds the room from a {@link checkpoint} before any socket is seated: every seat comes
    * back held for the reconnection window. Returns false (and changes nothing) for a value that
    * is not a checkpoint of this room, or when seats already exist.
@@ -232,6 +258,10 @@ export interface HostedRoom {
    * for every seat refuses, whatever the matchmaker believed.
    */
   reserveSeats(req: SeatRequest): SeatAnswer;
-  /** Stops timers and closes every socket (room shutdown). */
+  /**
+   * Stops timers, closes every socket and tells the game (`onDispose`: `empty` when no seat is
+   * taken, else `shutdown`). Hosts call it when they let an empty room go or shut down; the
+   * game may still defer work and change its store then. Idempotent.
+   */
   dispose(code?: number, reason?: string): void;
 }

@@ -2,20 +2,22 @@
  * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
-import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks } from "@tikron/protocol";
+import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, ratesProblem, type RoomRates } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
+import { RoomStore, type GameStoreSnapshot } from "./gameStore";
 import type { Connection, HostedRoom, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import { InputQueue } from "./inputQueue";
 import { Admission, type AdmissionRefusal } from "./room/admission";
 import { RoomBots } from "./room/bots";
 import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
 import { takeReceipt, type ClientLink } from "./room/clientLink";
+import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type Flusher } from "./room/flushers";
 import { GameMessageRouter } from "./room/gameMessageRouter";
 import type { Inbound } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
-import { sendPong, sendStats } from "./room/replies";
+import { sendCadence, sendPong, sendStats } from "./room/replies";
 import { RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
@@ -65,9 +67,10 @@ export class Room implements HostedRoom {
   private readonly hooks: RoomHooks;
   private readonly epoch: number;
   private readonly scheduler: TickScheduler;
-  private readonly syncEveryTicks: number;
+  /** Ticks between two flushes (`flushEveryTicks`); moves with {@link setRates}. */
+  private syncEveryTicks: number;
   /** Ticks between periodic checkpoints (`checkpointMs` rounded up to whole flushes); 0: none. */
-  private readonly checkpointEveryTicks: number;
+  private checkpointEveryTicks: number;
   private readonly writer = new FrameWriter(4096);
   private readonly seats = new SeatRegistry();
   private readonly admission: Admission;
@@ -83,8 +86,13 @@ export class Room implements HostedRoom {
   private readonly listing: RoomListing;
   /** Seats held for players a matchmaker sent (room/seatReservations.ts). */
   private readonly reservations: SeatReservations;
+  /** The game's durable store, `ctx.store` (gameStore.ts). */
+  private readonly store: RoomStore;
+  /** The game's deferred work, `ctx.defer` (room/deferredWork.ts). */
+  private readonly deferred: DeferredWork;
   private tickIndex = 0;
   private immediateFlushQueued = false;
+  private disposed = false;
 
   constructor(init: RoomInit) {
     this.kind = init.kind;
@@ -96,15 +104,14 @@ export class Room implements HostedRoom {
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
     // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
-    const flushMs = this.syncEveryTicks * this.options.tickMs;
-    this.checkpointEveryTicks = this.options.checkpointMs > 0 ? Math.max(1, Math.ceil(this.options.checkpointMs / flushMs)) * this.syncEveryTicks : 0;
+    this.checkpointEveryTicks = this.checkpointTicks();
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
     const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats } = this;
     const room = this;
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
-    const parts: RoomParts = { kind, roomId, game, clock, options, stats };
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch };
     const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
     const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
     this.sockets = new RoomSockets({
@@ -131,8 +138,9 @@ export class Room implements HostedRoom {
       sockets,
       flusher: this.flusher,
       writer,
-      epoch,
-      syncIntervalMs: this.syncIntervalMs,
+      get syncIntervalMs() {
+        return room.syncIntervalMs;
+      },
       markChanged: () => room.markChanged(),
       flushSoon: () => room.flushSoon(),
     });
@@ -146,12 +154,20 @@ export class Room implements HostedRoom {
     this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
     this.bots = new RoomBots(init.bots, {
       clock,
+      epoch,
       dialect: this.flusher.dialect,
       open: (conn) => room.open(conn),
       message: (connId, data) => room.message(connId, data),
     });
+    // The game's store and deferred work; kept by the host (storeSnapshot, the onDeferred hook).
+    const store = (this.store = new RoomStore(() => hooks.onCheckpointDue?.(true)));
+    if (init.store !== undefined && !store.load(init.store)) {
+      RoomStats.bump(stats.errors, "store_refused");
+      console.error(`[room ${kind}:${roomId}] the kept game store is not one; starting with an empty store`);
+    }
+    const deferred = (this.deferred = new DeferredWork(`${kind}:${roomId}`, stats.errors, hooks.onDeferred?.bind(hooks)));
     this.gameContext = {
-      now: () => clock.now(),
+      now: () => clock.now() - epoch,
       emit: (event, to) => room.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
@@ -162,6 +178,11 @@ export class Room implements HostedRoom {
       lock: () => listing.setLocked(true),
       unlock: () => listing.setLocked(false),
       setPrivate: (value) => listing.setPrivate(value),
+      roomId,
+      store,
+      env: init.env,
+      defer: (work, label) => deferred.run(work, label),
+      setRates: (rates) => room.setRates(rates),
     };
     game.init?.(this.gameContext);
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
@@ -243,6 +264,8 @@ export class Room implements HostedRoom {
       bots: { count: this.bots.count, inputs: this.bots.inputs },
       reservations: { ...this.reservations.counts, pending: this.reservations.size },
       listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
+      deferred: { ...this.deferred.counts, pending: this.deferred.pending },
+      store: { keys: this.store.size, chars: this.store.chars, version: this.store.version },
     });
   }
 
@@ -295,6 +318,18 @@ export class Room implements HostedRoom {
     return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
   }
 
+  get storeVersion(): number {
+    return this.store.version;
+  }
+
+  storeSnapshot(): GameStoreSnapshot | null {
+    return this.store.snapshot();
+  }
+
+  deferredIdle(): Promise<void> {
+    return this.deferred.idle();
+  }
+
   restoreCheckpoint(value: unknown): boolean {
     const saved = checkpointSeats(value, this.kind, this.roomId);
     if (!saved || saved.length === 0 || this.seats.size > 0) return false;
@@ -309,10 +344,49 @@ export class Room implements HostedRoom {
   }
 
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.scheduler.stop();
     this.seating.stop();
     this.reservations.clear();
     this.sockets.closeAll(code, reason);
+    try {
+      this.game.onDispose?.({ reason: this.seats.size === 0 ? "empty" : "shutdown" });
+    } catch (e) {
+      RoomStats.bump(this.stats.errors, "internal");
+      console.error(`[room ${this.kind}:${this.roomId}] onDispose error`, e);
+    }
+  }
+
+  /**
+   * The game changes the room's rates (`ctx.setRates`): the loop moves onto the new tick grid,
+   * flushes follow the new cadence, and every connected client hears of it (CADENCE).
+   */
+  private setRates(asked: Partial<RoomRates>): RoomRates {
+    const { options } = this;
+    const next = { tickMs: asked.tickMs ?? options.tickMs, syncIntervalMs: asked.syncIntervalMs ?? options.syncIntervalMs };
+    const problem = ratesProblem(next);
+    if (problem) throw new RangeError(problem);
+    const tickChanged = next.tickMs !== options.tickMs;
+    const before = this.syncIntervalMs;
+    options.tickMs = next.tickMs;
+    options.syncIntervalMs = next.syncIntervalMs;
+    this.syncEveryTicks = flushEveryTicks(next.syncIntervalMs, next.tickMs);
+    this.checkpointEveryTicks = this.checkpointTicks();
+    if (tickChanged) this.scheduler.setTickMs(next.tickMs);
+    const rates = { tickMs: options.tickMs, syncIntervalMs: this.syncIntervalMs };
+    if (tickChanged || rates.syncIntervalMs !== before) {
+      for (const seat of this.seats.list) {
+        if (seat.link && seat.link.connection.bot !== true) sendCadence(seat.link, rates.tickMs, rates.syncIntervalMs, this.writer);
+      }
+    }
+    return rates;
+  }
+
+  /** `checkpointMs` in ticks, rounded up to whole flushes (a checkpoint follows a flush); 0: none. */
+  private checkpointTicks(): number {
+    const flushMs = this.syncEveryTicks * this.options.tickMs;
+    return this.options.checkpointMs > 0 ? Math.max(1, Math.ceil(this.options.checkpointMs / flushMs)) * this.syncEveryTicks : 0;
   }
 
   // ---- the one dispatch of a decoded message ----------------------------------------------
@@ -359,7 +433,7 @@ export class Room implements HostedRoom {
     this.bots.tick(now, this.seating.connectedCount);
     this.intake.drain();
     try {
-      this.game.tick(now, this.options.tickMs);
+      this.game.tick(now - this.epoch, this.options.tickMs);
     } catch (e) {
       RoomStats.bump(this.stats.errors, "internal");
       console.error(`[room ${this.kind}:${this.roomId}] tick error`, e);

@@ -25,6 +25,10 @@ export interface RoomRequest {
   clock?: Clock;
   /** How a matchmaker lists the room (a room made by a matchmaker: its metadata and visibility). */
   listing?: ListingInit;
+  /** The host's environment, the game's `ctx.env` (the Worker's `env`, `serveRooms({ env })`). */
+  env?: unknown;
+  /** The game's store as the host kept it (`HostedRoom.storeSnapshot`), if any. */
+  store?: unknown;
 }
 
 /**
@@ -34,5 +38,6 @@ export interface RoomRequest {
 export function createRoom(definition: GameDefinition, request: RoomRequest): Room {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
-  return new Room({ kind: request.kind, roomId: request.roomId, game, options, hooks: request.hooks, clock: request.clock, bots: definition.bots, listing: request.listing });
+  const { kind, roomId, hooks, clock, listing, env, store } = request;
+  return new Room({ kind, roomId, game, options, hooks, clock, bots: definition.bots, listing, env, store });
 }

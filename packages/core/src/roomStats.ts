@@ -115,8 +115,34 @@ export interface RoomStatsSnapshot {
     /** The game's metadata. */
     metadata: RoomMetadata;
   };
+  /** The game's deferred work (`ctx.defer`): what became of it, and what is still pending. */
+  deferred: DeferredCounts & {
+    /** Work not yet settled. */
+    pending: number;
+  };
+  /** The game's store (`ctx.store`). */
+  store: {
+    /** Keys held. */
+    keys: number;
+    /** Characters used (keys and JSON text). */
+    chars: number;
+    /** Changes since the room was made. */
+    version: number;
+  };
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;
+}
+
+/** Counters of a room's deferred work, as `tk:stats` reports them under `deferred`. */
+export interface DeferredCounts {
+  /** Work accepted. */
+  started: number;
+  /** Work that finished. */
+  done: number;
+  /** Work that failed (rejected or threw); each is logged with its label. */
+  failed: number;
+  /** Work refused because `MAX_PENDING_DEFERRED` (64) were pending. */
+  refused: number;
 }
 
 /** Monotonic counters plus tick/flush duration stats of one room. */
@@ -181,6 +207,8 @@ export interface RoomStatsContext {
   bots: { count: number; inputs: number };
   reservations: ReservationCounts & { pending: number };
   listing: { locked: boolean; private: boolean; metadata: RoomMetadata };
+  deferred: DeferredCounts & { pending: number };
+  store: { keys: number; chars: number; version: number };
 }
 
 /**
@@ -237,6 +265,8 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     idleFrames: s.idleFrames,
     reservations: { ...c.reservations },
     listing: { ...c.listing, metadata: { ...c.listing.metadata } },
+    deferred: { ...c.deferred },
+    store: { ...c.store },
     timing: TIMING_NOTE,
   };
 }

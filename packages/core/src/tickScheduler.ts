@@ -9,6 +9,8 @@ export class TickScheduler {
   private timer: TimerHandle | null = null;
   private origin = 0;
   private k = 0;
+  /** True while `onTick` runs: a tick length changed from inside it is armed after it returns. */
+  private firing = false;
   /** Ticks skipped because the loop fell more than `maxLagTicks` behind (re-anchored). */
   skipped = 0;
   /**
@@ -19,10 +21,25 @@ export class TickScheduler {
 
   constructor(
     private readonly clock: Clock,
-    private readonly tickMs: number,
+    private tickMs: number,
     private readonly onTick: (tickIndex: number, now: number) => void,
     private readonly maxLagTicks = 5,
   ) {}
+
+  /**
+   * Moves the loop onto a grid of `tickMs` ticks from now: the next tick is due one new tick
+   * length after the current instant, and tick indexes go on counting (they never repeat).
+   * Stopped, it only sets the length the next {@link start} uses.
+   */
+  setTickMs(tickMs: number): void {
+    this.tickMs = tickMs;
+    if (this.timer === null) return;
+    this.origin = this.clock.now() - this.k * tickMs;
+    // From inside a tick, the tick's own end arms the next deadline (on the new grid).
+    if (this.firing) return;
+    this.clock.clearTimer(this.timer);
+    this.arm();
+  }
 
   /** True between {@link TickScheduler.start} and {@link TickScheduler.stop}. */
   get running(): boolean {
@@ -66,7 +83,12 @@ export class TickScheduler {
       this.skipped += behind;
       this.origin = now - this.k * this.tickMs;
     }
-    this.onTick(this.k, now);
+    this.firing = true;
+    try {
+      this.onTick(this.k, now);
+    } finally {
+      this.firing = false;
+    }
     if (this.timer !== null) this.arm();
   };
 }

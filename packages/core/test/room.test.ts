@@ -34,7 +34,7 @@ function setup(opts: Partial<RoomOptions> = {}) {
 describe("Room: tick loop", () => {
   it("ticks on an absolute grid and does not drift when timers fire late", () => {
     const { clock, game, join } = setup({ tickMs: 50 });
-    const start = clock.now();
+    const start = 0; // room time: the room was made at this clock's now
     join();
     clock.advance(1000);
     expect(game.ticks.length).toBe(20);
@@ -76,7 +76,7 @@ describe("Room: input queue and acks", () => {
     room.message(b.id, input(1, 7));
     room.message(a.id, input(2, 3));
     expect(game.applied).toEqual([]);
-    const arrivedAt = clock.now();
+    const arrivedAt = 10; // room time (ms since the room's epoch)
     clock.advance(40); // next tick at +50
     expect(game.applied.map((x) => [x.playerId, x.n])).toEqual([
       [a.welcome.playerId, 5],

@@ -10,7 +10,8 @@ export { FpsGame, createFps, type FpsConfig, type SpawnPoint } from "./fps/fpsGa
 export { FPS_RULES } from "./fps/fpsRules";
 export { MoveBudget } from "./fps/moveBudget";
 export { LagHistory, type HistoryPoint } from "./fps/lagHistory";
-export { TicTacToeGame } from "./ttt/tttGame";
+export { TicTacToeGame, TTT_RECENT_ROUNDS } from "./ttt/tttGame";
+export { saveRound, recentRounds, MAX_HISTORY_ROUNDS, type ResultsDatabase, type TttEnv } from "./ttt/tttResults";
 export { winnerOf, isFull, emptyBoard, otherMark } from "./ttt/tttRules";
 export * from "./schemas";
 export { Random, seedFrom } from "./random";

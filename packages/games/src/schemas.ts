@@ -43,6 +43,7 @@ export { FPS_PRESETS, type FpsPresetName } from "./fps/fpsPresets";
 
 export { decodeTttInput, type TttInput } from "./ttt/tttInput";
 export type { TttView, TttSeatView } from "./ttt/tttView";
+export type { TttRoundResult } from "./ttt/tttResults";
 export { TTT_LINES, type Mark, type Board } from "./ttt/tttRules";
 export { MOVEMENT_RULES } from "./movement/movementRules";
 

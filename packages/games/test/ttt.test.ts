@@ -1,27 +1,10 @@
-import { TestRoom, type TestClient } from "@tikron/core/testing";
 import { CloseCode, ErrorCode } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { gameDefinitions } from "../src/gameDefinitions";
-import { tttTypes } from "../src/schemas";
-import { decodeTttInput, type TttInput } from "../src/ttt/tttInput";
+import { decodeTttInput } from "../src/ttt/tttInput";
 import { emptyBoard, isFull, TTT_LINES, winnerOf, type Board, type Mark } from "../src/ttt/tttRules";
 
-type Player = TestClient<typeof tttTypes>;
-const tttRoom = () => new TestRoom(gameDefinitions["ttt-json"]!, tttTypes);
-
-async function table() {
-  const t = tttRoom();
-  const x = t.join("xena");
-  const o = t.join("otto");
-  await t.settle();
-  /** One move, then the room's flush (turn-based rooms flush on a microtask). */
-  const play = async (c: Player, input: TttInput) => {
-    c.input(input);
-    await t.settle();
-  };
-  return { t, x, o, play };
-}
+import { tttRoom, tttTable as table, type TttPlayer as Player } from "./tttTable";
 
 describe("ttt rules", () => {
   it("finds every line's winner and nothing on boards without a line", () => {

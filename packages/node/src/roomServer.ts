@@ -33,6 +33,11 @@ export interface ServeRoomsOptions {
    * megabytes. Default 1 MiB.
    */
   maxPayloadBytes?: number;
+  /**
+   * The host environment every room's game gets as `ctx.env` (what a Worker's `env` is on
+   * Cloudflare: stand-ins for its bindings, say). Default undefined.
+   */
+  env?: unknown;
 }
 
 /** A running Node room server. */
@@ -50,8 +55,9 @@ export interface RoomServer {
   /** Open sockets, in every room, seated or not. */
   readonly socketCount: number;
   /**
-   * Stops accepting, shuts every room down (sockets close with 4008 `room_closed`), waits up to
-   * `graceMs` (default 2000) for sockets to finish closing, then drops the rest. Idempotent.
+   * Stops accepting, shuts every room down (sockets close with 4008 `room_closed`; each game
+   * hears `onDispose`), waits up to `graceMs` (default 2000) for sockets to finish closing and
+   * the games' deferred work (`ctx.defer`) to settle, then drops the rest. Idempotent.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -99,6 +105,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const host = options.host ?? "127.0.0.1";
   const devMode = options.devMode ?? true;
   const games = options.games;
+  const env = options.env;
   const hosted = new Map<string, HostedRoom>();
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
@@ -116,7 +123,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         });
       },
     };
-    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing });
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env });
     const h = { room, sockets: new Set<WebSocket>() };
     hosted.set(`${kind}:${roomId}`, h);
     return h;
@@ -221,7 +228,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     matchmaking.dispose();
     for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
     const deadline = Date.now() + graceMs;
-    while ([...hosted.values()].some((h) => h.sockets.size > 0) && Date.now() < deadline) {
+    let deferredDone = false;
+    void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle())).then(() => (deferredDone = true));
+    while (([...hosted.values()].some((h) => h.sockets.size > 0) || !deferredDone) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
     for (const ws of wss.clients) ws.terminate();

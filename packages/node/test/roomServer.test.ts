@@ -5,6 +5,7 @@
  * listening. The room protocol itself is tested in roomProtocol.test.ts.
  */
 import { request } from "node:http";
+import type { DisposeInfo, Game, GameContext, GameDefinition } from "@tikron/core";
 import { gameDefinitions } from "@tikron/games";
 import { CloseCode, refusalCloseReason } from "@tikron/protocol";
 import { afterEach, describe, expect, it } from "vitest";
@@ -158,5 +159,43 @@ describe("serveRooms", () => {
       req.end();
     });
     expect(refused).toBe("ECONNREFUSED");
+  });
+
+  it("hands every game its env; close() disposes each room and waits for the work its game deferred", async () => {
+    const env = { results: [] as string[] };
+    const heard: DisposeInfo[] = [];
+    // ttt-json's rules with a result flushed (slowly) when the room goes.
+    const base = gameDefinitions["ttt-json"]!;
+    const flushing: GameDefinition<typeof env> = {
+      ...base,
+      create: (options, params) => {
+        const game = base.create(options, params) as Game<unknown, typeof env>;
+        let ctx!: GameContext<typeof env>;
+        const init = game.init?.bind(game);
+        game.init = (c) => {
+          ctx = c;
+          init?.(c);
+        };
+        game.onDispose = (info) => {
+          heard.push(info);
+          ctx.defer(new Promise<void>((r) => setTimeout(() => r(void ctx.env.results.push(`flushed ${info.reason}`)), 150)), "flush");
+        };
+        return game;
+      },
+    };
+    const s = await serveRooms({ games: { "ttt-json": flushing }, env });
+    const ws = new WebSocket(`${s.url}/rooms/ttt-json/kept`);
+    const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
+    const welcomed = new Promise<void>((r) => ws.once("message", () => r()));
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ t: "hello", v: 1, token: "", name: "ann" }));
+    await welcomed;
+    expect(s.room("ttt-json", "kept")?.seatCount).toBe(1);
+    const t0 = Date.now();
+    await s.close();
+    expect(await closed).toBe(CloseCode.room_closed);
+    expect(Date.now() - t0).toBeLessThan(1500); // it waited for the work, not for its grace to run out
+    expect(heard).toEqual([{ reason: "shutdown" }]);
+    expect(env.results).toEqual(["flushed shutdown"]);
   });
 });

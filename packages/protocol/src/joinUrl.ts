@@ -8,6 +8,7 @@
  * core checks that at compile time); the ranges keep a typo or a silly value from creating a
  * room that measures nonsense.
  */
+import { SYNC_INTERVAL_MS_RANGE, TICK_MS_RANGE } from "./cadence";
 
 /** Room options a join URL may override, with the types the room expects. */
 export interface RoomOptionOverrides {
@@ -62,8 +63,8 @@ interface Range {
 }
 
 const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queueInputs">, Range>> = {
-  tickMs: { min: 5, max: 1000, integer: true },
-  syncIntervalMs: { min: 5, max: 5000, integer: true },
+  tickMs: { ...TICK_MS_RANGE, integer: true },
+  syncIntervalMs: { ...SYNC_INTERVAL_MS_RANGE, integer: true },
   cap: { min: 1, max: 1000, integer: true },
   reconnectWindowMs: { min: 0, max: 600_000, integer: true },
   msgRatePerSec: { min: 1, max: 10_000 },

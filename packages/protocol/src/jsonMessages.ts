@@ -119,6 +119,13 @@ export type JsonServerMessage =
     }
   | { t: "ka" }
   | {
+      t: "cadence";
+      /** Simulation tick length (ms). */
+      tickMs: number;
+      /** Least ms between two state frames to one client. */
+      syncIntervalMs: number;
+    }
+  | {
       t: "reply";
       /** The request's id. */
       id: number;

@@ -80,6 +80,21 @@ export interface PongMessage {
   serverTime: number;
 }
 
+/**
+ * The room's rates changed while this client is seated (the game called `ctx.setRates`): from
+ * the next frame on, ticks are `tickMs` long and frames at least `syncIntervalMs` apart (the
+ * effective interval, whole ticks). A welcome carries the rates of its moment; this message
+ * carries every later change.
+ */
+export interface CadenceMessage {
+  /** Discriminator. */
+  kind: "cadence";
+  /** Simulation tick length (ms). */
+  tickMs: number;
+  /** Least ms between two state frames to one client. */
+  syncIntervalMs: number;
+}
+
 /** The answer to a `tk:stats` request. */
 export interface StatsMessage {
   kind: "stats";
@@ -99,7 +114,8 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
   | ErrorMessage
   | PongMessage
   | StatsMessage
-  | ReplyMessage;
+  | ReplyMessage
+  | CadenceMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
@@ -156,6 +172,11 @@ export function encodePong<W extends BinaryWriter>(w: W, clientTime: number, ser
   return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
 }
 
+/** Writes a CADENCE (the room's new rates); returns `w`. */
+export function encodeCadence<W extends BinaryWriter>(w: W, tickMs: number, syncIntervalMs: number): W {
+  return w.u8(Kind.Cadence).u16(tickMs).u16(syncIntervalMs);
+}
+
 /** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
 export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, json: string): W {
   return w.u8(Kind.Stats).u32(requestId).string(json);
@@ -165,10 +186,10 @@ export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, jso
  * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
  * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
  */
-const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply"];
+const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence"];
 
 /**
- * Reads the body of a welcome, error, pong, stats or reply message from either dialect's fields
+ * Reads the body of a welcome, error, pong, stats, reply or cadence message from either dialect's fields
  * (a frame's sections differ too much between them, so each dialect reads its own). Throws
  * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
  * is not JSON.
@@ -206,6 +227,8 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
       return { kind: "stats", requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") };
     case "reply":
       return readReply(f);
+    case "cadence":
+      return { kind: "cadence", tickMs: f.u16("tickMs"), syncIntervalMs: f.u16("syncIntervalMs") };
   }
   throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
 }

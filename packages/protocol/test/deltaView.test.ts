@@ -426,6 +426,76 @@ describe("ClientView change callbacks", () => {
     return out;
   }
 
+  it("with { immediate: true }, one field watcher (and onRemove) mirrors the field from any point on, as the naive records hold it", () => {
+    const show = (v: unknown) => (v instanceof Map ? JSON.stringify([...v].sort((p, q) => p[0] - q[0])) : JSON.stringify(v));
+    fc.assert(
+      fc.property(snapSeq(), fc.nat(), fc.constantFrom<"s" | "x" | "flag" | "tags">("s", "x", "flag", "tags"), (snaps, at, field) => {
+        const view = new ClientView(schema);
+        const subscribeAt = at % (snaps.length + 1);
+        // What the watcher alone learned: id -> shown value, and whether each call's previous was what it had seen.
+        const mirror = new Map<number, string>();
+        let prev: Snap = new Map();
+        for (let i = 0; i <= snaps.length; i++) {
+          if (i === subscribeAt) {
+            view.onRemove((e) => mirror.delete(e.id));
+            view.onChange(
+              field,
+              (e, value: unknown, previous: unknown) => {
+                const had = mirror.get(e.id);
+                // Maps change in place, so their previous is the same map; scalars name the value seen before.
+                if (!(value instanceof Map)) expect(previous === undefined ? undefined : show(previous)).toBe(had);
+                else expect(previous === undefined).toBe(had === undefined);
+                mirror.set(e.id, show(value));
+              },
+              { immediate: true },
+            );
+          }
+          if (i === snaps.length) break;
+          const body = encodeDiff(prev, snaps[i]!);
+          if (body) expect(view.apply(body)).toBeNull();
+          prev = snaps[i]!;
+          if (i < subscribeAt) continue;
+          const want = new Map<number, string>();
+          for (const [id, e] of expected(prev)) if (Object.hasOwn(e.record, field)) want.set(id, show(e.record[field]));
+          expect(new Map([...mirror].sort()), `after snapshot ${i}`).toEqual(new Map([...want].sort()));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("{ immediate: true } on onAdd reports the entities already in view at once; without it only later ones", () => {
+    const view = new ClientView(schema);
+    const s1: Snap = new Map([
+      [1, { type: 1, v: ["ab", new Map(), 0] }],
+      [2, { type: 1, v: ["cd", new Map(), 1] }],
+    ]);
+    expect(view.apply(encodeDiff(new Map(), s1)!)).toBeNull();
+    const now: number[] = [];
+    const later: number[] = [];
+    view.onAdd((e) => now.push(e.id), { immediate: true });
+    view.onAdd((e) => later.push(e.id));
+    expect(now).toEqual([1, 2]);
+    expect(later).toEqual([]);
+    const s2: Snap = new Map([...s1, [3, { type: 1, v: ["ef", new Map(), 0] }]]);
+    expect(view.apply(encodeDiff(s1, s2)!)).toBeNull();
+    expect(now).toEqual([1, 2, 3]);
+    expect(later).toEqual([3]);
+  });
+
+  it("type an immediate watcher's previous value as possibly undefined", () => {
+    const view = new ClientView(schema);
+    view.onChange(
+      "flag",
+      (e, value, previous) => {
+        expectTypeOf(e.type).toEqualTypeOf<"b">();
+        expectTypeOf(value).toEqualTypeOf<boolean>();
+        expectTypeOf(previous).toEqualTypeOf<boolean | undefined>();
+      },
+      { immediate: true },
+    );
+  });
+
   it("narrow the entity to the types declaring the field, and type the values", () => {
     const view = new ClientView(schema);
     view.onChange("flag", (e, value, previous) => {

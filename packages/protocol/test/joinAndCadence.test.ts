@@ -10,7 +10,10 @@ import {
   flushIntervalMs,
   isRouteRefusal,
   parseRoomOverrides,
+  ratesProblem,
   routeRoomUrl,
+  SYNC_INTERVAL_MS_RANGE,
+  TICK_MS_RANGE,
   sendableCloseCode,
   toJsonWelcome,
   type WelcomeFields,
@@ -37,6 +40,26 @@ describe("flush cadence", () => {
     expect(flushEveryTicks(30, 50)).toBe(1);
     expect(flushEveryTicks(0.3, 0.1)).toBe(3); // float noise does not add a tick
     expect(flushIntervalMs(40, 0)).toBe(40);
+  });
+
+  it("one range for rates: a game's run-time change and a join's override accept and refuse the same values", () =>
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -10, max: 6000 }), fc.double()), fc.integer({ min: 1, max: 6000 }), (tickMs, syncIntervalMs) => {
+        const problem = ratesProblem({ tickMs, syncIntervalMs });
+        const override = parseRoomOverrides(new URLSearchParams({ tickMs: String(tickMs), syncIntervalMs: String(syncIntervalMs) }));
+        expect(problem === null, `${tickMs}/${syncIntervalMs}: ${problem} vs ${String(override)}`).toBe(typeof override !== "string");
+        if (problem === null) {
+          expect(tickMs).toBeGreaterThanOrEqual(TICK_MS_RANGE.min);
+          expect(syncIntervalMs).toBeLessThanOrEqual(SYNC_INTERVAL_MS_RANGE.max);
+        }
+      }),
+    ));
+
+  it("names what is wrong with rates", () => {
+    expect(ratesProblem({ tickMs: 50, syncIntervalMs: 100 })).toBeNull();
+    expect(ratesProblem({ tickMs: 2.5, syncIntervalMs: 100 })).toMatch(/^tickMs must be a whole number of ms in 5\.\.1000 \(got 2\.5\)$/);
+    expect(ratesProblem({ tickMs: 50, syncIntervalMs: 9000 })).toMatch(/^syncIntervalMs must be/);
+    expect(ratesProblem({ tickMs: Number.NaN, syncIntervalMs: 50 })).toMatch(/got NaN/);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   beginFrame,
   decodeServerMessage,
   decodeServerText,
+  encodeCadence,
   encodeError,
   encodePong,
   encodeReply,
@@ -93,6 +94,15 @@ describe("decodeServerText gives the binary decoder's shape", () => {
         );
       }),
     ));
+
+  it("cadence: the room's new rates", () =>
+    fc.assert(
+      fc.property(fc.nat({ max: 0xffff }), fc.nat({ max: 0xffff }), (tickMs, syncIntervalMs) => {
+        const binary = decodeServerMessage(encodeCadence(w.reset(), tickMs, syncIntervalMs).toBytes());
+        expect(binary).toEqual({ kind: "cadence", tickMs, syncIntervalMs });
+        expect(decodeServerText(text({ t: "cadence", tickMs, syncIntervalMs }))).toEqual(binary);
+      }),
+    ));
 });
 
 describe("decodeServerText on bad input", () => {
@@ -108,6 +118,8 @@ describe("decodeServerText on bad input", () => {
     expect(bad('{"t":"state","tick":1}')).toBe("bad_value");
     expect(bad('{"t":"state","tick":1,"time":2,"ack":"x"}')).toBe("bad_value");
     expect(bad('{"t":"pong","ct":1}')).toBe("bad_value");
+    expect(bad('{"t":"cadence","tickMs":50}')).toBe("bad_value");
+    expect(bad('{"t":"cadence","tickMs":50,"syncIntervalMs":-1}')).toBe("bad_value");
     expect(bad('{"t":"reply","code":3}')).toBe("bad_value");
     expect(bad('{"t":"error","code":"x"}')).toBe("bad_value");
   });

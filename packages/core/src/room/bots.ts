@@ -10,6 +10,8 @@ import type { Connection } from "../host";
 /** What the bot driver needs from its room: the socket side's entry points and its clock. */
 export interface BotHost {
   readonly clock: Clock;
+  /** Clock time of room time 0: brains are told room time (see `BotBrain.next`). */
+  readonly epoch: number;
   readonly dialect: "binary" | "json";
   open(conn: Connection): number;
   message(connId: number, data: Uint8Array | string): void;
@@ -140,7 +142,7 @@ export class RoomBots {
   }
 
   private act(bot: Bot, now: number): void {
-    const payload = bot.brain.next(now);
+    const payload = bot.brain.next(now - this.host.epoch);
     if (payload === null) return;
     const seq = ++bot.seq;
     this.inputs++;

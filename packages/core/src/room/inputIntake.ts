@@ -121,7 +121,7 @@ export class InputIntake {
   private apply(seat: Seat, seq: number, input: unknown, receivedAt: number): void {
     let result: void | InputRejection;
     try {
-      result = this.d.game.applyInput(seat.playerId, input, receivedAt);
+      result = this.d.game.applyInput(seat.playerId, input, receivedAt - this.d.epoch);
     } catch (e) {
       RoomStats.bump(this.d.stats.errors, "internal");
       console.error(`[room ${this.d.kind}:${this.d.roomId}] applyInput error`, e);

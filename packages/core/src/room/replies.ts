@@ -8,6 +8,7 @@
 import {
   ErrorCode,
   clipReason,
+  encodeCadence,
   encodeError,
   encodePong,
   encodeReply,
@@ -43,6 +44,12 @@ export function sendError(link: ClientLink, name: ErrorName, reason: string, ret
   } else {
     sendTo(link, encodeError(writer.reset(), code, reason, retryAfterMs).peek());
   }
+}
+
+/** Tells a seated client the room's new rates (CADENCE). */
+export function sendCadence(link: ClientLink, tickMs: number, syncIntervalMs: number, writer: FrameWriter): void {
+  if (link.dialect === "json") sendJson(link, { t: "cadence", tickMs, syncIntervalMs });
+  else sendTo(link, encodeCadence(writer.reset(), tickMs, syncIntervalMs).peek());
 }
 
 /** Answers a ping with the client's time and the room's. */

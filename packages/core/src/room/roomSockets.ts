@@ -26,6 +26,8 @@ export interface RoomParts {
   readonly roomId: string;
   readonly game: Game;
   readonly clock: Clock;
+  /** Clock time of room time 0 (the welcome's `roomEpoch`): what the game is told is room time minus this. */
+  readonly epoch: number;
   readonly options: RoomOptions;
   readonly stats: RoomStats;
 }

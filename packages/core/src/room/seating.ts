@@ -37,8 +37,6 @@ export interface SeatingDeps extends RoomParts {
   readonly sockets: RoomSockets;
   readonly flusher: Flusher;
   readonly writer: FrameWriter;
-  /** Room time 0, the welcome's `roomEpoch`. */
-  readonly epoch: number;
   /** The sync interval the room really flushes at, the welcome's `syncIntervalMs`. */
   readonly syncIntervalMs: number;
   /** The game's state changed (a turn-based room flushes at once). */

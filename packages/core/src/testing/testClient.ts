@@ -117,7 +117,7 @@ export class TestClient<G extends AnyGameTypes> {
 
   // ---- what arrived ---------------------------------------------------------------------
 
-  /** The welcome of the current seat (undefined until seated). */
+  /** The welcome of the current seat (undefined until seated); its rates follow later CADENCE messages. */
   get welcome(): WelcomeFields | undefined {
     this.receive();
     return this.#welcome;
@@ -207,6 +207,8 @@ export class TestClient<G extends AnyGameTypes> {
       else if (m.kind === "frame") this.#onFrame(m, data.length);
       else if (m.kind === "error") this.#errors.push(m);
       else if (m.kind === "reply") this.#onReply(m);
+      // The room's new rates: the welcome's copy follows them, as the SDK's does.
+      else if (m.kind === "cadence" && this.#welcome) this.#welcome = { ...this.#welcome, tickMs: m.tickMs, syncIntervalMs: m.syncIntervalMs };
     }
     if (socket.closed && !this.#closeSeen) {
       this.#closeSeen = true;

@@ -15,6 +15,10 @@ export interface TestRoomOptions {
   hooks?: RoomHooks;
   /** The clock (default: a fresh `FakeClock`); share one to run several rooms on one timeline. */
   clock?: FakeClock;
+  /** The host environment the game gets as `ctx.env` (fake bindings: a D1 stand-in, a KV map). */
+  env?: unknown;
+  /** The game's store as a host kept it (`room.storeSnapshot()` of an earlier room), to start from. */
+  store?: unknown;
 }
 
 /**
@@ -64,7 +68,16 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
     // Through createRoom, as every host makes rooms; the wrapper only keeps the game it made.
     this.room = createRoom(
       { ...definition, create: (o, p) => (made = definition.create(o, p)) },
-      { kind: definition.kind, roomId: options.roomId ?? "test", overrides: options.overrides, params: options.params, hooks: options.hooks, clock: this.clock },
+      {
+        kind: definition.kind,
+        roomId: options.roomId ?? "test",
+        overrides: options.overrides,
+        params: options.params,
+        hooks: options.hooks,
+        clock: this.clock,
+        env: options.env,
+        store: options.store,
+      },
     );
     this.game = made as Gm;
     const json = this.game.sync.mode === "json";
@@ -99,10 +112,14 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
   }
 
   /**
-   * Lets queued microtasks run: turn-based rooms (`ticking: false`) flush on one after a change,
-   * so await this after a move before reading the players' views.
+   * Lets queued microtasks run and the game's deferred work (`ctx.defer`) settle: turn-based
+   * rooms (`ticking: false`) flush on a microtask after a change, so await this after a move
+   * before reading the players' views, and after anything that defers work (a fake binding's
+   * promise) before looking at what it did.
    */
   async settle(): Promise<void> {
+    for (let i = 0; i < SETTLE_TURNS; i++) await Promise.resolve();
+    await this.room.deferredIdle();
     for (let i = 0; i < SETTLE_TURNS; i++) await Promise.resolve();
     this.#receiveAll();
   }

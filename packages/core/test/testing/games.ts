@@ -103,7 +103,7 @@ export class DotsGame implements Game<DotsInput> {
     this.ctx.emit(this.w.reset().u8(1).varuint(playerId).f64(d.rec.x).toBytes());
   }
 
-  tick(): void {}
+  tick(_now: number, _dtMs: number): void {}
 
   readonly onMessage = messageHandlers<typeof dotsTypes>({
     echo: {

@@ -93,8 +93,6 @@ export class FpsGame implements Game<FpsInput> {
   private readonly audience: number[] = [];
   private readonly point: HistoryPoint = { x: 0, y: 0 };
   private ctx: GameContext = NO_CONTEXT;
-  /** Room clock time of room time 0 (the welcome's `roomEpoch`): shot times count from it. */
-  private epoch = 0;
   /** The scoreboard's entity id. */
   private scoreboardEntity: number;
 
@@ -124,9 +122,6 @@ export class FpsGame implements Game<FpsInput> {
 
   init(ctx: GameContext): void {
     this.ctx = ctx;
-    // The room creates its epoch and then initialises the game in the same synchronous step,
-    // so the clock reads the same instant (the room core does not hand the epoch over).
-    this.epoch = ctx.now();
   }
 
   join(playerId: number, name: string): void {
@@ -252,7 +247,8 @@ export class FpsGame implements Game<FpsInput> {
     if (s.rec.hp === 0) return;
     if (!s.fire.take(receivedAt)) return reject("illegal_move", `firing faster than ${FPS_RULES.fireRatePerSec} shots/s`);
     const now = this.ctx.now();
-    let t = this.epoch + shot.time;
+    // The shot's time is room time as the client read it from its frames: the game's own clock.
+    let t = shot.time;
     if (t > now) t = now;
     else if (t < now - FPS_RULES.rewindCapMs) t = now - FPS_RULES.rewindCapMs;
 

@@ -1,5 +1,6 @@
 import { detachedContext, reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
 import { decodeTttInput, type TttInput } from "./tttInput";
+import { saveRound, type TttEnv, type TttRoundResult } from "./tttResults";
 import { emptyBoard, isFull, otherMark, winnerOf, type Board, type Mark } from "./tttRules";
 import type { TttSeatView, TttView } from "./tttView";
 
@@ -18,7 +19,12 @@ export interface TttCheckpoint extends Pick<TttView, "board" | "status" | "turn"
   seats: Record<Mark, SeatState | null>;
 }
 
-const NO_CONTEXT: GameContext = detachedContext();
+const NO_CONTEXT: GameContext<TttEnv> = detachedContext<TttEnv>();
+
+/** Store key of the room's last finished rounds (`ctx.store`: kept across restarts and sessions). */
+const RECENT_KEY = "recent";
+/** How many finished rounds the room keeps in its store and shows (`TttView.recent`). */
+export const TTT_RECENT_ROUNDS = 5;
 
 /**
  * `ttt-json`: turn-based tic-tac-toe for two seats, synced as JSON, with no tick loop. State
@@ -31,8 +37,13 @@ const NO_CONTEXT: GameContext = detachedContext();
  * moves on a taken cell or outside a running round with `illegal_move`. After a win or draw
  * both players send `{ rematch: true }` to start the next round. A player leaving mid-round
  * forfeits it.
+ *
+ * Results: every finished round is kept in the room's store (the last {@link TTT_RECENT_ROUNDS},
+ * shown to players as `recent`; they survive restarts and the room emptying) and, when the host
+ * has a `RESULTS` D1 binding, written there off the tick path (`ctx.defer`) for the history
+ * (tttResults.ts; docs/write-your-own-room.md, "Keeping results").
  */
-export class TicTacToeGame implements Game<TttInput> {
+export class TicTacToeGame implements Game<TttInput, TttEnv> {
   readonly kind = "ttt-json";
   readonly ticking = false;
   readonly sync = { mode: "json" as const, source: { viewFor: (playerId: number) => this.viewFor(playerId) } };
@@ -46,9 +57,9 @@ export class TicTacToeGame implements Game<TttInput> {
   private rematch = new Set<Mark>();
   private round = 0;
   private score = { X: 0, O: 0, draws: 0 };
-  private ctx: GameContext = NO_CONTEXT;
+  private ctx: GameContext<TttEnv> = NO_CONTEXT;
 
-  init(ctx: GameContext): void {
+  init(ctx: GameContext<TttEnv>): void {
     this.ctx = ctx;
   }
 
@@ -85,12 +96,13 @@ export class TicTacToeGame implements Game<TttInput> {
   leave(playerId: number): void {
     const m = this.markOf(playerId);
     if (!m) return;
-    this.seats[m] = null;
+    // Finished before the seat empties: the round's result names both players.
     if (this.status === "playing") {
       this.finish(otherMark(m), null, true);
     } else if (this.status !== "won" && this.status !== "draw") {
       this.status = "waiting";
     }
+    this.seats[m] = null;
     this.rematch.clear();
     this.ctx.markChanged();
   }
@@ -123,7 +135,13 @@ export class TicTacToeGame implements Game<TttInput> {
       rematch: (["X", "O"] as const).filter((m) => this.rematch.has(m)),
       round: this.round,
       score: { ...this.score },
+      recent: this.recent(),
     };
+  }
+
+  /** The room's last finished rounds, newest first (from its store). */
+  recent(): TttRoundResult[] {
+    return this.ctx.store.get<TttRoundResult[]>(RECENT_KEY) ?? [];
   }
 
   private place(mark: Mark, cell: number): void | InputRejection {
@@ -169,6 +187,14 @@ export class TicTacToeGame implements Game<TttInput> {
     this.turn = null;
     if (winner) this.score[winner]++;
     else this.score.draws++;
+    this.keep({ round: this.round, endedAt: Date.now(), x: this.seats.X?.name ?? "", o: this.seats.O?.name ?? "", outcome: winner ?? "draw", forfeit });
+  }
+
+  /** A finished round: into the room's store, and to the `RESULTS` database when there is one. */
+  private keep(result: TttRoundResult): void {
+    this.ctx.store.set(RECENT_KEY, [result, ...this.recent()].slice(0, TTT_RECENT_ROUNDS));
+    const db = this.ctx.env?.RESULTS;
+    if (db) this.ctx.defer(() => saveRound(db, this.ctx.roomId, result), "save round");
   }
 
   /** Everything a restart needs to continue the round on the same board (see `Game.checkpoint`). */

@@ -1,3 +1,4 @@
+import type { TttRoundResult } from "./tttResults";
 import type { Board, Mark } from "./tttRules";
 
 /** One seat as clients see it. */
@@ -33,4 +34,6 @@ export interface TttView {
   round: number;
   /** Results between the current two players (reset when a seat changes hands). */
   score: { X: number; O: number; draws: number };
+  /** The room's last finished rounds, newest first, across restarts and sessions. */
+  recent: TttRoundResult[];
 }

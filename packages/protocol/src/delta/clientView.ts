@@ -5,7 +5,7 @@ import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "..
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
 import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
-import { without, type AnyChange, type FieldChangeCallback, type FieldName } from "./viewWatchers";
+import { without, type AnyChange, type FieldChangeCallback, type FieldName, type FieldValueCallback, type WatchOptions } from "./viewWatchers";
 
 /** An entity callback with the schema's types erased. */
 type EntityFn = (e: ViewEntity) => void;
@@ -31,7 +31,8 @@ interface Entity extends ViewEntity {
  * stream is reliable and ordered, so a bad body means the connection must start over.
  *
  * Callbacks: {@link onAdd}, {@link onRemove} and {@link onChange} (per field, with the previous
- * value), called once a body applied whole: removes, then adds, then changes, each in wire order.
+ * value), called once a body applied whole: removes, then adds (with the first values that
+ * `immediate` field watchers hear, in the order they subscribed), then changes, each in wire order.
  */
 export class ClientView<D extends SchemaDecl = SchemaDecl> {
   // Typed with D, unlike the callback lists below: this lets TypeScript compare views by shape,
@@ -82,10 +83,12 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   /**
    * Calls `fn` for each entity that enters the view (spawned, came into range, or came back after
-   * a reconnect); returns the unsubscribe function.
+   * a reconnect), and with `{ immediate: true }` at once for each entity already in view;
+   * returns the unsubscribe function.
    */
-  onAdd(fn: (e: AnyViewEntity<D>) => void): () => void {
+  onAdd(fn: (e: AnyViewEntity<D>) => void, options?: WatchOptions): () => void {
     this.#addFns = [...this.#addFns, fn as EntityFn];
+    if (options?.immediate) for (const e of [...this.#entities.values()]) fn(e);
     return () => void (this.#addFns = without(this.#addFns, fn as EntityFn));
   }
 
@@ -103,10 +106,23 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
    * (not when it enters: see {@link onAdd}). Only entity types declaring the field report it, and
    * `entity` is narrowed to them. Returns the unsubscribe function.
    */
-  onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void {
+  onChange<F extends FieldName<D>>(field: F, fn: FieldChangeCallback<D, F>): () => void;
+  /**
+   * As above; with `{ immediate: true }` `fn` also hears the value the field has now, at once for
+   * every entity in view that has it, and the first value of every entity that enters later, with
+   * `previous` undefined: one callback sees every value the field takes.
+   */
+  onChange<F extends FieldName<D>>(field: F, fn: FieldValueCallback<D, F>, options: WatchOptions): () => void;
+  onChange(field: string, callback: (...args: never[]) => void, options?: WatchOptions): () => void {
+    const fn = callback as AnyChange;
     const byName = this.#changeFns;
-    byName.set(field, [...(byName.get(field) ?? []), fn as AnyChange]);
-    return () => void byName.set(field, without(byName.get(field)!, fn as AnyChange));
+    byName.set(field, [...(byName.get(field) ?? []), fn]);
+    // First values ride on the adds: at once for the entities in view, then as each enters.
+    const first = options?.immediate ? this.onAdd((e) => void (Object.hasOwn(e.record, field) && fn(e as never, e.record[field], undefined)), options) : null;
+    return () => {
+      byName.set(field, without(byName.get(field)!, fn));
+      first?.();
+    };
   }
 
   /** Forgets everything (start of a new connection) and accepts bodies again after a failure. */

@@ -18,6 +18,26 @@ export type FieldValueOf<D extends SchemaDecl, F extends string> = { [K in keyof
  */
 export type FieldChangeCallback<D extends SchemaDecl, F extends string> = (entity: EntityWithField<D, F>, value: FieldValueOf<D, F>, previous: FieldValueOf<D, F>) => void;
 
+/**
+ * A field callback that also hears the value each entity starts with (`onChange` with
+ * `{ immediate: true }`): then `previous` is undefined.
+ */
+export type FieldValueCallback<D extends SchemaDecl, F extends string> = (
+  entity: EntityWithField<D, F>,
+  value: FieldValueOf<D, F>,
+  previous: FieldValueOf<D, F> | undefined,
+) => void;
+
+/** Options of the view's `onAdd` and `onChange`. */
+export interface WatchOptions {
+  /**
+   * Also report what is already there: `onAdd` calls back at once for every entity in view;
+   * `onChange` calls back at once with the current value of every entity in view that has the
+   * field, and later with the first value of every entity that enters (`previous` undefined).
+   */
+  immediate?: boolean;
+}
+
 /** A field change callback with its types erased, as the view stores it. */
 export type AnyChange = (entity: never, value: unknown, previous: unknown) => void;
 
