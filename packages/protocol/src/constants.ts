@@ -52,6 +52,8 @@ export const Kind = {
   Stats: 0x85,
   /** Server: the answer to a MESSAGE request: a payload, or an error code. */
   Reply: 0x86,
+  /** Server: a notice from the game (`ctx.send` / `ctx.broadcast`): a type and a JSON payload. */
+  Notice: 0x87,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */
