@@ -1,19 +1,28 @@
-import type { InputRejection, RoomMetadata } from "@tikron/protocol";
+import type { AnyGameTypes, EventOf, InputRejection, NoticesOf, RoomMetadata } from "@tikron/protocol";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
 // The refusal shape is shared with clients (input codecs run on both sides), so it lives in the
 // protocol; re-exported here so room code and games can keep importing it from the core.
 export { reject, isRejection, type InputRejection } from "@tikron/protocol";
 
-/** What a game may ask of the room it runs in. Nothing here is transport-specific. */
-export interface GameContext {
+/**
+ * What a game may ask of the room it runs in. Nothing here is transport-specific. `G`, the game's
+ * client-facing declaration (`defineGameTypes`), types what it emits and the notices it sends
+ * (`GameContext<typeof tagGame>`); without it they are unchecked.
+ */
+export interface GameContext<G extends AnyGameTypes = AnyGameTypes> {
   /** Room time in ms (the clock the tick loop runs on). */
   now(): number;
   /**
-   * Queues an event (opaque bytes in binary rooms, a JSON value in JSON rooms) for the next
-   * flush. `to` limits the audience to those player ids; omitted means every connected player.
+   * Queues an event for the next flush. In binary rooms one of the schema's declared events
+   * (`{ kind: "kill", killer, victim }`, encoded once here whatever its audience), or bytes of
+   * the game's own codec; in JSON rooms a JSON value. `to` limits the audience to those player
+   * ids; omitted means every connected player.
+   *
+   * @throws TypeError for an event object the room cannot encode: a kind its schema does not
+   * declare, or any object when it declares no events.
    */
-  emit(event: Uint8Array | unknown, to?: Iterable<number>): void;
+  emit(event: EventOf<G> | Uint8Array, to?: Iterable<number>): void;
   /** Marks state as changed so a JSON room flushes (binary rooms flush on cadence anyway). */
   markChanged(): void;
   /** Increments a game-specific counter reported under `game` in `tk:stats`. */
@@ -34,11 +43,25 @@ export interface GameContext {
   unlock(): void;
   /** Makes the room private (never listed or picked; joined by id) or public again. */
   setPrivate(value: boolean): void;
+
+  // ---- notices: JSON messages to players, outside the state stream --------------------------
+
+  /**
+   * Sends player `playerId` a notice (a scoreboard, a round's summary: rare, any JSON value),
+   * typed by the declaration's `notices`. It goes out at the next flush, before that flush's
+   * frame; a player who is not connected then misses it (it is not held for a reconnect).
+   *
+   * @throws RangeError for a type that is not 1–32 of `A-Z a-z 0-9 _ . : -`, or a payload whose
+   * JSON is over MAX_NOTICE_PAYLOAD_CHARS; TypeError for a payload that is not JSON-able.
+   */
+  send<K extends keyof NoticesOf<G> & string>(playerId: number, type: K, data: NoticesOf<G>[K]): void;
+  /** {@link send} to every connected player: the notice is encoded once. */
+  broadcast<K extends keyof NoticesOf<G> & string>(type: K, data: NoticesOf<G>[K]): void;
 }
 
 /**
  * A {@link GameContext} for a game outside a room (its own tests, tools driving its rules):
- * time 0, nothing emitted, counters dropped, metadata kept in memory; `parts` replaces any of it.
+ * time 0, nothing emitted or sent, counters dropped, metadata kept in memory; `parts` replaces any of it.
  */
 export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = {}): GameContext {
   let metadata: RoomMetadata = {};
@@ -61,6 +84,8 @@ export function detachedContext(parts: Partial<Omit<GameContext, "metadata">> = 
     lock: () => {},
     unlock: () => {},
     setPrivate: () => {},
+    send: () => {},
+    broadcast: () => {},
     ...parts,
   };
 }

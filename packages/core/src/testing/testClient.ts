@@ -15,6 +15,8 @@ import {
   type MessageRequest,
   type MessageResponse,
   type MessagesOf,
+  type Notice,
+  type NoticesOf,
   type ReplyMessage,
   type StateOf,
   type WelcomeFields,
@@ -67,7 +69,7 @@ interface Pending {
  * the SDK's `connect({ game })` does: inputs go through the declaration's `encodeInput`, events
  * come out of its `decodeEvent`, and state is read through the real decoder (the schema's
  * `ClientView` in binary rooms, the latest view in JSON rooms), reset on every welcome. It sees
- * what the room really sent over its in-memory socket: frames, errors, replies and the close.
+ * what the room really sent over its in-memory socket: frames, errors, replies, notices and the close.
  *
  * Everything is synchronous except {@link request} (a promise, as in the SDK). Messages are read
  * when the test looks (every getter reads what arrived), so a message the client cannot decode
@@ -96,6 +98,7 @@ export class TestClient<G extends AnyGameTypes> {
   readonly #frames: TestFrame<EventOf<G>>[] = [];
   readonly #events: EventOf<G>[] = [];
   readonly #errors: ErrorMessage[] = [];
+  readonly #notices: Notice<NoticesOf<G>>[] = [];
   readonly #messages: DecodedServerMessage[] = [];
 
   /**
@@ -155,6 +158,12 @@ export class TestClient<G extends AnyGameTypes> {
     return this.#frames;
   }
 
+  /** Every notice the room's game sent this client (`ctx.send` / `ctx.broadcast`), typed by the declaration, in order. */
+  get notices(): readonly Notice<NoticesOf<G>>[] {
+    this.receive();
+    return this.#notices;
+  }
+
   /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order. */
   get errors(): readonly ErrorMessage[] {
     this.receive();
@@ -207,6 +216,7 @@ export class TestClient<G extends AnyGameTypes> {
       else if (m.kind === "frame") this.#onFrame(m, data.length);
       else if (m.kind === "error") this.#errors.push(m);
       else if (m.kind === "reply") this.#onReply(m);
+      else if (m.kind === "notice") this.#notices.push({ type: m.type, data: m.data } as Notice<NoticesOf<G>>);
     }
     if (socket.closed && !this.#closeSeen) {
       this.#closeSeen = true;
