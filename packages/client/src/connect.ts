@@ -1,4 +1,4 @@
-import type { AnyGameTypes, AnyMessages, EventOf, InputOf, MessagesOf, StateOf } from "@tikron/protocol";
+import type { AnyGameTypes, AnyMessages, AnyNotices, EventOf, InputOf, MessagesOf, NoticesOf, StateOf } from "@tikron/protocol";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import type { JoinError } from "./joinError";
 import { RoomConnection } from "./roomConnection";
@@ -18,8 +18,8 @@ export { RoomConnection };
  *
  * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
  * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes
- * it), `event` bodies are its decoded events, `state` its view, and `send` / `request` its
- * room messages. With `startClosed: true` the
+ * it), `event` bodies are its decoded events (the schema's declared ones), `state` its view,
+ * `send` / `request` its room messages and `notice` events its notices. With `startClosed: true` the
  * connection waits for {@link RoomConnection.open}.
  *
  * @example
@@ -30,9 +30,9 @@ export { RoomConnection };
  * ```
  * @throws Error when no WebSocket implementation is available (pass `WebSocketImpl`).
  */
-export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>>;
+export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>, NoticesOf<G>>;
 /** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
-export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S, unknown, unknown, AnyMessages>;
-export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown, AnyMessages> {
-  return new RoomConnection<unknown, unknown, unknown, AnyMessages>(url, options);
+export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S, unknown, unknown, AnyMessages, AnyNotices>;
+export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices> {
+  return new RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>(url, options);
 }

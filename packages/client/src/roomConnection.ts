@@ -22,6 +22,7 @@ import {
   type MessageRequest,
   type MessageResponse,
   type MessagesOf,
+  type Notice,
   type StateOf,
 } from "@tikron/protocol";
 import { ClockSync } from "./clockSync";
@@ -60,20 +61,20 @@ function byteSize(data: unknown): number {
 }
 
 // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
-type Events<S> = RoomEvents<S, any>;
+type Events<S> = RoomEvents<S, any, any>;
 
 /**
  * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
  * server's frames into typed events. Created by {@link connect}.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
- * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
- * with a `game` declaration fills all four from it. Written by hand, `RoomConnection<S>` (or
- * `RoomConnection`) takes the connection of any game whose state is `S`: `M` defaults to `any`,
- * since a connection limited to its game's message names could not pass where any name may be
- * sent.
+ * `event` events, `M` the room messages {@link send} and {@link request} take and `N` the
+ * notices `notice` events carry; connecting with a `game` declaration fills all five from it.
+ * Written by hand, `RoomConnection<S>` (or `RoomConnection`) takes the connection of any game
+ * whose state is `S`: `M` and `N` default to `any`, since a connection limited to its game's
+ * message names could not pass where any name may be sent.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> extends RoomEmitter<RoomEvents<S, E>> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */
@@ -523,6 +524,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
         return this.#requests.settle(m.requestId, m.stats);
       case "reply":
         return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+      case "notice":
+        if (this.#status === "joined") this.emit("notice", { type: m.type, data: m.data } as Notice<N>);
     }
   }
 

@@ -1,7 +1,6 @@
 import type { BinaryWriter } from "./binaryWriter";
 import type { ClientView } from "./delta/clientView";
-import { DecodeError } from "./decodeError";
-import type { DeclaredEvent, EventDecl } from "./schema/events";
+import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
 
 /**
@@ -184,19 +183,10 @@ export interface GameTypesBuilder<I, E, S> {
 
 const passThrough = (v: unknown): unknown => v;
 
-/**
- * The event decoder of a binary declaration: the game's own, else its schema's declared events
- * (a body they refuse is thrown, so the connection drops a stream it cannot follow), else none.
- */
+/** The event decoder of a binary declaration: the game's own, else its schema's declared events, else none. */
 function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>): (body: unknown) => unknown {
   const events = spec.schema.events;
-  if (spec.decodeEvent) return spec.decodeEvent as (body: unknown) => unknown;
-  if (!events) return passThrough;
-  return (body) => {
-    const e = events.decode(body as Uint8Array);
-    if (e instanceof DecodeError) throw e;
-    return e;
-  };
+  return (spec.decodeEvent ?? (events ? declaredEventDecoder(events) : passThrough)) as (body: unknown) => unknown;
 }
 
 /**

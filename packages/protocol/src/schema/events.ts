@@ -92,6 +92,19 @@ export class EventSchema<V extends EventDecl = EventDecl> {
 }
 
 /**
+ * The event decoder a client runs for `events`: a body they refuse is thrown as its
+ * {@link DecodeError}, so the connection drops a stream it can no longer follow (the schema
+ * hash promised both ends the same declaration).
+ */
+export function declaredEventDecoder<V extends EventDecl>(events: EventSchema<V>): (body: Uint8Array) => DeclaredEvent<V> {
+  return (body) => {
+    const e = events.decode(body);
+    if (e instanceof DecodeError) throw e;
+    return e;
+  };
+}
+
+/**
  * Declares a room's events, e.g. `defineEvents({ kill: { killer: varuint(), victim: varuint() } })`.
  * Order matters: kinds and fields are tagged on the wire by position.
  *

@@ -41,4 +41,4 @@ export {
   type EntityType,
   type SchemaOptions,
 } from "./schema";
-export { EventSchema, defineEvents, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";
+export { EventSchema, defineEvents, declaredEventDecoder, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";
