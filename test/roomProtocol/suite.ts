@@ -12,12 +12,12 @@ import { connect, JoinError, type RoomConnection } from "@tikron/client";
 import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import {
   agarSchema,
-  decodeFpsEvent,
   encodeAgarInput,
   encodeFpsMove,
   encodeFpsShot,
   encodeMovementInput,
   FPS_PRESETS,
+  fpsEvents,
   fpsSchema,
   movementSchema,
   type FpsEvent,
@@ -34,7 +34,7 @@ function viewOf<D extends SchemaDecl>(c: RawClient, schema: Schema<D>): ClientVi
 function eventsOf(c: RawClient): FpsEvent[] {
   return c.frames.flatMap((f) =>
     f.frame.events.map((b) => {
-      const e = decodeFpsEvent(b);
+      const e = fpsEvents.decode(b);
       if (isDecodeError(e)) throw e;
       return e;
     }),
