@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { connect, JoinError, type RoomConnection } from "@tikron/client";
-import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Schema, type SchemaDecl, jsonDialect } from "@tikron/protocol";
 import {
   agarSchema,
   encodeAgarInput,
@@ -183,7 +183,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       const o = openJson(room);
       expect(await x.join("x")).not.toBeNull();
       expect(await o.join("o")).not.toBeNull();
-      const third = connect(wsUrl(), { kind: "ttt-json", room: roomId, json: true, reconnect: { baseMs: 50, maxMs: 100 } });
+      const third = connect(wsUrl(), { kind: "ttt-json", room: roomId, json: jsonDialect, reconnect: { baseMs: 50, maxMs: 100 } });
       sockets.push(third);
       const { ms, error } = await joinFailure(third);
       expect(error).toMatchObject({ name: "JoinError", code: "room_full", closeCode: CloseCode.room_full });

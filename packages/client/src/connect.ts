@@ -9,7 +9,7 @@ export { RoomConnection };
  * Joins room `room` of kind `kind` on the server at `url` (e.g. `wss://game.example.com`) and
  * returns the live connection at once; listen for `welcome` (or await `whenJoined()`).
  *
- * After the socket opens, hello is sent (binary, or JSON with `json: true`), carrying the
+ * After the socket opens, hello is sent (binary, or JSON with `json: jsonDialect`), carrying the
  * reconnect token on rejoins. Unexpected drops reconnect with jittered, bounded backoff and keep
  * the seat; `join_throttled` is retried no sooner than the server asks; refused joins
  * (`unauthorized`, `forbidden`, `not_found`, `room_full`, ...), closes that mean "do not come

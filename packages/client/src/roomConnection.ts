@@ -9,13 +9,16 @@
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
+  BinaryWriter,
   CloseCode,
   DecodeError,
   PROTOCOL_VERSION,
   ReceiptCounter,
+  binaryDialect,
   closeName,
   readCloseReason,
   type AnyGameTypes,
+  type ClientDialect,
   type EventOf,
   type InputOf,
   type MessageName,
@@ -39,7 +42,7 @@ import { schemaDecoder } from "./schemaDecoder";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
 import { createStats, refreshStats, type ConnectionStats } from "./stats";
-import { ClientWire, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
@@ -82,7 +85,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   readonly #game: AnyGameTypes | null;
-  readonly #wire: ClientWire;
+  /** The dialect spoken: the game's, the `json` option's, or binary. */
+  readonly #dialect: ClientDialect;
+  /** Writes every binary message sent (the dialect copies what it hands out). */
+  readonly #w = new BinaryWriter(256);
   readonly #now: () => number;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
@@ -142,13 +148,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#ticket = options.ticket;
     this.#token = options.token ?? "";
     if (options.snapshots) this.#snapshots.add(options.snapshots);
-    const json = game ? game.json : (options as ConnectOptions<S>).json === true;
-    this.#wire = new ClientWire(json);
+    const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
+    // A JavaScript caller may still pass the old `json: true`: say what replaced it.
+    if (typeof dialect.decode !== "function") throw new TypeError("json: pass the JSON dialect (json: jsonDialect)");
+    const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
-    this.#inputs = inputSender(game, this.#wire, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    this.#inputs = inputSender(game, dialect, this.#w, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -264,7 +272,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
    */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    return this.#request(timeoutMs, "stats request", (id) => this.#wire.statsRequest(id));
+    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(this.#w, id));
   }
 
   /**
@@ -279,7 +287,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
     const json = messageJson(type, payload);
     if (!this.#canSend()) return false;
-    this.#post(this.#wire.message(0, type, json));
+    this.#post(this.#dialect.message(this.#w, 0, type, json));
     return true;
   }
 
@@ -291,7 +299,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `not_joined`, or `message_too_large` / `bad_message` found before sending.
    */
   request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    return this.#request(timeoutMs, `request ${type}`, (id) => this.#wire.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
+    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(this.#w, id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -302,7 +310,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
     // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
-    if (options.leave !== false) this.#post(this.#wire.leave());
+    if (options.leave !== false) this.#post(this.#dialect.leave(this.#w));
     this.#end(1000, "client closed", true, null);
   }
 
@@ -342,7 +350,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    this.#post(this.#wire.leave());
+    this.#post(this.#dialect.leave(this.#w));
     this.#roomId = room;
     this.#kindName = options.kind ?? this.#kindName;
     this.#ticket = options.ticket ?? this.#ticket;
@@ -386,7 +394,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     ws.onopen = () => {
       if (this.#ws !== ws) return;
       this.#helloAt = this.#now();
-      this.#post(this.#wire.hello(this.#token, this.#opts.name ?? ""));
+      this.#post(this.#dialect.hello(this.#w, this.#token, this.#opts.name ?? ""));
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#onMessage(ev.data);
@@ -489,7 +497,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const t = this.#now();
     // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
     // keepalive lets a sleeping turn-based room answer without waking up.
-    this.#post(this.#pingsLeft > 0 ? this.#wire.ping(t) : this.#wire.keepalive(t));
+    this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(this.#w, t) : this.#dialect.keepalive(this.#w, t));
     if (this.#pingsLeft > 0) this.#pingsLeft--;
     this.#schedulePing();
   };
@@ -505,10 +513,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const st = this.#counters;
     st.messagesIn++;
     st.bytesIn += byteSize(data);
-    const m = decodeIncoming(data);
+    const m = this.#dialect.decode(data);
     if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
-      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
+      this.#post(this.#dialect.receipt(this.#w, this.#receipts.messages, this.#receipts.units));
     }
     switch (m.kind) {
       case "welcome":

@@ -25,6 +25,7 @@ import {
   writeScalarDelta,
   writeScalarFull,
   type DeclaredEvent,
+  jsonDialect,
 } from "@tikron/protocol";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
@@ -63,7 +64,7 @@ interface Board {
   cells: string[];
   turn: "x" | "o";
 }
-const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: true });
+const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: jsonDialect });
 
 const now = () => Date.now();
 const conns = fakeTimeConnections();

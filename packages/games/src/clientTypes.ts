@@ -1,4 +1,4 @@
-import { defineGameTypes } from "@tikron/protocol";
+import { defineGameTypes, jsonDialect } from "@tikron/protocol";
 import { encodeAgarInput, type AgarInput } from "./agar/agarInput";
 import { agarSchema } from "./agar/agarSchema";
 import { encodeFpsMove, encodeFpsShot, type FpsInput } from "./fps/fpsInput";
@@ -35,4 +35,4 @@ export const fpsTypes = defineGameTypes<FpsInput>()({
 });
 
 /** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
-export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: true });
+export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect });

@@ -1,4 +1,5 @@
 import type { BinaryWriter } from "./binaryWriter";
+import { binaryDialect, type ClientDialect, type JsonDialect } from "./clientDialects";
 import type { ClientView } from "./delta/clientView";
 import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
@@ -23,6 +24,8 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}, N = {}
   readonly schema: Schema<any> | null;
   /** True for JSON text-mode rooms. */
   readonly json: boolean;
+  /** The dialect a client speaks to its rooms: the binary one, or the JSON one the declaration named. */
+  readonly dialect: ClientDialect;
   /**
    * Turns one input into its payload: bytes in binary rooms (written with `w`, valid until its
    * next use; the connection copies what it keeps), a JSON value in JSON rooms.
@@ -154,8 +157,11 @@ export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends Ev
 export interface JsonGameSpec<I, E, M = {}, N = {}> {
   /** The room kind. */
   kind: string;
-  /** Marks the JSON room. */
-  json: true;
+  /**
+   * Marks the JSON room with the dialect its clients speak: `jsonDialect` (named here, so only
+   * JSON games' pages bundle JSON decoding).
+   */
+  json: JsonDialect;
   /** Turns an input into the JSON value sent; default: the input itself. */
   encodeInput?(input: I): unknown;
   /** Checks or converts one event value; null for a kind not known. Default: the value as is. */
@@ -192,7 +198,7 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
 /**
  * Declares a game's client-facing types: `defineGameTypes<Input>()({ kind, schema, encodeInput })`
  * for a binary room (the state type comes from the schema, the event type from its declared
- * events), or `defineGameTypes<Input, Event, View>()({ kind, json: true })` for a JSON room. Two
+ * events), or `defineGameTypes<Input, Event, View>()({ kind, json: jsonDialect })` for a JSON room. Two
  * steps so the input type is written once while the schema's types are still inferred. A binary
  * room whose events are bytes of its own gives `Event` and a `decodeEvent`.
  *
@@ -211,6 +217,7 @@ export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I
         kind: spec.kind,
         schema: spec.schema,
         json: false,
+        dialect: binaryDialect,
         encodeInput: spec.encodeInput,
         decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>) as (body: unknown) => E | null,
       };
@@ -220,6 +227,7 @@ export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I
       kind: spec.kind,
       schema: null,
       json: true,
+      dialect: spec.json,
       encodeInput: encode ? (input: I) => encode(input) : passThrough,
       decodeEvent: (spec.decodeEvent ?? passThrough) as (body: unknown) => E | null,
     };

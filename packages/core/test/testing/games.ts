@@ -18,6 +18,7 @@ import {
   type EntityRecord,
   type EventOf,
   type InputRejection,
+  jsonDialect,
 } from "@tikron/protocol";
 import { messageHandlers, type Game, type GameContext, type GameDefinition } from "../../src";
 import { SyncWorld } from "../../src/sync";
@@ -144,7 +145,7 @@ export interface TallyNotices {
   milestone: { total: number };
 }
 
-export const tallyTypes = defineGameTypes<TallyInput, { added: number; by: number }, TallyView>()({ kind: "tally", json: true, notices: defineNotices<TallyNotices>() });
+export const tallyTypes = defineGameTypes<TallyInput, { added: number; by: number }, TallyView>()({ kind: "tally", json: jsonDialect, notices: defineNotices<TallyNotices>() });
 
 export class TallyGame implements Game<TallyInput> {
   readonly kind = "tally";
