@@ -16,20 +16,20 @@ export interface InputSender {
 /**
  * Sequence numbers (strictly increasing for the life of the connection), the game's input
  * encoding and the batches of `batchInputsMs` (`batchMs` > 0, binary rooms: an input waits at
- * most that long and leaves with the others in one INPUT frame). Written with `w` in `dialect`,
- * sent through `post`, which answers false (sending nothing) while the connection is not joined.
+ * most that long and leaves with the others in one INPUT frame). Written in `dialect`, sent
+ * through `post`, which answers false (sending nothing) while the connection is not joined.
  */
 export function inputSender(
   game: AnyGameTypes | null,
   dialect: ClientDialect,
-  w: BinaryWriter,
   batchMs: number,
   now: () => number,
   stats: ConnectionStats,
   post: (data: string | Uint8Array) => boolean,
 ): InputSender {
   let nextSeq = 1;
-  // Reused by the game's input encoder; allocated on the first typed input.
+  // Reused by the game's input encoder (allocated on the first typed input), and by batches,
+  // whose payloads are copies by then.
   let writer: BinaryWriter | undefined;
   const batch: InputEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,7 +40,7 @@ export function inputSender(
     batch.length = 0;
   };
   const flush = (): void => {
-    if (batch.length > 0 && post(encodeInputs(w.reset(), batch).toBytes())) lastBatchAt = now();
+    if (batch.length > 0 && post(encodeInputs((writer ??= new BinaryWriter(64)).reset(), batch).toBytes())) lastBatchAt = now();
     drop();
   };
   return {
@@ -55,7 +55,7 @@ export function inputSender(
         if (batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= batchMs) flush();
         else timer ??= setTimeout(flush, batchMs - sinceLast);
       } else {
-        post(dialect.input(w, seq, payload));
+        post(dialect.input(seq, payload));
       }
       nextSeq++;
       stats.inputsSent++;

@@ -9,7 +9,6 @@
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
-  BinaryWriter,
   CloseCode,
   DecodeError,
   PROTOCOL_VERSION,
@@ -87,8 +86,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #game: AnyGameTypes | null;
   /** The dialect spoken: the game's, the `json` option's, or binary. */
   readonly #dialect: ClientDialect;
-  /** Writes every binary message sent (the dialect copies what it hands out). */
-  readonly #w = new BinaryWriter(256);
   readonly #now: () => number;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
@@ -156,7 +153,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
-    this.#inputs = inputSender(game, dialect, this.#w, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    this.#inputs = inputSender(game, dialect, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -272,7 +269,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
    */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(this.#w, id));
+    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(id));
   }
 
   /**
@@ -287,7 +284,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
     const json = messageJson(type, payload);
     if (!this.#canSend()) return false;
-    this.#post(this.#dialect.message(this.#w, 0, type, json));
+    this.#post(this.#dialect.message(0, type, json));
     return true;
   }
 
@@ -299,7 +296,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `not_joined`, or `message_too_large` / `bad_message` found before sending.
    */
   request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(this.#w, id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
+    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -310,7 +307,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
     // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
-    if (options.leave !== false) this.#post(this.#dialect.leave(this.#w));
+    if (options.leave !== false) this.#post(this.#dialect.leave());
     this.#end(1000, "client closed", true, null);
   }
 
@@ -350,7 +347,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    this.#post(this.#dialect.leave(this.#w));
+    this.#post(this.#dialect.leave());
     this.#roomId = room;
     this.#kindName = options.kind ?? this.#kindName;
     this.#ticket = options.ticket ?? this.#ticket;
@@ -394,7 +391,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     ws.onopen = () => {
       if (this.#ws !== ws) return;
       this.#helloAt = this.#now();
-      this.#post(this.#dialect.hello(this.#w, this.#token, this.#opts.name ?? ""));
+      this.#post(this.#dialect.hello(this.#token, this.#opts.name ?? ""));
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#onMessage(ev.data);
@@ -497,7 +494,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const t = this.#now();
     // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
     // keepalive lets a sleeping turn-based room answer without waking up.
-    this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(this.#w, t) : this.#dialect.keepalive(this.#w, t));
+    this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(t) : this.#dialect.keepalive(t));
     if (this.#pingsLeft > 0) this.#pingsLeft--;
     this.#schedulePing();
   };
@@ -516,7 +513,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const m = this.#dialect.decode(data);
     if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
-      this.#post(this.#dialect.receipt(this.#w, this.#receipts.messages, this.#receipts.units));
+      this.#post(this.#dialect.receipt(this.#receipts.messages, this.#receipts.units));
     }
     switch (m.kind) {
       case "welcome":

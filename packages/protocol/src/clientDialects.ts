@@ -1,4 +1,4 @@
-import type { BinaryWriter } from "./binaryWriter";
+import { BinaryWriter } from "./binaryWriter";
 import { encodeHello, encodeInputs, encodeLeave, encodePing, encodeReceipt, encodeStatsRequest } from "./clientMessages";
 import { MAX_INPUT_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./constants";
 import { DecodeError } from "./decodeError";
@@ -13,8 +13,8 @@ import { decodeServerMessage } from "./serverMessages";
  * dialect (a JSON game's declaration holds `json: jsonDialect`), so a page of a binary game
  * bundles no JSON decoding.
  *
- * Binary messages are written with `w` (reset here) and returned as exact-size copies: a socket
- * may queue the bytes, so a reused buffer must not be handed out.
+ * Binary messages are returned as exact-size copies: a socket may queue the bytes, so a reused
+ * buffer must not be handed out.
  */
 export interface ClientDialect {
   /** True for the JSON text dialect. */
@@ -22,30 +22,30 @@ export interface ClientDialect {
   /** Decodes one server message (a WebSocket message's data). Never throws. */
   decode(data: unknown): DecodedServerMessage | DecodeError;
   /** A hello with the reconnect token (empty for a new seat) and the display name. */
-  hello(w: BinaryWriter, token: string, name: string): string | Uint8Array;
+  hello(token: string, name: string): string | Uint8Array;
   /**
    * One input: binary rooms take a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES (see
    * {@link checkInputPayload}), JSON rooms any JSON value.
    */
-  input(w: BinaryWriter, seq: number, payload: unknown): string | Uint8Array;
+  input(seq: number, payload: unknown): string | Uint8Array;
   /** A clock ping. */
-  ping(w: BinaryWriter, clientTime: number): string | Uint8Array;
+  ping(clientTime: number): string | Uint8Array;
   /**
    * What keeps an idle socket alive: a clock ping in binary rooms (which never sleep), the fixed
    * JSON keepalive text in JSON rooms (a sleeping room answers it without waking).
    */
-  keepalive(w: BinaryWriter, clientTime: number): string | Uint8Array;
+  keepalive(clientTime: number): string | Uint8Array;
   /** A `tk:stats` request. */
-  statsRequest(w: BinaryWriter, requestId: number): string | Uint8Array;
+  statsRequest(requestId: number): string | Uint8Array;
   /** A receipt (counts taken modulo 2^32; see `ReceiptCounter`). */
-  receipt(w: BinaryWriter, messages: number, units: number): string | Uint8Array;
+  receipt(messages: number, units: number): string | Uint8Array;
   /**
    * A room message; `json` is the payload's JSON text.
    * @throws RangeError for a type that is not a legal message type name.
    */
-  message(w: BinaryWriter, requestId: number, type: string, json: string): string | Uint8Array;
+  message(requestId: number, type: string, json: string): string | Uint8Array;
   /** A leave (the seat is freed at once). */
-  leave(w: BinaryWriter): string | Uint8Array;
+  leave(): string | Uint8Array;
 }
 
 /** The JSON dialect's type: a {@link ClientDialect} that speaks JSON text. */
@@ -61,6 +61,12 @@ export function checkInputPayload(payload: unknown): Uint8Array {
   return payload;
 }
 
+/**
+ * Writes every binary message a client sends: each is encoded and copied out in one synchronous
+ * call, so one writer serves every connection.
+ */
+const w = /* @__PURE__ */ new BinaryWriter(256);
+
 /** The binary dialect: the protocol's frames. */
 export const binaryDialect: ClientDialect = {
   json: false,
@@ -69,14 +75,14 @@ export const binaryDialect: ClientDialect = {
     if (ArrayBuffer.isView(data)) return decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     return new DecodeError("bad_value", "a binary room sent something other than bytes");
   },
-  hello: (w, token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
-  input: (w, seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
-  ping: (w, clientTime) => encodePing(w.reset(), clientTime).toBytes(),
-  keepalive: (w, clientTime) => encodePing(w.reset(), clientTime).toBytes(),
-  statsRequest: (w, requestId) => encodeStatsRequest(w.reset(), requestId).toBytes(),
-  receipt: (w, messages, units) => encodeReceipt(w.reset(), messages, units).toBytes(),
-  message: (w, requestId, type, json) => encodeRoomMessage(w.reset(), requestId, type, json).toBytes(),
-  leave: (w) => encodeLeave(w.reset()).toBytes(),
+  hello: (token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
+  input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
+  ping: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
+  keepalive: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
+  statsRequest: (requestId) => encodeStatsRequest(w.reset(), requestId).toBytes(),
+  receipt: (messages, units) => encodeReceipt(w.reset(), messages, units).toBytes(),
+  message: (requestId, type, json) => encodeRoomMessage(w.reset(), requestId, type, json).toBytes(),
+  leave: () => encodeLeave(w.reset()).toBytes(),
 };
 
 const text = (m: JsonClientMessage): string => JSON.stringify(m);
@@ -87,13 +93,13 @@ export const jsonDialect: JsonDialect = {
   decode(data) {
     return typeof data === "string" ? decodeServerText(data) : new DecodeError("bad_value", "a JSON room sent something other than text");
   },
-  hello: (_w, token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
-  input: (_w, seq, data) => text({ t: "input", seq, data }),
-  ping: (_w, ct) => text({ t: "ping", ct }),
+  hello: (token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
+  input: (seq, data) => text({ t: "input", seq, data }),
+  ping: (ct) => text({ t: "ping", ct }),
   keepalive: () => JSON_KEEPALIVE,
-  statsRequest: (_w, id) => text({ t: "stats", id }),
-  receipt: (_w, messages, units) => text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }),
-  message(_w, requestId, type, json) {
+  statsRequest: (id) => text({ t: "stats", id }),
+  receipt: (messages, units) => text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }),
+  message(requestId, type, json) {
     if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
     // The type matched isMessageType (no quotes or escapes), and `json` is JSON text: spliced as they are.
     return `{"t":"msg","type":"${type}","id":${requestId},"data":${json}}`;

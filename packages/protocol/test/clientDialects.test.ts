@@ -18,25 +18,25 @@ import {
 // What a client says in each dialect, checked against the room's decoders; and what it reads.
 const w = new BinaryWriter(8); // small on purpose: exercises growth
 const binary = {
-  hello: (token: string, name: string) => binaryDialect.hello(w, token, name),
-  input: (seq: number, payload: unknown) => binaryDialect.input(w, seq, payload),
+  hello: (token: string, name: string) => binaryDialect.hello(token, name),
+  input: (seq: number, payload: unknown) => binaryDialect.input(seq, payload),
   inputs: (entries: { seq: number; payload: Uint8Array }[]) => encodeInputs(w.reset(), entries).toBytes(),
-  ping: (t: number) => binaryDialect.ping(w, t),
-  keepalive: (t: number) => binaryDialect.keepalive(w, t),
-  statsRequest: (id: number) => binaryDialect.statsRequest(w, id),
-  receipt: (m: number, u: number) => binaryDialect.receipt(w, m, u),
-  message: (id: number, type: string, json: string) => binaryDialect.message(w, id, type, json),
-  leave: () => binaryDialect.leave(w),
+  ping: (t: number) => binaryDialect.ping(t),
+  keepalive: (t: number) => binaryDialect.keepalive(t),
+  statsRequest: (id: number) => binaryDialect.statsRequest(id),
+  receipt: (m: number, u: number) => binaryDialect.receipt(m, u),
+  message: (id: number, type: string, json: string) => binaryDialect.message(id, type, json),
+  leave: () => binaryDialect.leave(),
 };
 const json = {
-  hello: (token: string, name: string) => jsonDialect.hello(w, token, name),
-  input: (seq: number, payload: unknown) => jsonDialect.input(w, seq, payload),
-  ping: (t: number) => jsonDialect.ping(w, t),
-  keepalive: (t: number) => jsonDialect.keepalive(w, t),
-  statsRequest: (id: number) => jsonDialect.statsRequest(w, id),
-  receipt: (m: number, u: number) => jsonDialect.receipt(w, m, u),
-  message: (id: number, type: string, text: string) => jsonDialect.message(w, id, type, text),
-  leave: () => jsonDialect.leave(w),
+  hello: (token: string, name: string) => jsonDialect.hello(token, name),
+  input: (seq: number, payload: unknown) => jsonDialect.input(seq, payload),
+  ping: (t: number) => jsonDialect.ping(t),
+  keepalive: (t: number) => jsonDialect.keepalive(t),
+  statsRequest: (id: number) => jsonDialect.statsRequest(id),
+  receipt: (m: number, u: number) => jsonDialect.receipt(m, u),
+  message: (id: number, type: string, text: string) => jsonDialect.message(id, type, text),
+  leave: () => jsonDialect.leave(),
 };
 const messageJson = (_type: string, value: unknown): string => JSON.stringify(value ?? null);
 const u32 = fc.nat({ max: 0xffffffff });

@@ -81,9 +81,7 @@ export class TestClient<G extends AnyGameTypes> {
   readonly #label: string;
   readonly #host: TestClientHost;
   readonly #types: G;
-  /** Writes what this client says, in its declaration's dialect (the dialect copies what it hands out). */
-  readonly #w = new BinaryWriter(256);
-  /** The game's input codec writes here. */
+  /** The game's input codec writes here, and input batches (the dialect writes the rest). */
   readonly #writer = new BinaryWriter(64);
   readonly #view: ClientView | null;
   readonly #options: JoinOptions;
@@ -258,13 +256,13 @@ export class TestClient<G extends AnyGameTypes> {
     if (!this.#types.json && !payloads.every((p) => p instanceof Uint8Array)) throw new TypeError(`${this.#label}: binary input payloads are Uint8Arrays`);
     const { dialect } = this.#types;
     if (dialect.json) {
-      for (const payload of payloads) this.#post(dialect.input(this.#w, ++this.#seq, payload));
+      for (const payload of payloads) this.#post(dialect.input(++this.#seq, payload));
       return this.#seq;
     }
     // As the SDK batches them: INPUT frames of up to MAX_INPUTS_PER_FRAME entries each.
     for (let i = 0; i < payloads.length; i += MAX_INPUTS_PER_FRAME) {
       const chunk = payloads.slice(i, i + MAX_INPUTS_PER_FRAME).map((payload) => ({ seq: ++this.#seq, payload: payload as Uint8Array }));
-      this.#post(encodeInputs(this.#w.reset(), chunk).toBytes());
+      this.#post(encodeInputs(this.#writer.reset(), chunk).toBytes());
     }
     return this.#seq;
   }
@@ -277,7 +275,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   send<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): void {
     this.#assertOpen(`send ${type}`);
-    this.#post(this.#types.dialect.message(this.#w, 0, type, jsonOf(payload)));
+    this.#post(this.#types.dialect.message(0, type, jsonOf(payload)));
   }
 
   /**
@@ -291,7 +289,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   request<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): Promise<MessageResponse<MessagesOf<G>, K>> {
     this.#assertOpen(`request ${type}`);
-    const data = this.#types.dialect.message(this.#w, this.#nextRequestId, type, jsonOf(payload));
+    const data = this.#types.dialect.message(this.#nextRequestId, type, jsonOf(payload));
     const id = this.#nextRequestId++;
     const answer = new Promise<unknown>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     this.#post(data);
@@ -307,7 +305,7 @@ export class TestClient<G extends AnyGameTypes> {
   /** Leaves the room: the seat is freed at once and the room closes the socket (1000). */
   leave(): void {
     this.#assertOpen("leave");
-    this.#post(this.#types.dialect.leave(this.#w));
+    this.#post(this.#types.dialect.leave());
   }
 
   /**
@@ -343,13 +341,13 @@ export class TestClient<G extends AnyGameTypes> {
     const refusal = room.admitSocket(identity, address);
     if (refusal) throw new Error(`${this.#label}: the room refused the socket before it opened (${refusal.status} ${refusal.reason})`);
     const socket: TestSocket = new TestSocket((messages, units) => {
-      const receipt = this.#types.dialect.receipt(this.#w, messages, units);
+      const receipt = this.#types.dialect.receipt(messages, units);
       clock.setTimer(() => {
         if (!socket.closed) room.message(socket.connId, receipt);
       }, 0);
     });
     socket.connId = room.open(socket, identity, address);
-    room.message(socket.connId, this.#types.dialect.hello(this.#w, token, this.name));
+    room.message(socket.connId, this.#types.dialect.hello(token, this.name));
     return socket;
   }
 
