@@ -49,7 +49,10 @@ export interface ClientDialect {
 }
 
 /** The JSON dialect's type: a {@link ClientDialect} that speaks JSON text. */
-export type JsonDialect = ClientDialect & { readonly json: true };
+export type JsonDialect = ClientDialect & {
+  /** Always true: the JSON text dialect. */
+  readonly json: true;
+};
 
 /**
  * `payload` if it can be a binary input (a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES).

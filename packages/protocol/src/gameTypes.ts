@@ -124,7 +124,14 @@ export type NoticesOf<G extends AnyGameTypes> = G extends GameTypes<any, any, an
 export type AnyNotices = Record<string, unknown>;
 
 /** One notice of map `N` as a client receives it: its type and payload, a union over the types (`type` narrows it). */
-export type Notice<N> = { [K in keyof N & string]: { type: K; data: N[K] } }[keyof N & string];
+export type Notice<N> = {
+  [K in keyof N & string]: {
+    /** The notice type. */
+    type: K;
+    /** Its payload. */
+    data: N[K];
+  };
+}[keyof N & string];
 
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;

@@ -27,7 +27,12 @@ export type EventDecl = Record<string, TypeDecl>;
  * declared kind, the other properties are its fields' values. A union over the kinds, so
  * `switch (e.kind)` narrows it.
  */
-export type DeclaredEvent<V extends EventDecl> = { [K in keyof V & string]: { kind: K } & EntityRecord<V[K]> }[keyof V & string];
+export type DeclaredEvent<V extends EventDecl> = {
+  [K in keyof V & string]: {
+    /** The declared kind's name. */
+    kind: K;
+  } & EntityRecord<V[K]>;
+}[keyof V & string];
 
 /** One declared event kind, resolved. */
 export interface EventKind {
