@@ -26,7 +26,7 @@ beforeAll(async () => {
   const executable = ensureChromium();
   await buildWeb();
   const bundled = await build({
-    stdin: { contents: `export { connect, JoinError } from "@tikron/client";`, resolveDir: `${REPO_ROOT}/apps/web`, loader: "ts" },
+    stdin: { contents: `export { connect, JoinError, jsonDialect } from "@tikron/client";`, resolveDir: `${REPO_ROOT}/apps/web`, loader: "ts" },
     bundle: true,
     format: "iife",
     globalName: "Tikron",
