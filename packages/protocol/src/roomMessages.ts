@@ -116,16 +116,20 @@ export function encodeNotice<W extends BinaryWriter>(w: W, type: string, payload
  * {@link DecodeError}, or a SyntaxError for a payload that is not JSON.
  */
 export function readNotice(f: ServerFields): NoticeMessage {
+  return { kind: "notice", type: readType(f), data: jsonField(f, MAX_NOTICE_PAYLOAD_CHARS * 3, "data") ?? null };
+}
+
+/** Reads a message or notice type name; throws {@link DecodeError} for one that is not legal. */
+function readType(f: ServerFields): string {
   const type = f.string(MAX_MESSAGE_TYPE_LENGTH, "type");
-  if (!isMessageType(type)) throw new DecodeError("bad_value", "notice type must be 1-32 of A-Z a-z 0-9 _ . : -");
-  return { kind: "notice", type, data: jsonField(f, MAX_NOTICE_PAYLOAD_CHARS * 3, "data") ?? null };
+  if (!isMessageType(type)) throw new DecodeError("bad_value", "type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  return type;
 }
 
 /** Reads a MESSAGE's body (after its kind byte); throws {@link DecodeError}. */
 export function readRoomMessage(r: BinaryReader): RoomMessage {
   const requestId = r.varuint();
-  const type = r.string(MAX_MESSAGE_TYPE_LENGTH);
-  if (!isMessageType(type)) throw new DecodeError("bad_value", "message type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  const type = readType(r);
   // Bounded by the frame; the room checks the payload's own limit so it can answer the request.
   return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
 }
