@@ -1,20 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_BUNDLE_ENTRY, SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
+import { GAME_BUNDLE_BUDGET_GZIP, GAME_BUNDLE_ENTRY, PAGE_BUNDLE_ENTRY, SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
 import { buildPackages } from "../build-packages";
 
+/** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker. */
+const OPTIONAL = [
+  "packages/client/src/snapshotBuffer.ts",
+  "packages/client/src/playoutClock.ts",
+  "packages/client/src/entityTrack.ts",
+  "packages/client/src/interpolatedView.ts",
+  "packages/client/src/sampling.ts",
+  "packages/client/src/prediction.ts",
+  "packages/protocol/src/jsonMessages.ts",
+  "packages/client/src/matchmaker.ts",
+];
+
 describe("SDK browser bundle", () => {
-  it("holds no room-core or Cloudflare code and stays within its gzip budget", async () => {
+  it("the whole SDK holds no room-core or Cloudflare code and stays within its gzip budget", async () => {
     const report = await measureSdkBundle();
     const paths = report.inputs.map((i) => i.path);
-    // Sanity: the measurement really bundled the SDK and the game's codec.
+    // Sanity: the measurement really bundled the SDK, every optional part included.
     expect(paths).toContain("packages/client/src/connect.ts");
-    expect(paths).toContain("packages/games/src/agar/agarInput.ts");
-    expect(paths.filter((p) => p.startsWith("packages/core/") || p.startsWith("packages/cloudflare/"))).toEqual([]);
-    // Only agar's declarations were asked for: other games' modules must be shaken out.
-    expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
+    for (const p of OPTIONAL) expect(paths).toContain(p);
+    expect(paths.filter((p) => p.startsWith("packages/core/") || p.startsWith("packages/cloudflare/") || p.startsWith("packages/games/"))).toEqual([]);
     // The room's reader of client frames is server-side code: the SDK only writes them.
     expect(paths).not.toContain("packages/protocol/src/inputFrame.ts");
     expect(report.gzipBytes).toBeLessThanOrEqual(SDK_BUNDLE_BUDGET_GZIP);
+  });
+
+  it("a game using only connect and its declaration pays for no interpolation, prediction, JSON dialect or matchmaker, within its budget", async () => {
+    const report = await measureSdkBundle(GAME_BUNDLE_ENTRY);
+    const paths = report.inputs.map((i) => i.path);
+    expect(paths).toContain("packages/client/src/roomConnection.ts");
+    expect(paths).toContain("packages/protocol/src/delta/clientView.ts");
+    expect(paths).toContain("packages/games/src/agar/agarSchema.ts");
+    expect(paths.filter((p) => OPTIONAL.includes(p))).toEqual([]);
+    // Only agar's declarations were asked for: other games' modules must be shaken out.
+    expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
+    expect(report.gzipBytes).toBeLessThanOrEqual(GAME_BUNDLE_BUDGET_GZIP);
   });
 
   it("tree-shakes what a page does not import (sideEffects: false, no eager instances)", async () => {

@@ -5,8 +5,8 @@
  * repository's toolchain, OUTSIDE the repository. The project it makes installs those tarballs
  * with npm (no workspace links), type-checks and builds, runs its own tests, runs under
  * `wrangler dev` on loopback, and is played from Node with the installed SDK: join, inputs
- * acknowledged and applied, state and events received, a refused input, a room message request
- * answered (and one refused), and a reconnect into the held seat. Its type-only checks of the
+ * acknowledged and applied, state, declared events and notices received, a refused input, a room
+ * message request answered (and one refused), and a reconnect into the held seat. Its type-only checks of the
  * typed SDK must fail exactly where they say they do; on a Node older than the project's
  * `engines`, the scaffold and `npm run dev` say so in one line.
  */
@@ -33,7 +33,6 @@ interface Play {
   BinaryWriter: Protocol["BinaryWriter"];
   tagSchema: { hash: number };
   encodeTagInput(w: InstanceType<Protocol["BinaryWriter"]>, input: { dx: -1 | 0 | 1; dy: -1 | 0 | 1 }): Uint8Array;
-  decodeTagEvent: Starter["decodeTagEvent"];
   TAG_KIND: string;
   tagGame: Starter["tagGame"];
 }
@@ -105,7 +104,7 @@ beforeAll(async () => {
       contents: [
         `export { connect, matchmaker, schemaDecoder } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
-        `export { tagSchema, encodeTagInput, decodeTagEvent, TAG_KIND, tagGame } from "./src/shared/tag";`,
+        `export { tagSchema, encodeTagInput, TAG_KIND, tagGame } from "./src/shared/tag";`,
       ].join("\n"),
       resolveDir: app,
       loader: "ts",
@@ -221,13 +220,14 @@ describe("a project made by create-tikron, outside the repository", () => {
     }
   });
 
-  it("plays: join, events, inputs acknowledged and applied, a refused input, state for everyone, a chat request", async () => {
+  it("plays: join, events, inputs acknowledged and applied, a refused input, state for everyone, a chat request and its notice", async () => {
     const base = server!.url;
     const health = (await (await fetch(`${base}/health`)).json()) as { kinds: string[] };
     expect(health.kinds).toEqual([play.TAG_KIND]);
 
     const mine = { entity: -1, errors: [] as string[] };
-    // Ann plays typed by the game's declaration; bob the untyped way, with raw bytes.
+    // Ann plays typed by the game's declaration; bob the untyped way, with raw bytes (his
+    // schemaDecoder still reads the schema's declared events).
     const ann = play.connect(base, { game: play.tagGame, room: "r1", name: "ann" });
     closers.push(() => ann.close());
     ann.on("event", (e) => {
@@ -238,9 +238,11 @@ describe("a project made by create-tikron, outside the repository", () => {
     const bobChats: string[] = [];
     const bob = play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) });
     bob.on("error", (e) => bobErrors.push(e.name));
-    bob.on("event", (e) => {
-      const ev = play.decodeTagEvent(e.body);
-      if (ev?.kind === "chat") bobChats.push(`${ev.from}: ${ev.text}`);
+    const bobEvents: unknown[] = [];
+    bob.on("event", (e) => bobEvents.push(e.body));
+    bob.on("notice", (n) => {
+      const line = n.data as { from: string; text: string };
+      if (n.type === "chat") bobChats.push(`${line.from}: ${line.text}`);
     });
     closers.push(() => bob.close());
     const [wa, wb] = await Promise.all([ann.whenJoined(), bob.whenJoined()]);
@@ -253,6 +255,8 @@ describe("a project made by create-tikron, outside the repository", () => {
     };
     await waitFor("both players in both views", () => records(ann).size === 2 && records(bob).size === 2);
     await waitFor("ann's entity id event", () => mine.entity >= 0);
+    await waitFor("bob's entity id event", () => bobEvents.length > 0);
+    expect(bobEvents[0]).toEqual({ kind: "youAre", entity: expect.any(Number) });
     const annView = records(ann);
     expect(annView.get(mine.entity)?.name).toBe("ann");
     expect([...annView.values()].filter((r) => r.it).length).toBe(1);
@@ -272,10 +276,10 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(bob.status).toBe("joined");
 
     // A room message outside the tick, typed by the game's declaration: the room answers the
-    // request with how many players heard the line, and bob gets it as a chat event.
+    // request with how many players heard the line, and bob gets it as a chat notice.
     const reply = await ann.request("chat", { text: "  you're it  " });
     expect(reply).toEqual({ heardBy: 2 });
-    await waitFor("ann's chat line in bob's events", () => bobChats.includes("ann: you're it"));
+    await waitFor("ann's chat line in bob's notices", () => bobChats.includes("ann: you're it"));
     // Refusals reject the request with the room's error name; neither connection suffers.
     const blank = await ann.request("chat", { text: "   " }).catch((e: unknown) => e);
     expect(blank).toMatchObject({ name: "RequestError", code: "bad_message" });
@@ -311,12 +315,12 @@ describe("a project made by create-tikron, outside the repository", () => {
       room: "r2",
       name: "carl",
       WebSocketImpl: TrackedWebSocket,
-      decoder: play.schemaDecoder(play.tagSchema as never, { decodeEvent: play.decodeTagEvent }),
+      decoder: play.schemaDecoder(play.tagSchema as never),
     });
     closers.push(() => carl.close());
     carl.on("event", (e) => {
-      const ev = e.body as ReturnType<Play["decodeTagEvent"]>;
-      if (ev?.kind === "youAre") entity = ev.entity;
+      const ev = e.body as { kind: string; entity?: number };
+      if (ev.kind === "youAre") entity = ev.entity!;
     });
     const first = await carl.whenJoined();
     await waitFor("carl's entity id", () => entity >= 0);

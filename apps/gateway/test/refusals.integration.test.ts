@@ -6,7 +6,7 @@
  * tried again, no sooner than asked.
  */
 import { createServer, type AddressInfo } from "node:net";
-import { connect, JoinError, type CloseInfo, type ConnectOptions, type ReconnectingInfo, type RoomConnection, type WebSocketConstructor } from "@tikron/client";
+import { connect, jsonDialect, JoinError, type CloseInfo, type ConnectOptions, type ReconnectingInfo, type RoomConnection, type WebSocketConstructor } from "@tikron/client";
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { CloseCode } from "@tikron/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,10 +101,10 @@ describe("refused joins reach the client as close codes (production config)", ()
 
   it("a full room rejects the join with room_full; a throttled join is retried after its wait and then joins", async () => {
     // ttt-json seats two.
-    const seated = await Promise.all(["x", "o"].map(async (p) => connect(prod.url, { kind: "ttt-json", json: true, room: "full1", ticket: await ticket("full1", p, "ttt-json") })));
+    const seated = await Promise.all(["x", "o"].map(async (p) => connect(prod.url, { kind: "ttt-json", json: jsonDialect, room: "full1", ticket: await ticket("full1", p, "ttt-json") })));
     conns.push(...seated);
     await Promise.all(seated.map((c) => c.whenJoined()));
-    const full = await refusedJoin({ kind: "ttt-json", json: true, room: "full1", ticket: await ticket("full1", "third", "ttt-json") });
+    const full = await refusedJoin({ kind: "ttt-json", json: jsonDialect, room: "full1", ticket: await ticket("full1", "third", "ttt-json") });
     expect(full.error).toMatchObject({ code: "room_full", closeCode: CloseCode.room_full });
     expect(full.ms).toBeLessThan(1000);
     expect(full.retries).toEqual([]);

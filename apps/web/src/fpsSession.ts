@@ -10,8 +10,8 @@ import {
   type StateEvent,
 } from "@tikron/client";
 import { FPS } from "./gameRules";
-import { clampToArena, decodeFpsEvent, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
-import { BinaryWriter, isDecodeError } from "@tikron/protocol";
+import { clampToArena, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
+import { BinaryWriter } from "@tikron/protocol";
 import { Camera } from "./camera";
 import { CorrectionBlend } from "./correctionBlend";
 import { angleDelta, planarDistance, type Point } from "./geometry";
@@ -89,7 +89,8 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
       applyInput: (s, m) => stepShooter(s, m, m.dtMs, world, { x: 0, y: 0, hp: 0 }),
       error: planarDistance,
     });
-    const decoder = schemaDecoder(fpsSchema, { decodeEvent: (body) => decodeFpsEvent(body as Uint8Array) });
+    // The schema declares the events: the decoder reads tracers and kills with no codec of ours.
+    const decoder = schemaDecoder(fpsSchema);
     decoder.state.onRemove((e) => {
       if (e.type === "player") this.playerLeft(e.id);
       else this.scoreboard = null;
@@ -308,11 +309,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
   }
 
   private onEvent(e: GameEvent): void {
-    const ev = e.body as FpsEvent | Error;
-    if (isDecodeError(ev) || ev instanceof Error) {
-      this.lastError = `event: ${ev.message}`;
-      return;
-    }
+    const ev = e.body as FpsEvent;
     const now = performance.now();
     if (ev.kind === "tracer") {
       this.tracers.add(ev.hit !== 0 ? TracerKind.Hit : TracerKind.Miss, ev.x0, ev.y0, ev.x1, ev.y1, now);

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const executable = ensureChromium();
   await buildWeb();
   const bundled = await build({
-    stdin: { contents: `export { connect, JoinError } from "@tikron/client";`, resolveDir: `${REPO_ROOT}/apps/web`, loader: "ts" },
+    stdin: { contents: `export { connect, JoinError, jsonDialect } from "@tikron/client";`, resolveDir: `${REPO_ROOT}/apps/web`, loader: "ts" },
     bundle: true,
     format: "iife",
     globalName: "Tikron",
@@ -75,7 +75,8 @@ function joinInPage(page: Page, options: { kind: string; room: string; ticket?: 
   return page.evaluate(
     async ({ url, options }) => {
       const T = (window as unknown as { Tikron: typeof import("@tikron/client") }).Tikron;
-      const conn = T.connect(url, { ...options, reconnect: { baseMs: 50, maxMs: 100, maxAttempts: 20 } });
+      // The JSON dialect is the page's own object (it cannot cross into the page): named here.
+      const conn = T.connect(url, { ...options, json: options.json ? T.jsonDialect : undefined, reconnect: { baseMs: 50, maxMs: 100, maxAttempts: 20 } });
       const closes: PageJoin["closes"] = [];
       const retries: PageJoin["retries"] = [];
       conn.on("close", (c) => closes.push({ code: c.code, reason: c.reason, willReconnect: c.willReconnect }));

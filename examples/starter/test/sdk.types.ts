@@ -5,10 +5,10 @@
  */
 import { connect, type RoomConnection } from "@tikron/client";
 import type { StateOf } from "@tikron/protocol";
-import { tagGame, type TagEvent, type TagInput, type TagMessages } from "../src/shared/tag";
+import { tagGame, type TagEvent, type TagInput, type TagMessages, type TagNotices } from "../src/shared/tag";
 
 /** A connection that never opens (no socket needed to check types). */
-export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput, TagEvent, TagMessages> {
+export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput, TagEvent, TagMessages, TagNotices> {
   const room = connect("ws://127.0.0.1:8787", { game: tagGame, room: "r1", startClosed: true });
 
   room.sendInput({ dx: 1, dy: -1 });
@@ -22,14 +22,24 @@ export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput
   // @ts-expect-error: not an event of a connection
   room.on("youAre", () => {});
   room.on("event", (e) => {
-    // @ts-expect-error: only `youAre` events carry an entity (narrow on `kind` first)
-    void e.body.entity;
+    // @ts-expect-error: the schema's `youAre` event carries an entity, no text
+    void e.body.text;
     if (e.body.kind === "youAre") {
       const entity: number = e.body.entity;
       void entity;
     }
     // @ts-expect-error: the tag game has no such event kind
     if (e.body.kind === "tagged") return;
+  });
+
+  // Notices are typed by the declaration's TagNotices.
+  room.on("notice", (n) => {
+    if (n.type === "chat") {
+      const line: string = `${n.data.from}: ${n.data.text}`;
+      void line;
+    }
+    // @ts-expect-error: the tag game sends no such notice
+    if (n.type === "scores") return;
   });
 
   // Room messages are typed by the declaration's TagMessages.

@@ -2,7 +2,7 @@
  * The game tested the way the room runs it, in Node and without Cloudflare: `TestRoom` makes the
  * room from the game's definition on a fake clock, and its players speak `tagGame`, the same
  * declaration the page connects with (inputs through its codec, state through its schema's
- * view, events decoded).
+ * view, events and notices decoded).
  */
 import { TestRoom, type TestClient } from "@tikron/core/testing";
 import { BinaryWriter } from "@tikron/protocol";
@@ -48,7 +48,7 @@ describe("a tag room", () => {
     expect(annAsBobSeesHer().x).toBeGreaterThan(x0);
     expect(await ann.request("chat", { text: "hi" })).toEqual({ heardBy: 2 });
     room.advance(50);
-    expect(bob.events).toContainEqual({ kind: "chat", from: "ann", text: "hi" });
+    expect(bob.notices).toContainEqual({ type: "chat", data: { from: "ann", text: "hi" } });
   });
 
   it("moves players by their inputs and passes 'it' on a touch", () => {
@@ -108,9 +108,8 @@ describe("tag chat (a room message)", () => {
     expect(await ann.request("chat", { text: "tag me" })).toEqual({ heardBy: 2 });
     await expect(ann.request("chat", { text: "" })).rejects.toMatchObject({ code: "bad_message" });
     room.advance(50);
-    const chats = (p: Player) => p.events.filter((e) => e.kind === "chat");
-    expect(chats(bob)).toEqual([{ kind: "chat", from: "ann", text: "tag me" }]);
-    expect(chats(ann)).toEqual(chats(bob));
+    expect(bob.notices).toEqual([{ type: "chat", data: { from: "ann", text: "tag me" } }]);
+    expect(ann.notices).toEqual(bob.notices);
     expect(room.stats().game).toMatchObject({ chats: 1 });
     expect(room.stats().gameMessages).toMatchObject({ received: 2, handled: 1, refused: 1 });
   });

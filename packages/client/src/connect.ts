@@ -1,4 +1,4 @@
-import type { AnyGameTypes, AnyMessages, EventOf, InputOf, MessagesOf, StateOf } from "@tikron/protocol";
+import type { AnyGameTypes, AnyMessages, AnyNotices, EventOf, InputOf, MessagesOf, NoticesOf, StateOf } from "@tikron/protocol";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import type { JoinError } from "./joinError";
 import { RoomConnection } from "./roomConnection";
@@ -9,7 +9,7 @@ export { RoomConnection };
  * Joins room `room` of kind `kind` on the server at `url` (e.g. `wss://game.example.com`) and
  * returns the live connection at once; listen for `welcome` (or await `whenJoined()`).
  *
- * After the socket opens, hello is sent (binary, or JSON with `json: true`), carrying the
+ * After the socket opens, hello is sent (binary, or JSON with `json: jsonDialect`), carrying the
  * reconnect token on rejoins. Unexpected drops reconnect with jittered, bounded backoff and keep
  * the seat; `join_throttled` is retried no sooner than the server asks; refused joins
  * (`unauthorized`, `forbidden`, `not_found`, `room_full`, ...), closes that mean "do not come
@@ -18,8 +18,8 @@ export { RoomConnection };
  *
  * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
  * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes
- * it), `event` bodies are its decoded events, `state` its view, and `send` / `request` its
- * room messages. With `startClosed: true` the
+ * it), `event` bodies are its decoded events (the schema's declared ones), `state` its view,
+ * `send` / `request` its room messages and `notice` events its notices. With `startClosed: true` the
  * connection waits for {@link RoomConnection.open}.
  *
  * @example
@@ -30,9 +30,9 @@ export { RoomConnection };
  * ```
  * @throws Error when no WebSocket implementation is available (pass `WebSocketImpl`).
  */
-export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>>;
+export function connect<G extends AnyGameTypes>(url: string, options: GameConnectOptions<G>): RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>, NoticesOf<G>>;
 /** Joins with an explicit `kind` and `decoder` (raw input payloads and event bodies). */
-export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S, unknown, unknown, AnyMessages>;
-export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown, AnyMessages> {
-  return new RoomConnection<unknown, unknown, unknown, AnyMessages>(url, options);
+export function connect<S = unknown>(url: string, options: ConnectOptions<S>): RoomConnection<S, unknown, unknown, AnyMessages, AnyNotices>;
+export function connect(url: string, options: ConnectOptions | GameConnectOptions<AnyGameTypes>): RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices> {
+  return new RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>(url, options);
 }

@@ -1,4 +1,4 @@
-import type { AnyGameTypes, StateOf } from "@tikron/protocol";
+import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
 import type { ClockSyncOptions } from "./clockSync";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
@@ -38,8 +38,11 @@ export interface ConnectOptions<S = unknown> {
   name?: string;
   /** Reconnect token of an earlier session (e.g. kept across a page reload) to reclaim its seat. */
   token?: string;
-  /** JSON text-mode room (turn-based kinds such as `ttt-json`). Default false (binary). */
-  json?: boolean;
+  /**
+   * A JSON text-mode room (turn-based kinds such as `ttt-json`): pass the JSON dialect,
+   * `json: jsonDialect`. Without it the connection speaks binary (and bundles no JSON decoding).
+   */
+  json?: JsonDialect;
   /** State decoder; defaults to the raw delta bytes (binary) or the JSON view (JSON rooms). */
   decoder?: StateDecoder<S>;
   /** WebSocket implementation; default `globalThis.WebSocket`. Pass `ws`'s class on older Node. */

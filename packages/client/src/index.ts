@@ -38,8 +38,8 @@
  */
 export { connect, RoomConnection } from "./connect";
 export { RoomEmitter } from "./listeners";
-export { CloseCode, ErrorCode, errorName, closeName, type CloseName, type ErrorName } from "@tikron/protocol";
-export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages } from "@tikron/protocol";
+export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, type CloseName, type ErrorName, type ClientDialect, type JsonDialect } from "@tikron/protocol";
+export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";
 export { RequestError } from "./pendingRequests";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";

@@ -1,6 +1,5 @@
-import { BinaryWriter, MAX_INPUTS_PER_FRAME, type AnyGameTypes, type InputEntry } from "@tikron/protocol";
+import { BinaryWriter, MAX_INPUTS_PER_FRAME, checkInputPayload, encodeInputs, type AnyGameTypes, type ClientDialect, type InputEntry } from "@tikron/protocol";
 import type { ConnectionStats } from "./stats";
-import { checkBinaryPayload, type ClientWire } from "./wire";
 
 /** The input side of a connection (see {@link inputSender}). */
 export interface InputSender {
@@ -16,13 +15,21 @@ export interface InputSender {
 
 /**
  * Sequence numbers (strictly increasing for the life of the connection), the game's input
- * encoding and the batches of `batchInputsMs` (`batchMs` > 0: an input waits at most that long
- * and leaves with the others in one INPUT frame). Sends through `post`, which answers false
- * (sending nothing) while the connection is not joined.
+ * encoding and the batches of `batchInputsMs` (`batchMs` > 0, binary rooms: an input waits at
+ * most that long and leaves with the others in one INPUT frame). Written in `dialect`, sent
+ * through `post`, which answers false (sending nothing) while the connection is not joined.
  */
-export function inputSender(game: AnyGameTypes | null, wire: ClientWire, batchMs: number, now: () => number, stats: ConnectionStats, post: (data: string | Uint8Array) => boolean): InputSender {
+export function inputSender(
+  game: AnyGameTypes | null,
+  dialect: ClientDialect,
+  batchMs: number,
+  now: () => number,
+  stats: ConnectionStats,
+  post: (data: string | Uint8Array) => boolean,
+): InputSender {
   let nextSeq = 1;
-  // Reused by the game's input encoder; allocated on the first typed input.
+  // Reused by the game's input encoder (allocated on the first typed input), and by batches,
+  // whose payloads are copies by then.
   let writer: BinaryWriter | undefined;
   const batch: InputEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -33,7 +40,7 @@ export function inputSender(game: AnyGameTypes | null, wire: ClientWire, batchMs
     batch.length = 0;
   };
   const flush = (): void => {
-    if (batch.length > 0 && post(wire.inputs(batch))) lastBatchAt = now();
+    if (batch.length > 0 && post(encodeInputs((writer ??= new BinaryWriter(64)).reset(), batch).toBytes())) lastBatchAt = now();
     drop();
   };
   return {
@@ -43,12 +50,12 @@ export function inputSender(game: AnyGameTypes | null, wire: ClientWire, batchMs
       const seq = nextSeq;
       // Encode (or check) before taking the number: a payload that throws costs no seq.
       if (batchMs > 0) {
-        batch.push({ seq, payload: checkBinaryPayload(payload).slice() });
+        batch.push({ seq, payload: checkInputPayload(payload).slice() });
         const sinceLast = now() - lastBatchAt;
         if (batch.length >= MAX_INPUTS_PER_FRAME || sinceLast >= batchMs) flush();
         else timer ??= setTimeout(flush, batchMs - sinceLast);
       } else {
-        post(wire.input(seq, payload));
+        post(dialect.input(seq, payload));
       }
       nextSeq++;
       stats.inputsSent++;

@@ -2,12 +2,14 @@ import {
   CloseCode,
   type AnyGameTypes,
   type AnyMessages,
+  type AnyNotices,
   type EventOf,
   type InputOf,
   type MatchErrorCode,
   type MatchFilters,
   type MatchMode,
   type MessagesOf,
+  type NoticesOf,
   type RoomListing,
   type SeatReservation,
   type StateOf,
@@ -48,7 +50,7 @@ export interface QueueOptions {
 /** Connection options a match takes for the game it joins (kind, room and ticket come from the match). */
 type JoinOptions<G> = G extends AnyGameTypes ? Omit<GameConnectOptions<G>, "game" | "room" | "ticket"> : Omit<ConnectOptions, "kind" | "room" | "ticket">;
 /** The connection a match resolves to: typed by the game declaration, or untyped for a kind name. */
-type ConnectionOf<G> = G extends AnyGameTypes ? RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>> : RoomConnection<unknown, unknown, unknown, AnyMessages>;
+type ConnectionOf<G> = G extends AnyGameTypes ? RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>, NoticesOf<G>> : RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>;
 
 /** Joins refused for reasons another room fixes: the client matches again instead of retrying. */
 const REMATCH: readonly number[] = [CloseCode.room_full, CloseCode.reservation_invalid, CloseCode.room_locked];
@@ -158,7 +160,7 @@ export class MatchClient {
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       try {
         const seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation;
-        const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
+        const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
           ...(options as object),
           ...(typeof game === "string" ? { kind } : { game }),
           room: seat.roomId,

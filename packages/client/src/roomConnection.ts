@@ -13,15 +13,18 @@ import {
   DecodeError,
   PROTOCOL_VERSION,
   ReceiptCounter,
+  binaryDialect,
   closeName,
   readCloseReason,
   type AnyGameTypes,
+  type ClientDialect,
   type EventOf,
   type InputOf,
   type MessageName,
   type MessageRequest,
   type MessageResponse,
   type MessagesOf,
+  type Notice,
   type StateOf,
 } from "@tikron/protocol";
 import { ClockSync } from "./clockSync";
@@ -38,7 +41,7 @@ import { schemaDecoder } from "./schemaDecoder";
 import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
 import { createStats, refreshStats, type ConnectionStats } from "./stats";
-import { ClientWire, decodeIncoming, messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
@@ -60,20 +63,20 @@ function byteSize(data: unknown): number {
 }
 
 // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
-type Events<S> = RoomEvents<S, any>;
+type Events<S> = RoomEvents<S, any, any>;
 
 /**
  * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
  * server's frames into typed events. Created by {@link connect}.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
- * `event` events and `M` the room messages {@link send} and {@link request} take; connecting
- * with a `game` declaration fills all four from it. Written by hand, `RoomConnection<S>` (or
- * `RoomConnection`) takes the connection of any game whose state is `S`: `M` defaults to `any`,
- * since a connection limited to its game's message names could not pass where any name may be
- * sent.
+ * `event` events, `M` the room messages {@link send} and {@link request} take and `N` the
+ * notices `notice` events carry; connecting with a `game` declaration fills all five from it.
+ * Written by hand, `RoomConnection<S>` (or `RoomConnection`) takes the connection of any game
+ * whose state is `S`: `M` and `N` default to `any`, since a connection limited to its game's
+ * message names could not pass where any name may be sent.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> extends RoomEmitter<RoomEvents<S, E>> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
   /** Clock sync against the room's server clock. */
   readonly clock: ClockSync;
   /** The state decoder in use. */
@@ -81,7 +84,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   readonly #game: AnyGameTypes | null;
-  readonly #wire: ClientWire;
+  /** The dialect spoken: the game's, the `json` option's, or binary. */
+  readonly #dialect: ClientDialect;
   readonly #now: () => number;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
@@ -141,13 +145,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     this.#ticket = options.ticket;
     this.#token = options.token ?? "";
     if (options.snapshots) this.#snapshots.add(options.snapshots);
-    const json = game ? game.json : (options as ConnectOptions<S>).json === true;
-    this.#wire = new ClientWire(json);
+    const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
+    // A JavaScript caller may still pass the old `json: true`: say what replaced it.
+    if (typeof dialect.decode !== "function") throw new TypeError("json: pass the JSON dialect (json: jsonDialect)");
+    const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     // The welcome round trip and the first burst are applied directly; slewing starts after.
     this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
-    this.#inputs = inputSender(game, this.#wire, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    this.#inputs = inputSender(game, dialect, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -264,7 +270,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
    */
   requestStats(timeoutMs = 5000): Promise<unknown> {
-    return this.#request(timeoutMs, "stats request", (id) => this.#wire.statsRequest(id));
+    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(id));
   }
 
   /**
@@ -279,7 +285,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
     const json = messageJson(type, payload);
     if (!this.#canSend()) return false;
-    this.#post(this.#wire.message(0, type, json));
+    this.#post(this.#dialect.message(0, type, json));
     return true;
   }
 
@@ -291,7 +297,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * `not_joined`, or `message_too_large` / `bad_message` found before sending.
    */
   request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    return this.#request(timeoutMs, `request ${type}`, (id) => this.#wire.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
+    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
   }
 
   /**
@@ -302,7 +308,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
     // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
-    if (options.leave !== false) this.#post(this.#wire.leave());
+    if (options.leave !== false) this.#post(this.#dialect.leave());
     this.#end(1000, "client closed", true, null);
   }
 
@@ -342,7 +348,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
    * `token` reclaims a seat held in the new room.
    */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
-    this.#post(this.#wire.leave());
+    this.#post(this.#dialect.leave());
     this.#roomId = room;
     this.#kindName = options.kind ?? this.#kindName;
     this.#ticket = options.ticket ?? this.#ticket;
@@ -386,7 +392,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     ws.onopen = () => {
       if (this.#ws !== ws) return;
       this.#helloAt = this.#now();
-      this.#post(this.#wire.hello(this.#token, this.#opts.name ?? ""));
+      this.#post(this.#dialect.hello(this.#token, this.#opts.name ?? ""));
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#onMessage(ev.data);
@@ -489,7 +495,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     const t = this.#now();
     // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
     // keepalive lets a sleeping turn-based room answer without waking up.
-    this.#post(this.#pingsLeft > 0 ? this.#wire.ping(t) : this.#wire.keepalive(t));
+    this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(t) : this.#dialect.keepalive(t));
     if (this.#pingsLeft > 0) this.#pingsLeft--;
     this.#schedulePing();
   };
@@ -505,10 +511,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
     const st = this.#counters;
     st.messagesIn++;
     st.bytesIn += byteSize(data);
-    const m = decodeIncoming(data);
+    const m = this.#dialect.decode(data);
     if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
     if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
-      this.#post(this.#wire.receipt(this.#receipts.messages, this.#receipts.units));
+      this.#post(this.#dialect.receipt(this.#receipts.messages, this.#receipts.units));
     }
     switch (m.kind) {
       case "welcome":
@@ -532,6 +538,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any> exte
         for (const snaps of this.#snapshots) snaps.setSendInterval(rates.syncIntervalMs);
         return this.emit("cadence", rates);
       }
+      case "notice":
+        if (this.#status === "joined") this.emit("notice", { type: m.type, data: m.data } as Notice<N>);
     }
   }
 

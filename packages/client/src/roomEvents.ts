@@ -1,3 +1,4 @@
+import type { AnyNotices, Notice } from "@tikron/protocol";
 import type { WelcomeInfo } from "./wire";
 
 /**
@@ -88,14 +89,16 @@ export interface ReconnectingInfo {
   reason: string;
 }
 
-/** Events of a {@link RoomConnection}; `E` is the game's event type. */
-export interface RoomEvents<S, E = unknown> {
+/** Events of a {@link RoomConnection}; `E` is the game's event type, `N` its notice map. */
+export interface RoomEvents<S, E = unknown, N = AnyNotices> {
   /** Seated (first join or rejoin); the decoder was just reset to an empty baseline. */
   welcome: WelcomeInfo;
   /** A FRAME was applied (state, ack, or both). */
   state: StateEvent<S>;
   /** A game event from a FRAME, once per event. */
   event: GameEvent<E>;
+  /** A notice from the room's game (`ctx.send` / `ctx.broadcast`): its type and payload, typed by the game's `notices`. */
+  notice: Notice<N>;
   /** The server refused something, or something went wrong locally. */
   error: RoomError;
   /** A socket closed; `willReconnect` says whether the connection lives on. */

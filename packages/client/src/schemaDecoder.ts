@@ -1,9 +1,9 @@
-import { ClientView, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { ClientView, declaredEventDecoder, type Schema, type SchemaDecl } from "@tikron/protocol";
 import type { StateDecoder } from "./decoder";
 
 /** Options of {@link schemaDecoder}. */
 export interface SchemaDecoderOptions<D extends SchemaDecl> {
-  /** Decodes one event body (binary rooms: bytes valid only during the call). Default: as is. */
+  /** Decodes one event body (binary rooms: bytes valid only during the call). Default: the schema's declared events, else the bytes as is. */
   decodeEvent?: (body: Uint8Array | unknown) => unknown;
 }
 
@@ -39,6 +39,6 @@ export function schemaDecoder<D extends SchemaDecl>(schema: Schema<D>, options: 
     get state() {
       return view;
     },
-    decodeEvent: options.decodeEvent,
+    decodeEvent: options.decodeEvent ?? (schema.events ? (declaredEventDecoder(schema.events) as (body: unknown) => unknown) : undefined),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, u8 } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, jsonDialect, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo } from "../src/roomEvents";
 import { schemaDecoder } from "../src/schemaDecoder";
@@ -20,7 +20,7 @@ const conns = fakeTimeConnections();
 function setup(opts: { json?: boolean; decodeEvent?: (b: unknown) => unknown } = {}) {
   const { Impl, sockets } = fakeSockets();
   const decoder = opts.json ? undefined : schemaDecoder(schema, { decodeEvent: opts.decodeEvent });
-  const conn = connect("ws://h", { room: "r", kind: "k", json: opts.json, WebSocketImpl: Impl, now, decoder, reconnect: { baseMs: 1, maxMs: 1 } });
+  const conn = connect("ws://h", { room: "r", kind: "k", json: opts.json ? jsonDialect : undefined, WebSocketImpl: Impl, now, decoder, reconnect: { baseMs: 1, maxMs: 1 } });
   conns.push(conn);
   const errors: string[] = [];
   const closes: CloseInfo[] = [];

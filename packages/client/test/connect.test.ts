@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, JSON_KEEPALIVE, PROTOCOL_VERSION, encodeCadence } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, JSON_KEEPALIVE, PROTOCOL_VERSION, encodeCadence, jsonDialect } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
@@ -329,7 +329,7 @@ describe("connect() against an in-process fake socket", () => {
 
   it("speaks JSON in JSON rooms", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "g1", kind: "ttt-json", json: true, name: "bo", WebSocketImpl: Impl, now }));
+    const conn = track(connect("ws://h", { room: "g1", kind: "ttt-json", json: jsonDialect, name: "bo", WebSocketImpl: Impl, now }));
     sockets[0].serverOpen();
     expect(JSON.parse(sockets[0].sent[0] as string)).toEqual({ t: "hello", v: PROTOCOL_VERSION, token: "", name: "bo" });
     const states: unknown[] = [];
@@ -366,7 +366,7 @@ describe("connect() against an in-process fake socket", () => {
     expect(conn.welcome).toMatchObject({ tickMs: 20, syncIntervalMs: 100, playerId: 7 });
     expect([snapshots.sendIntervalMs, later.sendIntervalMs]).toEqual([100, 100]);
     // JSON rooms say it in JSON.
-    const json = track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now }));
+    const json = track(connect("ws://h", { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: Impl, now }));
     sockets[1].serverOpen();
     sockets[1].serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 50, syncIntervalMs: 50, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
     sockets[1].serverSend(JSON.stringify({ t: "cadence", tickMs: 100, syncIntervalMs: 200 }));
@@ -423,7 +423,7 @@ describe("connect() against an in-process fake socket", () => {
 describe("connect(): clock pings", () => {
   it("pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
     const { Impl, sockets } = fakeSockets();
-    track(connect("ws://h", { room: "g", kind: "ttt-json", json: true, WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
     const s = sockets[0]!;
     s.serverOpen();
     s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));

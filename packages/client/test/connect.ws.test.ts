@@ -12,6 +12,7 @@ import {
   encodePong,
   isDecodeError,
   refusalCloseReason,
+  jsonDialect,
 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import { JoinError } from "../src/index";
@@ -181,7 +182,7 @@ describe("connect() against a real WebSocket server on loopback", () => {
 
   it("speaks JSON mode to a JSON room", async () => {
     const { room, url } = await setup();
-    const conn = connect(url, { room: "g", kind: "ttt-json", json: true, WebSocketImpl: WsSocket });
+    const conn = connect(url, { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: WsSocket });
     conns.push(conn);
     await conn.whenJoined();
     const states: unknown[] = [];

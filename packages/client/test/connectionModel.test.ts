@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, closeName, encodeReply, errorName, readCloseReason, refusalCloseReason, toJsonWelcome } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, closeName, encodeReply, errorName, jsonDialect, readCloseReason, refusalCloseReason, toJsonWelcome } from "@tikron/protocol";
 import { JoinError, connect, type ConnectionStatus, type RoomConnection } from "../src/index";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
 
@@ -104,7 +104,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     now: () => Date.now(),
     connectTimeoutMs: 2000,
     batchInputsMs,
-    json: jsonRoom,
+    json: jsonRoom ? jsonDialect : undefined,
     startClosed,
     reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
     ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",

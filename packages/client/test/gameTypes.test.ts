@@ -3,10 +3,34 @@
  * by `scripts/typecheck.sh` (this file is in the root tsconfig): each must be an error, or the
  * typecheck fails. The runtime half checks the codec really runs on both sides of the types.
  */
-import { BinaryReader, BinaryWriter, FrameWriter, ClientView, DeltaSection, PROTOCOL_VERSION, bool, defineGameTypes, defineSchema, quant, quantize, string, u8, writeScalarDelta, writeScalarFull } from "@tikron/protocol";
+import {
+  BinaryReader,
+  BinaryWriter,
+  FrameWriter,
+  ClientView,
+  DeltaSection,
+  PROTOCOL_VERSION,
+  bool,
+  defineEvents,
+  defineGameTypes,
+  defineNotices,
+  defineSchema,
+  encodeNotice,
+  quant,
+  quantize,
+  string,
+  u8,
+  varuint,
+  writeEvent,
+  writeScalarDelta,
+  writeScalarFull,
+  type DeclaredEvent,
+  jsonDialect,
+} from "@tikron/protocol";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
+import { schemaDecoder } from "../src/schemaDecoder";
 import { fakeSockets, frameBytes, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 const schema = defineSchema({
@@ -40,7 +64,7 @@ interface Board {
   cells: string[];
   turn: "x" | "o";
 }
-const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: true });
+const boardGame = defineGameTypes<{ cell: number }, { kind: "over"; winner: string }, Board>()({ kind: "board", json: jsonDialect });
 
 const now = () => Date.now();
 const conns = fakeTimeConnections();
@@ -193,5 +217,84 @@ describe("change callbacks on a game connection's state", () => {
     sockets[1]!.serverOpen();
     sockets[1]!.serverSend(welcomeBytes({ schemaHash: ballSchema.hash, reconnected: true }));
     expect(log).toEqual(["add 3 a", "x 3 10→12.5", "remove 3"]);
+  });
+});
+
+describe("declared events and notices on a game connection", () => {
+  const events = defineEvents({
+    hit: { by: varuint(), at: quant(0, 100, 1 / 8) },
+    said: { text: string(20) },
+  });
+  const duelSchema = defineSchema({ ship: { x: quant(0, 100, 1) } }, { events });
+  interface DuelNotices {
+    round: { number: number; winner: string };
+  }
+  const duel = defineGameTypes<number>()({ kind: "duel", schema: duelSchema, encodeInput: (n, w) => w.reset().u8(n).toBytes(), notices: defineNotices<DuelNotices>() });
+  const body = (e: DeclaredEvent<typeof events.decl>) => writeEvent(new FrameWriter(), events, e).toBytes();
+
+  it("types the events from the schema's declaration and the notices from the game's", () => {
+    const { Impl } = fakeSockets();
+    const room = connect("ws://h", { game: duel, room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(room);
+    room.on("event", (e) => {
+      if (e.body.kind === "hit") expectTypeOf(e.body.at).toBeNumber();
+      else expectTypeOf(e.body.text).toBeString();
+      // @ts-expect-error: a kind the schema does not declare
+      if (e.body.kind === "boom") return;
+    });
+    room.on("notice", (n) => {
+      expectTypeOf(n.type).toEqualTypeOf<"round">();
+      expectTypeOf(n.data.winner).toBeString();
+    });
+    const raw = connect("ws://h", { kind: "duel", room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(raw);
+    raw.on("notice", (n) => expectTypeOf(n).toEqualTypeOf<{ type: string; data: unknown }>());
+  });
+
+  it("decodes declared events with no decoder of the game's own, and hears notices once joined", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: duel, room: "r1", WebSocketImpl: Impl, now });
+    conns.push(room);
+    const heard: unknown[] = [];
+    room.on("event", (e) => heard.push(e.body));
+    room.on("notice", (n) => heard.push(n));
+    sockets[0]!.serverOpen();
+    // Before the welcome a notice has no seat to belong to: not delivered.
+    sockets[0]!.serverSend(encodeNotice(new BinaryWriter(), "round", JSON.stringify({ number: 0, winner: "-" })).toBytes());
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: duelSchema.hash, roomKind: "duel" }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 50, events: [body({ kind: "hit", by: 3, at: 12.125 }), body({ kind: "said", text: "gg" })] }));
+    sockets[0]!.serverSend(encodeNotice(new BinaryWriter(), "round", JSON.stringify({ number: 1, winner: "ann" })).toBytes());
+    expect(heard).toEqual([
+      { kind: "hit", by: 3, at: 12.125 },
+      { kind: "said", text: "gg" },
+      { type: "round", data: { number: 1, winner: "ann" } },
+    ]);
+  });
+
+  it("drops the socket on an event body the declaration refuses (the stream is out of step)", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: duel, room: "r1", WebSocketImpl: Impl, now, reconnect: false });
+    conns.push(room);
+    const errors: string[] = [];
+    room.on("error", (e) => errors.push(`${e.name}: ${e.reason}`));
+    // Events are decoded for their listeners (nobody listening, nothing is decoded).
+    room.on("event", () => {});
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: duelSchema.hash, roomKind: "duel" }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 50, events: [Uint8Array.of(9)] }));
+    expect(errors).toEqual([expect.stringMatching(/^bad_frame: event decode failed: .*not declared/)]);
+    expect(room.status).toBe("closed");
+  });
+
+  it("schemaDecoder decodes a schema's declared events for a connection without a game", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { kind: "duel", room: "r1", decoder: schemaDecoder(duelSchema), WebSocketImpl: Impl, now });
+    conns.push(room);
+    const heard: unknown[] = [];
+    room.on("event", (e) => heard.push(e.body));
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: duelSchema.hash, roomKind: "duel" }));
+    sockets[0]!.serverSend(frameBytes({ tick: 1, time: 50, events: [body({ kind: "said", text: "hi" })] }));
+    expect(heard).toEqual([{ kind: "said", text: "hi" }]);
   });
 });

@@ -3,7 +3,7 @@
  * `@ts-expect-error` lines are checked by `scripts/typecheck.sh`), encoded in both dialects,
  * replies matched by id, refusals, timeouts and closes as named `RequestError`s.
  */
-import { BinaryWriter, ErrorCode, MAX_MESSAGE_PAYLOAD_CHARS, PROTOCOL_VERSION, defineGameTypes, defineMessages, defineSchema, encodeReply, encodeReplyError, quant } from "@tikron/protocol";
+import { BinaryWriter, ErrorCode, MAX_MESSAGE_PAYLOAD_CHARS, PROTOCOL_VERSION, defineGameTypes, defineMessages, defineSchema, encodeReply, encodeReplyError, quant, jsonDialect } from "@tikron/protocol";
 import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
@@ -17,7 +17,7 @@ interface LobbyMessages {
 const schema = defineSchema({ dot: { x: quant(0, 10, 1) } });
 const lobbyGame = defineGameTypes<number>()({ kind: "lobby", schema, encodeInput: (n, w) => w.reset().u8(n).toBytes(), messages: defineMessages<LobbyMessages>() });
 const plainGame = defineGameTypes<number>()({ kind: "plain", schema, encodeInput: (n, w) => w.reset().u8(n).toBytes() });
-const jsonGame = defineGameTypes<number, never, { n: number }>()({ kind: "jl", json: true, messages: defineMessages<LobbyMessages>() });
+const jsonGame = defineGameTypes<number, never, { n: number }>()({ kind: "jl", json: jsonDialect, messages: defineMessages<LobbyMessages>() });
 
 const now = () => Date.now();
 const conns = fakeTimeConnections();

@@ -1,4 +1,4 @@
-import { flushIntervalMs, ratesProblem, type InputRejection, type RoomMetadata, type RoomRates } from "@tikron/protocol";
+import { flushIntervalMs, ratesProblem, type AnyGameTypes, type EventOf, type InputRejection, type NoticesOf, type RoomMetadata, type RoomRates } from "@tikron/protocol";
 import { RoomStore, type GameStore } from "./gameStore";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
@@ -7,7 +7,9 @@ import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 export { reject, isRejection, type InputRejection } from "@tikron/protocol";
 
 /**
- * What a game may ask of the room it runs in. Nothing here is transport-specific.
+ * What a game may ask of the room it runs in. Nothing here is transport-specific. `G`, the game's
+ * client-facing declaration (`defineGameTypes`), types what it emits and the notices it sends
+ * (`GameContext<typeof tagGame>`); without it they are unchecked.
  *
  * **Room time**, everywhere a game sees time (`now()`, `tick(now)`, `applyInput`'s `receivedAt`,
  * a bot brain's `next(now)`), is ms since the room's epoch: the clock FRAME `time` counts in
@@ -17,14 +19,19 @@ export { reject, isRejection, type InputRejection } from "@tikron/protocol";
  * `Env` is the type of the host's environment the game expects in {@link GameContext.env}
  * (e.g. `{ DB?: D1Database }`-like bindings); a `GameDefinition<Env>` lets a host check it.
  */
-export interface GameContext<Env = unknown> {
+export interface GameContext<G extends AnyGameTypes = AnyGameTypes, Env = unknown> {
   /** Room time now: ms since the room's epoch (see {@link GameContext}). */
   now(): number;
   /**
-   * Queues an event (opaque bytes in binary rooms, a JSON value in JSON rooms) for the next
-   * flush. `to` limits the audience to those player ids; omitted means every connected player.
+   * Queues an event for the next flush. In binary rooms one of the schema's declared events
+   * (`{ kind: "kill", killer, victim }`, encoded once here whatever its audience), or bytes of
+   * the game's own codec; in JSON rooms a JSON value. `to` limits the audience to those player
+   * ids; omitted means every connected player.
+   *
+   * @throws TypeError for an event object the room cannot encode: a kind its schema does not
+   * declare, or any object when it declares no events.
    */
-  emit(event: Uint8Array | unknown, to?: Iterable<number>): void;
+  emit(event: EventOf<G> | Uint8Array, to?: Iterable<number>): void;
   /** Marks state as changed so a JSON room flushes (binary rooms flush on cadence anyway). */
   markChanged(): void;
   /** Increments a game-specific counter reported under `game` in `tk:stats`. */
@@ -45,6 +52,20 @@ export interface GameContext<Env = unknown> {
   unlock(): void;
   /** Makes the room private (never listed or picked; joined by id) or public again. */
   setPrivate(value: boolean): void;
+
+  // ---- notices: JSON messages to players, outside the state stream --------------------------
+
+  /**
+   * Sends player `playerId` a notice (a scoreboard, a round's summary: rare, any JSON value),
+   * typed by the declaration's `notices`. It goes out at the next flush, before that flush's
+   * frame; a player who is not connected then misses it (it is not held for a reconnect).
+   *
+   * @throws RangeError for a type that is not 1–32 of `A-Z a-z 0-9 _ . : -`, or a payload whose
+   * JSON is over MAX_NOTICE_PAYLOAD_CHARS; TypeError for a payload that is not JSON-able.
+   */
+  send<K extends keyof NoticesOf<G> & string>(playerId: number, type: K, data: NoticesOf<G>[K]): void;
+  /** {@link send} to every connected player: the notice is encoded once. */
+  broadcast<K extends keyof NoticesOf<G> & string>(type: K, data: NoticesOf<G>[K]): void;
 
   // ---- what the game keeps, the host it runs on, and the room's rates --------------------
 
@@ -96,11 +117,11 @@ export interface DisposeInfo {
 
 /**
  * A {@link GameContext} for a game outside a room (its own tests, tools driving its rules):
- * time 0, room id `detached`, nothing emitted, counters dropped, metadata and store kept in memory, no env (unless
- * `parts` gives one), deferred work run but not watched, rates checked and kept (50/50 at
- * first); `parts` replaces any of it.
+ * time 0, room id `detached`, nothing emitted or sent, counters dropped, metadata and store kept
+ * in memory, no env (unless `parts` gives one), deferred work run but not watched, rates checked
+ * and kept (50/50 at first); `parts` replaces any of it.
  */
-export function detachedContext<Env = unknown>(parts: Partial<Omit<GameContext<Env>, "metadata">> = {}): GameContext<Env> {
+export function detachedContext<G extends AnyGameTypes = AnyGameTypes, Env = unknown>(parts: Partial<Omit<GameContext<G, Env>, "metadata">> = {}): GameContext<G, Env> {
   let metadata: RoomMetadata = {};
   let rates: RoomRates = { tickMs: 50, syncIntervalMs: 50 };
   return {
@@ -122,6 +143,8 @@ export function detachedContext<Env = unknown>(parts: Partial<Omit<GameContext<E
     lock: () => {},
     unlock: () => {},
     setPrivate: () => {},
+    send: () => {},
+    broadcast: () => {},
     roomId: "detached",
     store: new RoomStore(() => {}),
     env: undefined as Env,
@@ -165,7 +188,7 @@ export interface Game<Input = unknown, Env = unknown> {
   /** False for turn-based rooms: no tick loop runs, and state flushes when marked changed. */
   readonly ticking: boolean;
   /** Called once when the room is created, before any seat (or checkpoint) is restored. */
-  init?(ctx: GameContext<Env>): void;
+  init?(ctx: GameContext<AnyGameTypes, Env>): void;
   /** A new player took a seat. */
   join(playerId: number, name: string): void;
   /** The player's socket dropped; the seat is held for the reconnection window. */

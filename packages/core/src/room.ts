@@ -15,6 +15,7 @@ import { takeReceipt, type ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type Flusher } from "./room/flushers";
 import { GameMessageRouter } from "./room/gameMessageRouter";
+import { GameOutput } from "./room/gameOutput";
 import type { Inbound } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
 import { sendCadence, sendPong, sendStats } from "./room/replies";
@@ -50,7 +51,8 @@ const perfNow: () => number =
  * to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
  * intake (room/inputIntake.ts), game messages to their router, probes answered in the socket's
  * dialect (room/replies.ts). A tick is `runTick`; its flush goes through the game's
- * flusher (room/flushers.ts: binary FRAMEs or JSON states).
+ * flusher (room/flushers.ts: binary FRAMEs or JSON states), which also sends what the game
+ * queued for players through its context: events and notices (room/gameOutput.ts).
  */
 export class Room implements HostedRoom {
   /** Room kind, e.g. `agar`. */
@@ -152,6 +154,14 @@ export class Room implements HostedRoom {
       ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
     });
     this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
+    const output = new GameOutput({
+      seats,
+      dialect: this.flusher.dialect,
+      events: game.sync.mode === "binary" ? (game.sync.encoder.events ?? null) : null,
+      noticeQueued: () => {
+        if (!game.ticking) room.flushSoon();
+      },
+    });
     this.bots = new RoomBots(init.bots, {
       clock,
       epoch,
@@ -168,7 +178,7 @@ export class Room implements HostedRoom {
     const deferred = (this.deferred = new DeferredWork(`${kind}:${roomId}`, stats.errors, hooks.onDeferred?.bind(hooks)));
     this.gameContext = {
       now: () => clock.now() - epoch,
-      emit: (event, to) => room.emit(event, to),
+      emit: (event, to) => output.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
       get metadata() {
@@ -178,6 +188,8 @@ export class Room implements HostedRoom {
       lock: () => listing.setLocked(true),
       unlock: () => listing.setLocked(false),
       setPrivate: (value) => listing.setPrivate(value),
+      send: (playerId, type, data) => output.notice(type, data, [playerId]),
+      broadcast: (type, data) => output.notice(type, data, undefined),
       roomId,
       store,
       env: init.env,
@@ -470,17 +482,6 @@ export class Room implements HostedRoom {
     if (!this.game.ticking) {
       this.flushSoon();
       this.hooks.onCheckpointDue?.(true);
-    }
-  }
-
-  private emit(event: unknown, to?: Iterable<number>): void {
-    if (to === undefined) {
-      for (const seat of this.seats.list) if (seat.link) seat.events.push(event);
-      return;
-    }
-    for (const id of to) {
-      const seat = this.seats.get(id);
-      if (seat?.link) seat.events.push(event);
     }
   }
 }

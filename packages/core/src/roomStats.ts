@@ -66,6 +66,8 @@ export interface RoomStatsSnapshot {
     /** Refusals by error name (`rate_limited`, `message_too_large`, `bad_message`, `unknown_message`, `internal`, …). */
     refusedByCode: Record<string, number>;
   };
+  /** Notices (`ctx.send` / `ctx.broadcast`) sent: one per player reached. */
+  notices: number;
   /** Frames that carried an ack. */
   acks: number;
   /** State frames sent. */
@@ -163,6 +165,7 @@ export class RoomStats {
   gameMessagesReceived = 0;
   gameMessagesHandled = 0;
   gameMessagesRefused = 0;
+  notices = 0;
   acks = 0;
   frames = 0;
   framesSkipped = 0;
@@ -248,6 +251,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
       refused: s.gameMessagesRefused,
       refusedByCode: { ...s.gameMessagesRefusedByCode },
     },
+    notices: s.notices,
     acks: s.acks,
     frames: s.frames,
     framesSkipped: s.framesSkipped,

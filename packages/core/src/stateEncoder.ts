@@ -1,4 +1,4 @@
-import type { BinaryWriter } from "@tikron/protocol";
+import type { BinaryWriter, EventSchema } from "@tikron/protocol";
 
 /**
  * The seam between the room core's flush and whatever turns game state into bytes per client.
@@ -8,6 +8,8 @@ import type { BinaryWriter } from "@tikron/protocol";
 export interface StateEncoder<ClientState = unknown> {
   /** Hash of the entity schema, sent in welcome so clients can refuse a mismatched decoder. */
   readonly schemaHash: number;
+  /** The schema's declared events, which the room encodes `ctx.emit`'s event objects with; null (or absent) without. */
+  readonly events?: EventSchema | null;
   /** A fresh per-client state (empty baseline). Called on join and on every reconnect. */
   createClient(playerId: number): ClientState;
   /** Drops a client's state when the seat is finally freed. */

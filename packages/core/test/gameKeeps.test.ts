@@ -3,6 +3,7 @@
  * handed back to the next room), the host's environment, deferred work off the tick path
  * (watched, counted, failures logged) and `onDispose` when the room goes.
  */
+import type { AnyGameTypes } from "@tikron/protocol";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_PENDING_DEFERRED, type DisposeInfo, type GameContext, type GameDefinition, type RoomHooks } from "../src";
 import { TestRoom } from "../src/testing";
@@ -14,10 +15,10 @@ interface Env {
 }
 
 class KeepingDots extends DotsGame {
-  c!: GameContext<Env>;
+  c!: GameContext<AnyGameTypes, Env>;
   disposed: DisposeInfo[] = [];
   onDisposeDo: (() => void) | null = null;
-  override init(ctx: GameContext<Env>): void {
+  override init(ctx: GameContext<AnyGameTypes, Env>): void {
     super.init(ctx);
     this.c = ctx;
   }

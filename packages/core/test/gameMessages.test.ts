@@ -16,6 +16,7 @@ import {
   encodeRoomMessage,
   refuseMessage,
   type ReplyMessage,
+  jsonDialect,
 } from "@tikron/protocol";
 import { FakeClock, Room, messageHandlers, type Game, type GameContext, type RoomOptions } from "../src";
 import { CounterGame, FakeConnection } from "./fakes";
@@ -24,7 +25,7 @@ interface VoteMessages {
   vote: { request: { choice: "a" | "b" }; response: { a: number; b: number } };
   shout: { request: { text: string }; response: void };
 }
-const voteTypes = defineGameTypes<number>()({ kind: "counter", json: true, messages: defineMessages<VoteMessages>() });
+const voteTypes = defineGameTypes<number>()({ kind: "counter", json: jsonDialect, messages: defineMessages<VoteMessages>() });
 
 function checkVote(p: unknown): { choice: "a" | "b" } | ReturnType<typeof refuseMessage> {
   const choice = (p as { choice?: unknown } | null)?.choice;

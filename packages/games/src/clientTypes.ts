@@ -1,7 +1,6 @@
-import { defineGameTypes, isDecodeError } from "@tikron/protocol";
+import { defineGameTypes, jsonDialect } from "@tikron/protocol";
 import { encodeAgarInput, type AgarInput } from "./agar/agarInput";
 import { agarSchema } from "./agar/agarSchema";
-import { decodeFpsEvent, type FpsEvent } from "./fps/fpsEvents";
 import { encodeFpsMove, encodeFpsShot, type FpsInput } from "./fps/fpsInput";
 import { fpsSchema } from "./fps/fpsSchema";
 import { encodeMovementInput, type MovementInput } from "./movement/movementInput";
@@ -28,16 +27,12 @@ export const movementTypes = defineGameTypes<MovementInput>()({
   encodeInput: (input, w) => encodeMovementInput(w, input),
 });
 
-/** `fps`: moves and shots in, tracers and kills out (an undecodable event is dropped), the fps schema's view. */
-export const fpsTypes = defineGameTypes<FpsInput, FpsEvent>()({
+/** `fps`: moves and shots in, the schema's declared tracers and kills out, the fps schema's view. */
+export const fpsTypes = defineGameTypes<FpsInput>()({
   kind: "fps",
   schema: fpsSchema,
   encodeInput: (input, w) => (input.kind === "move" ? encodeFpsMove(w, input) : encodeFpsShot(w, input)),
-  decodeEvent: (body) => {
-    const e = decodeFpsEvent(body);
-    return isDecodeError(e) ? null : e;
-  },
 });
 
 /** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
-export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: true });
+export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect });

@@ -1,5 +1,5 @@
 /**
- * Wire-level declarations of every game (schemas, input and event codecs) and the movement rules
+ * Wire-level declarations of every game (schemas with their events, input codecs) and the movement rules
  * a client predicts with, importable by clients and the load tool without pulling in room logic.
  * Nothing reachable from here may import room code (`@tikron/core`'s Room, SyncWorld, ...):
  * `test/schemasEntry.test.ts` walks the import graph to keep it so.
@@ -15,7 +15,7 @@ export { encodeAgarInput, writeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, typ
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
 export { encodeMovementInput, writeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
 
-export { fpsSchema, FPS_MAX_WORLD } from "./fps/fpsSchema";
+export { fpsSchema, fpsEvents, FPS_MAX_WORLD, type FpsEvent, type FpsTracerEvent, type FpsKillEvent } from "./fps/fpsSchema";
 export {
   encodeFpsMove,
   encodeFpsShot,
@@ -29,16 +29,6 @@ export {
   type FpsMove,
   type FpsShot,
 } from "./fps/fpsInput";
-export {
-  encodeFpsTracer,
-  encodeFpsKill,
-  decodeFpsEvent,
-  FpsEventKind,
-  FPS_EVENT_POSITION_STEP,
-  type FpsEvent,
-  type FpsTracerEvent,
-  type FpsKillEvent,
-} from "./fps/fpsEvents";
 export { FPS_PRESETS, type FpsPresetName } from "./fps/fpsPresets";
 
 export { decodeTttInput, type TttInput } from "./ttt/tttInput";

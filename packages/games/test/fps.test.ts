@@ -1,11 +1,12 @@
 import { TestRoom, type TestClient } from "@tikron/core/testing";
-import { BinaryWriter, ErrorCode } from "@tikron/protocol";
+import { BinaryWriter, ErrorCode, FrameWriter, writeEvent } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FPS_RULES } from "../src/fps/fpsRules";
 import { segmentPointDist2 } from "../src/fps/hitscan";
 import { FpsGame, type FpsConfig } from "../src/fps/fpsGame";
-import { encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
+import { encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsEvents, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
+import { eventsSectionBytes, handWrittenFpsEvent } from "./support/fpsEventsBefore";
 
 const w = new BinaryWriter();
 const move = (dx: number, dy: number, dtMs: number, aim = 0): FpsInput => ({ kind: "move", dx, dy, dtMs, aim });
@@ -302,5 +303,36 @@ describe("fps: combat, death, respawn, scoreboard, AOI", () => {
     expect(t.game.scoreboard.kills.has(b.playerId)).toBe(false);
     const board = [...view.values()].find((e) => e.type === "scoreboard")!.record as { kills: Map<number, number> };
     expect([...board.kills.keys()]).toEqual([a.playerId]);
+  });
+});
+
+describe("fps: event bytes on the wire", () => {
+  it("a scripted match's frames carry exactly the event bytes the hand-written codec sent", () => {
+    // Eight players in a ring, each firing at the next: tracers to the AOI audience, kills to all.
+    const ring: Spawns = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i + 1, { x: 1200 + 150 * Math.cos((i * Math.PI) / 4), y: 1200 + 150 * Math.sin((i * Math.PI) / 4) }]));
+    const t = fpsRoom("hz30", ring);
+    const players = Array.from({ length: 8 }, (_, i) => t.join(`p${i}`));
+    t.advance(99);
+    for (let round = 0; round < 30; round++) {
+      players.forEach((p, i) => {
+        const me = ring[p.playerId]!;
+        const next = ring[players[(i + 1) % 8]!.playerId]!;
+        p.input(shot(t.time, Math.atan2(next.y - me.y, next.x - me.x)));
+      });
+      t.advance(132);
+    }
+    let declared = 0;
+    let before = 0;
+    let frames = 0;
+    for (const p of players) {
+      for (const f of p.frames) {
+        frames++;
+        declared += eventsSectionBytes(f.events.map((e) => writeEvent(new FrameWriter(), fpsEvents, e).toBytes().length));
+        before += eventsSectionBytes(f.events.map((e) => handWrittenFpsEvent(e).length));
+      }
+    }
+    expect(t.stats().game).toMatchObject({ kills: expect.any(Number) });
+    expect(before).toBeGreaterThan(frames);
+    expect(declared).toBe(before);
   });
 });

@@ -1,13 +1,13 @@
-import { BinaryWriter, isDecodeError } from "@tikron/protocol";
+import { BinaryWriter, DecodeError, FrameWriter, isDecodeError, writeEvent } from "@tikron/protocol";
+import { handWrittenFpsEvent } from "./support/fpsEventsBefore";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  decodeFpsEvent,
   decodeFpsInput,
-  encodeFpsKill,
   encodeFpsMove,
   encodeFpsShot,
-  encodeFpsTracer,
+  fpsEvents,
+  type FpsEvent,
   FPS_MOVE_BYTES,
   FPS_SHOT_BYTES,
   FpsInputKind,
@@ -77,31 +77,41 @@ describe("fps input codec", () => {
   });
 });
 
-describe("fps event codec", () => {
-  it("round-trips tracers to 1/32 unit and kills exactly", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 1e6 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        fc.array(fc.double({ min: 0, max: 4095.9, noNaN: true }), { minLength: 4, maxLength: 4 }),
-        (shooter, hit, [x0, y0, x1, y1]) => {
-          const bytes = encodeFpsTracer(w, { shooter, hit, x0: x0!, y0: y0!, x1: x1!, y1: y1! });
-          expect(bytes.length).toBeLessThanOrEqual(1 + 3 + 3 + 8);
-          const e = decodeFpsEvent(bytes);
-          if (isDecodeError(e) || e.kind !== "tracer") throw new Error(String(e));
-          expect(e.shooter).toBe(shooter);
-          expect(e.hit).toBe(hit);
-          for (const [a, b] of [[e.x0, x0], [e.y0, y0], [e.x1, x1], [e.y1, y1]] as const) expect(Math.abs(a - b!)).toBeLessThanOrEqual(1 / 32);
-        },
-      ),
-    );
-    expect(decodeFpsEvent(encodeFpsKill(w, { killer: 3, victim: 300 }))).toEqual({ kind: "kill", killer: 3, victim: 300 });
-  });
+const coordinate = fc.oneof(fc.double({ min: -10, max: 4200, noNaN: true }), fc.integer({ min: 0, max: 4095 }));
+const playerId = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const fpsEvent: fc.Arbitrary<FpsEvent> = fc.oneof(
+  fc.record({ kind: fc.constant("tracer" as const), shooter: playerId, hit: playerId, x0: coordinate, y0: coordinate, x1: coordinate, y1: coordinate }),
+  fc.record({ kind: fc.constant("kill" as const), killer: playerId, victim: playerId }),
+);
 
-  it("answers garbage with a DecodeError, never a throw", () => {
-    expect(isDecodeError(decodeFpsEvent(new Uint8Array([7])))).toBe(true);
-    expect(isDecodeError(decodeFpsEvent(new Uint8Array([1, 1])))).toBe(true);
-    expect(isDecodeError(decodeFpsEvent(new Uint8Array([2, 1, 1, 0])))).toBe(true);
-    expect(isDecodeError(decodeFpsEvent(new Uint8Array([])))).toBe(true);
+describe("fps events, declared in the schema", () => {
+  it("take exactly the bytes of the hand-written codec they replaced, the same after the tag", () =>
+    fc.assert(
+      fc.property(fpsEvent, (e) => {
+        const declared = writeEvent(new FrameWriter(), fpsEvents, e).toBytes();
+        const before = handWrittenFpsEvent(e);
+        expect(declared.length).toBe(before.length);
+        expect(Array.from(declared.subarray(1))).toEqual(Array.from(before.subarray(1)));
+      }),
+      { numRuns: 2000 },
+    ));
+
+  it("round-trip tracers to 1/32 unit within the world and kills exactly", () =>
+    fc.assert(
+      fc.property(fpsEvent, (e) => {
+        const out = fpsEvents.decode(writeEvent(new FrameWriter(), fpsEvents, e).toBytes());
+        if (isDecodeError(out)) throw out;
+        if (e.kind === "kill" || out.kind === "kill") {
+          expect(out).toEqual(e);
+          return;
+        }
+        const clamp = (v: number): number => Math.min(4095.9375, Math.max(0, v));
+        for (const k of ["x0", "y0", "x1", "y1"] as const) expect(Math.abs(out[k] - clamp(e[k]))).toBeLessThanOrEqual(1 / 32);
+        expect([out.shooter, out.hit]).toEqual([e.shooter, e.hit]);
+      }),
+    ));
+
+  it("answer garbage with a DecodeError, never a throw", () => {
+    for (const bytes of [[7], [0, 1], [1, 1, 1, 0], []]) expect(fpsEvents.decode(new Uint8Array(bytes))).toBeInstanceOf(DecodeError);
   });
 });

@@ -4,6 +4,7 @@
  * HTTP, the pending-socket limit, and a shutdown that closes every socket and leaves nothing
  * listening. The room protocol itself is tested in roomProtocol.test.ts.
  */
+import type { AnyGameTypes } from "@tikron/protocol";
 import { request } from "node:http";
 import type { DisposeInfo, Game, GameContext, GameDefinition } from "@tikron/core";
 import { gameDefinitions } from "@tikron/games";
@@ -170,7 +171,7 @@ describe("serveRooms", () => {
       ...base,
       create: (options, params) => {
         const game = base.create(options, params) as Game<unknown, typeof env>;
-        let ctx!: GameContext<typeof env>;
+        let ctx!: GameContext<AnyGameTypes, typeof env>;
         const init = game.init?.bind(game);
         game.init = (c) => {
           ctx = c;

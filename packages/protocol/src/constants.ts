@@ -54,6 +54,8 @@ export const Kind = {
   Reply: 0x86,
   /** Server: the room's tick length and sync interval changed (the game set new rates). */
   Cadence: 0x87,
+  /** Server: a notice from the game (`ctx.send` / `ctx.broadcast`): a type and a JSON payload. */
+  Notice: 0x88,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */

@@ -1,5 +1,7 @@
 import type { BinaryWriter } from "./binaryWriter";
+import { binaryDialect, type ClientDialect, type JsonDialect } from "./clientDialects";
 import type { ClientView } from "./delta/clientView";
+import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
 
 /**
@@ -9,18 +11,21 @@ import type { Schema, SchemaDecl } from "./schema/schema";
  * `connect(url, { game, room })` reads the types off it, so inputs, events and state are checked
  * at compile time. Build it with {@link defineGameTypes}.
  *
- * `I` is the input, `E` the event (a union when the game has several kinds), `S` the state a
- * connection's `state` events carry: the {@link ClientView} of the schema in binary rooms, the
- * declared view type in JSON rooms. `M` maps the game's custom room message types to their
- * request and response types ({@link defineMessages}); `{}` when it has none.
+ * `I` is the input, `E` the event (a union when the game has several kinds; the schema's declared
+ * events by default), `S` the state a connection's `state` events carry: the {@link ClientView}
+ * of the schema in binary rooms, the declared view type in JSON rooms. `M` maps the game's custom
+ * room message types to their request and response types ({@link defineMessages}), `N` its
+ * notices' types to their payloads ({@link defineNotices}); `{}` when it has none.
  */
-export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}> {
+export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}, N = {}> {
   /** The room kind clients join (`/rooms/<kind>/<id>`). */
   readonly kind: string;
   /** The entity schema of a binary room; null in JSON rooms. */
   readonly schema: Schema<any> | null;
   /** True for JSON text-mode rooms. */
   readonly json: boolean;
+  /** The dialect a client speaks to its rooms: the binary one, or the JSON one the declaration named. */
+  readonly dialect: ClientDialect;
   /**
    * Turns one input into its payload: bytes in binary rooms (written with `w`, valid until its
    * next use; the connection copies what it keeps), a JSON value in JSON rooms.
@@ -32,10 +37,12 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}> {
   readonly stateType?: S;
   /** Type carrier only, never set: the message map `M`. */
   readonly messageTypes?: M;
+  /** Type carrier only, never set: the notice map `N`. */
+  readonly noticeTypes?: N;
 }
 
 /** Any {@link GameTypes}: the constraint of functions generic over a game. */
-export type AnyGameTypes = GameTypes<any, any, any, any>;
+export type AnyGameTypes = GameTypes<any, any, any, any, any>;
 
 /** One message of a message map: the request payload a client sends and the response it gets back. */
 export interface MessageSpec {
@@ -86,80 +93,140 @@ export function defineMessages<M extends MessageShapes<M>>(): MessageTypes<M> {
 }
 
 /** The message map of game declaration `G`. */
-export type MessagesOf<G extends AnyGameTypes> = G extends GameTypes<any, any, any, infer M> ? M : never;
+export type MessagesOf<G extends AnyGameTypes> = G extends GameTypes<any, any, any, infer M, any> ? M : never;
+
+/** Carries a notice map's type in a game spec (see {@link defineNotices}); nothing at run time. */
+export interface NoticeTypes<N> {
+  /** Type carrier only, never set. */
+  readonly noticeTypes?: N;
+}
+
+/**
+ * Declares the notices a game's room sends on its own (`ctx.send` / `ctx.broadcast`: a
+ * scoreboard, a round's summary) for {@link defineGameTypes}' `notices` field: a map from notice
+ * type to its payload (JSON-able), as types only.
+ *
+ * @example
+ * ```ts
+ * interface TagNotices { roundOver: { winner: string; tags: number } }
+ * export const tagGame = defineGameTypes<TagInput>()({ kind: "tag", schema, encodeInput, notices: defineNotices<TagNotices>() });
+ * // room: ctx.broadcast("roundOver", { winner, tags }); client: room.on("notice", (n) => { if (n.type === "roundOver") show(n.data.winner); });
+ * ```
+ */
+export function defineNotices<N extends Record<keyof N, unknown>>(): NoticeTypes<N> {
+  return {};
+}
+
+/** The notice map of game declaration `G`. */
+export type NoticesOf<G extends AnyGameTypes> = G extends GameTypes<any, any, any, any, infer N> ? N : never;
+
+/** Any notice map: what a connection without a game declaration hears (types and payloads unchecked). */
+export type AnyNotices = Record<string, unknown>;
+
+/** One notice of map `N` as a client receives it: its type and payload, a union over the types (`type` narrows it). */
+export type Notice<N> = {
+  [K in keyof N & string]: {
+    /** The notice type. */
+    type: K;
+    /** Its payload. */
+    data: N[K];
+  };
+}[keyof N & string];
 
 /** The input type of game declaration `G`. */
-export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any> ? I : never;
+export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;
 /** The event type of game declaration `G`. */
-export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, any> ? E : never;
+export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, any, any, any> ? E : never;
 /** The state type of game declaration `G` (what its connection's `state` events carry). */
-export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S> ? S : never;
+export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S, any, any> ? S : never;
 
 /** What {@link defineGameTypes} takes for a binary room with an entity schema. */
-export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}> {
+export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}> {
   /** The room kind. */
   kind: string;
-  /** The room's entity schema; the client state is its {@link ClientView}. */
-  schema: Schema<D>;
+  /** The room's entity schema (and its declared events); the client state is its {@link ClientView}. */
+  schema: Schema<D, V>;
   /** Encodes one input with `w` (reset it first) and returns the bytes. */
   encodeInput(input: I, w: BinaryWriter): Uint8Array;
-  /** Decodes one event body (valid only during the call); null for a kind not known. Without it, events are the raw bytes. */
+  /**
+   * Decodes one event body (valid only during the call); null for a kind not known. Only for
+   * events of the game's own bytes: without it, events are the schema's declared ones, or the
+   * raw bytes when it declares none.
+   */
   decodeEvent?(body: Uint8Array): E | null;
   /** The game's custom room messages, as types ({@link defineMessages}). */
   messages?: MessageTypes<M>;
+  /** The game's notices, as types ({@link defineNotices}). */
+  notices?: NoticeTypes<N>;
 }
 
 /** What {@link defineGameTypes} takes for a JSON text-mode room. */
-export interface JsonGameSpec<I, E, M = {}> {
+export interface JsonGameSpec<I, E, M = {}, N = {}> {
   /** The room kind. */
   kind: string;
-  /** Marks the JSON room. */
-  json: true;
+  /**
+   * Marks the JSON room with the dialect its clients speak: `jsonDialect` (named here, so only
+   * JSON games' pages bundle JSON decoding).
+   */
+  json: JsonDialect;
   /** Turns an input into the JSON value sent; default: the input itself. */
   encodeInput?(input: I): unknown;
   /** Checks or converts one event value; null for a kind not known. Default: the value as is. */
   decodeEvent?(body: unknown): E | null;
   /** The game's custom room messages, as types ({@link defineMessages}). */
   messages?: MessageTypes<M>;
+  /** The game's notices, as types ({@link defineNotices}). */
+  notices?: NoticeTypes<N>;
 }
 
 /**
  * The second step of {@link defineGameTypes}: takes the spec, infers the schema, and returns the
- * declaration. Binary specs get the schema's {@link ClientView} as their state type; JSON specs
- * the `S` given to `defineGameTypes`.
+ * declaration. Binary specs get the schema's {@link ClientView} as their state type, and its
+ * declared events as their event type unless `E` was given; JSON specs the `S` given to
+ * `defineGameTypes`.
  */
 export interface GameTypesBuilder<I, E, S> {
   /** A binary room with an entity schema. */
-  <D extends SchemaDecl, M extends MessageShapes<M> = {}>(spec: BinaryGameSpec<I, E, D, M>): GameTypes<I, E, ClientView<D>, M>;
+  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}>(
+    spec: BinaryGameSpec<I, E, D, M, V, N>,
+  ): GameTypes<I, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N>;
   /** A JSON text-mode room. */
-  <M extends MessageShapes<M> = {}>(spec: JsonGameSpec<I, E, M>): GameTypes<I, E, S, M>;
+  <M extends MessageShapes<M> = {}, N = {}>(spec: JsonGameSpec<I, E, M, N>): GameTypes<I, E, S, M, N>;
 }
 
 const passThrough = (v: unknown): unknown => v;
 
+/** The event decoder of a binary declaration: the game's own, else its schema's declared events, else none. */
+function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>): (body: unknown) => unknown {
+  const events = spec.schema.events;
+  return (spec.decodeEvent ?? (events ? declaredEventDecoder(events) : passThrough)) as (body: unknown) => unknown;
+}
+
 /**
- * Declares a game's client-facing types: `defineGameTypes<Input, Event>()({ kind, schema,
- * encodeInput, decodeEvent })` for a binary room (the state type comes from the schema), or
- * `defineGameTypes<Input, Event, View>()({ kind, json: true })` for a JSON room. Two steps so
- * the input and event types are written once while the schema's type is still inferred.
+ * Declares a game's client-facing types: `defineGameTypes<Input>()({ kind, schema, encodeInput })`
+ * for a binary room (the state type comes from the schema, the event type from its declared
+ * events), or `defineGameTypes<Input, Event, View>()({ kind, json: jsonDialect })` for a JSON room. Two
+ * steps so the input type is written once while the schema's types are still inferred. A binary
+ * room whose events are bytes of its own gives `Event` and a `decodeEvent`.
  *
  * @example
  * ```ts
- * export const tagGame = defineGameTypes<TagInput, TagEvent>()({
- *   kind: "tag", schema: tagSchema, encodeInput: (i, w) => encodeTagInput(w, i), decodeEvent: decodeTagEvent,
+ * export const tagGame = defineGameTypes<TagInput>()({
+ *   kind: "tag", schema: tagSchema, encodeInput: (i, w) => encodeTagInput(w, i),
  * });
  * // client: const room = connect(url, { game: tagGame, room: "r1" }); room.sendInput({ dx: 1, dy: 0 });
  * ```
  */
 export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I, E, S> {
-  return ((spec: BinaryGameSpec<I, E, SchemaDecl> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
+  return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
     if ("schema" in spec) {
       return {
         kind: spec.kind,
         schema: spec.schema,
         json: false,
+        dialect: binaryDialect,
         encodeInput: spec.encodeInput,
-        decodeEvent: (spec.decodeEvent ?? passThrough) as (body: unknown) => E | null,
+        decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>) as (body: unknown) => E | null,
       };
     }
     const encode = spec.encodeInput;
@@ -167,6 +234,7 @@ export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I
       kind: spec.kind,
       schema: null,
       json: true,
+      dialect: spec.json,
       encodeInput: encode ? (input: I) => encode(input) : passThrough,
       decodeEvent: (spec.decodeEvent ?? passThrough) as (body: unknown) => E | null,
     };

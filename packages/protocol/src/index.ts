@@ -13,6 +13,7 @@ export * from "./constants";
 export * from "./errorCodes";
 export { reject, isRejection, type InputRejection, type Rejection } from "./inputRejection";
 export * from "./clientMessages";
+export * from "./clientDialects";
 export * from "./inputFrame";
 export * from "./frameHeader";
 export * from "./serverMessages";

@@ -139,6 +139,13 @@ export type JsonServerMessage =
       reason?: string;
       /** Refusal: how long to wait before asking again (ms). */
       retryAfterMs?: number;
+    }
+  | {
+      t: "notice";
+      /** The notice type. */
+      type: string;
+      /** The payload, any JSON value. */
+      data: unknown;
     };
 
 /** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */

@@ -12,7 +12,8 @@ import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverF
  * REPLY carrying the same id and a payload or an error code. They are rare — a player sends a
  * few a minute, a room answers them one by one — so the payload travels as JSON text inside the
  * binary frame: any JSON value, one codec for both dialects, no schema to declare. The tick's
- * own traffic (inputs, state frames) never goes through here.
+ * own traffic (inputs, state frames) never goes through here. The other way, a room's game
+ * sends NOTICEs on its own (a scoreboard, a round's summary): a type and a JSON payload too.
  */
 
 /** Longest message type name (characters of `A-Z a-z 0-9 _ . : -`). */
@@ -26,6 +27,9 @@ export const MAX_MESSAGE_PAYLOAD_CHARS = 2048;
 
 /** Longest reply payload a room sends (UTF-16 units of its JSON text); a longer reply is an `internal` error. */
 export const MAX_REPLY_PAYLOAD_CHARS = 16384;
+
+/** Longest notice payload a room sends (UTF-16 units of its JSON text); the room refuses to queue a longer one. */
+export const MAX_NOTICE_PAYLOAD_CHARS = 16384;
 
 const TYPE_RE = /^[A-Za-z0-9_.:-]{1,32}$/;
 
@@ -68,6 +72,16 @@ export interface ReplyMessage {
   value: unknown;
 }
 
+/** A notice from the room's game (`ctx.send` / `ctx.broadcast`), as a client decodes it. */
+export interface NoticeMessage {
+  /** Discriminator. */
+  kind: "notice";
+  /** The notice type ({@link isMessageType}), e.g. `scoreboard`. */
+  type: string;
+  /** The payload (parsed from the JSON text it travels as). */
+  data: unknown;
+}
+
 /**
  * Writes a MESSAGE. `payloadJson` is the payload's JSON text (`JSON.stringify(value)`); the
  * caller checks it against {@link MAX_MESSAGE_PAYLOAD_CHARS}. Returns `w`.
@@ -89,11 +103,33 @@ export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number
   return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
+/**
+ * Writes a NOTICE: `[string type][string JSON payload]`. The room checks the type and the
+ * payload's size ({@link MAX_NOTICE_PAYLOAD_CHARS}) when the game queues it. Returns `w`.
+ */
+export function encodeNotice<W extends BinaryWriter>(w: W, type: string, payloadJson: string): W {
+  return w.u8(Kind.Notice).string(type).string(payloadJson);
+}
+
+/**
+ * Reads a NOTICE's body: a binary one after its kind byte, or a JSON `notice`'s fields. Throws
+ * {@link DecodeError}, or a SyntaxError for a payload that is not JSON.
+ */
+export function readNotice(f: ServerFields): NoticeMessage {
+  return { kind: "notice", type: readType(f), data: jsonField(f, MAX_NOTICE_PAYLOAD_CHARS * 3, "data") ?? null };
+}
+
+/** Reads a message or notice type name; throws {@link DecodeError} for one that is not legal. */
+function readType(f: ServerFields): string {
+  const type = f.string(MAX_MESSAGE_TYPE_LENGTH, "type");
+  if (!isMessageType(type)) throw new DecodeError("bad_value", "type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  return type;
+}
+
 /** Reads a MESSAGE's body (after its kind byte); throws {@link DecodeError}. */
 export function readRoomMessage(r: BinaryReader): RoomMessage {
   const requestId = r.varuint();
-  const type = r.string(MAX_MESSAGE_TYPE_LENGTH);
-  if (!isMessageType(type)) throw new DecodeError("bad_value", "message type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  const type = readType(r);
   // Bounded by the frame; the room checks the payload's own limit so it can answer the request.
   return { kind: "message", requestId, type, payload: r.string(MAX_CLIENT_FRAME_BYTES) };
 }

@@ -4,7 +4,7 @@ import type { FrameWriter } from "./frameWriter";
 import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
-import { readReply, type ReplyMessage } from "./roomMessages";
+import { readNotice, readReply, type NoticeMessage, type ReplyMessage } from "./roomMessages";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
@@ -115,7 +115,8 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
   | PongMessage
   | StatsMessage
   | ReplyMessage
-  | CadenceMessage;
+  | CadenceMessage
+  | NoticeMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
@@ -186,10 +187,10 @@ export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, jso
  * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
  * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
  */
-const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence"];
+const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence", "notice"];
 
 /**
- * Reads the body of a welcome, error, pong, stats, reply or cadence message from either dialect's fields
+ * Reads the body of a welcome, error, pong, stats, reply, cadence or notice message from either dialect's fields
  * (a frame's sections differ too much between them, so each dialect reads its own). Throws
  * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
  * is not JSON.
@@ -229,13 +230,15 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
       return readReply(f);
     case "cadence":
       return { kind: "cadence", tickMs: f.u16("tickMs"), syncIntervalMs: f.u16("syncIntervalMs") };
+    case "notice":
+      return readNotice(f);
   }
   throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
 }
 
 /**
  * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
- * {@link DecodeError}, `bad_json` when a STATS or REPLY value is not JSON.
+ * {@link DecodeError}, `bad_json` when a STATS, REPLY or NOTICE value is not JSON.
  */
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
   try {

@@ -9,6 +9,8 @@ import {
   decodeClientMessage,
   decodeJsonClientMessage,
   decodeServerMessage,
+  decodeServerText,
+  encodeNotice,
   encodeReply,
   encodeReplyError,
   encodeRoomMessage,
@@ -103,5 +105,26 @@ describe("REPLY round-trips", () => {
 
   it("the new error codes have names", () => {
     expect([ErrorCode.unknown_message, ErrorCode.message_too_large, ErrorCode.bad_message, ErrorCode.internal]).toEqual([15, 16, 17, 18]);
+  });
+});
+
+describe("NOTICE round-trips, and both dialects read the same notice", () => {
+  it("binary and JSON decode to the same type and payload", () =>
+    fc.assert(
+      fc.property(msgType, json, (type, value) => {
+        const expected = { kind: "notice", type, data: value };
+        expect(decodeServerMessage(encodeNotice(w.reset(), type, JSON.stringify(value)).toBytes())).toEqual(expected);
+        expect(decodeServerText(JSON.stringify({ t: "notice", type, data: value }))).toEqual(expected);
+      }),
+    ));
+
+  it("a bad type, a payload that is not JSON, or a missing payload", () => {
+    for (const bad of ["", "a".repeat(33), "no space"]) {
+      expect(decodeServerMessage(w.reset().u8(Kind.Notice).string(bad).string("1").toBytes())).toBeInstanceOf(DecodeError);
+      expect(decodeServerText(JSON.stringify({ t: "notice", type: bad, data: 1 }))).toBeInstanceOf(DecodeError);
+    }
+    expect(decodeServerMessage(w.reset().u8(Kind.Notice).string("score").string("{").toBytes())).toMatchObject({ code: "bad_json" });
+    // JSON may leave the payload out: it reads as null, as a room message's does.
+    expect(decodeServerText('{"t":"notice","type":"score"}')).toEqual({ kind: "notice", type: "score", data: null });
   });
 });

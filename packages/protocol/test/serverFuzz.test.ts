@@ -8,6 +8,7 @@ import {
   decodeServerMessage,
   encodeError,
   encodeCadence,
+  encodeNotice,
   encodePong,
   encodeReply,
   encodeReplyError,
@@ -43,6 +44,7 @@ const validFrame: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.tuple(u32, fc.jsonValue()).map(([id, v]) => encodeStats(new FrameWriter(), id, JSON.stringify(v)).toBytes()),
   fc.tuple(u32, fc.jsonValue()).map(([id, v]) => encodeReply(new FrameWriter(), id, JSON.stringify(v)).toBytes()),
   fc.tuple(u32, fc.integer({ min: 1, max: 0xffff }), str(30)).map(([id, code, reason]) => encodeReplyError(new FrameWriter(), id, code, reason).toBytes()),
+  fc.tuple(fc.constantFrom("score", "round.over", "a"), fc.jsonValue()).map(([type, v]) => encodeNotice(new FrameWriter(), type, JSON.stringify(v)).toBytes()),
 );
 
 /** Errors the decoder is documented to give; an exception's text ("TypeError: …") would be a bug. */

@@ -1,5 +1,5 @@
-import { decodeAgarInput, decodeFpsInput, decodeMovementInput, encodeFpsKill, encodeFpsTracer, writeAgarInput } from "@tikron/games/schemas";
-import { FrameWriter } from "@tikron/protocol";
+import { decodeAgarInput, decodeFpsInput, decodeMovementInput, fpsEvents, writeAgarInput } from "@tikron/games/schemas";
+import { FrameWriter, writeEvent } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { Rng } from "../src/scenarios/rng";
 import { AGAR_INPUT_BYTES, FPS_MOVE_BYTES, FPS_SHOT_BYTES } from "@tikron/games/schemas";
@@ -113,9 +113,9 @@ describe("fps scenario", () => {
       framed.set(b, 2);
       fpsScenario.onEvent!(p, framed, 2, b.length, counters);
     };
-    feed(encodeFpsTracer(w, { shooter: 300, hit: 0, x0: 1, y0: 2, x1: 3, y1: 4 }));
-    feed(encodeFpsTracer(w, { shooter: 12, hit: 300, x0: 1, y0: 2, x1: 3, y1: 4 }));
-    feed(encodeFpsKill(w, { killer: 12, victim: 300 }));
+    feed(writeEvent(w.reset(), fpsEvents, { kind: "tracer", shooter: 300, hit: 0, x0: 1, y0: 2, x1: 3, y1: 4 }).toBytes());
+    feed(writeEvent(w.reset(), fpsEvents, { kind: "tracer", shooter: 12, hit: 300, x0: 1, y0: 2, x1: 3, y1: 4 }).toBytes());
+    feed(writeEvent(w.reset(), fpsEvents, { kind: "kill", killer: 12, victim: 300 }).toBytes());
     expect(counters).toEqual({ tracers_received: 2, own_tracers_received: 1, kills_received: 1 });
   });
 });

@@ -12,7 +12,7 @@ const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
 const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
 
-// Typed by the game's declaration: inputs are TagInputs, events TagEvents, the view tagSchema's.
+// Typed by the game's declaration: inputs are TagInputs, events and the view tagSchema's, notices TagNotices.
 // Without `?room=` the matchmaker finds one (the fullest open room, or a new one) and the address
 // bar then names it: that link brings friends into the same room.
 const named = params.get("room");
@@ -33,10 +33,12 @@ let myEntity = -1;
 conn.on("welcome", (w) => sessionStorage.setItem(`tag-token:${roomId}`, w.token));
 conn.on("event", (e) => {
   if (e.body.kind === "youAre") myEntity = e.body.entity;
-  else if (e.body.kind === "chat") say(`${e.body.from}: ${e.body.text}`);
+});
+conn.on("notice", (n) => {
+  if (n.type === "chat") say(`${n.data.from}: ${n.data.text}`);
 });
 
-// Chat is a room message outside the tick: the room broadcasts it as a `chat` event and answers
+// Chat is a room message outside the tick: the room broadcasts it as a `chat` notice and answers
 // the request (typed by the game's TagMessages) with how many players heard it.
 const lines = document.querySelector("#lines")!;
 function say(text: string): void {

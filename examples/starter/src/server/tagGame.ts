@@ -1,7 +1,7 @@
 import { messageHandlers, type Game, type GameContext, type GameDefinition, type InputRejection } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import { BinaryWriter, type EntityRecord } from "@tikron/protocol";
-import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, encodeChat, encodeYouAre, tagSchema, type TagInput, type tagGame } from "../shared/tag";
+import type { EntityRecord } from "@tikron/protocol";
+import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, tagSchema, type TagInput, type tagGame } from "../shared/tag";
 
 type PlayerRecord = EntityRecord<(typeof tagSchema.decl)["player"]>;
 
@@ -27,10 +27,9 @@ export class TagGame implements Game<TagInput> {
   readonly world = new SyncWorld(tagSchema, { tiers: [{ radius: TAG_RULES.world, every: 1 }] });
   readonly sync = { mode: "binary" as const, encoder: this.world.encoder };
   private readonly runners = new Map<number, Runner>();
-  private ctx: GameContext | null = null;
-  private readonly writer = new BinaryWriter(16);
+  private ctx: GameContext<typeof tagGame> | null = null;
 
-  init(ctx: GameContext): void {
+  init(ctx: GameContext<typeof tagGame>): void {
     this.ctx = ctx;
   }
 
@@ -55,9 +54,9 @@ export class TagGame implements Game<TagInput> {
     this.tellEntity(playerId, r.entity);
   }
 
-  /** Tells one player which entity is theirs (events are copied when queued). */
+  /** Tells one player which entity is theirs (the schema's `youAre` event, at the next flush). */
   private tellEntity(playerId: number, entity: number): void {
-    this.ctx?.emit(encodeYouAre(this.writer, entity), [playerId]);
+    this.ctx?.emit({ kind: "youAre", entity }, [playerId]);
   }
 
   /** A dropped player stands still while their seat is held. */
@@ -81,14 +80,14 @@ export class TagGame implements Game<TagInput> {
 
   /**
    * Room messages, typed by the declaration's `TagMessages`: a chat line goes to everyone
-   * connected as a `chat` event at the next flush, and the sender hears how many that was.
+   * connected as a `chat` notice at the next flush, and the sender hears how many that was.
    */
   readonly onMessage = messageHandlers<typeof tagGame>({
     chat: {
       check: checkChat,
       handle: (playerId, { text }) => {
         const from = this.runners.get(playerId)?.rec.name ?? `p${playerId}`;
-        this.ctx?.emit(encodeChat(this.writer, from, text));
+        this.ctx?.broadcast("chat", { from, text });
         this.ctx?.count("chats");
         let heardBy = 0;
         for (const r of this.runners.values()) if (r.connected) heardBy++;

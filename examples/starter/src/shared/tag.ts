@@ -1,13 +1,15 @@
 /**
- * Everything the Worker and the browser both need to know about the game: the entity schema,
- * the input codec and the rules' numbers. It imports only `@tikron/protocol`, so the browser
- * bundle carries no room code.
+ * Everything the Worker and the browser both need to know about the game: the entity schema and
+ * its events, the input codec, the messages and notices, and the rules' numbers. It imports only
+ * `@tikron/protocol`, so the browser bundle carries no room code.
  */
 import {
   BinaryReader,
   bool,
+  defineEvents,
   defineGameTypes,
   defineMessages,
+  defineNotices,
   defineSchema,
   quant,
   refuseMessage,
@@ -15,6 +17,7 @@ import {
   string,
   varuint,
   type BinaryWriter,
+  type EventOf,
   type InputRejection,
   type MessageRejection,
 } from "@tikron/protocol";
@@ -38,18 +41,22 @@ export const TAG_RULES = {
 } as const;
 
 /**
- * One entity per player. Positions to 1/8 unit, the "it" flag, how many tags the player made,
- * and the display name. Clients decode this with `schemaDecoder(tagSchema)`.
+ * One entity per player: positions to 1/8 unit, the "it" flag, how many tags the player made,
+ * and the display name. One event: `youAre` tells a player which entity is theirs (the room
+ * writes `ctx.emit({ kind: "youAre", entity })`, the page reads the same object back).
  */
-export const tagSchema = defineSchema({
-  player: {
-    x: quant(0, TAG_RULES.world, 1 / 8),
-    y: quant(0, TAG_RULES.world, 1 / 8),
-    it: bool(),
-    tags: varuint(),
-    name: string(16),
+export const tagSchema = defineSchema(
+  {
+    player: {
+      x: quant(0, TAG_RULES.world, 1 / 8),
+      y: quant(0, TAG_RULES.world, 1 / 8),
+      it: bool(),
+      tags: varuint(),
+      name: string(16),
+    },
   },
-});
+  { events: defineEvents({ youAre: { entity: varuint() } }) },
+);
 
 /** A steering input: a direction on each axis, −1, 0 or 1 (arrow keys / WASD). */
 export interface TagInput {
@@ -80,42 +87,17 @@ export function decodeTagInput(payload: unknown): TagInput | InputRejection {
   return { dx: (x - 1) as TagInput["dx"], dy: (y - 1) as TagInput["dy"] };
 }
 
-/** Events the room sends: which entity is the player's (to one player), a chat line (to all). */
-export const TagEventKind = { youAre: 1, chat: 2 } as const;
-
-/** Encodes a "your entity is `entity`" event (room side). */
-export function encodeYouAre(w: BinaryWriter, entity: number): Uint8Array {
-  return w.reset().u8(TagEventKind.youAre).varuint(entity).toBytes();
-}
-
-/** Encodes a chat line `text` said by the player named `from` (room side). */
-export function encodeChat(w: BinaryWriter, from: string, text: string): Uint8Array {
-  return w.reset().u8(TagEventKind.chat).string(from).string(text).toBytes();
-}
-
-/** An event as the client sees it: which entity is the player's, or a chat line. */
-export type TagEvent = { kind: "youAre"; entity: number } | { kind: "chat"; from: string; text: string };
-
-/** Decodes an event body (client side); null for a kind this client does not know, or a malformed one. */
-export function decodeTagEvent(body: unknown): TagEvent | null {
-  if (!(body instanceof Uint8Array) || body.length < 2) return null;
-  const r = new BinaryReader(body);
-  try {
-    const kind = r.u8();
-    if (kind === TagEventKind.youAre) return { kind: "youAre", entity: r.varuint() };
-    if (kind === TagEventKind.chat) return { kind: "chat", from: r.string(128), text: r.string(TAG_RULES.chatMaxChars * 3) };
-  } catch {
-    // A truncated body: dropped like an unknown kind.
-  }
-  return null;
-}
-
 /**
  * The room messages players send outside the tick: `chat` says a line to everyone in the room
- * (they get a `chat` event) and answers how many connected players heard it.
+ * (they get a `chat` notice) and answers how many connected players heard it.
  */
 export interface TagMessages {
   chat: { request: { text: string }; response: { heardBy: number } };
+}
+
+/** The notices the room sends: a chat line said by the player named `from`, to everyone. */
+export interface TagNotices {
+  chat: { from: string; text: string };
 }
 
 /**
@@ -134,13 +116,16 @@ export function checkChat(payload: unknown): TagMessages["chat"]["request"] | Me
 
 /**
  * The game as clients see it: `connect(url, { game: tagGame, room })` then sends `TagInput`s
- * (encoded here), hands out decoded `TagEvent`s and a view typed by `tagSchema`, and types
- * `room.request("chat", { text })` by `TagMessages`.
+ * (encoded here), hands out the schema's events and a view typed by `tagSchema`, types
+ * `room.request("chat", { text })` by `TagMessages` and `notice` events by `TagNotices`.
  */
-export const tagGame = defineGameTypes<TagInput, TagEvent>()({
+export const tagGame = defineGameTypes<TagInput>()({
   kind: TAG_KIND,
   schema: tagSchema,
   encodeInput: (input, w) => encodeTagInput(w, input),
-  decodeEvent: decodeTagEvent,
   messages: defineMessages<TagMessages>(),
+  notices: defineNotices<TagNotices>(),
 });
+
+/** An event as the client sees it: `{ kind: "youAre", entity }`. */
+export type TagEvent = EventOf<typeof tagGame>;

@@ -43,6 +43,8 @@ export interface Seat {
   syncState: unknown;
   /** Events queued for the next flush (references, not copies). */
   events: unknown[];
+  /** Notices queued for the next flush, encoded in the room's dialect (references, not copies). */
+  notices: (Uint8Array | string)[];
   /** JSON rooms: the state changed while this client was behind; send its view next time. */
   viewStale: boolean;
   /** Inputs refused since the last error frame to this seat, reported as one (see the room). */

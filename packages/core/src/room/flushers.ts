@@ -11,7 +11,8 @@ import { sendTo, type ClientLink, type Dialect, type Seat } from "./clientLink";
  * per seat (`[kind][flags][tick][time][ack?][events?][delta?]`) through the room's writer and
  * the game's {@link StateEncoder}; {@link JsonFlusher} one `state` text with the ack, the view and
  * the events. What every state message shares is written once below: its time, the ack
- * bookkeeping, and the `frames`/`bytesOut` accounting.
+ * bookkeeping, and the `frames`/`bytesOut` accounting. A seat's queued notices go out first, in
+ * the same pass (room/gameOutput.ts encoded them).
  */
 export interface Flusher {
   /** The dialect this room's sockets must speak (their hello is refused otherwise). */
@@ -79,6 +80,18 @@ function sendState(link: ClientLink, data: Uint8Array | string, stats: RoomStats
 }
 
 /**
+ * Sends `seat`'s queued notices, counted in `notices`. Not optional like a frame (the game does
+ * not send them again), and rare: they go out even to a client that is behind, whose backlog
+ * then closes it 4004 if it never catches up.
+ */
+function sendNotices(link: ClientLink, seat: Seat, stats: RoomStats): void {
+  const notices = seat.notices;
+  for (let i = 0; i < notices.length; i++) sendTo(link, notices[i]!);
+  stats.notices += notices.length;
+  notices.length = 0;
+}
+
+/**
  * Binary rooms: per connected seat one FRAME built in the room's single writer, one send each.
  * A seat with no ack, no events and no delta gets no frame, except an idle frame (header only)
  * at the first flush after its view stopped changing and then one per `idleFrameMs`, so its
@@ -123,9 +136,10 @@ export class BinaryFlusher implements Flusher {
       if (!link) continue;
       if (link.connection.bot === true) {
         // Bots read nothing: encoding their frames would be work for nobody.
-        seat.events.length = 0;
+        seat.events.length = seat.notices.length = 0;
         continue;
       }
+      if (seat.notices.length > 0) sendNotices(link, seat, stats);
       // A client that is behind gets no frame: its baseline stays at the last frame it got, so
       // the next one it gets carries everything since (a fresh view, not a replay). The
       // runtime's own backlog is read every 4th flush per client, staggered.
@@ -210,6 +224,7 @@ export class JsonFlusher implements Flusher {
     for (const seat of seats) {
       const link = seat.link;
       if (!link) continue;
+      if (seat.notices.length > 0) sendNotices(link, seat, stats);
       // A client that is behind gets nothing now; its next state carries the view then current.
       if (!gate.streamAllowed(link, now, true)) {
         if (stateChanged) seat.viewStale = true;

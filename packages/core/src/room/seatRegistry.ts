@@ -109,6 +109,7 @@ export class SeatRegistry {
       settled: false,
       syncState: null,
       events: [],
+      notices: [],
       viewStale: false,
       refusedCount: 0,
       refusedName: "",

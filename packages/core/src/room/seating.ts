@@ -185,7 +185,7 @@ export class Seating {
     seat.link = null;
     this.connectedCount--;
     this.d.flusher.detach(seat);
-    seat.events.length = 0;
+    seat.events.length = seat.notices.length = 0;
     seat.heldUntil = clock.now() + this.d.options.reconnectWindowMs;
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
@@ -269,7 +269,7 @@ export class Seating {
     seat.link = link;
     seat.heldUntil = Infinity;
     seat.lastAckedSeq = seat.lastProcessedSeq;
-    seat.events.length = 0;
+    seat.events.length = seat.notices.length = 0;
     link.seat = seat;
     this.d.flusher.attach(seat);
     this.connectedCount++;

@@ -2,6 +2,7 @@ import { IdBuffer, PriorityTiers } from "@tikron/aoi";
 import {
   FrameWriter,
   type EntityType,
+  type EventSchema,
   FieldCode,
   type SchemaDecl,
   writeDeltaSections,
@@ -27,6 +28,8 @@ import { ViewerMode } from "./viewer";
 export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements StateEncoder<SyncClient> {
   /** Hash of the world's schema; sent in the welcome so clients can refuse a mismatched decoder. */
   readonly schemaHash: number;
+  /** The schema's declared events (what `ctx.emit` encodes), or null. */
+  readonly events: EventSchema | null;
   private flushIndex = 0;
 
   // Per entity id, a copy of the current client's row header: [stamp, row, serial, syncedAt],
@@ -53,6 +56,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   /** @internal Made by {@link SyncWorld}; use `world.encoder`. */
   constructor(private readonly world: QuantizedWorld<D>) {
     this.schemaHash = world.schema.hash;
+    this.events = world.schema.events;
   }
 
   createClient(playerId: number): SyncClient {

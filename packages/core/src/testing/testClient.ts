@@ -1,10 +1,10 @@
 import {
   BinaryWriter,
   ClientView,
+  MAX_INPUTS_PER_FRAME,
   MAX_INPUT_PAYLOAD_BYTES,
   RequestError,
-  decodeServerMessage,
-  decodeServerText,
+  encodeInputs,
   isDecodeError,
   type AnyGameTypes,
   type DecodedServerMessage,
@@ -15,13 +15,14 @@ import {
   type MessageRequest,
   type MessageResponse,
   type MessagesOf,
+  type Notice,
+  type NoticesOf,
   type ReplyMessage,
   type StateOf,
   type WelcomeFields,
 } from "@tikron/protocol";
 import type { FakeClock, Room } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
-import { TestWire } from "./testWire";
 
 /** How a test client joins (see `TestRoom.join`). */
 export interface JoinOptions {
@@ -67,7 +68,7 @@ interface Pending {
  * the SDK's `connect({ game })` does: inputs go through the declaration's `encodeInput`, events
  * come out of its `decodeEvent`, and state is read through the real decoder (the schema's
  * `ClientView` in binary rooms, the latest view in JSON rooms), reset on every welcome. It sees
- * what the room really sent over its in-memory socket: frames, errors, replies and the close.
+ * what the room really sent over its in-memory socket: frames, errors, replies, notices and the close.
  *
  * Everything is synchronous except {@link request} (a promise, as in the SDK). Messages are read
  * when the test looks (every getter reads what arrived), so a message the client cannot decode
@@ -80,7 +81,7 @@ export class TestClient<G extends AnyGameTypes> {
   readonly #label: string;
   readonly #host: TestClientHost;
   readonly #types: G;
-  readonly #wire: TestWire;
+  /** The game's input codec writes here, and input batches (the dialect writes the rest). */
   readonly #writer = new BinaryWriter(64);
   readonly #view: ClientView | null;
   readonly #options: JoinOptions;
@@ -96,6 +97,7 @@ export class TestClient<G extends AnyGameTypes> {
   readonly #frames: TestFrame<EventOf<G>>[] = [];
   readonly #events: EventOf<G>[] = [];
   readonly #errors: ErrorMessage[] = [];
+  readonly #notices: Notice<NoticesOf<G>>[] = [];
   readonly #messages: DecodedServerMessage[] = [];
 
   /**
@@ -110,7 +112,6 @@ export class TestClient<G extends AnyGameTypes> {
     this.#host = host;
     this.#types = types;
     this.#options = options;
-    this.#wire = new TestWire(types.json);
     this.#view = types.schema ? new ClientView(types.schema) : null;
     this.#socket = this.#open(options.token ?? "");
   }
@@ -153,6 +154,12 @@ export class TestClient<G extends AnyGameTypes> {
   get frames(): readonly TestFrame<EventOf<G>>[] {
     this.receive();
     return this.#frames;
+  }
+
+  /** Every notice the room's game sent this client (`ctx.send` / `ctx.broadcast`), typed by the declaration, in order. */
+  get notices(): readonly Notice<NoticesOf<G>>[] {
+    this.receive();
+    return this.#notices;
   }
 
   /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order. */
@@ -200,7 +207,7 @@ export class TestClient<G extends AnyGameTypes> {
     if (this.#fault) throw this.#fault;
     const socket = this.#socket;
     for (const data of socket.inbox.splice(0)) {
-      const m = typeof data === "string" ? decodeServerText(data) : decodeServerMessage(data);
+      const m = this.#types.dialect.decode(data);
       if (isDecodeError(m)) this.#fail(`a message does not decode (${m.code}: ${m.message})`);
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
@@ -209,6 +216,7 @@ export class TestClient<G extends AnyGameTypes> {
       else if (m.kind === "reply") this.#onReply(m);
       // The room's new rates: the welcome's copy follows them, as the SDK's does.
       else if (m.kind === "cadence" && this.#welcome) this.#welcome = { ...this.#welcome, tickMs: m.tickMs, syncIntervalMs: m.syncIntervalMs };
+      else if (m.kind === "notice") this.#notices.push({ type: m.type, data: m.data } as Notice<NoticesOf<G>>);
     }
     if (socket.closed && !this.#closeSeen) {
       this.#closeSeen = true;
@@ -248,8 +256,16 @@ export class TestClient<G extends AnyGameTypes> {
   inputPayloads(...payloads: unknown[]): number {
     this.#assertOpen("send inputs");
     if (!this.#types.json && !payloads.every((p) => p instanceof Uint8Array)) throw new TypeError(`${this.#label}: binary input payloads are Uint8Arrays`);
-    const entries = payloads.map((payload) => ({ seq: ++this.#seq, payload }));
-    for (const data of this.#wire.inputs(entries)) this.#post(data);
+    const { dialect } = this.#types;
+    if (dialect.json) {
+      for (const payload of payloads) this.#post(dialect.input(++this.#seq, payload));
+      return this.#seq;
+    }
+    // As the SDK batches them: INPUT frames of up to MAX_INPUTS_PER_FRAME entries each.
+    for (let i = 0; i < payloads.length; i += MAX_INPUTS_PER_FRAME) {
+      const chunk = payloads.slice(i, i + MAX_INPUTS_PER_FRAME).map((payload) => ({ seq: ++this.#seq, payload: payload as Uint8Array }));
+      this.#post(encodeInputs(this.#writer.reset(), chunk).toBytes());
+    }
     return this.#seq;
   }
 
@@ -261,7 +277,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   send<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): void {
     this.#assertOpen(`send ${type}`);
-    this.#post(this.#wire.message(0, type, jsonOf(payload)));
+    this.#post(this.#types.dialect.message(0, type, jsonOf(payload)));
   }
 
   /**
@@ -275,7 +291,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   request<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): Promise<MessageResponse<MessagesOf<G>, K>> {
     this.#assertOpen(`request ${type}`);
-    const data = this.#wire.message(this.#nextRequestId, type, jsonOf(payload));
+    const data = this.#types.dialect.message(this.#nextRequestId, type, jsonOf(payload));
     const id = this.#nextRequestId++;
     const answer = new Promise<unknown>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     this.#post(data);
@@ -291,7 +307,7 @@ export class TestClient<G extends AnyGameTypes> {
   /** Leaves the room: the seat is freed at once and the room closes the socket (1000). */
   leave(): void {
     this.#assertOpen("leave");
-    this.#post(this.#wire.leave());
+    this.#post(this.#types.dialect.leave());
   }
 
   /**
@@ -327,13 +343,13 @@ export class TestClient<G extends AnyGameTypes> {
     const refusal = room.admitSocket(identity, address);
     if (refusal) throw new Error(`${this.#label}: the room refused the socket before it opened (${refusal.status} ${refusal.reason})`);
     const socket: TestSocket = new TestSocket((messages, units) => {
-      const receipt = this.#wire.receipt(messages, units);
+      const receipt = this.#types.dialect.receipt(messages, units);
       clock.setTimer(() => {
         if (!socket.closed) room.message(socket.connId, receipt);
       }, 0);
     });
     socket.connId = room.open(socket, identity, address);
-    room.message(socket.connId, this.#wire.hello(token, this.name));
+    room.message(socket.connId, this.#types.dialect.hello(token, this.name));
     return socket;
   }
 

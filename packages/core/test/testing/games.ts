@@ -1,59 +1,66 @@
 /**
  * Two small games for the test harness's own tests, each with its client declaration: `dots`
- * (binary, ticking: a dot per player steered by one byte, events, room messages) and `tally`
- * (JSON, turn-based: players add to a shared count).
+ * (binary, ticking: a dot per player steered by one byte, declared events, room messages,
+ * notices) and `tally` (JSON, turn-based: players add to a shared count).
  */
 import {
-  BinaryReader,
-  BinaryWriter,
+  defineEvents,
   defineGameTypes,
   defineMessages,
+  defineNotices,
   defineSchema,
   quant,
   refuseMessage,
   reject,
   string,
+  varuint,
+  type BinaryWriter,
   type EntityRecord,
+  type EventOf,
   type InputRejection,
+  jsonDialect,
 } from "@tikron/protocol";
 import { messageHandlers, type Game, type GameContext, type GameDefinition } from "../../src";
 import { SyncWorld } from "../../src/sync";
 
-export const dotsSchema = defineSchema({ dot: { x: quant(0, 1000, 1 / 8), y: quant(0, 1000, 1 / 8), name: string(16) } });
+/** `moved`: a player's dot moved to `x` (to everyone); `yours`: your dot's entity id (to you). */
+export const dotsEvents = defineEvents({
+  moved: { player: varuint(), x: quant(0, 1000, 1 / 8) },
+  yours: { entity: varuint() },
+});
+
+export const dotsSchema = defineSchema({ dot: { x: quant(0, 1000, 1 / 8), y: quant(0, 1000, 1 / 8), name: string(16) } }, { events: dotsEvents });
 
 /** A step on the x axis. */
 export interface DotsInput {
   dx: -1 | 0 | 1;
 }
 
-/** `moved`: a player's dot moved to `x` (to everyone); `yours`: your dot's entity id (to you). */
-export type DotsEvent = { kind: "moved"; player: number; x: number } | { kind: "yours"; entity: number };
-
 export interface DotsMessages {
   echo: { request: { n: number }; response: { n: number; from: number } };
   shout: { request: { text: string }; response: void };
+}
+
+/** `shouted`: someone's shout (to everyone); `told`: a word for one player. */
+export interface DotsNotices {
+  shouted: { from: number; text: string };
+  told: { text: string };
 }
 
 export function encodeDotsInput(w: BinaryWriter, input: DotsInput): Uint8Array {
   return w.reset().u8(input.dx + 1).toBytes();
 }
 
-export function decodeDotsEvent(body: unknown): DotsEvent | null {
-  if (!(body instanceof Uint8Array)) return null;
-  const r = new BinaryReader(body);
-  const kind = r.u8();
-  if (kind === 1) return { kind: "moved", player: r.varuint(), x: r.f64() };
-  if (kind === 2) return { kind: "yours", entity: r.varuint() };
-  return null;
-}
-
-export const dotsTypes = defineGameTypes<DotsInput, DotsEvent>()({
+export const dotsTypes = defineGameTypes<DotsInput>()({
   kind: "dots",
   schema: dotsSchema,
   encodeInput: (input, w) => encodeDotsInput(w, input),
-  decodeEvent: decodeDotsEvent,
   messages: defineMessages<DotsMessages>(),
+  notices: defineNotices<DotsNotices>(),
 });
+
+/** The events a dots client reads (the schema's declared ones). */
+export type DotsEvent = EventOf<typeof dotsTypes>;
 
 /** Units a dot moves per applied input. */
 export const DOT_STEP = 10;
@@ -64,10 +71,9 @@ export class DotsGame implements Game<DotsInput> {
   readonly world = new SyncWorld(dotsSchema, { tiers: [{ radius: 1000, every: 1 }] });
   readonly sync = { mode: "binary" as const, encoder: this.world.encoder };
   readonly dots = new Map<number, { entity: number; rec: EntityRecord<(typeof dotsSchema.decl)["dot"]> }>();
-  private ctx!: GameContext;
-  private readonly w = new BinaryWriter(32);
+  ctx!: GameContext<typeof dotsTypes>;
 
-  init(ctx: GameContext): void {
+  init(ctx: GameContext<typeof dotsTypes>): void {
     this.ctx = ctx;
   }
 
@@ -75,12 +81,12 @@ export class DotsGame implements Game<DotsInput> {
     const rec = { x: 500, y: 500, name };
     const entity = this.world.spawn("dot", rec, { global: true });
     this.dots.set(playerId, { entity, rec });
-    this.ctx.emit(this.w.reset().u8(2).varuint(entity).toBytes(), [playerId]);
+    this.ctx.emit({ kind: "yours", entity }, [playerId]);
   }
 
   reconnected(playerId: number): void {
     const d = this.dots.get(playerId);
-    if (d) this.ctx.emit(this.w.reset().u8(2).varuint(d.entity).toBytes(), [playerId]);
+    if (d) this.ctx.emit({ kind: "yours", entity: d.entity }, [playerId]);
   }
 
   leave(playerId: number): void {
@@ -100,7 +106,7 @@ export class DotsGame implements Game<DotsInput> {
     const d = this.dots.get(playerId);
     if (!d) return;
     d.rec.x += input.dx * DOT_STEP;
-    this.ctx.emit(this.w.reset().u8(1).varuint(playerId).f64(d.rec.x).toBytes());
+    this.ctx.emit({ kind: "moved", player: playerId, x: d.rec.x });
   }
 
   tick(_now: number, _dtMs: number): void {}
@@ -112,7 +118,10 @@ export class DotsGame implements Game<DotsInput> {
     },
     shout: {
       check: (p) => (typeof (p as { text?: unknown } | null)?.text === "string" ? (p as { text: string }) : refuseMessage("bad_message", "shout needs { text: string }")),
-      handle: () => undefined,
+      handle: (playerId, { text }) => {
+        this.ctx.broadcast("shouted", { from: playerId, text });
+        this.ctx.send(playerId, "told", { text: "you shouted" });
+      },
     },
   });
 }
@@ -131,7 +140,12 @@ export interface TallyInput {
   add: number;
 }
 
-export const tallyTypes = defineGameTypes<TallyInput, { added: number; by: number }, TallyView>()({ kind: "tally", json: true });
+/** `milestone`: the total passed a multiple of 10 (to everyone). */
+export interface TallyNotices {
+  milestone: { total: number };
+}
+
+export const tallyTypes = defineGameTypes<TallyInput, { added: number; by: number }, TallyView>()({ kind: "tally", json: jsonDialect, notices: defineNotices<TallyNotices>() });
 
 export class TallyGame implements Game<TallyInput> {
   readonly kind = "tally";
@@ -139,9 +153,9 @@ export class TallyGame implements Game<TallyInput> {
   total = 0;
   readonly players = new Set<number>();
   readonly sync = { mode: "json" as const, source: { viewFor: (playerId: number): TallyView => ({ total: this.total, you: playerId, players: this.players.size }) } };
-  private ctx!: GameContext;
+  private ctx!: GameContext<typeof tallyTypes>;
 
-  init(ctx: GameContext): void {
+  init(ctx: GameContext<typeof tallyTypes>): void {
     this.ctx = ctx;
   }
   join(playerId: number): void {
@@ -157,8 +171,10 @@ export class TallyGame implements Game<TallyInput> {
     return typeof add === "number" && Number.isInteger(add) && add >= 1 && add <= 10 ? { add } : reject("bad_input", "add 1-10");
   }
   applyInput(playerId: number, input: TallyInput): void {
+    const before = this.total;
     this.total += input.add;
     this.ctx.emit({ added: input.add, by: playerId });
+    if (Math.floor(this.total / 10) > Math.floor(before / 10)) this.ctx.broadcast("milestone", { total: this.total });
     this.ctx.markChanged();
   }
   tick(): void {}

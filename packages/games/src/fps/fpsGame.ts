@@ -4,15 +4,15 @@
  */
 import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import { FrameWriter, type EntityRecord } from "@tikron/protocol";
+import type { EntityRecord } from "@tikron/protocol";
+import type { fpsTypes } from "../clientTypes";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Random, seedFrom } from "../random";
-import { encodeFpsKill, encodeFpsTracer } from "./fpsEvents";
 import { decodeFpsInput, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
 import { clampToArena, shooterStepLength, stepShooter } from "./fpsMotion";
 import { FPS_PRESETS } from "./fpsPresets";
 import { FPS_RULES } from "./fpsRules";
-import { FPS_MAX_WORLD, fpsSchema } from "./fpsSchema";
+import { FPS_MAX_WORLD, fpsSchema, type FpsKillEvent, type FpsTracerEvent } from "./fpsSchema";
 import { rayCircle, rayExitSquare, segmentPointDist2 } from "./hitscan";
 import { LagHistory, type HistoryPoint } from "./lagHistory";
 import { MoveBudget } from "./moveBudget";
@@ -51,7 +51,7 @@ export interface FpsConfig {
   spawnPoint?: SpawnPoint;
 }
 
-const NO_CONTEXT: GameContext = detachedContext();
+const NO_CONTEXT: GameContext<typeof fpsTypes> = detachedContext();
 
 const uniformSpawn: SpawnPoint = (_playerId, rng, world) => {
   const r = FPS_RULES.playerRadius;
@@ -88,11 +88,12 @@ export class FpsGame implements Game<FpsInput> {
   private readonly history: LagHistory;
   private readonly rng: Random;
   private readonly spawnPoint: SpawnPoint;
-  private readonly writer = new FrameWriter(64);
-  /** Scratch: reused by every shot (emit copies nothing but reads the ids at once). */
+  /** Scratch: reused by every shot (emit encodes the event and reads the ids at once). */
   private readonly audience: number[] = [];
+  private readonly tracer: FpsTracerEvent = { kind: "tracer", shooter: 0, hit: 0, x0: 0, y0: 0, x1: 0, y1: 0 };
+  private readonly killed: FpsKillEvent = { kind: "kill", killer: 0, victim: 0 };
   private readonly point: HistoryPoint = { x: 0, y: 0 };
-  private ctx: GameContext = NO_CONTEXT;
+  private ctx: GameContext<typeof fpsTypes> = NO_CONTEXT;
   /** The scoreboard's entity id. */
   private scoreboardEntity: number;
 
@@ -120,7 +121,7 @@ export class FpsGame implements Game<FpsInput> {
     this.scoreboardEntity = this.world.spawn("scoreboard", this.scoreboard);
   }
 
-  init(ctx: GameContext): void {
+  init(ctx: GameContext<typeof fpsTypes>): void {
     this.ctx = ctx;
   }
 
@@ -290,7 +291,10 @@ export class FpsGame implements Game<FpsInput> {
     this.scoreboard.kills.set(killer.playerId, killer.kills);
     this.scoreboard.deaths.set(victim.playerId, victim.deaths);
     this.ctx.count("kills");
-    this.ctx.emit(encodeFpsKill(this.writer, { killer: killer.playerId, victim: victim.playerId }));
+    const e = this.killed;
+    e.killer = killer.playerId;
+    e.victim = victim.playerId;
+    this.ctx.emit(e);
   }
 
   private respawn(s: Shooter): void {
@@ -313,7 +317,14 @@ export class FpsGame implements Game<FpsInput> {
       const v = list[i];
       if (segmentPointDist2(x0, y0, x1, y1, v.rec.x, v.rec.y) <= r2) audience.push(v.playerId);
     }
-    this.ctx.emit(encodeFpsTracer(this.writer, { shooter, hit, x0, y0, x1, y1 }), audience);
+    const e = this.tracer;
+    e.shooter = shooter;
+    e.hit = hit;
+    e.x0 = x0;
+    e.y0 = y0;
+    e.x1 = x1;
+    e.y1 = y1;
+    this.ctx.emit(e, audience);
   }
 
   private clampToArena(rec: PlayerRecord): void {

@@ -1,3 +1,4 @@
+import type { AnyGameTypes } from "@tikron/protocol";
 import { detachedContext, reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
 import { decodeTttInput, type TttInput } from "./tttInput";
 import { saveRound, type TttEnv, type TttRoundResult } from "./tttResults";
@@ -19,7 +20,7 @@ export interface TttCheckpoint extends Pick<TttView, "board" | "status" | "turn"
   seats: Record<Mark, SeatState | null>;
 }
 
-const NO_CONTEXT: GameContext<TttEnv> = detachedContext<TttEnv>();
+const NO_CONTEXT: GameContext<AnyGameTypes, TttEnv> = detachedContext<AnyGameTypes, TttEnv>();
 
 /** Store key of the room's last finished rounds (`ctx.store`: kept across restarts and sessions). */
 const RECENT_KEY = "recent";
@@ -57,9 +58,9 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
   private rematch = new Set<Mark>();
   private round = 0;
   private score = { X: 0, O: 0, draws: 0 };
-  private ctx: GameContext<TttEnv> = NO_CONTEXT;
+  private ctx: GameContext<AnyGameTypes, TttEnv> = NO_CONTEXT;
 
-  init(ctx: GameContext<TttEnv>): void {
+  init(ctx: GameContext<AnyGameTypes, TttEnv>): void {
     this.ctx = ctx;
   }
 

@@ -39,4 +39,6 @@ export {
   type TypeName,
   type FieldInfo,
   type EntityType,
+  type SchemaOptions,
 } from "./schema";
+export { EventSchema, defineEvents, declaredEventDecoder, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";

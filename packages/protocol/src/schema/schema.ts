@@ -1,40 +1,19 @@
-import { type Field, FieldCode, checkCount } from "./field";
+import { type EntityRecord, type FieldInfo, type TypeDecl, MAX_TYPES, resolveFields, typeText } from "./decl";
+import type { EventDecl, EventSchema } from "./events";
+import { FieldCode, checkCount } from "./field";
 import { fnv1a32 } from "./schemaHash";
 
-/** Fields of one entity type, by name, in wire order (declaration order). */
-export type TypeDecl = Record<string, Field<any>>;
+export { type TypeDecl, type FieldValue, type EntityRecord, type FieldInfo, MAX_FIELDS_PER_TYPE, MAX_TYPES } from "./decl";
 
 /** Entity types of a room, by name, in wire order (declaration order). */
 export type SchemaDecl = Record<string, TypeDecl>;
 
-/** The JS value type of a field. */
-export type FieldValue<F> = F extends Field<infer V> ? V : never;
-
-/** The record a game writes (server) and a client reads, for one entity type declaration. */
-export type EntityRecord<T extends TypeDecl> = { -readonly [K in keyof T]: FieldValue<T[K]> };
-
 /** The record type of entity type `K` of schema `S`. */
-export type RecordOf<S extends Schema<any>, K extends TypeName<S>> =
-  S extends Schema<infer D> ? EntityRecord<D[K]> : never;
+export type RecordOf<S extends Schema<any, any>, K extends TypeName<S>> =
+  S extends Schema<infer D, any> ? EntityRecord<D[K]> : never;
 
 /** The entity type names of schema `S`. */
-export type TypeName<S extends Schema<any>> = S extends Schema<infer D> ? keyof D & string : never;
-
-/** Most fields one entity type may declare: the update bitmask is one 32-bit word. */
-export const MAX_FIELDS_PER_TYPE = 32;
-
-/** Most entity types one schema may declare. */
-export const MAX_TYPES = 256;
-
-/** One declared field, resolved: its name, its position in the type, its kind. */
-export interface FieldInfo {
-  /** The field's name in the declaration. */
-  readonly name: string;
-  /** Position in the type (bit in the update mask, slot in quantized stores). */
-  readonly index: number;
-  /** The declared field. */
-  readonly field: Field;
-}
+export type TypeName<S extends Schema<any, any>> = S extends Schema<infer D, any> ? keyof D & string : never;
 
 /** One declared entity type, resolved. */
 export interface EntityType {
@@ -52,11 +31,18 @@ export interface EntityType {
   readonly yIndex: number;
 }
 
+/** What {@link defineSchema} takes besides the entity types. */
+export interface SchemaOptions<V extends EventDecl> {
+  /** The room's declared events (`defineEvents`): what `ctx.emit` takes and clients decode. */
+  events?: EventSchema<V>;
+}
+
 /**
  * A room's entity schema: the one declaration that drives server encode, client decode and
- * the load tool. Build it with {@link defineSchema}.
+ * the load tool, and, when declared, its events. Build it with {@link defineSchema}. `V` is the
+ * events' declaration (`{}` without events); written by hand, `Schema<D>` takes a schema of any events.
  */
-export class Schema<D extends SchemaDecl = SchemaDecl> {
+export class Schema<D extends SchemaDecl = SchemaDecl, V extends EventDecl = any> {
   // Declared, not defined: the constructor sets each (see Field for why).
   /** The declaration as given (for type inference and introspection). */
   declare readonly decl: D;
@@ -66,18 +52,17 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
   declare readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
   declare readonly hash: number;
+  /** The declared events, or null when the room declares none (its events are then bytes of its own). */
+  declare readonly events: EventSchema<V> | null;
 
-  constructor(decl: D) {
+  constructor(decl: D, options: SchemaOptions<V> = {}) {
     const names = Object.keys(decl);
     checkCount("schema entity type count", names.length, MAX_TYPES);
     let canonical = "tikron-schema-1";
     this.types = names.map((name, typeIndex): EntityType => {
-      const typeDecl = decl[name];
-      const fieldNames = Object.keys(typeDecl);
-      checkCount(`type ${name} field count`, fieldNames.length, MAX_FIELDS_PER_TYPE, 0);
-      if (fieldNames.includes("__proto__")) throw new TypeError(`type ${name}: field name __proto__ is not allowed`);
-      const fields = fieldNames.map((fname, index): FieldInfo => ({ name: fname, index, field: typeDecl[fname] }));
-      canonical += `|${name}{${fields.map((f) => `${f.name}:${f.field.descriptor}`).join(",")}}`;
+      const fields = resolveFields(`type ${name}`, decl[name]!);
+      const fieldNames = fields.map((f) => f.name);
+      canonical += `|${typeText(name, fields)}`;
       // A position needs both fields declared and numeric: the codes below Bool (quant, angle,
       // integers). An undeclared field (index -1) reads as undefined, which compares false.
       const xIndex = fieldNames.indexOf("x");
@@ -94,6 +79,9 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
     });
     this.decl = decl;
     this.maxFields = Math.max(...this.types.map((t) => t.fields.length));
+    this.events = options.events ?? null;
+    // Appended only when declared, so a schema without events keeps the hash it always had.
+    if (this.events) canonical += `|events:${this.events.descriptor}`;
     this.hash = fnv1a32(canonical);
   }
 
@@ -108,15 +96,16 @@ export class Schema<D extends SchemaDecl = SchemaDecl> {
 
 /**
  * Declares a room's entity types and their fields, e.g.
- * `defineSchema({ orb: { x: quant(0, 8192, 1/16), y: quant(0, 8192, 1/16), color: u8() } })`.
+ * `defineSchema({ orb: { x: quant(0, 8192, 1/16), y: quant(0, 8192, 1/16), color: u8() } })`,
+ * and optionally its events: `defineSchema(types, { events: defineEvents({ … }) })`.
  * Order matters: types and fields are tagged on the wire by declaration position, and the
- * order is part of {@link Schema.hash}.
+ * order is part of {@link Schema.hash} (so are the events).
  */
-export function defineSchema<D extends SchemaDecl>(decl: D): Schema<D> {
-  return new Schema(decl);
+export function defineSchema<D extends SchemaDecl, V extends EventDecl = {}>(decl: D, options: SchemaOptions<V> = {}): Schema<D, V> {
+  return new Schema(decl, options);
 }
 
 /** The stable u32 hash of a schema's declaration (what welcome carries). */
-export function schemaHash(schema: Schema<any>): number {
+export function schemaHash(schema: Schema<any, any>): number {
   return schema.hash;
 }

@@ -1,4 +1,4 @@
-import { FPS_MOVE_BYTES, FPS_RULES, FpsEventKind, writeFpsMove, writeFpsShot, type FpsMove, type FpsShot } from "@tikron/games/schemas";
+import { FPS_MOVE_BYTES, FPS_RULES, fpsEvents, writeFpsMove, writeFpsShot, type FpsMove, type FpsShot } from "@tikron/games/schemas";
 import type { BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "./rng";
 import { defineScenario, type WelcomeInfo } from "./scenario";
@@ -10,6 +10,11 @@ const MAX_STEP_MS = FPS_RULES.maxStepMs;
 const SHOT_EVERY = 15;
 /** Shots are stamped with the room time the shooter saw: server time minus interpolation delay. */
 const INTERP_DELAY_MS = 100;
+
+/** An event body's first byte: its kind's tag in the fps schema's declared events. */
+const tagOf = (name: string): number => fpsEvents.kinds.find((k) => k.name === name)!.index;
+const TRACER = tagOf("tracer");
+const KILL = tagOf("kill");
 
 interface FpsPlayer {
   heading: Heading;
@@ -78,12 +83,12 @@ export const fpsScenario = defineScenario<FpsPlayer>({
   onEvent(p: FpsPlayer, buf: Uint8Array, offset: number, length: number, counters: Record<string, number>): void {
     if (length < 1) return;
     const kind = buf[offset];
-    if (kind === FpsEventKind.Tracer) {
+    if (kind === TRACER) {
       counters.tracers_received = (counters.tracers_received ?? 0) + 1;
       if (varuintAt(buf, offset + 1, offset + length) === p.playerId) {
         counters.own_tracers_received = (counters.own_tracers_received ?? 0) + 1;
       }
-    } else if (kind === FpsEventKind.Kill) {
+    } else if (kind === KILL) {
       counters.kills_received = (counters.kills_received ?? 0) + 1;
     }
   },

@@ -1,0 +1,111 @@
+import { BinaryWriter } from "./binaryWriter";
+import { encodeHello, encodeInputs, encodeLeave, encodePing, encodeReceipt, encodeStatsRequest } from "./clientMessages";
+import { MAX_INPUT_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./constants";
+import { DecodeError } from "./decodeError";
+import { JSON_KEEPALIVE, decodeServerText, type DecodedServerMessage, type JsonClientMessage } from "./jsonMessages";
+import { encodeRoomMessage, isMessageType } from "./roomMessages";
+import { decodeServerMessage } from "./serverMessages";
+
+/**
+ * How a client speaks one dialect of the protocol: every message it sends, and how it reads what
+ * the room sends, in the one decoded shape both dialects share. The SDK's connection and the
+ * core's test clients speak through one. Binary is what a client speaks unless it names the JSON
+ * dialect (a JSON game's declaration holds `json: jsonDialect`), so a page of a binary game
+ * bundles no JSON decoding.
+ *
+ * Binary messages are returned as exact-size copies: a socket may queue the bytes, so a reused
+ * buffer must not be handed out.
+ */
+export interface ClientDialect {
+  /** True for the JSON text dialect. */
+  readonly json: boolean;
+  /** Decodes one server message (a WebSocket message's data). Never throws. */
+  decode(data: unknown): DecodedServerMessage | DecodeError;
+  /** A hello with the reconnect token (empty for a new seat) and the display name. */
+  hello(token: string, name: string): string | Uint8Array;
+  /**
+   * One input: binary rooms take a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES (see
+   * {@link checkInputPayload}), JSON rooms any JSON value.
+   */
+  input(seq: number, payload: unknown): string | Uint8Array;
+  /** A clock ping. */
+  ping(clientTime: number): string | Uint8Array;
+  /**
+   * What keeps an idle socket alive: a clock ping in binary rooms (which never sleep), the fixed
+   * JSON keepalive text in JSON rooms (a sleeping room answers it without waking).
+   */
+  keepalive(clientTime: number): string | Uint8Array;
+  /** A `tk:stats` request. */
+  statsRequest(requestId: number): string | Uint8Array;
+  /** A receipt (counts taken modulo 2^32; see `ReceiptCounter`). */
+  receipt(messages: number, units: number): string | Uint8Array;
+  /**
+   * A room message; `json` is the payload's JSON text.
+   * @throws RangeError for a type that is not a legal message type name.
+   */
+  message(requestId: number, type: string, json: string): string | Uint8Array;
+  /** A leave (the seat is freed at once). */
+  leave(): string | Uint8Array;
+}
+
+/** The JSON dialect's type: a {@link ClientDialect} that speaks JSON text. */
+export type JsonDialect = ClientDialect & {
+  /** Always true: the JSON text dialect. */
+  readonly json: true;
+};
+
+/**
+ * `payload` if it can be a binary input (a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES).
+ * @throws TypeError for anything but bytes, RangeError for too many.
+ */
+export function checkInputPayload(payload: unknown): Uint8Array {
+  if (!(payload instanceof Uint8Array)) throw new TypeError("binary input payload must be a Uint8Array");
+  if (payload.length > MAX_INPUT_PAYLOAD_BYTES) throw new RangeError(`input payload over ${MAX_INPUT_PAYLOAD_BYTES} bytes`);
+  return payload;
+}
+
+/**
+ * Writes every binary message a client sends: each is encoded and copied out in one synchronous
+ * call, so one writer serves every connection.
+ */
+const w = /* @__PURE__ */ new BinaryWriter(256);
+
+/** The binary dialect: the protocol's frames. */
+export const binaryDialect: ClientDialect = {
+  json: false,
+  decode(data) {
+    if (data instanceof ArrayBuffer) return decodeServerMessage(new Uint8Array(data));
+    if (ArrayBuffer.isView(data)) return decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    return new DecodeError("bad_value", "a binary room sent something other than bytes");
+  },
+  hello: (token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
+  input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
+  ping: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
+  keepalive: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
+  statsRequest: (requestId) => encodeStatsRequest(w.reset(), requestId).toBytes(),
+  receipt: (messages, units) => encodeReceipt(w.reset(), messages, units).toBytes(),
+  message: (requestId, type, json) => encodeRoomMessage(w.reset(), requestId, type, json).toBytes(),
+  leave: () => encodeLeave(w.reset()).toBytes(),
+};
+
+const text = (m: JsonClientMessage): string => JSON.stringify(m);
+
+/** The JSON text dialect, for turn-based rooms where readability beats bytes. */
+export const jsonDialect: JsonDialect = {
+  json: true,
+  decode(data) {
+    return typeof data === "string" ? decodeServerText(data) : new DecodeError("bad_value", "a JSON room sent something other than text");
+  },
+  hello: (token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
+  input: (seq, data) => text({ t: "input", seq, data }),
+  ping: (ct) => text({ t: "ping", ct }),
+  keepalive: () => JSON_KEEPALIVE,
+  statsRequest: (id) => text({ t: "stats", id }),
+  receipt: (messages, units) => text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }),
+  message(requestId, type, json) {
+    if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
+    // The type matched isMessageType (no quotes or escapes), and `json` is JSON text: spliced as they are.
+    return `{"t":"msg","type":"${type}","id":${requestId},"data":${json}}`;
+  },
+  leave: () => text({ t: "leave" }),
+};
