@@ -84,6 +84,9 @@ export class LivePlayer {
       if (isDecodeError(m)) return;
       if (m.kind === "welcome") {
         this.welcome = m;
+        // As the SDK does: a seat that comes back (a reconnect, a restored checkpoint) has applied
+        // inputs up to lastSeq, so this socket's seqs continue above it.
+        this.seq = Math.max(this.seq, m.lastSeq);
         for (const f of this.welcomeWaiters.splice(0)) f();
       } else if (m.kind === "frame") {
         this.frameTimes.push(performance.now());
