@@ -1,7 +1,8 @@
 /**
  * Sign in with the provider the game already uses: verify its JWTs (RS256, ES256, EdDSA and the
- * other asymmetric algorithms) against its JWKS URL and map a claim to the player's identity.
- * Runs unchanged in Workers, Node 22 and browsers (jose and WebCrypto; no `cloudflare:workers`).
+ * other asymmetric algorithms) against its JWKS URL and map a claim to the player's identity;
+ * {@link identify} a join by a room ticket or such a token. Runs unchanged in Workers, Node 22
+ * and browsers (jose and WebCrypto; no `cloudflare:workers`).
  *
  * @module @tikron/core/auth
  */
@@ -33,3 +34,4 @@ export {
   type JwksRefresh,
 } from "./jwksCache";
 export { createJwtVerifier, jwtVerifierFromEnv, MAX_JWT_LENGTH, type JwtVerifier, type JwtVerifierOptions, type JwtVerdict, type JwtRefusal } from "./jwtVerifier";
+export { identify, readCredential, type IdentifyRequest, type IdentifyOptions, type TicketRequirement, type IdentityVerdict, type IdentityRefusal, type Credential, type HeadersLike } from "./identify";
