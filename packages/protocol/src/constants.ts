@@ -52,6 +52,8 @@ export const Kind = {
   Stats: 0x85,
   /** Server: the answer to a MESSAGE request: a payload, or an error code. */
   Reply: 0x86,
+  /** Server: a line of text from the room's operator to every player (see `NoticeMessage`). */
+  Notice: 0x87,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */

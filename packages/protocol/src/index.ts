@@ -26,4 +26,6 @@ export * from "./delta";
 export * from "./gameTypes";
 export * from "./receipts";
 export * from "./roomMessages";
+export * from "./notice";
 export * from "./match";
+export * from "./admin";

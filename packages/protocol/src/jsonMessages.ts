@@ -132,6 +132,11 @@ export type JsonServerMessage =
       reason?: string;
       /** Refusal: how long to wait before asking again (ms). */
       retryAfterMs?: number;
+    }
+  | {
+      t: "notice";
+      /** A line of text from the room's operator (see `NoticeMessage`). */
+      text: string;
     };
 
 /** The JSON-mode welcome carrying the same fields as the binary one (see {@link JsonWelcome}). */

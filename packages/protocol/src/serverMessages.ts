@@ -5,6 +5,7 @@ import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readReply, type ReplyMessage } from "./roomMessages";
+import { readNotice, type NoticeMessage } from "./notice";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
@@ -99,7 +100,8 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
   | ErrorMessage
   | PongMessage
   | StatsMessage
-  | ReplyMessage;
+  | ReplyMessage
+  | NoticeMessage;
 
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
@@ -165,10 +167,10 @@ export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, jso
  * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
  * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
  */
-const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply"];
+const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "notice"];
 
 /**
- * Reads the body of a welcome, error, pong, stats or reply message from either dialect's fields
+ * Reads the body of a welcome, error, pong, stats, reply or notice message from either dialect's fields
  * (a frame's sections differ too much between them, so each dialect reads its own). Throws
  * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
  * is not JSON.
@@ -206,6 +208,8 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
       return { kind: "stats", requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") };
     case "reply":
       return readReply(f);
+    case "notice":
+      return readNotice(f);
   }
   throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
 }

@@ -9,7 +9,9 @@ import {
   decodeServerMessage,
   decodeServerText,
   encodeError,
+  encodeNotice,
   encodePong,
+  MAX_NOTICE_CHARS,
   encodeReply,
   encodeReplyError,
   encodeStats,
@@ -93,6 +95,16 @@ describe("decodeServerText gives the binary decoder's shape", () => {
         );
       }),
     ));
+
+  it("notices: the same text in both dialects, up to the longest notice", () =>
+    fc.assert(
+      fc.property(fc.string({ maxLength: MAX_NOTICE_CHARS, unit: "grapheme" }), (t) => {
+        fc.pre(t.length <= MAX_NOTICE_CHARS);
+        const binary = decodeServerMessage(encodeNotice(w.reset(), t).toBytes());
+        expect(binary).toEqual({ kind: "notice", text: t });
+        expect(decodeServerText(text({ t: "notice", text: t }))).toEqual(binary);
+      }),
+    ));
 });
 
 describe("decodeServerText on bad input", () => {
@@ -144,7 +156,7 @@ describe("decodeServerText on bad input", () => {
 
   it("never throws on any text", () =>
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ t: fc.constantFrom("welcome", "state", "error", "reply", "pong", "stats", "ka"), tick: fc.anything(), code: fc.anything(), id: fc.anything() }).map((o) => JSON.stringify(o) ?? "")), (s) => {
+      fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ t: fc.constantFrom("welcome", "state", "error", "reply", "pong", "stats", "ka", "notice"), tick: fc.anything(), code: fc.anything(), id: fc.anything() }).map((o) => JSON.stringify(o) ?? "")), (s) => {
         const m = decodeServerText(s);
         expect(typeof m).toBe("object");
       }),
@@ -167,6 +179,7 @@ describe("decodeServerText holds every field to its type", () => {
     [{ t: "pong", ct: 1.5, st: 2.5 }, { ct: "finite", st: "finite" }],
     [{ t: "stats", id: 4, stats: { a: 1 } }, { id: "u32" }],
     [{ t: "reply", id: 4, code: ErrorCode.illegal_move, name: "illegal_move", reason: "no", retryAfterMs: 5 }, { id: "u32", code: "u32?", reason: "string?", retryAfterMs: "u32?" }],
+    [{ t: "notice", text: "restart in 5 minutes" }, { text: "string" }],
   ];
   const anyJson = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.array(fc.nat(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.nat(), { maxKeys: 2 }));
   const fits: Record<string, (v: unknown) => boolean> = {
