@@ -11,6 +11,8 @@ import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
+import type { BanOutcome, BanTarget, RoomAdminView } from "./room/adminActions";
+import type { AdminBan } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
 
@@ -226,6 +228,39 @@ export interface HostedRoom {
    * for every seat refuses, whatever the matchmaker believed.
    */
   reserveSeats(req: SeatRequest): SeatAnswer;
+  /**
+   * The operator's view (admin API): every seat with its identity and state, the room's recent
+   * errors, the bans in force. The stats are {@link snapshot}'s.
+   */
+  adminView(): RoomAdminView;
+  /**
+   * Removes a player (admin API): its socket closes with `kicked` (4022) and the reason, its seat
+   * is freed. Returns the sockets closed (0 for a held seat), or null when no seat has that id.
+   */
+  kick(playerId: number, reason?: string): number | null;
+  /**
+   * Bans an identity, or a seated player's, from the room for `durationMs` (admin API): its
+   * sockets close with `banned` (4023), its seat is freed, and {@link admitSocket} and the hello
+   * refuse it (`banned`, with the wait) until the ban ends; seat requests for it are refused as
+   * if the room were locked, so a matchmaker places it elsewhere. A seat with no identity and no
+   * address cannot be banned (`anonymous`).
+   */
+  ban(target: BanTarget, durationMs: number, reason?: string): BanOutcome;
+  /** Lifts a ban (admin API); false when there was none. */
+  unban(identity: string): boolean;
+  /** Locks (no new players: neither matches nor joins) or unlocks the room (admin API), as the game's `ctx.lock()`. */
+  setLocked(locked: boolean): void;
+  /**
+   * Closes the room (admin API): bots leave, every socket closes with `room_closed` (4008) and the
+   * reason, every seat and reservation is dropped. The room stays, empty. Returns the sockets closed.
+   */
+  closeRoom(reason?: string): number;
+  /** Sends every connected player a NOTICE (admin API); returns how many got it. */
+  notice(text: string): number;
+  /** The bans in force, for a host that keeps them across restarts. */
+  activeBans(): AdminBan[];
+  /** Puts back bans a host kept (those already over are dropped). */
+  restoreBans(bans: readonly AdminBan[]): void;
   /** Stops timers and closes every socket (room shutdown). */
   dispose(code?: number, reason?: string): void;
 }

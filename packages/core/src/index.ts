@@ -7,10 +7,11 @@
 export { Room } from "./room";
 export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
+export type { RoomAdminView, BanTarget, BanOutcome } from "./room/adminActions";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit } from "./room/roomListing";
 export type { ReservationCounts } from "./room/seatReservations";
-export { admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
+export { ADMISSION_CLOSE_HEADER, admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";

@@ -9,6 +9,7 @@ import {
   ErrorCode,
   clipReason,
   encodeError,
+  encodeNotice,
   encodePong,
   encodeReply,
   encodeReplyError,
@@ -79,4 +80,10 @@ export function sendReplyError(link: ClientLink, requestId: number, name: ErrorN
   } else {
     sendTo(link, encodeReplyError(writer.reset(), requestId, code, reason, retryAfterMs).peek());
   }
+}
+
+/** Sends an operator's notice (protocol `NoticeMessage`). */
+export function sendNotice(link: ClientLink, text: string, writer: FrameWriter): void {
+  if (link.dialect === "json") sendJson(link, { t: "notice", text });
+  else sendTo(link, encodeNotice(writer.reset(), text).peek());
 }
