@@ -24,5 +24,6 @@ export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { TIMING_NOTE, type RoomStatsSnapshot } from "./roomStats";
+export { RoomMetrics, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, METRIC_POINTS_KEPT, type RoomMetricsOptions } from "./roomMetrics";
 export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";
 export { MAX_BOTS } from "./room/bots";
