@@ -29,8 +29,8 @@ export interface TicketRequirement {
   secret: string;
   /** The room kind being joined. */
   kind: string;
-  /** The room id being joined. */
-  roomId: string;
+  /** The room id being joined, or the ids any of which will do (a match ticket: `[ANY_ROOM, roomId]`). */
+  roomId: string | readonly string[];
   /** Current time in ms (defaults to `Date.now()`); tests pin it. */
   nowMs?: number;
 }
@@ -96,22 +96,28 @@ export type IdentityVerdict =
     };
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** A room ticket's shape (`<payload>.<signature>`): one dot, where a JWT has two. */
+const TICKET_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
  * The credential a request carries, `null` when it has none, or `"ambiguous"` when it carries
  * more than one (a ticket and a token, or two different tokens): guessing which one was meant
- * would hide a client's bug, so such a request is refused.
+ * would hide a client's bug, so such a request is refused. `Authorization: Bearer` carries
+ * either: a room ticket (a match ticket travels there) by its shape, else a JWT.
  */
 export function readCredential(request: IdentifyRequest): Credential | null | "ambiguous" {
   const url = typeof request.url === "string" ? new URL(request.url, "http://localhost") : request.url;
-  const ticket = url.searchParams.get("ticket");
-  const query = url.searchParams.get("token");
+  const query = url.searchParams.get("ticket");
+  const token = url.searchParams.get("token");
   const bearer = BEARER.exec(request.headers?.get("authorization") ?? "")?.[1] ?? null;
-  const token = query ?? bearer;
-  if (query !== null && bearer !== null && query !== bearer) return "ambiguous";
-  if (ticket !== null && token !== null) return "ambiguous";
+  const bearerTicket = bearer !== null && TICKET_SHAPE.test(bearer) ? bearer : null;
+  const bearerJwt = bearer !== null && bearerTicket === null ? bearer : null;
+  const ticket = query ?? bearerTicket;
+  const jwt = token ?? bearerJwt;
+  if ((query !== null && bearerTicket !== null && query !== bearerTicket) || (token !== null && bearerJwt !== null && token !== bearerJwt)) return "ambiguous";
+  if (ticket !== null && jwt !== null) return "ambiguous";
   if (ticket !== null) return { kind: "ticket", value: ticket };
-  if (token !== null) return { kind: "jwt", value: token };
+  if (jwt !== null) return { kind: "jwt", value: jwt };
   return null;
 }
 
@@ -135,6 +141,50 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
   }
   const detail = credential ? `${credential.kind === "ticket" ? "room tickets are" : "sign-in tokens are"} not accepted here` : undefined;
   return refuse(null, "missing", missingText(options), detail);
+}
+
+/** What {@link identifyCaller} answers: an identity, an anonymous caller (credentials optional), or a refusal. */
+export type CallerVerdict =
+  | Extract<IdentityVerdict, { ok: true }>
+  | {
+      /** Let in. */
+      ok: true;
+      /** No credential was verified: an anonymous caller (DEV_MODE, or a host that asks for none). */
+      via: null;
+      /** None. */
+      identity: null;
+    }
+  | Extract<IdentityVerdict, { ok: false }>
+  | {
+      /** Refused. */
+      ok: false;
+      /** No credential was looked at. */
+      via: null;
+      /** This host accepts no credential at all while it requires one. */
+      reason: "unconfigured";
+      /** 503: the host, not the caller, must change. */
+      status: 503;
+      /** Text safe to send the client. */
+      message: string;
+    };
+
+/**
+ * The one rule every host applies to a caller (a join, a match request): with `required`
+ * (production) a verified credential or a refusal — and when the host accepts none at all (no
+ * ticket secret, no JWT sign-in) every caller is refused `unconfigured` (503); without it
+ * (DEV_MODE) a caller may come anonymously, but a credential it does send is verified when the
+ * host accepts its kind, so staging rehearses the production flow. Throws what {@link identify}
+ * throws (a ticket secret too weak to use).
+ */
+export async function identifyCaller(request: IdentifyRequest, options: IdentifyOptions & { required: boolean }): Promise<CallerVerdict> {
+  if (!options.ticket && !options.jwt) {
+    if (!options.required) return { ok: true, via: null, identity: null };
+    return { ok: false, via: null, reason: "unconfigured", status: 503, message: "sign-in is not configured on this server" };
+  }
+  const verdict = await identify(request, options);
+  // Optional credentials: none (or one of a kind this host does not check) is an anonymous caller.
+  if (!verdict.ok && verdict.reason === "missing" && !options.required) return { ok: true, via: null, identity: null };
+  return verdict;
 }
 
 const AMBIGUOUS = "send one credential: a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer), not both";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJwtVerifier, identify, readCredential, type IdentifyOptions, type JwtVerifier } from "../../src/auth";
-import { mintRoomTicket } from "../../src/ticket";
+import { createJwtVerifier, identify, identifyCaller, readCredential, type IdentifyOptions, type JwtVerifier } from "../../src/auth";
+import { ANY_ROOM, mintRoomTicket } from "../../src/ticket";
 import { AUDIENCE, ISSUER, JwksServer, makeKey, sign, T0, type TestKey } from "./jwksServer";
 
 const SECRET = "test-secret-0123456789abcdef";
@@ -74,5 +74,38 @@ describe("identify: a join's identity from a room ticket or a provider's JWT", (
     const down = createJwtVerifier({ jwksUrl: "http://127.0.0.1:1/jwks.json", issuer: ISSUER, audience: AUDIENCE }, { now: () => T0 });
     const verdict = await identify(req("/r", `Bearer ${await sign(key, T0)}`), { jwt: down });
     expect(verdict).toMatchObject({ ok: false, via: "jwt", reason: "jwks_unavailable", status: 503 });
+  });
+
+  it("reads a Bearer value shaped like a room ticket as a ticket (match tickets travel there), anything else as a JWT", async () => {
+    const ticket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: ANY_ROOM, playerId: "alice", ttlSeconds: 60, nowMs: T0 });
+    const token = await sign(key, T0);
+    expect(readCredential(req("/match/agar", `Bearer ${ticket}`))).toEqual({ kind: "ticket", value: ticket });
+    expect(readCredential(req("/match/agar", `Bearer ${token}`))).toEqual({ kind: "jwt", value: token });
+    expect(readCredential(req(`/match/agar?ticket=${ticket}`, `Bearer ${ticket}`))).toEqual({ kind: "ticket", value: ticket });
+    expect(readCredential(req(`/match/agar?token=${token}`, `Bearer ${ticket}`))).toBe("ambiguous");
+    expect(readCredential(req(`/match/agar?ticket=x.y`, `Bearer ${ticket}`))).toBe("ambiguous");
+    const match = { ticket: { secret: SECRET, kind: "agar", roomId: [ANY_ROOM, "r9"], nowMs: T0 }, jwt };
+    expect(await identify(req("/match/agar", `Bearer ${ticket}`), match)).toMatchObject({ ok: true, via: "ticket", identity: "alice" });
+  });
+});
+
+describe("identifyCaller: the one rule of every host", () => {
+  it("required: a verified credential or a refusal; a host that accepts none refuses everyone with 503", async () => {
+    const token = await sign(key, T0, { sub: "bob" });
+    expect(await identifyCaller(req(`/r?token=${token}`), { ...both, required: true })).toMatchObject({ ok: true, via: "jwt", identity: "jwt:bob" });
+    expect(await identifyCaller(req("/r"), { ...both, required: true })).toMatchObject({ ok: false, reason: "missing", status: 401 });
+    expect(await identifyCaller(req(`/r?token=${token}`), { required: true })).toEqual({ ok: false, via: null, reason: "unconfigured", status: 503, message: "sign-in is not configured on this server" });
+    expect(await identifyCaller(req(`/r?token=${token}`), { ...ticketOnly, required: true })).toMatchObject({ ok: false, reason: "missing", status: 401 });
+  });
+
+  it("optional: no credential is an anonymous caller, but one that is sent is checked when its kind is accepted", async () => {
+    const anonymous = { ok: true, via: null, identity: null };
+    expect(await identifyCaller(req("/r"), { required: false })).toEqual(anonymous);
+    expect(await identifyCaller(req("/r"), { ...both, required: false })).toEqual(anonymous);
+    const expired = await sign(key, T0 - 3_600_000);
+    expect(await identifyCaller(req(`/r?token=${expired}`), { ...both, required: false })).toMatchObject({ ok: false, reason: "expired", status: 403 });
+    // A token to a host without JWT sign-in: not checked, so not held against the caller.
+    expect(await identifyCaller(req(`/r?token=${expired}`), { ...ticketOnly, required: false })).toEqual(anonymous);
+    expect(await identifyCaller(req(`/r?token=${await sign(key, T0)}`), { ...both, required: false })).toMatchObject({ ok: true, identity: "jwt:user-1" });
   });
 });
