@@ -11,8 +11,7 @@ import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
-import type { BanOutcome, BanTarget, RoomAdminView } from "./room/adminActions";
-import type { AdminBan } from "@tikron/protocol";
+import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
 
@@ -121,6 +120,32 @@ export interface CheckpointSeat extends SeatTicket {
   /** Highest input seq applied: the reconnect's welcome tells the client (`lastSeq`). */
   lastSeq: number;
 }
+
+/** What the operator's view of a room holds besides its stats (see `HostedRoom.adminView`). */
+export interface RoomAdminView {
+  /** Every seat, connected or held, in player id order. */
+  seats: AdminSeat[];
+  /** The room's recent errors, oldest first. */
+  errors: AdminRoomError[];
+  /** Bans in force. */
+  bans: AdminBan[];
+}
+
+/** Who a ban is for: a seated player (its identity is banned), or an identity. */
+export type BanTarget = { playerId: number } | { identity: string };
+
+/** What a ban did: the identity and its end, and the sockets it closed; or why there was nothing to ban. */
+export type BanOutcome =
+  | {
+      /** The banned identity. */
+      identity: string;
+      /** When the ban ends (room clock, epoch ms in production). */
+      until: number;
+      /** Sockets closed with `banned`. */
+      closed: number;
+    }
+  | "no_such_player"
+  | "anonymous";
 
 /** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
 export interface RoomInit {

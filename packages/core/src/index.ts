@@ -5,9 +5,8 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
+export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, RoomAdminView, BanTarget, BanOutcome } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
-export type { RoomAdminView, BanTarget, BanOutcome } from "./room/adminActions";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit } from "./room/roomListing";
 export type { ReservationCounts } from "./room/seatReservations";

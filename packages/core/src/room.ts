@@ -5,10 +5,10 @@
 import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, type AdminBan } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
-import type { Connection, HostedRoom, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { BanOutcome, BanTarget, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import { InputQueue } from "./inputQueue";
 import { Admission, type AdmissionRefusal } from "./room/admission";
-import { AdminActions, type BanOutcome, type BanTarget, type RoomAdminView } from "./room/adminActions";
+import { AdminActions } from "./room/adminActions";
 import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";

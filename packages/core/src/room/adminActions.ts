@@ -4,8 +4,9 @@
  * the room, send everyone a notice. Each runs as one event of the room, like a message: nothing
  * here touches the tick path.
  */
-import { CloseCode, refusalCloseReason, type AdminBan, type AdminRoomError, type AdminSeat, type FrameWriter } from "@tikron/protocol";
+import { CloseCode, refusalCloseReason, type AdminSeat, type FrameWriter } from "@tikron/protocol";
 import type { Clock } from "../clock";
+import type { BanOutcome, BanTarget, RoomAdminView } from "../host";
 import type { RoomBans } from "./bans";
 import type { RoomBots } from "./bots";
 import { unconfirmedBytes, type Seat } from "./clientLink";
@@ -16,32 +17,6 @@ import type { RoomSockets } from "./roomSockets";
 import type { SeatRegistry } from "./seatRegistry";
 import type { SeatReservations } from "./seatReservations";
 import type { Seating } from "./seating";
-
-/** What the operator's view of a room holds besides its stats (see `HostedRoom.adminView`). */
-export interface RoomAdminView {
-  /** Every seat, connected or held, in player id order. */
-  seats: AdminSeat[];
-  /** The room's recent errors, oldest first. */
-  errors: AdminRoomError[];
-  /** Bans in force. */
-  bans: AdminBan[];
-}
-
-/** Who a ban is for: a seated player (its identity is banned), or an identity. */
-export type BanTarget = { playerId: number } | { identity: string };
-
-/** What a ban did: the identity and its end, and the sockets it closed; or why there was nothing to ban. */
-export type BanOutcome =
-  | {
-      /** The banned identity. */
-      identity: string;
-      /** When the ban ends (room clock, epoch ms in production). */
-      until: number;
-      /** Sockets closed with `banned`. */
-      closed: number;
-    }
-  | "no_such_player"
-  | "anonymous";
 
 /** What the actions need from the room. */
 export interface AdminActionsDeps {
