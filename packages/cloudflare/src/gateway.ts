@@ -1,6 +1,8 @@
 import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
+import { readCredential } from "@tikron/core/auth";
+import { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
@@ -8,8 +10,8 @@ import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
 
-/** Bindings the gateway needs from the Worker environment. */
-export interface GatewayEnv {
+/** Bindings the gateway needs from the Worker environment (`AUTH_*`: the game's sign-in provider, see `IdentityEnv`). */
+export interface GatewayEnv extends IdentityEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */
@@ -143,7 +145,8 @@ export async function routeGatewayRequest(
   }
   let playerId: string | undefined;
   let reservation: string | undefined;
-  let ticket: string | null = null;
+  /** The credential the join carries (a ticket or a JWT), remembered when the room refuses it. */
+  let credential: string | null = null;
   const reservationToken = url.searchParams.get("reservation");
   if (!isStats && reservationToken !== null) {
     // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
@@ -161,29 +164,21 @@ export async function routeGatewayRequest(
   } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
     if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
-    ticket = url.searchParams.get("ticket");
-    // A ticket the room refused a moment ago is answered before the signature is checked again.
-    if (ticket !== null) {
-      const remembered = gate.checkTicket(ticket, Date.now());
+    const sent = readCredential(request);
+    credential = sent !== null && sent !== "ambiguous" ? sent.value : null;
+    // A credential the room refused a moment ago is answered before its signature is checked again.
+    if (credential !== null) {
+      const remembered = gate.checkTicket(credential, Date.now());
       if (remembered) return gateRefusal(request, remembered);
     }
-    // DEV_MODE needs no ticket, but one that is sent is still checked when a secret is set, so
-    // staging can rehearse the production flow.
-    if (!devMode || (ticket !== null && env.TICKET_SECRET)) {
-      if (!env.TICKET_SECRET) {
-        console.error("[gateway] TICKET_SECRET is not set: refusing every join (set it with `wrangler secret put TICKET_SECRET`)");
-        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
-      }
-      let verdict;
-      try {
-        verdict = await verifyRoomTicket(ticket, { secret: env.TICKET_SECRET, kind, roomId });
-      } catch (e) {
-        console.error("[gateway] TICKET_SECRET is unusable:", e instanceof Error ? e.message : e);
-        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
-      }
-      if (!verdict.ok) return refuse(request, verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason], CloseCode.unauthorized);
-      playerId = verdict.claims.playerId;
+    // A room ticket or the game's sign-in JWT; DEV_MODE needs neither, but checks one that is sent.
+    const verdict = await identifyRequest(request, env, kind, roomId);
+    if (!verdict.ok) {
+      if (verdict.reason === "jwks_unavailable") return refuse(request, 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
+      if (verdict.reason === "unconfigured") return refuse(request, 503, verdict.message, CloseCode.unavailable);
+      return refuse(request, verdict.status, verdict.message, CloseCode.unauthorized);
     }
+    playerId = verdict.identity ?? undefined;
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return text(426, "expected a WebSocket upgrade");
     }
@@ -220,8 +215,8 @@ export async function routeGatewayRequest(
     throw e;
   }
   const retryAfter = Number(response.headers.get("retry-after")) || 0;
-  // Only a verified ticket is remembered (DEV_MODE without a secret verifies none).
-  const waitS = gate.answered(gateKey, playerId !== undefined ? ticket : null, response.status, retryAfter, Date.now());
+  // Only a verified credential is remembered (DEV_MODE without one verifies none).
+  const waitS = gate.answered(gateKey, playerId !== undefined ? credential : null, response.status, retryAfter, Date.now());
   if (waitS > retryAfter) {
     // Refused again right after its last wait: the caller is told the longer wait it now has.
     response = new Response(response.body, response);

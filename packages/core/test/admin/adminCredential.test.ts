@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthConfigError } from "../../src/auth";
 import { ACCESS_JWT_HEADER, adminAuthFromEnv, checkAdmin, sameSecret, type AdminAuth } from "../../src/admin";
@@ -44,12 +45,13 @@ describe("the admin credential", () => {
     const now = Date.now();
     const good = await sign(key, now, { iss: team, aud: [AUD], email: "ops@studio.example", sub: "u-1" });
     expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: good }), auth)).toEqual({ ok: true, actor: "access:ops@studio.example" });
-    for (const [why, claims] of [
+    const bad: Array<[string, JWTPayload]> = [
       ["another application", { iss: team, aud: ["other-app"], email: "ops@studio.example" }],
       ["another team", { iss: "https://other.cloudflareaccess.com", aud: [AUD], email: "ops@studio.example" }],
       ["expired", { iss: team, aud: [AUD], email: "ops@studio.example", exp: Math.floor(now / 1000) - 3600 }],
       ["no email", { iss: team, aud: [AUD] }],
-    ] as const) {
+    ];
+    for (const [why, claims] of bad) {
       const token = await sign(key, now, claims);
       expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: token }), auth), why).toMatchObject({ ok: false, error: { code: "forbidden" } });
     }
