@@ -6,6 +6,8 @@ import { overridesKey } from "@tikron/core/match";
 import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
+import { NodeIdentity, SIGN_IN_RETRY_MS } from "./nodeIdentity";
+import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
 
 /** Options of {@link serveRooms}. */
@@ -22,10 +24,17 @@ export interface ServeRoomsOptions {
    */
   devMode?: boolean;
   /**
-   * Secret of match tickets and seat reservations (as `TICKET_SECRET` on Cloudflare). Without
-   * it, DEV_MODE signs reservations with the public development secret and takes no tickets.
+   * Secret of room tickets, match tickets and seat reservations (as `TICKET_SECRET` on
+   * Cloudflare). Without it, DEV_MODE signs reservations with the public development secret and
+   * takes no tickets.
    */
   ticketSecret?: string;
+  /**
+   * The game's sign-in provider (as the `AUTH_*` vars on Cloudflare): joins and match requests
+   * may carry its JWT (`?token=` or `Authorization: Bearer`) instead of a ticket. A verifier
+   * (`createJwtVerifier`) or its configuration.
+   */
+  auth?: JwtVerifier | JwtConfigInput;
   /**
    * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
    * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
@@ -126,9 +135,11 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // Overrides take effect only for the join that creates the room, as on Cloudflare.
     return hosted.get(`${route.kind}:${route.roomId}`) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
   };
+  const identity = new NodeIdentity({ devMode, ticketSecret: options.ticketSecret, auth: options.auth });
   const matchmaking = new NodeMatchmaking({
     games,
     devMode,
+    identity,
     ...(options.ticketSecret !== undefined ? { ticketSecret: options.ticketSecret } : {}),
     room: (kind, roomId, create) => {
       const h = hosted.get(`${kind}:${roomId}`);
@@ -173,7 +184,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse(CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots) return refuse(CloseCode.bad_request, "stats and bots are plain HTTP, without an upgrade");
-    const upgrade = (seat: { identity: string; reservation: string } | null): void => {
+    const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
       if (closing) return refuse(CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
@@ -182,7 +193,18 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
     };
     const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
-    if (token === null) return upgrade(null);
+    if (token === null) {
+      // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
+      identity.caller(req, route.kind, route.roomId, false).then(
+        (v) => {
+          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined });
+          if (v.reason === "jwks_unavailable") return refuse(CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
+          return refuse(v.reason === "unconfigured" ? CloseCode.unavailable : CloseCode.unauthorized, v.message);
+        },
+        () => refuse(CloseCode.unavailable, "could not check the sign-in"),
+      );
+      return;
+    }
     // A seat reservation from the matchmaker: its signature and room checked before the upgrade.
     matchmaking.verifyReservation(token, route.kind, route.roomId).then(
       (v) => (typeof v === "string" ? refuse(CloseCode.unauthorized, v) : upgrade(v)),
@@ -190,7 +212,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string } | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string | undefined } | null): void => {
     h.sockets.add(ws);
     const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation);
     ws.on("message", (data: RawData, isBinary: boolean) => {
