@@ -44,7 +44,7 @@ export { RequestError } from "./pendingRequests";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
-export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo } from "./roomEvents";
+export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo, NoticeInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";
 export { schemaDecoder, type SchemaDecoderOptions } from "./schemaDecoder";

@@ -80,6 +80,12 @@ export interface ReconnectingInfo {
   reason: string;
 }
 
+/** A line of text the room's operator sent every player (e.g. "restart in 5 minutes"). */
+export interface NoticeInfo {
+  /** The text, at most 500 characters. */
+  text: string;
+}
+
 /** Events of a {@link RoomConnection}; `E` is the game's event type. */
 export interface RoomEvents<S, E = unknown> {
   /** Seated (first join or rejoin); the decoder was just reset to an empty baseline. */
@@ -94,4 +100,6 @@ export interface RoomEvents<S, E = unknown> {
   close: CloseInfo;
   /** A reconnect attempt is scheduled. */
   reconnecting: ReconnectingInfo;
+  /** The room's operator sent every player a notice (show it as the game likes). */
+  notice: NoticeInfo;
 }
