@@ -6,12 +6,19 @@ import { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIde
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
+import { routeAdminRequest } from "./adminGateway";
+import type { AdminEnv } from "@tikron/core/admin";
+import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
 
-/** Bindings the gateway needs from the Worker environment (`AUTH_*`: the game's sign-in provider, see `IdentityEnv`). */
-export interface GatewayEnv extends IdentityEnv {
+/**
+ * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
+ * provider, see `IdentityEnv`), `ADMIN_*` (the admin API's credential, see core `AdminEnv`),
+ * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`).
+ */
+export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */
@@ -27,6 +34,8 @@ export interface GatewayEnv extends IdentityEnv {
    * to them. Optional: without it there is no matchmaking and rooms report nothing.
    */
   MATCHMAKER?: DurableObjectNamespace;
+  /** D1: room records (written by the rooms) and the admin API's audit log. */
+  DB?: unknown;
 }
 
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
@@ -104,8 +113,8 @@ async function roomAnswer(request: Request, response: Response): Promise<Respons
 
 /**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
- * Durable Object (`idFromName(kind + ':' + roomId)`), the matchmaking paths `/match/…`
- * (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
+ * Durable Object (`idFromName(kind + ':' + roomId)`), the admin API `/admin/api/…`
+ * (adminGateway.ts), the matchmaking paths `/match/…` (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
  * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
  * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
@@ -130,6 +139,9 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
+  // The admin API: nothing under /admin/api answers without the admin credential (adminGateway.ts).
+  const admin = await routeAdminRequest(request, url, env, games);
+  if (admin) return admin;
   const matched = await routeMatchRequest(request, url, env, games);
   if (matched) return matched;
   const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
