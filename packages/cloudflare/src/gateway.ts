@@ -1,4 +1,4 @@
-import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
+import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
 import { readCredential } from "@tikron/core/auth";
@@ -101,14 +101,17 @@ function refuse(request: Request, status: number, reason: string, close = refusa
 
 /**
  * The room object's answer to an upgrade, as the client gets it: its admission refusals (429 for
- * this caller, 503 for the room's backlog, with `Retry-After`) come back as HTTP, since the object
- * makes no socket it refuses, and are turned into `join_throttled` closes here, the one place
- * that knows whether the request was an upgrade. Anything else passes as it is.
+ * this caller, 503 for the room's backlog, 403 for a caller an operator banned, with
+ * `Retry-After` and the close they get in `ADMISSION_CLOSE_HEADER`) come back as HTTP, since the
+ * object makes no socket it refuses, and are turned into closes here (`join_throttled`,
+ * `banned`), the one place that knows whether the request was an upgrade. Anything else passes
+ * as it is.
  */
 async function roomAnswer(request: Request, response: Response): Promise<Response> {
-  if ((response.status !== 429 && response.status !== 503) || !isUpgrade(request)) return response;
+  const close = Number(response.headers.get(ADMISSION_CLOSE_HEADER)) || (response.status === 429 || response.status === 503 ? CloseCode.join_throttled : 0);
+  if (close === 0 || !isUpgrade(request)) return response;
   const retryAfterS = Number(response.headers.get("retry-after")) || 1;
-  return refuse(request, response.status, await response.text(), CloseCode.join_throttled, retryAfterS * 1000);
+  return refuse(request, response.status, await response.text(), close, retryAfterS * 1000);
 }
 
 /**

@@ -189,7 +189,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
       const refusal = h.room.admitSocket(seat?.identity, address);
-      if (refusal) return refuse(refusalCloseCode(refusal.status), refusal.reason, refusal.retryAfterMs);
+      if (refusal) return refuse(refusal.closeCode, refusal.reason, refusal.retryAfterMs);
       wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
     };
     const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
