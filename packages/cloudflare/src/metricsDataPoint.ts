@@ -6,16 +6,26 @@
  */
 import type { MetricPoint } from "@tikron/protocol";
 
+/** One Analytics Engine data point. */
+export interface AnalyticsDataPoint {
+  /** The sampling key (one). */
+  indexes: string[];
+  /** Text columns, `blob1`… */
+  blobs: string[];
+  /** Number columns, `double1`… */
+  doubles: number[];
+}
+
 /** The part of an Analytics Engine binding the rooms use. */
 export interface MetricsDataset {
   /** Writes one data point (not awaited: the runtime sends it after the event). */
-  writeDataPoint(point: { indexes?: string[]; blobs?: string[]; doubles?: number[] }): void;
+  writeDataPoint(point: AnalyticsDataPoint): void;
 }
 
 /** The doubles of a data point, in column order: `double1` is `clients`, `double2` `seats`, … */
 export const METRIC_DOUBLES = ["clients", "seats", "frames", "bytesOut", "bytesIn", "messagesIn", "errors", "closes", "flushP99Ms", "intervalMs"] as const satisfies readonly (keyof MetricPoint)[];
 
 /** The Analytics Engine data point of one metric point. */
-export function metricsDataPoint(p: MetricPoint): { indexes: string[]; blobs: string[]; doubles: number[] } {
+export function metricsDataPoint(p: MetricPoint): AnalyticsDataPoint {
   return { indexes: [p.kind], blobs: [p.kind, p.roomId], doubles: METRIC_DOUBLES.map((k) => p[k]) };
 }

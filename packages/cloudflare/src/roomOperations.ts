@@ -24,7 +24,12 @@ export interface OperationsEnv {
 }
 
 /** What an admin RPC asks a room object: the admin API's room requests, or the list's summary. */
-export type RoomAdminRpcRequest = AdminRoomRequest | { op: "summary" };
+export type RoomAdminRpcRequest =
+  | AdminRoomRequest
+  | {
+      /** The few numbers the room list shows (`AdminStatsSummary`). */
+      op: "summary";
+    };
 
 /** The sampling interval the vars ask for (ms). */
 export function metricsIntervalMs(env: OperationsEnv | undefined): number {

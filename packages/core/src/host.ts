@@ -132,7 +132,15 @@ export interface RoomAdminView {
 }
 
 /** Who a ban is for: a seated player (its identity is banned), or an identity. */
-export type BanTarget = { playerId: number } | { identity: string };
+export type BanTarget =
+  | {
+      /** A seated player: the identity its seat is bound to (else its address) is banned. */
+      playerId: number;
+    }
+  | {
+      /** The identity itself (a ticket's player id, `jwt:<sub>`, an address). */
+      identity: string;
+    };
 
 /** What a ban did: the identity and its end, and the sockets it closed; or why there was nothing to ban. */
 export type BanOutcome =

@@ -86,6 +86,12 @@ export function isAdminError(v: unknown): v is AdminError {
   return typeof e.code === "string" && Object.hasOwn(ADMIN_ERROR_STATUS, e.code) && typeof e.reason === "string";
 }
 
+/** The method an admin path takes, when it was asked with another (answered 405 with `Allow`). */
+export interface AdminMethodHint {
+  /** The method the path takes. */
+  method: string;
+}
+
 /** Whether a path belongs to the admin API (every such path needs the admin credential, even one that leads nowhere). */
 export function isAdminPath(pathname: string): boolean {
   return pathname === ADMIN_API_PREFIX || pathname.startsWith(`${ADMIN_API_PREFIX}/`);
@@ -97,9 +103,9 @@ const KIND_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  * Reads an admin path (after the credential was checked): the route, `{ method }` when the path
  * exists under another method, or an {@link AdminError} (`not_found`) for anything else.
  */
-export function routeAdminPath(pathname: string, method: string): AdminRoute | { method: string } | AdminError {
+export function routeAdminPath(pathname: string, method: string): AdminRoute | AdminMethodHint | AdminError {
   const parts = pathname.slice(ADMIN_API_PREFIX.length).split("/").slice(1);
-  const get = (route: AdminRoute): AdminRoute | { method: string } => (method === "GET" ? route : { method: "GET" });
+  const get = (route: AdminRoute): AdminRoute | AdminMethodHint => (method === "GET" ? route : { method: "GET" });
   if (parts.length === 1 && parts[0] === "rooms") return get({ op: "rooms" });
   if (parts.length === 1 && parts[0] === "audit") return get({ op: "audit" });
   if (parts[0] === "rooms" && (parts.length === 3 || parts.length === 4)) {

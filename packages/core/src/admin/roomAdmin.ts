@@ -9,7 +9,16 @@ import type { HostedRoom } from "../host";
 import type { RoomStatsSnapshot } from "../roomStats";
 
 /** What a host asks a room for: its detail, its metric points, or an action. */
-export type AdminRoomRequest = { op: "room" } | { op: "metrics" } | AdminAction;
+export type AdminRoomRequest =
+  | {
+      /** The room's detail (`AdminRoomDetail`). */
+      op: "room";
+    }
+  | {
+      /** The room's recent metric points. */
+      op: "metrics";
+    }
+  | AdminAction;
 
 /** A room's answer: the detail, the points, what an action did (the host adds whether it was audited), or a refusal. */
 export type AdminRoomAnswer =

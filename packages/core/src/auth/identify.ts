@@ -145,7 +145,7 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
 
 /** What {@link identifyCaller} answers: an identity, an anonymous caller (credentials optional), or a refusal. */
 export type CallerVerdict =
-  | Extract<IdentityVerdict, { ok: true }>
+  | IdentityVerdict
   | {
       /** Let in. */
       ok: true;
@@ -154,7 +154,6 @@ export type CallerVerdict =
       /** None. */
       identity: null;
     }
-  | Extract<IdentityVerdict, { ok: false }>
   | {
       /** Refused. */
       ok: false;
