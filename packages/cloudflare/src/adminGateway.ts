@@ -12,11 +12,10 @@ import { adminAuthFromEnv, checkAdmin, type AdminEnv, type AdminRoomAnswer } fro
 import { resolveMatchmaking, type RoomStatus } from "@tikron/core/match";
 import {
   ADMIN_ERROR_STATUS,
-  MAX_ADMIN_BODY_CHARS,
   adminError,
   isAdminError,
   isAdminPath,
-  readAdminAction,
+  parseAdminAction,
   routeAdminPath,
   type AdminError,
   type AdminRoomList,
@@ -83,16 +82,7 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
   if (route.op === "room" || route.op === "metrics") return answer(await stub.admin(route.kind, route.roomId, { op: route.op }));
   // An action: its body checked, run by the room, and recorded whatever came of it.
   const text = await request.text();
-  let body: unknown = {};
-  let parsed: unknown = text.length > MAX_ADMIN_BODY_CHARS ? adminError("bad_request", `the body is over ${MAX_ADMIN_BODY_CHARS} characters`) : undefined;
-  if (parsed === undefined && text.trim() !== "") {
-    try {
-      body = JSON.parse(text) as unknown;
-    } catch {
-      parsed = adminError("bad_request", "the body is not JSON");
-    }
-  }
-  const action = isAdminError(parsed) ? parsed : readAdminAction(route.op, body);
+  const action = parseAdminAction(route.op, text);
   const out: AdminRoomAnswer = isAdminError(action) ? { ok: false, error: action } : ((await stub.admin(route.kind, route.roomId, action)) as AdminRoomAnswer);
   const audited = await recordAdminAction(auditDatabase(env), {
     at: Date.now(),

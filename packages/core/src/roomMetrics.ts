@@ -6,7 +6,7 @@
  * API, so the same series is there locally and in production.
  */
 import type { MetricPoint } from "@tikron/protocol";
-import type { RoomStatsSnapshot } from "./roomStats";
+import { counterTotal, type RoomStatsSnapshot } from "./roomStats";
 
 /** Default sampling interval (ms): one point per room per minute. */
 export const METRICS_INTERVAL_MS = 60_000;
@@ -34,14 +34,8 @@ interface Totals {
   closes: number;
 }
 
-function sum(counters: Record<string, number>): number {
-  let n = 0;
-  for (const k in counters) n += counters[k]!;
-  return n;
-}
-
 function totalsOf(s: RoomStatsSnapshot): Totals {
-  return { frames: s.frames, bytesOut: s.bytesOut, bytesIn: s.bytesIn, messagesIn: s.messagesIn, errors: sum(s.errors), closes: sum(s.closes) };
+  return { frames: s.frames, bytesOut: s.bytesOut, bytesIn: s.bytesIn, messagesIn: s.messagesIn, errors: counterTotal(s.errors), closes: counterTotal(s.closes) };
 }
 
 /**

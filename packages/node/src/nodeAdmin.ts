@@ -9,11 +9,10 @@ import { RoomMetrics, type Room } from "@tikron/core";
 import { checkAdmin, runRoomAdmin, statsSummary, type AdminAuth } from "@tikron/core/admin";
 import {
   ADMIN_ERROR_STATUS,
-  MAX_ADMIN_BODY_CHARS,
   adminError,
   isAdminError,
   isAdminPath,
-  readAdminAction,
+  parseAdminAction,
   routeAdminPath,
   type AdminError,
   type AdminRoomList,
@@ -90,15 +89,7 @@ export class NodeAdmin {
       return out.ok ? { status: 200, body: out.body } : refuse(out.error);
     }
     const text = await readBody();
-    let action;
-    if (text.length > MAX_ADMIN_BODY_CHARS) action = adminError("bad_request", `the body is over ${MAX_ADMIN_BODY_CHARS} characters`);
-    else {
-      try {
-        action = readAdminAction(route.op, text.trim() === "" ? {} : (JSON.parse(text) as unknown));
-      } catch {
-        action = adminError("bad_request", "the body is not JSON");
-      }
-    }
+    const action = parseAdminAction(route.op, text);
     const out = isAdminError(action)
       ? { ok: false as const, error: action }
       : room

@@ -210,6 +210,23 @@ export function readAdminAction(op: AdminActionOp, body: unknown): AdminAction |
   }
 }
 
+/**
+ * Reads an action's request body as it arrived (text): over {@link MAX_ADMIN_BODY_CHARS}, not
+ * JSON, or not what the action needs are `bad_request`; an empty body is `{}`.
+ */
+export function parseAdminAction(op: AdminActionOp, text: string): AdminAction | AdminError {
+  if (text.length > MAX_ADMIN_BODY_CHARS) return adminError("bad_request", `the body is over ${MAX_ADMIN_BODY_CHARS} characters`);
+  let body: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      return adminError("bad_request", "the body is not JSON");
+    }
+  }
+  return readAdminAction(op, body);
+}
+
 /** What an action did (the answer of every `POST` action path). */
 export interface AdminActionResult {
   /** The action. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ADMIN_ACTIONS, MAX_BAN_SECONDS, MAX_NOTICE_CHARS, isAdminError, isAdminPath, readAdminAction, routeAdminPath } from "../src";
+import { ADMIN_ACTIONS, MAX_ADMIN_BODY_CHARS, MAX_BAN_SECONDS, MAX_NOTICE_CHARS, isAdminError, isAdminPath, parseAdminAction, readAdminAction, routeAdminPath } from "../src";
 
 describe("admin paths", () => {
   it("are everything under /admin/api, and nothing else", () => {
@@ -77,4 +77,13 @@ describe("admin action bodies", () => {
         expect(isAdminError(r) || r.op === op).toBe(true);
       }),
     ));
+
+  it("are read from the text as it arrived: empty is {}, not JSON or too long is bad_request", () => {
+    expect(parseAdminAction("close", "")).toEqual({ op: "close", reason: "" });
+    expect(parseAdminAction("kick", '{"playerId":2}')).toEqual({ op: "kick", playerId: 2, reason: "" });
+    for (const text of ["{nope", "x".repeat(MAX_ADMIN_BODY_CHARS + 1), '{"playerId":"2"}']) {
+      const r = parseAdminAction("kick", text);
+      expect(isAdminError(r) && r.code).toBe("bad_request");
+    }
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { adminError, type AdminAction, type AdminActionResult, type AdminError, type AdminRoomDetail, type AdminStatsSummary, type MetricPoint } from "@tikron/protocol";
 import type { HostedRoom } from "../host";
-import type { RoomStatsSnapshot } from "../roomStats";
+import { counterTotal, type RoomStatsSnapshot } from "../roomStats";
 
 /** What a host asks a room for: its detail, its metric points, or an action. */
 export type AdminRoomRequest =
@@ -35,15 +35,9 @@ export type AdminRoomAnswer =
       error: AdminError;
     };
 
-function countersTotal(c: Record<string, number>): number {
-  let n = 0;
-  for (const k in c) n += c[k]!;
-  return n;
-}
-
 /** The few `tk:stats` numbers the room list shows. */
 export function statsSummary(s: RoomStatsSnapshot): AdminStatsSummary {
-  return { ccu: s.ccu, seats: s.seats, uptimeMs: s.uptimeMs, frames: s.frames, bytesOut: s.bytesOut, errors: countersTotal(s.errors), closes: countersTotal(s.closes), flushP99Ms: s.flush.p99 };
+  return { ccu: s.ccu, seats: s.seats, uptimeMs: s.uptimeMs, frames: s.frames, bytesOut: s.bytesOut, errors: counterTotal(s.errors), closes: counterTotal(s.closes), flushP99Ms: s.flush.p99 };
 }
 
 /** Runs one admin request against `room`; `metrics` are the points the host keeps for it. */
