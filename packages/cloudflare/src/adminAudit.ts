@@ -19,24 +19,6 @@ export interface AuditDatabase {
   };
 }
 
-/** An action to record. */
-export interface AuditRecord {
-  /** When (Unix ms). */
-  at: number;
-  /** Who (`token`, `access:<email>`). */
-  actor: string;
-  /** The action. */
-  action: string;
-  /** Room kind. */
-  kind: string;
-  /** Room id. */
-  roomId: string;
-  /** The action's body (JSON-able). */
-  detail: unknown;
-  /** `ok`, or the refusal's code. */
-  result: string;
-}
-
 /** Most entries one read returns. */
 export const MAX_AUDIT_ENTRIES = 500;
 
@@ -50,10 +32,10 @@ export function auditDatabase(env: unknown): AuditDatabase | null {
 }
 
 /** Records one action; false (and a log line) when it could not be written. */
-export async function recordAdminAction(db: AuditDatabase | null, r: AuditRecord): Promise<boolean> {
+export async function recordAdminAction(db: AuditDatabase | null, r: Omit<AuditEntry, "id">): Promise<boolean> {
   if (!db) return false;
   try {
-    await db.prepare(INSERT).bind(r.at, r.actor, r.action, r.kind, r.roomId, JSON.stringify(r.detail ?? {}), r.result).run();
+    await db.prepare(INSERT).bind(r.at, r.actor, r.action, r.kind, r.roomId, r.detail, r.result).run();
     return true;
   } catch (e) {
     console.error(`[admin] audit write failed for ${r.action} on ${r.kind}/${r.roomId} by ${r.actor}:`, e instanceof Error ? e.message : e);

@@ -1,27 +1,15 @@
 /**
- * The admin API on Cloudflare (`/admin/api/…`, the protocol's `routeAdminPath`): the credential
- * first (core `checkAdmin`: the admin token, or a Cloudflare Access sign-in) for every path under
- * it, then the room list from the matchmakers' directories with a summary from each room, one
- * room's detail, metrics and actions (an RPC to the room's object, `RoomObject.admin`), and the
- * audit log (D1). Never reachable without the credential; never answered to another origin (no
- * CORS): the console page is the gateway's own.
+ * The admin API on Cloudflare (`/admin/api/…`): the one request flow of every host (core
+ * `serveAdmin`: the credential first on every path, then the route) over this Worker's rooms —
+ * the list from the matchmakers' directories with a summary asked of each room, one room's
+ * detail, metrics and actions by RPC to its object (`RoomObject.admin`), the audit log in D1.
+ * Never answered to another origin (no CORS): the console page is the gateway's own.
  */
 import type { GameDefinition } from "@tikron/core";
 import { AuthConfigError } from "@tikron/core/auth";
-import { adminAuthFromEnv, checkAdmin, type AdminEnv, type AdminRoomAnswer } from "@tikron/core/admin";
+import { adminAuthFromEnv, serveAdmin, type AdminEnv, type AdminHost, type AdminRoomAnswer } from "@tikron/core/admin";
 import { resolveMatchmaking, type RoomStatus } from "@tikron/core/match";
-import {
-  ADMIN_ERROR_STATUS,
-  adminError,
-  isAdminError,
-  isAdminPath,
-  parseAdminAction,
-  routeAdminPath,
-  type AdminError,
-  type AdminRoomList,
-  type AdminRoomSummary,
-  type AdminStatsSummary,
-} from "@tikron/protocol";
+import { isAdminPath, type AdminRoomList, type AdminRoomSummary, type AdminStatsSummary } from "@tikron/protocol";
 import { auditDatabase, readAdminActions, recordAdminAction } from "./adminAudit";
 import { matchmakerStub } from "./matchmakerRpc";
 import type { RoomAdminRpcRequest } from "./roomOperations";
@@ -45,14 +33,6 @@ export interface RoomAdminRpc {
 /** Most rooms the list asks for a summary (the newest). */
 export const MAX_LISTED_ROOMS = 200;
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
-}
-
-function refusal(e: AdminError, headers: Record<string, string> = {}): Response {
-  return json(ADMIN_ERROR_STATUS[e.code], e, headers);
-}
-
 /** Serves an admin path; null for any other path. */
 export async function routeAdminRequest(request: Request, url: URL, env: AdminGatewayEnv, games: Readonly<Record<string, GameDefinition>>): Promise<Response | null> {
   if (!isAdminPath(url.pathname)) return null;
@@ -61,51 +41,29 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
     auth = adminAuthFromEnv(env);
   } catch (e) {
     console.error("[admin] the admin credential is misconfigured; refusing every admin request:", e instanceof AuthConfigError ? e.message : e);
-    return refusal(adminError("unavailable", "the admin API is misconfigured on this server (see its log)"));
+    auth = { token: null, access: null };
   }
-  const who = await checkAdmin(request, auth);
-  if (!who.ok) return refusal(who.error, who.error.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="admin"' } : {});
-  const route = routeAdminPath(url.pathname, request.method);
-  if (isAdminError(route)) return refusal(route);
-  if ("method" in route) return refusal(adminError("method_not_allowed", `use ${route.method}`), { allow: route.method });
-  switch (route.op) {
-    case "rooms":
-      return json(200, await listRooms(env, games));
-    case "audit": {
-      const db = auditDatabase(env);
-      if (!db) return refusal(adminError("unavailable", "this gateway has no audit log (no DB binding)"));
-      return json(200, await readAdminActions(db, Number(url.searchParams.get("limit") ?? 50)));
-    }
-  }
-  if (!Object.hasOwn(games, route.kind)) return refusal(adminError("not_found", `unknown room kind "${route.kind}"`));
-  const stub = env.ROOMS.get(env.ROOMS.idFromName(`${route.kind}:${route.roomId}`)) as unknown as RoomAdminRpc;
-  if (route.op === "room" || route.op === "metrics") return answer(await stub.admin(route.kind, route.roomId, { op: route.op }));
-  // An action: its body checked, run by the room, and recorded whatever came of it.
-  const text = await request.text();
-  const action = parseAdminAction(route.op, text);
-  const out: AdminRoomAnswer = isAdminError(action) ? { ok: false, error: action } : ((await stub.admin(route.kind, route.roomId, action)) as AdminRoomAnswer);
-  const audited = await recordAdminAction(auditDatabase(env), {
-    at: Date.now(),
-    actor: who.actor,
-    action: route.op,
-    kind: route.kind,
-    roomId: route.roomId,
-    detail: isAdminError(action) ? { body: text.slice(0, 500) } : action,
-    result: out.ok ? "ok" : out.error.code,
-  });
-  return out.ok ? json(200, { ...out.body, audited }) : refusal(out.error);
-}
-
-function answer(out: AdminRoomAnswer | AdminStatsSummary | null): Response {
-  if (out === null || !("ok" in out)) return refusal(adminError("not_found", "no such room"));
-  return out.ok ? json(200, out.body) : refusal(out.error);
+  const stub = (kind: string, roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`)) as unknown as RoomAdminRpc;
+  const db = auditDatabase(env);
+  const host: AdminHost = {
+    hasKind: (kind) => Object.hasOwn(games, kind),
+    list: () => listRooms(env, games, stub),
+    room: async (kind, roomId, req) => {
+      const out = await stub(kind, roomId).admin(kind, roomId, req);
+      return out !== null && "ok" in out ? out : null;
+    },
+    record: (entry) => recordAdminAction(db, entry),
+    audit: async (limit) => (db ? readAdminActions(db, limit) : null),
+  };
+  const out = await serveAdmin({ url, method: request.method, headers: request.headers, text: () => request.text() }, auth, host);
+  return out && new Response(out.body, { status: out.status, headers: out.headers });
 }
 
 /**
  * Every room the matchmakers know, newest first, each with its own summary (the newest
  * {@link MAX_LISTED_ROOMS}); a kind whose matchmaker cannot be asked is named in `unavailable`.
  */
-async function listRooms(env: AdminGatewayEnv, games: Readonly<Record<string, GameDefinition>>): Promise<AdminRoomList> {
+async function listRooms(env: AdminGatewayEnv, games: Readonly<Record<string, GameDefinition>>, stub: (kind: string, roomId: string) => RoomAdminRpc): Promise<AdminRoomList> {
   const unavailable: string[] = [];
   const found: { kind: string; status: RoomStatus }[] = [];
   const ns = env.MATCHMAKER;
@@ -126,8 +84,7 @@ async function listRooms(env: AdminGatewayEnv, games: Readonly<Record<string, Ga
     found.slice(0, MAX_LISTED_ROOMS).map(async ({ kind, status: s }): Promise<AdminRoomSummary> => {
       let stats: AdminStatsSummary | null = null;
       try {
-        const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${s.roomId}`)) as unknown as RoomAdminRpc;
-        const out = await stub.admin(kind, s.roomId, { op: "summary" });
+        const out = await stub(kind, s.roomId).admin(kind, s.roomId, { op: "summary" });
         stats = out !== null && !("ok" in out) ? out : null;
       } catch {
         stats = null;

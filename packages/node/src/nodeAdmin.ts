@@ -6,19 +6,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { RoomMetrics, type Room } from "@tikron/core";
-import { checkAdmin, runRoomAdmin, statsSummary, type AdminAuth } from "@tikron/core/admin";
-import {
-  ADMIN_ERROR_STATUS,
-  adminError,
-  isAdminError,
-  isAdminPath,
-  parseAdminAction,
-  routeAdminPath,
-  type AdminError,
-  type AdminRoomList,
-  type AuditEntry,
-  type MetricPoint,
-} from "@tikron/protocol";
+import { runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
+import type { AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
 import type { HttpAnswer } from "./nodeMatchmaking";
 
 /** Audit entries kept in memory. */
@@ -36,19 +25,30 @@ export interface NodeAdminDeps {
   hasKind(kind: string): boolean;
 }
 
-function refuse(e: AdminError): HttpAnswer {
-  return { status: ADMIN_ERROR_STATUS[e.code], body: e, ...(e.code === "unauthorized" ? { headers: { "www-authenticate": 'Bearer realm="admin"' } } : {}) };
-}
-
 /** The Node host's admin API and its rooms' metrics (see the module comment). */
 export class NodeAdmin {
   readonly #d: NodeAdminDeps;
   readonly #metrics = new Map<Room, RoomMetrics>();
   readonly #audit: AuditEntry[] = [];
+  readonly #host: AdminHost;
   #nextId = 1;
 
   constructor(deps: NodeAdminDeps) {
     this.#d = deps;
+    this.#host = {
+      hasKind: (kind) => deps.hasKind(kind),
+      list: async () => this.#list(),
+      room: async (kind, roomId, req) => {
+        const room = deps.room(kind, roomId);
+        return room ? runRoomAdmin(room, req, this.points(room)) : null;
+      },
+      record: async (entry) => {
+        this.#audit.push({ id: this.#nextId++, ...entry });
+        if (this.#audit.length > NODE_AUDIT_ENTRIES) this.#audit.shift();
+        return true;
+      },
+      audit: async (limit) => this.#audit.slice(-Math.max(1, Math.min(NODE_AUDIT_ENTRIES, limit))).reverse(),
+    };
   }
 
   /** A room's recent metric points. */
@@ -69,39 +69,15 @@ export class NodeAdmin {
 
   /** Serves one request under `/admin/api`; null for any other path. */
   async serve(req: IncomingMessage, url: URL, readBody: () => Promise<string>): Promise<HttpAnswer | null> {
-    if (!isAdminPath(url.pathname)) return null;
-    const headers = { get: (name: string) => (typeof req.headers[name.toLowerCase()] === "string" ? (req.headers[name.toLowerCase()] as string) : null) };
-    const who = await checkAdmin({ url: url.href, headers }, this.#d.auth);
-    if (!who.ok) return refuse(who.error);
-    const route = routeAdminPath(url.pathname, req.method ?? "GET");
-    if (isAdminError(route)) return refuse(route);
-    if ("method" in route) return { status: 405, body: adminError("method_not_allowed", `use ${route.method}`), headers: { allow: route.method } };
-    if (route.op === "rooms") return { status: 200, body: this.#list() };
-    if (route.op === "audit") {
-      const limit = Math.max(1, Math.min(NODE_AUDIT_ENTRIES, Number(url.searchParams.get("limit")) || 50));
-      return { status: 200, body: this.#audit.slice(-limit).reverse() };
-    }
-    if (!this.#d.hasKind(route.kind)) return refuse(adminError("not_found", `unknown room kind "${route.kind}"`));
-    const room = this.#d.room(route.kind, route.roomId);
-    if (route.op === "room" || route.op === "metrics") {
-      if (!room) return refuse(adminError("not_found", `room ${route.kind}/${route.roomId} is not running`));
-      const out = runRoomAdmin(room, { op: route.op }, this.points(room));
-      return out.ok ? { status: 200, body: out.body } : refuse(out.error);
-    }
-    const text = await readBody();
-    const action = parseAdminAction(route.op, text);
-    const out = isAdminError(action)
-      ? { ok: false as const, error: action }
-      : room
-        ? runRoomAdmin(room, action, this.points(room))
-        : { ok: false as const, error: adminError("not_found", `room ${route.kind}/${route.roomId} is not running`) };
-    this.#record({ at: Date.now(), actor: who.actor, action: route.op, kind: route.kind, roomId: route.roomId, detail: JSON.stringify(isAdminError(action) ? { body: text.slice(0, 500) } : action), result: out.ok ? "ok" : out.error.code });
-    return out.ok ? { status: 200, body: { ...out.body, audited: true } } : refuse(out.error);
-  }
-
-  #record(e: Omit<AuditEntry, "id">): void {
-    this.#audit.push({ id: this.#nextId++, ...e });
-    if (this.#audit.length > NODE_AUDIT_ENTRIES) this.#audit.shift();
+    const headers = {
+      get: (name: string) => {
+        const v = req.headers[name.toLowerCase()];
+        return typeof v === "string" ? v : null;
+      },
+    };
+    const out = await serveAdmin({ url, method: req.method ?? "GET", headers, text: readBody }, this.#d.auth, this.#host);
+    // The body is JSON text already; its content-type header goes with it.
+    return out && { status: out.status, body: out.body, headers: out.headers };
   }
 
   #list(): AdminRoomList {
