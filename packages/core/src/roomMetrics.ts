@@ -25,14 +25,8 @@ export interface RoomMetricsOptions {
   write?(point: MetricPoint): void;
 }
 
-interface Totals {
-  frames: number;
-  bytesOut: number;
-  bytesIn: number;
-  messagesIn: number;
-  errors: number;
-  closes: number;
-}
+/** The counters a point counts the growth of. */
+type Totals = Pick<MetricPoint, "frames" | "bytesOut" | "bytesIn" | "messagesIn" | "errors" | "closes">;
 
 function totalsOf(s: RoomStatsSnapshot): Totals {
   return { frames: s.frames, bytesOut: s.bytesOut, bytesIn: s.bytesIn, messagesIn: s.messagesIn, errors: counterTotal(s.errors), closes: counterTotal(s.closes) };
