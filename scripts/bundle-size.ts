@@ -75,8 +75,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * The goal is now the whole public API alone (the brief's "everything `@tikron/client`
  * exports"; agar's declarations are a game's, ~1.4 KB of the old entry): 12,781 with the events
  * and dialects alone; 13,158 with everything above (the restart rebase, CADENCE and immediate
- * watchers measured against the old entry add ~380 to this one). The goal "≤ 13 KB" holds as
- * 13 KiB (13,312 B) and not as 13,000 B: the cap is 13 KiB, and the 158 B over 13,000 are said
+ * watchers measured against the old entry add ~380 to this one); then operating it (the
+ * `kicked` / `banned` closes, the operator's notice as a NOTICE of the room's own type, sign-in
+ * tokens: `authToken` on `connect` and `matchmaker`; `OPERATOR_NOTICE` exported, +41): 13,270. The goal "≤ 13 KB" holds as
+ * 13 KiB (13,312 B) and not as 13,000 B: the cap is 13 KiB, and the 270 B over 13,000 are said
  * wherever the number is given.
  */
 export const SDK_BUNDLE_BUDGET_GZIP = 13_312;
@@ -100,8 +102,9 @@ export const GAME_BUNDLE_ENTRY = [
 
 /**
  * Largest accepted gzipped size of {@link GAME_BUNDLE_ENTRY} (bytes). The goal is 8 KB; it is
- * **not met**, so this cap holds the line at today's size: 10,548 B with the restart rebase,
- * CADENCE and immediate watchers (10,351 without them; 10,724 before the JSON dialect was left out
+ * **not met**, so this cap holds the line at today's size: 10,622 B with operating it (sign-in
+ * tokens, the operator's closes), 10,548 B with the restart rebase, CADENCE and immediate
+ * watchers (10,351 without them; 10,724 before the JSON dialect was left out
  * of binary pages). Everything else in it is what every `connect` carries
  * whatever the game uses: measured by removing each from the connection, room messages and
  * requests (`send`, `request`, `requestStats`, replies) ~590 B, notices ~155 B, the clock sync
@@ -109,7 +112,7 @@ export const GAME_BUNDLE_ENTRY = [
  * batching and `switchTo` ~100 B; with all of them gone it would still be ~8,550 B: the
  * connection's state machine, the binary reader and writer, the messages and the delta view.
  */
-export const GAME_BUNDLE_BUDGET_GZIP = 10_560;
+export const GAME_BUNDLE_BUDGET_GZIP = 10_630;
 
 /**
  * A page that joins, decodes and interpolates but does not predict: what tree-shaking leaves of

@@ -1,7 +1,7 @@
 /**
  * Builds the static web app served by the gateway's assets binding: bundles `src/main.ts` (the
- * game page) into `dist/app.js` and `src/lobby.ts` into
- * `dist/lobby.js`, and copies everything under `static/` into `dist/` as is.
+ * game page) into `dist/app.js`, `src/lobby.ts` into `dist/lobby.js` and `src/admin.ts` (the
+ * admin console) into `dist/admin.js`, and copies everything under `static/` into `dist/` as is.
  *
  * Usage: `tsx apps/web/build.ts [--minify]` (from anywhere), or import {@link buildWeb}.
  */
@@ -35,8 +35,9 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<BuildWebR
   mkdirSync(outDir, { recursive: true });
 
   const result = await build({
-    // The game page (/play) and the lobby (/): two bundles, so the lobby stays small.
-    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts") },
+    // The game page (/play), the lobby (/) and the admin console (/admin): one bundle each, so
+    // the lobby stays small and no page carries another's code.
+    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts"), admin: join(WEB_DIR, "src", "admin.ts") },
     outdir: outDir,
     bundle: true,
     format: "esm",

@@ -79,6 +79,7 @@ describe.each([
     expect(output).toMatch(/env\.MATCHMAKER \(MatchmakerDurableObject\)\s+Durable Object/);
     expect(output).toMatch(/env\.ASSETS\s+Assets/);
     expect(output).toContain(`env.DEV_MODE ("${devMode}")`);
+    expect(output).toMatch(/env\.METRICS \(\S+\)\s+Analytics Engine Dataset/);
     if (d1) {
       expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
       expect(output).toMatch(/env\.RESULTS \(\S+\)\s+D1 Database/);
@@ -104,7 +105,8 @@ describe.each([
     // Append-only: the first tags stay what was deployed.
     expect((config.migrations as { tag: string }[]).map((m) => m.tag)).toEqual(["v1", "v2", "v3"]);
     expect(config.assets).toMatchObject({ directory: "apps/web/dist", binding: "ASSETS" });
-    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/match/*", "/results/*"]));
+    expect(config.assets.run_worker_first).toEqual(expect.arrayContaining(["/rooms/*", "/health", "/match/*", "/results/*", "/admin/api/*"]));
+    expect(config.analytics_engine_datasets).toContainEqual(expect.objectContaining({ binding: "METRICS" }));
     expect(config.observability).toMatchObject({ enabled: true });
     expect(config.vars.DEV_MODE).toBe(devMode);
     if (d1) {
@@ -137,6 +139,14 @@ describe("D1 migrations", () => {
     const duplicate = await wrangler(["d1", "execute", "DB", "--local", "--persist-to", persist, "--config", "wrangler.jsonc", "--command", insert]);
     expect(duplicate.code).not.toBe(0);
     expect(duplicate.output).toMatch(/UNIQUE constraint failed/i);
+
+    // The admin API's audit log.
+    const audit = await wrangler([
+      "d1", "execute", "DB", "--local", "--persist-to", persist, "--config", "wrangler.jsonc", "--json", "--command",
+      `INSERT INTO admin_actions (at, actor, action, kind, room_id, detail_json, result) VALUES (1, 'token', 'kick', 'agar', 'r1', '{"playerId":3}', 'ok'); SELECT actor, action, result FROM admin_actions;`,
+    ]);
+    expect(audit.code, audit.output).toBe(0);
+    expect(audit.output).toContain('"action": "kick"');
   });
 
   it("apply to a fresh local results database and create ttt_rounds", async () => {

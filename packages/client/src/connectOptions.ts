@@ -29,6 +29,13 @@ export interface ConnectOptions<S = unknown> {
    */
   ticket?: string | (() => string | Promise<string>);
   /**
+   * The player's sign-in token (a JWT) from the provider the game already uses, appended as
+   * `?token=` when the server verifies such tokens (its `AUTH_*` vars). A function is called
+   * before every attempt, so a short-lived token is fresh for each reconnect. Send this or a
+   * `ticket`, not both.
+   */
+  authToken?: string | (() => string | Promise<string>);
+  /**
    * A seat reservation from the matchmaker (`SeatReservation.reservation`), appended as
    * `?reservation=`: the join takes the seat held for it, and later attempts rejoin with it.
    * Set by {@link matchmaker}'s calls; rarely by hand.

@@ -25,6 +25,12 @@ export interface MatchmakerOptions {
    * `Authorization: Bearer`. A function is called before every request.
    */
   ticket?: string | (() => string | Promise<string>);
+  /**
+   * The player's sign-in token (a JWT) from the provider the game already uses, sent as
+   * `Authorization: Bearer` when the server verifies such tokens. A function is called before
+   * every request. Send this or a `ticket`, not both.
+   */
+  authToken?: string | (() => string | Promise<string>);
   /** `fetch` to use; default the global one. */
   fetch?: typeof fetch;
 }
@@ -48,7 +54,7 @@ export interface QueueOptions {
 }
 
 /** Connection options a match takes for the game it joins (kind, room and ticket come from the match). */
-type JoinOptions<G> = G extends AnyGameTypes ? Omit<GameConnectOptions<G>, "game" | "room" | "ticket"> : Omit<ConnectOptions, "kind" | "room" | "ticket">;
+type JoinOptions<G> = G extends AnyGameTypes ? Omit<GameConnectOptions<G>, "game" | "room" | "ticket" | "authToken"> : Omit<ConnectOptions, "kind" | "room" | "ticket" | "authToken">;
 /** The connection a match resolves to: typed by the game declaration, or untyped for a kind name. */
 type ConnectionOf<G> = G extends AnyGameTypes ? RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>, NoticesOf<G>> : RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>;
 
@@ -180,7 +186,8 @@ export class MatchClient {
   }
 
   async #fetch(path: string, method: string, body?: unknown): Promise<unknown> {
-    const ticket = typeof this.#opts.ticket === "function" ? await this.#opts.ticket() : this.#opts.ticket;
+    const given = this.#opts.ticket ?? this.#opts.authToken;
+    const ticket = typeof given === "function" ? await given() : given;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (ticket) headers.authorization = `Bearer ${ticket}`;
     const q = this.#query ? (path.includes("?") ? "&" : "?") + this.#query : "";

@@ -31,7 +31,7 @@ export type ReconnectDecision =
  * Close codes after which coming back cannot help: the server rejected who we are or what we
  * sent (retrying repeats it), refused the join for a reason a retry meets again (the protocol's
  * `FINAL_JOIN_REFUSALS`: the game decides what next, e.g. another room or a fresh ticket),
- * someone else took the seat, or the room is gone. A throttled join (4009) is retried, no sooner
+ * someone else took the seat, an operator removed the player, or the room is gone. A throttled join (4009) is retried, no sooner
  * than the server asks.
  */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
@@ -49,6 +49,7 @@ const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
   CloseCode.frame_too_large,
   CloseCode.room_closed,
   CloseCode.too_many_errors,
+  CloseCode.kicked,
 ]);
 
 /** True when a close with this code may be retried (transport drops, overload, pacing). */

@@ -368,9 +368,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     // Started before the ticket fetch: a ticket function that never answers must not hang the attempt.
     this.#timer = setTimeout(() => this.#dropped(1006, "connect timeout"), this.#opts.connectTimeoutMs ?? 10_000);
     let ticket = this.#ticket;
-    if (typeof ticket === "function") {
+    let auth = this.#opts.authToken;
+    if (typeof ticket === "function" || typeof auth === "function") {
       try {
-        ticket = await ticket();
+        if (typeof ticket === "function") ticket = await ticket();
+        if (typeof auth === "function") auth = await auth();
       } catch (e) {
         // An error listener may have closed, reconnected or switched the connection meanwhile.
         if (attempt === this.#attempt && this.#error("ticket_failed", `ticket: ${String(e)}`)) this.#dropped(1006, "ticket unavailable");
@@ -380,7 +382,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     }
     let ws: WebSocketLike;
     try {
-      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket, this.#opts.reservation));
+      ws = new this.#Impl(roomUrl(this.baseUrl, this.#kindName, this.#roomId, ticket, this.#opts.reservation, auth));
     } catch (e) {
       // A malformed URL never becomes valid: report and stop.
       if (this.#error("bad_url", String(e))) this.#end(1006, "could not create socket", false, null);

@@ -1,15 +1,24 @@
-import { admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
+import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
+import { readCredential } from "@tikron/core/auth";
+import { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
+import { routeAdminRequest } from "./adminGateway";
+import type { AdminEnv } from "@tikron/core/admin";
+import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
 
-/** Bindings the gateway needs from the Worker environment. */
-export interface GatewayEnv {
+/**
+ * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
+ * provider, see `IdentityEnv`), `ADMIN_*` (the admin API's credential, see core `AdminEnv`),
+ * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`).
+ */
+export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */
@@ -25,6 +34,8 @@ export interface GatewayEnv {
    * to them. Optional: without it there is no matchmaking and rooms report nothing.
    */
   MATCHMAKER?: DurableObjectNamespace;
+  /** D1: room records (written by the rooms) and the admin API's audit log. */
+  DB?: unknown;
 }
 
 const TICKET_REFUSALS: Record<TicketRefusal, string> = {
@@ -90,20 +101,23 @@ function refuse(request: Request, status: number, reason: string, close = refusa
 
 /**
  * The room object's answer to an upgrade, as the client gets it: its admission refusals (429 for
- * this caller, 503 for the room's backlog, with `Retry-After`) come back as HTTP, since the object
- * makes no socket it refuses, and are turned into `join_throttled` closes here, the one place
- * that knows whether the request was an upgrade. Anything else passes as it is.
+ * this caller, 503 for the room's backlog, 403 for a caller an operator banned, with
+ * `Retry-After` and the close they get in `ADMISSION_CLOSE_HEADER`) come back as HTTP, since the
+ * object makes no socket it refuses, and are turned into closes here (`join_throttled`,
+ * `banned`), the one place that knows whether the request was an upgrade. Anything else passes
+ * as it is.
  */
 async function roomAnswer(request: Request, response: Response): Promise<Response> {
-  if ((response.status !== 429 && response.status !== 503) || !isUpgrade(request)) return response;
+  const close = Number(response.headers.get(ADMISSION_CLOSE_HEADER)) || (response.status === 429 || response.status === 503 ? CloseCode.join_throttled : 0);
+  if (close === 0 || !isUpgrade(request)) return response;
   const retryAfterS = Number(response.headers.get("retry-after")) || 1;
-  return refuse(request, response.status, await response.text(), CloseCode.join_throttled, retryAfterS * 1000);
+  return refuse(request, response.status, await response.text(), close, retryAfterS * 1000);
 }
 
 /**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
- * Durable Object (`idFromName(kind + ':' + roomId)`), the matchmaking paths `/match/…`
- * (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
+ * Durable Object (`idFromName(kind + ':' + roomId)`), the admin API `/admin/api/…`
+ * (adminGateway.ts), the matchmaking paths `/match/…` (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
  * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
  * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
@@ -128,6 +142,9 @@ export async function routeGatewayRequest(
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
+  // The admin API: nothing under /admin/api answers without the admin credential (adminGateway.ts).
+  const admin = await routeAdminRequest(request, url, env, games);
+  if (admin) return admin;
   const matched = await routeMatchRequest(request, url, env, games);
   if (matched) return matched;
   const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
@@ -143,7 +160,8 @@ export async function routeGatewayRequest(
   }
   let playerId: string | undefined;
   let reservation: string | undefined;
-  let ticket: string | null = null;
+  /** The credential the join carries (a ticket or a JWT), remembered when the room refuses it. */
+  let credential: string | null = null;
   const reservationToken = url.searchParams.get("reservation");
   if (!isStats && reservationToken !== null) {
     // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
@@ -161,29 +179,21 @@ export async function routeGatewayRequest(
   } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
     if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
-    ticket = url.searchParams.get("ticket");
-    // A ticket the room refused a moment ago is answered before the signature is checked again.
-    if (ticket !== null) {
-      const remembered = gate.checkTicket(ticket, Date.now());
+    const sent = readCredential(request);
+    credential = sent !== null && sent !== "ambiguous" ? sent.value : null;
+    // A credential the room refused a moment ago is answered before its signature is checked again.
+    if (credential !== null) {
+      const remembered = gate.checkTicket(credential, Date.now());
       if (remembered) return gateRefusal(request, remembered);
     }
-    // DEV_MODE needs no ticket, but one that is sent is still checked when a secret is set, so
-    // staging can rehearse the production flow.
-    if (!devMode || (ticket !== null && env.TICKET_SECRET)) {
-      if (!env.TICKET_SECRET) {
-        console.error("[gateway] TICKET_SECRET is not set: refusing every join (set it with `wrangler secret put TICKET_SECRET`)");
-        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
-      }
-      let verdict;
-      try {
-        verdict = await verifyRoomTicket(ticket, { secret: env.TICKET_SECRET, kind, roomId });
-      } catch (e) {
-        console.error("[gateway] TICKET_SECRET is unusable:", e instanceof Error ? e.message : e);
-        return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
-      }
-      if (!verdict.ok) return refuse(request, verdict.reason === "missing" ? 401 : 403, TICKET_REFUSALS[verdict.reason], CloseCode.unauthorized);
-      playerId = verdict.claims.playerId;
+    // A room ticket or the game's sign-in JWT; DEV_MODE needs neither, but checks one that is sent.
+    const verdict = await identifyRequest(request, env, kind, roomId);
+    if (!verdict.ok) {
+      if (verdict.reason === "jwks_unavailable") return refuse(request, 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
+      if (verdict.reason === "unconfigured") return refuse(request, 503, verdict.message, CloseCode.unavailable);
+      return refuse(request, verdict.status, verdict.message, CloseCode.unauthorized);
     }
+    playerId = verdict.identity ?? undefined;
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return text(426, "expected a WebSocket upgrade");
     }
@@ -220,8 +230,8 @@ export async function routeGatewayRequest(
     throw e;
   }
   const retryAfter = Number(response.headers.get("retry-after")) || 0;
-  // Only a verified ticket is remembered (DEV_MODE without a secret verifies none).
-  const waitS = gate.answered(gateKey, playerId !== undefined ? ticket : null, response.status, retryAfter, Date.now());
+  // Only a verified credential is remembered (DEV_MODE without one verifies none).
+  const waitS = gate.answered(gateKey, playerId !== undefined ? credential : null, response.status, retryAfter, Date.now());
   if (waitS > retryAfter) {
     // Refused again right after its last wait: the caller is told the longer wait it now has.
     response = new Response(response.body, response);

@@ -10,7 +10,7 @@ import {
   type Caller,
   type ReservedSeat,
 } from "@tikron/core/match";
-import { ANY_ROOM, verifyRoomTicket } from "@tikron/core/ticket";
+import { ANY_ROOM } from "@tikron/core/ticket";
 import {
   MATCH_ERROR_STATUS,
   MAX_MATCH_BODY_CHARS,
@@ -24,9 +24,10 @@ import {
 } from "@tikron/protocol";
 import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
 import { checkOrigin } from "./originPolicy";
+import { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIdentity";
 
-/** Bindings the match routes read (a subset of the gateway's). */
-export interface MatchEnv {
+/** Bindings the match routes read (a subset of the gateway's; `AUTH_*`: see `IdentityEnv`). */
+export interface MatchEnv extends IdentityEnv {
   /** The matchmaker objects: one per kind and shard (`idFromName(matchmakerName(kind, shard))`). */
   MATCHMAKER?: DurableObjectNamespace;
   /** `"true"` on staging and local dev: no ticket needed, DEV_MODE overrides, stats, restart. */
@@ -54,23 +55,21 @@ function corsFor(request: Request): Record<string, string> {
   return { "access-control-allow-origin": origin, vary: "Origin" };
 }
 
-/** Who is asking: a match ticket's player (production), or an anonymous caller (DEV_MODE). */
-async function callerOf(request: Request, url: URL, env: MatchEnv, kind: string, roomId?: string): Promise<Caller | MatchError> {
-  const devMode = env.DEV_MODE === "true";
-  const auth = request.headers.get("Authorization");
-  const ticket = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : url.searchParams.get("ticket");
-  // DEV_MODE needs no ticket, but one that is sent is checked when a secret is set (as for joins).
-  if (ticket === null || ticket === "" || (devMode && !env.TICKET_SECRET)) {
-    if (!devMode) return matchError("unauthorized", "a match ticket is required (Authorization: Bearer <ticket>, room id *)");
+/**
+ * Who is asking: the player of a match ticket (a room ticket for room `*`, or for the room asked
+ * for) or of a sign-in JWT, by the joins' rule (`identifyRequest`); an anonymous caller in
+ * DEV_MODE when none is sent. A JWT is not room-scoped: it is good for any room of the gateway.
+ */
+async function callerOf(request: Request, env: MatchEnv, kind: string, roomId?: string): Promise<Caller | MatchError> {
+  const verdict = await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]);
+  if (verdict.ok) {
+    if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
     return { identity: anonymousIdentity(), verified: false, rateKey: admissionAddress(request.headers.get("CF-Connecting-IP")) };
   }
-  if (!env.TICKET_SECRET) {
-    console.error("[gateway] TICKET_SECRET is not set: refusing every match request");
-    return matchError("unavailable", "matchmaking is not configured on this gateway", 60_000);
-  }
-  const verdict = await verifyRoomTicket(ticket, { secret: env.TICKET_SECRET, kind, roomId: roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId] });
-  if (!verdict.ok) return matchError(verdict.reason === "missing" ? "unauthorized" : "forbidden", `match ticket refused: ${verdict.reason}`);
-  return { identity: verdict.claims.playerId, verified: true, rateKey: verdict.claims.playerId };
+  if (verdict.reason === "unconfigured") return matchError("unavailable", "matchmaking is not configured on this gateway", 60_000);
+  if (verdict.reason === "jwks_unavailable") return matchError("unavailable", verdict.message, SIGN_IN_RETRY_MS);
+  if (verdict.status === 401) return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
+  return matchError("forbidden", `match request refused: ${verdict.message}`);
 }
 
 async function readBody(request: Request): Promise<unknown | MatchError> {
@@ -143,20 +142,20 @@ async function serve(route: MatchRoute, request: Request, url: URL, env: MatchEn
       return json(200, await Promise.all(Array.from({ length: shards }, (_, s) => stub(s).stats(kind, s))), cors);
     }
     case "cancel": {
-      const who = await callerOf(request, url, env, kind);
+      const who = await callerOf(request, env, kind);
       if (isMatchError(who)) return refusal(who, cors);
       const s = shardOfRoom(route.queueId, shards);
       const done = await stub(s).cancel(kind, s, route.queueId, who);
       return done ? new Response(null, { status: 204, headers: cors }) : refusal(matchError("not_found", "nothing of yours waits under that queue id"), cors);
     }
     case "joinById": {
-      const who = await callerOf(request, url, env, kind, route.roomId);
+      const who = await callerOf(request, env, kind, route.roomId);
       if (isMatchError(who)) return refusal(who, cors);
       const s = shardOfRoom(route.roomId, shards);
       return seat(await stub(s).joinById(kind, s, route.roomId, who));
     }
     case "queue": {
-      const who = await callerOf(request, url, env, kind);
+      const who = await callerOf(request, env, kind);
       if (isMatchError(who)) return refusal(who, cors);
       const body = await readBody(request);
       if (isMatchError(body)) return refusal(body, cors);
@@ -166,7 +165,7 @@ async function serve(route: MatchRoute, request: Request, url: URL, env: MatchEn
       return seat(await stub(s).queue(kind, s, req, who));
     }
     case "match": {
-      const who = await callerOf(request, url, env, kind);
+      const who = await callerOf(request, env, kind);
       if (isMatchError(who)) return refusal(who, cors);
       const body = await readBody(request);
       if (isMatchError(body)) return refusal(body, cors);

@@ -12,6 +12,8 @@ import { matchmakerStub } from "./matchmakerRpc";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
+import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
+import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
 
 /** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
 const CHECKPOINT_KEY = "room:checkpoint";
@@ -79,6 +81,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The current room's store version last written (0: what `savedStore` holds). */
   private savedStoreVersion = 0;
   private emptyTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
+  private operations: RoomOperations | null = null;
+  /** Bans found in storage at construction, put back into the room when it is made. */
+  private savedBans: AdminBan[] = [];
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
   /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
   private checkpointConfirmed = false;
@@ -101,6 +107,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       const saved = await ctx.storage.get([CHECKPOINT_KEY, STORE_KEY]);
       this.savedCheckpoint = saved.get(CHECKPOINT_KEY);
       this.savedStore = saved.get(STORE_KEY);
+    });
+    // Bans an operator placed outlive the object's memory too.
+    void ctx.blockConcurrencyWhile(async () => {
+      this.savedBans = await RoomOperations.loadBans(ctx.storage);
     });
   }
 
@@ -142,7 +152,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
-      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog } };
+      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [] };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
     // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
@@ -156,6 +166,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (refusal) return toResponse(admissionReply(refusal));
     const pair = new WebSocketPair();
     this.sockets.accept(pair[1], meta);
+    this.operations?.activity();
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -163,12 +174,14 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
     this.restoreAfterHibernation();
     this.sockets?.message(ws, message);
+    this.operations?.activity();
   }
 
   /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
     this.restoreAfterHibernation();
     this.sockets?.closed(ws, code, reason);
+    this.operations?.activity();
   }
 
   /** A hibernatable socket failed. */
@@ -191,6 +204,21 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
     return room.reserveSeats(req);
+  }
+
+  /**
+   * The admin API's room side (RPC from the gateway's admin routes, gateway `adminGateway.ts`):
+   * the room's detail, metric points or summary, or an operator's action, run as one event of
+   * the room. A room that is not made (none since the last restart, and no checkpoint to bring
+   * back) is `not_found`; the list's summary of it is null.
+   */
+  async admin(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
+    this.restoreAfterHibernation();
+    if (!this.room && this.savedCheckpoint !== undefined) this.roomFor({ kind, roomId, options: {}, params: {} });
+    if (!this.room || !this.operations || this.room.kind !== kind || this.room.roomId !== roomId) {
+      return req.op === "summary" ? null : { ok: false, error: adminError("not_found", `room ${kind}/${roomId} is not running`) };
+    }
+    return this.operations.handle(req);
   }
 
   /**
@@ -244,6 +272,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // The one choice of socket API (see socketApis.ts).
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reporter = this.reporterFor(meta, room);
+    this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
+    room.restoreBans(this.savedBans);
     if (this.savedCheckpoint !== undefined) {
       room.restoreCheckpoint(this.savedCheckpoint);
       this.savedCheckpoint = undefined;

@@ -1,4 +1,4 @@
-import type { GameDefinition } from "@tikron/core";
+import { admissionReply, type GameDefinition } from "@tikron/core";
 import { CloseCode, readCloseReason } from "@tikron/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
@@ -237,6 +237,14 @@ describe("gateway: what it answers for the room", () => {
         retryAfterMs: 2000,
       });
     }
+  });
+
+  it("turns the room's refusal of a banned caller (403 with the close it gets) into a banned close with the ban's wait; a plain request keeps the 403", async () => {
+    const ban = admissionReply({ status: 403, counter: "banned", closeCode: CloseCode.banned, reason: "banned from this room: cheating", retryAfterMs: 90_000 });
+    const ROOMS = { idFromName: (name: string) => ({ name }), get: () => ({ fetch: async () => new Response(ban.body, { status: ban.status, headers: ban.headers }) }) };
+    const e = { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv };
+    expect(await call(`/rooms/agar/b1?ticket=${await ticketFor("b1", "eve")}`, e)).toMatchObject({ close: CloseCode.banned, reason: "banned from this room: cheating", retryAfterMs: 90_000 });
+    expect(await call(`/rooms/agar/b1?ticket=${await ticketFor("b1", "eve")}`, e, {})).toMatchObject({ status: 426 });
   });
 
   it("answers a refused ticket's retries without checking its signature again", async () => {

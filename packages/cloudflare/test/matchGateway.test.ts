@@ -56,7 +56,9 @@ describe("gateway: /match outside DEV_MODE", () => {
     expect(await call("/match/agar", e, { body: "{}" })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
     const roomTicket = await matchTicket("alice", "r1");
     expect(await call("/match/agar", e, { body: "{}", headers: { authorization: `Bearer ${roomTicket}` } })).toMatchObject({ status: 403, body: { code: "forbidden" } });
-    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer nonsense" } })).toMatchObject({ status: 403 });
+    // Not shaped like a ticket, and this gateway takes no sign-in tokens: no credential it accepts.
+    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer nonsense" } })).toMatchObject({ status: 401 });
+    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer non.sense" } })).toMatchObject({ status: 403, body: { code: "forbidden" } });
     expect(e.calls).toEqual([]);
   });
 

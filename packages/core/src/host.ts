@@ -12,6 +12,7 @@ import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
+import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
 
@@ -131,6 +132,40 @@ export interface CheckpointSeat extends SeatTicket {
   /** Highest input seq applied: the reconnect's welcome tells the client (`lastSeq`). */
   lastSeq: number;
 }
+
+/** What the operator's view of a room holds besides its stats (see `HostedRoom.adminView`). */
+export interface RoomAdminView {
+  /** Every seat, connected or held, in player id order. */
+  seats: AdminSeat[];
+  /** The room's recent errors, oldest first. */
+  errors: AdminRoomError[];
+  /** Bans in force. */
+  bans: AdminBan[];
+}
+
+/** Who a ban is for: a seated player (its identity is banned), or an identity. */
+export type BanTarget =
+  | {
+      /** A seated player: the identity its seat is bound to (else its address) is banned. */
+      playerId: number;
+    }
+  | {
+      /** The identity itself (a ticket's player id, `jwt:<sub>`, an address). */
+      identity: string;
+    };
+
+/** What a ban did: the identity and its end, and the sockets it closed; or why there was nothing to ban. */
+export type BanOutcome =
+  | {
+      /** The banned identity. */
+      identity: string;
+      /** When the ban ends (room clock, epoch ms in production). */
+      until: number;
+      /** Sockets closed with `banned`. */
+      closed: number;
+    }
+  | "no_such_player"
+  | "anonymous";
 
 /** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
 export interface RoomInit {
@@ -258,6 +293,39 @@ export interface HostedRoom {
    * for every seat refuses, whatever the matchmaker believed.
    */
   reserveSeats(req: SeatRequest): SeatAnswer;
+  /**
+   * The operator's view (admin API): every seat with its identity and state, the room's recent
+   * errors, the bans in force. The stats are {@link snapshot}'s.
+   */
+  adminView(): RoomAdminView;
+  /**
+   * Removes a player (admin API): its socket closes with `kicked` (4022) and the reason, its seat
+   * is freed. Returns the sockets closed (0 for a held seat), or null when no seat has that id.
+   */
+  kick(playerId: number, reason?: string): number | null;
+  /**
+   * Bans an identity, or a seated player's, from the room for `durationMs` (admin API): its
+   * sockets close with `banned` (4023), its seat is freed, and {@link admitSocket} and the hello
+   * refuse it (`banned`, with the wait) until the ban ends; seat requests for it are refused as
+   * if the room were locked, so a matchmaker places it elsewhere. A seat with no identity and no
+   * address cannot be banned (`anonymous`).
+   */
+  ban(target: BanTarget, durationMs: number, reason?: string): BanOutcome;
+  /** Lifts a ban (admin API); false when there was none. */
+  unban(identity: string): boolean;
+  /** Locks (no new players: neither matches nor joins) or unlocks the room (admin API), as the game's `ctx.lock()`. */
+  setLocked(locked: boolean): void;
+  /**
+   * Closes the room (admin API): bots leave, every socket closes with `room_closed` (4008) and the
+   * reason, every seat and reservation is dropped. The room stays, empty. Returns the sockets closed.
+   */
+  closeRoom(reason?: string): number;
+  /** Sends every connected player a NOTICE (admin API); returns how many got it. */
+  notice(text: string): number;
+  /** The bans in force, for a host that keeps them across restarts. */
+  activeBans(): AdminBan[];
+  /** Puts back bans a host kept (those already over are dropped). */
+  restoreBans(bans: readonly AdminBan[]): void;
   /**
    * Stops timers, closes every socket and tells the game (`onDispose`: `empty` when no seat is
    * taken, else `shutdown`). Hosts call it when they let an empty room go or shut down; the

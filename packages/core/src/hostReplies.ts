@@ -52,10 +52,18 @@ export function botsReply(kind: string, query: URLSearchParams, roomFor: () => H
 }
 
 /**
+ * Header of {@link admissionReply}: the close code an upgrade the room refused gets, for a host
+ * whose room answers over HTTP (the Cloudflare object answers its Worker, which closes the socket).
+ */
+export const ADMISSION_CLOSE_HEADER = "x-tikron-close";
+
+/**
  * A socket the room refused before the upgrade (`HostedRoom.admitSocket`): the refusal's status
- * (429 or 503), its reason, and `Retry-After` in whole seconds, at least 1.
+ * (403, 429 or 503), its reason, `Retry-After` in whole seconds (at least 1), and the close code
+ * an upgrade gets in {@link ADMISSION_CLOSE_HEADER}.
  */
 export function admissionReply(refusal: AdmissionRefusal): HostReply {
   const retryAfter = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
-  return textReply(refusal.status, `${refusal.reason}; retry later`, { "retry-after": retryAfter });
+  const body = refusal.status === 403 ? refusal.reason : `${refusal.reason}; retry later`;
+  return textReply(refusal.status, body, { "retry-after": retryAfter, [ADMISSION_CLOSE_HEADER]: String(refusal.closeCode) });
 }

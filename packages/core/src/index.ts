@@ -5,12 +5,12 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat } from "./host";
+export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, RoomAdminView, BanTarget, BanOutcome } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit, type SavedListing } from "./room/roomListing";
 export type { ReservationCounts } from "./room/seatReservations";
-export { admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
+export { ADMISSION_CLOSE_HEADER, admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
@@ -26,5 +26,6 @@ export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts } from "./roomStats";
+export { RoomMetrics, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, METRIC_POINTS_KEPT, type RoomMetricsOptions } from "./roomMetrics";
 export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";
 export { MAX_BOTS } from "./room/bots";

@@ -2,13 +2,16 @@
  * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
-import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, ratesProblem, type RoomRates } from "@tikron/protocol";
+import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { Connection, HostedRoom, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { BanOutcome, BanTarget, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import { InputQueue } from "./inputQueue";
 import { Admission, type AdmissionRefusal } from "./room/admission";
+import { AdminActions } from "./room/adminActions";
+import { RoomBans } from "./room/bans";
+import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
 import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
 import { takeReceipt, type ClientLink } from "./room/clientLink";
@@ -92,6 +95,12 @@ export class Room implements HostedRoom {
   private readonly store: RoomStore;
   /** The game's deferred work, `ctx.defer` (room/deferredWork.ts). */
   private readonly deferred: DeferredWork;
+  /** Identities an operator banned (room/bans.ts). */
+  private readonly bans = new RoomBans();
+  /** The last errors sent to clients or hit by the room, for its operator (room/recentErrors.ts). */
+  private readonly recentErrors = new RecentErrors();
+  /** The operator's actions (room/adminActions.ts). */
+  private readonly admin: AdminActions;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -108,7 +117,7 @@ export class Room implements HostedRoom {
     // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
     this.checkpointEveryTicks = this.checkpointTicks();
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
-    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats } = this;
+    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors } = this;
     const room = this;
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
@@ -122,6 +131,7 @@ export class Room implements HostedRoom {
       sessions,
       admission,
       handler: this,
+      recentErrors,
       seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
     });
     const sockets = this.sockets;
@@ -134,6 +144,7 @@ export class Room implements HostedRoom {
       sessions,
       hooks,
       admission,
+      bans,
       joinBucket: new TokenBucket(options.joinRatePerSec, options.joinBurst, epoch),
       reservations,
       listing,
@@ -176,6 +187,7 @@ export class Room implements HostedRoom {
       console.error(`[room ${kind}:${roomId}] the kept game store is not one; starting with an empty store`);
     }
     const deferred = (this.deferred = new DeferredWork(`${kind}:${roomId}`, stats.errors, hooks.onDeferred?.bind(hooks)));
+    this.admin = new AdminActions({ clock, seats, sockets, seating: this.seating, listing, reservations, bots: this.bots, bans, recentErrors, writer });
     this.gameContext = {
       now: () => clock.now() - epoch,
       emit: (event, to) => output.emit(event, to),
@@ -236,8 +248,16 @@ export class Room implements HostedRoom {
   }
 
   admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
+    const key = identity ?? address;
+    const now = this.clock.now();
+    const ban = this.bans.check(key, now);
+    if (ban) {
+      RoomStats.bump(this.stats.refused, "banned");
+      const reason = ban.reason === "" ? "banned from this room" : `banned from this room: ${ban.reason}`;
+      return { status: 403, counter: "banned", closeCode: CloseCode.banned, reason, retryAfterMs: ban.until - now };
+    }
     const pending = this.sockets.size - this.seating.connectedCount;
-    const refusal = this.admission.check(identity ?? address, pending, this.clock.now());
+    const refusal = this.admission.check(key, pending, now);
     if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
     return refusal;
   }
@@ -308,6 +328,9 @@ export class Room implements HostedRoom {
     };
     if (this.listing.isPrivate && !req.byId) return refuse("not_found", "no such public room");
     if (this.listing.locked) return refuse("locked", "the room is locked");
+    // A banned player is sent elsewhere: to the matchmaker this room is closed to it.
+    const now = this.clock.now();
+    if (req.seats.some((s) => this.bans.check(s.identity, now))) return refuse("locked", "banned from this room");
     const wanted = req.seats.filter((s) => !this.seats.hasIdentity(s.identity));
     if (this.seats.size + this.reservations.size + wanted.length > this.options.cap) {
       return refuse("room_full", `room is full (${this.options.cap} seats)`);
@@ -353,6 +376,45 @@ export class Room implements HostedRoom {
 
   setBots(n: number): number {
     return this.bots.set(n);
+  }
+
+  // ---- the operator's actions (admin API; room/adminActions.ts) ---------------------------
+
+  adminView(): RoomAdminView {
+    return this.admin.view();
+  }
+
+  kick(playerId: number, reason = ""): number | null {
+    return this.admin.kick(playerId, reason);
+  }
+
+  ban(target: BanTarget, durationMs: number, reason = ""): BanOutcome {
+    return this.admin.ban(target, durationMs, reason);
+  }
+
+  unban(identity: string): boolean {
+    return this.admin.unban(identity);
+  }
+
+  setLocked(locked: boolean): void {
+    this.listing.setLocked(locked);
+  }
+
+  closeRoom(reason = ""): number {
+    return this.admin.close(reason);
+  }
+
+  notice(text: string): number {
+    return this.admin.notice(text);
+  }
+
+  activeBans(): AdminBan[] {
+    return this.bans.list(this.clock.now());
+  }
+
+  restoreBans(bans: readonly AdminBan[]): void {
+    const now = this.clock.now();
+    for (const b of bans) if (b.until > now) this.bans.add(b.identity, b.until, b.reason, now);
   }
 
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
@@ -448,6 +510,7 @@ export class Room implements HostedRoom {
       this.game.tick(now - this.epoch, this.options.tickMs);
     } catch (e) {
       RoomStats.bump(this.stats.errors, "internal");
+      this.recentErrors.record(now, "internal", `tick: ${e instanceof Error ? e.message : String(e)}`, 0);
       console.error(`[room ${this.kind}:${this.roomId}] tick error`, e);
     }
     this.stats.ticks++;

@@ -147,6 +147,13 @@ export interface DeferredCounts {
   refused: number;
 }
 
+/** The sum of a counter map (`errors`, `closes`, …): every kind counted once. */
+export function counterTotal(counters: Readonly<Record<string, number>>): number {
+  let n = 0;
+  for (const k in counters) n += counters[k]!;
+  return n;
+}
+
 /** Monotonic counters plus tick/flush duration stats of one room. */
 export class RoomStats {
   /** Wall time of tick work (input drain + simulation). */

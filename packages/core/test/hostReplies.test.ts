@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FakeClock, Room, admissionReply, botsReply, statsReply, type AdmissionRefusal } from "../src";
+import { CloseCode } from "@tikron/protocol";
+import { ADMISSION_CLOSE_HEADER, FakeClock, Room, admissionReply, botsReply, statsReply, type AdmissionRefusal } from "../src";
 import { CounterGame } from "./fakes";
 
 const room = (bots = false) =>
@@ -28,8 +29,11 @@ describe("the HTTP answers both hosts give", () => {
   });
 
   it("an admission refusal: its status and reason, Retry-After in whole seconds, at least 1", () => {
-    const refusal = (retryAfterMs: number): AdmissionRefusal => ({ status: 429, counter: "cooldown", reason: "kicked", retryAfterMs });
-    expect(admissionReply(refusal(2500))).toMatchObject({ status: 429, body: "kicked; retry later", headers: { "retry-after": "3" } });
+    const refusal = (retryAfterMs: number): AdmissionRefusal => ({ status: 429, counter: "cooldown", closeCode: CloseCode.join_throttled, reason: "kicked", retryAfterMs });
+    expect(admissionReply(refusal(2500))).toMatchObject({ status: 429, body: "kicked; retry later", headers: { "retry-after": "3", [ADMISSION_CLOSE_HEADER]: String(CloseCode.join_throttled) } });
     expect(admissionReply(refusal(10)).headers["retry-after"]).toBe("1");
+    // A ban is no invitation to retry: its reason stands as the operator gave it, with the close a ban gets.
+    const ban: AdmissionRefusal = { status: 403, counter: "banned", closeCode: CloseCode.banned, reason: "banned from this room: cheating", retryAfterMs: 60_000 };
+    expect(admissionReply(ban)).toMatchObject({ status: 403, body: "banned from this room: cheating", headers: { "retry-after": "60", [ADMISSION_CLOSE_HEADER]: String(CloseCode.banned) } });
   });
 });

@@ -15,6 +15,7 @@ import {
   type SeatRequest,
 } from "@tikron/core/match";
 import { ANY_ROOM, DEV_MODE_SECRET, mintRoomTicket, verifyRoomTicket } from "@tikron/core/ticket";
+import { SIGN_IN_RETRY_MS, type NodeIdentity } from "./nodeIdentity";
 import {
   MATCH_ERROR_STATUS,
   MAX_MATCH_BODY_CHARS,
@@ -50,6 +51,8 @@ export interface NodeMatchmakingDeps {
   devMode: boolean;
   /** Secret of tickets and reservations; DEV_MODE without one signs with the public dev secret. */
   ticketSecret?: string;
+  /** Who is calling (tickets, sign-in JWTs), by the host's one rule. */
+  identity: NodeIdentity;
   /** The room of a kind and id, made (with `listing` and overrides) when asked to and absent. */
   room(kind: string, roomId: string, create?: RoomMaking): Room | undefined;
 }
@@ -126,16 +129,16 @@ export class NodeMatchmaking {
       case "restart":
         return refuse(matchError("forbidden", "the Node host's matchmakers live with the process"));
       case "cancel": {
-        const who = await this.caller(req, url, route.kind);
+        const who = await this.caller(req, route.kind);
         if (isMatchError(who)) return refuse(who);
         return mm.cancel(route.queueId, who) ? { status: 204 } : refuse(matchError("not_found", "nothing of yours waits under that queue id"));
       }
       case "joinById": {
-        const who = await this.caller(req, url, route.kind, route.roomId);
+        const who = await this.caller(req, route.kind, route.roomId);
         return isMatchError(who) ? refuse(who) : seat(await mm.joinById(route.roomId, who));
       }
       case "queue": {
-        const who = await this.caller(req, url, route.kind);
+        const who = await this.caller(req, route.kind);
         if (isMatchError(who)) return refuse(who);
         const b = await body();
         if (isMatchError(b)) return refuse(b);
@@ -143,7 +146,7 @@ export class NodeMatchmaking {
         return isMatchError(q) ? refuse(q) : seat(await mm.queueFor(q, who));
       }
       case "match": {
-        const who = await this.caller(req, url, route.kind);
+        const who = await this.caller(req, route.kind);
         if (isMatchError(who)) return refuse(who);
         const b = await body();
         if (isMatchError(b)) return refuse(b);
@@ -161,18 +164,17 @@ export class NodeMatchmaking {
     this.matchmakers.clear();
   }
 
-  private async caller(req: IncomingMessage, url: URL, kind: string, roomId?: string): Promise<Caller | MatchError> {
-    const auth = req.headers.authorization;
-    const ticket = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : url.searchParams.get("ticket");
-    const secret = this.d.ticketSecret;
-    if (ticket === null || ticket === "" || (this.d.devMode && !secret)) {
-      if (!this.d.devMode) return matchError("unauthorized", "a match ticket is required (Authorization: Bearer <ticket>, room id *)");
+  /** Who is asking: a match ticket's or a sign-in JWT's player, or (DEV_MODE, none sent) an anonymous caller. */
+  private async caller(req: IncomingMessage, kind: string, roomId?: string): Promise<Caller | MatchError> {
+    const verdict = await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true);
+    if (verdict.ok) {
+      if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
       return { identity: anonymousIdentity(), verified: false, rateKey: admissionAddress(req.socket.remoteAddress) };
     }
-    if (!secret) return matchError("unavailable", "matchmaking is not configured on this host", 60_000);
-    const verdict = await verifyRoomTicket(ticket, { secret, kind, roomId: roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId] });
-    if (!verdict.ok) return matchError(verdict.reason === "missing" ? "unauthorized" : "forbidden", `match ticket refused: ${verdict.reason}`);
-    return { identity: verdict.claims.playerId, verified: true, rateKey: verdict.claims.playerId };
+    if (verdict.reason === "unconfigured") return matchError("unavailable", "matchmaking is not configured on this host", 60_000);
+    if (verdict.reason === "jwks_unavailable") return matchError("unavailable", verdict.message, SIGN_IN_RETRY_MS);
+    if (verdict.status === 401) return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
+    return matchError("forbidden", `match request refused: ${verdict.message}`);
   }
 
   private matchmaker(kind: string): Matchmaker | undefined {

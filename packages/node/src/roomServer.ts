@@ -1,11 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, MAX_MATCH_BODY_CHARS, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, MAX_ADMIN_BODY_CHARS, MAX_MATCH_BODY_CHARS, isAdminPath, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
+import { NodeIdentity, SIGN_IN_RETRY_MS } from "./nodeIdentity";
+import { NodeAdmin } from "./nodeAdmin";
+import { adminAuthFromEnv } from "@tikron/core/admin";
+import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
 
 /** Options of {@link serveRooms}. */
@@ -22,10 +26,26 @@ export interface ServeRoomsOptions {
    */
   devMode?: boolean;
   /**
-   * Secret of match tickets and seat reservations (as `TICKET_SECRET` on Cloudflare). Without
-   * it, DEV_MODE signs reservations with the public development secret and takes no tickets.
+   * Secret of room tickets, match tickets and seat reservations (as `TICKET_SECRET` on
+   * Cloudflare). Without it, DEV_MODE signs reservations with the public development secret and
+   * takes no tickets.
    */
   ticketSecret?: string;
+  /**
+   * The game's sign-in provider (as the `AUTH_*` vars on Cloudflare): joins and match requests
+   * may carry its JWT (`?token=` or `Authorization: Bearer`) instead of a ticket. A verifier
+   * (`createJwtVerifier`) or its configuration.
+   */
+  auth?: JwtVerifier | JwtConfigInput;
+  /**
+   * The admin API's token (as `ADMIN_TOKEN` on Cloudflare; at least 24 characters): with it the
+   * host serves `/admin/api/…` (rooms, a room's detail and metrics, kick, ban, lock, close,
+   * notice, the audit log) to `Authorization: Bearer <adminToken>`. Without it every admin path
+   * answers 503.
+   */
+  adminToken?: string;
+  /** Ms between two metric points of a room with players (default 60 000; at least 1 000). */
+  metricsIntervalMs?: number;
   /**
    * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
    * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
@@ -133,9 +153,20 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // Overrides take effect only for the join that creates the room, as on Cloudflare.
     return hosted.get(`${route.kind}:${route.roomId}`) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
   };
+  // Throws for a token too short: a host refuses to start rather than serve a guessable admin API.
+  const admin = new NodeAdmin({
+    auth: adminAuthFromEnv({ ADMIN_TOKEN: options.adminToken }),
+    rooms: () => [...hosted.values()].map((h) => h.room),
+    room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
+    hasKind,
+  });
+  const sampler = setInterval(() => admin.sample(), Math.max(MIN_METRICS_INTERVAL_MS, options.metricsIntervalMs ?? METRICS_INTERVAL_MS));
+  sampler.unref();
+  const identity = new NodeIdentity({ devMode, ticketSecret: options.ticketSecret, auth: options.auth });
   const matchmaking = new NodeMatchmaking({
     games,
     devMode,
+    identity,
     ...(options.ticketSecret !== undefined ? { ticketSecret: options.ticketSecret } : {}),
     room: (kind, roomId, create) => {
       const h = hosted.get(`${kind}:${roomId}`);
@@ -147,6 +178,13 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://host");
     if (url.pathname === "/health") return reply(res, 200, { ok: true, devMode, kinds: Object.keys(games) });
+    if (isAdminPath(url.pathname)) {
+      admin.serve(req, url, () => readBody(req, MAX_ADMIN_BODY_CHARS)).then(
+        (a) => (a ? reply(res, a.status, a.body, a.headers) : reply(res, 404, "not found")),
+        (e: unknown) => reply(res, 500, e instanceof Error ? e.message : "error"),
+      );
+      return;
+    }
     if (url.pathname.startsWith("/match/")) {
       matchmaking.serve(req, url, () => readBody(req, MAX_MATCH_BODY_CHARS)).then(
         (a: HttpAnswer | null) => (a ? reply(res, a.status, a.body, a.headers) : reply(res, 404, "not found")),
@@ -164,7 +202,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     }
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(`${route.kind}:${route.roomId}`);
-    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0 }));
+    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0, metrics: h ? admin.points(h.room) : [] }));
   });
 
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });
@@ -180,16 +218,27 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse(CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots) return refuse(CloseCode.bad_request, "stats and bots are plain HTTP, without an upgrade");
-    const upgrade = (seat: { identity: string; reservation: string } | null): void => {
+    const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
       if (closing) return refuse(CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
       const refusal = h.room.admitSocket(seat?.identity, address);
-      if (refusal) return refuse(refusalCloseCode(refusal.status), refusal.reason, refusal.retryAfterMs);
+      if (refusal) return refuse(refusal.closeCode, refusal.reason, refusal.retryAfterMs);
       wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
     };
     const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
-    if (token === null) return upgrade(null);
+    if (token === null) {
+      // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
+      identity.caller(req, route.kind, route.roomId, false).then(
+        (v) => {
+          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined });
+          if (v.reason === "jwks_unavailable") return refuse(CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
+          return refuse(v.reason === "unconfigured" ? CloseCode.unavailable : CloseCode.unauthorized, v.message);
+        },
+        () => refuse(CloseCode.unavailable, "could not check the sign-in"),
+      );
+      return;
+    }
     // A seat reservation from the matchmaker: its signature and room checked before the upgrade.
     matchmaking.verifyReservation(token, route.kind, route.roomId).then(
       (v) => (typeof v === "string" ? refuse(CloseCode.unauthorized, v) : upgrade(v)),
@@ -197,7 +246,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string } | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string | undefined } | null): void => {
     h.sockets.add(ws);
     const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation);
     ws.on("message", (data: RawData, isBinary: boolean) => {
@@ -225,6 +274,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
 
   const shutDown = async (graceMs: number): Promise<void> => {
     const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+    clearInterval(sampler);
     matchmaking.dispose();
     for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
     const deadline = Date.now() + graceMs;

@@ -132,7 +132,7 @@ describe("serveRooms", () => {
     const seated = new RawClient(`${s.url}/rooms/agar/pend`);
     expect(await seated.done).toMatchObject({ code: CloseCode.join_throttled });
     // Refused sockets are never the room's: only the two waiting ones are.
-    expect((await getJson(`${s.httpUrl}/rooms/agar/pend/stats`)).body.adapter).toEqual({ sockets: 2 });
+    expect((await getJson(`${s.httpUrl}/rooms/agar/pend/stats`)).body.adapter).toEqual({ sockets: 2, metrics: [] });
     // A seated socket no longer counts as pending: one hello makes room for one more socket.
     waiting[0]!.terminate();
     await new Promise((r) => waiting[0]!.once("close", r));

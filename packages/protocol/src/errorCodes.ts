@@ -43,6 +43,8 @@ export const ErrorCode = {
   reservation_invalid: 19,
   /** The room is locked (a match under way) and takes no new players. */
   room_locked: 20,
+  /** An operator banned this player from the room for a while; the wait is in `retryAfterMs`. */
+  banned: 21,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
@@ -108,6 +110,13 @@ export const CloseCode = {
   reservation_invalid: 4020,
   /** The room is locked and takes no new players. */
   room_locked: 4021,
+  /** An operator removed this player from the room (admin API); the seat is freed. Do not come back on your own. */
+  kicked: 4022,
+  /**
+   * An operator banned this player from the room for a while: the close of a seated player who
+   * was banned, and the refusal of a banned player's join (the wait in the reason).
+   */
+  banned: 4023,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
@@ -118,7 +127,7 @@ export type CloseName = keyof typeof CloseCode;
  * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
  * configured (`unavailable`), a full room (`room_full`), a seat reservation the room does not hold
  * (`reservation_invalid`: the matchmaker's client matches again instead), a locked room
- * (`room_locked`). A client ends the join and says why; the
+ * (`room_locked`), an operator's ban (`banned`). A client ends the join and says why; the
  * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
  */
 export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
@@ -130,6 +139,7 @@ export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CloseCode.unavailable,
   CloseCode.reservation_invalid,
   CloseCode.room_locked,
+  CloseCode.banned,
 ]);
 
 /** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */

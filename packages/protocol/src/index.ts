@@ -28,3 +28,4 @@ export * from "./gameTypes";
 export * from "./receipts";
 export * from "./roomMessages";
 export * from "./match";
+export * from "./admin";

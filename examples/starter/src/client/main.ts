@@ -12,6 +12,9 @@ const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
 const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
 
+// Signed-in players (the Worker's AUTH_* vars): pass their token, e.g.
+// `const authToken = () => auth0.getTokenSilently();` and `authToken` in the options of `connect`
+// and `matchmaker` below (docs/write-your-own-room.md, "Sign in with your provider").
 // Typed by the game's declaration: inputs are TagInputs, events and the view tagSchema's, notices TagNotices.
 // Without `?room=` the matchmaker finds one (the fullest open room, or a new one) and the address
 // bar then names it: that link brings friends into the same room.

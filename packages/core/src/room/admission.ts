@@ -7,6 +7,7 @@
  * one) and a cooldown after an abuse kick. Sockets with no key are limited by the room-wide
  * rules only.
  */
+import { CloseCode } from "@tikron/protocol";
 import type { RoomOptions } from "../roomOptions";
 import { TokenBucket } from "../tokenBucket";
 
@@ -24,10 +25,12 @@ export function admissionAddress(address: string | null | undefined): string | u
 
 /** Why a socket or a join was refused by the room's per-identity admission (`Room.admitSocket`). */
 export interface AdmissionRefusal {
-  /** HTTP status a host answers before the upgrade: 503 (room backlog) or 429 (this caller). */
-  status: 429 | 503;
+  /** HTTP status a host answers before the upgrade: 503 (room backlog), 429 (this caller), 403 (banned). */
+  status: 403 | 429 | 503;
   /** The `tk:stats` counter under `refused.*`. */
-  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown";
+  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown" | "banned";
+  /** The close an upgrade gets instead: `join_throttled` (retry after the wait), or `banned`. */
+  closeCode: number;
   /** A short human-readable reason for the response body. */
   reason: string;
   /** How long the caller should wait (the host sends it as `Retry-After`, in seconds). */
@@ -56,21 +59,21 @@ export class Admission {
    */
   check(key: string | undefined, pendingInRoom: number, now: number): AdmissionRefusal | null {
     if (pendingInRoom >= this.options.maxPendingSockets) {
-      return { status: 503, counter: "socket_backlog", reason: "too many sockets waiting to join this room", retryAfterMs: 1000 };
+      return { status: 503, counter: "socket_backlog", closeCode: CloseCode.join_throttled, reason: "too many sockets waiting to join this room", retryAfterMs: 1000 };
     }
     if (key === undefined) return null;
     const s = this.keys.get(key);
     if (!s) return null;
     if (s.cooldownUntil > now) {
-      return { status: 429, counter: "cooldown", reason: "kicked for abuse; wait before coming back", retryAfterMs: s.cooldownUntil - now };
+      return { status: 429, counter: "cooldown", closeCode: CloseCode.join_throttled, reason: "kicked for abuse; wait before coming back", retryAfterMs: s.cooldownUntil - now };
     }
     if (s.pending >= this.options.maxPendingPerIdentity) {
-      return { status: 429, counter: "identity_backlog", reason: "too many of your sockets are waiting to join", retryAfterMs: 1000 };
+      return { status: 429, counter: "identity_backlog", closeCode: CloseCode.join_throttled, reason: "too many of your sockets are waiting to join", retryAfterMs: 1000 };
     }
     // A caller whose own join bucket is empty would be refused at its hello anyway; refusing
     // before the upgrade costs the room an HTTP answer instead of a socket, a hello and a close.
     const wait = s.joins.waitMs(now);
-    if (wait > 0) return { status: 429, counter: "identity_join_throttled", reason: "you are joining too often", retryAfterMs: Math.max(wait, 100) };
+    if (wait > 0) return { status: 429, counter: "identity_join_throttled", closeCode: CloseCode.join_throttled, reason: "you are joining too often", retryAfterMs: Math.max(wait, 100) };
     return null;
   }
 

@@ -215,10 +215,11 @@ export function isAbuseClose(code: number): boolean {
 }
 
 /**
- * Whether a close the room sends frees the seat at once. A player who left, or was kicked for
- * abuse, loses the seat (holding it would let one client fill the room by getting kicked over
- * and over); any other close holds it for the reconnection window.
+ * Whether a close the room sends frees the seat at once. A player who left, was kicked for
+ * abuse, or was removed or banned by an operator loses the seat (holding an abuser's would let
+ * one client fill a room by getting kicked over and over); any other close holds it for the
+ * reconnection window.
  */
 export function closeFreesSeat(code: number): boolean {
-  return code === CloseCode.normal || ABUSE_CLOSES.has(code);
+  return code === CloseCode.normal || code === CloseCode.kicked || code === CloseCode.banned || ABUSE_CLOSES.has(code);
 }

@@ -10,6 +10,8 @@ import {
   clipReason,
   encodeCadence,
   encodeError,
+  encodeNotice,
+  OPERATOR_NOTICE,
   encodePong,
   encodeReply,
   encodeReplyError,
@@ -86,4 +88,10 @@ export function sendReplyError(link: ClientLink, requestId: number, name: ErrorN
   } else {
     sendTo(link, encodeReplyError(writer.reset(), requestId, code, reason, retryAfterMs).peek());
   }
+}
+
+/** Sends an operator's notice: a NOTICE of type `OPERATOR_NOTICE` with `{ text }`, at once. */
+export function sendOperatorNotice(link: ClientLink, text: string, writer: FrameWriter): void {
+  if (link.dialect === "json") sendJson(link, { t: "notice", type: OPERATOR_NOTICE, data: { text } });
+  else sendTo(link, encodeNotice(writer.reset(), OPERATOR_NOTICE, JSON.stringify({ text })).peek());
 }

@@ -11,6 +11,7 @@ import { RoomStats } from "../roomStats";
 import type { Admission } from "./admission";
 import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, type ClientLink, type Seat } from "./clientLink";
 import { InboundReader, type Inbound } from "./inbound";
+import type { RecentErrors } from "./recentErrors";
 import { sendError } from "./replies";
 import type { SessionTracker } from "./sessionTracker";
 
@@ -38,6 +39,8 @@ export interface RoomSocketsDeps extends RoomParts {
   readonly sessions: SessionTracker;
   readonly admission: Admission;
   readonly handler: InboundHandler;
+  /** The room's last errors, for its operator. */
+  readonly recentErrors: RecentErrors;
   /** A seated socket went away: its seat is freed (`free`: a leave or an abuse kick) or held. */
   seatLost(seat: Seat, free: boolean): void;
 }
@@ -156,6 +159,17 @@ export class RoomSockets {
     for (const link of [...this.links.values()]) this.close(link, code, reason);
   }
 
+  /** Closes every socket admission counts against `key` (seated or still before its hello); returns how many. */
+  closeKey(key: string, code: number, reason: string): number {
+    let n = 0;
+    for (const link of [...this.links.values()]) {
+      if (link.admissionKey !== key) continue;
+      this.close(link, code, reason);
+      n++;
+    }
+    return n;
+  }
+
   /**
    * The socket stops waiting for hello (it said one, or it is gone): its deadline is cleared
    * and admission stops counting it as pending.
@@ -184,9 +198,14 @@ export class RoomSockets {
     }
   }
 
-  /** Sends an ERROR in the socket's dialect, unless it is closed or behind (see {@link mayReply}). */
+  /**
+   * Sends an ERROR in the socket's dialect, unless it is closed or behind (see {@link mayReply});
+   * either way the room's operator sees it among the recent errors.
+   */
   sendError(link: ClientLink, name: ErrorName, reason: string, retryAfterMs = 0): void {
-    if (link.closed || !this.mayReply(link, this.d.clock.now())) return;
+    const now = this.d.clock.now();
+    this.d.recentErrors.record(now, name, reason, link.seat?.playerId ?? 0);
+    if (link.closed || !this.mayReply(link, now)) return;
     sendError(link, name, reason, retryAfterMs, this.d.writer);
   }
 

@@ -54,6 +54,16 @@ export class SeatRegistry {
     return seat && !this.identityOfSeat.has(seat) ? seat : undefined;
   }
 
+  /** The verified identity a seat is bound to, if any. */
+  identityOf(seat: Seat): string | undefined {
+    return this.identityOfSeat.get(seat);
+  }
+
+  /** The seat bound to verified identity `identity`, if any. */
+  byIdentityOf(identity: string): Seat | undefined {
+    return this.byIdentity.get(identity);
+  }
+
   /** Whether a seat is bound to verified identity `identity`. */
   hasIdentity(identity: string): boolean {
     return this.byIdentity.has(identity);

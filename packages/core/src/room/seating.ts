@@ -3,13 +3,14 @@
  * admission, new seat, welcome), sockets adopted after a restart, seats from a checkpoint, and a
  * seat's life after it (attached, held, freed).
  */
-import { CloseCode, PROTOCOL_VERSION, type ErrorName, type FrameWriter, type HelloMessage } from "@tikron/protocol";
+import { CloseCode, PROTOCOL_VERSION, refusalCloseReason, type ErrorName, type FrameWriter, type HelloMessage } from "@tikron/protocol";
 import type { CheckpointSeat, RoomHooks, SeatTicket } from "../host";
 import type { InputQueue } from "../inputQueue";
 import { RoomStats } from "../roomStats";
 import type { TickScheduler } from "../tickScheduler";
 import type { TokenBucket } from "../tokenBucket";
 import type { Admission } from "./admission";
+import type { RoomBans } from "./bans";
 import type { ClientLink, Seat } from "./clientLink";
 import type { Flusher } from "./flushers";
 import { sendWelcome } from "./replies";
@@ -28,6 +29,8 @@ export interface SeatingDeps extends RoomParts {
   readonly sessions: SessionTracker;
   readonly hooks: RoomHooks;
   readonly admission: Admission;
+  /** Identities an operator banned from the room. */
+  readonly bans: RoomBans;
   /** The room's own join bucket (`joinRatePerSec`, `joinBurst`), after each caller's own. */
   readonly joinBucket: TokenBucket;
   /** Seats held for players a matchmaker sent: counted against the cap until used or expired. */
@@ -89,6 +92,14 @@ export class Seating {
       return this.refuse(link, "bad_frame", `room ${this.d.kind} speaks ${dialect}`, 0, CloseCode.bad_hello, "wrong dialect for this room");
     }
     sockets.settled(link);
+    // Admission refused a banned caller before its upgrade; a socket already open when the ban
+    // came, or one of a host that does not ask, meets it here.
+    const ban = this.d.bans.check(link.admissionKey, now);
+    if (ban) {
+      sessions.refused("banned");
+      const why = ban.reason === "" ? "banned from this room" : `banned from this room: ${ban.reason}`;
+      return this.refuse(link, "banned", why, ban.until - now, CloseCode.banned, refusalCloseReason(why, ban.until - now));
+    }
     const { reservations } = this.d;
     const held = seats.resumable(link.identity, m.token);
     if (held) {

@@ -1,0 +1,31 @@
+/**
+ * How a room's metric point is laid out in Workers Analytics Engine: the one definition the
+ * writer and the documented SQL read. `index1` is the room kind (the sampling key: queries
+ * usually ask about one kind), `blob1` the kind, `blob2` the room id, and the doubles in the
+ * order of {@link METRIC_DOUBLES} (`double1` = clients, …).
+ */
+import type { MetricPoint } from "@tikron/protocol";
+
+/** One Analytics Engine data point. */
+export interface AnalyticsDataPoint {
+  /** The sampling key (one). */
+  indexes: string[];
+  /** Text columns, `blob1`… */
+  blobs: string[];
+  /** Number columns, `double1`… */
+  doubles: number[];
+}
+
+/** The part of an Analytics Engine binding the rooms use. */
+export interface MetricsDataset {
+  /** Writes one data point (not awaited: the runtime sends it after the event). */
+  writeDataPoint(point: AnalyticsDataPoint): void;
+}
+
+/** The doubles of a data point, in column order: `double1` is `clients`, `double2` `seats`, … */
+export const METRIC_DOUBLES = ["clients", "seats", "frames", "bytesOut", "bytesIn", "messagesIn", "errors", "closes", "flushP99Ms", "intervalMs"] as const satisfies readonly (keyof MetricPoint)[];
+
+/** The Analytics Engine data point of one metric point. */
+export function metricsDataPoint(p: MetricPoint): AnalyticsDataPoint {
+  return { indexes: [p.kind], blobs: [p.kind, p.roomId], doubles: METRIC_DOUBLES.map((k) => p[k]) };
+}

@@ -1,0 +1,90 @@
+/**
+ * The admin API on the Node host (`serveRooms({ adminToken })`): the same paths, credential rule
+ * and answers as the Cloudflare gateway's (`/admin/api/…`), over the rooms of this process; the
+ * room side is the core's (`runRoomAdmin`). Metric points are sampled here for every room with
+ * players and kept in memory; the audit log is in memory too (it lives with the process).
+ */
+import type { IncomingMessage } from "node:http";
+import { RoomMetrics, type Room } from "@tikron/core";
+import { runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
+import type { AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
+import type { HttpAnswer } from "./nodeMatchmaking";
+
+/** Audit entries kept in memory. */
+export const NODE_AUDIT_ENTRIES = 500;
+
+/** What the Node host's admin API needs from the server around it. */
+export interface NodeAdminDeps {
+  /** Who may call it. */
+  auth: AdminAuth;
+  /** Every room of the process. */
+  rooms(): Room[];
+  /** The room of a kind and id, if it exists. */
+  room(kind: string, roomId: string): Room | undefined;
+  /** Whether the server hosts a kind. */
+  hasKind(kind: string): boolean;
+}
+
+/** The Node host's admin API and its rooms' metrics (see the module comment). */
+export class NodeAdmin {
+  readonly #d: NodeAdminDeps;
+  readonly #metrics = new Map<Room, RoomMetrics>();
+  readonly #audit: AuditEntry[] = [];
+  readonly #host: AdminHost;
+  #nextId = 1;
+
+  constructor(deps: NodeAdminDeps) {
+    this.#d = deps;
+    this.#host = {
+      hasKind: (kind) => deps.hasKind(kind),
+      list: async () => this.#list(),
+      room: async (kind, roomId, req) => {
+        const room = deps.room(kind, roomId);
+        return room ? runRoomAdmin(room, req, this.points(room)) : null;
+      },
+      record: async (entry) => {
+        this.#audit.push({ id: this.#nextId++, ...entry });
+        if (this.#audit.length > NODE_AUDIT_ENTRIES) this.#audit.shift();
+        return true;
+      },
+      audit: async (limit) => this.#audit.slice(-Math.max(1, Math.min(NODE_AUDIT_ENTRIES, limit))).reverse(),
+    };
+  }
+
+  /** A room's recent metric points. */
+  points(room: Room): MetricPoint[] {
+    return this.#metrics.get(room)?.points() ?? [];
+  }
+
+  /** Takes a point of every room that has players, or had them at its last point (so a room's quiet end is seen). */
+  sample(now = Date.now()): void {
+    for (const room of this.#d.rooms()) {
+      let m = this.#metrics.get(room);
+      const last = m?.points().at(-1);
+      if (room.connectedCount === 0 && (last === undefined || last.clients === 0)) continue;
+      if (!m) this.#metrics.set(room, (m = new RoomMetrics()));
+      m.sample(room.snapshot(), now);
+    }
+  }
+
+  /** Serves one request under `/admin/api`; null for any other path. */
+  async serve(req: IncomingMessage, url: URL, readBody: () => Promise<string>): Promise<HttpAnswer | null> {
+    const headers = {
+      get: (name: string) => {
+        const v = req.headers[name.toLowerCase()];
+        return typeof v === "string" ? v : null;
+      },
+    };
+    const out = await serveAdmin({ url, method: req.method ?? "GET", headers, text: readBody }, this.#d.auth, this.#host);
+    // The body is JSON text already; its content-type header goes with it.
+    return out && { status: out.status, body: out.body, headers: out.headers };
+  }
+
+  #list(): AdminRoomList {
+    const rooms = this.#d.rooms().map((room) => {
+      const s = room.status();
+      return { kind: room.kind, roomId: room.roomId, clients: s.clients, bots: s.bots, reserved: s.reserved, maxClients: s.maxClients, locked: s.locked, private: s.private, createdAt: s.createdAt, metadata: s.metadata, stats: statsSummary(room.snapshot()) };
+    });
+    return { rooms: rooms.sort((a, b) => b.createdAt - a.createdAt), unavailable: [] };
+  }
+}
