@@ -99,8 +99,11 @@ describe("the admin console", () => {
     const dan = await player("con2", "dan");
     await waitFor("the new room", async () => ((await page.$('tr[data-room="agar/con2"]')) ? true : undefined), 15_000);
     await page.click('tr[data-room="agar/con2"]');
-    await waitFor("its players", async () => ((await page.$$("#players-body tr")).length === 2 ? true : undefined));
-    const ids = await page.$$eval("#players-body tr", (trs) => Object.fromEntries(trs.map((tr) => [tr.querySelectorAll("td")[1]!.textContent, (tr as HTMLElement).dataset.player])));
+    // Until the click's first poll answers, the pane still shows the room chosen before (two players too).
+    const ids = await waitFor("its players", async () => {
+      const seen = await page.$$eval("#players-body tr", (trs) => Object.fromEntries(trs.map((tr) => [tr.querySelectorAll("td")[1]!.textContent, (tr as HTMLElement).dataset.player])));
+      return seen.cara && seen.dan && Object.keys(seen).length === 2 ? seen : undefined;
+    });
 
     expect(await withConfirmation(`tr[data-player="${ids.dan}"] button.kick`, "no")).toMatch(/^Kick dan/);
     await new Promise((r) => setTimeout(r, 300));
