@@ -15,9 +15,6 @@ export interface IdentityEnv extends JwtEnv {
   TICKET_SECRET?: string;
 }
 
-/** How long a client should wait when the provider's keys cannot be fetched (ms). */
-export const SIGN_IN_RETRY_MS = 5_000;
-
 /** The JWT verifier the vars describe (null: JWT sign-in off), or `"misconfigured"` (logged). */
 function jwtOf(env: IdentityEnv): JwtVerifier | null | "misconfigured" {
   try {

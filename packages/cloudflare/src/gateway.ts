@@ -1,8 +1,9 @@
 import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
-import { verifyRoomTicket, type TicketRefusal } from "@tikron/core/ticket";
+import { TICKET_REFUSAL_TEXT, verifyRoomTicket } from "@tikron/core/ticket";
 import { readCredential } from "@tikron/core/auth";
-import { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIdentity";
+import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
+import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
@@ -37,15 +38,6 @@ export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv {
   /** D1: room records (written by the rooms) and the admin API's audit log. */
   DB?: unknown;
 }
-
-const TICKET_REFUSALS: Record<TicketRefusal, string> = {
-  missing: "a room ticket is required (?ticket=)",
-  malformed: "room ticket is malformed",
-  bad_signature: "room ticket signature is invalid",
-  expired: "room ticket has expired",
-  too_long: "room ticket expires further away than a ticket may live (24 h)",
-  wrong_room: "room ticket is for another room",
-};
 
 /**
  * Callers the room refused with 429 (its per-identity limits), answered here until their
@@ -171,7 +163,7 @@ export async function routeGatewayRequest(
     const secret = signingSecret(env);
     if (!secret) return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
     const verdict = await verifyRoomTicket(reservationToken, { secret, kind, roomId });
-    if (!verdict.ok) return refuse(request, 403, `seat reservation refused: ${TICKET_REFUSALS[verdict.reason]}`, CloseCode.unauthorized);
+    if (!verdict.ok) return refuse(request, 403, `seat reservation refused: ${TICKET_REFUSAL_TEXT[verdict.reason]}`, CloseCode.unauthorized);
     if (verdict.claims.seat === undefined) return refuse(request, 403, "seat reservation refused: a room ticket is not a reservation (?ticket=)", CloseCode.unauthorized);
     playerId = verdict.claims.playerId;
     reservation = verdict.claims.seat;

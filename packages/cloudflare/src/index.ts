@@ -14,7 +14,7 @@ export { routeGatewayRequest, type GatewayEnv } from "./gateway";
 export { routeAdminRequest, MAX_LISTED_ROOMS, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";
 export type { OperationsEnv, RoomAdminRpcRequest } from "./roomOperations";
 export { metricsDataPoint, METRIC_DOUBLES, type MetricsDataset, type AnalyticsDataPoint } from "./metricsDataPoint";
-export { identifyRequest, SIGN_IN_RETRY_MS, type IdentityEnv } from "./callerIdentity";
+export { identifyRequest, type IdentityEnv } from "./callerIdentity";
 export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
 export { mintRoomTicket, verifyRoomTicket, ANY_ROOM, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "@tikron/core/ticket";

@@ -93,6 +93,16 @@ export interface MintRoomTicketInput {
 /** Why a ticket was refused. All of them mean "403" except `missing`, which means "401". */
 export type TicketRefusal = "missing" | "malformed" | "bad_signature" | "expired" | "too_long" | "wrong_room";
 
+/** What each {@link TicketRefusal} tells the client (safe to send: it names no secret). */
+export const TICKET_REFUSAL_TEXT: Readonly<Record<TicketRefusal, string>> = {
+  missing: "a room ticket is required (?ticket=)",
+  malformed: "room ticket is malformed",
+  bad_signature: "room ticket signature is invalid",
+  expired: "room ticket has expired",
+  too_long: "room ticket expires further away than a ticket may live (24 h)",
+  wrong_room: "room ticket is for another room",
+};
+
 /** Result of {@link verifyRoomTicket}. */
 export type TicketVerdict =
   | {

@@ -7,9 +7,6 @@
 import type { IncomingMessage } from "node:http";
 import { createJwtVerifier, identifyCaller, type CallerVerdict, type HeadersLike, type JwtConfigInput, type JwtVerifier } from "@tikron/core/auth";
 
-/** How long a client should wait when the provider's keys cannot be fetched (ms). */
-export const SIGN_IN_RETRY_MS = 5_000;
-
 /** What the Node host's identity rule needs. */
 export interface NodeIdentityOptions {
   /** DEV_MODE: credentials optional (checked when sent). */

@@ -2,40 +2,27 @@ import type { IncomingMessage } from "node:http";
 import { admissionAddress, resolveRoomOptions, systemClock, type GameDefinition, type ListingInit, type Room } from "@tikron/core";
 import {
   Matchmaker,
-  anonymousIdentity,
-  listingQuery,
-  matchOverrides,
+  callerOfVerdict,
+  matchRefusal,
   newRoomIdFor,
   randomId,
   resolveMatchmaking,
-  seatReservationOf,
-  type Caller,
+  serveMatchRoute,
+  type MatchAnswer,
+  type MatchBackend,
   type RoomCreation,
   type SeatAnswer,
   type SeatRequest,
 } from "@tikron/core/match";
-import { ANY_ROOM, DEV_MODE_SECRET, mintRoomTicket, verifyRoomTicket } from "@tikron/core/ticket";
-import { SIGN_IN_RETRY_MS, type NodeIdentity } from "./nodeIdentity";
-import {
-  MATCH_ERROR_STATUS,
-  MAX_MATCH_BODY_CHARS,
-  isMatchError,
-  matchError,
-  readMatchRequest,
-  readQueueRequest,
-  routeMatchPath,
-  type MatchError,
-} from "@tikron/protocol";
+import { ANY_ROOM, DEV_MODE_SECRET, TICKET_REFUSAL_TEXT, mintRoomTicket, verifyRoomTicket } from "@tikron/core/ticket";
+import { matchError, routeMatchPath } from "@tikron/protocol";
+import type { NodeIdentity } from "./nodeIdentity";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 const SEAT_TICKET_TTL_SECONDS = 3600;
 
 /** An HTTP answer: status, JSON body (or none), headers. */
-export interface HttpAnswer {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type HttpAnswer = MatchAnswer;
 
 /** How a matchmaker asks the host to make a room: its DEV_MODE overrides and its listing. */
 export interface RoomMaking {
@@ -87,7 +74,7 @@ export class NodeMatchmaking {
     const secret = this.secret;
     if (!secret) return "joins with a reservation are not configured on this host";
     const verdict = await verifyRoomTicket(token, { secret, kind, roomId });
-    if (!verdict.ok) return `seat reservation refused: ${verdict.reason}`;
+    if (!verdict.ok) return `seat reservation refused: ${TICKET_REFUSAL_TEXT[verdict.reason]}`;
     if (verdict.claims.seat === undefined) return "seat reservation refused: a room ticket is not a reservation";
     return { identity: verdict.claims.playerId, reservation: verdict.claims.seat };
   }
@@ -97,84 +84,27 @@ export class NodeMatchmaking {
     const route = routeMatchPath(url.pathname, req.method ?? "GET");
     if (route === null) return null;
     if ("method" in route) return { status: 405, body: matchError("bad_request", `use ${route.method}`), headers: { allow: route.method } };
-    const refuse = (e: MatchError): HttpAnswer => ({
-      status: MATCH_ERROR_STATUS[e.code],
-      body: e,
-      ...(e.retryAfterMs !== undefined ? { headers: { "retry-after": String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) } } : {}),
-    });
     const mm = this.matchmaker(route.kind);
-    if (!mm) return refuse(matchError("unknown_kind", `unknown room kind "${route.kind.slice(0, 32)}"`));
-    const seat = (out: Awaited<ReturnType<Matchmaker["match"]>>): HttpAnswer =>
-      isMatchError(out) ? refuse(out) : { status: 200, body: seatReservationOf(route.kind, out, `ws://${req.headers.host ?? "localhost"}`) };
-    const body = async (): Promise<unknown> => {
-      const text = await readBody();
-      if (text.length > MAX_MATCH_BODY_CHARS) return matchError("bad_request", `the body is over ${MAX_MATCH_BODY_CHARS} characters`);
-      if (text.trim() === "") return undefined;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return matchError("bad_request", "the body is not JSON");
-      }
-    };
-    switch (route.op) {
-      case "rooms": {
-        const q = listingQuery(url.searchParams, this.d.devMode);
-        if (isMatchError(q)) return refuse(q);
-        const listed = mm.list(q.filters, q.overrides);
-        return isMatchError(listed) ? refuse(listed) : { status: 200, body: listed };
-      }
-      case "stats":
-        if (!this.d.devMode) return refuse(matchError("forbidden", "stats are available in DEV_MODE only"));
-        return { status: 200, body: [{ ...mm.stats(), directory: mm.rooms().map((e) => e.status) }] };
-      case "restart":
-        return refuse(matchError("forbidden", "the Node host's matchmakers live with the process"));
-      case "cancel": {
-        const who = await this.caller(req, route.kind);
-        if (isMatchError(who)) return refuse(who);
-        return mm.cancel(route.queueId, who) ? { status: 204 } : refuse(matchError("not_found", "nothing of yours waits under that queue id"));
-      }
-      case "joinById": {
-        const who = await this.caller(req, route.kind, route.roomId);
-        return isMatchError(who) ? refuse(who) : seat(await mm.joinById(route.roomId, who));
-      }
-      case "queue": {
-        const who = await this.caller(req, route.kind);
-        if (isMatchError(who)) return refuse(who);
-        const b = await body();
-        if (isMatchError(b)) return refuse(b);
-        const q = readQueueRequest(b);
-        return isMatchError(q) ? refuse(q) : seat(await mm.queueFor(q, who));
-      }
-      case "match": {
-        const who = await this.caller(req, route.kind);
-        if (isMatchError(who)) return refuse(who);
-        const b = await body();
-        if (isMatchError(b)) return refuse(b);
-        const m = readMatchRequest(b);
-        if (isMatchError(m)) return refuse(m);
-        const creation = matchOverrides(url.searchParams, this.d.devMode);
-        return isMatchError(creation) ? refuse(creation) : seat(await mm.match(m, who, creation));
-      }
-    }
+    if (!mm) return matchRefusal(matchError("unknown_kind", `unknown room kind "${route.kind.slice(0, 32)}"`));
+    const kind = route.kind;
+    return serveMatchRoute(
+      {
+        route,
+        url,
+        devMode: this.d.devMode,
+        wsOrigin: `ws://${req.headers.host ?? "localhost"}`,
+        caller: async (roomId) =>
+          callerOfVerdict(await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true), admissionAddress(req.socket.remoteAddress), "host"),
+        body: readBody,
+      },
+      inProcess(mm),
+    );
   }
 
   /** Stops every matchmaker (queued players are answered `unavailable`). */
   dispose(): void {
     for (const mm of this.matchmakers.values()) mm.dispose();
     this.matchmakers.clear();
-  }
-
-  /** Who is asking: a match ticket's or a sign-in JWT's player, or (DEV_MODE, none sent) an anonymous caller. */
-  private async caller(req: IncomingMessage, kind: string, roomId?: string): Promise<Caller | MatchError> {
-    const verdict = await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true);
-    if (verdict.ok) {
-      if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
-      return { identity: anonymousIdentity(), verified: false, rateKey: admissionAddress(req.socket.remoteAddress) };
-    }
-    if (verdict.reason === "unconfigured") return matchError("unavailable", "matchmaking is not configured on this host", 60_000);
-    if (verdict.reason === "jwks_unavailable") return matchError("unavailable", verdict.message, SIGN_IN_RETRY_MS);
-    if (verdict.status === 401) return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
-    return matchError("forbidden", `match request refused: ${verdict.message}`);
   }
 
   private matchmaker(kind: string): Matchmaker | undefined {
@@ -205,4 +135,16 @@ export class NodeMatchmaking {
     if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
     return room.reserveSeats(req);
   }
+}
+
+/** A matchmaker in this process as the match paths' backend (its restart: the process's). */
+function inProcess(mm: Matchmaker): MatchBackend {
+  return {
+    match: (req, who, creation: RoomCreation) => mm.match(req, who, creation),
+    joinById: (roomId, who) => mm.joinById(roomId, who),
+    queue: (req, who) => mm.queueFor(req, who),
+    cancel: async (queueId, who) => mm.cancel(queueId, who),
+    rooms: async (filters, overrides) => mm.list(filters, overrides),
+    stats: async () => [{ ...mm.stats(), directory: mm.rooms().map((e) => e.status) }],
+  };
 }

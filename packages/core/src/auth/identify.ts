@@ -6,7 +6,7 @@
  * why not, with the HTTP status and client-safe text to refuse with.
  */
 import type { JWTPayload } from "jose";
-import { verifyRoomTicket, type RoomTicketClaims, type TicketRefusal } from "../ticket";
+import { TICKET_REFUSAL_TEXT, verifyRoomTicket, type RoomTicketClaims, type TicketRefusal } from "../ticket";
 import type { JwtRefusal, JwtVerifier } from "./jwtVerifier";
 
 /** The part of a `Headers` object {@link identify} reads. */
@@ -132,7 +132,7 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
   if (credential?.kind === "ticket" && options.ticket) {
     const verdict = await verifyRoomTicket(credential.value, options.ticket);
     if (verdict.ok) return { ok: true, via: "ticket", identity: verdict.claims.playerId, claims: verdict.claims, credential: credential.value };
-    return refuse("ticket", verdict.reason, verdict.reason === "missing" ? missingText(options) : TICKET_TEXT[verdict.reason]);
+    return refuse("ticket", verdict.reason, verdict.reason === "missing" ? missingText(options) : TICKET_REFUSAL_TEXT[verdict.reason]);
   }
   if (credential?.kind === "jwt" && options.jwt) {
     const verdict = await options.jwt.verify(credential.value);
@@ -142,6 +142,9 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
   const detail = credential ? `${credential.kind === "ticket" ? "room tickets are" : "sign-in tokens are"} not accepted here` : undefined;
   return refuse(null, "missing", missingText(options), detail);
 }
+
+/** How long a client is told to wait when the sign-in provider's keys cannot be fetched (ms): every host's `jwks_unavailable` answer. */
+export const SIGN_IN_RETRY_MS = 5_000;
 
 /** What {@link identifyCaller} answers: an identity, an anonymous caller (credentials optional), or a refusal. */
 export type CallerVerdict =
@@ -188,15 +191,6 @@ export async function identifyCaller(request: IdentifyRequest, options: Identify
 
 const AMBIGUOUS = "send one credential: a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer), not both";
 
-const TICKET_TEXT: Record<TicketRefusal, string> = {
-  missing: "a room ticket is required (?ticket=)",
-  malformed: "room ticket is malformed",
-  bad_signature: "room ticket signature is invalid",
-  expired: "room ticket has expired",
-  too_long: "room ticket expires further away than a ticket may live (24 h)",
-  wrong_room: "room ticket is for another room",
-};
-
 const JWT_TEXT: Record<JwtRefusal, string> = {
   missing: "a sign-in token is required (?token= or Authorization: Bearer)",
   malformed: "sign-in token is malformed",
@@ -214,7 +208,7 @@ const JWT_TEXT: Record<JwtRefusal, string> = {
 /** Says what this host would have accepted. */
 function missingText(options: IdentifyOptions): string {
   if (options.ticket && options.jwt) return "a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer) is required";
-  return options.jwt ? JWT_TEXT.missing : TICKET_TEXT.missing;
+  return options.jwt ? JWT_TEXT.missing : TICKET_REFUSAL_TEXT.missing;
 }
 
 function refuse(via: "ticket" | "jwt" | null, reason: IdentityRefusal, message: string, detail?: string): IdentityVerdict {

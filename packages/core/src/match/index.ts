@@ -16,3 +16,4 @@ export { NO_OVERRIDES, type RoomCreation, type RoomPort, type SeatAnswer, type S
 export { StatusReporter, type StatusReporterDeps } from "./statusReporter";
 export { type ListingQuery } from "./matchHttp";
 export { anonymousIdentity, listingQuery, matchOverrides, overridesKey, matchmakerName, newRoomIdFor, randomId, seatReservationOf, shardOfRoom, webSocketOrigin } from "./matchHttp";
+export { serveMatchRoute, matchRefusal, callerOfVerdict, readMatchBody, type MatchAnswer, type MatchBackend, type MatchCall } from "./matchRoutes";

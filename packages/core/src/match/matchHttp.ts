@@ -6,8 +6,7 @@ import { NO_OVERRIDES, type RoomCreation } from "./roomPort";
 /**
  * What both hosts share when they serve the matchmaking paths: DEV_MODE overrides on a match
  * request, the answer a client gets, the join URL in it, fresh ids, and which matchmaker shard a
- * room or a request belongs to. The routing and identity are each host's (see
- * packages/cloudflare/src/matchGateway.ts and packages/node/src/roomServer.ts).
+ * room or a request belongs to. The paths themselves are served by `matchRoutes.ts`.
  */
 
 /**

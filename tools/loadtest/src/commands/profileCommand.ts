@@ -25,6 +25,9 @@ export function registerProfileCommand(program: Command): void {
       .option("-d, --duration <sec>", "steady window, seconds", posNum("duration"), 20)
       .option("--seconds <sec>", "profile length (default: the window minus 6 s)", posNum("seconds"))
       .option("--query <qs>", "DEV_MODE query (e.g. tickMs=33&syncIntervalMs=33)")
+      .option("--match", "matchmaking arrivals instead of one room: --arrival-rate players/s, each matched by joinOrCreate (the query, e.g. cap=8, goes to the rooms the matchmaker makes)")
+      .option("--arrival-rate <r>", "with --match: players arriving per second", posNum("arrival-rate"), 100)
+      .option("--rate <n>", "inputs per second per player (default: the scenario's)", posNum("rate"))
       .option("--top <n>", "functions listed", posNum("top"), 25)
       .option("--out <dir>", "results directory", RESULTS_DIR),
   ).action(async (o) => {
@@ -37,15 +40,30 @@ export function registerProfileCommand(program: Command): void {
       const report = await runOnFreshServer(
         {
           serverConfig: o.server,
-          load: {
-            scenario: o.scenario,
-            players: o.players,
-            rooms: 1,
-            durationSec: o.duration,
-            rampSec: o.players / 15,
-            query: mergeQuery(o.query, `cap=${o.players}`),
-            name: `profile-${o.scenario}-${o.players}`,
-          },
+          load: o.match
+            ? {
+                // Arrivals over the window's first players ÷ rate seconds; the profile covers them.
+                scenario: o.scenario,
+                match: true,
+                players: o.players,
+                rooms: 1,
+                arrivalRate: o.arrivalRate,
+                arrivals: o.players,
+                durationSec: o.duration,
+                query: o.query ?? "",
+                name: `profile-match-${o.scenario}-${o.players}`,
+                ...(o.rate !== undefined ? { rate: o.rate } : {}),
+              }
+            : {
+                scenario: o.scenario,
+                players: o.players,
+                rooms: 1,
+                durationSec: o.duration,
+                rampSec: o.players / 15,
+                query: mergeQuery(o.query, `cap=${o.players}`),
+                name: `profile-${o.scenario}-${o.players}`,
+                ...(o.rate !== undefined ? { rate: o.rate } : {}),
+              },
           pinning: pinningFrom(o),
           workDir,
           profile: { seconds, profilePath },

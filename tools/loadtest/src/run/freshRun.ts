@@ -8,7 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "@tikron/devserver";
-import type { LoadConfig } from "../load/config";
+import { resolveConfig, type LoadConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { tsxExecArgv } from "./workers";
 import type { ChildJob } from "./childRun";
@@ -57,7 +57,8 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
       reportPath: `${stem}.report.json`,
     };
     writeFileSync(`${stem}.job.json`, JSON.stringify(childJob));
-    const ramp = job.load.rampSec ?? job.load.players / 10;
+    // The resolved ramp: none for arrivals and stages, whose window starts with the run.
+    const ramp = resolveConfig(childJob.config).rampSec;
     const child = runChild(`${stem}.job.json`, job.pinning.generatorCpus, (ramp + job.load.durationSec) * 1000 + CHILD_MARGIN_MS);
     // Caught at once: a profile that fails while the run goes on must not become an unhandled
     // rejection; the report says why it is missing instead.
