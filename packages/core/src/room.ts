@@ -168,7 +168,7 @@ export class Room implements HostedRoom {
     const output = new GameOutput({
       seats,
       dialect: this.flusher.dialect,
-      events: game.sync.mode === "binary" ? (game.sync.encoder.events ?? null) : null,
+      events: this.flusher.events,
       noticeQueued: () => {
         if (!game.ticking) room.flushSoon();
       },

@@ -1,4 +1,4 @@
-import { FrameFlag, beginFrame, endFrame, writeFrameAck, writeFrameEvents, type FrameWriter, type JsonServerMessage } from "@tikron/protocol";
+import { FrameFlag, beginFrame, endFrame, writeFrameAck, writeFrameEvents, type EventSchema, type FrameWriter, type JsonServerMessage } from "@tikron/protocol";
 import type { Game } from "../game";
 import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
@@ -19,6 +19,8 @@ export interface Flusher {
   readonly dialect: Dialect;
   /** The welcome's `schemaHash` (0 for JSON rooms). */
   readonly schemaHash: number;
+  /** The schema's declared events, which the game's event objects are encoded with (none in JSON rooms). */
+  readonly events: EventSchema | null;
   /** A socket took `seat`: its per-client state starts from an empty baseline. */
   attach(seat: Seat): void;
   /** `seat` lost its socket (held or freed): its per-client state is released. */
@@ -110,6 +112,10 @@ export class BinaryFlusher implements Flusher {
     return this.encoder.schemaHash;
   }
 
+  get events(): EventSchema | null {
+    return this.encoder.events ?? null;
+  }
+
   attach(seat: Seat): void {
     if (seat.syncState !== null) this.encoder.releaseClient(seat.syncState);
     seat.syncState = this.encoder.createClient(seat.playerId);
@@ -197,6 +203,7 @@ export class BinaryFlusher implements Flusher {
 export class JsonFlusher implements Flusher {
   readonly dialect = "json";
   readonly schemaHash = 0;
+  readonly events = null;
   /** The state changed since the last flush: every seat gets its view. */
   private changed = false;
 
