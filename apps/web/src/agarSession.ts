@@ -1,4 +1,5 @@
 import {
+  ClockSync,
   Predictor,
   connect,
   createInterpolatedView,
@@ -81,6 +82,8 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       reservation: options.reservation,
       decoder,
       predictor: this.predictor,
+      // The overlay shows the round trip and the clock skew.
+      clock: new ClockSync(),
       WebSocketImpl: options.WebSocketImpl,
     });
     // Other cells are drawn interpolated; the own cell is predicted, so it is left out.

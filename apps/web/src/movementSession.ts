@@ -1,4 +1,5 @@
 import {
+  ClockSync,
   connect,
   createInterpolatedView,
   schemaDecoder,
@@ -59,7 +60,7 @@ export class MovementSession implements GameSession {
       this.walkers.set(e.id, e.record);
       if (e.record.name === this.name) this.selfEntity = e.id;
     });
-    this.conn = connect(o.server, { kind: "movement", room: o.room, name: o.name, reservation: o.reservation, decoder, WebSocketImpl: o.WebSocketImpl });
+    this.conn = connect(o.server, { kind: "movement", room: o.room, name: o.name, reservation: o.reservation, decoder, clock: new ClockSync(), WebSocketImpl: o.WebSocketImpl });
     this.remotes = createInterpolatedView(this.conn, { fields: ["x", "y"], collect: this.collect });
     this.conn.on("welcome", (w) => {
       this.walkers.clear();

@@ -1,4 +1,4 @@
-import { SnapshotBuffer, connect, type ConnectionStats, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
+import { ClockSync, SnapshotBuffer, connect, type ConnectionStats, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
 import type { TttView } from "@tikron/games/schemas";
 import type { Point } from "./geometry";
 import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
@@ -25,7 +25,7 @@ export class TttSession implements GameSession {
 
   constructor(o: SessionOptions) {
     this.input = o.input;
-    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, json: jsonDialect, WebSocketImpl: o.WebSocketImpl });
+    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, json: jsonDialect, clock: new ClockSync(), WebSocketImpl: o.WebSocketImpl });
     this.conn.attachSnapshots(this.snapshots);
     this.conn.on("state", (f) => {
       if (f.state) this.view = f.state;

@@ -1,5 +1,5 @@
 import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
-import type { ClockSyncOptions } from "./clockSync";
+import type { ClockSync } from "./clockSync";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
 import type { SnapshotBuffer } from "./snapshotBuffer";
@@ -58,7 +58,11 @@ export interface ConnectOptions<S = unknown> {
   reconnect?: ReconnectOptions | false;
   /** An attempt that has not been welcomed this long after it started is abandoned (ms). Default 10 000. */
   connectTimeoutMs?: number;
-  /** Clock-sync ping period once synced (ms). Default 2000. Each welcome is followed by a quick burst of 3 pings, 100 ms apart. */
+  /**
+   * Keepalive period (ms): a ping in binary rooms (which keeps a `clock` synced), the fixed
+   * keepalive in JSON rooms. Default 2000. With a `clock`, each welcome is followed by a quick
+   * burst of 3 clock pings, 100 ms apart.
+   */
   pingIntervalMs?: number;
   /**
    * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
@@ -69,8 +73,12 @@ export interface ConnectOptions<S = unknown> {
    * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
    */
   batchInputsMs?: number;
-  /** Clock-sync tunables. */
-  clock?: ClockSyncOptions;
+  /**
+   * A clock to keep synced with the room's (`new ClockSync()`): its `serverNow()` and
+   * `roomTime()` estimate the room's clocks. Without one the connection syncs no clock and
+   * bundles none.
+   */
+  clock?: ClockSync;
   /**
    * Snapshot buffer to keep informed (send interval, room restarts) and report in stats.
    * {@link createInterpolatedView} attaches its own; this is for a buffer fed by hand.

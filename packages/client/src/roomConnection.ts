@@ -27,7 +27,7 @@ import {
   type Notice,
   type StateOf,
 } from "@tikron/protocol";
-import { ClockSync } from "./clockSync";
+import { PING_BURST, type ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { inputSender, type InputSender } from "./inputs";
@@ -48,9 +48,6 @@ const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
 
 /** Spacing of the quick clock pings right after a welcome (ms). */
 const PING_BURST_SPACING_MS = 100;
-
-/** Clock pings sent right after each welcome, {@link PING_BURST_SPACING_MS} apart, for a quick first estimate. */
-const PING_BURST = 3;
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -77,8 +74,6 @@ type Events<S> = RoomEvents<S, any, any>;
  * message names could not pass where any name may be sent.
  */
 export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
-  /** Clock sync against the room's server clock. */
-  readonly clock: ClockSync;
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
@@ -87,6 +82,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** The dialect spoken: the game's, the `json` option's, or binary. */
   readonly #dialect: ClientDialect;
   readonly #now: () => number;
+  /** The `clock` option's clock sync, fed every round trip; none without it. */
+  readonly #clock: ClockSync | undefined;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
   /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
@@ -151,8 +148,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
-    // The welcome round trip and the first burst are applied directly; slewing starts after.
-    this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
+    this.#clock = options.clock;
     this.#inputs = inputSender(game, dialect, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
@@ -203,7 +199,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** Live statistics; the same object on every read, refreshed on read. */
   get stats(): ConnectionStats {
     // The first buffer speaks for them all (usually the only one).
-    return refreshStats(this.#counters, this.clock, this.#snapshots.values().next().value, this.#opts.predictor);
+    return refreshStats(this.#counters, this.#clock, this.#snapshots.values().next().value, this.#opts.predictor);
   }
 
 
@@ -232,16 +228,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     if (this.#status === "joined") return Promise.resolve(this.#welcome!);
     if (this.#status === "closed") return Promise.reject(this.#ended);
     return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
-  }
-
-  /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
-  serverNow(): number {
-    return this.clock.serverNow();
-  }
-
-  /** Estimated room time now (ms since the welcome's `roomEpoch`, the clock of FRAME `time`). */
-  roomTime(): number {
-    return this.clock.serverNow() - (this.#welcome?.roomEpoch ?? 0);
   }
 
   /**
@@ -356,7 +342,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     // A new room: its first welcome is a first join, on another clock and timeline.
     this.#welcome = null;
     this.#snapshots.forEach((b) => b.clear());
-    this.clock.reset();
     this.#end(1000, "switching rooms", true, RESTART);
   }
 
@@ -487,7 +472,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
   }
 
-  /** Schedules the next clock ping: quick ones during the burst after a welcome, then every `pingIntervalMs`. */
+  /** Schedules the next ping: quick clock pings during the burst after a welcome (with a clock), then a keepalive every `pingIntervalMs`. */
   #schedulePing(): void {
     this.#timer = setTimeout(this.#ping, this.#pingsLeft > 0 ? PING_BURST_SPACING_MS : (this.#opts.pingIntervalMs ?? 2000));
   }
@@ -496,7 +481,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #ping = (): void => {
     const t = this.#now();
     // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
-    // keepalive lets a sleeping turn-based room answer without waking up.
+    // keepalive lets a sleeping turn-based room answer without waking up (a binary room's
+    // keepalive is a ping, which keeps a clock synced).
     this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(t) : this.#dialect.keepalive(t));
     if (this.#pingsLeft > 0) this.#pingsLeft--;
     this.#schedulePing();
@@ -526,7 +512,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
       case "error":
         return this.#onServerError(m);
       case "pong":
-        if (m.clientTime >= this.#helloAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
+        if (m.clientTime >= this.#helloAt) this.#clock?.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
         return this.#requests.settle(m.requestId, m.stats);
@@ -568,22 +554,24 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
     // A different room instance (a restart: a deploy, an eviction): its clock starts at its own
-    // epoch. Clock samples belong to the old one; the snapshot buffers are carried over into the
-    // new clock, so drawing goes on while the restored world arrives.
+    // epoch. Clock samples belong to the old one (and to the old room, after a switch); the
+    // snapshot buffers are carried over into the new clock, so drawing goes on while the
+    // restored world arrives.
     const restarted = prev && prev.roomEpoch !== welcome.roomEpoch;
-    if (restarted) this.clock.reset();
+    const clock = this.#clock;
+    if (prev?.roomEpoch !== welcome.roomEpoch) clock?.reset(welcome.roomEpoch);
     for (const snaps of this.#snapshots) {
       if (restarted) snaps.rebase(welcome.roomEpoch - prev.roomEpoch);
       if (welcome.syncIntervalMs > 0) snaps.setSendInterval(welcome.syncIntervalMs);
     }
     // The clock refuses a sample that is no round trip (no hello went out on this socket).
-    this.clock.addSample(this.#helloAt, welcome.serverTime, now);
+    clock?.addSample(this.#helloAt, welcome.serverTime, now);
 
     this.#status = "joined";
     this.#joinedAt = now;
-    // The connect timeout is over; the clock pings start with a fresh burst.
+    // The connect timeout is over; the pings start, with a fresh burst for the clock.
     clearTimeout(this.#timer);
-    this.#pingsLeft = PING_BURST;
+    this.#pingsLeft = clock ? PING_BURST : 0;
     this.#schedulePing();
 
     this.emit("welcome", welcome);

@@ -7,11 +7,11 @@ import type { SnapshotBuffer } from "./snapshotBuffer";
  * `RoomConnection.stats` is refreshed on each read and reused, so reading it allocates nothing.
  */
 export interface ConnectionStats {
-  /** Smoothed round-trip time (ms). */
+  /** Smoothed round-trip time of the connection's `clock` (ms; 0 without one). */
   rttMs: number;
-  /** Lowest round-trip time in the clock-sync window (ms). */
+  /** Lowest round-trip time in the clock-sync window (ms; 0 without a `clock`). */
   minRttMs: number;
-  /** Applied clock offset, server − local (ms). */
+  /** Applied clock offset, server − local (ms; 0 without a `clock`). */
   clockOffsetMs: number;
   /** Interpolation delay of the attached snapshot buffer (ms; 0 without one). */
   interpolationDelayMs: number;
@@ -48,12 +48,12 @@ export function createStats(): ConnectionStats {
   return { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 } as ConnectionStats;
 }
 
-/** Copies the clock's, the snapshot buffer's and the predictor's current numbers into `stats`. */
-export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
-  stats.rttMs = clock.rttMs;
-  stats.minRttMs = clock.minRttMs;
+/** Copies the clock's, the snapshot buffer's and the predictor's current numbers into `stats` (0 for those not given). */
+export function refreshStats(stats: ConnectionStats, clock: ClockSync | undefined, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
+  stats.rttMs = clock ? clock.rttMs : 0;
+  stats.minRttMs = clock ? clock.minRttMs : 0;
   // 0 until the first sample (the clock starts, and restarts, with no offset).
-  stats.clockOffsetMs = clock.offsetMs;
+  stats.clockOffsetMs = clock ? clock.offsetMs : 0;
   stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
   stats.starvations = snapshots ? snapshots.starvations : 0;
   stats.predictionError = predictor ? predictor.lastError : 0;
