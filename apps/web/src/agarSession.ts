@@ -40,6 +40,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
   readonly predictor: Predictor<AgarCellState, CellStep>;
   readonly conn: RoomConnection<AgarView>;
   readonly remotes: InterpolatedView<AgarView>;
+  readonly clock = new ClockSync();
   /** Orbs in the latest server state, by entity id. */
   readonly orbs = new Map<number, OrbRecord>();
   readonly own: OwnSmoothing;
@@ -83,7 +84,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       decoder,
       predictor: this.predictor,
       // The overlay shows the round trip and the clock skew.
-      clock: new ClockSync(),
+      clock: this.clock,
       WebSocketImpl: options.WebSocketImpl,
     });
     // Other cells are drawn interpolated; the own cell is predicted, so it is left out.

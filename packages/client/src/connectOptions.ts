@@ -2,19 +2,12 @@ import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
 import type { ClockSync } from "./clockSync";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
-import type { SnapshotBuffer } from "./snapshotBuffer";
 import type { WebSocketConstructor } from "./socket";
 
 /** The prediction side the connection keeps in step with (a `Predictor` fits). */
 export interface PredictionHooks {
   /** Called on every welcome: pending inputs are stale after a (re)join. */
   reset(lastSeq?: number): void;
-  /** Prediction error at the latest reconciliation (shown in the connection's stats). */
-  readonly lastError: number;
-  /** Largest prediction error so far (stats). */
-  readonly maxError: number;
-  /** Inputs sent and not yet acknowledged (stats). */
-  readonly pending: number;
 }
 
 /** Options of {@link connect}. */
@@ -79,12 +72,7 @@ export interface ConnectOptions<S = unknown> {
    * bundles none.
    */
   clock?: ClockSync;
-  /**
-   * Snapshot buffer to keep informed (send interval, room restarts) and report in stats.
-   * {@link createInterpolatedView} attaches its own; this is for a buffer fed by hand.
-   */
-  snapshots?: SnapshotBuffer;
-  /** Predictor to reset on every (re)join and report in stats. */
+  /** Predictor to reset on every (re)join. */
   predictor?: PredictionHooks;
   /** Local monotonic clock (ms). Default `performance.now()`. */
   now?: () => number;

@@ -57,6 +57,7 @@ export { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
 export { SampleKind, type FieldSpec, type FieldInterp } from "./sampling";
 export type { PlayoutClockOptions } from "./playoutClock";
 export { InterpolatedView, createInterpolatedView, type InterpolatedViewOptions, type EntitySink } from "./interpolatedView";
+export { attachSnapshots } from "./snapshotLink";
 export { Predictor, type PredictorOptions } from "./prediction";
 export { matchmaker, MatchClient, type MatchmakerOptions, type MatchOptions, type QueueOptions } from "./matchmaker";
 export type { MatchFilters, RoomListing, SeatReservation, RoomMetadata } from "@tikron/protocol";

@@ -5,7 +5,7 @@
  * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
  * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
  * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
- * (inputs.ts), open requests (pendingRequests.ts), the stats snapshot (stats.ts). Splitting the
+ * (inputs.ts), open requests (pendingRequests.ts), the traffic counters (stats.ts). Splitting the
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
@@ -38,9 +38,8 @@ import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
-import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
-import { createStats, refreshStats, type ConnectionStats } from "./stats";
+import { createStats, type ConnectionStats } from "./stats";
 import { messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
@@ -94,16 +93,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   #ended: JoinError | null = null;
   readonly #receipts = new ReceiptCounter();
   readonly #inputs: InputSender;
-  /**
-   * The numbers behind {@link stats}: traffic counters kept current as traffic happens; the
-   * clock, buffer and predictor numbers are copied in on every read.
-   */
+  /** The traffic counters behind {@link stats}, kept current as traffic happens. */
   readonly #counters = createStats();
   #roomId: string;
   #kindName: string;
   #ticket: ConnectOptions["ticket"];
-  /** Buffers kept informed: the `snapshots` option's and every attached one (one per view). */
-  readonly #snapshots = new Set<SnapshotBuffer>();
   #status: ConnectionStatus = "idle";
   #token: string;
   #welcome: WelcomeInfo | null = null;
@@ -141,7 +135,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#kindName = options.kind ?? game?.kind ?? "";
     this.#ticket = options.ticket;
     this.#token = options.token ?? "";
-    if (options.snapshots) this.#snapshots.add(options.snapshots);
     const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
     // A JavaScript caller may still pass the old `json: true`: say what replaced it.
     if (typeof dialect.decode !== "function") throw new TypeError("json: pass the JSON dialect (json: jsonDialect)");
@@ -196,26 +189,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return this.#token;
   }
 
-  /** Live statistics; the same object on every read, refreshed on read. */
-  get stats(): ConnectionStats {
-    // The first buffer speaks for them all (usually the only one).
-    return refreshStats(this.#counters, this.#clock, this.#snapshots.values().next().value, this.#opts.predictor);
-  }
-
-
   /**
-   * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
-   * room's send interval from each welcome, is carried into the new clock when the room
-   * restarted (new epoch: `SnapshotBuffer.rebase`), and
-   * its delay and starvations show in {@link stats} (the first attached buffer's, when there are
-   * several). For a buffer made after `connect`; any number may be attached. Returns a function
-   * that detaches it again.
+   * The connection's traffic counters, live (the same object on every read). The round trip is
+   * the `clock`'s, the interpolation delay its buffer's, the prediction error its predictor's.
    */
-  attachSnapshots(buffer: SnapshotBuffer): () => void {
-    this.#snapshots.add(buffer);
-    const w = this.#welcome;
-    if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
-    return () => this.#snapshots.delete(buffer);
+  get stats(): ConnectionStats {
+    return this.#counters;
   }
 
   /**
@@ -328,7 +307,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /**
    * Leaves the current room (the seat is freed at once) and joins room `room` on this same
    * connection: listeners, the decoder, views and stats carry over; the next welcome resets the
-   * decoder and starts a fresh state, and interpolation buffers are cleared at once. Works from
+   * decoder and starts a fresh state and a fresh clock, and interpolation buffers are cleared. Works from
    * any status, including after {@link leave} or {@link close}. `kind` switches the room kind
    * too (a game connection keeps its game's types), `ticket` replaces the admission ticket, and
    * `token` reclaims a seat held in the new room.
@@ -341,7 +320,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#token = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
     this.#welcome = null;
-    this.#snapshots.forEach((b) => b.clear());
     this.#end(1000, "switching rooms", true, RESTART);
   }
 
@@ -523,7 +501,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
         if (this.#status !== "joined") return;
         const { kind: _kind, ...rates } = m;
         this.#welcome = { ...this.#welcome!, ...rates };
-        for (const snaps of this.#snapshots) snaps.setSendInterval(rates.syncIntervalMs);
         return this.emit("cadence", rates);
       }
       case "notice":
@@ -553,17 +530,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#inputs.rejoined(welcome.lastSeq);
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
-    // A different room instance (a restart: a deploy, an eviction): its clock starts at its own
-    // epoch. Clock samples belong to the old one (and to the old room, after a switch); the
-    // snapshot buffers are carried over into the new clock, so drawing goes on while the
-    // restored world arrives.
-    const restarted = prev && prev.roomEpoch !== welcome.roomEpoch;
+    // A different room instance (a restart: a deploy, an eviction; or another room) counts time
+    // from its own epoch: the clock's samples belong to the old one.
     const clock = this.#clock;
     if (prev?.roomEpoch !== welcome.roomEpoch) clock?.reset(welcome.roomEpoch);
-    for (const snaps of this.#snapshots) {
-      if (restarted) snaps.rebase(welcome.roomEpoch - prev.roomEpoch);
-      if (welcome.syncIntervalMs > 0) snaps.setSendInterval(welcome.syncIntervalMs);
-    }
     // The clock refuses a sample that is no round trip (no hello went out on this socket).
     clock?.addSample(this.#helloAt, welcome.serverTime, now);
 

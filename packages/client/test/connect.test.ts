@@ -7,6 +7,7 @@ import type { StateDecoder } from "../src/decoder";
 import { ClockSync } from "../src/clockSync";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
+import { attachSnapshots } from "../src/snapshotLink";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket, fakeTimeConnections } from "./helpers";
 
 const now = () => Date.now(); // faked together with the timers
@@ -355,12 +356,13 @@ describe("connect() against an in-process fake socket", () => {
   it("follows the room's new rates (CADENCE): the welcome's copy, attached snapshot buffers, a cadence event", () => {
     const { Impl, sockets } = fakeSockets();
     const snapshots = new SnapshotBuffer({ fields: ["x"] });
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots }));
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    attachSnapshots(conn, snapshots);
     const later = new SnapshotBuffer({ fields: ["x"] });
     const heard: unknown[] = [];
     conn.on("cadence", (c) => heard.push(c));
     joined(sockets[0], { tickMs: 50, syncIntervalMs: 50 });
-    conn.attachSnapshots(later);
+    attachSnapshots(conn, later);
     expect(snapshots.sendIntervalMs).toBe(50);
     sockets[0].serverSend(encodeCadence(new FrameWriter(), 20, 100).toBytes());
     expect(heard).toEqual([{ tickMs: 20, syncIntervalMs: 100 }]);
@@ -388,21 +390,19 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets).toHaveLength(1);
   });
 
-  it("syncs the clock it is given from the welcome round trip and pongs, and informs the snapshot buffer", async () => {
+  it("syncs the clock it is given from the welcome round trip and pongs", async () => {
     const { Impl, sockets } = fakeSockets();
-    const snapshots = new SnapshotBuffer({ fields: ["x"] });
     const clock = new ClockSync({ now });
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, clock, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, clock, pingIntervalMs: 1000 }));
     const s = sockets[0];
     const offset = 1_700_000_000_000 - Date.now();
     // Before any sample the clock applies no offset.
-    expect(conn.stats.clockOffsetMs).toBe(0);
+    expect(clock.offsetMs).toBe(0);
     s.serverOpen();
     await vi.advanceTimersByTimeAsync(40);
     const epoch = 1_699_999_000_000;
     s.serverSend(welcomeBytes({ serverTime: Date.now() - 20 + offset, syncIntervalMs: 33, roomEpoch: epoch }));
-    expect(snapshots.sendIntervalMs).toBe(33);
-    expect(conn.stats.rttMs).toBe(40);
+    expect(clock.rttMs).toBe(40);
     expect(Math.abs(clock.serverNow() - (Date.now() + offset))).toBeLessThan(1e-6);
     // Room time counts from the welcome's epoch.
     expect(Math.abs(clock.roomTime() - (Date.now() + offset - epoch))).toBeLessThan(1e-6);
@@ -420,9 +420,8 @@ describe("connect() against an in-process fake socket", () => {
     }
     expect(answered).toBe(4); // three burst pings 100 ms apart, then one per second
     expect(clock.sampleCount).toBe(5);
-    expect(conn.stats.minRttMs).toBe(0);
-    expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
-    expect(clock.offsetMs).toBe(conn.stats.clockOffsetMs);
+    expect(clock.minRttMs).toBe(0);
+    expect(clock.offsetMs).toBeCloseTo(offset + 3, 3);
   });
 
   it("starts the clock over at a new room epoch (a restart, another room), not at a rejoin of the same instance", async () => {

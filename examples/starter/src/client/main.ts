@@ -118,8 +118,7 @@ function frame(): void {
       g.stroke();
     }
   });
-  const s = conn.stats;
-  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;
+  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${clock.rttMs.toFixed(0)} ms · delay ${players.buffer.delayMs.toFixed(0)} ms`;
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
