@@ -1,4 +1,4 @@
-import type { ConnectionStatus, SnapshotBuffer, WebSocketConstructor } from "@tikron/client";
+import type { ConnectionStatus, RoomConnection, SnapshotBuffer, WebSocketConstructor } from "@tikron/client";
 import type { Point } from "./geometry";
 import type { InputState } from "./input";
 import type { SessionStats } from "./sessionStats";
@@ -57,8 +57,8 @@ export interface GameSession {
   debugExtras(): Record<string, unknown>;
   /** Last error reported by the connection, if any. */
   readonly lastError: string | null;
-  /** The room connection: the room panel asks it for `tk:stats`. */
-  readonly conn: { requestStats(timeoutMs?: number): Promise<unknown> };
+  /** The room connection: the room panel asks it for `tk:stats` (through `withMessages`). */
+  readonly conn: RoomConnection<any>;
   /** Leaves the room and stops every timer. */
   dispose(): void;
 }

@@ -41,6 +41,7 @@ export { RoomEmitter } from "./listeners";
 export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, OPERATOR_NOTICE, type CloseName, type ErrorName, type ClientDialect, type JsonDialect } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";
 export { RequestError } from "./pendingRequests";
+export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";

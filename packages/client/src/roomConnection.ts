@@ -5,7 +5,8 @@
  * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
  * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
  * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
- * (inputs.ts), open requests (pendingRequests.ts), the traffic counters (stats.ts). Splitting the
+ * (inputs.ts), the traffic counters (stats.ts); what a page opts into follows it from outside (room
+ * messages: messaging.ts; snapshot buffers: snapshotLink.ts; a `clock`). Splitting the
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
@@ -20,9 +21,6 @@ import {
   type ClientDialect,
   type EventOf,
   type InputOf,
-  type MessageName,
-  type MessageRequest,
-  type MessageResponse,
   type MessagesOf,
   type Notice,
   type StateOf,
@@ -33,14 +31,13 @@ import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder"
 import { inputSender, type InputSender } from "./inputs";
 import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
-import { RequestError, requestTable } from "./pendingRequests";
 import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
 import { createStats, type ConnectionStats } from "./stats";
-import { messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
@@ -62,12 +59,12 @@ function byteSize(data: unknown): number {
 type Events<S> = RoomEvents<S, any, any>;
 
 /**
- * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
+ * A live room connection: joins, keeps the seat across drops, syncs a `clock` given one, and turns the
  * server's frames into typed events. Created by {@link connect}.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
- * `event` events, `M` the room messages {@link send} and {@link request} take and `N` the
- * notices `notice` events carry; connecting with a `game` declaration fills all five from it.
+ * `event` events, `M` the room messages `send` and `request` take (once `withMessages` gave the
+ * connection them) and `N` the notices `notice` events carry; connecting with a `game` declaration fills all five from it.
  * Written by hand, `RoomConnection<S>` (or `RoomConnection`) takes the connection of any game
  * whose state is `S`: `M` and `N` default to `any`, since a connection limited to its game's
  * message names could not pass where any name may be sent.
@@ -85,8 +82,13 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #clock: ClockSync | undefined;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
-  /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
-  readonly #requests = requestTable();
+  /**
+   * @internal Takes the room's answers (REPLY, STATS) when `withMessages` gave the
+   * connection requests; without it they are dropped (none were asked).
+   */
+  _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
+  /** @internal The game's room messages: a type for `withMessages` (never set). */
+  declare readonly _messages?: M;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   /** Why the connection last ended (set whenever it becomes `closed`): what {@link whenJoined} rejects with then. */
@@ -231,41 +233,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly flushInputs = (): void => this.#inputs.flush();
 
   /**
-   * Asks the room for its `tk:stats` snapshot. Rejects with a {@link RequestError}: `not_joined`,
-   * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
-   */
-  requestStats(timeoutMs = 5000): Promise<unknown> {
-    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(id));
-  }
-
-  /**
-   * Sends a custom room message that wants no answer (chat, ready) and says whether it went out:
-   * false, sending nothing, while not joined. Typed by the game's declaration (its
-   * `messages`): `type` must be one of its message names and `payload` that message's request.
-   * The room refuses it with an `error` event (`rate_limited`, `bad_message`, …).
-   *
-   * @throws RequestError (`message_too_large`, `bad_message`) when the payload's JSON is over
-   * MAX_MESSAGE_PAYLOAD_CHARS or the type is not a legal name; TypeError when it is not JSON-able.
-   */
-  send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
-    const json = messageJson(type, payload);
-    if (!this.#canSend()) return false;
-    this.#post(this.#dialect.message(0, type, json));
-    return true;
-  }
-
-  /**
-   * Sends a custom room message and resolves with the room's reply, typed by the game's
-   * declaration (the message's `response`). Rejects with a {@link RequestError}: the room's
-   * refusal (`code` = its error name, e.g. `rate_limited` with `retryAfterMs`), `timeout` after
-   * `timeoutMs`, `closed` when the socket closes first (a reply cannot arrive on the next one),
-   * `not_joined`, or `message_too_large` / `bad_message` found before sending.
-   */
-  request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
-  }
-
-  /**
    * Closes for good; no reconnect follows. By default a `leave` is sent first so the seat is
    * freed at once; `{ leave: false }` keeps it for the room's reconnection window (resume with
    * {@link token}).
@@ -392,7 +359,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
 
   /**
    * Every way a socket ends: cancels the attempt and its wait, closes the socket if still open,
-   * drops queued inputs and fails open requests, then reports the close and starts what follows:
+   * drops queued inputs, then reports the close (open requests fail on it) and starts what follows:
    * with `retry` null the connection ends (waiters of {@link whenJoined} fail too); with
    * {@link RESTART} (a deliberate restart) the next attempt starts at once with a fresh backoff;
    * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
@@ -409,8 +376,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
       // Already closing, or never opened: nothing left to close.
     }
     this.#inputs.drop();
-    const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
-    this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
     if (!retry) {
       const name = closeName(code);
@@ -444,10 +409,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return true;
   }
 
-  /** Sends a request while joined and waits for its answer (see `RequestTable.add`). */
-  #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
-    if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
-    return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
+  /**
+   * @internal Sends what `encode` makes in this connection's dialect while joined; false, sending
+   * nothing, otherwise. The seam `withMessages` sends through.
+   */
+  _send(encode: (dialect: ClientDialect) => string | Uint8Array): boolean {
+    return this.#canSend() && this.#post(encode(this.#dialect));
   }
 
   /** Schedules the next ping: quick clock pings during the burst after a welcome (with a clock), then a keepalive every `pingIntervalMs`. */
@@ -493,9 +460,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
         if (m.clientTime >= this.#helloAt) this.#clock?.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
-        return this.#requests.settle(m.requestId, m.stats);
       case "reply":
-        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+        return this._answer?.(m);
       case "cadence": {
         // The room's new rates: the welcome's copy follows them, and so does interpolation.
         if (this.#status !== "joined") return;

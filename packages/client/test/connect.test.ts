@@ -5,6 +5,7 @@ import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
 import { ClockSync } from "../src/clockSync";
+import { withMessages } from "../src/messaging";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
 import { attachSnapshots } from "../src/snapshotLink";
@@ -187,7 +188,7 @@ describe("connect() against an in-process fake socket", () => {
 
   it("does not reconnect after a deliberate close, and sends leave first", async () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    const conn = track(withMessages(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now })));
     const rec = recorder(conn);
     joined(sockets[0]);
     const waiting = conn.requestStats();

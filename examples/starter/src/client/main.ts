@@ -3,7 +3,7 @@
  * sends arrow-key / WASD steering, and draws every player smoothly with the SDK's interpolation
  * buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { ClockSync, connect, createInterpolatedView, matchmaker } from "@tikron/client";
+import { ClockSync, connect, createInterpolatedView, matchmaker, withMessages } from "@tikron/client";
 import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
@@ -21,16 +21,19 @@ const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
 const named = params.get("room");
 // The status line shows the round trip: a synced clock measures it (a page that needs no clock leaves it out).
 const clock = new ClockSync();
-const conn = named
-  ? connect(location.origin, {
-      game: tagGame,
-      room: named,
-      name,
-      clock,
-      // A reload keeps the seat while the room still holds it (15 s by default).
-      token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
-    })
-  : await matchmaker(location.origin).joinOrCreate(tagGame, { name, clock });
+// The chat below talks to the room beyond inputs: withMessages gives the connection `request`.
+const conn = withMessages(
+  named
+    ? connect(location.origin, {
+        game: tagGame,
+        room: named,
+        name,
+        clock,
+        // A reload keeps the seat while the room still holds it (15 s by default).
+        token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
+      })
+    : await matchmaker(location.origin).joinOrCreate(tagGame, { name, clock }),
+);
 const roomId = conn.room;
 if (!named) history.replaceState(null, "", `?room=${encodeURIComponent(roomId)}`);
 if (conn.token) sessionStorage.setItem(`tag-token:${roomId}`, conn.token);
