@@ -1,4 +1,4 @@
-import type { ClientDialect, MessageName, MessageRequest, MessageResponse } from "@tikron/protocol";
+import { requestsOf, type MessageName, type MessageRequest, type MessageResponse, type RequestDialect } from "@tikron/protocol";
 import { RequestError, requestTable } from "./pendingRequests";
 import type { RoomConnection } from "./roomConnection";
 import { messageJson } from "./wire";
@@ -53,12 +53,12 @@ export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>)
   c._answer = (m) =>
     m.kind === "stats" ? requests.settle(m.requestId, m.stats) : requests.settle(m.requestId, m.value, m.code ? new RequestError(m.name, m.reason, m.retryAfterMs) : undefined);
   c.on("close", (e) => requests.failAll(new RequestError("closed", e.willReconnect ? `socket closed (${e.code})` : `connection closed (${e.code} ${e.reason})`)));
-  const ask = (timeoutMs: number, what: string, encode: (d: ClientDialect, id: number) => string | Uint8Array): Promise<any> =>
-    c.status !== "joined" ? Promise.reject(new RequestError("not_joined", "not joined")) : requests.add(timeoutMs, what, (id) => c._send((d) => encode(d, id)));
+  const ask = (timeoutMs: number, what: string, encode: (d: RequestDialect, id: number) => string | Uint8Array): Promise<any> =>
+    c.status !== "joined" ? Promise.reject(new RequestError("not_joined", "not joined")) : requests.add(timeoutMs, what, (id) => c._send((d) => encode(requestsOf(d), id)));
   c.send = (type, payload) => {
     // Checked before the status: a payload that can never go out says so at once.
     const json = messageJson(type, payload);
-    return c._send((d) => d.message(0, type, json));
+    return c._send((d) => requestsOf(d).message(0, type, json));
   };
   c.request = (type, payload, timeoutMs = 5000) => ask(timeoutMs, `request ${type}`, (d, id) => d.message(id, type, messageJson(type, payload)));
   c.requestStats = (timeoutMs = 5000) => ask(timeoutMs, "stats request", (d, id) => d.statsRequest(id));
