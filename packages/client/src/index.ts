@@ -40,7 +40,7 @@ export { connect, RoomConnection } from "./connect";
 export { RoomEmitter } from "./listeners";
 export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, OPERATOR_NOTICE, type CloseName, type ErrorName, type ClientDialect, type JsonDialect } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";
-export { RequestError } from "./pendingRequests";
+export { RequestError } from "@tikron/protocol";
 export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";

@@ -1,7 +1,14 @@
-import { requestsOf, type MessageName, type MessageRequest, type MessageResponse, type RequestDialect } from "@tikron/protocol";
-import { RequestError, requestTable } from "./pendingRequests";
+import {
+  MAX_MESSAGE_PAYLOAD_CHARS,
+  RequestError,
+  isMessageType,
+  requestsOf,
+  type MessageName,
+  type MessageRequest,
+  type MessageResponse,
+  type RequestDialect,
+} from "@tikron/protocol";
 import type { RoomConnection } from "./roomConnection";
-import { messageJson } from "./wire";
 
 /**
  * What {@link withMessages} adds to a connection: custom room messages and requests, typed by the
@@ -48,13 +55,33 @@ export interface RoomMessaging<M> {
 export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>): RoomConnection<S, I, E, M, N> & RoomMessaging<M> {
   const c = conn as RoomConnection<S, I, E, M, N> & RoomMessaging<M>;
   if (c._answer) return c;
-  // An answer can only come on the socket that asked: every close fails what is open.
-  const requests = requestTable();
+  // Each open request is the one function that ends it (its timer cleared, its promise settled).
+  const open = new Map<number, (value: unknown, error?: Error) => void>();
+  let nextId = 1;
+  const settle = (id: number, value: unknown, error?: Error): void => {
+    open.get(id)?.(value, error);
+    open.delete(id);
+  };
   c._answer = (m) =>
-    m.kind === "stats" ? requests.settle(m.requestId, m.stats) : requests.settle(m.requestId, m.value, m.code ? new RequestError(m.name, m.reason, m.retryAfterMs) : undefined);
-  c.on("close", (e) => requests.failAll(new RequestError("closed", e.willReconnect ? `socket closed (${e.code})` : `connection closed (${e.code} ${e.reason})`)));
+    m.kind === "stats" ? settle(m.requestId, m.stats) : settle(m.requestId, m.value, m.code ? new RequestError(m.name, m.reason, m.retryAfterMs) : undefined);
+  // An answer can only come on the socket that asked: every close fails what is open.
+  c.on("close", (e) => {
+    const error = new RequestError("closed", e.willReconnect ? `socket closed (${e.code})` : `connection closed (${e.code} ${e.reason})`);
+    for (const id of open.keys()) settle(id, undefined, error);
+  });
+  // A payload that cannot be sent (encode throws) rejects at once and leaves nothing waiting.
   const ask = (timeoutMs: number, what: string, encode: (d: RequestDialect, id: number) => string | Uint8Array): Promise<any> =>
-    c.status !== "joined" ? Promise.reject(new RequestError("not_joined", "not joined")) : requests.add(timeoutMs, what, (id) => c._send((d) => encode(requestsOf(d), id)));
+    new Promise((resolve, reject) => {
+      if (c.status !== "joined") throw new RequestError("not_joined", "not joined");
+      const id = nextId++;
+      c._send((d) => encode(requestsOf(d), id));
+      const timer = setTimeout(() => settle(id, undefined, new RequestError("timeout", `${what} timed out after ${timeoutMs} ms`)), timeoutMs);
+      open.set(id, (value, error) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(value);
+      });
+    });
   c.send = (type, payload) => {
     // Checked before the status: a payload that can never go out says so at once.
     const json = messageJson(type, payload);
@@ -63,4 +90,14 @@ export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>)
   c.request = (type, payload, timeoutMs = 5000) => ask(timeoutMs, `request ${type}`, (d, id) => d.message(id, type, messageJson(type, payload)));
   c.requestStats = (timeoutMs = 5000) => ask(timeoutMs, "stats request", (d, id) => d.statsRequest(id));
   return c;
+}
+
+/** A room message's payload as JSON text, checked against the protocol's limits before anything is sent. */
+export function messageJson(type: string, payload: unknown): string {
+  if (!isMessageType(type)) throw new RequestError("bad_message", `bad message type ${JSON.stringify(type)}`);
+  const json = JSON.stringify(payload ?? null);
+  if (json.length > MAX_MESSAGE_PAYLOAD_CHARS) {
+    throw new RequestError("message_too_large", `payload of ${json.length} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`);
+  }
+  return json;
 }

@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
 import { withMessages, type RoomMessaging } from "../src/messaging";
-import { RequestError } from "../src/pendingRequests";
+import { RequestError } from "@tikron/protocol";
 import { decodeSent, fakeSockets, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 interface LobbyMessages {
