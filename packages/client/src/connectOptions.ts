@@ -1,5 +1,6 @@
 import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
 import type { ClockSync } from "./clockSync";
+import type { InputBatching } from "./inputs";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
 import type { WebSocketConstructor } from "./socket";
@@ -58,14 +59,10 @@ export interface ConnectOptions<S = unknown> {
    */
   pingIntervalMs?: number;
   /**
-   * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
-   * interval goes out at once; later ones wait and leave together in one INPUT frame (up to
-   * 16), so a client sending faster than the room ticks costs the room fewer incoming messages
-   * (each is billed and counts against the object's request rate). The room drains inputs per
-   * tick anyway, so a batch interval up to the room's `tickMs` adds little latency. Queued
-   * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
+   * Binary rooms: send inputs in batches, `inputBatching(ms)` (see there). Off by default: each
+   * input goes out at once, and no batching code is bundled.
    */
-  batchInputsMs?: number;
+  batchInputs?: InputBatching;
   /**
    * A clock to keep synced with the room's (`new ClockSync()`): its `serverNow()` and
    * `roomTime()` estimate the room's clocks. Without one the connection syncs no clock and

@@ -45,6 +45,7 @@ export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
+export { inputBatching, type InputBatching, type InputBatch } from "./inputs";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo, CadenceInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";

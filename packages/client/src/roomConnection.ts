@@ -144,7 +144,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     this.#clock = options.clock;
-    this.#inputs = inputSender(game, dialect, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    const post = (data: string | Uint8Array): boolean => this.#canSend() && this.#post(data);
+    this.#inputs = inputSender(game, dialect, json ? undefined : options.batchInputs?.(post, now), this.#counters, post);
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -218,7 +219,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
    * be replayed against a state that has moved on.
    *
-   * With `batchInputsMs` the first input after a quiet interval goes out at once and later ones
+   * With `batchInputs` the first input after a quiet interval goes out at once and later ones
    * wait and leave together in one INPUT frame, at most once per interval (the payload is copied:
    * callers may reuse their buffer).
    *
@@ -229,7 +230,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return this.#inputs.send(input, this.#canSend());
   }
 
-  /** Sends any batched inputs now (see `batchInputsMs`); what cannot be sent is dropped, never kept for later. */
+  /** Sends any batched inputs now (see `batchInputs`); what cannot be sent is dropped, never kept for later. */
   readonly flushInputs = (): void => this.#inputs.flush();
 
   /**

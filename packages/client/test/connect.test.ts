@@ -5,6 +5,7 @@ import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
 import { ClockSync } from "../src/clockSync";
+import { inputBatching } from "../src/inputs";
 import { withMessages } from "../src/messaging";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
@@ -487,12 +488,12 @@ describe("connect(): pings", () => {
   });
 });
 
-describe("connect(): input batching (batchInputsMs)", () => {
+describe("connect(): input batching (batchInputs: inputBatching(ms))", () => {
   const inputsOf = (s: FakeSocket) => s.messages().filter((m) => m.kind === "input") as { kind: "input"; inputs: { seq: number; payload: Uint8Array }[] }[];
 
   it("sends the first input at once and the rest together, one INPUT frame per interval", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 50 }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(50) }));
     joined(sockets[0]!);
     const buf = new Uint8Array([7]);
     const seqs: number[] = [];
@@ -510,7 +511,7 @@ describe("connect(): input batching (batchInputsMs)", () => {
 
   it("flushes as soon as a batch reaches the protocol's 16-input limit", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 1000 }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(1000) }));
     joined(sockets[0]!);
     for (let i = 0; i < 17; i++) conn.sendInput(new Uint8Array([i]));
     expect(inputsOf(sockets[0]!).map((f) => f.inputs.length)).toEqual([1, 16]);
@@ -518,7 +519,7 @@ describe("connect(): input batching (batchInputsMs)", () => {
 
   it("never sends inputs queued before a drop on the new connection", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 100, reconnect: { baseMs: 1, maxMs: 1 } }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(100), reconnect: { baseMs: 1, maxMs: 1 } }));
     joined(sockets[0]!, { token: "t" });
     conn.sendInput(new Uint8Array([1])); // leading edge: sent
     conn.sendInput(new Uint8Array([2])); // queued

@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, closeName, encodeReply, errorName, jsonDialect, readCloseReason, refusalCloseReason, toJsonWelcome } from "@tikron/protocol";
-import { JoinError, connect, withMessages, type ConnectionStatus } from "../src/index";
+import { JoinError, connect, inputBatching, withMessages, type ConnectionStatus } from "../src/index";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
 
 /** What the server sends, in the binary dialect or as JSON text. */
@@ -103,7 +103,7 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
     WebSocketImpl: Impl,
     now: () => Date.now(),
     connectTimeoutMs: 2000,
-    batchInputsMs,
+    batchInputs: batchInputsMs > 0 ? inputBatching(batchInputsMs) : undefined,
     json: jsonRoom ? jsonDialect : undefined,
     startClosed,
     reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
