@@ -115,6 +115,17 @@ export const GAME_BUNDLE_ENTRY = [
 export const GAME_BUNDLE_BUDGET_GZIP = 10_630;
 
 /**
+ * {@link GAME_BUNDLE_ENTRY} plus one part a page opts into by passing or calling it: a synced
+ * clock (`clock: new ClockSync()`), room messages (`withMessages`), input batching
+ * (`batchInputs: inputBatching(ms)`). Each must bring its own code and none of the others'.
+ */
+export const OPT_IN_ENTRIES = {
+  clock: `${GAME_BUNDLE_ENTRY}\nexport { ClockSync } from "@tikron/client";`,
+  messages: `${GAME_BUNDLE_ENTRY}\nexport { withMessages } from "@tikron/client";`,
+  batching: `${GAME_BUNDLE_ENTRY}\nexport { inputBatching } from "@tikron/client";`,
+} as const;
+
+/**
  * A page that joins, decodes and interpolates but does not predict: what tree-shaking leaves of
  * the SDK when only part of it is imported (reported, and checked to leave the rest out).
  */

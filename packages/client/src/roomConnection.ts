@@ -86,7 +86,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * @internal Takes the room's answers (REPLY, STATS) when `withMessages` gave the
    * connection requests; without it they are dropped (none were asked).
    */
-  _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
+  declare _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
   /** @internal The game's room messages: a type for `withMessages` (never set). */
   declare readonly _messages?: M;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
