@@ -22,7 +22,7 @@ export interface ClockSyncOptions {
   /**
    * The first this-many samples after construction or {@link ClockSync.reset} are applied
    * directly rather than slewed: until then there is no estimate worth protecting from a jump.
-   * Default 4: a connection's welcome round trip and the {@link PING_BURST} after it.
+   * Default 4: a connection's welcome round trip and the `PING_BURST` (3) after it.
    */
   warmupSamples?: number;
   /** Local monotonic clock in ms. Default `performance.now()`. */

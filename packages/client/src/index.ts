@@ -2,8 +2,10 @@
  * Tikron client SDK (browser and Node 22+).
  *
  * - {@link connect} joins a room and keeps the seat across drops (jittered, bounded backoff;
- *   join pacing on `join_throttled`), syncs the clock and emits typed events; a refused join
- *   rejects `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …).
+ *   join pacing on `join_throttled`) and emits typed events; a refused join rejects
+ *   `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …). What a game may
+ *   not use is opt-in, bundled only when used: a synced clock (`clock: new ClockSync()`), room
+ *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}).
  * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
  *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
  *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.
