@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GAME_BUNDLE_BUDGET_GZIP, GAME_BUNDLE_ENTRY, PAGE_BUNDLE_ENTRY, SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
+import { GAME_BUNDLE_BUDGET_GZIP, GAME_BUNDLE_ENTRY, OPT_IN_ENTRIES, PAGE_BUNDLE_ENTRY, SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
 import { buildPackages } from "../build-packages";
 
 /** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker. */
@@ -12,7 +12,13 @@ const OPTIONAL = [
   "packages/client/src/prediction.ts",
   "packages/protocol/src/jsonMessages.ts",
   "packages/client/src/matchmaker.ts",
+  // What a page opts into by passing or calling it: room messages, snapshot links, input batching.
+  "packages/client/src/messaging.ts",
+  "packages/client/src/snapshotLink.ts",
 ];
+
+/** Bytes a module adds to a bundle (0 when it is not in it). */
+const bytesOf = (report: { inputs: { path: string; bytes: number }[] }, path: string): number => report.inputs.find((i) => i.path === path)?.bytes ?? 0;
 
 describe("SDK browser bundle", () => {
   it("the whole SDK holds no room-core or Cloudflare code and stays within its gzip budget", async () => {
@@ -34,9 +40,28 @@ describe("SDK browser bundle", () => {
     expect(paths).toContain("packages/protocol/src/delta/clientView.ts");
     expect(paths).toContain("packages/games/src/agar/agarSchema.ts");
     expect(paths.filter((p) => OPTIONAL.includes(p))).toEqual([]);
+    // The clock sync is passed in (`clock`): only the constant the connection shares with it comes along.
+    expect(bytesOf(report, "packages/client/src/clockSync.ts")).toBeLessThan(20);
+    // Nor does input batching (its writer and timer).
+    expect(bytesOf(report, "packages/client/src/inputs.ts")).toBeLessThan(300);
     // Only agar's declarations were asked for: other games' modules must be shaken out.
     expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
     expect(report.gzipBytes).toBeLessThanOrEqual(GAME_BUNDLE_BUDGET_GZIP);
+  });
+
+  it("a page that opts into one part pulls that one and none of the others", async () => {
+    const plain = await measureSdkBundle(GAME_BUNDLE_ENTRY);
+    const [clock, messages, batching] = await Promise.all([OPT_IN_ENTRIES.clock, OPT_IN_ENTRIES.messages, OPT_IN_ENTRIES.batching].map((e) => measureSdkBundle(e)));
+    expect(bytesOf(clock!, "packages/client/src/clockSync.ts")).toBeGreaterThan(500);
+    expect(bytesOf(clock!, "packages/client/src/messaging.ts")).toBe(0);
+    expect(bytesOf(messages!, "packages/client/src/messaging.ts")).toBeGreaterThan(300);
+    expect(bytesOf(messages!, "packages/client/src/clockSync.ts")).toBeLessThan(20);
+    // The requests' encoders (MESSAGE, STATS) come with withMessages, not with the dialect.
+    expect(bytesOf(messages!, "packages/protocol/src/roomMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/roomMessages.ts"));
+    expect(bytesOf(messages!, "packages/protocol/src/clientMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/clientMessages.ts"));
+    expect(bytesOf(batching!, "packages/client/src/inputs.ts")).toBeGreaterThan(bytesOf(plain, "packages/client/src/inputs.ts") + 150);
+    expect(bytesOf(batching!, "packages/client/src/messaging.ts")).toBe(0);
+    for (const r of [clock!, messages!, batching!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
   });
 
   it("tree-shakes what a page does not import (sideEffects: false, no eager instances)", async () => {

@@ -28,6 +28,7 @@ type Starter = typeof import("../../examples/starter/src/shared/tag");
 /** What the test imports from the project's own install (bundled with packages left external). */
 interface Play {
   connect: Client["connect"];
+  withMessages: Client["withMessages"];
   matchmaker: Client["matchmaker"];
   schemaDecoder: Client["schemaDecoder"];
   BinaryWriter: Protocol["BinaryWriter"];
@@ -102,7 +103,7 @@ beforeAll(async () => {
   await build({
     stdin: {
       contents: [
-        `export { connect, matchmaker, schemaDecoder } from "@tikron/client";`,
+        `export { connect, matchmaker, schemaDecoder, withMessages } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
         `export { tagSchema, encodeTagInput, TAG_KIND, tagGame } from "./src/shared/tag";`,
       ].join("\n"),
@@ -228,7 +229,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     const mine = { entity: -1, errors: [] as string[] };
     // Ann plays typed by the game's declaration; bob the untyped way, with raw bytes (his
     // schemaDecoder still reads the schema's declared events).
-    const ann = play.connect(base, { game: play.tagGame, room: "r1", name: "ann" });
+    const ann = play.withMessages(play.connect(base, { game: play.tagGame, room: "r1", name: "ann" }));
     closers.push(() => ann.close());
     ann.on("event", (e) => {
       if (e.body.kind === "youAre") mine.entity = e.body.entity;
@@ -236,7 +237,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     ann.on("error", (e) => mine.errors.push(e.name));
     const bobErrors: string[] = [];
     const bobChats: string[] = [];
-    const bob = play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) });
+    const bob = play.withMessages(play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) }));
     bob.on("error", (e) => bobErrors.push(e.name));
     const bobEvents: unknown[] = [];
     bob.on("event", (e) => bobEvents.push(e.body));

@@ -1,4 +1,5 @@
 import {
+  ClockSync,
   Predictor,
   connect,
   createInterpolatedView,
@@ -39,6 +40,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
   readonly predictor: Predictor<AgarCellState, CellStep>;
   readonly conn: RoomConnection<AgarView>;
   readonly remotes: InterpolatedView<AgarView>;
+  readonly clock = new ClockSync();
   /** Orbs in the latest server state, by entity id. */
   readonly orbs = new Map<number, OrbRecord>();
   readonly own: OwnSmoothing;
@@ -81,6 +83,8 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       reservation: options.reservation,
       decoder,
       predictor: this.predictor,
+      // The overlay shows the round trip and the clock skew.
+      clock: this.clock,
       WebSocketImpl: options.WebSocketImpl,
     });
     // Other cells are drawn interpolated; the own cell is predicted, so it is left out.

@@ -1,4 +1,5 @@
-import type { CloseInfo, ConnectionStats, ConnectionStatus, InterpolatedView, RoomConnection, SnapshotBuffer } from "@tikron/client";
+import type { ClockSync, CloseInfo, ConnectionStatus, InterpolatedView, RoomConnection, SnapshotBuffer } from "@tikron/client";
+import { sessionStats, type PredictionNumbers, type SessionStats } from "./sessionStats";
 
 /**
  * What every game page shares about its room connection: status and stats, the players of the
@@ -11,6 +12,10 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
   abstract readonly conn: RoomConnection<S>;
   /** Other players, smoothed for drawing; assigned by the subclass constructor. */
   abstract readonly remotes: InterpolatedView<S>;
+  /** The connection's clock (the overlay shows its round trip); assigned by the subclass. */
+  abstract readonly clock: ClockSync;
+  /** The own avatar's predictor; assigned by the subclass constructor. */
+  abstract readonly predictor: PredictionNumbers;
   /** Players in the latest server state, by entity id (records are the view's, live). */
   readonly players = new Map<number, Rec>();
   /** Last error reported by the connection, if any. */
@@ -19,15 +24,16 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
   protected selfEntity = -1;
   /** The own entity id at the last {@link takeSelfChange}. */
   private selfSeen = -1;
+  private readStats: (() => SessionStats) | undefined;
 
   /** The connection's lifecycle status. */
   get status(): ConnectionStatus {
     return this.conn.status;
   }
 
-  /** The connection's live numbers (one object, refreshed on read). */
-  get stats(): ConnectionStats {
-    return this.conn.stats;
+  /** The connection's, clock's, buffer's and predictor's live numbers (one object, refreshed on read). */
+  get stats(): SessionStats {
+    return (this.readStats ??= sessionStats(this.conn, this.clock, this.remotes.buffer, this.predictor))();
   }
 
   /** The welcome's player id (-1 before the first welcome). */

@@ -1,7 +1,8 @@
-import type { ConnectionStats, ConnectionStatus } from "@tikron/client";
+import type { ConnectionStatus } from "@tikron/client";
 import type { EntityInfo, GameSession } from "./gameSession";
 import type { Point } from "./geometry";
 import type { NetConditions, NetProfile } from "./netConditions";
+import type { SessionStats } from "./sessionStats";
 
 /**
  * `window.__tikron`: a read-mostly view of the running page for the browser tests and for
@@ -20,8 +21,8 @@ export interface TikronDebug {
   readonly self: Point | null;
   /** Own avatar in the latest server state. */
   readonly serverSelf: Point | null;
-  /** A copy of the connection stats. */
-  readonly stats: ConnectionStats;
+  /** A copy of the session stats (the connection's, clock's, buffer's and predictor's numbers). */
+  readonly stats: SessionStats;
   readonly renderedFrames: number;
   readonly net: { name: string; profile: NetProfile };
   readonly problems: readonly string[];

@@ -1,4 +1,5 @@
 import {
+  ClockSync,
   Predictor,
   connect,
   createInterpolatedView,
@@ -46,6 +47,8 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
   readonly predictor: Predictor<ShooterBody, ShooterMove>;
   readonly conn: RoomConnection<FpsView>;
   readonly remotes: InterpolatedView<FpsView>;
+  /** The room's clock: a shot before the first snapshot is stamped with its room time. */
+  readonly clock = new ClockSync();
   scoreboard: ScoreRecord | null = null;
   readonly tracers = new TracerBuffer();
   readonly camera = new Camera();
@@ -106,6 +109,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
       reservation: options.reservation,
       decoder,
       predictor: this.predictor,
+      clock: this.clock,
       WebSocketImpl: options.WebSocketImpl,
     });
     // Other players are drawn interpolated (hp steps: no blending between alive and dead); the
@@ -270,7 +274,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
     // so the shot leaves from where the player is drawn.
     this.flushMove(now);
     this.lastSend = now;
-    const time = Number.isFinite(this.renderTime) ? this.renderTime : this.conn.roomTime();
+    const time = Number.isFinite(this.renderTime) ? this.renderTime : this.clock.roomTime();
     const seq = this.conn.sendInput(encodeFpsShot(this.writer, { time, aim: this.aim }));
     if (seq < 0) return;
     this.lastShot = now;

@@ -1,6 +1,7 @@
-import type { ConnectionStats, ConnectionStatus, SnapshotBuffer, WebSocketConstructor } from "@tikron/client";
+import type { ConnectionStatus, RoomConnection, SnapshotBuffer, WebSocketConstructor } from "@tikron/client";
 import type { Point } from "./geometry";
 import type { InputState } from "./input";
+import type { SessionStats } from "./sessionStats";
 
 /** What every game session needs from the page. */
 export interface SessionOptions {
@@ -33,7 +34,7 @@ export interface GameSession {
   readonly kind: string;
   /** Connection lifecycle and numbers. */
   readonly status: ConnectionStatus;
-  readonly stats: ConnectionStats;
+  readonly stats: SessionStats;
   /** The interpolation buffer of the remote entities (the overlay shows its delay band). */
   readonly snapshots: SnapshotBuffer;
   /** The welcome's player id (-1 before the first welcome). */
@@ -56,8 +57,8 @@ export interface GameSession {
   debugExtras(): Record<string, unknown>;
   /** Last error reported by the connection, if any. */
   readonly lastError: string | null;
-  /** The room connection: the room panel asks it for `tk:stats`. */
-  readonly conn: { requestStats(timeoutMs?: number): Promise<unknown> };
+  /** The room connection: the room panel asks it for `tk:stats` (through `withMessages`). */
+  readonly conn: RoomConnection<any>;
   /** Leaves the room and stops every timer. */
   dispose(): void;
 }

@@ -8,7 +8,7 @@
  * such as `world=800` or `bots=8` are forwarded to the join). `window.__tikron` exposes the
  * live state.
  */
-import { JoinError, matchmaker, type WebSocketConstructor } from "@tikron/client";
+import { JoinError, matchmaker, withMessages, type WebSocketConstructor } from "@tikron/client";
 import { wireControls } from "./controls";
 import { gameInfo } from "./gameInfo";
 import type { GameSession } from "./gameSession";
@@ -139,7 +139,8 @@ async function start(): Promise<void> {
   if (params.game === "agar" || params.game === "movement") new TouchStick(canvas, input.stick, element("stick-host"));
 
   const graph = new NetGraph(element<HTMLCanvasElement>("netgraph-canvas"), session, net);
-  const roomPanel = new RoomPanel(element("room-panel"), () => session.conn.requestStats());
+  // Only the room panel talks to the room beyond inputs: the page's one use of room requests.
+  const roomPanel = new RoomPanel(element("room-panel"), () => withMessages(session.conn).requestStats());
   const graphPanel = element<HTMLElement>("netgraph");
   const toggleGraph = (): void => {
     graph.visible = !graph.visible;

@@ -1,8 +1,8 @@
 import {
+  ClockSync,
   connect,
   createInterpolatedView,
   schemaDecoder,
-  type ConnectionStats,
   type ConnectionStatus,
   type EntitySink,
   type InterpolatedView,
@@ -15,6 +15,7 @@ import { Camera } from "./camera";
 import type { Point } from "./geometry";
 import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
+import { sessionStats, type SessionStats } from "./sessionStats";
 import type { MovementView, WalkerRecord } from "./records";
 import { drawWorldBackground, fontFor } from "./renderCommon";
 
@@ -32,12 +33,15 @@ export class MovementSession implements GameSession {
   readonly kind = "movement";
   readonly conn: RoomConnection<MovementView>;
   readonly remotes: InterpolatedView<MovementView>;
+  /** The connection's clock (the overlay shows its round trip). */
+  readonly clock = new ClockSync();
   readonly camera = new Camera();
   readonly world: number;
   showGhosts = false;
   lastError: string | null = null;
   private readonly walkers = new Map<number, WalkerRecord>();
   private readonly input: InputState;
+  private readonly readStats: () => SessionStats;
   private readonly name: string;
   private readonly writer = new BinaryWriter(16);
   private readonly steer: MovementInput = { dx: 0, dy: 0, sprint: false };
@@ -59,8 +63,9 @@ export class MovementSession implements GameSession {
       this.walkers.set(e.id, e.record);
       if (e.record.name === this.name) this.selfEntity = e.id;
     });
-    this.conn = connect(o.server, { kind: "movement", room: o.room, name: o.name, reservation: o.reservation, decoder, WebSocketImpl: o.WebSocketImpl });
+    this.conn = connect(o.server, { kind: "movement", room: o.room, name: o.name, reservation: o.reservation, decoder, clock: this.clock, WebSocketImpl: o.WebSocketImpl });
     this.remotes = createInterpolatedView(this.conn, { fields: ["x", "y"], collect: this.collect });
+    this.readStats = sessionStats(this.conn, this.clock, this.remotes.buffer);
     this.conn.on("welcome", (w) => {
       this.walkers.clear();
       this.selfEntity = -1;
@@ -79,8 +84,9 @@ export class MovementSession implements GameSession {
   get status(): ConnectionStatus {
     return this.conn.status;
   }
-  get stats(): ConnectionStats {
-    return this.conn.stats;
+  /** The connection's, clock's and buffer's live numbers (one object, refreshed on read). */
+  get stats(): SessionStats {
+    return this.readStats();
   }
   get snapshots(): SnapshotBuffer {
     return this.remotes.buffer;

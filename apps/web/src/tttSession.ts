@@ -1,8 +1,9 @@
-import { SnapshotBuffer, connect, type ConnectionStats, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
+import { ClockSync, SnapshotBuffer, attachSnapshots, connect, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
 import type { TttView } from "@tikron/games/schemas";
 import type { Point } from "./geometry";
 import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
 import type { InputState } from "./input";
+import { sessionStats, type SessionStats } from "./sessionStats";
 
 /**
  * The page's `ttt-json` game: a JSON-dialect room whose whole view arrives after every change.
@@ -14,19 +15,23 @@ export class TttSession implements GameSession {
   readonly kind = "ttt-json";
   readonly conn: RoomConnection<TttView>;
   readonly snapshots = new SnapshotBuffer({ fields: [] });
+  /** The connection's clock (the overlay shows its round trip). */
+  readonly clock = new ClockSync();
   showGhosts = false;
   lastError: string | null = null;
   /** The latest view, or null before the first. */
   view: TttView | null = null;
   private readonly input: InputState;
+  private readonly readStats: () => SessionStats;
   /** Board geometry of the last frame (CSS pixels), for hit-testing clicks. */
   private board = { x: 0, y: 0, cell: 1 };
   private clickTimer: ReturnType<typeof setInterval>;
 
   constructor(o: SessionOptions) {
     this.input = o.input;
-    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, json: jsonDialect, WebSocketImpl: o.WebSocketImpl });
-    this.conn.attachSnapshots(this.snapshots);
+    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, json: jsonDialect, clock: this.clock, WebSocketImpl: o.WebSocketImpl });
+    attachSnapshots(this.conn, this.snapshots);
+    this.readStats = sessionStats(this.conn, this.clock, this.snapshots);
     this.conn.on("state", (f) => {
       if (f.state) this.view = f.state;
     });
@@ -43,8 +48,8 @@ export class TttSession implements GameSession {
   get status(): ConnectionStatus {
     return this.conn.status;
   }
-  get stats(): ConnectionStats {
-    return this.conn.stats;
+  get stats(): SessionStats {
+    return this.readStats();
   }
   get playerId(): number {
     return this.conn.playerId;

@@ -3,7 +3,7 @@
  * build. `npm run build` / `tsc -p tsconfig.test.json` compiles this file, and every
  * `@ts-expect-error` below must be an error or the compile fails.
  */
-import { connect, type RoomConnection } from "@tikron/client";
+import { connect, withMessages, type RoomConnection } from "@tikron/client";
 import type { StateOf } from "@tikron/protocol";
 import { tagGame, type TagEvent, type TagInput, type TagMessages, type TagNotices } from "../src/shared/tag";
 
@@ -42,20 +42,23 @@ export function typedTagRoom(): RoomConnection<StateOf<typeof tagGame>, TagInput
     if (n.type === "scores") return;
   });
 
-  // Room messages are typed by the declaration's TagMessages.
-  void room.request("chat", { text: "hi" }).then((r) => {
+  // Room messages are typed by the declaration's TagMessages (withMessages gives send and request).
+  const talk = withMessages(room);
+  // @ts-expect-error: a connection without withMessages has no request
+  void room.request("chat", { text: "hi" });
+  void talk.request("chat", { text: "hi" }).then((r) => {
     const heardBy: number = r.heardBy;
     // @ts-expect-error: the chat reply has no `delivered`
     void r.delivered;
     void heardBy;
   });
-  room.send("chat", { text: "hi" });
+  talk.send("chat", { text: "hi" });
   // @ts-expect-error: the tag game declares no `vote` message
-  void room.request("vote", { text: "hi" });
+  void talk.request("vote", { text: "hi" });
   // @ts-expect-error: a chat request is { text: string }
-  room.send("chat", { line: "hi" });
+  talk.send("chat", { line: "hi" });
   // @ts-expect-error: text must be a string
-  void room.request("chat", { text: 5 });
+  void talk.request("chat", { text: 5 });
 
   room.on("state", (f) => {
     for (const p of f.state.values()) {

@@ -11,11 +11,18 @@ export const CLOCK_SLEW_MS_PER_MS = 0.01;
  */
 export const CLOCK_STEP_MS = 1000;
 
+/**
+ * Clock pings a connection with a clock sends right after each welcome (100 ms apart), for a
+ * quick first estimate: with the welcome's own round trip they are a clock's default warm-up.
+ */
+export const PING_BURST = 3;
+
 /** Options of a {@link ClockSync}. */
 export interface ClockSyncOptions {
   /**
-   * The first this-many samples are applied directly rather than slewed: until then there is
-   * no estimate worth protecting from a jump. Default 1.
+   * The first this-many samples after construction or {@link ClockSync.reset} are applied
+   * directly rather than slewed: until then there is no estimate worth protecting from a jump.
+   * Default 4: a connection's welcome round trip and the `PING_BURST` (3) after it.
    */
   warmupSamples?: number;
   /** Local monotonic clock in ms. Default `performance.now()`. */
@@ -32,6 +39,11 @@ export interface ClockSyncOptions {
  * *slews* toward that target at a bounded rate, so `serverNow()` never jumps or runs backwards
  * (unless the local clock itself jumped: `CLOCK_STEP_MS`). The constants are listed under
  * Tuning in docs/sdk.md.
+ *
+ * A page that needs the room's time opts in by handing one to `connect` (`clock: new
+ * ClockSync()`): the connection then pings in a burst after each welcome, feeds every round trip
+ * in, and restarts the clock at each new room epoch, so {@link roomTime} counts the room time
+ * frames are stamped with. Without one the connection only sends keepalives.
  */
 export class ClockSync {
   readonly #warmup: number;
@@ -48,9 +60,10 @@ export class ClockSync {
   #since = 0;
   #samples = 0;
   #srtt = 0;
+  #epoch = 0;
 
   constructor(options: ClockSyncOptions = {}) {
-    this.#warmup = Math.max(1, Math.floor(options.warmupSamples ?? 1));
+    this.#warmup = Math.max(1, Math.floor(options.warmupSamples ?? 1 + PING_BURST));
     this.#now = options.now ?? monotonicNow;
   }
 
@@ -90,6 +103,14 @@ export class ClockSync {
   }
 
   /**
+   * Estimated room time at local time `localNow` (default: now): ms since the epoch given to the
+   * last {@link reset} (a connection gives its room's `roomEpoch`), the clock of FRAME `time`.
+   */
+  roomTime(localNow: number = this.#now()): number {
+    return this.serverNow(localNow) - this.#epoch;
+  }
+
+  /**
    * Adds one ping/pong sample: sent at local `t0`, server clock `serverTime`, received at local
    * `t1`. Returns false (and ignores the sample) when it cannot be a real round trip.
    */
@@ -115,9 +136,13 @@ export class ClockSync {
     return true;
   }
 
-  /** Forget every sample (e.g. connected to a different server). */
-  reset(): void {
+  /**
+   * Forgets every sample (e.g. connected to a different server) and counts {@link roomTime}
+   * from `roomEpoch` (epoch ms; default 0).
+   */
+  reset(roomEpoch = 0): void {
     this.#best.clear();
     this.#samples = this.#from = this.#since = this.#srtt = this.#target = 0;
+    this.#epoch = roomEpoch;
   }
 }

@@ -19,7 +19,7 @@ export { RoomConnection };
  * With `game` (a game's `GameTypes` declaration) the kind, JSON mode and state decoder come from
  * it, and the connection is typed by it: `sendInput` takes the game's input (its codec encodes
  * it), `event` bodies are its decoded events (the schema's declared ones), `state` its view,
- * `send` / `request` its room messages and `notice` events its notices. With `startClosed: true` the
+ * its room messages (`send` / `request`, given by `withMessages`) and `notice` events its notices. With `startClosed: true` the
  * connection waits for {@link RoomConnection.open}.
  *
  * @example

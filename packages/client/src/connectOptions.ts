@@ -1,20 +1,14 @@
 import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
-import type { ClockSyncOptions } from "./clockSync";
+import type { ClockSync } from "./clockSync";
+import type { InputBatching } from "./inputs";
 import type { StateDecoder } from "./decoder";
 import type { ReconnectOptions } from "./reconnect";
-import type { SnapshotBuffer } from "./snapshotBuffer";
 import type { WebSocketConstructor } from "./socket";
 
 /** The prediction side the connection keeps in step with (a `Predictor` fits). */
 export interface PredictionHooks {
   /** Called on every welcome: pending inputs are stale after a (re)join. */
   reset(lastSeq?: number): void;
-  /** Prediction error at the latest reconciliation (shown in the connection's stats). */
-  readonly lastError: number;
-  /** Largest prediction error so far (stats). */
-  readonly maxError: number;
-  /** Inputs sent and not yet acknowledged (stats). */
-  readonly pending: number;
 }
 
 /** Options of {@link connect}. */
@@ -58,25 +52,24 @@ export interface ConnectOptions<S = unknown> {
   reconnect?: ReconnectOptions | false;
   /** An attempt that has not been welcomed this long after it started is abandoned (ms). Default 10 000. */
   connectTimeoutMs?: number;
-  /** Clock-sync ping period once synced (ms). Default 2000. Each welcome is followed by a quick burst of 3 pings, 100 ms apart. */
+  /**
+   * Keepalive period (ms): a ping in binary rooms (which keeps a `clock` synced), the fixed
+   * keepalive in JSON rooms. Default 2000. With a `clock`, each welcome is followed by a quick
+   * burst of 3 clock pings, 100 ms apart.
+   */
   pingIntervalMs?: number;
   /**
-   * Binary rooms: send inputs in batches at most this often (ms). The first input after a quiet
-   * interval goes out at once; later ones wait and leave together in one INPUT frame (up to
-   * 16), so a client sending faster than the room ticks costs the room fewer incoming messages
-   * (each is billed and counts against the object's request rate). The room drains inputs per
-   * tick anyway, so a batch interval up to the room's `tickMs` adds little latency. Queued
-   * inputs are dropped, never replayed, if the connection drops. Off (0) by default.
+   * Binary rooms: send inputs in batches, `inputBatching(ms)` (see there). Off by default: each
+   * input goes out at once, and no batching code is bundled.
    */
-  batchInputsMs?: number;
-  /** Clock-sync tunables. */
-  clock?: ClockSyncOptions;
+  batchInputs?: InputBatching;
   /**
-   * Snapshot buffer to keep informed (send interval, room restarts) and report in stats.
-   * {@link createInterpolatedView} attaches its own; this is for a buffer fed by hand.
+   * A clock to keep synced with the room's (`new ClockSync()`): its `serverNow()` and
+   * `roomTime()` estimate the room's clocks. Without one the connection syncs no clock and
+   * bundles none.
    */
-  snapshots?: SnapshotBuffer;
-  /** Predictor to reset on every (re)join and report in stats. */
+  clock?: ClockSync;
+  /** Predictor to reset on every (re)join. */
   predictor?: PredictionHooks;
   /** Local monotonic clock (ms). Default `performance.now()`. */
   now?: () => number;

@@ -2,8 +2,10 @@
  * Tikron client SDK (browser and Node 22+).
  *
  * - {@link connect} joins a room and keeps the seat across drops (jittered, bounded backoff;
- *   join pacing on `join_throttled`), syncs the clock and emits typed events; a refused join
- *   rejects `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …).
+ *   join pacing on `join_throttled`) and emits typed events; a refused join rejects
+ *   `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …). What a game may
+ *   not use is opt-in, bundled only when used: a synced clock (`clock: new ClockSync()`), room
+ *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}).
  * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
  *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
  *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.
@@ -40,10 +42,12 @@ export { connect, RoomConnection } from "./connect";
 export { RoomEmitter } from "./listeners";
 export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, OPERATOR_NOTICE, type CloseName, type ErrorName, type ClientDialect, type JsonDialect } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";
-export { RequestError } from "./pendingRequests";
+export { RequestError } from "@tikron/protocol";
+export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
+export { inputBatching, type InputBatching, type InputBatch } from "./inputs";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo, CadenceInfo } from "./roomEvents";
 export type { WelcomeInfo } from "./wire";
 export { type StateDecoder, type DecoderResetInfo, rawDeltaDecoder, jsonStateDecoder } from "./decoder";
@@ -57,6 +61,7 @@ export { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
 export { SampleKind, type FieldSpec, type FieldInterp } from "./sampling";
 export type { PlayoutClockOptions } from "./playoutClock";
 export { InterpolatedView, createInterpolatedView, type InterpolatedViewOptions, type EntitySink } from "./interpolatedView";
+export { attachSnapshots } from "./snapshotLink";
 export { Predictor, type PredictorOptions } from "./prediction";
 export { matchmaker, MatchClient, type MatchmakerOptions, type MatchOptions, type QueueOptions } from "./matchmaker";
 export type { MatchFilters, RoomListing, SeatReservation, RoomMetadata } from "@tikron/protocol";

@@ -1,6 +1,7 @@
 import type { RoomConnection } from "./connect";
 import type { SampleKind } from "./sampling";
 import { SnapshotBuffer, type SnapshotBufferOptions } from "./snapshotBuffer";
+import { attachSnapshots } from "./snapshotLink";
 
 /** Takes one entity of a snapshot: its id and its field values in `fields` order (copied at once). */
 export type EntitySink = (id: number, values: ArrayLike<number>) => void;
@@ -22,8 +23,8 @@ export interface InterpolatedViewOptions<S> extends SnapshotBufferOptions {
  *
  * This is the decoder → snapshot buffer loop every real-time client needs; the view owns it so
  * a game only says which entities and which fields ({@link InterpolatedViewOptions.collect}).
- * The buffer is attached to the connection, so it follows the room's send interval and restarts
- * and its delay shows in the connection's stats.
+ * The buffer follows the connection ({@link attachSnapshots}): the room's send interval, its
+ * restarts and room switches. Its delay and starvations are read off {@link buffer}.
  *
  * @example
  * ```ts
@@ -58,7 +59,7 @@ export class InterpolatedView<S = unknown> {
     const collect = options.collect;
     // Made once: the state path runs per frame for every entity and must not allocate.
     const put: EntitySink = (id, values) => buffer.setEntity(id, values);
-    this.#detach = room.attachSnapshots(buffer);
+    this.#detach = attachSnapshots(room, buffer);
     this.#unsubscribe = room.on("state", (f) => {
       // A frame without a state change still tells the buffer that time advanced with nothing moving.
       if (!buffer.beginSnapshot(f.time, f.receivedAt, f.changed)) return;

@@ -5,7 +5,8 @@
  * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
  * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
  * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
- * (inputs.ts), open requests (pendingRequests.ts), the stats snapshot (stats.ts). Splitting the
+ * (inputs.ts), the traffic counters (stats.ts); what a page opts into follows it from outside (room
+ * messages: messaging.ts; snapshot buffers: snapshotLink.ts; a `clock`). Splitting the
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
@@ -20,37 +21,29 @@ import {
   type ClientDialect,
   type EventOf,
   type InputOf,
-  type MessageName,
-  type MessageRequest,
-  type MessageResponse,
   type MessagesOf,
   type Notice,
   type StateOf,
 } from "@tikron/protocol";
-import { ClockSync } from "./clockSync";
+import { PING_BURST, type ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { inputSender, type InputSender } from "./inputs";
 import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
-import { RequestError, requestTable } from "./pendingRequests";
 import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
-import type { SnapshotBuffer } from "./snapshotBuffer";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
-import { createStats, refreshStats, type ConnectionStats } from "./stats";
-import { messageJson, utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
+import { createStats, type ConnectionStats } from "./stats";
+import { utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
 const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
 
 /** Spacing of the quick clock pings right after a welcome (ms). */
 const PING_BURST_SPACING_MS = 100;
-
-/** Clock pings sent right after each welcome, {@link PING_BURST_SPACING_MS} apart, for a quick first estimate. */
-const PING_BURST = 3;
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -66,19 +59,17 @@ function byteSize(data: unknown): number {
 type Events<S> = RoomEvents<S, any, any>;
 
 /**
- * A live room connection: joins, keeps the seat across drops, syncs the clock, and turns the
+ * A live room connection: joins, keeps the seat across drops, syncs a `clock` given one, and turns the
  * server's frames into typed events. Created by {@link connect}.
  *
  * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
- * `event` events, `M` the room messages {@link send} and {@link request} take and `N` the
- * notices `notice` events carry; connecting with a `game` declaration fills all five from it.
+ * `event` events, `M` the room messages `send` and `request` take (once `withMessages` gave the
+ * connection them) and `N` the notices `notice` events carry; connecting with a `game` declaration fills all five from it.
  * Written by hand, `RoomConnection<S>` (or `RoomConnection`) takes the connection of any game
  * whose state is `S`: `M` and `N` default to `any`, since a connection limited to its game's
  * message names could not pass where any name may be sent.
  */
 export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
-  /** Clock sync against the room's server clock. */
-  readonly clock: ClockSync;
   /** The state decoder in use. */
   readonly decoder: StateDecoder<S>;
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
@@ -87,26 +78,28 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** The dialect spoken: the game's, the `json` option's, or binary. */
   readonly #dialect: ClientDialect;
   readonly #now: () => number;
+  /** The `clock` option's clock sync, fed every round trip; none without it. */
+  readonly #clock: ClockSync | undefined;
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
-  /** Open requests (stats and room messages): all fail as `closed` when their socket goes. */
-  readonly #requests = requestTable();
+  /**
+   * @internal Takes the room's answers (REPLY, STATS) when `withMessages` gave the
+   * connection requests; without it they are dropped (none were asked).
+   */
+  declare _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
+  /** @internal The game's room messages: a type for `withMessages` (never set). */
+  declare readonly _messages?: M;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
   #joinWaiters: { resolve(welcome: WelcomeInfo): void; reject(error: Error): void }[] = [];
   /** Why the connection last ended (set whenever it becomes `closed`): what {@link whenJoined} rejects with then. */
   #ended: JoinError | null = null;
   readonly #receipts = new ReceiptCounter();
   readonly #inputs: InputSender;
-  /**
-   * The numbers behind {@link stats}: traffic counters kept current as traffic happens; the
-   * clock, buffer and predictor numbers are copied in on every read.
-   */
+  /** The traffic counters behind {@link stats}, kept current as traffic happens. */
   readonly #counters = createStats();
   #roomId: string;
   #kindName: string;
   #ticket: ConnectOptions["ticket"];
-  /** Buffers kept informed: the `snapshots` option's and every attached one (one per view). */
-  readonly #snapshots = new Set<SnapshotBuffer>();
   #status: ConnectionStatus = "idle";
   #token: string;
   #welcome: WelcomeInfo | null = null;
@@ -144,16 +137,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#kindName = options.kind ?? game?.kind ?? "";
     this.#ticket = options.ticket;
     this.#token = options.token ?? "";
-    if (options.snapshots) this.#snapshots.add(options.snapshots);
     const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
     // A JavaScript caller may still pass the old `json: true`: say what replaced it.
     if (typeof dialect.decode !== "function") throw new TypeError("json: pass the JSON dialect (json: jsonDialect)");
     const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
-    // The welcome round trip and the first burst are applied directly; slewing starts after.
-    this.clock = new ClockSync({ now, warmupSamples: 1 + PING_BURST, ...options.clock });
-    this.#inputs = inputSender(game, dialect, json ? 0 : (options.batchInputsMs ?? 0), now, this.#counters, (data) => this.#canSend() && this.#post(data));
+    this.#clock = options.clock;
+    const post = (data: string | Uint8Array): boolean => this.#canSend() && this.#post(data);
+    this.#inputs = inputSender(game, dialect, json ? undefined : options.batchInputs?.(post, now), this.#counters, post);
     this.#policy = new ReconnectPolicy(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
@@ -200,26 +192,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return this.#token;
   }
 
-  /** Live statistics; the same object on every read, refreshed on read. */
-  get stats(): ConnectionStats {
-    // The first buffer speaks for them all (usually the only one).
-    return refreshStats(this.#counters, this.clock, this.#snapshots.values().next().value, this.#opts.predictor);
-  }
-
-
   /**
-   * Keeps `buffer` in step with this connection, as the `snapshots` option does: it learns the
-   * room's send interval from each welcome, is carried into the new clock when the room
-   * restarted (new epoch: `SnapshotBuffer.rebase`), and
-   * its delay and starvations show in {@link stats} (the first attached buffer's, when there are
-   * several). For a buffer made after `connect`; any number may be attached. Returns a function
-   * that detaches it again.
+   * The connection's traffic counters, live (the same object on every read). The round trip is
+   * the `clock`'s, the interpolation delay its buffer's, the prediction error its predictor's.
    */
-  attachSnapshots(buffer: SnapshotBuffer): () => void {
-    this.#snapshots.add(buffer);
-    const w = this.#welcome;
-    if (w && w.syncIntervalMs > 0) buffer.setSendInterval(w.syncIntervalMs);
-    return () => this.#snapshots.delete(buffer);
+  get stats(): ConnectionStats {
+    return this.#counters;
   }
 
   /**
@@ -234,16 +212,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
   }
 
-  /** Estimated server wall clock (epoch ms) now; the local clock until the first welcome. */
-  serverNow(): number {
-    return this.clock.serverNow();
-  }
-
-  /** Estimated room time now (ms since the welcome's `roomEpoch`, the clock of FRAME `time`). */
-  roomTime(): number {
-    return this.clock.serverNow() - (this.#welcome?.roomEpoch ?? 0);
-  }
-
   /**
    * Sends one input and returns its sequence number (strictly increasing for the life of the
    * connection, across reconnects). Connected with a `game`, it takes the game's input type and
@@ -251,7 +219,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
    * be replayed against a state that has moved on.
    *
-   * With `batchInputsMs` the first input after a quiet interval goes out at once and later ones
+   * With `batchInputs` the first input after a quiet interval goes out at once and later ones
    * wait and leave together in one INPUT frame, at most once per interval (the payload is copied:
    * callers may reuse their buffer).
    *
@@ -262,43 +230,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return this.#inputs.send(input, this.#canSend());
   }
 
-  /** Sends any batched inputs now (see `batchInputsMs`); what cannot be sent is dropped, never kept for later. */
+  /** Sends any batched inputs now (see `batchInputs`); what cannot be sent is dropped, never kept for later. */
   readonly flushInputs = (): void => this.#inputs.flush();
-
-  /**
-   * Asks the room for its `tk:stats` snapshot. Rejects with a {@link RequestError}: `not_joined`,
-   * `timeout` after `timeoutMs`, or `closed` when the socket closes first.
-   */
-  requestStats(timeoutMs = 5000): Promise<unknown> {
-    return this.#request(timeoutMs, "stats request", (id) => this.#dialect.statsRequest(id));
-  }
-
-  /**
-   * Sends a custom room message that wants no answer (chat, ready) and says whether it went out:
-   * false, sending nothing, while not joined. Typed by the game's declaration (its
-   * `messages`): `type` must be one of its message names and `payload` that message's request.
-   * The room refuses it with an `error` event (`rate_limited`, `bad_message`, …).
-   *
-   * @throws RequestError (`message_too_large`, `bad_message`) when the payload's JSON is over
-   * MAX_MESSAGE_PAYLOAD_CHARS or the type is not a legal name; TypeError when it is not JSON-able.
-   */
-  send<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>): boolean {
-    const json = messageJson(type, payload);
-    if (!this.#canSend()) return false;
-    this.#post(this.#dialect.message(0, type, json));
-    return true;
-  }
-
-  /**
-   * Sends a custom room message and resolves with the room's reply, typed by the game's
-   * declaration (the message's `response`). Rejects with a {@link RequestError}: the room's
-   * refusal (`code` = its error name, e.g. `rate_limited` with `retryAfterMs`), `timeout` after
-   * `timeoutMs`, `closed` when the socket closes first (a reply cannot arrive on the next one),
-   * `not_joined`, or `message_too_large` / `bad_message` found before sending.
-   */
-  request<K extends MessageName<M>>(type: K, payload: MessageRequest<M, K>, timeoutMs = 5000): Promise<MessageResponse<M, K>> {
-    return this.#request(timeoutMs, `request ${type}`, (id) => this.#dialect.message(id, type, messageJson(type, payload))) as Promise<MessageResponse<M, K>>;
-  }
 
   /**
    * Closes for good; no reconnect follows. By default a `leave` is sent first so the seat is
@@ -342,7 +275,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /**
    * Leaves the current room (the seat is freed at once) and joins room `room` on this same
    * connection: listeners, the decoder, views and stats carry over; the next welcome resets the
-   * decoder and starts a fresh state, and interpolation buffers are cleared at once. Works from
+   * decoder and starts a fresh state and a fresh clock, and interpolation buffers are cleared. Works from
    * any status, including after {@link leave} or {@link close}. `kind` switches the room kind
    * too (a game connection keeps its game's types), `ticket` replaces the admission ticket, and
    * `token` reclaims a seat held in the new room.
@@ -355,8 +288,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#token = options.token ?? "";
     // A new room: its first welcome is a first join, on another clock and timeline.
     this.#welcome = null;
-    this.#snapshots.forEach((b) => b.clear());
-    this.clock.reset();
     this.#end(1000, "switching rooms", true, RESTART);
   }
 
@@ -429,7 +360,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
 
   /**
    * Every way a socket ends: cancels the attempt and its wait, closes the socket if still open,
-   * drops queued inputs and fails open requests, then reports the close and starts what follows:
+   * drops queued inputs, then reports the close (open requests fail on it) and starts what follows:
    * with `retry` null the connection ends (waiters of {@link whenJoined} fail too); with
    * {@link RESTART} (a deliberate restart) the next attempt starts at once with a fresh backoff;
    * otherwise it is announced (`reconnecting`) and starts after `retry.delayMs`.
@@ -446,8 +377,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
       // Already closing, or never opened: nothing left to close.
     }
     this.#inputs.drop();
-    const error = new RequestError("closed", retry ? `socket closed (${code})` : `connection closed (${code} ${reason})`);
-    this.#requests.failAll(error);
     this.#status = retry ? (this.#welcome ? "reconnecting" : "connecting") : "closed";
     if (!retry) {
       const name = closeName(code);
@@ -481,13 +410,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     return true;
   }
 
-  /** Sends a request while joined and waits for its answer (see `RequestTable.add`). */
-  #request(timeoutMs: number, what: string, encode: (id: number) => string | Uint8Array): Promise<unknown> {
-    if (this.#status !== "joined") return Promise.reject(new RequestError("not_joined", "not joined"));
-    return this.#requests.add(timeoutMs, what, (id) => this.#post(encode(id)));
+  /**
+   * @internal Sends what `encode` makes in this connection's dialect while joined; false, sending
+   * nothing, otherwise. The seam `withMessages` sends through.
+   */
+  _send(encode: (dialect: ClientDialect) => string | Uint8Array): boolean {
+    return this.#canSend() && this.#post(encode(this.#dialect));
   }
 
-  /** Schedules the next clock ping: quick ones during the burst after a welcome, then every `pingIntervalMs`. */
+  /** Schedules the next ping: quick clock pings during the burst after a welcome (with a clock), then a keepalive every `pingIntervalMs`. */
   #schedulePing(): void {
     this.#timer = setTimeout(this.#ping, this.#pingsLeft > 0 ? PING_BURST_SPACING_MS : (this.#opts.pingIntervalMs ?? 2000));
   }
@@ -496,7 +427,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #ping = (): void => {
     const t = this.#now();
     // The burst syncs the clock; after it JSON rooms only need to stay alive, and a fixed
-    // keepalive lets a sleeping turn-based room answer without waking up.
+    // keepalive lets a sleeping turn-based room answer without waking up (a binary room's
+    // keepalive is a ping, which keeps a clock synced).
     this.#post(this.#pingsLeft > 0 ? this.#dialect.ping(t) : this.#dialect.keepalive(t));
     if (this.#pingsLeft > 0) this.#pingsLeft--;
     this.#schedulePing();
@@ -526,18 +458,16 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
       case "error":
         return this.#onServerError(m);
       case "pong":
-        if (m.clientTime >= this.#helloAt) this.clock.addSample(m.clientTime, m.serverTime, this.#now());
+        if (m.clientTime >= this.#helloAt) this.#clock?.addSample(m.clientTime, m.serverTime, this.#now());
         return;
       case "stats":
-        return this.#requests.settle(m.requestId, m.stats);
       case "reply":
-        return this.#requests.settle(m.requestId, m.value, m.code === 0 ? undefined : new RequestError(m.name, m.reason, m.retryAfterMs));
+        return this._answer?.(m);
       case "cadence": {
         // The room's new rates: the welcome's copy follows them, and so does interpolation.
         if (this.#status !== "joined") return;
         const { kind: _kind, ...rates } = m;
         this.#welcome = { ...this.#welcome!, ...rates };
-        for (const snaps of this.#snapshots) snaps.setSendInterval(rates.syncIntervalMs);
         return this.emit("cadence", rates);
       }
       case "notice":
@@ -567,23 +497,18 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#inputs.rejoined(welcome.lastSeq);
     this.#opts.predictor?.reset(welcome.lastSeq);
     this.decoder.reset(welcome); // carries the reset info: schemaHash, json, reconnected
-    // A different room instance (a restart: a deploy, an eviction): its clock starts at its own
-    // epoch. Clock samples belong to the old one; the snapshot buffers are carried over into the
-    // new clock, so drawing goes on while the restored world arrives.
-    const restarted = prev && prev.roomEpoch !== welcome.roomEpoch;
-    if (restarted) this.clock.reset();
-    for (const snaps of this.#snapshots) {
-      if (restarted) snaps.rebase(welcome.roomEpoch - prev.roomEpoch);
-      if (welcome.syncIntervalMs > 0) snaps.setSendInterval(welcome.syncIntervalMs);
-    }
+    // A different room instance (a restart: a deploy, an eviction; or another room) counts time
+    // from its own epoch: the clock's samples belong to the old one.
+    const clock = this.#clock;
+    if (prev?.roomEpoch !== welcome.roomEpoch) clock?.reset(welcome.roomEpoch);
     // The clock refuses a sample that is no round trip (no hello went out on this socket).
-    this.clock.addSample(this.#helloAt, welcome.serverTime, now);
+    clock?.addSample(this.#helloAt, welcome.serverTime, now);
 
     this.#status = "joined";
     this.#joinedAt = now;
-    // The connect timeout is over; the clock pings start with a fresh burst.
+    // The connect timeout is over; the pings start, with a fresh burst for the clock.
     clearTimeout(this.#timer);
-    this.#pingsLeft = PING_BURST;
+    this.#pingsLeft = clock ? PING_BURST : 0;
     this.#schedulePing();
 
     this.emit("welcome", welcome);

@@ -1,28 +1,12 @@
-import type { ClockSync } from "./clockSync";
-import type { PredictionHooks } from "./connectOptions";
-import type { SnapshotBuffer } from "./snapshotBuffer";
-
 /**
- * Live numbers of one connection, for debug overlays and telemetry. The object returned by
- * `RoomConnection.stats` is refreshed on each read and reused, so reading it allocates nothing.
+ * The traffic numbers of one connection, for debug overlays and telemetry: one live object per
+ * connection (`RoomConnection.stats`), counted as traffic happens, so reading it allocates
+ * nothing. What other parts measure is read off them: the round trip and clock offset off the
+ * `clock` (`ClockSync.rttMs`, `minRttMs`, `offsetMs`), the interpolation delay off its buffer
+ * (`SnapshotBuffer.delayMs`, `starvations`), the prediction error off the `Predictor`
+ * (`lastError`, `maxError`, `pending`).
  */
 export interface ConnectionStats {
-  /** Smoothed round-trip time (ms). */
-  rttMs: number;
-  /** Lowest round-trip time in the clock-sync window (ms). */
-  minRttMs: number;
-  /** Applied clock offset, server − local (ms). */
-  clockOffsetMs: number;
-  /** Interpolation delay of the attached snapshot buffer (ms; 0 without one). */
-  interpolationDelayMs: number;
-  /** Starvation episodes of the attached snapshot buffer. */
-  starvations: number;
-  /** Prediction error at the latest reconciliation of the attached predictor. */
-  predictionError: number;
-  /** Largest prediction error of the attached predictor. */
-  predictionErrorMax: number;
-  /** Inputs sent but not yet acknowledged (per the attached predictor). */
-  pendingInputs: number;
   /** Payload bytes received / sent (WebSocket message bodies, all sockets). */
   bytesIn: number;
   /** Payload bytes sent. */
@@ -43,21 +27,7 @@ export interface ConnectionStats {
   decodeErrors: number;
 }
 
-/** A stats object with its traffic counters at zero; the other numbers are copied in by {@link refreshStats}. */
+/** A stats object with every counter at zero. */
 export function createStats(): ConnectionStats {
-  return { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 } as ConnectionStats;
-}
-
-/** Copies the clock's, the snapshot buffer's and the predictor's current numbers into `stats`. */
-export function refreshStats(stats: ConnectionStats, clock: ClockSync, snapshots: SnapshotBuffer | undefined, predictor: PredictionHooks | undefined): ConnectionStats {
-  stats.rttMs = clock.rttMs;
-  stats.minRttMs = clock.minRttMs;
-  // 0 until the first sample (the clock starts, and restarts, with no offset).
-  stats.clockOffsetMs = clock.offsetMs;
-  stats.interpolationDelayMs = snapshots ? snapshots.delayMs : 0;
-  stats.starvations = snapshots ? snapshots.starvations : 0;
-  stats.predictionError = predictor ? predictor.lastError : 0;
-  stats.predictionErrorMax = predictor ? predictor.maxError : 0;
-  stats.pendingInputs = predictor ? predictor.pending : 0;
-  return stats;
+  return { bytesIn: 0, bytesOut: 0, messagesIn: 0, messagesOut: 0, frames: 0, inputsSent: 0, lastAck: -1, reconnects: 0, decodeErrors: 0 };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CLOCK_SLEW_MS_PER_MS, CLOCK_STEP_MS, CLOCK_WINDOW, ClockSync } from "../src/clockSync";
+import { CLOCK_SLEW_MS_PER_MS, CLOCK_STEP_MS, CLOCK_WINDOW, ClockSync, PING_BURST } from "../src/clockSync";
 
 /** One direction's queueing delay: usually a quiet network (< 1.5 ms), sometimes a spike. */
 const jitterArb = fc.oneof(
@@ -19,7 +19,7 @@ describe("ClockSync", () => {
         (offset, drift, base, jitter) => {
           const epoch = 1.7e12 + offset;
           const serverAt = (local: number) => epoch + local * (1 + drift);
-          const cs = new ClockSync();
+          const cs = new ClockSync({ warmupSamples: 1 });
           let t = 1000;
           const errors: number[] = [];
           jitter.forEach(([up, down], i) => {
@@ -79,9 +79,30 @@ describe("ClockSync", () => {
     );
   });
 
+  it("applies a connection's welcome round trip and its PING_BURST directly by default, then slews", () => {
+    const cs = new ClockSync();
+    // Offsets 1000, 1010, 1020, 1030, each with a lower RTT than the one before: all applied at once.
+    for (let i = 0; i <= PING_BURST; i++) cs.addSample(i * 100, 1000 + i * 10 + i * 100 + (10 - i), i * 100 + 2 * (10 - i));
+    expect(cs.offsetAt(400)).toBeCloseTo(1030, 9);
+    cs.addSample(1000, 1000 + 1040 + 0.5, 1001); // the fifth: slewed from 1030, not jumped to 1040
+    expect(cs.offsetAt(1001)).toBeCloseTo(1030, 9);
+    expect(cs.offsetAt(2001)).toBeCloseTo(1040, 9);
+  });
+
+  it("counts room time from the epoch of the last reset", () => {
+    const cs = new ClockSync({ warmupSamples: 1 });
+    cs.addSample(0, 5000, 0);
+    expect(cs.roomTime(10)).toBe(5010); // no epoch yet: the server clock itself
+    cs.reset(4000);
+    expect(cs.synced).toBe(false);
+    cs.addSample(100, 5100, 100);
+    expect(cs.roomTime(110)).toBe(5110 - 4000);
+    expect(cs.serverNow(110)).toBe(5110);
+  });
+
   it("applies the first sample at once, then slews at a bounded rate", () => {
     expect(CLOCK_SLEW_MS_PER_MS).toBe(0.01); // the rate the numbers below are written for
-    const cs = new ClockSync();
+    const cs = new ClockSync({ warmupSamples: 1 });
     expect(cs.synced).toBe(false);
     cs.addSample(0, 5000 + 5, 10); // offset 5000
     expect(cs.synced).toBe(true);
@@ -108,7 +129,7 @@ describe("ClockSync", () => {
 
   it("slews downward as well, and steps when the local clock jumped", () => {
     expect(CLOCK_STEP_MS).toBe(1000);
-    const cs = new ClockSync();
+    const cs = new ClockSync({ warmupSamples: 1 });
     cs.addSample(0, 100 + 5, 10);
     cs.addSample(1000, 1005 + 60 - 0.5, 1009); // rtt 9 (< 10): offset 60
     expect(cs.offsetAt(1009)).toBe(100); // nothing has moved at the instant the sample lands
@@ -124,7 +145,7 @@ describe("ClockSync", () => {
 
   it("the applied offset is a function of local time: reading it moves nothing", () => {
     const read = (order: number[]) => {
-      const cs = new ClockSync();
+      const cs = new ClockSync({ warmupSamples: 1 });
       cs.addSample(0, 5000 + 5, 10);
       cs.addSample(1000, 1000 + 5100 + 2, 1004);
       return order.map((t) => cs.offsetAt(t));
@@ -138,7 +159,7 @@ describe("ClockSync", () => {
   });
 
   it("ignores impossible samples", () => {
-    const cs = new ClockSync();
+    const cs = new ClockSync({ warmupSamples: 1 });
     expect(cs.addSample(10, 500, 5)).toBe(false);
     expect(cs.addSample(10, Number.NaN, 20)).toBe(false);
     expect(cs.synced).toBe(false);

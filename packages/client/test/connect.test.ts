@@ -4,8 +4,12 @@ import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
 import type { StateDecoder } from "../src/decoder";
+import { ClockSync } from "../src/clockSync";
+import { inputBatching } from "../src/inputs";
+import { withMessages } from "../src/messaging";
 import { Predictor } from "../src/prediction";
 import { SnapshotBuffer } from "../src/snapshotBuffer";
+import { attachSnapshots } from "../src/snapshotLink";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, seeded, welcomeBytes, type FakeSocket, fakeTimeConnections } from "./helpers";
 
 const now = () => Date.now(); // faked together with the timers
@@ -185,7 +189,7 @@ describe("connect() against an in-process fake socket", () => {
 
   it("does not reconnect after a deliberate close, and sends leave first", async () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    const conn = track(withMessages(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now })));
     const rec = recorder(conn);
     joined(sockets[0]);
     const waiting = conn.requestStats();
@@ -354,12 +358,13 @@ describe("connect() against an in-process fake socket", () => {
   it("follows the room's new rates (CADENCE): the welcome's copy, attached snapshot buffers, a cadence event", () => {
     const { Impl, sockets } = fakeSockets();
     const snapshots = new SnapshotBuffer({ fields: ["x"] });
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots }));
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now }));
+    attachSnapshots(conn, snapshots);
     const later = new SnapshotBuffer({ fields: ["x"] });
     const heard: unknown[] = [];
     conn.on("cadence", (c) => heard.push(c));
     joined(sockets[0], { tickMs: 50, syncIntervalMs: 50 });
-    conn.attachSnapshots(later);
+    attachSnapshots(conn, later);
     expect(snapshots.sendIntervalMs).toBe(50);
     sockets[0].serverSend(encodeCadence(new FrameWriter(), 20, 100).toBytes());
     expect(heard).toEqual([{ tickMs: 20, syncIntervalMs: 100 }]);
@@ -387,20 +392,22 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets).toHaveLength(1);
   });
 
-  it("syncs the clock from the welcome round trip and pongs, and informs the snapshot buffer", async () => {
+  it("syncs the clock it is given from the welcome round trip and pongs", async () => {
     const { Impl, sockets } = fakeSockets();
-    const snapshots = new SnapshotBuffer({ fields: ["x"] });
-    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, snapshots, pingIntervalMs: 1000 }));
+    const clock = new ClockSync({ now });
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, clock, pingIntervalMs: 1000 }));
     const s = sockets[0];
     const offset = 1_700_000_000_000 - Date.now();
     // Before any sample the clock applies no offset.
-    expect(conn.stats.clockOffsetMs).toBe(0);
+    expect(clock.offsetMs).toBe(0);
     s.serverOpen();
     await vi.advanceTimersByTimeAsync(40);
-    s.serverSend(welcomeBytes({ serverTime: Date.now() - 20 + offset, syncIntervalMs: 33 }));
-    expect(snapshots.sendIntervalMs).toBe(33);
-    expect(conn.stats.rttMs).toBe(40);
-    expect(Math.abs(conn.serverNow() - (Date.now() + offset))).toBeLessThan(1e-6);
+    const epoch = 1_699_999_000_000;
+    s.serverSend(welcomeBytes({ serverTime: Date.now() - 20 + offset, syncIntervalMs: 33, roomEpoch: epoch }));
+    expect(clock.rttMs).toBe(40);
+    expect(Math.abs(clock.serverNow() - (Date.now() + offset))).toBeLessThan(1e-6);
+    // Room time counts from the welcome's epoch.
+    expect(Math.abs(clock.roomTime() - (Date.now() + offset - epoch))).toBeLessThan(1e-6);
 
     // Pongs come back at once (fake time stands still), with the server clock 3 ms ahead of the
     // welcome's estimate: the lower-RTT samples must win, applied directly during warm-up.
@@ -414,16 +421,40 @@ describe("connect() against an in-process fake socket", () => {
       }
     }
     expect(answered).toBe(4); // three burst pings 100 ms apart, then one per second
-    expect(conn.clock.sampleCount).toBe(5);
-    expect(conn.stats.minRttMs).toBe(0);
-    expect(conn.stats.clockOffsetMs).toBeCloseTo(offset + 3, 3);
+    expect(clock.sampleCount).toBe(5);
+    expect(clock.minRttMs).toBe(0);
+    expect(clock.offsetMs).toBeCloseTo(offset + 3, 3);
+  });
+
+  it("starts the clock over at a new room epoch (a restart, another room), not at a rejoin of the same instance", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const clock = new ClockSync({ now });
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, clock, reconnect: { baseMs: 1, maxMs: 1 } }));
+    joined(sockets[0]!, { roomEpoch: 1000, token: "t" });
+    expect(clock.sampleCount).toBe(1);
+    // A drop and a rejoin of the same room instance: the samples stay.
+    sockets[0]!.serverClose(1006);
+    await vi.advanceTimersByTimeAsync(5);
+    joined(sockets[1]!, { roomEpoch: 1000, token: "t", reconnected: true });
+    expect(clock.sampleCount).toBe(2);
+    // The room restarted (a new epoch): the old instance's samples go, room time counts from the new epoch.
+    sockets[1]!.serverClose(1006);
+    await vi.advanceTimersByTimeAsync(5);
+    joined(sockets[2]!, { roomEpoch: 5000, serverTime: 9000 });
+    expect(clock.sampleCount).toBe(1);
+    expect(clock.roomTime()).toBeCloseTo(9000 - 5000, 6);
+    // Another room, on its own epoch: the same.
+    conn.switchTo("r2");
+    joined(sockets[3]!, { roomEpoch: 7000, serverTime: 8000 });
+    expect(clock.sampleCount).toBe(1);
+    expect(clock.roomTime()).toBeCloseTo(1000, 6);
   });
 });
 
-describe("connect(): clock pings", () => {
-  it("pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
+describe("connect(): pings", () => {
+  it("with a clock, pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
     const { Impl, sockets } = fakeSockets();
-    track(connect("ws://h", { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: Impl, now, clock: new ClockSync({ now }), pingIntervalMs: 1000 }));
     const s = sockets[0]!;
     s.serverOpen();
     s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
@@ -433,22 +464,36 @@ describe("connect(): clock pings", () => {
     expect(kinds).toEqual(["ping", "ping", "ping", "keepalive", "keepalive"]);
   });
 
-  it("binary rooms keep pinging after the burst (the clock keeps being synced)", async () => {
+  it("with a clock, binary rooms keep pinging after the burst (the clock keeps being synced)", async () => {
     const { Impl, sockets } = fakeSockets();
-    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, clock: new ClockSync({ now }), pingIntervalMs: 1000 }));
     joined(sockets[0]!);
     await vi.advanceTimersByTimeAsync(2400);
     // The burst (3 pings, 100 ms apart), then one at 1300 and 2300 ms.
     expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "ping", "ping", "ping", "ping", "ping"]);
   });
+
+  it("without a clock, sends only the keepalives: no burst", async () => {
+    const { Impl, sockets } = fakeSockets();
+    track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
+    joined(sockets[0]!);
+    await vi.advanceTimersByTimeAsync(2400);
+    expect(sockets[0]!.messages().map((m) => m.kind)).toEqual(["hello", "ping", "ping"]);
+    track(connect("ws://h", { room: "g", kind: "ttt-json", json: jsonDialect, WebSocketImpl: Impl, now, pingIntervalMs: 1000 }));
+    const s = sockets[1]!;
+    s.serverOpen();
+    s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }));
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(s.sent.slice(1)).toEqual([JSON_KEEPALIVE, JSON_KEEPALIVE]);
+  });
 });
 
-describe("connect(): input batching (batchInputsMs)", () => {
+describe("connect(): input batching (batchInputs: inputBatching(ms))", () => {
   const inputsOf = (s: FakeSocket) => s.messages().filter((m) => m.kind === "input") as { kind: "input"; inputs: { seq: number; payload: Uint8Array }[] }[];
 
   it("sends the first input at once and the rest together, one INPUT frame per interval", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 50 }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(50) }));
     joined(sockets[0]!);
     const buf = new Uint8Array([7]);
     const seqs: number[] = [];
@@ -466,7 +511,7 @@ describe("connect(): input batching (batchInputsMs)", () => {
 
   it("flushes as soon as a batch reaches the protocol's 16-input limit", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 1000 }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(1000) }));
     joined(sockets[0]!);
     for (let i = 0; i < 17; i++) conn.sendInput(new Uint8Array([i]));
     expect(inputsOf(sockets[0]!).map((f) => f.inputs.length)).toEqual([1, 16]);
@@ -474,7 +519,7 @@ describe("connect(): input batching (batchInputsMs)", () => {
 
   it("never sends inputs queued before a drop on the new connection", () => {
     const { Impl, sockets } = fakeSockets();
-    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputsMs: 100, reconnect: { baseMs: 1, maxMs: 1 } }));
+    const conn = track(connect("ws://h", { room: "r", kind: "k", WebSocketImpl: Impl, now, batchInputs: inputBatching(100), reconnect: { baseMs: 1, maxMs: 1 } }));
     joined(sockets[0]!, { token: "t" });
     conn.sendInput(new Uint8Array([1])); // leading edge: sent
     conn.sendInput(new Uint8Array([2])); // queued

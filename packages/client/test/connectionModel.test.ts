@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BinaryWriter, CloseCode, ErrorCode, PROTOCOL_VERSION, closeName, encodeReply, errorName, jsonDialect, readCloseReason, refusalCloseReason, toJsonWelcome } from "@tikron/protocol";
-import { JoinError, connect, type ConnectionStatus, type RoomConnection } from "../src/index";
+import { JoinError, connect, inputBatching, withMessages, type ConnectionStatus } from "../src/index";
 import { decodeSent, errorBytes, fakeSockets, frameBytes, pongBytes, welcomeBytes, type FakeSocket } from "./helpers";
 
 /** What the server sends, in the binary dialect or as JSON text. */
@@ -97,18 +97,18 @@ async function drive(steps: Step[], lateTickets: boolean, batchInputsMs: number,
   const server = jsonRoom ? json : binary;
   const { Impl, sockets } = fakeSockets();
   const tickets: { resolve(t: string): void; reject(e: Error): void }[] = [];
-  const conn: RoomConnection = connect("ws://h/", {
+  const conn = withMessages(connect("ws://h/", {
     kind: "arena",
     room: "r0",
     WebSocketImpl: Impl,
     now: () => Date.now(),
     connectTimeoutMs: 2000,
-    batchInputsMs,
+    batchInputs: batchInputsMs > 0 ? inputBatching(batchInputsMs) : undefined,
     json: jsonRoom ? jsonDialect : undefined,
     startClosed,
     reconnect: { maxAttempts: 4, baseMs: 100, maxMs: 1000 },
     ticket: lateTickets ? () => new Promise<string>((resolve, reject) => tickets.push({ resolve, reject })) : "t",
-  });
+  }));
   const settled = new Map<Promise<unknown>, number>();
   const track = (p: Promise<unknown>, joinWait = false): void => {
     settled.set(p, 0);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { FrameWriter, encodeCadence } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { StateDecoder } from "../src/decoder";
 import { createInterpolatedView } from "../src/interpolatedView";
@@ -90,7 +91,7 @@ describe("InterpolatedView", () => {
     expect(view.size).toBe(1);
   });
 
-  it("is attached to the connection: send interval from the welcome, delay in stats, carried over a new room epoch", () => {
+  it("follows the connection: send interval from the welcome, carried over a new room epoch", () => {
     const { s, sockets, view } = setup();
     s.serverOpen();
     s.serverSend(welcomeBytes({ syncIntervalMs: 33, roomEpoch: 1000, token: "t" }));
@@ -100,8 +101,7 @@ describe("InterpolatedView", () => {
       vi.advanceTimersByTime(50);
     }
     const rt = view.update(Date.now());
-    expect(conn!.stats.interpolationDelayMs).toBe(view.buffer.delayMs);
-    expect(conn!.stats.interpolationDelayMs).toBeGreaterThan(0);
+    expect(view.buffer.delayMs).toBeGreaterThan(0);
     expect(view.size).toBe(1);
     const x = view.sample(1)![0];
 
@@ -200,6 +200,44 @@ describe("InterpolatedView", () => {
     conn!.switchTo("r2");
     expect(view.size).toBe(0);
     expect(second.size).toBe(2);
+  });
+
+  it("starts over in another room: at once when switchTo drops a socket, else at that room's welcome", () => {
+    const { s, sockets, view } = setup();
+    s.serverOpen();
+    s.serverSend(welcomeBytes({ roomEpoch: 1000, token: "t" }));
+    for (let k = 1; k <= 3; k++) sendFrame(s, k);
+    expect(view.size).toBe(1);
+    conn!.switchTo("r2");
+    expect(view.size).toBe(0);
+    expect(view.buffer.latestTime).toBe(-Infinity);
+    // Its welcome (on an epoch later than the old room's) starts a new timeline: nothing carried over.
+    sockets[1]!.serverOpen();
+    sockets[1]!.serverSend(welcomeBytes({ roomEpoch: 3000, token: "t2" }));
+    sendFrame(sockets[1]!, 1);
+    expect(view.buffer.latestTime).toBe(50);
+    // Switched while waiting to retry after a drop (no socket to drop): the next room's welcome clears.
+    sockets[1]!.serverClose(1006);
+    expect(view.size).toBe(1);
+    conn!.switchTo("r3");
+    const last = sockets.at(-1)!;
+    last.serverOpen();
+    last.serverSend(welcomeBytes({ roomEpoch: 9000, token: "t3" }));
+    expect(view.size).toBe(0);
+    expect(view.buffer.latestTime).toBe(-Infinity);
+  });
+
+  it("follows the room's cadence, and a connection joined before the view was made", () => {
+    const { s } = setup();
+    s.serverOpen();
+    s.serverSend(welcomeBytes({ syncIntervalMs: 40, roomEpoch: 1000 }));
+    const late = createInterpolatedView(conn!, { fields: ["x"], now, collect: (pairs, put) => pairs.forEach(([id, x]) => put(id, [x])) });
+    expect(late.buffer.sendIntervalMs).toBe(40);
+    s.serverSend(encodeCadence(new FrameWriter(), 20, 100).toBytes());
+    expect(late.buffer.sendIntervalMs).toBe(100);
+    sendFrame(s, 1);
+    // Its first welcome seen was the one before it: a later frame of the same room is no restart.
+    expect(late.buffer.latestTime).toBe(50);
   });
 
   it("stops feeding the buffer once disposed", () => {

@@ -3,7 +3,7 @@
  * moved from one room to another without a new connection object.
  */
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, errorName, connect, type CloseInfo, type RoomConnection } from "../src/index";
+import { CloseCode, ErrorCode, errorName, connect, withMessages, type CloseInfo, type RoomConnection } from "../src/index";
 import { fakeSockets, frameBytes, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 const now = () => Date.now();
@@ -193,7 +193,8 @@ describe("waiting for a seat and requests across drops", () => {
   });
 
   it("a stats request fails as closed when its socket drops: the answer could only come on that socket", async () => {
-    const { conn, sockets } = setup();
+    const { conn: plain, sockets } = setup();
+    const conn = withMessages(plain);
     sockets[0]!.serverOpen();
     sockets[0]!.serverSend(welcomeBytes());
     const stats = conn.requestStats();

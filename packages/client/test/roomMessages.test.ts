@@ -7,7 +7,8 @@ import { BinaryWriter, ErrorCode, MAX_MESSAGE_PAYLOAD_CHARS, PROTOCOL_VERSION, d
 import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { connect, type RoomConnection } from "../src/connect";
 import { createInterpolatedView } from "../src/interpolatedView";
-import { RequestError } from "../src/pendingRequests";
+import { withMessages, type RoomMessaging } from "../src/messaging";
+import { RequestError } from "@tikron/protocol";
 import { decodeSent, fakeSockets, welcomeBytes, fakeTimeConnections } from "./helpers";
 
 interface LobbyMessages {
@@ -24,7 +25,7 @@ const conns = fakeTimeConnections();
 
 function joined<G extends typeof lobbyGame | typeof jsonGame>(game: G) {
   const { Impl, sockets } = fakeSockets();
-  const room = connect("ws://h/", { game, room: "r", WebSocketImpl: Impl, now });
+  const room = withMessages(connect("ws://h/", { game, room: "r", WebSocketImpl: Impl, now }));
   conns.push(room);
   const s = sockets[0]!;
   s.serverOpen();
@@ -50,7 +51,7 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 describe("types from the declaration (compile time)", () => {
   it("message names, payloads and responses are the game's", () => {
     const { Impl } = fakeSockets();
-    const room = connect("ws://h", { game: lobbyGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    const room = withMessages(connect("ws://h", { game: lobbyGame, room: "r", WebSocketImpl: Impl, startClosed: true }));
     conns.push(room);
     expectTypeOf(quiet(room.request("ready", { ready: true }))).resolves.toEqualTypeOf<{ ready: number; of: number }>();
     expectTypeOf(quiet(room.request("chat", { text: "hi" }))).resolves.toEqualTypeOf<void>();
@@ -68,7 +69,7 @@ describe("types from the declaration (compile time)", () => {
       },
       () => {},
     );
-    const plain = connect("ws://h", { game: plainGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    const plain = withMessages(connect("ws://h", { game: plainGame, room: "r", WebSocketImpl: Impl, startClosed: true }));
     conns.push(plain);
     // @ts-expect-error: a game without messages takes none
     plain.send("ready", { ready: true });
@@ -84,7 +85,7 @@ describe("types from the declaration (compile time)", () => {
     // @ts-expect-error: a JSON room's connection is not one of the dots schema's view
     takesDots(connect("ws://h", { game: jsonGame, room: "r", WebSocketImpl: Impl, startClosed: true }));
     // Without a game: any name, any payload, an unknown response.
-    const raw = connect("ws://h", { kind: "x", room: "r", WebSocketImpl: Impl, startClosed: true });
+    const raw = withMessages(connect("ws://h", { kind: "x", room: "r", WebSocketImpl: Impl, startClosed: true }));
     conns.push(raw);
     expectTypeOf(quiet(raw.request("anything", 1))).resolves.toBeUnknown();
   });
@@ -108,6 +109,29 @@ describe("requests at run time", () => {
     const err = await b.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestError);
     expect(err).toMatchObject({ name: "RequestError", code: "rate_limited", message: "slow down", retryAfterMs: 150 });
+  });
+
+  it("withMessages is given once: a second call returns the same connection, whose one table settles each answer", async () => {
+    const { room, s } = joined(lobbyGame);
+    expect(withMessages(room)).toBe(room);
+    const a = room.request("ready", { ready: true });
+    s.serverSend(encodeReply(w.reset(), 1, '{"ready":1,"of":1}').toBytes());
+    await expect(a).resolves.toEqual({ ready: 1, of: 1 });
+  });
+
+  it("a connection without withMessages drops the room's answers and goes on", () => {
+    const { Impl, sockets } = fakeSockets();
+    const plain = connect("ws://h/", { game: lobbyGame, room: "r", WebSocketImpl: Impl, now });
+    conns.push(plain);
+    const s = sockets[0]!;
+    s.serverOpen();
+    s.serverSend(welcomeBytes({ schemaHash: schema.hash }));
+    const errors: unknown[] = [];
+    plain.on("error", (e) => errors.push(e));
+    s.serverSend(encodeReply(w.reset(), 1, '{"ready":1,"of":1}').toBytes());
+    expect(errors).toEqual([]);
+    expect(plain.status).toBe("joined");
+    expect("request" in plain).toBe(false);
   });
 
   it("JSON: sends msg text and reads reply text", async () => {
@@ -153,7 +177,7 @@ describe("requests at run time", () => {
     const before = s.sent.length;
     await expect(room.request("chat", { text: "x".repeat(MAX_MESSAGE_PAYLOAD_CHARS) })).rejects.toMatchObject({ code: "message_too_large" });
     expect(() => room.send("chat", { text: "x".repeat(MAX_MESSAGE_PAYLOAD_CHARS) })).toThrow(RequestError);
-    const raw = room as unknown as RoomConnection<unknown, unknown, unknown>;
+    const raw = room as unknown as RoomConnection<unknown, unknown, unknown> & RoomMessaging<any>;
     await expect(raw.request("no spaces allowed", null)).rejects.toMatchObject({ code: "bad_message" });
     expect(s.sent.length).toBe(before);
     room.close({ leave: false });
@@ -180,7 +204,7 @@ describe("the request table", () => {
     const { room, s } = joined(lobbyGame);
     const timers = vi.getTimerCount();
     const before = s.sent.length;
-    const raw = room as unknown as RoomConnection<unknown, unknown, unknown>;
+    const raw = room as unknown as RoomConnection<unknown, unknown, unknown> & RoomMessaging<any>;
     await expect(raw.request("chat", { text: 1n })).rejects.toThrow(TypeError);
     expect(vi.getTimerCount()).toBe(timers);
     expect(s.sent.length).toBe(before);

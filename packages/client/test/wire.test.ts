@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_MESSAGE_PAYLOAD_CHARS } from "@tikron/protocol";
-import { RequestError } from "../src/pendingRequests";
-import { messageJson, utf8Length } from "../src/wire";
+import { MAX_MESSAGE_PAYLOAD_CHARS, RequestError } from "@tikron/protocol";
+import { messageJson } from "../src/messaging";
+import { utf8Length } from "../src/wire";
 
 // What the connection checks and counts besides its dialect (protocol/test/clientDialects.test.ts).
 describe("checks before sending", () => {

@@ -7,9 +7,9 @@ import { encodeRoomMessage, isMessageType } from "./roomMessages";
 import { decodeServerMessage } from "./serverMessages";
 
 /**
- * How a client speaks one dialect of the protocol: every message it sends, and how it reads what
- * the room sends, in the one decoded shape both dialects share. The SDK's connection and the
- * core's test clients speak through one. Binary is what a client speaks unless it names the JSON
+ * How a client speaks one dialect of the protocol: every message a connection sends (its
+ * requests are a {@link RequestDialect}), and how it reads what the room sends, in the one decoded
+ * shape both dialects share. The SDK's connection speaks through one. Binary is what a client speaks unless it names the JSON
  * dialect (a JSON game's declaration holds `json: jsonDialect`), so a page of a binary game
  * bundles no JSON decoding.
  *
@@ -35,17 +35,25 @@ export interface ClientDialect {
    * JSON keepalive text in JSON rooms (a sleeping room answers it without waking).
    */
   keepalive(clientTime: number): string | Uint8Array;
-  /** A `tk:stats` request. */
-  statsRequest(requestId: number): string | Uint8Array;
   /** A receipt (counts taken modulo 2^32; see `ReceiptCounter`). */
   receipt(messages: number, units: number): string | Uint8Array;
+  /** A leave (the seat is freed at once). */
+  leave(): string | Uint8Array;
+}
+
+/**
+ * How a client asks a room outside the input stream, in one dialect: room messages and `tk:stats`
+ * requests. Apart from {@link ClientDialect} so that a page that never asks (the SDK's
+ * `withMessages` brings these) bundles none of it.
+ */
+export interface RequestDialect {
+  /** A `tk:stats` request. */
+  statsRequest(requestId: number): string | Uint8Array;
   /**
    * A room message; `json` is the payload's JSON text.
    * @throws RangeError for a type that is not a legal message type name.
    */
   message(requestId: number, type: string, json: string): string | Uint8Array;
-  /** A leave (the seat is freed at once). */
-  leave(): string | Uint8Array;
 }
 
 /** The JSON dialect's type: a {@link ClientDialect} that speaks JSON text. */
@@ -82,10 +90,14 @@ export const binaryDialect: ClientDialect = {
   input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
   ping: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
   keepalive: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
-  statsRequest: (requestId) => encodeStatsRequest(w.reset(), requestId).toBytes(),
   receipt: (messages, units) => encodeReceipt(w.reset(), messages, units).toBytes(),
-  message: (requestId, type, json) => encodeRoomMessage(w.reset(), requestId, type, json).toBytes(),
   leave: () => encodeLeave(w.reset()).toBytes(),
+};
+
+/** The binary dialect's requests: the protocol's STATS request and MESSAGE frames. */
+export const binaryRequests: RequestDialect = {
+  statsRequest: (requestId) => encodeStatsRequest(w.reset(), requestId).toBytes(),
+  message: (requestId, type, json) => encodeRoomMessage(w.reset(), requestId, type, json).toBytes(),
 };
 
 const text = (m: JsonClientMessage): string => JSON.stringify(m);
@@ -100,12 +112,21 @@ export const jsonDialect: JsonDialect = {
   input: (seq, data) => text({ t: "input", seq, data }),
   ping: (ct) => text({ t: "ping", ct }),
   keepalive: () => JSON_KEEPALIVE,
-  statsRequest: (id) => text({ t: "stats", id }),
   receipt: (messages, units) => text({ t: "rc", m: messages % 0x100000000, b: units % 0x100000000 }),
+  leave: () => text({ t: "leave" }),
+};
+
+/** The requests of `dialect`'s language: {@link jsonRequests} for the JSON dialect, else {@link binaryRequests}. */
+export function requestsOf(dialect: ClientDialect): RequestDialect {
+  return dialect.json ? jsonRequests : binaryRequests;
+}
+
+/** The JSON dialect's requests: `stats` and `msg` text. */
+export const jsonRequests: RequestDialect = {
+  statsRequest: (id) => text({ t: "stats", id }),
   message(requestId, type, json) {
     if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
     // The type matched isMessageType (no quotes or escapes), and `json` is JSON text: spliced as they are.
     return `{"t":"msg","type":"${type}","id":${requestId},"data":${json}}`;
   },
-  leave: () => text({ t: "leave" }),
 };

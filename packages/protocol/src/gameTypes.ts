@@ -85,7 +85,7 @@ export interface MessageTypes<M> {
  *   ready: { request: { ready: boolean }; response: { ready: number; of: number } };
  * }
  * export const tagGame = defineGameTypes<TagInput, TagEvent>()({ kind: "tag", schema, encodeInput, messages: defineMessages<TagMessages>() });
- * // client: await room.request("ready", { ready: true }) resolves to { ready, of }
+ * // client: await withMessages(room).request("ready", { ready: true }) resolves to { ready, of }
  * ```
  */
 export function defineMessages<M extends MessageShapes<M>>(): MessageTypes<M> {

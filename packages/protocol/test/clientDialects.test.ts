@@ -13,6 +13,8 @@ import {
   encodeInputs,
   encodePong,
   jsonDialect,
+  binaryRequests,
+  jsonRequests,
 } from "../src";
 
 // What a client says in each dialect, checked against the room's decoders; and what it reads.
@@ -23,9 +25,9 @@ const binary = {
   inputs: (entries: { seq: number; payload: Uint8Array }[]) => encodeInputs(w.reset(), entries).toBytes(),
   ping: (t: number) => binaryDialect.ping(t),
   keepalive: (t: number) => binaryDialect.keepalive(t),
-  statsRequest: (id: number) => binaryDialect.statsRequest(id),
+  statsRequest: (id: number) => binaryRequests.statsRequest(id),
   receipt: (m: number, u: number) => binaryDialect.receipt(m, u),
-  message: (id: number, type: string, json: string) => binaryDialect.message(id, type, json),
+  message: (id: number, type: string, json: string) => binaryRequests.message(id, type, json),
   leave: () => binaryDialect.leave(),
 };
 const json = {
@@ -33,9 +35,9 @@ const json = {
   input: (seq: number, payload: unknown) => jsonDialect.input(seq, payload),
   ping: (t: number) => jsonDialect.ping(t),
   keepalive: (t: number) => jsonDialect.keepalive(t),
-  statsRequest: (id: number) => jsonDialect.statsRequest(id),
+  statsRequest: (id: number) => jsonRequests.statsRequest(id),
   receipt: (m: number, u: number) => jsonDialect.receipt(m, u),
-  message: (id: number, type: string, text: string) => jsonDialect.message(id, type, text),
+  message: (id: number, type: string, text: string) => jsonRequests.message(id, type, text),
   leave: () => jsonDialect.leave(),
 };
 const messageJson = (_type: string, value: unknown): string => JSON.stringify(value ?? null);

@@ -3,7 +3,7 @@
  * sends arrow-key / WASD steering, and draws every player smoothly with the SDK's interpolation
  * buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { connect, createInterpolatedView, matchmaker } from "@tikron/client";
+import { ClockSync, connect, createInterpolatedView, matchmaker, withMessages } from "@tikron/client";
 import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
@@ -19,15 +19,21 @@ const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
 // Without `?room=` the matchmaker finds one (the fullest open room, or a new one) and the address
 // bar then names it: that link brings friends into the same room.
 const named = params.get("room");
-const conn = named
-  ? connect(location.origin, {
-      game: tagGame,
-      room: named,
-      name,
-      // A reload keeps the seat while the room still holds it (15 s by default).
-      token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
-    })
-  : await matchmaker(location.origin).joinOrCreate(tagGame, { name });
+// The status line shows the round trip: a synced clock measures it (a page that needs no clock leaves it out).
+const clock = new ClockSync();
+// The chat below talks to the room beyond inputs: withMessages gives the connection `request`.
+const conn = withMessages(
+  named
+    ? connect(location.origin, {
+        game: tagGame,
+        room: named,
+        name,
+        clock,
+        // A reload keeps the seat while the room still holds it (15 s by default).
+        token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
+      })
+    : await matchmaker(location.origin).joinOrCreate(tagGame, { name, clock }),
+);
 const roomId = conn.room;
 if (!named) history.replaceState(null, "", `?room=${encodeURIComponent(roomId)}`);
 if (conn.token) sessionStorage.setItem(`tag-token:${roomId}`, conn.token);
@@ -115,8 +121,7 @@ function frame(): void {
       g.stroke();
     }
   });
-  const s = conn.stats;
-  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${s.rttMs.toFixed(0)} ms · delay ${s.interpolationDelayMs.toFixed(0)} ms`;
+  status.textContent = `${conn.status} · room ${roomId} · ${players.size} players · rtt ${clock.rttMs.toFixed(0)} ms · delay ${players.buffer.delayMs.toFixed(0)} ms`;
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);

@@ -117,7 +117,7 @@ export function checkChat(payload: unknown): TagMessages["chat"]["request"] | Me
 /**
  * The game as clients see it: `connect(url, { game: tagGame, room })` then sends `TagInput`s
  * (encoded here), hands out the schema's events and a view typed by `tagSchema`, types
- * `room.request("chat", { text })` by `TagMessages` and `notice` events by `TagNotices`.
+ * `withMessages(room).request("chat", { text })` by `TagMessages` and `notice` events by `TagNotices`.
  */
 export const tagGame = defineGameTypes<TagInput>()({
   kind: TAG_KIND,

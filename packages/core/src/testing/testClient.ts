@@ -6,6 +6,7 @@ import {
   RequestError,
   encodeInputs,
   isDecodeError,
+  requestsOf,
   type AnyGameTypes,
   type DecodedServerMessage,
   type ErrorMessage,
@@ -277,7 +278,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   send<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): void {
     this.#assertOpen(`send ${type}`);
-    this.#post(this.#types.dialect.message(0, type, jsonOf(payload)));
+    this.#post(requestsOf(this.#types.dialect).message(0, type, jsonOf(payload)));
   }
 
   /**
@@ -291,7 +292,7 @@ export class TestClient<G extends AnyGameTypes> {
    */
   request<K extends MessageName<MessagesOf<G>>>(type: K, payload: MessageRequest<MessagesOf<G>, K>): Promise<MessageResponse<MessagesOf<G>, K>> {
     this.#assertOpen(`request ${type}`);
-    const data = this.#types.dialect.message(this.#nextRequestId, type, jsonOf(payload));
+    const data = requestsOf(this.#types.dialect).message(this.#nextRequestId, type, jsonOf(payload));
     const id = this.#nextRequestId++;
     const answer = new Promise<unknown>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     this.#post(data);
