@@ -9,6 +9,7 @@ import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition,
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import { matchmakerStub } from "./matchmakerRpc";
+import { workerdClock } from "./workerdClock";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -236,7 +237,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         this.ctx.waitUntil(sent.catch(() => {}));
         return sent;
       },
-      clock: { now: () => Date.now(), setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      clock: workerdClock,
       onError: (e) => console.warn(`[room ${meta.kind}:${meta.roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
     });
   }
@@ -266,6 +267,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
       env: this.env,
       store: this.savedStore,
+      clock: workerdClock,
     });
     this.room = room;
     this.savedStoreVersion = 0;

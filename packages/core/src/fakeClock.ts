@@ -31,6 +31,11 @@ export class FakeClock implements Clock {
     return timer.id;
   }
 
+  /** A task of its own: a timer due now, so it runs at the next {@link advance} or {@link step}. */
+  nextTask(fn: () => void): void {
+    this.setTimer(fn, 0);
+  }
+
   /** Cancels a scheduled timer. */
   clearTimer(handle: TimerHandle): void {
     this.timers = this.timers.filter((x) => x.id !== handle);
@@ -39,6 +44,20 @@ export class FakeClock implements Clock {
   /** Number of timers not yet fired. */
   get pending(): number {
     return this.timers.length;
+  }
+
+  /**
+   * Fires the one timer due first (moving time to its deadline if that is later), so a test can
+   * stop between two tasks, e.g. between two slices of a flush. Returns false when none is pending.
+   */
+  step(): boolean {
+    let next: PendingTimer | undefined;
+    for (const x of this.timers) if (!next || x.at < next.at || (x.at === next.at && x.id < next.id)) next = x;
+    if (!next) return false;
+    this.timers = this.timers.filter((x) => x !== next);
+    this.t = Math.max(this.t, next.at);
+    next.fn();
+    return true;
   }
 
   /**
