@@ -35,11 +35,13 @@ export interface Flusher {
   beginFlush(tick: number, now: number): void;
   /**
    * The flush begun last, for one seat: its queued notices, then at most one state message.
-   * `index` is the seat's place in the flush (it staggers the runtime backlog reads). Returns
-   * true when the seat is a connected client (the work a slice is measured in), false for a
-   * seat with no socket or a bot's.
+   * `index` is the seat's place in the flush (it staggers the runtime backlog reads); `now` is
+   * the instant the flush began at, handed in by the caller rather than read from a field here:
+   * a number read from an object's field and passed on is boxed afresh on every call, which
+   * was a heap number per client per flush. Returns true when the seat is a connected client
+   * (the work a slice is measured in), false for a seat with no socket or a bot's.
    */
-  flushSeat(seat: Seat, index: number): boolean;
+  flushSeat(seat: Seat, index: number, now: number): boolean;
   /** Sends `seat` its ack at once, alone (inputs applied on arrival in a ticking room). */
   ackNow(seat: Seat, tick: number, now: number): void;
 }
@@ -112,11 +114,10 @@ function sendNotices(link: ClientLink, seat: Seat, stats: RoomStats): void {
  */
 export class BinaryFlusher implements Flusher {
   readonly dialect = "binary";
-  /** The flush begun last: its index (the encoder's and the tiers' phase), tick, time and instant. */
+  /** The flush begun last: its index (the encoder's and the tiers' phase), tick and time. */
   private flushIndex = -1;
   private tick = 0;
   private time = 0;
-  private now = 0;
 
   constructor(
     private readonly encoder: StateEncoder,
@@ -147,12 +148,11 @@ export class BinaryFlusher implements Flusher {
   beginFlush(tick: number, now: number): void {
     this.flushIndex++;
     this.tick = tick;
-    this.now = now;
     this.time = stateTime(now, this.d.epoch);
     this.encoder.beginFlush(this.flushIndex);
   }
 
-  flushSeat(seat: Seat, index: number): boolean {
+  flushSeat(seat: Seat, index: number, now: number): boolean {
     const link = seat.link;
     if (!link) return false;
     if (link.connection.bot === true) {
@@ -160,7 +160,7 @@ export class BinaryFlusher implements Flusher {
       seat.events.length = seat.notices.length = 0;
       return false;
     }
-    const { encoder, now } = this;
+    const { encoder } = this;
     const { writer: w, stats, gate } = this.d;
     if (seat.notices.length > 0) sendNotices(link, seat, stats);
     // A client that is behind gets no frame: its baseline stays at the last frame it got, so
@@ -224,10 +224,9 @@ export class JsonFlusher implements Flusher {
   readonly events = null;
   /** The state changed since the last flush: every seat gets its view. */
   private changed = false;
-  /** The flush begun last: whether it sends views, its tick and instant. */
+  /** The flush begun last: whether it sends views, and its tick. */
   private stateChangedAtBegin = false;
   private tick = 0;
-  private now = 0;
 
   constructor(
     private readonly source: JsonStateSource,
@@ -245,18 +244,17 @@ export class JsonFlusher implements Flusher {
     this.changed = true;
   }
 
-  beginFlush(tick: number, now: number): void {
+  beginFlush(tick: number): void {
     this.stateChangedAtBegin = this.changed;
     this.changed = false;
     this.tick = tick;
-    this.now = now;
   }
 
-  flushSeat(seat: Seat): boolean {
+  flushSeat(seat: Seat, _index: number, now: number): boolean {
     const link = seat.link;
     if (!link) return false;
     const { stats, gate } = this.d;
-    const { now, stateChangedAtBegin } = this;
+    const { stateChangedAtBegin } = this;
     if (seat.notices.length > 0) sendNotices(link, seat, stats);
     // A client that is behind gets nothing now; its next state carries the view then current.
     if (!gate.streamAllowed(link, now, true)) {

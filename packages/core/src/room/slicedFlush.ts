@@ -45,6 +45,8 @@ export class SlicedFlush {
   private active = false;
   /** A slice task is scheduled and has not run yet (one at a time; a stale one runs the next flush's slice). */
   private taskQueued = false;
+  /** The instant the flush began at (every seat's frame says it). */
+  private now = 0;
   private startedAt = 0;
   private longestSlice = 0;
   /** The one task function, made once: scheduling a slice allocates nothing of the room's. */
@@ -69,6 +71,7 @@ export class SlicedFlush {
     stats.flushes++;
     this.d.flusher.beginFlush(tick, now);
     this.seats = seats;
+    this.now = now;
     this.end = seats.length;
     this.next = 0;
     this.active = true;
@@ -91,11 +94,13 @@ export class SlicedFlush {
     const t0 = perfNow();
     const { flusher, stats } = this.d;
     const seats = this.seats;
+    // Read once per slice: one boxed number for every seat of it (see Flusher.flushSeat).
+    const now = this.now;
     const limit = maxClients > 0 ? maxClients : Infinity;
     let clients = 0;
     let i = this.next;
     while (i < this.end && clients < limit) {
-      if (flusher.flushSeat(seats[i]!, i)) clients++;
+      if (flusher.flushSeat(seats[i]!, i, now)) clients++;
       i++;
     }
     this.next = i;
