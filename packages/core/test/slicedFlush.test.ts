@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeLeave } from "@tikron/protocol";
 import { FakeClock, Room, type RoomOptions } from "../src";
@@ -201,5 +202,50 @@ describe("Room: the flush in slices", () => {
     expect(frameCounts(clients).map((n, i) => n - base[i]!)).toEqual(Array(6).fill(1));
     clock.runTask(); // a no-op now
     expect(frameCounts(clients).map((n, i) => n - base[i]!)).toEqual(Array(6).fill(1));
+  });
+
+  it("for any slice size, seats and joins, leaves, drops and reconnects between tasks: at most one frame per client per flush, exactly one to every client left alone", () => {
+    const op = fc.oneof(
+      { weight: 6, arbitrary: fc.constant({ kind: "step" as const }) },
+      { weight: 1, arbitrary: fc.constant({ kind: "join" as const }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("leave" as const, "drop" as const, "reconnect" as const), who: fc.nat() }) },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 16 }), fc.array(op, { maxLength: 120 }), (slice, seated, ops) => {
+        const { clock, room, join, stepToFlush } = setup({ flushSliceClients: slice, cap: 100, reconnectWindowMs: 60_000 });
+        type Client = ReturnType<typeof join> & { flushesAtJoin: number; disturbed: boolean };
+        const add = (): Client => ({ ...join(), flushesAtJoin: room.snapshot().flushes, disturbed: false });
+        const clients: Client[] = Array.from({ length: seated }, add);
+        const dropped: Client[] = [];
+        stepToFlush();
+        for (const o of ops) {
+          if (o.kind === "step") clock.step();
+          else if (o.kind === "join") clients.push(add());
+          else if (o.kind === "reconnect") {
+            const back = dropped.splice(o.who % Math.max(1, dropped.length), 1)[0];
+            if (back) clients.push({ ...join(back.token), flushesAtJoin: room.snapshot().flushes, disturbed: true });
+          } else {
+            const c = clients[o.who % clients.length]!;
+            if (c.disturbed) continue;
+            c.disturbed = true;
+            if (o.kind === "leave") room.message(c.id, encodeLeave(w.reset()).toBytes());
+            else {
+              room.closed(c.id, 1006);
+              dropped.push(c);
+            }
+          }
+        }
+        clock.advance(200);
+        const flushes = room.snapshot().flushes;
+        for (const c of clients) {
+          const ticks = c.conn.frames().map((f) => f.tick);
+          // One flush, one tick: never two frames of one flush on one socket.
+          for (let i = 1; i < ticks.length; i++) expect(ticks[i]!).toBeGreaterThan(ticks[i - 1]!);
+          if (!c.disturbed) expect(ticks.length).toBe(flushes - c.flushesAtJoin);
+        }
+        expect(room.snapshot().errors).toEqual({});
+      }),
+      { numRuns: 60 },
+    );
   });
 });
