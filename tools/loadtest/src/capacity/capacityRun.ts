@@ -46,7 +46,8 @@ export async function runCapacity(asked: CapacityOptions): Promise<{ result: Cap
   const deadline = Date.now() + o.maxMinutes * 60_000;
   try {
     for (let players = search.next(); players !== null; players = search.next()) {
-      if (Date.now() + pointSeconds(players, o) * 1000 > deadline) {
+      // Every one of the k runs of a point runs (the k-of-n figure needs them all).
+      if (Date.now() + pointSeconds(players, o) * (o.runsPerPoint ?? 1) * 1000 > deadline) {
         notes.push(`time budget of ${o.maxMinutes} min reached before the ${players}-player point: the search is incomplete`);
         break;
       }
