@@ -57,11 +57,6 @@ export class SlicedFlush {
 
   constructor(private readonly d: SlicedFlushDeps) {}
 
-  /** True between a flush's begin and its last seat. */
-  get inProgress(): boolean {
-    return this.active;
-  }
-
   /** Begins a flush over `seats` (the registry's list) and runs its first slice now. */
   run(seats: readonly Seat[], tick: number, now: number): void {
     if (this.active) this.finish();
