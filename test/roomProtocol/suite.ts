@@ -31,6 +31,18 @@ function viewOf<D extends SchemaDecl>(c: RawClient, schema: Schema<D>): ClientVi
   return view;
 }
 
+/** 20 Hz movement inputs from every player for `ms`, then the last tick's flush; returns when it started. */
+async function steerMovement(players: readonly RawClient[], ms: number): Promise<number> {
+  const w = new BinaryWriter();
+  const started = performance.now();
+  for (let k = 0; performance.now() - started < ms; k++) {
+    for (const p of players) p.sendInput(encodeMovementInput(w, { dx: Math.cos(k / 5), dy: Math.sin(k / 5), sprint: false }));
+    await sleep(50);
+  }
+  await sleep(300);
+  return started;
+}
+
 function eventsOf(c: RawClient): FpsEvent[] {
   return c.frames.flatMap((f) =>
     f.frame.events.map((b) => {
@@ -229,13 +241,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       const players = [open(room), open(room), open(room)];
       const welcomes = await Promise.all(players.map((p, i) => p.join(`m${i}`)));
       for (const wm of welcomes) expect(wm).toMatchObject({ roomKind: "movement", cap: 64, tickMs: 50, syncIntervalMs: 50, schemaHash: movementSchema.hash });
-      const w = new BinaryWriter();
-      const started = performance.now();
-      for (let k = 0; performance.now() - started < 2000; k++) {
-        for (const p of players) p.sendInput(encodeMovementInput(w, { dx: Math.cos(k / 5), dy: Math.sin(k / 5), sprint: false }));
-        await sleep(50);
-      }
-      await sleep(300);
+      await steerMovement(players, 2000);
       for (const p of players) {
         expect(p.errors).toEqual([]);
         expect(p.highestAck).toBe(p.lastSeq);
@@ -245,6 +251,26 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       const sent = players.reduce((a, p) => a + p.lastSeq, 0);
       expect(stats).toMatchObject({ kind: "movement", ccu: 3 });
       expect(stats.inputs).toMatchObject({ received: sent, processed: sent, rejected: 0 });
+    });
+
+    it("a flush in slices of one client (flushSliceClients=1): every player still gets its frames at the cadence, acked, seeing everyone", async () => {
+      const room = `${fresh("movement", "slices")}?flushSliceClients=1`;
+      const players = [open(room), open(room), open(room)];
+      await Promise.all(players.map((p, i) => p.join(`s${i}`)));
+      const started = await steerMovement(players, 2000);
+      for (const p of players) {
+        expect(p.closed).toBeNull();
+        expect(p.errors).toEqual([]);
+        expect(p.highestAck).toBe(p.lastSeq);
+        expect(viewOf(p, movementSchema).size).toBe(3);
+        const gaps = frameGaps(p.frames.filter((f) => f.at - started > 200));
+        expect(Math.abs(median(gaps) - 50)).toBeLessThanOrEqual(10);
+      }
+      const stats = await players[0]!.stats();
+      // One slice per connected client: each later slice was a task of the host's own.
+      expect(stats.flushSlices).toBeGreaterThan(2 * stats.flushes);
+      expect(stats.flushSlice.count).toBeGreaterThanOrEqual(stats.flushes - 1);
+      expect(stats.flushSlice.max).toBeLessThanOrEqual(stats.flush.max);
     });
 
     it("fps: shots hit, kill and score; a speed hack is refused and counted", async () => {

@@ -5,7 +5,7 @@
  * reports the room's status to that matchmaker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import { matchmakerStub } from "./matchmakerRpc";
@@ -236,7 +236,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         this.ctx.waitUntil(sent.catch(() => {}));
         return sent;
       },
-      clock: { now: () => Date.now(), setTimer: (fn, ms) => setTimeout(fn, ms), clearTimer: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      clock: systemClock,
       onError: (e) => console.warn(`[room ${meta.kind}:${meta.roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
     });
   }
@@ -266,6 +266,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
       env: this.env,
       store: this.savedStore,
+      // Its next task (a big flush's later slices) is a zero-delay setTimeout: workerd runs it as
+      // an event of its own, after the WebSocket messages and timers already waiting. That exists
+      // under every compatibility date, where setImmediate needs Node.js compatibility (on by
+      // default only from the 2026-08-04 date; a game's own Worker may be older) and
+      // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
+      // under load is for a profile to say, not assumed.
+      clock: systemClock,
     });
     this.room = room;
     this.savedStoreVersion = 0;

@@ -3,6 +3,13 @@ export const DURATION_BUCKETS_MS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100] as
 
 const WINDOW = 1024;
 
+/**
+ * The clock durations are measured with: `performance.now()` where there is one (real time under
+ * Node and local workerd; coarse inside deployed Workers, see `TIMING_NOTE`), else `Date.now()`.
+ */
+export const perfNow: () => number =
+  typeof performance !== "undefined" && typeof performance.now === "function" ? () => performance.now() : () => Date.now();
+
 /** Summary of a {@link DurationStats} as reported in `tk:stats`. */
 export interface DurationSummary {
   /** Samples recorded, all time. */

@@ -33,15 +33,12 @@ import type { SeatAnswer, SeatRequest } from "./match/roomPort";
 import { RoomListing } from "./room/roomListing";
 import { SeatReservations } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
+import { perfNow } from "./durationStats";
+import { SlicedFlush } from "./room/slicedFlush";
 import { TokenBucket } from "./tokenBucket";
 
 /** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
 const STATUS_REFRESH_MS = 60_000;
-
-const perfNow: () => number =
-  typeof performance !== "undefined" && typeof performance.now === "function"
-    ? () => performance.now()
-    : () => Date.now();
 
 /**
  * The runtime-agnostic room: seats players, validates and queues their inputs, runs the tick
@@ -83,6 +80,8 @@ export class Room implements HostedRoom {
   private readonly seating: Seating;
   private readonly intake: InputIntake;
   private readonly flusher: Flusher;
+  /** The flush in progress, sent in slices (room/slicedFlush.ts). */
+  private readonly flushing: SlicedFlush;
   /** Game messages to the game's `onMessage` (see room/gameMessageRouter.ts). */
   private readonly gameMessages: GameMessageRouter;
   /** The room's bot players (see room/bots.ts). */
@@ -136,6 +135,13 @@ export class Room implements HostedRoom {
     });
     const sockets = this.sockets;
     this.flusher = createFlusher(game.sync, { options, stats, writer, epoch, gate: sockets });
+    this.flushing = new SlicedFlush({
+      flusher: this.flusher,
+      stats,
+      clock,
+      sliceClients: () => options.flushSliceClients,
+      finished: () => room.flushFinished(),
+    });
     this.seating = new Seating({
       ...parts,
       queue,
@@ -421,6 +427,7 @@ export class Room implements HostedRoom {
     if (this.disposed) return;
     this.disposed = true;
     this.scheduler.stop();
+    this.flushing.finish();
     this.seating.stop();
     this.reservations.clear();
     this.sockets.closeAll(code, reason);
@@ -501,6 +508,8 @@ export class Room implements HostedRoom {
   // ---- the loop: tick, then flush every syncEveryTicks ticks ----------------------------
 
   private runTick(k: number, now: number): void {
+    // A flush still in slices (a busy runtime did not get to them) ends before the game moves.
+    this.flushing.finish();
     this.tickIndex = k;
     this.stats.timerLate.record(this.scheduler.lastLateMs);
     const t0 = perfNow();
@@ -516,17 +525,21 @@ export class Room implements HostedRoom {
     this.stats.ticks++;
     this.stats.tick.record(perfNow() - t0);
     if (k % this.syncEveryTicks === 0) this.flush(now);
-    // After the flush, so the host's checkpoint (taken on its next turn, off this path) sees the
-    // world as the frames just sent showed it, in the slack before the next tick.
-    const every = this.checkpointEveryTicks;
-    if (every > 0 && k % every === 0) this.hooks.onCheckpointDue?.(false);
   }
 
+  /** Begins a flush; its first slice runs now, the rest in tasks of their own (room/slicedFlush.ts). */
   private flush(now: number): void {
-    const t0 = perfNow();
-    this.stats.flushes++;
-    this.flusher.flush(this.seats.list, this.tickIndex, now);
-    this.stats.flush.record(perfNow() - t0);
+    this.flushing.run(this.seats.list, this.tickIndex, now);
+  }
+
+  /**
+   * The flush's last client is done. A periodic checkpoint is due after it, so the host's
+   * checkpoint (taken on its next turn, off this path) sees the world as the frames just sent
+   * showed it, in the slack before the next tick.
+   */
+  private flushFinished(): void {
+    const every = this.checkpointEveryTicks;
+    if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
   }
 
   /** Flushes on a microtask: rooms without a tick loop flush when something changed. */

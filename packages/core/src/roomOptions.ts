@@ -78,6 +78,13 @@ export interface RoomOptions {
    * next flush, so an idle room still tells it that time advanced; 0 turns it off. Binary rooms.
    */
   idleFrameMs: number;
+  /**
+   * Connected clients a flush encodes and sends in one task; a bigger flush goes on in further
+   * slices, each a task of its own (the host's `Clock.nextTask`), so socket events and timers run
+   * between them (room/slicedFlush.ts). A count, not a time budget: deployed Workers' clocks do
+   * not advance within a task. 0 sends every flush in one task.
+   */
+  flushSliceClients: number;
   /** Bot players seated when the room is created (games that define bots; DEV_MODE `bots=N`). */
   bots: number;
   /**
@@ -120,6 +127,7 @@ export const defaultRoomOptions: RoomOptions = {
   gameMessageRatePerSec: 5,
   gameMessageBurst: 10,
   idleFrameMs: 250,
+  flushSliceClients: 64,
   bots: 0,
   checkpointMs: 5_000,
 };

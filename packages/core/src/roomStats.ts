@@ -36,8 +36,18 @@ export interface RoomStatsSnapshot {
   flushes: number;
   /** Wall time of tick work (input drain + simulation), ms. See `timing`. */
   tick: DurationSummary;
-  /** Wall time of flush work (encode + send for every client), ms. */
+  /**
+   * Wall time of a whole flush, ms: from its begin (quantize, shared updates) to its last
+   * client's send. A flush in slices spans the tasks run between them too, so this stays
+   * comparable with a flush in one task. See `flushSlice` for the longest task.
+   */
   flush: DurationSummary;
+  /** The longest slice of each flush, ms: how long a flush held the thread at once. */
+  flushSlice: DurationSummary;
+  /** Slices run, all flushes (one per flush no bigger than `flushSliceClients`). */
+  flushSlices: number;
+  /** Flushes whose rest was sent at once because the next tick (or a dispose) came before their slices ran. */
+  flushesFinishedAtOnce: number;
   /** How late the tick timer fired after its deadline, ms: the event loop's wait, not the room's work. */
   timerLate: DurationSummary;
   /** Inputs: received, processed (applied or refused), refused, and refusals by error name. */
@@ -158,14 +168,18 @@ export function counterTotal(counters: Readonly<Record<string, number>>): number
 export class RoomStats {
   /** Wall time of tick work (input drain + simulation). */
   readonly tick = new DurationStats();
-  /** Wall time of flush work (encode + send for every client). */
+  /** Wall time of a whole flush, begin to last send (across its slices). */
   readonly flush = new DurationStats();
+  /** The longest slice of each flush. */
+  readonly flushSlice = new DurationStats();
   /** Lateness of the tick timer after its grid deadline. */
   readonly timerLate = new DurationStats();
   // The counters below are reported under the same names (or grouped, e.g. `inputs.received`)
   // in the tk:stats snapshot; see RoomStatsSnapshot for what each one counts.
   ticks = 0;
   flushes = 0;
+  flushSlices = 0;
+  flushesFinishedAtOnce = 0;
   inputsReceived = 0;
   inputsProcessed = 0;
   inputsRejected = 0;
@@ -245,6 +259,9 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     flushes: s.flushes,
     tick: s.tick.summary(),
     flush: s.flush.summary(),
+    flushSlice: s.flushSlice.summary(),
+    flushSlices: s.flushSlices,
+    flushesFinishedAtOnce: s.flushesFinishedAtOnce,
     timerLate: s.timerLate.summary(),
     inputs: {
       received: s.inputsReceived,

@@ -12,6 +12,7 @@ import { NodeAdmin } from "./nodeAdmin";
 import { adminAuthFromEnv } from "@tikron/core/admin";
 import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
+import { nodeClock } from "./nodeClock";
 
 /** Options of {@link serveRooms}. */
 export interface ServeRoomsOptions {
@@ -144,7 +145,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         });
       },
     };
-    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env });
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock });
     const h = { room, sockets: new Set<WebSocket>() };
     hosted.set(`${kind}:${roomId}`, h);
     return h;

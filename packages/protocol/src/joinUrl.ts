@@ -34,6 +34,8 @@ export interface RoomOptionOverrides {
   minStatsIntervalMs?: number;
   /** Empty-frame spacing for idle clients (ms; 0 off). */
   idleFrameMs?: number;
+  /** Connected clients per slice of a flush (0: every flush in one task). */
+  flushSliceClients?: number;
   /** Bot players seated when the room is created (kinds that define bots). */
   bots?: number;
   /** How often a ticking room checkpoints its seats and world (ms; 0 off). */
@@ -73,6 +75,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   joinBurst: { min: 1, max: 10_000 },
   minStatsIntervalMs: { min: 0, max: 60_000, integer: true },
   idleFrameMs: { min: 0, max: 60_000, integer: true },
+  flushSliceClients: { min: 0, max: 1000, integer: true },
   bots: { min: 0, max: 200, integer: true },
   checkpointMs: { min: 0, max: 600_000, integer: true },
 };

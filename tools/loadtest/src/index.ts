@@ -64,3 +64,4 @@ export { runAb, type AbOptions, type AbResult } from "./ab/abRun";
 export { parseAbSpec, type AbSpec } from "./ab/abSpec";
 export { runCapacity } from "./capacity/capacityRun";
 export type { CapacityOptions, CapacityResult } from "./capacity/capacityResult";
+export { CAPACITY_DENSITIES, defaultDensity, densityLabel, pointQuery, type CapacityDensity } from "./capacity/capacityDensity";

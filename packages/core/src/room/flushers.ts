@@ -27,8 +27,21 @@ export interface Flusher {
   detach(seat: Seat): void;
   /** The game's state changed (JSON rooms send every view at their next flush). */
   stateChanged(): void;
-  /** One flush: at most one state message per connected seat. */
-  flush(seats: readonly Seat[], tick: number, now: number): void;
+  /**
+   * Starts one flush (binary rooms quantize the world and build the shared updates here, once).
+   * Its seats follow through {@link flushSeat}, possibly across several tasks
+   * (room/slicedFlush.ts); nothing in the game's state moves meanwhile but joins and leaves.
+   */
+  beginFlush(tick: number, now: number): void;
+  /**
+   * The flush begun last, for one seat: its queued notices, then at most one state message.
+   * `index` is the seat's place in the flush (it staggers the runtime backlog reads); `now` is
+   * the instant the flush began at, handed in by the caller rather than read from a field here:
+   * a number read from an object's field and passed on is boxed afresh on every call, which
+   * was a heap number per client per flush. Returns true when the seat is a connected client
+   * (the work a slice is measured in), false for a seat with no socket or a bot's.
+   */
+  flushSeat(seat: Seat, index: number, now: number): boolean;
   /** Sends `seat` its ack at once, alone (inputs applied on arrival in a ticking room). */
   ackNow(seat: Seat, tick: number, now: number): void;
 }
@@ -101,7 +114,10 @@ function sendNotices(link: ClientLink, seat: Seat, stats: RoomStats): void {
  */
 export class BinaryFlusher implements Flusher {
   readonly dialect = "binary";
-  private flushIndex = 0;
+  /** The flush begun last: its index (the encoder's and the tiers' phase), tick and time. */
+  private flushIndex = -1;
+  private tick = 0;
+  private time = 0;
 
   constructor(
     private readonly encoder: StateEncoder,
@@ -129,55 +145,57 @@ export class BinaryFlusher implements Flusher {
 
   stateChanged(): void {}
 
-  flush(seats: readonly Seat[], tick: number, now: number): void {
-    const flushIndex = this.flushIndex++;
+  beginFlush(tick: number, now: number): void {
+    this.flushIndex++;
+    this.tick = tick;
+    this.time = stateTime(now, this.d.epoch);
+    this.encoder.beginFlush(this.flushIndex);
+  }
+
+  flushSeat(seat: Seat, index: number, now: number): boolean {
+    const link = seat.link;
+    if (!link) return false;
+    if (link.connection.bot === true) {
+      // Bots read nothing: encoding their frames would be work for nobody.
+      seat.events.length = seat.notices.length = 0;
+      return false;
+    }
     const { encoder } = this;
     const { writer: w, stats, gate } = this.d;
-    encoder.beginFlush(flushIndex);
-    const time = stateTime(now, this.d.epoch);
-    const idleMs = this.d.options.idleFrameMs;
-    for (let i = 0; i < seats.length; i++) {
-      const seat = seats[i]!;
-      const link = seat.link;
-      if (!link) continue;
-      if (link.connection.bot === true) {
-        // Bots read nothing: encoding their frames would be work for nobody.
-        seat.events.length = seat.notices.length = 0;
-        continue;
-      }
-      if (seat.notices.length > 0) sendNotices(link, seat, stats);
-      // A client that is behind gets no frame: its baseline stays at the last frame it got, so
-      // the next one it gets carries everything since (a fresh view, not a replay). The
-      // runtime's own backlog is read every 4th flush per client, staggered.
-      if (!gate.streamAllowed(link, now, ((flushIndex + i) & 3) === 0)) continue;
-      w.reset();
-      const flagsPos = beginFrame(w, tick, time);
-      let flags = 0;
-      const ack = takeAck(seat, stats);
-      if (ack > 0) {
-        writeFrameAck(w, ack);
-        flags |= FrameFlag.Ack;
-      }
-      if (seat.events.length > 0) {
-        writeFrameEvents(w, seat.events as Uint8Array[]);
-        seat.events.length = 0;
-        flags |= FrameFlag.Events;
-      }
-      if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
-      if (flags === 0) {
-        // Nothing changed for this client: a header-only frame at once when it stops changing,
-        // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
-        // playout clock neither drifts nor starves.
-        if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) continue;
-        stats.idleFrames++;
-        seat.settled = true;
-      } else {
-        seat.settled = false;
-      }
-      seat.lastFrameAt = now;
-      endFrame(w, flagsPos, flags);
-      sendState(link, w.peek(), stats);
+    if (seat.notices.length > 0) sendNotices(link, seat, stats);
+    // A client that is behind gets no frame: its baseline stays at the last frame it got, so
+    // the next one it gets carries everything since (a fresh view, not a replay). The
+    // runtime's own backlog is read every 4th flush per client, staggered.
+    if (!gate.streamAllowed(link, now, ((this.flushIndex + index) & 3) === 0)) return true;
+    w.reset();
+    const flagsPos = beginFrame(w, this.tick, this.time);
+    let flags = 0;
+    const ack = takeAck(seat, stats);
+    if (ack > 0) {
+      writeFrameAck(w, ack);
+      flags |= FrameFlag.Ack;
     }
+    if (seat.events.length > 0) {
+      writeFrameEvents(w, seat.events as Uint8Array[]);
+      seat.events.length = 0;
+      flags |= FrameFlag.Events;
+    }
+    if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
+    if (flags === 0) {
+      // Nothing changed for this client: a header-only frame at once when it stops changing,
+      // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
+      // playout clock neither drifts nor starves.
+      const idleMs = this.d.options.idleFrameMs;
+      if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) return true;
+      stats.idleFrames++;
+      seat.settled = true;
+    } else {
+      seat.settled = false;
+    }
+    seat.lastFrameAt = now;
+    endFrame(w, flagsPos, flags);
+    sendState(link, w.peek(), stats);
+    return true;
   }
 
   /** An ack-only frame (queueInputs off): one extra send per input, by design. */
@@ -206,6 +224,9 @@ export class JsonFlusher implements Flusher {
   readonly events = null;
   /** The state changed since the last flush: every seat gets its view. */
   private changed = false;
+  /** The flush begun last: whether it sends views, and its tick. */
+  private stateChangedAtBegin = false;
+  private tick = 0;
 
   constructor(
     private readonly source: JsonStateSource,
@@ -223,40 +244,43 @@ export class JsonFlusher implements Flusher {
     this.changed = true;
   }
 
-  flush(seats: readonly Seat[], tick: number, now: number): void {
-    const stateChanged = this.changed;
+  beginFlush(tick: number): void {
+    this.stateChangedAtBegin = this.changed;
     this.changed = false;
+    this.tick = tick;
+  }
+
+  flushSeat(seat: Seat, _index: number, now: number): boolean {
+    const link = seat.link;
+    if (!link) return false;
     const { stats, gate } = this.d;
-    const time = stateTime(now, this.d.epoch);
-    for (const seat of seats) {
-      const link = seat.link;
-      if (!link) continue;
-      if (seat.notices.length > 0) sendNotices(link, seat, stats);
-      // A client that is behind gets nothing now; its next state carries the view then current.
-      if (!gate.streamAllowed(link, now, true)) {
-        if (stateChanged) seat.viewStale = true;
-        continue;
-      }
-      const changed = stateChanged || seat.viewStale;
-      seat.viewStale = false;
-      const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time };
-      let any = false;
-      const ack = takeAck(seat, stats);
-      if (ack > 0) {
-        msg.ack = ack;
-        any = true;
-      }
-      if (changed) {
-        msg.state = this.source.viewFor(seat.playerId);
-        any = true;
-      }
-      if (seat.events.length > 0) {
-        msg.events = seat.events.slice();
-        seat.events.length = 0;
-        any = true;
-      }
-      if (any) sendState(link, JSON.stringify(msg), stats);
+    const { stateChangedAtBegin } = this;
+    if (seat.notices.length > 0) sendNotices(link, seat, stats);
+    // A client that is behind gets nothing now; its next state carries the view then current.
+    if (!gate.streamAllowed(link, now, true)) {
+      if (stateChangedAtBegin) seat.viewStale = true;
+      return true;
     }
+    const changed = stateChangedAtBegin || seat.viewStale;
+    seat.viewStale = false;
+    const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick: this.tick, time: stateTime(now, this.d.epoch) };
+    let any = false;
+    const ack = takeAck(seat, stats);
+    if (ack > 0) {
+      msg.ack = ack;
+      any = true;
+    }
+    if (changed) {
+      msg.state = this.source.viewFor(seat.playerId);
+      any = true;
+    }
+    if (seat.events.length > 0) {
+      msg.events = seat.events.slice();
+      seat.events.length = 0;
+      any = true;
+    }
+    if (any) sendState(link, JSON.stringify(msg), stats);
+    return link.connection.bot !== true;
   }
 
   ackNow(seat: Seat, tick: number, now: number): void {

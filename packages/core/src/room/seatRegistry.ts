@@ -26,7 +26,11 @@ export class SeatRegistry {
   private readonly byIdentity = new Map<string, Seat>();
   private readonly identityOfSeat = new Map<Seat, string>();
   private nextPlayerId = 1;
-  /** Dense list for the flush loop; replaced (not mutated) when a seat goes. */
+  /**
+   * Dense list for the flush loop; replaced (not mutated) when a seat goes, appended to when one
+   * comes, so a flush in slices walks the first entries it began with unchanged
+   * (room/slicedFlush.ts).
+   */
   list: Seat[] = [];
 
   /** Seats taken, connected or held. */

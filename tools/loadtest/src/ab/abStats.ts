@@ -29,6 +29,8 @@ export const AB_FIGURES: readonly AbFigure[] = [
   { id: "gapP99Ms", label: "state-frame gap p99 ms", get: (r) => (r.summary.frameGapMs.count ? r.summary.frameGapMs.p99 : null) },
   { id: "downKiBps", label: "downlink KiB/s per client", get: (r) => round2(r.summary.perClient.downlinkBytesPerSec / 1024) },
   { id: "flushP99Ms", label: "tk:stats flush p99 ms", get: (r) => r.summary.roomStats.flushP99Ms },
+  { id: "flushSliceP99Ms", label: "  longest slice of a flush p99 ms", get: (r) => r.summary.roomStats.flushSliceP99Ms ?? null },
+  { id: "timerLateP99Ms", label: "tk:stats timer late p99 ms", get: (r) => r.summary.roomStats.timerLateP99Ms ?? null },
   { id: "joined", label: "clients joined", get: (r) => r.summary.clients.joined },
   { id: "generatorCpuPct", label: "generator CPU % (100 = 1 core)", get: (r) => r.summary.generator.cpuPercent },
 ];

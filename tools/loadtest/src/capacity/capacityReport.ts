@@ -1,12 +1,17 @@
 /** How a capacity sweep reads: the curve as a table, a one-line verdict, markdown and SVG charts. */
 import { lineChartSvg, stackSvgs, type ChartPoint } from "../report/lineChart";
+import { densityLabel } from "./capacityDensity";
 import type { CapacityPoint, CapacityResult } from "./capacityResult";
 
 const n = (v: number | null): string => (v === null ? "n/a" : String(v));
 
-/** The curve as a table (sorted by players), text or markdown. */
+/**
+ * The curve as a table (sorted by players), text or markdown. The verdict is each point's first
+ * run; when points had several runs, a labelled column after it says how many of them passed.
+ */
 export function capacityTable(points: readonly CapacityPoint[], markdown: boolean): string {
-  const head = ["players", "server CPU %", "µs/msg", "down KiB/s/client", "frames/s/client", "flush p99 ms", "ack p99 ms", "gap p99 ms", "verdict"];
+  const kOfN = points.some((p) => p.runs !== undefined);
+  const head = ["players", "server CPU %", "µs/msg", "down KiB/s/client", "frames/s/client", "flush p99 ms", "slice p99 ms", "timer late p99 ms", "ack p99 ms", "gap p99 ms", ...(kOfN ? ["runs passed (extra)"] : []), "verdict (one run)"];
   const rows = [...points]
     .sort((a, b) => a.players - b.players)
     .map((p) => [
@@ -16,9 +21,12 @@ export function capacityTable(points: readonly CapacityPoint[], markdown: boolea
       n(p.downKiBpsPerClient),
       n(p.framesPerSecPerClient),
       n(p.flushP99Ms),
+      n(p.flushSliceP99Ms ?? null),
+      n(p.timerLateP99Ms ?? null),
       n(p.ackP99Ms),
       n(p.gapP99Ms),
-      p.error ? `not run: ${p.error}` : p.generatorSaturated ? `INCONCLUSIVE (generator saturated): ${p.failed.join("; ")}` : p.passed ? `pass${p.runs ? ` (${p.runs.passed}/${p.runs.count} runs)` : ""}${p.unchecked.length ? ` (unchecked: ${p.unchecked.join(", ")})` : ""}` : `FAIL${p.runs ? ` (${p.runs.passed}/${p.runs.count} runs passed)` : ""}: ${p.failed.join("; ")}`,
+      ...(kOfN ? [p.runs ? `${p.runs.passed}/${p.runs.count}` : "-"] : []),
+      p.error ? `not run: ${p.error}` : p.generatorSaturated ? `INCONCLUSIVE (generator saturated): ${p.failed.join("; ")}` : p.passed ? `pass${p.unchecked.length ? ` (unchecked: ${p.unchecked.join(", ")})` : ""}` : `FAIL: ${p.failed.join("; ")}`,
     ]);
   if (markdown) return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((c) => `| ${c.join(" | ")} |`)].join("\n");
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((c) => (i === head.length - 1 ? 0 : c[i].length))));
@@ -43,7 +51,7 @@ export function capacityMarkdown(r: CapacityResult): string {
     `## Capacity ${r.name} (${r.createdAt})`,
     "",
     `- **${capacityVerdict(r)}**`,
-    `- ${o.scenario}, one room, server ${o.serverConfig}${o.query ? ` ?${o.query}` : ""} (+ cap=<players>), ${o.durationSec} s steady per point after a ramp at ${o.joinRate} joins/s, fresh wrangler dev per ${(o.runsPerPoint ?? 1) > 1 ? `run, ${o.runsPerPoint} runs per point (passes when most pass; figures are medians)` : "point"}`,
+    `- ${o.scenario}, one room, density ${densityLabel(o.scenario, o.density)}, server ${o.serverConfig}${o.query ? ` ?${o.query}` : ""} (+ cap=<players>), ${o.durationSec} s steady per point after a ramp at ${o.joinRate} joins/s, fresh wrangler dev per ${(o.runsPerPoint ?? 1) > 1 ? `run; verdict and figures are each point's first run, "runs passed (extra)" how many of its ${o.runsPerPoint} runs passed` : "point, one run per point"}`,
     `- pass = all joined, none throttled, no unexpected closes, every client ≥ ${r.limits.minFrameShare * 100}% of expected frames (one per flush), gap p99 ≤ ${r.limits.gapP99Ms} ms, ack p99 ≤ ${r.limits.ackP99Ms} ms, tk:stats flush p99 ≤ ${r.limits.flushP99Ms} ms, generator healthy`,
     `- pinning: ${o.pinning.serverCpus ? `server CPU ${o.pinning.serverCpus}, generator CPU ${o.pinning.generatorCpus}` : (o.pinning.note ?? "none")}; sockets ${o.pinning.hop === "dev-proxy" ? "through the dev proxy" : "straight to the worker (past the dev proxy)"}; commit ${r.environment.commit}${r.environment.dirty ? "+dirty" : ""}, ${r.environment.cpus} cores`,
     "",
@@ -81,7 +89,7 @@ export function capacitySvg(r: CapacityResult): string {
       title: "room flush p99 (tk:stats)",
       xLabel: "players in one room",
       yLabel: "ms",
-      series: [series("flush p99", (p) => p.flushP99Ms)],
+      series: [series("flush p99", (p) => p.flushP99Ms), series("longest slice p99", (p) => p.flushSliceP99Ms ?? null)],
       guides: [{ y: r.limits.flushP99Ms, label: `limit ${r.limits.flushP99Ms}` }],
       width: W,
       height: H,

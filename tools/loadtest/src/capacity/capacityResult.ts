@@ -1,12 +1,14 @@
 /**
- * What a capacity sweep is given and what it finds: its options, each point of the curve (from
- * one run's report, or the medians of several runs) and the JSON result.
+ * What a capacity sweep is given and what it finds: its options, each point of the curve (its
+ * first run's figures and verdict, with how many of its runs passed when it had several) and
+ * the JSON result.
  */
 import { round2 } from "../metrics/round2";
 import type { Environment } from "../report/environment";
 import type { Report } from "../report/report";
 import type { Pinning } from "../server/pinning";
 import { CAPACITY_LIMITS, judgeCapacityPoint } from "./capacityJudge";
+import type { CapacityDensity } from "./capacityDensity";
 import type { CapacityPlan } from "./capacitySearch";
 
 /** The room admits 20 joins/s (burst 40); the sweep ramps below that so no join is throttled. */
@@ -18,8 +20,10 @@ export interface CapacityOptions {
   scenario: string;
   /** "staging" or a wrangler config path. */
   serverConfig: string;
-  /** DEV_MODE query; `cap=<players>` is set on top of it for each point. */
+  /** DEV_MODE query; the density's `aoi` and `world` and `cap=<players>` are set on top of it for each point. */
   query?: string;
+  /** How crowded the world is at each point (capacityDensity.ts); default: the scenario's `defaultDensity`. */
+  density?: CapacityDensity;
   rate?: number;
   durationSec: number;
   /** Joins per second during the ramp (≤ {@link MAX_JOIN_RATE}). */
@@ -29,9 +33,10 @@ export interface CapacityOptions {
   maxMinutes: number;
   cooldownSec: number;
   /**
-   * Runs per point, each on a fresh server (default 1; runs stop once the majority is settled). With more than one a point passes when
-   * most of its runs pass, and its figures are the runs' medians: on a noisy machine one run's
-   * p99 can miss a limit by chance, in either direction.
+   * Runs per point, each on a fresh server (default 1). The point's verdict and figures are its
+   * first run's, as a user running it once would see; the others give how many of k runs passed
+   * (on a noisy machine one run's p99 can miss a limit by chance, in either direction), reported
+   * beside the verdict, never instead of it.
    */
   runsPerPoint?: number;
   pinning: Pinning;
@@ -51,13 +56,19 @@ export interface CapacityPoint {
   failed: string[];
   unchecked: string[];
   report?: string;
-  /** With several runs per point: how many ran, how many passed, and every run's report. */
+  /** The join query the point ran with (density, cap). */
+  query?: string;
+  /** With several runs per point: how many ran, how many passed (the first is the verdict), and every run's report. */
   runs?: { count: number; passed: number; reports: string[] };
   error?: string;
   serverCpuPct: number | null;
   serverCpuUsPerMsg: number | null;
   downKiBpsPerClient: number | null;
   flushP99Ms: number | null;
+  /** The p99 of a flush's longest slice (tk:stats `flushSlice`): the longest task a flush ran. Absent in older results. */
+  flushSliceP99Ms?: number | null;
+  /** The tick timer's lateness p99 (tk:stats `timerLate`). Absent in older results. */
+  timerLateP99Ms?: number | null;
   ackP99Ms: number | null;
   gapP99Ms: number | null;
   framesPerSecPerClient: number | null;
@@ -96,6 +107,8 @@ export function pointFrom(players: number, r: Report): CapacityPoint {
     serverCpuUsPerMsg: r.server?.cpuUsPerMsg ?? null,
     downKiBpsPerClient: round2(s.perClient.downlinkBytesPerSec / 1024),
     flushP99Ms: s.roomStats.flushP99Ms,
+    flushSliceP99Ms: s.roomStats.flushSliceP99Ms ?? null,
+    timerLateP99Ms: s.roomStats.timerLateP99Ms ?? null,
     ackP99Ms: s.ackRttMs.count ? s.ackRttMs.p99 : null,
     gapP99Ms: s.frameGapMs.count ? s.frameGapMs.p99 : null,
     framesPerSecPerClient: s.perClient.framesPerSec,
@@ -121,42 +134,17 @@ export function emptyPoint(players: number): CapacityPoint {
   };
 }
 
-/** True once `runs` settle a majority of `k` either way: the remaining runs could not change it. */
-export function majorityDecided(runs: readonly CapacityPoint[], k: number): boolean {
-  const passed = runs.filter((r) => r.passed).length;
-  return passed * 2 > k || (runs.length - passed) * 2 >= k;
-}
-
-const median = (xs: (number | null)[]): number | null => {
-  const v = xs.filter((x): x is number => x !== null).sort((a, b) => a - b);
-  if (v.length === 0) return null;
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m]! : round2((v[m - 1]! + v[m]!) / 2);
-};
-
 /**
- * One point from several healthy runs of it: passed when most runs passed; figures are the
- * runs' medians; a failed point lists what each failing run missed.
+ * One point from its healthy runs: the first run is the verdict and the figures (one run per
+ * point is the headline); with more than one, `runs` says how many of them passed.
  */
-export function combineRuns(players: number, runs: readonly CapacityPoint[]): CapacityPoint {
-  const passedRuns = runs.filter((r) => r.passed).length;
-  const passed = passedRuns * 2 > runs.length;
-  const failed = passed ? [] : runs.flatMap((r, i) => (r.passed ? [] : [`run ${i + 1}: ${r.failed.join("; ")}`]));
+export function headlinePoint(players: number, runs: readonly CapacityPoint[]): CapacityPoint {
+  const first = runs[0];
+  if (!first) throw new Error(`no run of the ${players}-player point`);
+  if (runs.length === 1) return first;
   return {
-    players,
-    passed,
-    generatorSaturated: false,
+    ...first,
     attempts: runs.reduce((n, r) => n + r.attempts, 0),
-    failed,
-    unchecked: [...new Set(runs.flatMap((r) => r.unchecked))],
-    report: runs[0]?.report,
-    runs: { count: runs.length, passed: passedRuns, reports: runs.map((r) => r.report ?? "") },
-    serverCpuPct: median(runs.map((r) => r.serverCpuPct)),
-    serverCpuUsPerMsg: median(runs.map((r) => r.serverCpuUsPerMsg)),
-    downKiBpsPerClient: median(runs.map((r) => r.downKiBpsPerClient)),
-    flushP99Ms: median(runs.map((r) => r.flushP99Ms)),
-    ackP99Ms: median(runs.map((r) => r.ackP99Ms)),
-    gapP99Ms: median(runs.map((r) => r.gapP99Ms)),
-    framesPerSecPerClient: median(runs.map((r) => r.framesPerSecPerClient)),
+    runs: { count: runs.length, passed: runs.filter((r) => r.passed).length, reports: runs.map((r) => r.report ?? "") },
   };
 }

@@ -1,22 +1,22 @@
 /**
  * The capacity sweep: the most players one room holds while every condition of
  * {@link CAPACITY_LIMITS} holds. Each point runs on a fresh, pinned `wrangler dev` with the
- * room's cap raised to the point's players and joins ramped below the room's admission rate.
+ * room's cap raised to the point's players, the world sized by the density (capacityDensity.ts)
+ * and joins ramped below the room's admission rate; its first run is its verdict.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { mergeQuery } from "../load/config";
 import { round2 } from "../metrics/round2";
 import { collectEnvironment } from "../report/environment";
 import { fileTimestamp, writeReport } from "../report/reportFiles";
 import { runOnFreshServer } from "../run/freshRun";
 import { CAPACITY_LIMITS } from "./capacityJudge";
+import { defaultDensity, pointQuery } from "./capacityDensity";
 import { capacityMarkdown, capacitySvg } from "./capacityReport";
 import {
   MAX_JOIN_RATE,
-  combineRuns,
   emptyPoint,
-  majorityDecided,
+  headlinePoint,
   pointFrom,
   type CapacityOptions,
   type CapacityPoint,
@@ -30,8 +30,11 @@ export function pointSeconds(players: number, o: Pick<CapacityOptions, "joinRate
 }
 
 /** Runs the sweep and writes `capacity.json`, `.md`, `.svg` and each point's report. */
-export async function runCapacity(o: CapacityOptions): Promise<{ result: CapacityResult; dir: string; files: string[] }> {
+export async function runCapacity(asked: CapacityOptions): Promise<{ result: CapacityResult; dir: string; files: string[] }> {
+  const o: CapacityOptions = { ...asked, density: asked.density ?? defaultDensity(asked.scenario) };
   if (!(o.joinRate > 0 && o.joinRate <= MAX_JOIN_RATE)) throw new Error(`join rate must be in (0, ${MAX_JOIN_RATE}] joins/s: the room admits 20/s`);
+  // A density that cannot be run fails here, before any server starts.
+  pointQuery(o, o.plan.start);
   const log = o.log ?? (() => {});
   const createdAt = new Date();
   const dir = join(o.outDir, `${fileTimestamp(createdAt)}-capacity-${o.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
@@ -43,7 +46,8 @@ export async function runCapacity(o: CapacityOptions): Promise<{ result: Capacit
   const deadline = Date.now() + o.maxMinutes * 60_000;
   try {
     for (let players = search.next(); players !== null; players = search.next()) {
-      if (Date.now() + pointSeconds(players, o) * 1000 > deadline) {
+      // Every one of the k runs of a point runs (the k-of-n figure needs them all).
+      if (Date.now() + pointSeconds(players, o) * (o.runsPerPoint ?? 1) * 1000 > deadline) {
         notes.push(`time budget of ${o.maxMinutes} min reached before the ${players}-player point: the search is incomplete`);
         break;
       }
@@ -54,7 +58,9 @@ export async function runCapacity(o: CapacityOptions): Promise<{ result: Capacit
       const runs: CapacityPoint[] = [];
       const k = o.runsPerPoint ?? 1;
       try {
-        for (let run = 1; run <= k && (point === undefined || !point.generatorSaturated) && !majorityDecided(runs, k); run++) {
+        // Every run of the k: the first is the verdict, the rest only count passes (a k-of-n
+        // figure is honest only when all n ran).
+        for (let run = 1; run <= k && (point === undefined || !point.generatorSaturated); run++) {
           if (run > 1) {
             log(`  run ${run} of ${k}`);
             await new Promise((r) => setTimeout(r, o.cooldownSec * 1000));
@@ -71,7 +77,8 @@ export async function runCapacity(o: CapacityOptions): Promise<{ result: Capacit
           if (point && !point.generatorSaturated) runs.push(point);
           if (point && k > 1 && !point.generatorSaturated) log(`    run ${run}: ${point.passed ? "pass" : `fail (${point.failed.join("; ")})`}`);
         }
-        if (point && !point.generatorSaturated && k > 1) point = combineRuns(players, runs);
+        // A saturated later run leaves the point to its healthy runs; a saturated first one is inconclusive.
+        if (runs.length > 0) point = headlinePoint(players, runs);
       } catch (err) {
         const error = err instanceof Error ? err.message.split("\n")[0] : String(err);
         points.push({ ...emptyPoint(players), error });
@@ -122,6 +129,7 @@ export async function runCapacity(o: CapacityOptions): Promise<{ result: Capacit
 const SATURATED_ATTEMPTS = 2;
 
 async function runPoint(o: CapacityOptions, players: number, rampSec: number, dir: string, log: (line: string) => void): Promise<CapacityPoint> {
+  const query = pointQuery(o, players);
   const report = await runOnFreshServer(
     {
       serverConfig: o.serverConfig,
@@ -132,7 +140,7 @@ async function runPoint(o: CapacityOptions, players: number, rampSec: number, di
         durationSec: o.durationSec,
         rampSec,
         rate: o.rate,
-        query: mergeQuery(o.query, `cap=${players}`),
+        query,
         workers: o.workers,
         name: `capacity-${players}`,
       },
@@ -141,5 +149,5 @@ async function runPoint(o: CapacityOptions, players: number, rampSec: number, di
     },
     log,
   );
-  return { ...pointFrom(players, report), report: basename(writeReport(report, dir)) };
+  return { ...pointFrom(players, report), query, report: basename(writeReport(report, dir)) };
 }

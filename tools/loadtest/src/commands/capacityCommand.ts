@@ -1,6 +1,7 @@
 /** `loadtest capacity`: the command line of the capacity sweep. */
 import { Option, type Command } from "commander";
 import { CAPACITY_LIMITS } from "../capacity/capacityJudge";
+import { CAPACITY_DENSITIES, defaultDensity } from "../capacity/capacityDensity";
 import { capacityTable, capacityVerdict } from "../capacity/capacityReport";
 import { MAX_JOIN_RATE } from "../capacity/capacityResult";
 import { runCapacity } from "../capacity/capacityRun";
@@ -19,7 +20,12 @@ export function registerCapacityCommand(program: Command): void {
       )
       .option("--scenario <name>", "scenario", "agar")
       .option("--server <config>", "\"staging\" or a wrangler config path", "staging")
-      .option("--query <qs>", "DEV_MODE query (e.g. tickMs=33&syncIntervalMs=33); cap=<players> is added per point")
+      .option("--query <qs>", "DEV_MODE query (e.g. tickMs=33&syncIntervalMs=33); the density's aoi and world and cap=<players> are added per point")
+      .addOption(
+        new Option("--density <d>", "standard: the world grows with the players (agar: aoi=250, world=1000·√(N/100)); sparse: the game's default world (default: standard where the scenario has one)").choices([
+          ...CAPACITY_DENSITIES,
+        ]),
+      )
       .option("--rate <n>", "inputs per second per player (default: the scenario's)", posNum("rate"))
       .option("-d, --duration <sec>", "steady window per point, seconds", posNum("duration"), 20)
       .option("--join-rate <n>", `joins per second during the ramp (<= ${MAX_JOIN_RATE}; the room admits 20/s)`, posNum("join-rate"), MAX_JOIN_RATE)
@@ -30,7 +36,7 @@ export function registerCapacityCommand(program: Command): void {
       .option("--max <n>", "never try more players than this", posInt("max"), 400)
       .option("--max-minutes <n>", "start no point after this many minutes", posNum("max-minutes"), 30)
       .option("--cooldown <sec>", "pause between points", num("cooldown"), 5)
-      .option("--runs <k>", "runs per point, each on a fresh server; a point passes when most of them pass (runs stop once that is settled), its figures are their medians", posInt("runs"), 1)
+      .option("--runs <k>", "runs per point, each on a fresh server; the first run is the point's verdict and figures, the table adds how many of the k passed", posInt("runs"), 1)
       .option("--workers <k>", "generator worker threads", posInt("workers"))
       .option("--name <name>", "result name", "capacity")
       .option("--out <dir>", "results directory", RESULTS_DIR),
@@ -40,6 +46,7 @@ export function registerCapacityCommand(program: Command): void {
       scenario: o.scenario,
       serverConfig: o.server,
       query: o.query,
+      density: o.density ?? defaultDensity(o.scenario),
       rate: o.rate,
       durationSec: o.duration,
       joinRate: o.joinRate,

@@ -11,7 +11,7 @@ import type { RoomData } from "./roomMetrics";
 import { round2 } from "./round2";
 import { ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./scheduleAccounting";
 import { SPIKE_THRESHOLD_MS } from "./spikes";
-import { flushP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
+import { flushP99Ms, flushSliceP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
 
 /** Figures derived from the mergeable data; recomputed after every merge. */
 export interface Summary {
@@ -83,6 +83,8 @@ export interface Summary {
     missing: number;
     /** Worst room's flush p99 from tk:stats (ms); null when no snapshot exposes it. */
     flushP99Ms: number | null;
+    /** Worst room's p99 of a flush's longest slice (ms): the longest task a flush ran. */
+    flushSliceP99Ms?: number | null;
     tickP99Ms: number | null;
     /** Worst room's tick-timer lateness p99 (ms): how long the timer waited behind other work. */
     timerLateP99Ms?: number | null;
@@ -223,6 +225,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       fetched: fetched.length,
       missing: rooms.length - fetched.length,
       flushP99Ms: maxOrNull(fetched.map((r) => flushP99Ms(r.tkStats!.stats))),
+      flushSliceP99Ms: maxOrNull(fetched.map((r) => flushSliceP99Ms(r.tkStats!.stats))),
       tickP99Ms: maxOrNull(fetched.map((r) => tickP99Ms(r.tkStats!.stats))),
       timerLateP99Ms: maxOrNull(fetched.map((r) => timerLateP99Ms(r.tkStats!.stats))),
     },

@@ -9,6 +9,9 @@ export const FLUSH_P99_PATHS = ["flush.p99", "flushMs.p99", "flush.p99Ms"] as co
 /** Paths (dot-separated, milliseconds) where the tick-duration p99 may live. */
 export const TICK_P99_PATHS = ["tick.p99", "tickMs.p99", "tick.p99Ms"] as const;
 
+/** Paths (dot-separated, milliseconds) where the p99 of a flush's longest slice (task) may live. */
+export const FLUSH_SLICE_P99_PATHS = ["flushSlice.p99"] as const;
+
 /** Paths (dot-separated, milliseconds) where the tick timer's lateness p99 may live. */
 export const TIMER_LATE_P99_PATHS = ["timerLate.p99"] as const;
 
@@ -34,6 +37,14 @@ export function firstNumber(obj: unknown, paths: readonly string[]): number | nu
 /** Flush-duration p99 (ms) from a tk:stats snapshot, or null when the snapshot lacks it. */
 export function flushP99Ms(stats: unknown): number | null {
   return firstNumber(stats, FLUSH_P99_PATHS);
+}
+
+/**
+ * The p99 of each flush's longest slice (ms): how long a flush held the room's thread at once
+ * (the room sends a big flush in slices; `flush` spans them all). Null from a room without slices.
+ */
+export function flushSliceP99Ms(stats: unknown): number | null {
+  return firstNumber(stats, FLUSH_SLICE_P99_PATHS);
 }
 
 /** Tick-duration p99 (ms) from a tk:stats snapshot, or null when the snapshot lacks it. */

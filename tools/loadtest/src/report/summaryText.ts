@@ -52,7 +52,7 @@ export function formatSummary(r: Report): string {
     ],
     [
       "room tk:stats",
-      `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")}, tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}, timer late p99 ${fmt(s.roomStats.timerLateP99Ms ?? null, " ms")}`,
+      `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")} (longest slice p99 ${fmt(s.roomStats.flushSliceP99Ms ?? null, " ms")}), tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}, timer late p99 ${fmt(s.roomStats.timerLateP99Ms ?? null, " ms")}`,
     ],
     [
       "generator",
