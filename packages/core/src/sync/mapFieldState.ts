@@ -1,4 +1,4 @@
-import { type FrameWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
+import { type BinaryReader, DecodeError, type FrameWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
 
 /** Tombstones kept beyond the live key count before the oldest half is forgotten. */
 const MIN_TOMBSTONES = 32;
@@ -121,6 +121,63 @@ export class MapFieldState {
     this.horizon = this.tombVers[drop - 1];
     this.tombKeys = this.tombKeys.slice(drop);
     this.tombVers = this.tombVers.slice(drop);
+  }
+
+  /**
+   * Writes the state whole, internals included (keys in their array order, the epoch each last
+   * changed at, tombstones, horizon): a mirror of the world (see `MirrorWorld`) then answers
+   * {@link writeFull} and {@link writeChange} for any baseline with the same bytes as this one.
+   */
+  writeState(w: FrameWriter): void {
+    w.varuint(this.version);
+    w.varuint(this.horizon);
+    const n = this.keys.length;
+    w.varuint(n);
+    for (let i = 0; i < n; i++) {
+      w.varuint(this.keys[i]);
+      // Quantized values are int32 bits (a u32 field's too), so a zigzag varint is exact.
+      w.varint(this.qs[i]);
+      w.varuint(this.vers[i]);
+    }
+    const t = this.tombKeys.length;
+    w.varuint(t);
+    for (let i = 0; i < t; i++) {
+      w.varuint(this.tombKeys[i]);
+      w.varuint(this.tombVers[i]);
+    }
+  }
+
+  /** Replaces this state with one {@link writeState} wrote. Throws `DecodeError` on a malformed one. */
+  readState(r: BinaryReader): void {
+    const version = r.varuint();
+    const horizon = r.varuint();
+    const n = r.varuint();
+    if (n > this.maxKeys) throw new DecodeError("too_large", `map state of ${n} keys exceeds ${this.maxKeys}`);
+    this.index.clear();
+    this.keys.length = 0;
+    this.qs.length = 0;
+    this.vers.length = 0;
+    this.seen.length = 0;
+    for (let i = 0; i < n; i++) {
+      const k = r.varuint();
+      if (this.index.has(k)) throw new DecodeError("bad_value", `map state repeats key ${k}`);
+      this.index.set(k, i);
+      this.keys.push(k);
+      this.qs.push(r.varint());
+      this.vers.push(r.varuint());
+      this.seen.push(0);
+    }
+    const t = r.varuint();
+    // Bounded by the remaining bytes (two varuints each), so a hostile count allocates nothing.
+    if (t * 2 > r.remaining) throw new DecodeError("truncated", `map state of ${t} tombstones is cut short`);
+    this.tombKeys = [];
+    this.tombVers = [];
+    for (let i = 0; i < t; i++) {
+      this.tombKeys.push(r.varuint());
+      this.tombVers.push(r.varuint());
+    }
+    this.version = version;
+    this.horizon = horizon;
   }
 
   /** Writes the whole map (entity enter). */

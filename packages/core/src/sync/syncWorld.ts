@@ -20,6 +20,7 @@ import { writeEnter } from "./entityWire";
 import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { Viewer } from "./viewer";
+import type { WorldLog } from "./worldLog";
 
 /** How a {@link SyncWorld} partitions space and how far and how often viewers see. */
 export interface SyncWorldOptions {
@@ -100,15 +101,24 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
   /** @internal Entries of `changed` in use. */
   changedCount = 0;
 
+  /**
+   * @internal The feed that tells relays what changed (see `WorldFeed`), or null. Told of every
+   * grid change in order, so a mirror's grid answers queries in the same order as this one's.
+   */
+  log: WorldLog | null = null;
+  /** @internal Per slot: 1 when the entity is global (in no grid cell). */
+  isGlobal = new Uint8Array(64);
+  /** @internal Live entity ids in `live[0..size)`. */
+  live = new Int32Array(64);
+  /** @internal Every viewer by player id. */
+  readonly viewers = new Map<number, Viewer>();
+
   private records: (Record<string, unknown> | undefined)[] = [];
   private rawStrings: unknown[] = [];
-  private isGlobal = new Uint8Array(64);
-  private live = new Int32Array(64);
   private livePos = new Int32Array(64);
   private liveCount = 0;
   private readonly free: number[] = [];
   private highWater = 0;
-  private readonly viewers = new Map<number, Viewer>();
 
   constructor(
     /** The entity schema records are written and encoded with. */
@@ -168,8 +178,15 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     this.quantizeEntity(id, t, false);
     const global = options?.global === true || t.xIndex < 0;
     this.isGlobal[id] = global ? 1 : 0;
-    if (global) this.grid.insertGlobal(id);
-    else this.grid.insert(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
+    if (global) {
+      this.grid.insertGlobal(id);
+      if (this.log !== null) this.log.spawned(id, true, 0, 0);
+    } else {
+      const x = +(rec[t.fields[t.xIndex].name] as number);
+      const y = +(rec[t.fields[t.yIndex].name] as number);
+      this.grid.insert(id, x, y);
+      if (this.log !== null) this.log.spawned(id, false, x, y);
+    }
     return id;
   }
 
@@ -190,6 +207,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
   despawn(id: number): void {
     if (!this.isAlive(id)) return;
     this.grid.remove(id);
+    if (this.log !== null) this.log.despawned(id);
     this.rows[id * this.rowSize + EntityRow.Type] = -1;
     this.records[id] = undefined;
     const base = id * this.stride;
@@ -211,7 +229,10 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     if (!this.isAlive(id) || this.isGlobal[id]) return;
     const t = this.schema.types[this.typeIndexOf(id)];
     const rec = this.records[id]!;
-    this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
+    const x = +(rec[t.fields[t.xIndex].name] as number);
+    const y = +(rec[t.fields[t.yIndex].name] as number);
+    this.grid.move(id, x, y);
+    if (this.log !== null) this.log.moved(id, x, y);
   }
 
   /** True when `id` is a live entity. */
@@ -257,7 +278,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
 
   /** Forgets a player's viewer (when the seat is freed for good). */
   removeViewer(playerId: number): void {
-    this.viewers.delete(playerId);
+    if (this.viewers.delete(playerId) && this.log !== null) this.log.viewerRemoved(playerId);
   }
 
   /**
@@ -274,7 +295,10 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
       if (this.quantizeEntity(id, t, true)) this.changed[this.changedCount++] = id;
       if (this.isGlobal[id] === 0) {
         const rec = this.records[id]!;
-        this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
+        const x = +(rec[t.fields[t.xIndex].name] as number);
+        const y = +(rec[t.fields[t.yIndex].name] as number);
+        this.grid.move(id, x, y);
+        if (this.log !== null) this.log.moved(id, x, y);
       }
     }
   }
