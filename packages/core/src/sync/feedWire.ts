@@ -27,7 +27,7 @@
  * Positions are the raw doubles the world gave its grid: query results and squared distances
  * (hence refresh tiers) come out bit for bit the same.
  */
-import { type EntityType, FieldCode, type FrameWriter } from "@tikron/protocol";
+import { type EntityType, FieldCode, type FrameWriter, type SchemaDecl } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { writeUtf8 } from "./entityWire";
 import type { QuantizedWorld } from "./quantizedWorld";
@@ -55,7 +55,7 @@ export const FeedOp = {
 } as const;
 
 /** Writes entity `e` whole from the world's store (see the module comment). */
-export function writeEntityState(world: QuantizedWorld, w: FrameWriter, e: number): void {
+export function writeEntityState<D extends SchemaDecl>(world: QuantizedWorld<D>, w: FrameWriter, e: number): void {
   const er = e * world.rowSize;
   const rows = world.rows;
   const t: EntityType = world.schema.types[rows[er + EntityRow.Type]];
@@ -79,7 +79,7 @@ export function writeEntityState(world: QuantizedWorld, w: FrameWriter, e: numbe
 }
 
 /** Writes what the last flush changed in entity `e` (it is in `world.changed`). */
-export function writeEntityChange(world: QuantizedWorld, w: FrameWriter, e: number): void {
+export function writeEntityChange<D extends SchemaDecl>(world: QuantizedWorld<D>, w: FrameWriter, e: number): void {
   const er = e * world.rowSize;
   const rows = world.rows;
   const t: EntityType = world.schema.types[rows[er + EntityRow.Type]];

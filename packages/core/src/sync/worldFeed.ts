@@ -4,7 +4,7 @@
  * world's own encoder would (layout in `feedWire`).
  */
 import { IdBuffer } from "@tikron/aoi";
-import { FrameWriter } from "@tikron/protocol";
+import { FrameWriter, type SchemaDecl } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { FeedKind, FeedOp, writeEntityChange, writeEntityState, writeViewer } from "./feedWire";
 import type { SyncWorld } from "./syncWorld";
@@ -24,7 +24,7 @@ import type { WorldLog } from "./worldLog";
  * call {@link writeUpdate}; a snapshot is written right after an update, before the game runs
  * again.
  */
-export class WorldFeed implements WorldLog {
+export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
   private readonly ops = new FrameWriter(1 << 12);
   private readonly viewerBuf = new FrameWriter(256);
   private viewerCount = 0;
@@ -46,7 +46,7 @@ export class WorldFeed implements WorldLog {
   private readonly sent = new WeakMap<Viewer, Float64Array>();
   private readonly visitViewer = this.noteViewer.bind(this);
 
-  constructor(private readonly world: SyncWorld) {
+  constructor(private readonly world: SyncWorld<D>) {
     if (world.log !== null) throw new Error("the world already has a feed");
     world.log = this;
     this.lastEpoch = world.epoch;
