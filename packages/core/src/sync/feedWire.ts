@@ -23,7 +23,8 @@
  * Entity state: `varuint id, varuint changedAt`, then per field: a scalar's quantized value
  * (varint: int32 bits), a string's change epoch and its UTF-8, a map's change epoch and its
  * whole `MapFieldState`. Entity change: `varuint id, varuint mask`, then per field in the mask
- * its new value (strings and maps changed at the update's epoch, so it is not repeated).
+ * its new value (strings and maps changed at the update's epoch, so it is not repeated; a map
+ * sends the keys its last sync removed and set, see `MapFieldState.writeChangeOfLastSync`).
  * Positions are the raw doubles the world gave its grid: query results and squared distances
  * (hence refresh tiers) come out bit for bit the same.
  */
@@ -95,7 +96,7 @@ export function writeEntityChange<D extends SchemaDecl>(world: QuantizedWorld<D>
     if ((mask & (1 << f)) === 0) continue;
     const code = fields[f].field.code;
     if (code === FieldCode.String) writeUtf8(w, world.stringBytes[so + f]!);
-    else if (code === FieldCode.Map) world.maps[so + f]!.writeState(w);
+    else if (code === FieldCode.Map) world.maps[so + f]!.writeChangeOfLastSync(w);
     else w.varint(rows[qo + f]);
   }
 }

@@ -285,7 +285,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> implements Quantized
         this.stringBytes[so + f] = r.bytes(r.varuint()).slice();
       } else if (code === FieldCode.Map) {
         rows[qo + f] = epoch;
-        this.maps[so + f]!.readState(r);
+        this.maps[so + f]!.readChange(r, epoch);
       } else {
         rows[qo + f] = r.varint();
       }
