@@ -2,7 +2,6 @@
  * {@link MirrorWorld}: a relay's copy of a simulation's world, kept by its feed, that the
  * unchanged per-client encoder reads as it would read the world itself.
  */
-import { GridAoi, PriorityTiers } from "@tikron/aoi";
 import {
   BinaryReader,
   DecodeError,
@@ -15,10 +14,9 @@ import {
 import { EntityRow } from "./entityRow";
 import { FeedKind, FeedOp } from "./feedWire";
 import { MapFieldState } from "./mapFieldState";
-import type { QuantizedWorld } from "./quantizedWorld";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
-import type { SyncWorldOptions } from "./syncWorld";
-import { Viewer, ViewerMode } from "./viewer";
+import { QuantizedStore, type SyncWorldOptions } from "./quantizedStore";
+import { type Viewer, ViewerMode } from "./viewer";
 
 /** What {@link MirrorWorld.apply} made of a feed message. */
 export type FeedApplied =
@@ -39,58 +37,22 @@ export type FeedApplied =
  * message that does not decode throws a `DecodeError` and leaves the mirror waiting for a
  * snapshot likewise.
  */
-export class MirrorWorld<D extends SchemaDecl = SchemaDecl> implements QuantizedWorld<D> {
-  /** The spatial index, replayed from the feed. */
-  grid: GridAoi;
-  /** The refresh tiers viewers see through. */
-  readonly tiers: PriorityTiers;
+export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore<D> {
   /** The per-client encoder over this mirror (the same class the world itself uses). */
   readonly encoder: SchemaStateEncoder<D>;
-  /** The schema's largest field count. */
-  readonly stride: number;
-  /** Ints per entity row of `rows`. */
-  readonly rowSize: number;
-  /** The epoch of the last flush applied. */
-  epoch = 0;
   /** The room's flush index of the last update: what the encoder's `beginFlush` takes. */
   flushIndex = 0;
-  /** @internal Rows as `SyncWorld.rows`. */
-  rows: Int32Array<ArrayBuffer>;
-  /** @internal As `SyncWorld.stringBytes`. */
-  stringBytes: (Uint8Array | undefined)[] = [];
-  /** @internal As `SyncWorld.maps`. */
-  maps: (MapFieldState | undefined)[] = [];
-  /** @internal As `SyncWorld.prevValues`. */
-  prevValues: Int32Array<ArrayBuffer>;
-  /** @internal As `SyncWorld.changed`. */
-  changed = new Int32Array(64);
-  /** @internal Entries of `changed` in use. */
-  changedCount = 0;
 
-  private slots = 64;
   private seq = 0;
   private synced = false;
-  private readonly viewers = new Map<number, Viewer>();
 
   constructor(
-    /** The entity schema of the simulation's world. */
-    readonly schema: Schema<D>,
+    schema: Schema<D>,
     /** The simulation world's options (the same tiers and cell size). */
     options: SyncWorldOptions,
   ) {
-    this.tiers = new PriorityTiers(options.tiers);
-    this.grid = new GridAoi(options.cellSize ?? Math.max(this.tiers.radius / 2, 1));
-    this.stride = Math.max(1, schema.maxFields);
-    this.rowSize = EntityRow.Values + this.stride;
-    this.rows = new Int32Array(this.slots * this.rowSize);
-    this.prevValues = new Int32Array(this.slots * this.stride);
-    for (let i = 0; i < this.slots; i++) this.rows[i * this.rowSize + EntityRow.Type] = -1;
+    super(schema, options);
     this.encoder = new SchemaStateEncoder(this);
-  }
-
-  /** Slots allocated so far. */
-  get capacity(): number {
-    return this.slots;
   }
 
   /** Number of the last update applied (or the update a snapshot was taken after). */
@@ -105,31 +67,6 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> implements Quantized
 
   /** Nothing to do: the feed carries the flush already quantized. */
   quantizeAll(): void {}
-
-  /**
-   * The viewer of `playerId` (created blind on first use), kept in step by the feed. One object
-   * per player for good: a relay's client may connect (and take its viewer) before the update
-   * that tells the mirror the world forgot and remade that player's viewer, so a forgotten
-   * viewer is reset in place, not replaced.
-   */
-  viewer(playerId: number): Viewer {
-    let v = this.viewers.get(playerId);
-    if (!v) {
-      v = new Viewer(playerId, this);
-      this.viewers.set(playerId, v);
-    }
-    return v;
-  }
-
-  /** True when `id` is a live entity. */
-  isAlive(id: number): boolean {
-    return id >= 0 && id < this.slots && this.rows[id * this.rowSize + EntityRow.Type] >= 0;
-  }
-
-  /** The spawn serial of a live entity, 0 if `id` is not alive. */
-  serialOf(id: number): number {
-    return this.isAlive(id) ? this.rows[id * this.rowSize + EntityRow.Serial] : 0;
-  }
 
   /** Applies one feed message, an update or a snapshot (see {@link FeedApplied}). */
   apply(message: Uint8Array): FeedApplied {
@@ -191,8 +128,8 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> implements Quantized
     this.seq = r.varuint();
     this.flushIndex = r.varuint();
     this.epoch = r.varuint();
+    // Emptied, the grid keeps no trace of its history that a query could show.
     for (let i = 0; i < this.slots; i++) if (this.isAlive(i)) this.despawn(i);
-    this.grid = new GridAoi(cellSize);
     for (let n = r.varuint(); n > 0; n--) {
       const id = this.readId(r);
       this.spawn(id, r.varuint(), r.varuint());
@@ -326,24 +263,14 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> implements Quantized
     return id;
   }
 
-  private growTo(n: number): void {
-    let cap = this.slots;
-    while (cap < n) cap *= 2;
-    const rows = new Int32Array(cap * this.rowSize);
-    rows.set(this.rows);
-    for (let i = this.slots; i < cap; i++) rows[i * this.rowSize + EntityRow.Type] = -1;
-    this.rows = rows;
-    const prev = new Int32Array(cap * this.stride);
-    prev.set(this.prevValues);
-    this.prevValues = prev;
-    const changed = new Int32Array(cap);
-    changed.set(this.changed);
-    this.changed = changed;
-    this.slots = cap;
-  }
 }
 
-/** What a viewer the world forgot looks like when it makes it again: blind, at the origin. */
+/**
+ * What a viewer the world forgot looks like when it makes it again: blind, at the origin. The
+ * mirror keeps one viewer object per player for good: a relay's client may connect (and take
+ * its viewer) before the update that says the world forgot and remade that player's viewer, so
+ * a forgotten viewer is reset in place, not replaced.
+ */
 function forget(v: Viewer): void {
   v.blind();
   v.center[0] = 0;

@@ -7,6 +7,7 @@ import { IdBuffer } from "@tikron/aoi";
 import { FrameWriter, type SchemaDecl } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
 import { FeedKind, FeedOp, writeEntityChange, writeEntityState, writeViewer } from "./feedWire";
+import { growInt32 } from "./quantizedStore";
 import type { SyncWorld } from "./syncWorld";
 import { type Viewer, ViewerMode } from "./viewer";
 import type { WorldLog } from "./worldLog";
@@ -236,7 +237,7 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
       this.ys[id] = y;
     }
     this.spawnedIn[id] = this.seq + 1;
-    if (this.spawnedCount === this.spawnedIds.length) this.spawnedIds = grow(this.spawnedIds, this.spawnedCount + 1);
+    if (this.spawnedCount === this.spawnedIds.length) this.spawnedIds = growInt32(this.spawnedIds, this.spawnedCount * 2);
     this.spawnedIds[this.spawnedCount++] = id;
   }
 
@@ -265,12 +266,14 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
 
   private reserve(id: number): void {
     if (id < this.spawnedIn.length) return;
-    this.spawnedIn = grow(this.spawnedIn, id + 1);
-    this.writtenIn = grow(this.writtenIn, id + 1);
-    const xs = new Float64Array(this.spawnedIn.length);
+    let cap = this.spawnedIn.length;
+    while (cap <= id) cap *= 2;
+    this.spawnedIn = growInt32(this.spawnedIn, cap);
+    this.writtenIn = growInt32(this.writtenIn, cap);
+    const xs = new Float64Array(cap);
     xs.set(this.xs);
     this.xs = xs;
-    const ys = new Float64Array(this.spawnedIn.length);
+    const ys = new Float64Array(cap);
     ys.set(this.ys);
     this.ys = ys;
   }
@@ -279,12 +282,4 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
 /** Equal doubles, NaN equal to itself (a NaN position must not be rewritten every flush). */
 function same(a: number, b: number): boolean {
   return a === b || (a !== a && b !== b);
-}
-
-function grow(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  let cap = a.length;
-  while (cap < n) cap *= 2;
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
 }

@@ -23,6 +23,7 @@ import {
 } from "@tikron/protocol";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { rng } from "../../bench/agarScene";
 import { MirrorWorld, type SyncClient, SyncWorld, WorldFeed } from "../../src/sync/index";
 
 /** The agar game's entity schema (as `packages/games` declares it). */
@@ -90,16 +91,6 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.constant({ k: "flush" as const }) },
 );
 
-/** Deterministic PRNG (mulberry32): an op's seed picks its values. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A value of `f` from `R`, sometimes out of range (the world clamps) or odd (NaN, empty). */
 function valueOf(f: Field, R: () => number, span: number): unknown {
