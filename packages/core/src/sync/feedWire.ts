@@ -12,7 +12,7 @@
  *
  * A **snapshot** (for a relay that starts, or missed an update), the state after update `seq`:
  *
- *     u8 FeedKind.Snapshot, u32 schema hash, f64 cell size, varuint seq, flushIndex, epoch,
+ *     u8 FeedKind.Snapshot, u32 schema hash, u32 incarnation, f64 cell size, varuint seq, flushIndex, epoch,
  *     varuint n, n × (varuint id, type, serial, entity state)
  *     varuint n, n × varuint id                 global entities, in the grid's order
  *     varuint n, n × (varuint id, f64 x, f64 y) placed entities, in the grid's scan order

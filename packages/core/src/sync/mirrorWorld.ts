@@ -23,7 +23,13 @@ export type FeedApplied =
   /** The world now holds the flush the message carried: encode it. */
   | "applied"
   /** The update does not follow the last one applied (or no snapshot came yet): ask for a snapshot. */
-  | "gap";
+  | "gap"
+  /**
+   * A snapshot of another world than the last one (the simulation restarted from its
+   * checkpoint): applied, but epochs and serials began again, so every client's baseline must
+   * go (release it and create a fresh one, as on a reconnect) before the next encode.
+   */
+  | "reset";
 
 /**
  * A world rebuilt from a `WorldFeed`: the same quantized rows, strings, maps, last-flush
@@ -45,6 +51,8 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
 
   private seq = 0;
   private synced = false;
+  /** The feed incarnation of the last snapshot, or -1 before the first. */
+  private incarnation = -1;
 
   constructor(
     schema: Schema<D>,
@@ -83,11 +91,12 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
     // Whatever throws below leaves a half-applied world: nothing is encoded from it again
     // until a snapshot replaces it.
     this.synced = false;
+    const before = this.incarnation;
     if (kind === FeedKind.Update) this.applyUpdate(r);
     else this.applySnapshot(r);
     r.expectEnd();
     this.synced = true;
-    return "applied";
+    return before !== -1 && this.incarnation !== before ? "reset" : "applied";
   }
 
   private applyUpdate(r: BinaryReader): void {
@@ -123,6 +132,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
   private applySnapshot(r: BinaryReader): void {
     const hash = r.u32();
     if (hash !== this.schema.hash >>> 0) throw new DecodeError("schema_mismatch", `feed of schema ${hash}, not ${this.schema.hash >>> 0}`);
+    this.incarnation = r.u32();
     const cellSize = r.f64();
     if (cellSize !== this.grid.cellSize) throw new DecodeError("bad_value", `feed grid cell ${cellSize}, not ${this.grid.cellSize}`);
     this.seq = r.varuint();

@@ -21,9 +21,9 @@ import type { WorldLog } from "./worldLog";
  * position, forgotten viewers) in order. Steady state allocates nothing: the history and
  * per-slot marks are typed arrays that grow only with the world.
  *
- * Use: attach to the world, then after every `encoder.beginFlush` (which quantizes the world)
- * call {@link writeUpdate}; a snapshot is written right after an update, before the game runs
- * again.
+ * Use: attach to the world (after restoring it from a checkpoint, if it was), then after every
+ * `encoder.beginFlush` (which quantizes the world) call {@link writeUpdate}; a snapshot is
+ * written right after an update, before the game runs again (or before the first update).
  */
 export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
   private readonly ops = new FrameWriter(1 << 12);
@@ -47,7 +47,14 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
   private readonly sent = new WeakMap<Viewer, Float64Array>();
   private readonly visitViewer = this.noteViewer.bind(this);
 
-  constructor(private readonly world: SyncWorld<D>) {
+  constructor(
+    private readonly world: SyncWorld<D>,
+    /**
+     * Tells this feed's world from any other a relay mirrored before (e.g. the same room before
+     * a restart): a mirror answers a snapshot of another incarnation with `"reset"`.
+     */
+    readonly incarnation: number = (Math.random() * 0x100000000) >>> 0,
+  ) {
     if (world.log !== null) throw new Error("the world already has a feed");
     world.log = this;
     this.lastEpoch = world.epoch;
@@ -133,6 +140,7 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
     }
     w.u8(FeedKind.Snapshot);
     w.u32(world.schema.hash >>> 0);
+    w.u32(this.incarnation);
     w.f64(world.grid.cellSize);
     w.varuint(this.seq);
     w.varuint(this.flushIndex);

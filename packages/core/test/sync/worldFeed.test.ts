@@ -99,6 +99,40 @@ describe("world feed", () => {
     expect(() => feed.writeUpdate(w.reset(), 1)).toThrow(/after every flush/);
   });
 
+  it("answers a snapshot of a restarted world with reset; with fresh baselines its clients then get the room's bytes", () => {
+    const { world, mirror, flush } = setup();
+    const ship = (x: number) => ({ x, y: 5, tag: "s", buffs: new Map([[1, 1]]), lit: false, v: 1, dir: 0 });
+    const a = world.spawn("ship", ship(1));
+    world.viewer(7).follow(a);
+    const old = mirror.encoder.createClient(7);
+    expect(mirror.apply(flush(0))).toBe("applied");
+    mirror.encoder.beginFlush(mirror.flushIndex);
+    expect(mirror.encoder.encodeClient(old, new FrameWriter())).toBe(true);
+
+    // The simulation restarts: a new world with the same entity under the same id, a new feed.
+    const restarted = new SyncWorld(mixed, options);
+    const b = restarted.spawn("ship", ship(1), { id: a });
+    restarted.viewer(7).follow(b);
+    const feed = new WorldFeed(restarted);
+    const w = new FrameWriter();
+    feed.writeSnapshot(w);
+    expect(mirror.apply(w.toBytes())).toBe("reset");
+    mirror.encoder.releaseClient(old);
+    const fresh = mirror.encoder.createClient(7);
+    const twin = restarted.encoder.createClient(7);
+    for (let i = 0; i < 3; i++) {
+      restarted.record(b, "ship")!.x = 10 * i;
+      restarted.encoder.beginFlush(i);
+      feed.writeUpdate(w.reset(), i);
+      expect(mirror.apply(w.toBytes())).toBe("applied");
+      mirror.encoder.beginFlush(mirror.flushIndex);
+      const x = new FrameWriter();
+      const y = new FrameWriter();
+      expect(mirror.encoder.encodeClient(fresh, y)).toBe(restarted.encoder.encodeClient(twin, x));
+      expect(y.toBytes()).toEqual(x.toBytes());
+    }
+  });
+
   it("writes nothing per entity for a flush in which nothing moved or changed", () => {
     const { world, flush } = setup();
     for (let i = 0; i < 50; i++) world.spawn("rock", { x: i, y: i, flags: new Map() });
