@@ -157,7 +157,7 @@ try {
 console.log(`## World feed benchmark (Node ${process.version}, ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cpus, commit ${commit})`);
 console.log(`agar, AOI 250, world 1000·√(N/100), 3 orbs per player, 20 Hz random walk; ${WARMUP} warm-up + ${MEASURE} measured flushes, ${REPEATS} repeat(s), medians of the per-repeat medians.`);
 console.log(`Load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
-console.log("| players | entities | update B/flush | quantize ms | write update ms | apply update ms | per-client work ms (room) | same on relay ms | write / per-client work | heap B write / apply | snapshot B (ms) | frames ≠ room |");
+console.log("| players | entities | update B/flush | quantize + shared updates ms | write update ms | apply update ms | per-client work ms (room) | same on relay ms | write / per-client work | heap B write / apply | snapshot B (ms) | frames ≠ room |");
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const players of PLAYERS) {
   const runs = Array.from({ length: REPEATS }, (_, r) => run(players, 42 + r));
