@@ -7,7 +7,6 @@ import {
   DecodeError,
   type EntityType,
   FieldCode,
-  MAX_ENTITY_ID,
   type Schema,
   type SchemaDecl,
 } from "@tikron/protocol";
@@ -17,6 +16,13 @@ import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { QuantizedStore, type SyncWorldOptions } from "./quantizedStore";
 import { type Viewer, ViewerMode } from "./viewer";
+
+/**
+ * Slots a mirror grows to at most: a world's ids are dense (never above its most entities at
+ * once), and each slot costs its row, so a message naming an id past this (a million entities,
+ * tens of MB of rows) is refused rather than allocated for.
+ */
+export const MAX_MIRRORED_SLOTS = 1 << 20;
 
 /** What {@link MirrorWorld.apply} made of a feed message. */
 export type FeedApplied =
@@ -267,7 +273,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
   /** An entity id, with room made for it. */
   private readId(r: BinaryReader): number {
     const id = r.varuint();
-    if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `feed entity id ${id} out of range`);
+    if (id >= MAX_MIRRORED_SLOTS) throw new DecodeError("too_large", `feed entity id ${id} is past ${MAX_MIRRORED_SLOTS} slots`);
     if (id >= this.slots) this.growTo(id + 1);
     return id;
   }
