@@ -1,12 +1,15 @@
 /**
  * State sync for binary rooms: the entity store games write to ({@link SyncWorld}), viewers,
  * the per-client delta encoder the room flushes through ({@link SchemaStateEncoder}), and a
- * world's entities as a checkpoint ({@link checkpointWorld}, {@link readWorldCheckpoint}).
+ * world's entities as a checkpoint ({@link checkpointWorld}, {@link readWorldCheckpoint}), and
+ * the feed that lets a relay encode a simulation's clients ({@link WorldFeed}, {@link MirrorWorld}).
  *
  * @module @tikron/core/sync
  */
 export { SyncWorld, MAX_RESTORED_ENTITY_ID, type SyncWorldOptions, type SpawnOptions } from "./syncWorld";
 export { checkpointWorld, readWorldCheckpoint, type WorldCheckpoint, type SavedEntity } from "./worldCheckpoint";
 export { SchemaStateEncoder } from "./schemaStateEncoder";
+export { WorldFeed } from "./worldFeed";
+export { MirrorWorld, type FeedApplied } from "./mirrorWorld";
 export { Viewer, ViewerMode } from "./viewer";
 export type { SyncClient } from "./syncClient";

@@ -1,4 +1,7 @@
-import { type FrameWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
+import { type BinaryReader, DecodeError, type FrameWriter, type Field, quantize, writeMapChangeHeader, writeScalarFull } from "@tikron/protocol";
+
+/** How a map's state travels in a feed update (see `writeChangeOfLastSync`). */
+const MapStateForm = { Whole: 0, Change: 1 } as const;
 
 /** Tombstones kept beyond the live key count before the oldest half is forgotten. */
 const MIN_TOMBSTONES = 32;
@@ -75,7 +78,9 @@ export class MapFieldState {
       this.seen.push(stamp);
       this.syncChanged = true;
     }
-    if (this.tombKeys.length > MIN_TOMBSTONES + 2 * this.keys.length) this.forgetOldTombstones();
+    // Until within bounds, not just once: a sync that changes nothing must not forget
+    // anything, or a mirror of this state (see `writeChangeOfLastSync`) would never hear of it.
+    while (this.tombKeys.length > MIN_TOMBSTONES + 2 * this.keys.length) this.forgetOldTombstones();
     if (this.syncChanged) this.version = epoch;
     return this.syncChanged;
   }
@@ -121,6 +126,128 @@ export class MapFieldState {
     this.horizon = this.tombVers[drop - 1];
     this.tombKeys = this.tombKeys.slice(drop);
     this.tombVers = this.tombVers.slice(drop);
+  }
+
+  /**
+   * Writes the state whole, internals included (keys in their array order, the epoch each last
+   * changed at, tombstones, horizon): a mirror of the world (see `MirrorWorld`) then answers
+   * {@link writeFull} and {@link writeChange} for any baseline with the same bytes as this one.
+   */
+  writeState(w: FrameWriter): void {
+    w.varuint(this.version);
+    w.varuint(this.horizon);
+    const n = this.keys.length;
+    w.varuint(n);
+    for (let i = 0; i < n; i++) {
+      w.varuint(this.keys[i]);
+      // Quantized values are int32 bits (a u32 field's too), so a zigzag varint is exact.
+      w.varint(this.qs[i]);
+      w.varuint(this.vers[i]);
+    }
+    const t = this.tombKeys.length;
+    w.varuint(t);
+    for (let i = 0; i < t; i++) {
+      w.varuint(this.tombKeys[i]);
+      w.varuint(this.tombVers[i]);
+    }
+  }
+
+  /** Replaces this state with one {@link writeState} wrote. Throws `DecodeError` on a malformed one. */
+  readState(r: BinaryReader): void {
+    const version = r.varuint();
+    const horizon = r.varuint();
+    const n = r.varuint();
+    if (n > this.maxKeys) throw new DecodeError("too_large", `map state of ${n} keys exceeds ${this.maxKeys}`);
+    this.index.clear();
+    this.keys.length = 0;
+    this.qs.length = 0;
+    this.vers.length = 0;
+    this.seen.length = 0;
+    for (let i = 0; i < n; i++) {
+      const k = r.varuint();
+      if (this.index.has(k)) throw new DecodeError("bad_value", `map state repeats key ${k}`);
+      this.index.set(k, i);
+      this.keys.push(k);
+      this.qs.push(r.varint());
+      this.vers.push(r.varuint());
+      this.seen.push(0);
+    }
+    const t = r.varuint();
+    // Bounded by the remaining bytes (two varuints each), so a hostile count allocates nothing.
+    if (t * 2 > r.remaining) throw new DecodeError("truncated", `map state of ${t} tombstones is cut short`);
+    this.tombKeys = [];
+    this.tombVers = [];
+    for (let i = 0; i < t; i++) {
+      this.tombKeys.push(r.varuint());
+      this.tombVers.push(r.varuint());
+    }
+    this.version = version;
+    this.horizon = horizon;
+  }
+
+  /**
+   * Writes what the last {@link sync} did (it changed the map, at epoch `version`) for a mirror
+   * holding the state from before it: the keys removed, in the order they were, then the keys
+   * set, in array order. Replayed by {@link readChange} in the order `sync` did them, the mirror
+   * ends with the same arrays. Should that sync also have forgotten some of its own tombstones,
+   * the removed keys are gone from here, and the state goes whole instead.
+   */
+  writeChangeOfLastSync(w: FrameWriter): void {
+    const epoch = this.version;
+    if (this.horizon >= epoch) {
+      w.u8(MapStateForm.Whole);
+      this.writeState(w);
+      return;
+    }
+    w.u8(MapStateForm.Change);
+    let t = this.tombVers.length;
+    while (t > 0 && this.tombVers[t - 1] === epoch) t--;
+    w.varuint(this.tombVers.length - t);
+    for (let i = t; i < this.tombKeys.length; i++) w.varuint(this.tombKeys[i]);
+    let set = 0;
+    for (let i = 0; i < this.vers.length; i++) if (this.vers[i] === epoch) set++;
+    w.varuint(set);
+    for (let i = 0; i < this.vers.length; i++) {
+      if (this.vers[i] !== epoch) continue;
+      w.varuint(this.keys[i]);
+      w.varint(this.qs[i]);
+    }
+  }
+
+  /** Applies what {@link writeChangeOfLastSync} wrote, as a sync at `epoch` would have. */
+  readChange(r: BinaryReader, epoch: number): void {
+    const form = r.u8();
+    if (form === MapStateForm.Whole) {
+      this.readState(r);
+      return;
+    }
+    if (form !== MapStateForm.Change) throw new DecodeError("bad_value", `map change form ${form}`);
+    for (let n = r.varuint(); n > 0; n--) {
+      const k = r.varuint();
+      const i = this.index.get(k);
+      if (i === undefined) throw new DecodeError("bad_value", `map change removes missing key ${k}`);
+      this.tombKeys.push(k);
+      this.tombVers.push(epoch);
+      this.removeAt(i);
+    }
+    for (let n = r.varuint(); n > 0; n--) {
+      const k = r.varuint();
+      const q = r.varint();
+      const i = this.index.get(k);
+      if (i !== undefined) {
+        this.qs[i] = q;
+        this.vers[i] = epoch;
+        continue;
+      }
+      if (this.keys.length >= this.maxKeys) throw new DecodeError("too_large", `map change exceeds ${this.maxKeys} keys`);
+      this.index.set(k, this.keys.length);
+      this.keys.push(k);
+      this.qs.push(q);
+      this.vers.push(epoch);
+      this.seen.push(0);
+    }
+    while (this.tombKeys.length > MIN_TOMBSTONES + 2 * this.keys.length) this.forgetOldTombstones();
+    this.version = epoch;
   }
 
   /** Writes the whole map (entity enter). */

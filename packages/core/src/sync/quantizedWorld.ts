@@ -6,7 +6,8 @@ import type { Viewer } from "./viewer";
 /**
  * What the encoder reads from a world: `SyncWorld`'s quantized store, grid and tiers. The
  * encoder depends on this shape, not on the world class, so the world can make its encoder
- * without the two files importing each other. Fields are documented on `SyncWorld`.
+ * without the two files importing each other. Fields are documented on `QuantizedStore`, which
+ * `SyncWorld` and a relay's `MirrorWorld` extend.
  */
 export interface QuantizedWorld<D extends SchemaDecl = SchemaDecl> {
   readonly schema: Schema<D>;

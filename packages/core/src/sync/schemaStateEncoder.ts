@@ -53,7 +53,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   private sharedStart = new Int32Array(64);
   private sharedEnd = new Int32Array(64);
 
-  /** @internal Made by {@link SyncWorld}; use `world.encoder`. */
+  /** @internal Made by `SyncWorld` and `MirrorWorld`; use `world.encoder`. */
   constructor(private readonly world: QuantizedWorld<D>) {
     this.schemaHash = world.schema.hash;
     this.events = world.schema.events;

@@ -2,7 +2,7 @@
  * {@link SyncWorld}, the entity store a binary game writes to and the room's flush reads from,
  * with its options and those of one spawned entity.
  */
-import { GridAoi, type IdBuffer, type PriorityTier, PriorityTiers } from "@tikron/aoi";
+import type { IdBuffer } from "@tikron/aoi";
 import {
   type EntityRecord,
   type EntityType,
@@ -19,18 +19,10 @@ import { EntityRow } from "./entityRow";
 import { writeEnter } from "./entityWire";
 import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
-import { Viewer } from "./viewer";
+import { QuantizedStore, type SyncWorldOptions, growInt32 } from "./quantizedStore";
+import type { WorldLog } from "./worldLog";
 
-/** How a {@link SyncWorld} partitions space and how far and how often viewers see. */
-export interface SyncWorldOptions {
-  /**
-   * Refresh tiers by distance, e.g. `[{ radius: 300, every: 1 }, { radius: 600, every: 4 }]`.
-   * The outermost radius is the AOI radius.
-   */
-  tiers: readonly PriorityTier[];
-  /** Grid cell side; defaults to half the AOI radius. */
-  cellSize?: number;
-}
+export type { SyncWorldOptions } from "./quantizedStore";
 
 /** Options of one spawned entity. */
 export interface SpawnOptions {
@@ -64,72 +56,32 @@ export const MAX_RESTORED_ENTITY_ID = 0xffff;
  * flush; call {@link moved} after changing `x`/`y` when the game also queries the world
  * mid-tick (e.g. for collisions).
  */
-export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
-  /** The spatial index of positioned, non-global entities. */
-  readonly grid: GridAoi;
-  /** The refresh tiers viewers see through. */
-  readonly tiers: PriorityTiers;
+export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore<D> {
   /** The `StateEncoder` to hand to the room (`sync: { mode: "binary", encoder }`). */
   readonly encoder: SchemaStateEncoder<D>;
-  /** The schema's largest field count: values per row, and stride of the string/map stores. */
-  readonly stride: number;
-  /** Ints per entity row of `rows`. */
-  readonly rowSize: number;
 
-  /** @internal Flushes quantized so far; every change is stamped with the epoch it was seen at. */
-  epoch = 1;
-  /**
-   * @internal One interleaved row per slot (see {@link EntityRow}): everything the per-client
-   * loop reads about an entity sits in one or two cache lines.
-   */
-  rows: Int32Array<ArrayBuffer>;
-  private slots = 64;
   /** @internal Per slot × field: normalized string values. */
   strings: (string | undefined)[] = [];
-  /** @internal Per slot × field: UTF-8 of `strings`, encoded once per change. */
-  stringBytes: (Uint8Array | undefined)[] = [];
-  /** @internal Per slot × field: map states. */
-  maps: (MapFieldState | undefined)[] = [];
   /**
-   * @internal Per slot × field: the values before this epoch's change, for entities that
-   * changed in the last {@link quantizeAll} (listed in `changed[0..changedCount)`).
+   * @internal The feed that tells relays what changed (see `WorldFeed`), or null. Told of every
+   * grid change in order, so a mirror's grid answers queries in the same order as this one's.
    */
-  prevValues: Int32Array<ArrayBuffer>;
-  /** @internal Entities whose values changed in the last {@link quantizeAll}. */
-  changed = new Int32Array(64);
-  /** @internal Entries of `changed` in use. */
-  changedCount = 0;
+  log: WorldLog | null = null;
+  /** @internal Per slot: 1 when the entity is global (in no grid cell). */
+  isGlobal = new Uint8Array(64);
+  /** @internal Live entity ids in `live[0..size)`. */
+  live = new Int32Array(64);
 
   private records: (Record<string, unknown> | undefined)[] = [];
   private rawStrings: unknown[] = [];
-  private isGlobal = new Uint8Array(64);
-  private live = new Int32Array(64);
   private livePos = new Int32Array(64);
   private liveCount = 0;
   private readonly free: number[] = [];
   private highWater = 0;
-  private readonly viewers = new Map<number, Viewer>();
 
-  constructor(
-    /** The entity schema records are written and encoded with. */
-    readonly schema: Schema<D>,
-    options: SyncWorldOptions,
-  ) {
-    this.tiers = new PriorityTiers(options.tiers);
-    // About half the radius: a query box then spans ~4×4 small cells, scanning fewer
-    // candidates than 3×3 radius-sized ones (measured; see the benchmark).
-    this.grid = new GridAoi(options.cellSize ?? Math.max(this.tiers.radius / 2, 1));
-    this.stride = Math.max(1, schema.maxFields);
-    this.rowSize = EntityRow.Values + this.stride;
-    this.rows = new Int32Array(this.slots * this.rowSize);
-    this.prevValues = new Int32Array(this.slots * this.stride);
-    for (let i = 0; i < this.slots; i++) this.rows[i * this.rowSize + EntityRow.Type] = -1;
+  constructor(schema: Schema<D>, options: SyncWorldOptions) {
+    super(schema, options);
     this.encoder = new SchemaStateEncoder(this);
-  }
-
-  /** Slots allocated so far (an upper bound on entity ids + 1). */
-  get capacity(): number {
-    return this.slots;
   }
 
   /** Number of live entities. */
@@ -168,8 +120,15 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     this.quantizeEntity(id, t, false);
     const global = options?.global === true || t.xIndex < 0;
     this.isGlobal[id] = global ? 1 : 0;
-    if (global) this.grid.insertGlobal(id);
-    else this.grid.insert(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
+    if (global) {
+      this.grid.insertGlobal(id);
+      if (this.log !== null) this.log.spawned(id, true, 0, 0);
+    } else {
+      const x = +(rec[t.fields[t.xIndex].name] as number);
+      const y = +(rec[t.fields[t.yIndex].name] as number);
+      this.grid.insert(id, x, y);
+      if (this.log !== null) this.log.spawned(id, false, x, y);
+    }
     return id;
   }
 
@@ -190,6 +149,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
   despawn(id: number): void {
     if (!this.isAlive(id)) return;
     this.grid.remove(id);
+    if (this.log !== null) this.log.despawned(id);
     this.rows[id * this.rowSize + EntityRow.Type] = -1;
     this.records[id] = undefined;
     const base = id * this.stride;
@@ -211,17 +171,10 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     if (!this.isAlive(id) || this.isGlobal[id]) return;
     const t = this.schema.types[this.typeIndexOf(id)];
     const rec = this.records[id]!;
-    this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
-  }
-
-  /** True when `id` is a live entity. */
-  isAlive(id: number): boolean {
-    return id >= 0 && id < this.slots && this.rows[id * this.rowSize + EntityRow.Type] >= 0;
-  }
-
-  /** The spawn serial of a live entity, 0 if `id` is not alive. */
-  serialOf(id: number): number {
-    return this.isAlive(id) ? this.rows[id * this.rowSize + EntityRow.Serial] : 0;
+    const x = +(rec[t.fields[t.xIndex].name] as number);
+    const y = +(rec[t.fields[t.yIndex].name] as number);
+    this.grid.move(id, x, y);
+    if (this.log !== null) this.log.moved(id, x, y);
   }
 
   /** @internal Type index of a live entity. */
@@ -245,19 +198,9 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     return this.grid.queryCircle(x, y, radius, out);
   }
 
-  /** The viewer of `playerId` (created blind on first use). It survives reconnects. */
-  viewer(playerId: number): Viewer {
-    let v = this.viewers.get(playerId);
-    if (!v) {
-      v = new Viewer(playerId, this);
-      this.viewers.set(playerId, v);
-    }
-    return v;
-  }
-
   /** Forgets a player's viewer (when the seat is freed for good). */
   removeViewer(playerId: number): void {
-    this.viewers.delete(playerId);
+    if (this.viewers.delete(playerId) && this.log !== null) this.log.viewerRemoved(playerId);
   }
 
   /**
@@ -274,7 +217,10 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
       if (this.quantizeEntity(id, t, true)) this.changed[this.changedCount++] = id;
       if (this.isGlobal[id] === 0) {
         const rec = this.records[id]!;
-        this.grid.move(id, +(rec[t.fields[t.xIndex].name] as number), +(rec[t.fields[t.yIndex].name] as number));
+        const x = +(rec[t.fields[t.xIndex].name] as number);
+        const y = +(rec[t.fields[t.yIndex].name] as number);
+        this.grid.move(id, x, y);
+        if (this.log !== null) this.log.moved(id, x, y);
       }
     }
   }
@@ -343,18 +289,9 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
     return id;
   }
 
-  private growTo(n: number): void {
-    let cap = this.slots;
-    while (cap < n) cap *= 2;
-    const rows = new Int32Array(cap * this.rowSize);
-    rows.set(this.rows);
-    for (let i = this.slots; i < cap; i++) rows[i * this.rowSize + EntityRow.Type] = -1;
-    this.rows = rows;
-    const prev = new Int32Array(cap * this.stride);
-    prev.set(this.prevValues);
-    this.prevValues = prev;
-    this.changed = growInt32(this.changed, cap);
-    this.slots = cap;
+  protected override growTo(n: number): void {
+    super.growTo(n);
+    const cap = this.slots;
     this.live = growInt32(this.live, cap);
     this.livePos = growInt32(this.livePos, cap);
     const g = new Uint8Array(cap);
@@ -364,9 +301,3 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> {
 }
 
 const utf8 = new TextEncoder();
-
-function growInt32(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
-}

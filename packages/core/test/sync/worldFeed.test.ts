@@ -1,0 +1,146 @@
+import { FrameWriter } from "@tikron/protocol";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MirrorWorld, SyncWorld, WorldFeed } from "../../src/sync/index";
+import { FeedParity, agarLike, fpsLike, mixed, opArb, type Op } from "./feedParity";
+
+const ops = fc.tuple(fc.nat(), fc.array(opArb, { minLength: 20, maxLength: 200, size: "max" }));
+
+function parity(schema: ConstructorParameters<typeof FeedParity>[0], tiers: { radius: number; every: number }[], span: number) {
+  return ([seed, list]: [number, Op[]]) => {
+    const run = new FeedParity(schema, { tiers }, span);
+    run.populate(seed, 40);
+    for (const op of list) run.run(op);
+    run.flush();
+    run.checkViews();
+    return run.stats;
+  };
+}
+
+describe("world feed parity: a client behind a relay gets the bytes the single room sends it", () => {
+  it("agar's schema", () => {
+    fc.assert(fc.property(ops, (l) => void parity(agarLike, [{ radius: 150, every: 1 }, { radius: 300, every: 3 }], 900)(l)), { numRuns: 50 });
+  });
+
+  it("fps's schema (a global scoreboard of maps)", () => {
+    fc.assert(fc.property(ops, (l) => void parity(fpsLike, [{ radius: 200, every: 1 }, { radius: 400, every: 2 }], 1200)(l)), { numRuns: 30 });
+  });
+
+  it("every field kind, strings and maps", () => {
+    fc.assert(fc.property(ops, (l) => void parity(mixed, [{ radius: 120, every: 1 }, { radius: 260, every: 4 }], 800)(l)), { numRuns: 60 });
+  });
+
+  it("covers relays started mid-game and relays that lost an update", () => {
+    // The scenarios above must actually happen in random runs, not just be possible.
+    const total = { flushes: 0, frames: 0, snapshotStarts: 0, recoveries: 0 };
+    fc.assert(
+      fc.property(ops, (l) => {
+        const s = parity(mixed, [{ radius: 120, every: 1 }, { radius: 260, every: 4 }], 800)(l);
+        for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += s[k];
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+    expect(total.frames).toBeGreaterThan(800);
+    expect(total.snapshotStarts).toBeGreaterThan(20);
+    expect(total.recoveries).toBeGreaterThan(20);
+  });
+});
+
+describe("world feed", () => {
+  const options = { tiers: [{ radius: 100, every: 1 }] };
+
+  function setup() {
+    const world = new SyncWorld(mixed, options);
+    const feed = new WorldFeed(world);
+    const mirror = new MirrorWorld(mixed, options);
+    const w = new FrameWriter();
+    feed.writeSnapshot(w);
+    expect(mirror.apply(w.toBytes())).toBe("applied");
+    const flush = (i: number) => {
+      world.encoder.beginFlush(i);
+      feed.writeUpdate(w.reset(), i);
+      return w.toBytes();
+    };
+    return { world, feed, mirror, w, flush };
+  }
+
+  it("refuses an update that does not follow, and every one after it until a snapshot", () => {
+    const { world, feed, mirror, w, flush } = setup();
+    world.spawn("rock", { x: 1, y: 2, flags: new Map() });
+    expect(mirror.apply(flush(0))).toBe("applied");
+    flush(1); // lost
+    world.spawn("rock", { x: 3, y: 4, flags: new Map() });
+    expect(mirror.apply(flush(2))).toBe("gap");
+    expect(mirror.isSynced).toBe(false);
+    expect(mirror.apply(flush(3))).toBe("gap");
+    feed.writeSnapshot(w.reset());
+    expect(mirror.apply(w.toBytes())).toBe("applied");
+    expect(mirror.lastSeq).toBe(feed.lastSeq);
+    expect(mirror.serialOf(1)).toBe(world.serialOf(1));
+    expect(mirror.apply(flush(4))).toBe("applied");
+  });
+
+  it("a message that does not decode throws and leaves the mirror waiting for a snapshot", () => {
+    const { world, mirror, flush } = setup();
+    world.spawn("ship", { x: 1, y: 2, tag: "a", buffs: new Map([[1, 2]]), lit: true, v: -3, dir: 1 });
+    const update = flush(0);
+    expect(() => mirror.apply(update.subarray(0, update.length - 3))).toThrow();
+    expect(mirror.isSynced).toBe(false);
+    expect(mirror.apply(flush(1))).toBe("gap");
+  });
+
+  it("refuses a snapshot of another schema and an update written after a skipped flush", () => {
+    const { world, feed, w } = setup();
+    const other = new MirrorWorld(fpsLikeOrThrow(), options);
+    feed.writeSnapshot(w.reset());
+    expect(() => other.apply(w.toBytes())).toThrow(/schema/);
+    world.encoder.beginFlush(0);
+    world.encoder.beginFlush(1);
+    expect(() => feed.writeUpdate(w.reset(), 1)).toThrow(/after every flush/);
+  });
+
+  it("answers a snapshot of a restarted world with reset; with fresh baselines its clients then get the room's bytes", () => {
+    const { world, mirror, flush } = setup();
+    const ship = (x: number) => ({ x, y: 5, tag: "s", buffs: new Map([[1, 1]]), lit: false, v: 1, dir: 0 });
+    const a = world.spawn("ship", ship(1));
+    world.viewer(7).follow(a);
+    const old = mirror.encoder.createClient(7);
+    expect(mirror.apply(flush(0))).toBe("applied");
+    mirror.encoder.beginFlush(mirror.flushIndex);
+    expect(mirror.encoder.encodeClient(old, new FrameWriter())).toBe(true);
+
+    // The simulation restarts: a new world with the same entity under the same id, a new feed.
+    const restarted = new SyncWorld(mixed, options);
+    const b = restarted.spawn("ship", ship(1), { id: a });
+    restarted.viewer(7).follow(b);
+    const feed = new WorldFeed(restarted);
+    const w = new FrameWriter();
+    feed.writeSnapshot(w);
+    expect(mirror.apply(w.toBytes())).toBe("reset");
+    mirror.encoder.releaseClient(old);
+    const fresh = mirror.encoder.createClient(7);
+    const twin = restarted.encoder.createClient(7);
+    for (let i = 0; i < 3; i++) {
+      restarted.record(b, "ship")!.x = 10 * i;
+      restarted.encoder.beginFlush(i);
+      feed.writeUpdate(w.reset(), i);
+      expect(mirror.apply(w.toBytes())).toBe("applied");
+      mirror.encoder.beginFlush(mirror.flushIndex);
+      const x = new FrameWriter();
+      const y = new FrameWriter();
+      expect(mirror.encoder.encodeClient(fresh, y)).toBe(restarted.encoder.encodeClient(twin, x));
+      expect(y.toBytes()).toEqual(x.toBytes());
+    }
+  });
+
+  it("writes nothing per entity for a flush in which nothing moved or changed", () => {
+    const { world, flush } = setup();
+    for (let i = 0; i < 50; i++) world.spawn("rock", { x: i, y: i, flags: new Map() });
+    flush(0);
+    expect(flush(1).length).toBeLessThan(12);
+  });
+});
+
+function fpsLikeOrThrow() {
+  return fpsLike;
+}
