@@ -33,8 +33,8 @@ export interface RoomParts {
   readonly stats: RoomStats;
 }
 
-/** What a room's sockets need from it. */
-export interface RoomSocketsDeps extends RoomParts {
+/** What a room's sockets need from it (not its game: a relay's sockets use them too). */
+export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
   readonly writer: FrameWriter;
   readonly sessions: SessionTracker;
   readonly admission: Admission;
