@@ -7,8 +7,10 @@
 import { CloseCode, MAX_CLIENT_FRAME_BYTES } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { AnyGameTypes } from "@tikron/protocol";
 import { RelayedTestRoom, TestRoom, type TestClient } from "../../src/testing";
 import { DOT_STEP, DotsGame, dotsDefinition, dotsSchema, dotsTypes } from "../testing/games";
+import { FieldGame, fieldDefinition, fieldSchema, fieldTypes, fieldWorldOptions } from "./fieldGame";
 
 const worldOptions = { tiers: [{ radius: 1000, every: 1 }] };
 const relayed = (overrides = {}) =>
@@ -125,7 +127,7 @@ describe("relayed room", () => {
 
 type Op =
   | { kind: "join"; relay: number }
-  | { kind: "input"; who: number; dx: -1 | 0 | 1; n: number }
+  | { kind: "input"; who: number; v: number; n: number }
   | { kind: "badInput"; who: number }
   | { kind: "garbage"; who: number }
   | { kind: "shout"; who: number }
@@ -136,7 +138,7 @@ type Op =
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("join" as const), relay: fc.nat(1) }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("input" as const), who: fc.nat(7), dx: fc.constantFrom(-1 as const, 0 as const, 1 as const), n: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("input" as const), who: fc.nat(7), v: fc.nat(4), n: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("badInput" as const), who: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("garbage" as const), who: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("shout" as const), who: fc.nat(7) }) },
@@ -146,13 +148,41 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("advance" as const), ticks: fc.integer({ min: 1, max: 3 }) }) },
 );
 
+type AnyClient = TestClient<AnyGameTypes>;
+
+/** A game the parity runs on: its single room, its relayed room, and its inputs (`v` in 0..4; `bad`: one its decodeInput refuses). */
+interface Kit {
+  single(): TestRoom<AnyGameTypes>;
+  split(): RelayedTestRoom<AnyGameTypes>;
+  input(v: number): unknown;
+  bad: unknown;
+}
+
+const dotsKit: Kit = {
+  single: () => new TestRoom(dotsDefinition, dotsTypes) as unknown as TestRoom<AnyGameTypes>,
+  split: () => relayed() as unknown as RelayedTestRoom<AnyGameTypes>,
+  input: (v) => ({ dx: (v % 3) - 1 }),
+  bad: { dx: 2 },
+};
+
+const fieldKit = (seed: number): Kit => ({
+  single: () => new TestRoom(fieldDefinition(seed), fieldTypes) as unknown as TestRoom<AnyGameTypes>,
+  split: () =>
+    new RelayedTestRoom<typeof fieldTypes, FieldGame, typeof fieldSchema.decl>(fieldDefinition(seed), fieldTypes, {
+      world: (g) => g.world,
+      worldOptions: fieldWorldOptions,
+    }) as unknown as RelayedTestRoom<AnyGameTypes>,
+  input: (v) => ({ dir: v }),
+  bad: { dir: 9 },
+});
+
 /** What a client decoded, but the seat token (random per room). */
-function seen(c: Client) {
+function seen(c: AnyClient) {
   const { token: _token, ...welcome } = c.welcome ?? { token: "" };
   return {
     welcome,
     frames: c.frames,
-    state: [...c.state.values()].map((e) => [e.id, { ...e.record }]),
+    state: [...(c.state as Iterable<unknown> as { values(): Iterable<{ id: number; record: object }> }).values()].map((e) => [e.id, { ...e.record }]),
     notices: c.notices,
     errors: c.errors,
     closed: c.closed,
@@ -160,13 +190,15 @@ function seen(c: Client) {
   };
 }
 
-/** Runs `ops` on a single room and on a relayed one; after every advance each client decoded the same. */
-function parity(ops: readonly Op[]): number {
-  const single = new TestRoom(dotsDefinition, dotsTypes);
-  const split = relayed();
-  const a: Client[] = [];
-  const b: Client[] = [];
+/** Runs `ops` on a single room and on a relayed one; after every tick each client decoded the same. */
+function parity(kit: Kit, ops: readonly Op[]): { checks: number; partial: number } {
+  const single = kit.single();
+  const split = kit.split();
+  const a: AnyClient[] = [];
+  const b: AnyClient[] = [];
   let checks = 0;
+  /** Checks at which some client saw only part of the world (the AOI at work). */
+  let partial = 0;
   const live = (i: number) => i < a.length && a[i]!.closed === null;
   /** The relay each relayed client's socket is on. */
   const relayOf: number[] = [];
@@ -174,12 +206,16 @@ function parity(ops: readonly Op[]): number {
   // relay by relay, each relay's in arrival order, and answers a refused one when its batch
   // arrives. The single room takes each on arrival. So the single room's clients send theirs
   // when the relays send their batches, in that order: then both rooms see the same arrivals.
-  let pending: { who: number; input: { dx: number } }[] = [];
+  let pending: { who: number; input: unknown }[] = [];
   const inputsOut = () => {
     const order = pending.map((p, k) => ({ ...p, k })).sort((x, y) => relayOf[x.who]! - relayOf[y.who]! || x.k - y.k);
     pending = [];
-    for (const p of order) a[p.who]!.input(p.input as { dx: -1 | 0 | 1 });
+    for (const p of order) a[p.who]!.input(p.input as never);
     for (const r of split.relays) r.sendInputs();
+  };
+  const both = (i: number, input: unknown) => {
+    pending.push({ who: i, input });
+    b[i]!.input(input as never);
   };
   for (const op of ops) {
     if (op.kind !== "input" && op.kind !== "badInput") inputsOut();
@@ -192,17 +228,10 @@ function parity(ops: readonly Op[]): number {
         break;
       case "input":
         if (!live(op.who)) break;
-        for (let i = 0; i < op.n; i++) {
-          pending.push({ who: op.who, input: { dx: op.dx } });
-          b[op.who]!.input({ dx: op.dx });
-        }
+        for (let i = 0; i < op.n; i++) both(op.who, kit.input(op.v));
         break;
       case "badInput":
-        if (!live(op.who)) break;
-        // Not an input of this game: its decodeInput refuses it.
-        pending.push({ who: op.who, input: { dx: 2 } });
-        // @ts-expect-error: not an input of this game
-        b[op.who]!.input({ dx: 2 });
+        if (live(op.who)) both(op.who, kit.bad);
         break;
       case "garbage":
         if (!live(op.who)) break;
@@ -211,8 +240,8 @@ function parity(ops: readonly Op[]): number {
         break;
       case "shout":
         if (!live(op.who)) break;
-        void a[op.who]!.request("shout", { text: "hey" }).catch(() => {});
-        void b[op.who]!.request("shout", { text: "hey" }).catch(() => {});
+        void a[op.who]!.request("shout" as never, { text: "hey" } as never).catch(() => {});
+        void b[op.who]!.request("shout" as never, { text: "hey" } as never).catch(() => {});
         break;
       case "drop":
         if (!live(op.who)) break;
@@ -239,22 +268,38 @@ function parity(ops: readonly Op[]): number {
           split.advance(50);
           for (let i = 0; i < a.length; i++) expect(seen(b[i]!), `client ${i}`).toEqual(seen(a[i]!));
           checks++;
+          if (a.some((c) => c.closed === null && seen(c).state.length > 0 && seen(c).state.length < 20)) partial++;
         }
         break;
     }
   }
-  return checks;
+  return { checks, partial };
 }
 
 describe("relayed room parity: a client behind a relay decodes, flush by flush, what it decodes from the single room", () => {
-  it("for random joins, inputs, refusals, notices, drops, rejoins through either relay and leaves", () => {
+  it("dots: random joins, inputs, refusals, notices, drops, rejoins through either relay and leaves", () => {
     let checks = 0;
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 5, maxLength: 60 }), (ops) => {
-        checks += parity(ops);
+        checks += parity(dotsKit, ops).checks;
       }),
-      { numRuns: 150 },
+      { numRuns: 120 },
     );
-    expect(checks).toBeGreaterThan(300);
+    expect(checks).toBeGreaterThan(600);
+  });
+
+  it("field (AOI, two tiers, rocks coming and going every tick): the same, with views that differ per player", () => {
+    const total = { checks: 0, partial: 0 };
+    fc.assert(
+      fc.property(fc.nat(), fc.array(opArb, { minLength: 5, maxLength: 80 }), (seed, ops) => {
+        const r = parity(fieldKit(seed), ops);
+        total.checks += r.checks;
+        total.partial += r.partial;
+      }),
+      { numRuns: 120 },
+    );
+    // 30 rocks in 1000², a view of radius 300: a client sees some of the world, not all of it.
+    expect(total.checks).toBeGreaterThan(500);
+    expect(total.partial).toBeGreaterThan(200);
   });
 });
