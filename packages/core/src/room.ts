@@ -2,7 +2,7 @@
  * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
-import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
+import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
@@ -14,14 +14,14 @@ import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
 import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
-import { takeReceipt, type ClientLink } from "./room/clientLink";
+import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type FlushDeps, type Flusher } from "./room/flushers";
 import { GameMessageRouter } from "./room/gameMessageRouter";
 import { GameOutput } from "./room/gameOutput";
 import type { Inbound, InboundInput } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
-import { sendCadence, sendPong, sendStats } from "./room/replies";
+import { sendCadence, sendStats } from "./room/replies";
 import { RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
@@ -510,18 +510,13 @@ export class Room implements HostedRoom {
       case "inputs":
         return this.intake.receive(link, m.entries, m.count, now);
       case "ping":
-        if (this.sockets.mayReply(link, now)) sendPong(link, m.clientTime, now, this.writer);
-        return;
+      case "receipt":
+      case "keepalive":
+        return this.sockets.answerOwn(link, m, now);
       case "statsRequest":
         if (!link.seat) return this.sockets.protocolError(link, "not_joined", "stats before hello");
         if (this.sockets.statsAllowed(link, now) && this.sockets.mayReply(link, now)) sendStats(link, m.requestId, this.snapshot(), this.writer);
         return;
-      case "receipt":
-        takeReceipt(link, m.messages, m.bytes);
-        return;
-      case "keepalive":
-        // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
-        return link.connection.send(JSON_KEEPALIVE);
       case "gameMessage":
         if (!link.seat) return this.sockets.protocolError(link, "not_joined", "message before hello");
         return this.gameMessages.receive(link, m, now);

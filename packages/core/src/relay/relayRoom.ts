@@ -2,15 +2,14 @@
  * A relay (`RelayRoom`): the sockets of some of a relayed room's clients and the per-client
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
-import { BinaryReader, FrameWriter, JSON_KEEPALIVE, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../host";
 import { Admission, type AdmissionRefusal } from "../room/admission";
-import { sendTo, takeReceipt, type ClientLink, type Seat } from "../room/clientLink";
+import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
 import { BinaryFlusher } from "../room/flushers";
 import type { Inbound } from "../room/inbound";
 import { RecentErrors } from "../room/recentErrors";
-import { sendPong } from "../room/replies";
 import { RoomSockets } from "../room/roomSockets";
 import { SessionTracker } from "../room/sessionTracker";
 import { SlicedFlush } from "../room/slicedFlush";
@@ -40,28 +39,6 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
   clock?: Clock;
 }
 
-/** A fresh seat on a relay: the player's id and its client's frame bookkeeping (the rest is the simulation's). */
-function relaySeat(playerId: number, link: ClientLink): Seat {
-  return {
-    playerId,
-    token: "",
-    name: "",
-    link,
-    heldUntil: 0,
-    lastReceivedSeq: 0,
-    lastProcessedSeq: 0,
-    lastAckedSeq: 0,
-    lastFrameAt: 0,
-    settled: false,
-    syncState: null,
-    events: [],
-    notices: [],
-    viewStale: false,
-    refusedCount: 0,
-    refusedName: "",
-    refusedReason: "",
-  };
-}
 
 /**
  * The socket side of a relayed room. A host hands it client `Connection`s as it would a room's
@@ -203,13 +180,9 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       case "inputs":
         return this.takeInputs(link, m.entries, m.count);
       case "ping":
-        if (this.sockets.mayReply(link, now)) sendPong(link, m.clientTime, now, this.writer);
-        return;
       case "receipt":
-        takeReceipt(link, m.messages, m.bytes);
-        return;
       case "keepalive":
-        return link.connection.send(JSON_KEEPALIVE);
+        return this.sockets.answerOwn(link, m, now);
       default: {
         // hello, stats, game messages, leave: the simulation's to answer, as the client sent them.
         const w = this.out.reset().u8(RelayKind.Forward).varuint(link.connId);
@@ -306,7 +279,10 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     const link = this.sockets.get(clientId);
     if (!link || link.closed) return;
     if (link.seat) this.seatLost(link.seat);
-    const seat = relaySeat(playerId, link);
+    // The relay's seat holds only what its frames need (ack, events, notices, baseline); the
+    // token, name and reconnection window are the simulation's.
+    const seat = newSeat(playerId, "", "");
+    seat.link = link;
     link.seat = seat;
     this.sockets.settled(link);
     this.flusher.attach(seat);

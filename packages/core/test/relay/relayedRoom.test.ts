@@ -182,7 +182,7 @@ function seen(c: AnyClient) {
   return {
     welcome,
     frames: c.frames,
-    state: [...(c.state as Iterable<unknown> as { values(): Iterable<{ id: number; record: object }> }).values()].map((e) => [e.id, { ...e.record }]),
+    state: [...(c.state as unknown as { values(): Iterable<{ id: number; record: object }> }).values()].map((e) => [e.id, { ...e.record }]),
     notices: c.notices,
     errors: c.errors,
     closed: c.closed,
