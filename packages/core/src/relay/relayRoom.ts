@@ -2,7 +2,7 @@
  * A relay (`RelayRoom`): the sockets of some of a relayed room's clients and the per-client
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
-import { BinaryReader, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../host";
 import { Admission, type AdmissionRefusal } from "../room/admission";
@@ -271,7 +271,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       case RelayKind.Flush:
         return this.flush(r);
       default:
-        throw new RangeError(`simulation message kind ${kind}`);
+        throw new DecodeError("unknown_kind", `simulation message kind ${kind}`);
     }
   }
 

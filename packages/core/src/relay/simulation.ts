@@ -2,7 +2,7 @@
  * The simulation of a relayed room (`RelaySimulation`): the room that runs the game and its
  * seats, whose clients are reached through relays.
  */
-import { BinaryReader, FrameWriter, isDecodeError, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type SchemaDecl } from "@tikron/protocol";
 import type { RoomInit } from "../host";
 import type { InboundInput } from "../room/inbound";
 import { Room } from "../room";
@@ -111,7 +111,7 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
         channel.wantsSnapshot = true;
         return;
       default:
-        throw new RangeError(`relay message kind ${kind}`);
+        throw new DecodeError("unknown_kind", `relay message kind ${kind}`);
     }
   }
 

@@ -3,7 +3,7 @@
  * in-memory ports, with the same test clients a `TestRoom` has.
  */
 import type { AnyGameTypes, SchemaDecl } from "@tikron/protocol";
-import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomStatsSnapshot } from "../index";
+import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomOptions, type RoomStatsSnapshot } from "../index";
 import { MemoryPort, RelayRoom, RelaySimulation } from "../relay/index";
 import type { SyncWorld, SyncWorldOptions } from "../sync/index";
 import { TestClient, type JoinOptions } from "./testClient";
@@ -35,11 +35,11 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   /** The simulation: its room is the real room (seats, stats, checkpoints). */
   readonly simulation: RelaySimulation<D>;
   /** The relays, in order. */
-  readonly relays: readonly RelayRoom<D>[];
+  readonly relays: RelayRoom<D>[] = [];
   /** The ports to the simulation, per relay (messages, bytes; hold or drop them to test a link). */
-  readonly toSimulation: readonly MemoryPort[];
+  readonly toSimulation: MemoryPort[] = [];
   /** The ports to each relay, from the simulation. */
-  readonly toRelay: readonly MemoryPort[];
+  readonly toRelay: MemoryPort[] = [];
   /** The game instance the simulation runs. */
   readonly game: Gm;
   /** The clock the simulation and every relay run on; prefer {@link advance}. */
@@ -50,6 +50,11 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   readonly epoch: number;
   readonly #clients: TestClient<G>[] = [];
   #nextRelay = 0;
+  readonly #kind: string;
+  readonly #roomId: string;
+  readonly #options: RoomOptions;
+  readonly #world: SyncWorld<D>;
+  readonly #worldOptions: SyncWorldOptions;
 
   /** A relayed room of the kind `definition` makes (or around `game`), with its defaults under `options.overrides`. */
   constructor(source: GameDefinition | Gm, types: G, options: RelayedTestRoomOptions<Gm, D>) {
@@ -60,24 +65,30 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     const game = (this.game = definition.create(resolved, options.params ?? {}) as Gm);
     const roomId = options.roomId ?? "test";
     const init = { kind: definition.kind, roomId, game, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store };
-    const simulation = (this.simulation = new RelaySimulation(init, options.world(game)));
+    this.#world = options.world(game);
+    this.simulation = new RelaySimulation(init, this.#world);
     this.types = types;
-    const relays: RelayRoom<D>[] = [];
-    const toSimulation: MemoryPort[] = [];
-    const toRelay: MemoryPort[] = [];
-    for (let i = 0; i < (options.relays ?? 2); i++) {
-      const up = new MemoryPort();
-      const down = new MemoryPort();
-      const relay = new RelayRoom({ kind: definition.kind, roomId, schema: options.world(game).schema, world: options.worldOptions, options: { ...resolved }, port: up, clock });
-      up.connect(simulation.connectRelay(down));
-      down.connect((data) => relay.receive(data));
-      relays.push(relay);
-      toSimulation.push(up);
-      toRelay.push(down);
-    }
-    this.relays = relays;
-    this.toSimulation = toSimulation;
-    this.toRelay = toRelay;
+    this.#kind = definition.kind;
+    this.#roomId = roomId;
+    this.#options = resolved;
+    this.#worldOptions = options.worldOptions;
+    for (let i = 0; i < (options.relays ?? 2); i++) this.addRelay();
+  }
+
+  /**
+   * Starts one more relay, linked to the simulation (as a relay started mid-game is: its mirror
+   * starts from the snapshot the next flush carries); returns its index for `join`.
+   */
+  addRelay(): number {
+    const up = new MemoryPort();
+    const down = new MemoryPort();
+    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock });
+    up.connect(this.simulation.connectRelay(down));
+    down.connect((data) => relay.receive(data));
+    this.relays.push(relay);
+    this.toSimulation.push(up);
+    this.toRelay.push(down);
+    return this.relays.length - 1;
   }
 
   /** The simulation's room. */

@@ -123,6 +123,45 @@ describe("relayed room", () => {
   });
 });
 
+describe("relayed room: between the objects", () => {
+  it("a message that does not decode is counted on either side and dropped; the room goes on", () => {
+    const room = relayed();
+    const ann = room.join("ann", { relay: 0 });
+    const bob = room.join("bob", { relay: 1 });
+    room.advance(50);
+    const garbage = [new Uint8Array([99]), new Uint8Array([3, 5]), new Uint8Array([19, 1]), new Uint8Array([])];
+    for (const g of garbage) {
+      room.toSimulation[0]!.send(g);
+      room.toRelay[1]!.send(g);
+    }
+    expect(room.stats().errors["relay_bad_message"]).toBe(garbage.length);
+    expect(room.relays[1]!.stats.errors["relay_bad_message"]).toBe(garbage.length);
+    ann.input({ dx: 1 });
+    room.advance(50);
+    expect(xOf(bob, "ann")).toBe(510);
+    expect(ann.ackSeq).toBe(1);
+  });
+
+  it("a relay started mid-game mirrors the world from a snapshot; its clients see everyone", () => {
+    const room = relayed();
+    const ann = room.join("ann", { relay: 0 });
+    ann.input({ dx: 1 });
+    room.advance(100);
+    const third = room.addRelay();
+    const cat = room.join("cat", { relay: third });
+    room.advance(50);
+    expect(names(cat)).toEqual(["ann", "cat"]);
+    expect(xOf(cat, "ann")).toBe(510);
+    ann.drop();
+    const again = room.join("ann", { relay: third, token: ann.token });
+    again.input({ dx: 1 });
+    room.advance(50);
+    expect(again.welcome).toMatchObject({ reconnected: true });
+    expect(xOf(cat, "ann")).toBe(520);
+    expect(room.relays.map((r) => r.seatedCount)).toEqual([0, 0, 2]);
+  });
+});
+
 // ---- parity with the single room --------------------------------------------------------
 
 type Op =
@@ -134,16 +173,18 @@ type Op =
   | { kind: "drop"; who: number }
   | { kind: "rejoin"; who: number; relay: number }
   | { kind: "leave"; who: number }
-  | { kind: "advance"; ticks: number };
+  | { kind: "advance"; ticks: number }
+  | { kind: "addRelay" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("join" as const), relay: fc.nat(1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("join" as const), relay: fc.nat(3) }) },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("input" as const), who: fc.nat(7), v: fc.nat(4), n: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("badInput" as const), who: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("garbage" as const), who: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("shout" as const), who: fc.nat(7) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("drop" as const), who: fc.nat(7) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("rejoin" as const), who: fc.nat(7), relay: fc.nat(1) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("rejoin" as const), who: fc.nat(7), relay: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "addRelay" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("leave" as const), who: fc.nat(7) }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("advance" as const), ticks: fc.integer({ min: 1, max: 3 }) }) },
 );
@@ -223,8 +264,8 @@ function parity(kit: Kit, ops: readonly Op[]): { checks: number; partial: number
       case "join":
         if (a.length >= 8) break;
         a.push(single.join(`p${a.length}`));
-        b.push(split.join(`p${b.length}`, { relay: op.relay }));
-        relayOf.push(op.relay);
+        b.push(split.join(`p${b.length}`, { relay: op.relay % split.relays.length }));
+        relayOf.push(op.relay % split.relays.length);
         break;
       case "input":
         if (!live(op.who)) break;
@@ -253,14 +294,18 @@ function parity(kit: Kit, ops: readonly Op[]): { checks: number; partial: number
         const i = op.who;
         if (i >= a.length || a[i]!.closed === null || !a[i]!.welcome) break;
         a[i] = single.join(`p${i}`, { token: a[i]!.token });
-        b[i] = split.join(`p${i}`, { token: b[i]!.token, relay: op.relay });
-        relayOf[i] = op.relay;
+        b[i] = split.join(`p${i}`, { token: b[i]!.token, relay: op.relay % split.relays.length });
+        relayOf[i] = op.relay % split.relays.length;
         break;
       }
       case "leave":
         if (!live(op.who)) break;
         a[op.who]!.leave();
         b[op.who]!.leave();
+        break;
+      case "addRelay":
+        // A relay started mid-game: its mirror starts from a snapshot.
+        if (split.relays.length < 4) split.addRelay();
         break;
       case "advance":
         for (let t = 0; t < op.ticks; t++) {
