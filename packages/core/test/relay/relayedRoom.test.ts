@@ -123,6 +123,40 @@ describe("relayed room", () => {
   });
 });
 
+describe("relayed room: the simulation's rules hold for every relay", () => {
+  it("the cap counts seats of all relays; the refused client hears room_full through its relay", () => {
+    const room = relayed();
+    for (let i = 0; i < 4; i++) room.join(`p${i}`, { relay: i % 2 });
+    const fifth = room.join("p4", { relay: 1 });
+    expect(fifth.errors.at(-1)).toMatchObject({ name: "room_full" });
+    expect(fifth.closed).not.toBeNull();
+    expect(room.stats()).toMatchObject({ ccu: 4, seats: 4 });
+    expect(room.relays.map((r) => r.seatedCount)).toEqual([2, 2]);
+  });
+
+  it("one seat per identity across relays: the same player joining through the other relay takes its seat over", () => {
+    const room = relayed();
+    const first = room.join("ann", { relay: 0, identity: "user-1" });
+    room.advance(50);
+    const second = room.join("ann", { relay: 1, identity: "user-1" });
+    room.advance(50);
+    expect(second.playerId).toBe(first.playerId);
+    expect(first.closed).not.toBeNull();
+    expect(room.stats()).toMatchObject({ ccu: 1, seats: 1 });
+    expect(room.relays.map((r) => r.seatedCount)).toEqual([0, 1]);
+  });
+
+  it("with queueInputs off, an input is acked when the relay's batch is applied, before the tick", () => {
+    const room = relayed({ queueInputs: false });
+    const ann = room.join("ann", { relay: 1 });
+    ann.input({ dx: 1 });
+    expect(ann.ackSeq).toBe(-1);
+    room.relays[1]!.sendInputs();
+    expect(ann.ackSeq).toBe(1);
+    expect(ann.frames.at(-1)).toMatchObject({ ackSeq: 1, changed: false });
+  });
+});
+
 describe("relayed room: between the objects", () => {
   it("a message that does not decode is counted on either side and dropped; the room goes on", () => {
     const room = relayed();
