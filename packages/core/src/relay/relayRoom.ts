@@ -108,7 +108,6 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     this.flusher = new BinaryFlusher(mirror.encoder, { options, stats, writer, epoch: this.epoch, gate: this.sockets }, () => mirror.flushIndex);
     this.flushing = new SlicedFlush({ flusher: this.flusher, stats, clock, sliceClients: () => options.flushSliceClients, finished: () => {} });
     this.ticker = new TickScheduler(clock, options.tickMs, () => this.sendInputs());
-    this.ticker.start();
   }
 
   /** Clients seated through this relay. */
@@ -140,6 +139,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       bufferedAmount: () => conn.bufferedAmount(),
     };
     clientId = this.sockets.open(socket, identity, address, reservation).connId;
+    // Input batches go once per tick while the relay has sockets (it stops when the last goes).
+    this.ticker.start();
     const w = this.out.reset().u8(RelayKind.Open).varuint(clientId);
     writeOptional(w, identity);
     writeOptional(w, address);
@@ -194,7 +195,10 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
 
   /** Sends this tick's inputs of every client, in one message (none when there are none). */
   sendInputs(): void {
-    if (this.inputRows === 0) return;
+    if (this.inputRows === 0) {
+      if (this.sockets.size === 0) this.ticker.stop();
+      return;
+    }
     const w = this.out.reset().u8(RelayKind.Inputs).varuint(this.inputRows);
     w.copyFrom(this.inputs, 0, this.inputs.offset);
     this.inputs.reset();

@@ -158,6 +158,18 @@ describe("relayed room: the simulation's rules hold for every relay", () => {
 });
 
 describe("relayed room: between the objects", () => {
+  it("a relay ticks (its input batches) only while it has sockets", () => {
+    const room = relayed();
+    room.advance(200);
+    expect(room.clock.pending).toBe(0);
+    const ann = room.join("ann", { relay: 0 });
+    room.advance(200);
+    ann.leave();
+    // The simulation's loop stops with its last player, the relay's at its next tick.
+    room.advance(200);
+    expect(room.clock.pending).toBe(0);
+  });
+
   it("a message that does not decode is counted on either side and dropped; the room goes on", () => {
     const room = relayed();
     const ann = room.join("ann", { relay: 0 });
