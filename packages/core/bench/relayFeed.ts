@@ -32,6 +32,8 @@ function median(xs: number[]): number {
 interface Sample {
   updateBytes: number;
   quantizeMs: number;
+  /** The same on a twin scene with no feed attached: what recording the grid's history adds. */
+  bareQuantizeMs: number;
   writeMs: number;
   applyMs: number;
   /** The single room's per-client work: every client's AOI + delta encode, after quantizing. */
@@ -43,6 +45,20 @@ interface Sample {
   snapshotBytes: number;
   snapshotMs: number;
   mismatches: number;
+}
+
+/** Median `beginFlush` (quantize + shared updates) of the same scene without a feed. */
+function bareQuantize(players: number, seed: number): number {
+  const tiers = [{ radius: 250, every: 1 }];
+  const scene = new AgarScene({ players, orbs: 3 * players, world: 1000 * Math.sqrt(players / 100), tiers, seed });
+  const times: number[] = [];
+  for (let f = 0; f < WARMUP + MEASURE; f++) {
+    scene.step();
+    const t0 = performance.now();
+    scene.world.encoder.beginFlush(scene.flushIndex++);
+    if (f >= WARMUP && (f & 1) === 0) times.push(performance.now() - t0);
+  }
+  return median(times);
 }
 
 function run(players: number, seed: number): Sample {
@@ -128,6 +144,7 @@ function run(players: number, seed: number): Sample {
   return {
     updateBytes: median(bytes),
     quantizeMs: median(q),
+    bareQuantizeMs: bareQuantize(players, seed),
     writeMs: median(wr),
     applyMs: median(ap),
     encodeMs: median(enc),
@@ -157,13 +174,13 @@ try {
 console.log(`## World feed benchmark (Node ${process.version}, ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cpus, commit ${commit})`);
 console.log(`agar, AOI 250, world 1000·√(N/100), 3 orbs per player, 20 Hz random walk; ${WARMUP} warm-up + ${MEASURE} measured flushes, ${REPEATS} repeat(s), medians of the per-repeat medians.`);
 console.log(`Load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
-console.log("| players | entities | update B/flush | quantize ms | write update ms | apply update ms | per-client work ms (room) | same on relay ms | write / per-client work | heap B write / apply | snapshot B (ms) | frames ≠ room |");
+console.log("| players | entities | update B/flush | quantize + shared updates ms (no feed → feed) | write update ms | apply update ms | per-client work ms (room) | same on relay ms | write / per-client work | heap B write / apply | snapshot B (ms) | frames ≠ room |");
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const players of PLAYERS) {
   const runs = Array.from({ length: REPEATS }, (_, r) => run(players, 42 + r));
   const m = (k: keyof Sample) => median(runs.map((s) => s[k]));
   const f3 = (x: number) => x.toFixed(3);
   console.log(
-    `| ${players} | ${players * 4} | ${m("updateBytes").toFixed(0)} | ${f3(m("quantizeMs"))} | ${f3(m("writeMs"))} | ${f3(m("applyMs"))} | ${f3(m("encodeMs"))} | ${f3(m("relayEncodeMs"))} | ${(m("writeMs") / m("encodeMs")).toFixed(3)} | ${m("writeAlloc").toFixed(0)} / ${m("applyAlloc").toFixed(0)} | ${m("snapshotBytes").toFixed(0)} (${f3(m("snapshotMs"))}) | ${runs.reduce((n, s) => n + s.mismatches, 0)} |`,
+    `| ${players} | ${players * 4} | ${m("updateBytes").toFixed(0)} | ${f3(m("bareQuantizeMs"))} → ${f3(m("quantizeMs"))} | ${f3(m("writeMs"))} | ${f3(m("applyMs"))} | ${f3(m("encodeMs"))} | ${f3(m("relayEncodeMs"))} | ${(m("writeMs") / m("encodeMs")).toFixed(3)} | ${m("writeAlloc").toFixed(0)} / ${m("applyAlloc").toFixed(0)} | ${m("snapshotBytes").toFixed(0)} (${f3(m("snapshotMs"))}) | ${runs.reduce((n, s) => n + s.mismatches, 0)} |`,
   );
 }

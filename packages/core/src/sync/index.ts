@@ -10,6 +10,6 @@ export { SyncWorld, MAX_RESTORED_ENTITY_ID, type SyncWorldOptions, type SpawnOpt
 export { checkpointWorld, readWorldCheckpoint, type WorldCheckpoint, type SavedEntity } from "./worldCheckpoint";
 export { SchemaStateEncoder } from "./schemaStateEncoder";
 export { WorldFeed } from "./worldFeed";
-export { MirrorWorld, type FeedApplied } from "./mirrorWorld";
+export { MirrorWorld, MAX_MIRRORED_SLOTS, type FeedApplied } from "./mirrorWorld";
 export { Viewer, ViewerMode } from "./viewer";
 export type { SyncClient } from "./syncClient";

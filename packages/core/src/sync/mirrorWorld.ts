@@ -7,7 +7,6 @@ import {
   DecodeError,
   type EntityType,
   FieldCode,
-  MAX_ENTITY_ID,
   type Schema,
   type SchemaDecl,
 } from "@tikron/protocol";
@@ -17,6 +16,13 @@ import { MapFieldState } from "./mapFieldState";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { QuantizedStore, type SyncWorldOptions } from "./quantizedStore";
 import { type Viewer, ViewerMode } from "./viewer";
+
+/**
+ * Slots a mirror grows to at most: a world's ids are dense (never above its most entities at
+ * once), and each slot costs its row, so a message naming an id past this (a million entities,
+ * tens of MB of rows) is refused rather than allocated for.
+ */
+export const MAX_MIRRORED_SLOTS = 1 << 20;
 
 /** What {@link MirrorWorld.apply} made of a feed message. */
 export type FeedApplied =
@@ -40,8 +46,8 @@ export type FeedApplied =
  * Start it with a snapshot, then {@link apply} each update and flush the encoder once per
  * update with {@link flushIndex}. An update that does not follow the last one is refused
  * (`"gap"`) and so is every later one until a snapshot: the mirror never drifts silently. A
- * message that does not decode throws a `DecodeError` and leaves the mirror waiting for a
- * snapshot likewise.
+ * message that does not decode throws (a `DecodeError`, or the grid's error for an entity
+ * placed twice) and leaves the mirror waiting for a snapshot likewise.
  */
 export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore<D> {
   /** The per-client encoder over this mirror (the same class the world itself uses). */
@@ -51,8 +57,10 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
 
   private seq = 0;
   private synced = false;
-  /** The feed incarnation of the last snapshot, or -1 before the first. */
+  /** The feed incarnation of the last snapshot applied whole, or -1 before the first. */
   private incarnation = -1;
+  /** The incarnation the snapshot being applied names. */
+  private incoming = -1;
 
   constructor(
     schema: Schema<D>,
@@ -91,12 +99,16 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
     // Whatever throws below leaves a half-applied world: nothing is encoded from it again
     // until a snapshot replaces it.
     this.synced = false;
-    const before = this.incarnation;
     if (kind === FeedKind.Update) this.applyUpdate(r);
     else this.applySnapshot(r);
     r.expectEnd();
     this.synced = true;
-    return before !== -1 && this.incarnation !== before ? "reset" : "applied";
+    if (kind === FeedKind.Update) return "applied";
+    // Compared with the last snapshot that went through: one that failed halfway must not
+    // swallow the reset its retry owes the relay.
+    const reset = this.incarnation !== -1 && this.incoming !== this.incarnation;
+    this.incarnation = this.incoming;
+    return reset ? "reset" : "applied";
   }
 
   private applyUpdate(r: BinaryReader): void {
@@ -132,7 +144,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
   private applySnapshot(r: BinaryReader): void {
     const hash = r.u32();
     if (hash !== this.schema.hash >>> 0) throw new DecodeError("schema_mismatch", `feed of schema ${hash}, not ${this.schema.hash >>> 0}`);
-    this.incarnation = r.u32();
+    this.incoming = r.u32();
     const cellSize = r.f64();
     if (cellSize !== this.grid.cellSize) throw new DecodeError("bad_value", `feed grid cell ${cellSize}, not ${this.grid.cellSize}`);
     this.seq = r.varuint();
@@ -261,7 +273,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
   /** An entity id, with room made for it. */
   private readId(r: BinaryReader): number {
     const id = r.varuint();
-    if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `feed entity id ${id} out of range`);
+    if (id >= MAX_MIRRORED_SLOTS) throw new DecodeError("too_large", `feed entity id ${id} is past ${MAX_MIRRORED_SLOTS} slots`);
     if (id >= this.slots) this.growTo(id + 1);
     return id;
   }

@@ -89,6 +89,18 @@ describe("world feed", () => {
     expect(mirror.apply(flush(1))).toBe("gap");
   });
 
+  it("refuses an entity id past the mirror's bound instead of allocating for it", () => {
+    const { mirror, flush } = setup();
+    const w = new FrameWriter();
+    // An update spawning id 2^20 (a corrupted id: no world of this size is mirrored).
+    w.u8(1).varuint(mirror.lastSeq + 1).varuint(0).varuint(mirror.epoch + 1);
+    w.u8(1).varuint(1 << 20).varuint(0).varuint(1).u8(1).u8(0);
+    w.varuint(0).varuint(0).varuint(0);
+    expect(() => mirror.apply(w.toBytes())).toThrow(/past 1048576 slots/);
+    expect(mirror.capacity).toBeLessThan(1 << 10);
+    expect(mirror.apply(flush(0))).toBe("gap");
+  });
+
   it("refuses a snapshot of another schema and an update written after a skipped flush", () => {
     const { world, feed, w } = setup();
     const other = new MirrorWorld(fpsLikeOrThrow(), options);
@@ -116,6 +128,8 @@ describe("world feed", () => {
     const feed = new WorldFeed(restarted);
     const w = new FrameWriter();
     feed.writeSnapshot(w);
+    // A snapshot cut short fails, and must not use up the reset its retry owes.
+    expect(() => mirror.apply(w.toBytes().subarray(0, w.offset - 4))).toThrow();
     expect(mirror.apply(w.toBytes())).toBe("reset");
     mirror.encoder.releaseClient(old);
     const fresh = mirror.encoder.createClient(7);
