@@ -2,7 +2,7 @@
  * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
-import { CloseCode, FrameWriter, JSON_KEEPALIVE, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
+import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
@@ -14,14 +14,14 @@ import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
 import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
-import { takeReceipt, type ClientLink } from "./room/clientLink";
+import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
-import { createFlusher, type Flusher } from "./room/flushers";
+import { createFlusher, type FlushDeps, type Flusher } from "./room/flushers";
 import { GameMessageRouter } from "./room/gameMessageRouter";
 import { GameOutput } from "./room/gameOutput";
-import type { Inbound } from "./room/inbound";
+import type { Inbound, InboundInput } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
-import { sendCadence, sendPong, sendStats } from "./room/replies";
+import { sendCadence, sendStats } from "./room/replies";
 import { RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
@@ -104,7 +104,12 @@ export class Room implements HostedRoom {
   private immediateFlushQueued = false;
   private disposed = false;
 
-  constructor(init: RoomInit) {
+  /**
+   * @param makeFlusher How state reaches the seats, when not by the game's own sync mode: a
+   * simulation whose clients sit behind relays hands its seats' acks, events and notices to the
+   * relays instead (relay/simulationFlusher.ts).
+   */
+  constructor(init: RoomInit, makeFlusher?: (deps: FlushDeps) => Flusher) {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
@@ -134,7 +139,8 @@ export class Room implements HostedRoom {
       seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
     });
     const sockets = this.sockets;
-    this.flusher = createFlusher(game.sync, { options, stats, writer, epoch, gate: sockets });
+    const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: sockets };
+    this.flusher = makeFlusher ? makeFlusher(flushDeps) : createFlusher(game.sync, flushDeps);
     this.flushing = new SlicedFlush({
       flusher: this.flusher,
       stats,
@@ -284,6 +290,27 @@ export class Room implements HostedRoom {
 
   closed(connId: number, code: number, _reason = ""): void {
     this.sockets.closed(connId, code);
+  }
+
+  /**
+   * A relay closed socket `connId` for its own reasons (abuse, a client that does not read):
+   * as if the room had closed it, so an abuse kick frees the seat and cools the identity down.
+   * @internal
+   */
+  closeRelayed(connId: number, code: number, reason: string): void {
+    const link = this.sockets.get(connId);
+    if (link) this.sockets.close(link, code, reason);
+  }
+
+  /**
+   * Inputs a relay took from its client on socket `connId` (`entries[0, count)`): the relay did
+   * the socket's size check, budget and decoding, so they go straight to the intake (seq
+   * checks, the game's `decodeInput`, refusals), as the room's own sockets' inputs do.
+   * @internal
+   */
+  relayedInputs(connId: number, entries: readonly InboundInput[], count: number): void {
+    const link = this.sockets.get(connId);
+    if (link && !link.closed) this.intake.receive(link, entries, count, this.clock.now());
   }
 
   snapshot(): RoomStatsSnapshot {
@@ -483,18 +510,13 @@ export class Room implements HostedRoom {
       case "inputs":
         return this.intake.receive(link, m.entries, m.count, now);
       case "ping":
-        if (this.sockets.mayReply(link, now)) sendPong(link, m.clientTime, now, this.writer);
-        return;
+      case "receipt":
+      case "keepalive":
+        return this.sockets.answerOwn(link, m, now);
       case "statsRequest":
         if (!link.seat) return this.sockets.protocolError(link, "not_joined", "stats before hello");
         if (this.sockets.statsAllowed(link, now) && this.sockets.mayReply(link, now)) sendStats(link, m.requestId, this.snapshot(), this.writer);
         return;
-      case "receipt":
-        takeReceipt(link, m.messages, m.bytes);
-        return;
-      case "keepalive":
-        // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
-        return link.connection.send(JSON_KEEPALIVE);
       case "gameMessage":
         if (!link.seat) return this.sockets.protocolError(link, "not_joined", "message before hello");
         return this.gameMessages.receive(link, m, now);

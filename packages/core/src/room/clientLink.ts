@@ -103,6 +103,29 @@ export interface ClientLink {
   reservation: string | undefined;
 }
 
+/** A fresh seat for `playerId`, with no socket yet and held for good until one attaches. */
+export function newSeat(playerId: number, token: string, name: string): Seat {
+  return {
+    playerId,
+    token,
+    name,
+    link: null,
+    heldUntil: Infinity,
+    lastReceivedSeq: 0,
+    lastProcessedSeq: 0,
+    lastAckedSeq: 0,
+    lastFrameAt: 0,
+    settled: false,
+    syncState: null,
+    events: [],
+    notices: [],
+    viewStale: false,
+    refusedCount: 0,
+    refusedName: "",
+    refusedReason: "",
+  };
+}
+
 /** A fresh link for a socket that has just been accepted (no seat, binary until its hello). */
 export function newClientLink(
   connId: number,

@@ -44,6 +44,8 @@ export interface Flusher {
   flushSeat(seat: Seat, index: number, now: number): boolean;
   /** Sends `seat` its ack at once, alone (inputs applied on arrival in a ticking room). */
   ackNow(seat: Seat, tick: number, now: number): void;
+  /** The flush begun last is done for every seat (a simulation then sends each relay its message). */
+  endFlush?(): void;
 }
 
 /** Backpressure for the state stream (the room's sockets answer it: room/roomSockets.ts). */
@@ -80,7 +82,7 @@ function stateTime(now: number, epoch: number): number {
  * The seq `seat`'s next state message acks, marked acked and counted, or 0 when it owes none
  * (seqs start at 1). One ack covers every input processed since the last one.
  */
-function takeAck(seat: Seat, stats: RoomStats): number {
+export function takeAck(seat: Seat, stats: RoomStats): number {
   if (seat.lastProcessedSeq <= seat.lastAckedSeq) return 0;
   seat.lastAckedSeq = seat.lastProcessedSeq;
   stats.acks++;
@@ -122,6 +124,11 @@ export class BinaryFlusher implements Flusher {
   constructor(
     private readonly encoder: StateEncoder,
     private readonly d: FlushDeps,
+    /**
+     * The flush index each flush encodes with. A room counts its own; a relay takes its
+     * mirror's (the simulation's), which its encoder's tiers and baselines must follow.
+     */
+    private readonly nextFlushIndex: (previous: number) => number = (previous) => previous + 1,
   ) {}
 
   get schemaHash(): number {
@@ -146,7 +153,7 @@ export class BinaryFlusher implements Flusher {
   stateChanged(): void {}
 
   beginFlush(tick: number, now: number): void {
-    this.flushIndex++;
+    this.flushIndex = this.nextFlushIndex(this.flushIndex);
     this.tick = tick;
     this.time = stateTime(now, this.d.epoch);
     this.encoder.beginFlush(this.flushIndex);

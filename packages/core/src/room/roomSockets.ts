@@ -2,17 +2,17 @@
  * A room's sockets (`RoomSockets`), open to close: each message's arrival and guards before the
  * room's dispatch, protocol errors, closes, and the backpressure verdicts.
  */
-import { CloseCode, MAX_CLIENT_FRAME_BYTES, isDecodeError, type ErrorName, type FrameWriter } from "@tikron/protocol";
+import { CloseCode, JSON_KEEPALIVE, MAX_CLIENT_FRAME_BYTES, isDecodeError, type ErrorName, type FrameWriter, type PingMessage, type ReceiptMessage } from "@tikron/protocol";
 import type { Clock } from "../clock";
 import type { Game } from "../game";
 import type { Connection } from "../host";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { Admission } from "./admission";
-import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, type ClientLink, type Seat } from "./clientLink";
-import { InboundReader, type Inbound } from "./inbound";
+import { Pressure, closeFreesSeat, isAbuseClose, newClientLink, pressure, statsWaitMs, takeReceipt, type ClientLink, type Seat } from "./clientLink";
+import { InboundReader, type Inbound, type KeepaliveInbound } from "./inbound";
 import type { RecentErrors } from "./recentErrors";
-import { sendError } from "./replies";
+import { sendError, sendPong } from "./replies";
 import type { SessionTracker } from "./sessionTracker";
 
 /** Where a decoded message goes: the room's one dispatch (room.ts). */
@@ -33,8 +33,8 @@ export interface RoomParts {
   readonly stats: RoomStats;
 }
 
-/** What a room's sockets need from it. */
-export interface RoomSocketsDeps extends RoomParts {
+/** What a room's sockets need from it (not its game: a relay's sockets use them too). */
+export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
   readonly writer: FrameWriter;
   readonly sessions: SessionTracker;
   readonly admission: Admission;
@@ -124,6 +124,24 @@ export class RoomSockets {
       console.error(`[room ${this.d.kind}:${this.d.roomId}] message handler error`, e);
     } finally {
       this.inbound.release();
+    }
+  }
+
+  /**
+   * Answers what is the socket's own business, whoever holds it (a room, or a relay in front
+   * of one): a ping (its pong skipped while the client is behind), a receipt, a keepalive.
+   */
+  answerOwn(link: ClientLink, m: PingMessage | ReceiptMessage | KeepaliveInbound, now: number): void {
+    switch (m.kind) {
+      case "ping":
+        if (this.mayReply(link, now)) sendPong(link, m.clientTime, now, this.d.writer);
+        return;
+      case "receipt":
+        takeReceipt(link, m.messages, m.bytes);
+        return;
+      case "keepalive":
+        // Not counted in the backlog: the runtime answers it the same way while the room sleeps.
+        return link.connection.send(JSON_KEEPALIVE);
     }
   }
 

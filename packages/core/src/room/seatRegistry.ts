@@ -3,7 +3,7 @@
  * identity, with the dense list the flush walks.
  */
 import type { SeatTicket } from "../host";
-import type { ClientLink, Seat } from "./clientLink";
+import { newSeat, type ClientLink, type Seat } from "./clientLink";
 
 /** 128 random bits as hex: a reconnect token nobody can guess. */
 function randomToken(): string {
@@ -110,25 +110,7 @@ export class SeatRegistry {
   }
 
   private file(playerId: number, token: string, name: string, identity: string | undefined): Seat {
-    const seat: Seat = {
-      playerId,
-      token,
-      name,
-      link: null,
-      heldUntil: Infinity,
-      lastReceivedSeq: 0,
-      lastProcessedSeq: 0,
-      lastAckedSeq: 0,
-      lastFrameAt: 0,
-      settled: false,
-      syncState: null,
-      events: [],
-      notices: [],
-      viewStale: false,
-      refusedCount: 0,
-      refusedName: "",
-      refusedReason: "",
-    };
+    const seat = newSeat(playerId, token, name);
     this.byId.set(playerId, seat);
     this.byToken.set(token, seat);
     if (identity !== undefined) {

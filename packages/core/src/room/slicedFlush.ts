@@ -113,6 +113,7 @@ export class SlicedFlush {
     this.seats = NO_SEATS;
     stats.flush.record(t1 - this.startedAt);
     stats.flushSlice.record(this.longestSlice);
+    flusher.endFlush?.();
     this.d.finished();
   }
 }

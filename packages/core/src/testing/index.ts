@@ -10,3 +10,4 @@
 export { TestRoom, type TestRoomOptions } from "./testRoom";
 export { TestClient, type JoinOptions, type TestFrame, type TestClientHost } from "./testClient";
 export type { SocketClose } from "./testSocket";
+export { RelayedTestRoom, type RelayedTestRoomOptions, type RelayedJoinOptions } from "./relayedTestRoom";

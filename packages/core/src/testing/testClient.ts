@@ -22,7 +22,7 @@ import {
   type StateOf,
   type WelcomeFields,
 } from "@tikron/protocol";
-import type { FakeClock, Room } from "../index";
+import type { FakeClock, HostedRoom } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
 
 /** How a test client joins (see `TestRoom.join`). */
@@ -51,10 +51,10 @@ export interface TestFrame<E> {
   bytes: number;
 }
 
-/** What a test client needs of its room: the real room, and the clock receipts are timed on. */
+/** What a test client needs of its room: the real room (or a relay in front of one), and the clock receipts are timed on. */
 export interface TestClientHost {
-  /** The room the client's sockets are opened on. */
-  readonly room: Room;
+  /** Where the client's sockets are opened: a room, or a relay of a relayed room. */
+  readonly room: Pick<HostedRoom, "admitSocket" | "open" | "message" | "closed">;
   /** The room's clock. */
   readonly clock: FakeClock;
 }

@@ -1,0 +1,329 @@
+/**
+ * A relay (`RelayRoom`): the sockets of some of a relayed room's clients and the per-client
+ * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
+ */
+import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { systemClock, type Clock } from "../clock";
+import type { Connection } from "../host";
+import { Admission, type AdmissionRefusal } from "../room/admission";
+import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
+import { BinaryFlusher } from "../room/flushers";
+import type { Inbound } from "../room/inbound";
+import { RecentErrors } from "../room/recentErrors";
+import { RoomSockets } from "../room/roomSockets";
+import { SessionTracker } from "../room/sessionTracker";
+import { SlicedFlush } from "../room/slicedFlush";
+import { resolveRoomOptions, type RoomOptions } from "../roomOptions";
+import { RoomStats } from "../roomStats";
+import { MirrorWorld } from "../sync/mirrorWorld";
+import type { SyncWorldOptions } from "../sync/quantizedStore";
+import { TickScheduler } from "../tickScheduler";
+import type { RelayPort } from "./relayPort";
+import { RelayKind, readBytes, readClientData, writeClientData, writeOptional } from "./relayWire";
+
+/** What a relay is made with. */
+export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
+  /** Kind of the relayed room, for logs. */
+  kind: string;
+  /** Id of the relayed room, for logs. */
+  roomId: string;
+  /** The game's schema: the mirror's layout. */
+  schema: Schema<D>;
+  /** The simulation world's options (tiers, cell size), which the mirror must share. */
+  world: SyncWorldOptions;
+  /** The room's options as the simulation resolves them (socket budgets, backpressure, slices, tick). */
+  options?: Partial<RoomOptions>;
+  /** Carries the relay's messages to the simulation. */
+  port: RelayPort;
+  /** The relay's clock (default: the system's). */
+  clock?: Clock;
+}
+
+
+/**
+ * The socket side of a relayed room. A host hands it client `Connection`s as it would a room's
+ * (`admitSocket`, `open`, `message`, `closed`); the relay does the socket's edge with the
+ * room's own sockets (room/roomSockets.ts: size check, message budget, dialect, decoding),
+ * answers what is the socket's business (pings, receipts, keepalives), forwards what the
+ * simulation answers (hello, stats, game messages, leave), and sends its clients' inputs to the
+ * simulation in one message per tick.
+ *
+ * Per flush it takes the simulation's message ({@link receive}): the world feed update goes to
+ * its `MirrorWorld`, its players' acks, events and notices to their seats here, and every
+ * client gets the FRAME the single room would send it, through the room's own binary flusher
+ * over the mirror's encoder, in slices like the room's flush. A mirror that lost its place
+ * asks for a snapshot and its clients wait (their acks and events with them) until it comes.
+ */
+export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
+  /** The relay's counters (its sockets' messages, frames, errors), apart from the simulation's. */
+  readonly stats = new RoomStats();
+  /** The relay's copy of the simulation's world. */
+  readonly mirror: MirrorWorld<D>;
+  /** The resolved options the relay's sockets and flushes run with. */
+  readonly options: RoomOptions;
+  private readonly clock: Clock;
+  private readonly port: RelayPort;
+  /** Clock time the frames' times count from: the simulation's times are written as given. */
+  private readonly epoch: number;
+  private readonly writer = new FrameWriter(4096);
+  private readonly out = new FrameWriter(1 << 12);
+  private readonly sockets: RoomSockets;
+  private readonly admission: Admission;
+  private readonly flusher: BinaryFlusher;
+  private readonly flushing: SlicedFlush;
+  private readonly ticker: TickScheduler;
+  /** Seats of this relay's clients, in the order they took them. */
+  private readonly seats: Seat[] = [];
+  /** This tick's input rows (`clientId`, count, `(seq, payload)`s) and how many. */
+  private readonly inputs = new FrameWriter(1 << 12);
+  private inputRows = 0;
+  /** The message being handled, for forwarding it as it came. */
+  private raw: Uint8Array | string = "";
+  /** A close the simulation asked for: not reported back to it. */
+  private closingForSimulation = false;
+  private snapshotAsked = false;
+  private disposed = false;
+
+  constructor(init: RelayInit<D>) {
+    const clock = (this.clock = init.clock ?? systemClock);
+    this.port = init.port;
+    this.epoch = clock.now();
+    const options = (this.options = resolveRoomOptions(init.options));
+    const { stats, writer } = this;
+    this.mirror = new MirrorWorld(init.schema, init.world);
+    this.sockets = new RoomSockets({
+      kind: init.kind,
+      roomId: init.roomId,
+      clock,
+      options,
+      stats,
+      writer,
+      sessions: new SessionTracker(init.kind, init.roomId, clock, stats, {}),
+      admission: (this.admission = new Admission(options)),
+      handler: this,
+      recentErrors: new RecentErrors(),
+      seatLost: (seat) => this.seatLost(seat),
+    });
+    const mirror = this.mirror;
+    this.flusher = new BinaryFlusher(mirror.encoder, { options, stats, writer, epoch: this.epoch, gate: this.sockets }, () => mirror.flushIndex);
+    this.flushing = new SlicedFlush({ flusher: this.flusher, stats, clock, sliceClients: () => options.flushSliceClients, finished: () => {} });
+    this.ticker = new TickScheduler(clock, options.tickMs, () => this.sendInputs());
+  }
+
+  /** Clients seated through this relay. */
+  get seatedCount(): number {
+    return this.seats.length;
+  }
+
+  // ---- what a host calls, as on a room -----------------------------------------------------
+
+  /** The relay's own admission of a socket (per-caller limits); bans and the cap are the simulation's. */
+  admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
+    const pending = this.sockets.size - this.seats.length;
+    const refusal = this.admission.check(identity ?? address, pending, this.clock.now());
+    if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
+    return refusal;
+  }
+
+  /** A socket was accepted: the simulation hears of it and takes it as one of its own. */
+  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
+    let clientId = 0;
+    const relay = this;
+    // The relay's own closes (abuse, a slow reader, no hello) are the simulation's to hear too.
+    const socket: Connection = {
+      send: (data) => conn.send(data),
+      close(code, reason) {
+        conn.close(code, reason);
+        if (!relay.closingForSimulation) relay.sendClosed(clientId, code, true, reason);
+      },
+      bufferedAmount: () => conn.bufferedAmount(),
+    };
+    clientId = this.sockets.open(socket, identity, address, reservation).connId;
+    // Input batches go once per tick while the relay has sockets (it stops when the last goes).
+    this.ticker.start();
+    const w = this.out.reset().u8(RelayKind.Open).varuint(clientId);
+    writeOptional(w, identity);
+    writeOptional(w, address);
+    writeOptional(w, reservation);
+    this.port.send(w.peek());
+    return clientId;
+  }
+
+  /** One message from a client socket. */
+  message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
+    this.raw = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+    this.sockets.message(connId, this.raw);
+    this.raw = "";
+  }
+
+  /** A client socket closed. */
+  closed(connId: number, code: number, _reason = ""): void {
+    const link = this.sockets.get(connId);
+    if (link && !link.closed) this.sendClosed(connId, code, false, "");
+    this.sockets.closed(connId, code);
+  }
+
+  /** Stops the relay: its input batches, and its sockets closed with `code`. */
+  dispose(code: number, reason: string): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.ticker.stop();
+    this.flushing.finish();
+    this.sockets.closeAll(code, reason);
+  }
+
+  /**
+   * Where every decoded client message goes (the relay's sockets call it).
+   * @internal
+   */
+  handle(link: ClientLink, m: Inbound, now: number): void {
+    switch (m.kind) {
+      case "inputs":
+        return this.takeInputs(link, m.entries, m.count);
+      case "ping":
+      case "receipt":
+      case "keepalive":
+        return this.sockets.answerOwn(link, m, now);
+      default: {
+        // hello, stats, game messages, leave: the simulation's to answer, as the client sent them.
+        const w = this.out.reset().u8(RelayKind.Forward).varuint(link.connId);
+        writeClientData(w, this.raw);
+        this.port.send(w.peek());
+      }
+    }
+  }
+
+  /** Sends this tick's inputs of every client, in one message (none when there are none). */
+  sendInputs(): void {
+    if (this.inputRows === 0) {
+      if (this.sockets.size === 0) this.ticker.stop();
+      return;
+    }
+    const w = this.out.reset().u8(RelayKind.Inputs).varuint(this.inputRows);
+    w.copyFrom(this.inputs, 0, this.inputs.offset);
+    this.inputs.reset();
+    this.inputRows = 0;
+    this.port.send(w.peek());
+  }
+
+  /** One message from the simulation. A message that does not decode is counted and dropped. */
+  receive(data: Uint8Array): void {
+    try {
+      this.read(new BinaryReader(data));
+    } catch (e) {
+      if (!isDecodeError(e)) throw e;
+      RoomStats.bump(this.stats.errors, "relay_bad_message");
+      console.error(`[relay] simulation message: ${e.message}`);
+    }
+  }
+
+  // ---- inside -------------------------------------------------------------------------------
+
+  private takeInputs(link: ClientLink, entries: readonly { seq: number; payload: unknown }[], count: number): void {
+    if (!link.seat) return this.sockets.protocolError(link, "not_joined", "input before hello");
+    const w = this.inputs;
+    const rowStart = w.offset;
+    w.varuint(link.connId).varuint(count);
+    for (let i = 0; i < count; i++) {
+      const { seq, payload } = entries[i]!;
+      if (!(payload instanceof Uint8Array)) {
+        w.offset = rowStart;
+        return this.sockets.protocolError(link, "bad_frame", "inputs of a relayed room are binary");
+      }
+      w.varuint(seq).varuint(payload.byteLength).bytes(payload);
+    }
+    this.inputRows++;
+  }
+
+  private sendClosed(clientId: number, code: number, byRelay: boolean, reason: string): void {
+    // The inputs a socket sent before it closed are the room's, as a room's own socket's are
+    // (queued at arrival): they go first, while the simulation still knows whose they are.
+    this.sendInputs();
+    this.port.send(this.out.reset().u8(RelayKind.Closed).varuint(clientId).varuint(code).u8(byRelay ? 1 : 0).string(reason).peek());
+  }
+
+  private seatLost(seat: Seat): void {
+    const i = this.seats.indexOf(seat);
+    if (i >= 0) this.seats.splice(i, 1);
+    this.flusher.detach(seat);
+  }
+
+  private read(r: BinaryReader): void {
+    const kind = r.u8();
+    switch (kind) {
+      case RelayKind.Seated:
+        return this.seated(r.varuint(), r.varuint());
+      case RelayKind.ToClient: {
+        const link = this.sockets.get(r.varuint());
+        const data = readClientData(r);
+        if (link && !link.closed) sendTo(link, data);
+        return;
+      }
+      case RelayKind.Close: {
+        const link = this.sockets.get(r.varuint());
+        const code = r.varuint();
+        const reason = r.string();
+        if (!link) return;
+        this.closingForSimulation = true;
+        try {
+          this.sockets.close(link, code, reason);
+        } finally {
+          this.closingForSimulation = false;
+        }
+        return;
+      }
+      case RelayKind.Flush:
+        return this.flush(r);
+      default:
+        throw new DecodeError("unknown_kind", `simulation message kind ${kind}`);
+    }
+  }
+
+  private seated(clientId: number, playerId: number): void {
+    const link = this.sockets.get(clientId);
+    if (!link || link.closed) return;
+    if (link.seat) this.seatLost(link.seat);
+    // The relay's seat holds only what its frames need (ack, events, notices, baseline); the
+    // token, name and reconnection window are the simulation's.
+    const seat = newSeat(playerId, "", "");
+    seat.link = link;
+    link.seat = seat;
+    this.sockets.settled(link);
+    this.flusher.attach(seat);
+    this.seats.push(seat);
+  }
+
+  private flush(r: BinaryReader): void {
+    // The flush still in slices encodes the mirror as it was: it ends before the mirror moves.
+    this.flushing.finish();
+    const tick = r.varuint();
+    const time = r.varuint();
+    for (let rows = r.varuint(); rows > 0; rows--) {
+      const seat = this.sockets.get(r.varuint())?.seat ?? null;
+      const ack = r.varuint();
+      if (seat && ack > seat.lastProcessedSeq) seat.lastProcessedSeq = ack;
+      for (let n = r.varuint(); n > 0; n--) {
+        const event = readClientData(r);
+        seat?.events.push(event);
+      }
+      for (let n = r.varuint(); n > 0; n--) {
+        const notice = readClientData(r);
+        seat?.notices.push(notice);
+      }
+    }
+    const { mirror } = this;
+    mirror.apply(readBytes(r));
+    if (r.u8() === 1 && mirror.apply(readBytes(r)) === "reset") {
+      // Another world (the simulation restarted): every client starts from a fresh baseline.
+      for (const seat of this.seats) this.flusher.attach(seat);
+    }
+    r.expectEnd();
+    if (!mirror.isSynced) {
+      if (!this.snapshotAsked) this.port.send(this.out.reset().u8(RelayKind.WantSnapshot).peek());
+      this.snapshotAsked = true;
+      return;
+    }
+    this.snapshotAsked = false;
+    this.flushing.run(this.seats, tick, this.epoch + time);
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The simulation of a relayed room (`RelaySimulation`): the room that runs the game and its
+ * seats, whose clients are reached through relays.
+ */
+import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type SchemaDecl } from "@tikron/protocol";
+import type { RoomInit } from "../host";
+import type { InboundInput } from "../room/inbound";
+import { Room } from "../room";
+import { RoomStats } from "../roomStats";
+import type { SyncWorld } from "../sync/syncWorld";
+import { WorldFeed } from "../sync/worldFeed";
+import type { RelayPort, RelayReceiver } from "./relayPort";
+import { RelayKind, readBytes, readClientData, readOptional } from "./relayWire";
+import { RelayChannel, RelayedConnection, SimulationFlusher } from "./simulationFlusher";
+
+/**
+ * A room whose clients sit behind relays. It is the single room in all but its sockets: seats,
+ * tokens, reservations, the cap, reconnection windows, admission, bans and the input intake
+ * are the room's own ({@link room}); each client is a `RelayedConnection` the room speaks to as
+ * to any socket. What differs is the flush: one world feed update, and per relay one message
+ * with it and that relay's players' acks, events and notices (relay/simulationFlusher.ts).
+ *
+ * From a relay it takes sockets opening and closing, the messages the room answers (hello,
+ * stats, game messages, leave) and, once per tick, the inputs of all its clients, which go
+ * through the room's intake as a socket's would.
+ */
+export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
+  /** The room: what a host drives (ticks, stats, checkpoints, the operator's actions). */
+  readonly room: Room;
+  /** The feed the relays' mirrors follow. */
+  readonly feed: WorldFeed<D>;
+  private readonly relays: RelayChannel[] = [];
+  private readonly out = new FrameWriter(1 << 12);
+  /** One input row's entries, reused (grows to the longest frame). */
+  private readonly entries: { seq: number; payload: unknown }[] = [];
+
+  /**
+   * @param init The room, as a host makes it; its game must sync binary.
+   * @param world The game's world (the one its `sync.encoder` encodes), which the feed follows.
+   */
+  constructor(init: RoomInit, world: SyncWorld<D>) {
+    if (init.game.sync.mode !== "binary") throw new TypeError("a relayed room's game must sync binary");
+    this.feed = new WorldFeed(world);
+    const encoder = init.game.sync.encoder;
+    this.room = new Room(init, (deps) => new SimulationFlusher(encoder, this.feed, this.relays, deps, this.out));
+  }
+
+  /** Relays connected so far. */
+  get relayCount(): number {
+    return this.relays.length;
+  }
+
+  /**
+   * Connects a relay: `port` carries the simulation's messages to it; what the relay sends
+   * goes to the returned receiver. Its first flush carries a snapshot.
+   */
+  connectRelay(port: RelayPort): RelayReceiver {
+    const channel = new RelayChannel(port, this.out);
+    this.relays.push(channel);
+    return (data) => this.receive(channel, data);
+  }
+
+  /** One message from a relay. A message that does not decode is counted and dropped. */
+  private receive(channel: RelayChannel, data: Uint8Array): void {
+    try {
+      this.read(channel, new BinaryReader(data));
+    } catch (e) {
+      if (!isDecodeError(e)) throw e;
+      RoomStats.bump(this.room.stats.errors, "relay_bad_message");
+      console.error(`[room ${this.room.kind}:${this.room.roomId}] relay message: ${e.message}`);
+    }
+  }
+
+  private read(channel: RelayChannel, r: BinaryReader): void {
+    const { room } = this;
+    const kind = r.u8();
+    switch (kind) {
+      case RelayKind.Open: {
+        const clientId = r.varuint();
+        const identity = readOptional(r);
+        const address = readOptional(r);
+        const reservation = readOptional(r);
+        const refusal = room.admitSocket(identity, address);
+        if (refusal) return channel.refuse(clientId, refusal.closeCode, refusal.reason);
+        channel.clients.set(clientId, room.open(new RelayedConnection(channel, clientId), identity, address, reservation));
+        return;
+      }
+      case RelayKind.Forward: {
+        const connId = channel.clients.get(r.varuint());
+        const data = readClientData(r);
+        if (connId !== undefined) room.message(connId, data);
+        return;
+      }
+      case RelayKind.Inputs:
+        return this.inputs(channel, r);
+      case RelayKind.Closed: {
+        const clientId = r.varuint();
+        const code = r.varuint();
+        const byRelay = r.u8() === 1;
+        const reason = r.string();
+        const connId = channel.clients.get(clientId);
+        if (connId === undefined) return;
+        channel.clients.delete(clientId);
+        // The relay's own close (abuse, a slow reader) counts as the room's: an abuse kick frees
+        // the seat. A close by the client holds it, as a dropped socket's.
+        if (byRelay) room.closeRelayed(connId, code, reason);
+        else room.closed(connId, code);
+        return;
+      }
+      case RelayKind.WantSnapshot:
+        channel.wantsSnapshot = true;
+        return;
+      default:
+        throw new DecodeError("unknown_kind", `relay message kind ${kind}`);
+    }
+  }
+
+  /** A tick's inputs: per row one client's frame of inputs, taken by the room's intake as that frame. */
+  private inputs(channel: RelayChannel, r: BinaryReader): void {
+    const { entries } = this;
+    for (let rows = r.varuint(); rows > 0; rows--) {
+      const connId = channel.clients.get(r.varuint());
+      const count = r.varuint();
+      for (let i = 0; i < count; i++) {
+        const e = entries[i] ?? (entries[i] = { seq: 0, payload: null });
+        e.seq = r.varuint();
+        e.payload = readBytes(r);
+      }
+      if (connId !== undefined) this.room.relayedInputs(connId, entries as readonly InboundInput[], count);
+    }
+    for (let i = 0; i < entries.length; i++) entries[i]!.payload = null;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * A relayed room in memory for tests (`RelayedTestRoom`): a simulation and K relays wired by
+ * in-memory ports, with the same test clients a `TestRoom` has.
+ */
+import type { AnyGameTypes, SchemaDecl } from "@tikron/protocol";
+import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomOptions, type RoomStatsSnapshot } from "../index";
+import { MemoryPort, RelayRoom, RelaySimulation } from "../relay/index";
+import type { SyncWorld, SyncWorldOptions } from "../sync/index";
+import { TestClient, type JoinOptions } from "./testClient";
+import type { TestRoomOptions } from "./testRoom";
+
+/** Options of a {@link RelayedTestRoom}. */
+export interface RelayedTestRoomOptions<Gm extends Game, D extends SchemaDecl = SchemaDecl> extends TestRoomOptions {
+  /** How many relays hold the clients' sockets (default 2). */
+  relays?: number;
+  /** The game's world, which the simulation's feed follows (the one its `sync.encoder` encodes). */
+  world(game: Gm): SyncWorld<D>;
+  /** That world's options (tiers, cell size): the relays' mirrors are laid out the same. */
+  worldOptions: SyncWorldOptions;
+}
+
+/** How a client of a {@link RelayedTestRoom} joins: a {@link JoinOptions} and the relay it joins through. */
+export interface RelayedJoinOptions extends JoinOptions {
+  /** Index of the relay (default: round robin). */
+  relay?: number;
+}
+
+/**
+ * A game's room in memory split as a relayed room runs: one simulation (the room, its game and
+ * seats) and K relays holding the clients' sockets, linked by in-memory ports. Its clients are
+ * the same {@link TestClient}s a `TestRoom` has, each joined through one relay, so a test reads
+ * exactly what a client behind a relay decodes.
+ */
+export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D extends SchemaDecl = SchemaDecl> {
+  /** The simulation: its room is the real room (seats, stats, checkpoints). */
+  readonly simulation: RelaySimulation<D>;
+  /** The relays, in order. */
+  readonly relays: RelayRoom<D>[] = [];
+  /** The ports to the simulation, per relay (messages, bytes; hold or drop them to test a link). */
+  readonly toSimulation: MemoryPort[] = [];
+  /** The ports to each relay, from the simulation. */
+  readonly toRelay: MemoryPort[] = [];
+  /** The game instance the simulation runs. */
+  readonly game: Gm;
+  /** The clock the simulation and every relay run on; prefer {@link advance}. */
+  readonly clock: FakeClock;
+  /** The client declaration the players speak. */
+  readonly types: G;
+  /** Clock time of room time 0. */
+  readonly epoch: number;
+  readonly #clients: TestClient<G>[] = [];
+  #nextRelay = 0;
+  readonly #kind: string;
+  readonly #roomId: string;
+  readonly #options: RoomOptions;
+  readonly #world: SyncWorld<D>;
+  readonly #worldOptions: SyncWorldOptions;
+
+  /** A relayed room of the kind `definition` makes (or around `game`), with its defaults under `options.overrides`. */
+  constructor(source: GameDefinition | Gm, types: G, options: RelayedTestRoomOptions<Gm, D>) {
+    const definition: GameDefinition = "sync" in source ? { kind: source.kind, defaults: {}, create: () => source } : source;
+    const clock = (this.clock = options.clock ?? new FakeClock());
+    this.epoch = clock.now();
+    const resolved = resolveRoomOptions(definition.defaults, options.overrides);
+    const game = (this.game = definition.create(resolved, options.params ?? {}) as Gm);
+    const roomId = options.roomId ?? "test";
+    const init = { kind: definition.kind, roomId, game, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store };
+    this.#world = options.world(game);
+    this.simulation = new RelaySimulation(init, this.#world);
+    this.types = types;
+    this.#kind = definition.kind;
+    this.#roomId = roomId;
+    this.#options = resolved;
+    this.#worldOptions = options.worldOptions;
+    for (let i = 0; i < (options.relays ?? 2); i++) this.addRelay();
+  }
+
+  /**
+   * Starts one more relay, linked to the simulation (as a relay started mid-game is: its mirror
+   * starts from the snapshot the next flush carries); returns its index for `join`.
+   */
+  addRelay(): number {
+    const up = new MemoryPort();
+    const down = new MemoryPort();
+    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock });
+    up.connect(this.simulation.connectRelay(down));
+    down.connect((data) => relay.receive(data));
+    this.relays.push(relay);
+    this.toSimulation.push(up);
+    this.toRelay.push(down);
+    return this.relays.length - 1;
+  }
+
+  /** The simulation's room. */
+  get room(): Room {
+    return this.simulation.room;
+  }
+
+  /** Opens a socket on a relay for a new player and says hello as `name` (see `TestRoom.join`). */
+  join(name = "", options: RelayedJoinOptions = {}): TestClient<G> {
+    const i = options.relay ?? this.#nextRelay++ % this.relays.length;
+    const client = new TestClient({ room: this.relays[i]!, clock: this.clock }, this.types, name, options);
+    this.#clients.push(client);
+    return client;
+  }
+
+  /**
+   * Every relay sends the inputs it holds, then the room's time moves forward by `ms` (see
+   * `TestRoom.advance`): inputs sent before an advance reach the next tick, as in a `TestRoom`.
+   */
+  advance(ms: number): void {
+    for (const r of this.relays) r.sendInputs();
+    this.clock.advance(ms);
+    for (const c of this.#clients) c.receive();
+  }
+
+  /** The simulation's `tk:stats` snapshot. */
+  stats(): RoomStatsSnapshot {
+    return this.simulation.room.snapshot();
+  }
+
+  /** Every client joined so far, in join order. */
+  get clients(): readonly TestClient<G>[] {
+    return this.#clients;
+  }
+}
