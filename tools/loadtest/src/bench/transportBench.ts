@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileTimestamp } from "../report/reportFiles";
+import { captureCpuProfile, profileLines, summarizeProfile } from "../server/cpuProfile";
 import { ServerCpuSampler } from "../server/serverCpu";
 import {
   costsTable,
@@ -40,6 +41,12 @@ export interface TransportBenchOptions {
   warmupSec: number;
   windowSec: number;
   repeats: number;
+  /**
+   * wrangler's inspector port: with it every run's window is also CPU-profiled (the isolate's
+   * self time per function, on the run). Profiling costs CPU: compare such runs' CPU only with
+   * each other.
+   */
+  profileInspectorPort?: number;
   name: string;
   /** Directory for `<ts>-transport-bench-<name>/`; nothing written when absent. */
   outDir?: string;
@@ -87,6 +94,7 @@ async function oneRun(o: TransportBenchOptions, transport: BenchTransport, relay
     const warnings: string[] = [];
     let workerCpuPct: number | null = null;
     const start = Date.now();
+    const profiling = o.profileInspectorPort === undefined ? null : captureCpuProfile(o.profileInspectorPort, Math.max(1, o.windowSec - 0.5));
     if (o.serverPid !== null) {
       const problem = ServerCpuSampler.problem(o.serverPid);
       const sampler = new ServerCpuSampler(o.serverPid);
@@ -103,7 +111,9 @@ async function oneRun(o: TransportBenchOptions, transport: BenchTransport, relay
       await sleep(o.windowSec * 1000);
     }
     const reading = await call<BenchReading>(base, "/transport/read", { run });
-    return runFigures(reading, repeat, workerCpuPct, warnings);
+    const figures = runFigures(reading, repeat, workerCpuPct, warnings);
+    if (profiling) figures.profile = summarizeProfile(await profiling, 12);
+    return figures;
   } finally {
     await call(base, "/transport/stop", { run }).catch(() => undefined);
   }
@@ -124,8 +134,9 @@ export async function runTransportBench(o: TransportBenchOptions): Promise<{ res
           const r = await oneRun(o, t, k, s, rep + 1);
           runs.push(r);
           log(
-            `[${runs.length}/${total}] ${t} K=${k} S=${formatBytes(s)}: worker ${r.workerCpuPct ?? "n/a"} %, ${r.messagesPerSec}/${r.expectedPerSec} msgs/s, update p50/p99 ${r.updates.p50}/${r.updates.p99} ms, input p50/p99 ${r.inputs.p50}/${r.inputs.p99} ms${r.warnings.length ? `; ${r.warnings.join("; ")}` : ""}`,
+            `[${runs.length}/${total}] ${t} K=${k} S=${formatBytes(s)}: worker ${r.workerCpuPct ?? "n/a"} %, ${r.messagesPerSec}/${r.expectedPerSec} msgs/s (sent ${Math.round((r.updates.sentPerSec + r.inputs.sentPerSec) * 100) / 100}), update p50/p99 ${r.updates.p50}/${r.updates.p99} ms, input p50/p99 ${r.inputs.p50}/${r.inputs.p99} ms${r.warnings.length ? `; ${r.warnings.join("; ")}` : ""}`,
           );
+          if (r.profile) for (const line of profileLines(r.profile)) log(`    ${line}`);
         }
       }
     }

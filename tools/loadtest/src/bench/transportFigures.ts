@@ -4,6 +4,7 @@
  * message plus a price per KiB — the form a capacity model can multiply by its own traffic.
  */
 import { formatSpread, spread, type Spread } from "../ab/abStats";
+import type { ProfileSummary } from "../server/cpuProfile";
 
 /**
  * The transports the floor's bench knows (apps/floor/src/transport/benchConfig.ts `TRANSPORTS`;
@@ -47,10 +48,12 @@ export interface TransportRun {
   expectedPerSec: number;
   /** KiB delivered per second, both directions. */
   kibPerSec: number;
-  updates: { perSec: number; p50: number | null; p99: number | null; max: number; outOfOrder: number; errors: number };
-  inputs: { perSec: number; p50: number | null; p99: number | null; max: number; outOfOrder: number; errors: number };
+  updates: { perSec: number; sentPerSec: number; p50: number | null; p99: number | null; max: number; outOfOrder: number; errors: number };
+  inputs: { perSec: number; sentPerSec: number; p50: number | null; p99: number | null; max: number; outOfOrder: number; errors: number };
   malformed: number;
   warnings: string[];
+  /** The isolate's profile over the window, when the bench profiled (`--profile`). */
+  profile?: ProfileSummary;
 }
 
 /** A run's rates from its reading and the worker's CPU. */
@@ -60,6 +63,7 @@ export function runFigures(r: BenchReading, repeat: number, workerCpuPct: number
   const round = (x: number): number => Math.round(x * 100) / 100;
   const dir = (d: DirectionReading) => ({
     perSec: round(d.received / sec),
+    sentPerSec: round(d.sent / sec),
     p50: d.latency.p50,
     p99: d.latency.p99,
     max: d.latency.max,

@@ -62,6 +62,7 @@ export function registerTransportBenchCommand(program: Command): void {
     .option("--window <sec>", "measured seconds per run", posNum("window"), 4)
     .option("--repeats <n>", "repeats of the whole series", posInt("repeats"), 3)
     .option("--no-pin", "do not pin the server to the first core")
+    .option("--profile", "also CPU-profile the isolate over every window (costs CPU: compare profiled runs only with each other)")
     .option("--name <name>", "result name", "transport-bench")
     .option("--out <dir>", "results directory", RESULTS_DIR)
     .action(async (o) => {
@@ -71,6 +72,7 @@ export function registerTransportBenchCommand(program: Command): void {
       try {
         const entry = server ? await workerEntryUrl(server.pid) : null;
         const baseUrl = (o.url ?? entry ?? server!.url).replace(/^ws/, "http").replace(/\/$/, "");
+        if (o.profile && !server) throw new Error("--profile needs a server the bench starts (not --url)");
         if (server) log(`server ${baseUrl} (pid ${server.pid}${cpus ? `, pinned to CPU ${cpus}` : ""}) ready`);
         const { result, files } = await runTransportBench({
           baseUrl,
@@ -83,6 +85,7 @@ export function registerTransportBenchCommand(program: Command): void {
           warmupSec: o.warmup,
           windowSec: o.window,
           repeats: o.repeats,
+          profileInspectorPort: o.profile && server ? server.inspectorPort : undefined,
           name: o.name,
           outDir: o.out,
           log,
