@@ -10,11 +10,14 @@ import { PAYLOAD_HEADER_BYTES } from "./payload";
  * - `none`: both sides tick and encode but send nothing (the timers' own cost, the control);
  * - `rpc`: Workers RPC on the object stub (`relay.update(bytes)`, `sim.input(bytes)`), each call awaited;
  * - `rpc-nowait`: the same calls with their promises dropped (fire and forget);
+ * - `rpc-session`: one RPC session per relay, opened once (`sim.session(index, inbox)` returns the
+ *   simulation's inbox, the relay's inbox rides along): every later call goes over that session,
+ *   which the platform bills as one request, not one per call;
  * - `ws`: a WebSocket the relay opens to the simulation (`stub.fetch` with `Upgrade: websocket`), accepted with `accept()`;
  * - `ws-hib`: the same socket accepted with the Hibernation API (`ctx.acceptWebSocket`);
  * - `fetch`: one HTTP request per message (`stub.fetch`, POST body), awaited.
  */
-export const TRANSPORTS = ["none", "rpc", "rpc-nowait", "ws", "ws-hib", "fetch"] as const;
+export const TRANSPORTS = ["none", "rpc", "rpc-nowait", "rpc-session", "ws", "ws-hib", "fetch"] as const;
 /** One of {@link TRANSPORTS}. */
 export type Transport = (typeof TRANSPORTS)[number];
 

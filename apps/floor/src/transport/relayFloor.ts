@@ -5,15 +5,40 @@
  * sends it (arrivals, one-way latency, order). The simulation drives it over RPC (`begin`,
  * `reset`, `read`, `end`); those control calls are outside the measured traffic's shape.
  */
-import { DurableObject } from "cloudflare:workers";
+import { DurableObject, RpcTarget } from "cloudflare:workers";
 import { Arrivals } from "./arrivals";
 import type { BenchConfig } from "./benchConfig";
 import { PayloadKind, payloadBuffer, writePayloadHeader } from "./payload";
 
-/** The simulation as a relay sees it: its RPC method and its HTTP entry. */
-export interface SimPort {
+/** Where batched inputs go over an RPC session (the simulation's inbox). */
+export interface InputPort {
   input(bytes: Uint8Array): unknown;
+}
+
+/** The simulation as a relay sees it: its RPC methods and its HTTP entry. */
+export interface SimPort extends InputPort {
+  /** Opens the `rpc-session` transport: takes this relay's inbox, answers with the simulation's. */
+  session(index: number, inbox: RelayInbox): unknown;
   fetch(url: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Disposes an RPC stub by its `Symbol.dispose` (which the project's TypeScript lib does not declare). */
+export function disposeStub(stub: object | null | undefined): void {
+  const key = (Symbol as unknown as { dispose?: symbol }).dispose;
+  const f = stub && key ? (stub as Record<symbol, unknown>)[key] : undefined;
+  if (typeof f === "function") f.call(stub);
+}
+
+/** A relay's side of an RPC session: the simulation calls `update` on it (as a stub). */
+export class RelayInbox extends RpcTarget {
+  constructor(private readonly arrivals: Arrivals) {
+    super();
+  }
+
+  /** A world update over the session. */
+  update(bytes: Uint8Array): void {
+    this.arrivals.take(bytes, Date.now());
+  }
 }
 
 /** A relay's counts over the window, for the simulation to merge. */
@@ -31,6 +56,8 @@ export class RelayFloor extends DurableObject {
   private cfg: BenchConfig | null = null;
   private index = 0;
   private sim: SimPort | null = null;
+  /** The simulation's inbox over the session (`rpc-session`). */
+  private session: (InputPort) | null = null;
   private socket: WebSocket | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private input = payloadBuffer(16);
@@ -55,6 +82,7 @@ export class RelayFloor extends DurableObject {
       ws.addEventListener("message", (e) => this.updates.take(e.data as ArrayBuffer | string, Date.now()));
       this.socket = ws;
     }
+    if (cfg.transport === "rpc-session") this.session = (await sim.session(index, new RelayInbox(this.updates))) as InputPort;
     this.timer = setInterval(() => this.sendInput(), cfg.intervalMs);
   }
 
@@ -99,6 +127,8 @@ export class RelayFloor extends DurableObject {
       // already closed
     }
     this.socket = null;
+    disposeStub(this.session);
+    this.session = null;
   }
 
   private sendInput(): void {
@@ -123,6 +153,15 @@ export class RelayFloor extends DurableObject {
           break;
         case "rpc-nowait":
           sim.input(buf);
+          break;
+        case "rpc-session":
+          void (async (session) => {
+            try {
+              await session?.input(buf);
+            } catch {
+              failed();
+            }
+          })(this.session);
           break;
         case "ws":
         case "ws-hib":

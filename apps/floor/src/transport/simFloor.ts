@@ -7,12 +7,12 @@
  * under local `wrangler dev` every object shares one thread and one clock (`/transport/clock`
  * shows how finely that clock advances inside one request).
  */
-import { DurableObject } from "cloudflare:workers";
+import { DurableObject, RpcTarget } from "cloudflare:workers";
 import { Arrivals } from "./arrivals";
 import { parseBenchConfig, type BenchConfig, type BenchReading, type DirectionReading } from "./benchConfig";
 import { LatencyHistogram } from "./latencyHistogram";
 import { PayloadKind, payloadBuffer, writePayloadHeader } from "./payload";
-import type { RelayFloor, RelayReading } from "./relayFloor";
+import { disposeStub, type RelayFloor, type RelayInbox, type RelayReading } from "./relayFloor";
 
 /** The bindings the bench's objects use. */
 export interface TransportEnv {
@@ -20,12 +20,29 @@ export interface TransportEnv {
   RELAYS: DurableObjectNamespace<RelayFloor>;
 }
 
+/** The simulation's side of an RPC session: a relay calls `input` on it (as a stub). */
+class SimInbox extends RpcTarget {
+  constructor(private readonly arrivals: Arrivals) {
+    super();
+  }
+
+  /** A relay's batched inputs over the session. */
+  input(bytes: Uint8Array): void {
+    this.arrivals.take(bytes, Date.now());
+  }
+}
+
+/** A relay's inbox as the simulation holds it: a stub, kept past the call with `dup()`. */
+type RelayInboxStub = Pick<RelayInbox, "update"> & { dup(): RelayInboxStub };
+
 /** The simulation object of the bench (see the file comment). */
 export class SimFloor extends DurableObject<TransportEnv> {
   private cfg: BenchConfig | null = null;
   private relays: DurableObjectStub<RelayFloor>[] = [];
   /** The relays' sockets by relay index (socket transports). */
   private sockets: (WebSocket | null)[] = [];
+  /** The relays' inboxes by relay index (`rpc-session`). */
+  private inboxes: (RelayInboxStub | null)[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
   private update = payloadBuffer(16);
   private seq = 0;
@@ -69,6 +86,13 @@ export class SimFloor extends DurableObject<TransportEnv> {
     this.inputs.take(bytes, Date.now());
   }
 
+  /** Opens a relay's RPC session (`rpc-session`): keeps its inbox, answers with this object's. */
+  session(index: number, inbox: RelayInbox): SimInbox {
+    // A stub received as an argument is disposed when the call returns unless duplicated.
+    this.inboxes[index] = (inbox as unknown as RelayInboxStub).dup();
+    return new SimInbox(this.inputs);
+  }
+
   override webSocketMessage(_ws: WebSocket, message: string | ArrayBuffer): void {
     this.inputs.take(message, Date.now());
   }
@@ -78,6 +102,7 @@ export class SimFloor extends DurableObject<TransportEnv> {
     this.cfg = cfg;
     this.update = payloadBuffer(cfg.updateBytes);
     this.sockets = new Array<WebSocket | null>(cfg.relays).fill(null);
+    this.inboxes = new Array<RelayInboxStub | null>(cfg.relays).fill(null);
     const self = this.env.SIMS.get(this.ctx.id);
     this.relays = Array.from({ length: cfg.relays }, (_, i) => this.env.RELAYS.get(this.env.RELAYS.idFromName(`${this.ctx.id.toString()}:${i}`)));
     await Promise.all(this.relays.map((r, i) => r.begin(cfg, i, self)));
@@ -85,6 +110,7 @@ export class SimFloor extends DurableObject<TransportEnv> {
       const missing = this.sockets.findIndex((s) => s === null);
       if (missing >= 0) throw new Error(`relay ${missing} opened no socket`);
     }
+    if (cfg.transport === "rpc-session" && this.inboxes.some((s) => s === null)) throw new Error("a relay opened no RPC session");
     this.timer = setInterval(() => this.sendUpdates(), cfg.intervalMs);
     this.windowStart = Date.now();
   }
@@ -128,6 +154,15 @@ export class SimFloor extends DurableObject<TransportEnv> {
             break;
           case "rpc-nowait":
             void this.relays[i]!.update(buf);
+            break;
+          case "rpc-session":
+            void (async (inbox) => {
+              try {
+                await inbox.update(buf);
+              } catch {
+                failed();
+              }
+            })(this.inboxes[i]!);
             break;
           case "ws":
           case "ws-hib":
@@ -176,6 +211,8 @@ export class SimFloor extends DurableObject<TransportEnv> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     await Promise.all(this.relays.map((r) => r.end()));
+    for (const inbox of this.inboxes) disposeStub(inbox);
+    this.inboxes = [];
     for (const ws of this.sockets) {
       try {
         ws?.close(1000, "bench over");

@@ -10,7 +10,7 @@ import type { ProfileSummary } from "../server/cpuProfile";
  * The transports the floor's bench knows (apps/floor/src/transport/benchConfig.ts `TRANSPORTS`;
  * the floor refuses any other name with a 400, so the two lists cannot drift silently).
  */
-export const BENCH_TRANSPORTS = ["none", "rpc", "rpc-nowait", "ws", "ws-hib", "fetch"] as const;
+export const BENCH_TRANSPORTS = ["none", "rpc", "rpc-nowait", "rpc-session", "ws", "ws-hib", "fetch"] as const;
 /** One of {@link BENCH_TRANSPORTS}. */
 export type BenchTransport = (typeof BENCH_TRANSPORTS)[number];
 
