@@ -27,12 +27,32 @@ import {
   type TransportRun,
 } from "./transportFigures";
 
-/** Options of {@link runTransportBench}. */
-export interface TransportBenchOptions {
+/** Where the bench's requests go and whose CPU is read. */
+export interface BenchTarget {
   /** The floor worker's HTTP base (`http://127.0.0.1:<port>`). */
   baseUrl: string;
   /** wrangler's pid (its process group holds workerd) for the CPU figures; null: no CPU. */
   serverPid: number | null;
+  /**
+   * wrangler's inspector port: with it every run's window is also CPU-profiled (the isolate's
+   * self time per function, on the run). Profiling costs CPU: compare such runs' CPU only with
+   * each other.
+   */
+  profileInspectorPort?: number;
+}
+
+/** A server the bench started for one point, stopped after it. */
+export interface BenchServer extends BenchTarget {
+  stop(): Promise<void>;
+}
+
+/** Options of {@link runTransportBench}. */
+export interface TransportBenchOptions {
+  /**
+   * A running server for every run, or a function that starts a fresh one per (repeat, point):
+   * objects of earlier runs (and anything they leak) then cannot weigh on later ones.
+   */
+  target: BenchTarget | (() => Promise<BenchServer>);
   transports: readonly BenchTransport[];
   relays: readonly number[];
   updateBytes: readonly number[];
@@ -41,12 +61,6 @@ export interface TransportBenchOptions {
   warmupSec: number;
   windowSec: number;
   repeats: number;
-  /**
-   * wrangler's inspector port: with it every run's window is also CPU-profiled (the isolate's
-   * self time per function, on the run). Profiling costs CPU: compare such runs' CPU only with
-   * each other.
-   */
-  profileInspectorPort?: number;
   name: string;
   /** Directory for `<ts>-transport-bench-<name>/`; nothing written when absent. */
   outDir?: string;
@@ -64,7 +78,7 @@ export interface ClockReading {
 export interface TransportBenchResult {
   name: string;
   createdAt: string;
-  options: Omit<TransportBenchOptions, "log" | "outDir">;
+  options: Omit<TransportBenchOptions, "log" | "outDir" | "target"> & { target: BenchTarget | string };
   clock: ClockReading | null;
   runs: TransportRun[];
   points: TransportPoint[];
@@ -84,9 +98,9 @@ async function call<T>(base: string, path: string, query: Record<string, string 
 let runCounter = 0;
 
 /** One run: start, warm up, reset, measure the window, read, stop (also when something fails). */
-async function oneRun(o: TransportBenchOptions, transport: BenchTransport, relays: number, updateBytes: number, repeat: number): Promise<TransportRun> {
+async function oneRun(o: TransportBenchOptions, t: BenchTarget, transport: BenchTransport, relays: number, updateBytes: number, repeat: number): Promise<TransportRun> {
   const run = `${Date.now().toString(36)}-${++runCounter}`;
-  const base = o.baseUrl;
+  const base = t.baseUrl;
   await call(base, "/transport/start", { run, transport, relays, updateBytes, inputBytes: o.inputBytes, intervalMs: o.intervalMs });
   try {
     await sleep(o.warmupSec * 1000);
@@ -94,10 +108,10 @@ async function oneRun(o: TransportBenchOptions, transport: BenchTransport, relay
     const warnings: string[] = [];
     let workerCpuPct: number | null = null;
     const start = Date.now();
-    const profiling = o.profileInspectorPort === undefined ? null : captureCpuProfile(o.profileInspectorPort, Math.max(1, o.windowSec - 0.5));
-    if (o.serverPid !== null) {
-      const problem = ServerCpuSampler.problem(o.serverPid);
-      const sampler = new ServerCpuSampler(o.serverPid);
+    const profiling = t.profileInspectorPort === undefined ? null : captureCpuProfile(t.profileInspectorPort, Math.max(1, o.windowSec - 0.5));
+    if (t.serverPid !== null) {
+      const problem = ServerCpuSampler.problem(t.serverPid);
+      const sampler = new ServerCpuSampler(t.serverPid);
       if (problem === null) {
         await sampler.run(start, start + o.windowSec * 1000);
         const cpu = sampler.result(0);
@@ -122,21 +136,31 @@ async function oneRun(o: TransportBenchOptions, transport: BenchTransport, relay
 /** Runs the series; writes `transport-bench.{json,md}` under `<outDir>/<ts>-transport-bench-<name>/` when asked. */
 export async function runTransportBench(o: TransportBenchOptions): Promise<{ result: TransportBenchResult; files: string[] }> {
   const log = o.log ?? (() => {});
-  const clock = await call<ClockReading>(o.baseUrl, "/transport/clock", { run: "clock" }).catch(() => null);
-  if (clock) log(`clock inside one request: Date.now() ${describeClock(clock.date)}; performance.now() ${describeClock(clock.performance)}`);
+  const fresh = typeof o.target === "function" ? o.target : null;
+  let clock: ClockReading | null = null;
   const runs: TransportRun[] = [];
   const total = o.repeats * o.relays.length * o.updateBytes.length * o.transports.length;
   for (let rep = 0; rep < o.repeats; rep++) {
     const order = rep % 2 === 0 ? [...o.transports] : [...o.transports].reverse();
     for (const k of o.relays) {
       for (const s of o.updateBytes) {
-        for (const t of order) {
-          const r = await oneRun(o, t, k, s, rep + 1);
-          runs.push(r);
-          log(
-            `[${runs.length}/${total}] ${t} K=${k} S=${formatBytes(s)}: worker ${r.workerCpuPct ?? "n/a"} %, ${r.messagesPerSec}/${r.expectedPerSec} msgs/s (sent ${Math.round((r.updates.sentPerSec + r.inputs.sentPerSec) * 100) / 100}), update p50/p99 ${r.updates.p50}/${r.updates.p99} ms, input p50/p99 ${r.inputs.p50}/${r.inputs.p99} ms${r.warnings.length ? `; ${r.warnings.join("; ")}` : ""}`,
-          );
-          if (r.profile) for (const line of profileLines(r.profile)) log(`    ${line}`);
+        const server = fresh ? await fresh() : null;
+        const target = server ?? (o.target as BenchTarget);
+        try {
+          if (clock === null) {
+            clock = await call<ClockReading>(target.baseUrl, "/transport/clock", { run: "clock" }).catch(() => null);
+            if (clock) log(`clock inside one request: Date.now() ${describeClock(clock.date)}; performance.now() ${describeClock(clock.performance)}`);
+          }
+          for (const t of order) {
+            const r = await oneRun(o, target, t, k, s, rep + 1);
+            runs.push(r);
+            log(
+              `[${runs.length}/${total}] ${t} K=${k} S=${formatBytes(s)}: worker ${r.workerCpuPct ?? "n/a"} %, ${r.messagesPerSec}/${r.expectedPerSec} msgs/s (sent ${Math.round((r.updates.sentPerSec + r.inputs.sentPerSec) * 100) / 100}), update p50/p99 ${r.updates.p50}/${r.updates.p99} ms, input p50/p99 ${r.inputs.p50}/${r.inputs.p99} ms${r.warnings.length ? `; ${r.warnings.join("; ")}` : ""}`,
+            );
+            if (r.profile) for (const line of profileLines(r.profile)) log(`    ${line}`);
+          }
+        } finally {
+          await server?.stop();
         }
       }
     }
@@ -145,7 +169,11 @@ export async function runTransportBench(o: TransportBenchOptions): Promise<{ res
   const result: TransportBenchResult = {
     name: o.name,
     createdAt: new Date().toISOString(),
-    options: { ...o, log: undefined, outDir: undefined } as TransportBenchResult["options"],
+    options: {
+      transports: o.transports, relays: o.relays, updateBytes: o.updateBytes, inputBytes: o.inputBytes, intervalMs: o.intervalMs,
+      warmupSec: o.warmupSec, windowSec: o.windowSec, repeats: o.repeats, name: o.name,
+      target: typeof o.target === "function" ? "a fresh server per (repeat, point)" : o.target,
+    },
     clock,
     runs,
     points,
@@ -172,7 +200,7 @@ export function transportBenchMarkdown(r: TransportBenchResult): string {
   return [
     `## Relay transport bench ${r.name} (${r.createdAt})`,
     "",
-    `- K ∈ {${o.relays.join(", ")}}, S ∈ {${o.updateBytes.map(formatBytes).join(", ")}}, B = ${formatBytes(o.inputBytes)}, every ${o.intervalMs} ms both ways; ${o.warmupSec} s warm-up + ${o.windowSec} s window per run, ${o.repeats} repeats, transports alternated (${o.transports.join(", ")}, reversed on odd repeats)`,
+    `- K ∈ {${o.relays.join(", ")}}, S ∈ {${o.updateBytes.map(formatBytes).join(", ")}}, B = ${formatBytes(o.inputBytes)}, every ${o.intervalMs} ms both ways; ${o.warmupSec} s warm-up + ${o.windowSec} s window per run, ${o.repeats} repeats, transports alternated (${o.transports.join(", ")}, reversed on odd repeats); server: ${typeof o.target === "string" ? o.target : o.target.baseUrl}`,
     r.clock ? `- clock inside one request: Date.now() ${describeClock(r.clock.date)}; performance.now() ${describeClock(r.clock.performance)}` : "- clock probe failed",
     "",
     pointsTable(r.points),

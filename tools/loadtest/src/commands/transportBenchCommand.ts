@@ -1,6 +1,6 @@
 /** `loadtest transport-bench`: RPC vs an internal WebSocket (and more) between a simulation object and its relays. */
 import type { Command } from "commander";
-import { runTransportBench, transportBenchMarkdown } from "../bench/transportBench";
+import { runTransportBench, transportBenchMarkdown, type BenchServer, type BenchTarget } from "../bench/transportBench";
 import { BENCH_TRANSPORTS, type BenchTransport } from "../bench/transportFigures";
 import { RESULTS_DIR } from "../report/reportFiles";
 import { startLocalServer } from "../run/serverRun";
@@ -50,7 +50,7 @@ export function registerTransportBenchCommand(program: Command): void {
     .description(
       "the transport between Durable Objects for relayed rooms: a simulation object sends K relays an S-byte update and each relay sends back a B-byte input batch every interval, by RPC, an internal WebSocket or fetch; worker CPU, messages delivered and one-way latency per transport, alternated, with each transport's CPU fitted per message and per KiB",
     )
-    .option("--server <config>", "wrangler config to start (\"staging\" or a path; it must hold the floor's bench objects)", FLOOR_CONFIG)
+    .option("--server <config>", "wrangler config to start, fresh for every (repeat, point) (\"staging\" or a path; it must hold the floor's bench objects)", FLOOR_CONFIG)
     .option("--url <url>", "use this running floor worker instead of starting one (no CPU figures unless --server-pid)")
     .option("--server-pid <pid>", "with --url: wrangler's pid, to read the worker's CPU", posInt("server-pid"))
     .option("--transports <list>", `transports to compare (${BENCH_TRANSPORTS.join(", ")})`, parsed(parseTransportList), [...BENCH_TRANSPORTS])
@@ -68,32 +68,37 @@ export function registerTransportBenchCommand(program: Command): void {
     .action(async (o) => {
       const log = (line: string): void => console.error(line);
       const cpus = o.pin ? (defaultPinning().serverCpus ?? undefined) : undefined;
-      const server = o.url ? null : await startLocalServer({ config: o.server, cpus });
-      try {
-        const entry = server ? await workerEntryUrl(server.pid) : null;
-        const baseUrl = (o.url ?? entry ?? server!.url).replace(/^ws/, "http").replace(/\/$/, "");
-        if (o.profile && !server) throw new Error("--profile needs a server the bench starts (not --url)");
-        if (server) log(`server ${baseUrl} (pid ${server.pid}${cpus ? `, pinned to CPU ${cpus}` : ""}) ready`);
-        const { result, files } = await runTransportBench({
-          baseUrl,
-          serverPid: server?.pid ?? o.serverPid ?? null,
-          transports: o.transports,
-          relays: o.relays,
-          updateBytes: o.updateBytes,
-          inputBytes: o.inputBytes,
-          intervalMs: o.intervalMs,
-          warmupSec: o.warmup,
-          windowSec: o.window,
-          repeats: o.repeats,
-          profileInspectorPort: o.profile && server ? server.inspectorPort : undefined,
-          name: o.name,
-          outDir: o.out,
-          log,
-        });
-        console.log(`\n${transportBenchMarkdown(result)}`);
-        console.log(files.join("\n"));
-      } finally {
-        await server?.stop();
-      }
+      if (o.profile && o.url) throw new Error("--profile needs a server the bench starts (not --url)");
+      const startServer = async (): Promise<BenchServer> => {
+        const server = await startLocalServer({ config: o.server, cpus });
+        try {
+          const entry = await workerEntryUrl(server.pid);
+          const baseUrl = (entry ?? server.url).replace(/^ws/, "http");
+          log(`server ${baseUrl} (pid ${server.pid}${cpus ? `, pinned to CPU ${cpus}` : ""}) ready`);
+          return { baseUrl, serverPid: server.pid, profileInspectorPort: o.profile ? server.inspectorPort : undefined, stop: () => server.stop() };
+        } catch (err) {
+          await server.stop();
+          throw err;
+        }
+      };
+      const target: BenchTarget | (() => Promise<BenchServer>) = o.url
+        ? { baseUrl: String(o.url).replace(/^ws/, "http").replace(/\/$/, ""), serverPid: o.serverPid ?? null }
+        : startServer;
+      const { result, files } = await runTransportBench({
+        target,
+        transports: o.transports,
+        relays: o.relays,
+        updateBytes: o.updateBytes,
+        inputBytes: o.inputBytes,
+        intervalMs: o.intervalMs,
+        warmupSec: o.warmup,
+        windowSec: o.window,
+        repeats: o.repeats,
+        name: o.name,
+        outDir: o.out,
+        log,
+      });
+      console.log(`\n${transportBenchMarkdown(result)}`);
+      console.log(files.join("\n"));
     });
 }
