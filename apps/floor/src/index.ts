@@ -10,13 +10,20 @@
  * Room options that shape traffic come from the query like the gateway's DEV_MODE overrides:
  * `syncIntervalMs` (default 50), `frameBytes` (default 75, the agar frame at 100 players) and
  * `api=hibernation` to accept sockets with `ctx.acceptWebSocket` instead of `accept()`.
+ *
+ * `/transport/*?run=<id>` reaches the relay-transport bench (`transport/simFloor.ts`): one
+ * simulation object per run id and its relays, for comparing transports between objects.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { TransportEnv } from "./transport/simFloor";
 import { FrameWriter, FrameFlag, Kind, PROTOCOL_VERSION, beginFrame, encodeStats, encodeWelcome, endFrame, writeFrameAck } from "@tikron/protocol";
 
-interface Env {
+interface Env extends TransportEnv {
   FLOORS: DurableObjectNamespace<FloorObject>;
 }
+
+export { SimFloor } from "./transport/simFloor";
+export { RelayFloor } from "./transport/relayFloor";
 
 const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)\/?$/;
 
@@ -24,6 +31,11 @@ export default {
   fetch(request: Request, env: Env): Response | Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/health") return Response.json({ ok: true, floor: true });
+    if (url.pathname.startsWith("/transport/")) {
+      const run = url.searchParams.get("run");
+      if (!run) return new Response("a transport bench request needs ?run=<id>", { status: 400 });
+      return env.SIMS.get(env.SIMS.idFromName(`transport:${run}`)).fetch(request);
+    }
     const m = ROOM_PATH.exec(url.pathname);
     if (!m) return new Response("not found", { status: 404 });
     return env.FLOORS.get(env.FLOORS.idFromName(`${m[1]}:${m[2]}`)).fetch(request);

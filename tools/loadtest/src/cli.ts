@@ -14,6 +14,7 @@ import { registerRunCommand } from "./commands/runCommand";
 import { registerScenariosCommand } from "./commands/scenariosCommand";
 import { registerServeCommand } from "./commands/serveCommand";
 import { registerSweepCommand } from "./commands/sweepCommand";
+import { registerTransportBenchCommand } from "./commands/transportBenchCommand";
 import { ExitCode } from "./report/verdict";
 
 const program = new Command()
@@ -41,6 +42,7 @@ for (const register of [
   registerCapacityCommand,
   registerProfileCommand,
   registerMatchBenchCommand,
+  registerTransportBenchCommand,
 ]) {
   register(program);
 }
