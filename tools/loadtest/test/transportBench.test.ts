@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseByteSize, parseByteSizeList, parseCountList, parseTransportList } from "../src/commands/transportBenchCommand";
-import { BENCH_TRANSPORTS, fitCosts, runFigures, summarizePoints, type BenchReading, type TransportRun } from "../src/bench/transportFigures";
-import { TRANSPORTS } from "../../../apps/floor/src/transport/benchConfig";
+import { fitCosts, runFigures, summarizePoints, type BenchReading, type TransportRun } from "../src/bench/transportFigures";
 
 describe("transport-bench arguments", () => {
   it("parses counts, sizes and transports", () => {
@@ -18,10 +17,6 @@ describe("transport-bench arguments", () => {
     expect(() => parseByteSize("2m")).toThrow(/bad size/);
     expect(() => parseByteSizeList("2k,2048")).toThrow(/twice/);
     expect(() => parseTransportList("rpc,smoke")).toThrow(/unknown transport "smoke"/);
-  });
-
-  it("knows the same transports as the floor", () => {
-    expect([...BENCH_TRANSPORTS]).toEqual([...TRANSPORTS]);
   });
 });
 

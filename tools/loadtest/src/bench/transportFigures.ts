@@ -5,32 +5,13 @@
  */
 import { formatSpread, spread, type Spread } from "../ab/abStats";
 import type { ProfileSummary } from "../server/cpuProfile";
+import { TRANSPORTS, type BenchReading, type DirectionReading, type Transport } from "@tikron/floor/transport-bench";
 
-/**
- * The transports the floor's bench knows (apps/floor/src/transport/benchConfig.ts `TRANSPORTS`;
- * the floor refuses any other name with a 400, so the two lists cannot drift silently).
- */
-export const BENCH_TRANSPORTS = ["none", "rpc", "rpc-nowait", "rpc-session", "ws", "ws-hib", "fetch"] as const;
+/** The transports the floor's bench knows: its own list (`@tikron/floor/transport-bench`), one contract both sides read. */
+export const BENCH_TRANSPORTS = TRANSPORTS;
 /** One of {@link BENCH_TRANSPORTS}. */
-export type BenchTransport = (typeof BENCH_TRANSPORTS)[number];
-
-/** One direction of the floor's `/transport/read` answer. */
-export interface DirectionReading {
-  sent: number;
-  received: number;
-  errors: number;
-  outOfOrder: number;
-  latency: { p50: number | null; p99: number | null; max: number; count: number };
-}
-
-/** The floor's `/transport/read` answer (apps/floor/src/transport/benchConfig.ts `BenchReading`). */
-export interface BenchReading {
-  config: { transport: BenchTransport; relays: number; updateBytes: number; inputBytes: number; intervalMs: number };
-  windowMs: number;
-  updates: DirectionReading;
-  inputs: DirectionReading;
-  malformed: number;
-}
+export type BenchTransport = Transport;
+export type { BenchReading, DirectionReading };
 
 /** One measured run: a transport at one (K, S) point. */
 export interface TransportRun {
