@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { mergeQuery, type LoadConfig } from "../load/config";
 import { collectEnvironment, type Environment } from "../report/environment";
-import { fileTimestamp, writeReport } from "../report/reportFiles";
+import { resultStem, writeReport } from "../report/reportFiles";
 import { runOnFreshServer } from "../run/freshRun";
 import type { Pinning } from "../server/pinning";
 import { checkoutRev, type RevCheckout } from "../server/revCheckout";
@@ -80,7 +80,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export async function runAb(o: AbOptions): Promise<{ result: AbResult; dir: string; jsonPath: string; markdownPath: string }> {
   const log = o.log ?? (() => {});
   const createdAt = new Date();
-  const dir = join(o.outDir, `${fileTimestamp(createdAt)}-ab-${o.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+  const dir = resultStem(o.outDir, "ab", o.name, createdAt);
   mkdirSync(dir, { recursive: true });
   const checkouts = new Map<string, RevCheckout>();
   const runs: AbRunRecord[] = [];

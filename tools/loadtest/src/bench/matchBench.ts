@@ -13,14 +13,12 @@
  * playing players would measure the rooms. Left out: the two reports per player a join and a
  * leave send the matchmaker.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { MATCH_ERROR_STATUS } from "@tikron/protocol";
-import { join } from "node:path";
 import type { DurationSummary } from "../metrics/histogram";
 import { MatchMetrics } from "../metrics/matchMetrics";
 import { summarizeEncoded } from "../metrics/histogram";
 import { httpBase, requestSeat, type MatchTarget } from "../players/matchRequest";
-import { fileTimestamp } from "../report/reportFiles";
+import { writeBenchFiles } from "../report/reportFiles";
 import { readMatchmaker, touchMatchmaker } from "../run/matchmakerReads";
 
 /** Options of {@link runMatchBench}. */
@@ -201,14 +199,7 @@ export async function runMatchBench(o: MatchBenchOptions): Promise<{ result: Mat
     decisionKnee: kneeOf(steps.filter((s) => s.decisionThisStep).map((s) => ({ rate: s.rate, p99: s.decision?.p99 ?? null }))),
     notes,
   };
-  const files: string[] = [];
-  if (o.outDir) {
-    const dir = join(o.outDir, `${fileTimestamp(new Date(result.createdAt))}-match-bench-${o.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
-    mkdirSync(dir, { recursive: true });
-    files.push(join(dir, "match-bench.json"), join(dir, "match-bench.md"));
-    writeFileSync(files[0]!, `${JSON.stringify(result, null, 2)}\n`);
-    writeFileSync(files[1]!, `${matchBenchMarkdown(result)}\n`);
-  }
+  const files = o.outDir ? writeBenchFiles(o.outDir, "match-bench", o.name, result.createdAt, result, matchBenchMarkdown(result)) : [];
   return { result, files };
 }
 

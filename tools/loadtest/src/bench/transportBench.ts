@@ -8,9 +8,7 @@
  * from /proc and reads the counts and one-way latencies. Configurations are compared only within
  * one invocation.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileTimestamp } from "../report/reportFiles";
+import { writeBenchFiles } from "../report/reportFiles";
 import { captureCpuProfile, profileLines, summarizeProfile } from "../server/cpuProfile";
 import { ServerCpuSampler } from "../server/serverCpu";
 import {
@@ -179,14 +177,7 @@ export async function runTransportBench(o: TransportBenchOptions): Promise<{ res
     points,
     costs: fitCosts(points),
   };
-  const files: string[] = [];
-  if (o.outDir) {
-    const dir = join(o.outDir, `${fileTimestamp(new Date(result.createdAt))}-transport-bench-${o.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
-    mkdirSync(dir, { recursive: true });
-    files.push(join(dir, "transport-bench.json"), join(dir, "transport-bench.md"));
-    writeFileSync(files[0]!, `${JSON.stringify(result, null, 2)}\n`);
-    writeFileSync(files[1]!, `${transportBenchMarkdown(result)}\n`);
-  }
+  const files = o.outDir ? writeBenchFiles(o.outDir, "transport-bench", o.name, result.createdAt, result, transportBenchMarkdown(result)) : [];
   return { result, files };
 }
 

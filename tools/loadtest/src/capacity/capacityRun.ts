@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { round2 } from "../metrics/round2";
 import { collectEnvironment } from "../report/environment";
-import { fileTimestamp, writeReport } from "../report/reportFiles";
+import { resultStem, writeReport } from "../report/reportFiles";
 import { runOnFreshServer } from "../run/freshRun";
 import { CAPACITY_LIMITS } from "./capacityJudge";
 import { defaultDensity, pointQuery } from "./capacityDensity";
@@ -37,7 +37,7 @@ export async function runCapacity(asked: CapacityOptions): Promise<{ result: Cap
   pointQuery(o, o.plan.start);
   const log = o.log ?? (() => {});
   const createdAt = new Date();
-  const dir = join(o.outDir, `${fileTimestamp(createdAt)}-capacity-${o.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+  const dir = resultStem(o.outDir, "capacity", o.name, createdAt);
   mkdirSync(dir, { recursive: true });
   const search = new CapacitySearch(o.plan);
   const points: CapacityPoint[] = [];

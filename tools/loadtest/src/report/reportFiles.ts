@@ -12,11 +12,33 @@ export function fileTimestamp(d = new Date()): string {
   return d.toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
 }
 
+/** A job's name made safe for a file name (runs of other characters become `_`). */
+export function fileSafeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "_");
+}
+
+/** Where one job's files go: `<outDir>/<timestamp>-<kind>-<name>` (a directory or a file stem). */
+export function resultStem(outDir: string, kind: string, name: string, at: Date = new Date()): string {
+  return join(outDir, `${fileTimestamp(at)}-${kind}-${fileSafeName(name)}`);
+}
+
+/**
+ * Writes a bench's result into its own directory under `outDir` (see {@link resultStem}) as
+ * `<kind>.json` and `<kind>.md`, and returns both paths.
+ */
+export function writeBenchFiles(outDir: string, kind: string, name: string, createdAt: string, result: unknown, markdown: string): string[] {
+  const dir = resultStem(outDir, kind, name, new Date(createdAt));
+  mkdirSync(dir, { recursive: true });
+  const files = [join(dir, `${kind}.json`), join(dir, `${kind}.md`)];
+  writeFileSync(files[0]!, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(files[1]!, `${markdown}\n`);
+  return files;
+}
+
 /** Writes `<dir>/<timestamp>-<name>.json` and returns its path. */
 export function writeReport(report: Report, dir: string = RESULTS_DIR): string {
   mkdirSync(dir, { recursive: true });
-  const safe = report.name.replace(/[^A-Za-z0-9._-]+/g, "_");
-  return writeReportFile(report, join(dir, `${fileTimestamp(new Date(report.createdAt))}-${safe}.json`));
+  return writeReportFile(report, join(dir, `${fileTimestamp(new Date(report.createdAt))}-${fileSafeName(report.name)}.json`));
 }
 
 /** Writes the report's JSON to `path` (its directory must exist) and returns the path. */

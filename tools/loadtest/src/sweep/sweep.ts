@@ -3,12 +3,12 @@
  * rooms with a cooldown, written as one markdown table, one JSON index and one HTML page.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { mergeQuery, type LoadConfig } from "../load/config";
 import { round2 } from "../metrics/round2";
 import { sweepHtml } from "../report/html";
 import type { Report } from "../report/report";
-import { RESULTS_DIR, fileTimestamp, writeReport } from "../report/reportFiles";
+import { RESULTS_DIR, resultStem, writeReport } from "../report/reportFiles";
 import { runLoad } from "../run/runner";
 
 /** One configuration of a sweep; unset fields come from the sweep's base options. */
@@ -108,7 +108,7 @@ export async function runSweep(args: {
     args.onRun?.(i, e, report, path);
   }
   mkdirSync(outDir, { recursive: true });
-  const stem = join(outDir, `${fileTimestamp()}-sweep-${args.name.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+  const stem = resultStem(outDir, "sweep", args.name);
   const markdownPath = `${stem}.md`;
   const jsonPath = `${stem}.json`;
   const htmlPath = `${stem}.html`;
