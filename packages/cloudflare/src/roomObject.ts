@@ -8,7 +8,10 @@ import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { createRelay, createSimulation, type RelayReceiver, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
+import { RelayHost } from "./relayHost";
+import { relayObjectName, roomObjectName, RpcPort, type RelayRpc, type SimulationRpc } from "./relayLink";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -67,6 +70,14 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   protected abstract readonly games: Readonly<Record<string, GameDefinition<Env>>>;
 
   private room: HostedRoom | null = null;
+  /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
+  private simulation: RelaySimulation | null = null;
+  /** What each relay object of the simulation sends goes to its receiver here, by relay index. */
+  private readonly relayReceivers = new Map<number, RelayReceiver>();
+  /** As a relay object of a relayed room: the relay the simulation speaks to. */
+  private relayRoom: RelayRoom | null = null;
+  /** As a relay object: its sockets once the simulation took the relay, or why it did not. */
+  private relayHost: Promise<RelayHost | Response> | null = null;
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
@@ -152,7 +163,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
-      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [] };
+      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0 };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
     // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
@@ -160,6 +171,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
+    if (meta.relay !== undefined) return this.relayJoin(meta);
+    // A relayed room's clients come through its relays: a join without `relays=K` lands here.
+    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const refusal = room.admitSocket(meta.playerId, meta.address);
@@ -204,6 +218,75 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
     return room.reserveSeats(req);
+  }
+
+  /**
+   * A relay object asks this room's object, the simulation, to take relay `index` (RPC, see
+   * relayLink.ts): the relayed room is made from the relay's overrides when it does not exist.
+   */
+  attachRelay(kind: string, roomId: string, index: number, overrides: RoomRequestMeta["options"], params: RoomRequestMeta["params"]): string | null {
+    const ns = this.roomsNamespace();
+    if (!ns) return "no ROOMS binding";
+    if (!this.roomFor({ kind, roomId, options: overrides, params })) return `unknown room kind ${kind}`;
+    const simulation = this.simulation;
+    if (!simulation) return `room ${kind}:${roomId} is not relayed (it was made without relays=K)`;
+    const relay = ns.get(ns.idFromName(relayObjectName(kind, roomId, index))) as unknown as RelayRpc;
+    const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`);
+    this.relayReceivers.set(index, simulation.connectRelay(port));
+    return null;
+  }
+
+  /** One message from relay `index` of this relayed room (RPC, see relayLink.ts). */
+  fromRelay(index: number, data: Uint8Array): void {
+    this.relayReceivers.get(index)?.(data);
+  }
+
+  /** One message from the simulation to this relay object (RPC, see relayLink.ts). */
+  fromSimulation(data: Uint8Array): void {
+    this.relayRoom?.receive(data);
+  }
+
+  /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
+  private roomsNamespace(): DurableObjectNamespace | null {
+    const ns = (this.env as { ROOMS?: DurableObjectNamespace } | undefined)?.ROOMS;
+    return ns && typeof ns.idFromName === "function" ? ns : null;
+  }
+
+  /**
+   * A join the gateway sent to this object as relay `meta.relay` of a relayed room: the relay is
+   * made on the first (and the simulation asked to take it), then each socket is admitted by
+   * the relay's own per-caller limits and opened on it; seats, bans and the cap are the
+   * simulation's, which answers through the relay.
+   */
+  private async relayJoin(meta: RoomRequestMeta): Promise<Response> {
+    const host = await (this.relayHost ??= this.startRelay(meta));
+    if (host instanceof Response) {
+      this.relayHost = null;
+      return host.clone();
+    }
+    const refusal = host.relay.admitSocket(meta.playerId, meta.address);
+    if (refusal) return toResponse(admissionReply(refusal));
+    const pair = new WebSocketPair();
+    host.accept(pair[1], meta);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  private async startRelay(meta: RoomRequestMeta): Promise<RelayHost | Response> {
+    const def = this.games[meta.kind];
+    const ns = this.roomsNamespace();
+    if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (!ns) return new Response("no ROOMS binding", { status: 500 });
+    const index = meta.relay ?? 0;
+    const simulation = ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))) as unknown as SimulationRpc;
+    const port = new RpcPort((data) => simulation.fromRelay(index, data), `relay ${index} of ${meta.kind}:${meta.roomId}`);
+    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
+    // Set before the simulation is asked: its first message may arrive while the call is out.
+    const relay = (this.relayRoom = createRelay(def, request, port));
+    const why = await simulation.attachRelay(meta.kind, meta.roomId, index, meta.options, meta.params);
+    if (why === null) return new RelayHost(relay, this.observeBuffered);
+    this.relayRoom = null;
+    relay.dispose(1011, why);
+    return new Response(why, { status: 409 });
   }
 
   /**
@@ -257,7 +340,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const room = createRoom(def, {
+    const request = {
       kind: meta.kind,
       roomId: meta.roomId,
       overrides: meta.options,
@@ -273,7 +356,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
       // under load is for a profile to say, not assumed.
       clock: systemClock,
-    });
+    };
+    const simulation = (meta.options.relays ?? 0) >= 1 ? createSimulation(def as GameDefinition, request) : null;
+    const room = simulation ? simulation.room : createRoom(def, request);
+    this.simulation = simulation;
+    this.relayReceivers.clear();
     this.room = room;
     this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
@@ -358,6 +445,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.saveCheckpoint();
       this.reporter?.stop();
       this.room = null;
+      this.simulation = null;
+      this.relayReceivers.clear();
       this.sockets = null;
       this.reporter = null;
     }, EMPTY_ROOM_LINGER_MS);

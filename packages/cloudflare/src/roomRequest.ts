@@ -30,6 +30,8 @@ export interface RoomRequestMeta {
   address?: string;
   /** The seat reservation the join names (from a verified reservation token whose identity is `playerId`). */
   reservation?: string;
+  /** For a relayed room (`relays=K`): the relay object (0..K-1) the gateway sent the join to. */
+  relay?: number;
 }
 
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
@@ -51,6 +53,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     if (m.address !== undefined && typeof m.address !== "string") return null;
     if (m.reservation !== undefined && typeof m.reservation !== "string") return null;
     if (m.route !== undefined && !ROUTES.includes(m.route)) return null;
+    if (m.relay !== undefined && !(Number.isInteger(m.relay) && m.relay >= 0)) return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;
