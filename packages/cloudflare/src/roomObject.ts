@@ -72,8 +72,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private room: HostedRoom | null = null;
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
-  /** What each relay object of the simulation sends goes to its receiver here, by relay index. */
-  private readonly relayReceivers = new Map<number, RelayReceiver>();
+  /** Each relay object of the simulation by index: its port, and the receiver of what it sends. */
+  private readonly relayLinks = new Map<number, { port: RpcPort; receive: RelayReceiver }>();
   /** As a relay object of a relayed room: the relay the simulation speaks to. */
   private relayRoom: RelayRoom | null = null;
   /** As a relay object: its sockets once the simulation took the relay, or why it did not. */
@@ -231,14 +231,18 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const simulation = this.simulation;
     if (!simulation) return `room ${kind}:${roomId} is not relayed (it was made without relays=K)`;
     const relay = ns.get(ns.idFromName(relayObjectName(kind, roomId, index))) as unknown as RelayRpc;
+    // A relay that attaches again started again (its object was evicted or failed): its old
+    // sockets are gone, so their seats are held for reconnection, as for any dropped socket.
+    const old = this.relayLinks.get(index);
+    if (old) simulation.disconnectRelay(old.port);
     const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`);
-    this.relayReceivers.set(index, simulation.connectRelay(port));
+    this.relayLinks.set(index, { port, receive: simulation.connectRelay(port) });
     return null;
   }
 
   /** One message from relay `index` of this relayed room (RPC, see relayLink.ts). */
   fromRelay(index: number, data: Uint8Array): void {
-    this.relayReceivers.get(index)?.(data);
+    this.relayLinks.get(index)?.receive(data);
   }
 
   /** One message from the simulation to this relay object (RPC, see relayLink.ts). */
@@ -360,7 +364,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const simulation = (meta.options.relays ?? 0) >= 1 ? createSimulation(def as GameDefinition, request) : null;
     const room = simulation ? simulation.room : createRoom(def, request);
     this.simulation = simulation;
-    this.relayReceivers.clear();
+    this.relayLinks.clear();
     this.room = room;
     this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
@@ -446,7 +450,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.reporter?.stop();
       this.room = null;
       this.simulation = null;
-      this.relayReceivers.clear();
+      this.relayLinks.clear();
       this.sockets = null;
       this.reporter = null;
     }, EMPTY_ROOM_LINGER_MS);
