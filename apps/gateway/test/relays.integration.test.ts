@@ -76,6 +76,16 @@ describe("a relayed room (relays=2)", () => {
     const sent = players.reduce((a, p) => a + p.lastSeq, 0);
     const simStats = await players[0]!.stats();
     expect(simStats.inputs.processed).toBe(sent);
+    // The frames are the relays' work, counted apart: two seated clients and their frames each.
+    const playing = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
+    const relayObjects = [...playing.adapter.relayObjects].sort((x: any, y: any) => x.index - y.index);
+    expect(relayObjects.map((r: any) => [r.index, r.sockets, r.seated, r.linkFailures])).toEqual([
+      [0, 2, 2, 0],
+      [1, 2, 2, 0],
+    ]);
+    const framesSeen = players.reduce((a, p) => a + p.frames.length, 0);
+    for (const r of relayObjects) expect(r.frames).toBeGreaterThan(framesSeen / 4);
+    expect(relayObjects[0].frames + relayObjects[1].frames).toBeGreaterThanOrEqual(framesSeen);
 
     // b drops and comes back (the next round-robin relay may be another): same seat, same player.
     const b = players[1]!;

@@ -4,6 +4,7 @@
  * the one transport choice, {@link RpcPort}. Nothing here needs `cloudflare:workers` (the
  * gateway imports the naming and is unit-tested in Node).
  */
+import type { DurationSummary } from "@tikron/core";
 import type { RelayPort } from "@tikron/core/relay";
 import type { GameParamOverrides, RoomOptionOverrides } from "@tikron/protocol";
 
@@ -32,6 +33,34 @@ export interface SimulationRpc {
 export interface RelayRpc {
   /** One message from the simulation. */
   fromSimulation(data: Uint8Array): Promise<void>;
+  /** The relay's own counters (DEV_MODE stats); null when the object holds no relay. */
+  relayStats(): Promise<RelayObjectStats | null>;
+}
+
+/**
+ * One relay object's counters as DEV_MODE stats show them, apart from the simulation's
+ * (`adapter.relayObjects`): the frames, bytes and flush times are the relays', not the
+ * simulation's, in a relayed room.
+ */
+export interface RelayObjectStats {
+  /** The relay's index. */
+  index: number;
+  /** Open sockets. */
+  sockets: number;
+  /** Clients seated through it. */
+  seated: number;
+  /** Flushes it encoded, frames and bytes it sent. */
+  flushes: number;
+  frames: number;
+  bytesOut: number;
+  /** Messages its clients sent. */
+  messagesIn: number;
+  /** Its flushes' wall time (begin to last send, across slices). */
+  flush: DurationSummary;
+  /** Its link's calls that failed. */
+  linkFailures: number;
+  /** Its errors by code (bad client messages, bad simulation messages). */
+  errors: Record<string, number>;
 }
 
 /**

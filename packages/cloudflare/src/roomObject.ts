@@ -11,7 +11,7 @@ import { JSON_KEEPALIVE } from "@tikron/protocol";
 import { createRelay, createSimulation, type RelayReceiver, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayHost } from "./relayHost";
-import { relayObjectName, roomObjectName, RpcPort, type RelayRpc, type SimulationRpc } from "./relayLink";
+import { relayObjectName, roomObjectName, RpcPort, type RelayObjectStats, type RelayRpc, type SimulationRpc } from "./relayLink";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -73,7 +73,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
   /** Each relay object of the simulation by index: its port, and the receiver of what it sends. */
-  private readonly relayLinks = new Map<number, { port: RpcPort; receive: RelayReceiver }>();
+  private readonly relayLinks = new Map<number, { port: RpcPort; receive: RelayReceiver; relay: RelayRpc }>();
+  /** As a relay object: its index and its port to the simulation. */
+  private relayIndex = 0;
+  private relayPort: RpcPort | null = null;
   /** As a relay object of a relayed room: the relay the simulation speaks to. */
   private relayRoom: RelayRoom | null = null;
   /** As a relay object: its sockets once the simulation took the relay, or why it did not. */
@@ -163,7 +166,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
-      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0 };
+      const relayObjects = await this.relayObjectStats();
+      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0, relayObjects };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
     // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
@@ -236,7 +240,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const old = this.relayLinks.get(index);
     if (old) simulation.disconnectRelay(old.port);
     const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`);
-    this.relayLinks.set(index, { port, receive: simulation.connectRelay(port) });
+    this.relayLinks.set(index, { port, receive: simulation.connectRelay(port), relay });
     return null;
   }
 
@@ -248,6 +252,32 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** One message from the simulation to this relay object (RPC, see relayLink.ts). */
   fromSimulation(data: Uint8Array): void {
     this.relayRoom?.receive(data);
+  }
+
+  /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
+  async relayStats(): Promise<RelayObjectStats | null> {
+    const relay = this.relayRoom;
+    const host = this.relayHost && (await this.relayHost);
+    if (!relay) return null;
+    const s = relay.stats;
+    return {
+      index: this.relayIndex,
+      sockets: host instanceof RelayHost ? host.count : 0,
+      seated: relay.seatedCount,
+      flushes: s.flushes,
+      frames: s.frames,
+      bytesOut: s.bytesOut,
+      messagesIn: s.messagesIn,
+      flush: s.flush.summary(),
+      linkFailures: this.relayPort?.failures ?? 0,
+      errors: { ...s.errors },
+    };
+  }
+
+  /** Each relay object's counters, for a relayed room's DEV_MODE stats (a relay that does not answer is left out). */
+  private async relayObjectStats(): Promise<RelayObjectStats[]> {
+    const asked = [...this.relayLinks.values()].map((l) => l.relay.relayStats().catch(() => null));
+    return (await Promise.all(asked)).filter((s): s is RelayObjectStats => s !== null);
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
@@ -283,6 +313,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const index = meta.relay ?? 0;
     const simulation = ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))) as unknown as SimulationRpc;
     const port = new RpcPort((data) => simulation.fromRelay(index, data), `relay ${index} of ${meta.kind}:${meta.roomId}`);
+    this.relayIndex = index;
+    this.relayPort = port;
     const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
     // Set before the simulation is asked: its first message may arrive while the call is out.
     const relay = (this.relayRoom = createRelay(def, request, port));
