@@ -49,9 +49,11 @@ export interface RelayObjectStats {
   sockets: number;
   /** Clients seated through it. */
   seated: number;
-  /** Flushes it encoded, frames and bytes it sent. */
+  /** Flushes it encoded. */
   flushes: number;
+  /** Frames it sent its clients. */
   frames: number;
+  /** Bytes it sent its clients. */
   bytesOut: number;
   /** Messages its clients sent. */
   messagesIn: number;
