@@ -25,14 +25,14 @@ export interface SimulationRpc {
    * when it does not exist. Answers null, or why the relay cannot be connected.
    */
   attachRelay(kind: string, roomId: string, index: number, overrides: RoomOptionOverrides, params: GameParamOverrides): Promise<string | null>;
-  /** One message from relay `index`. */
-  fromRelay(index: number, data: Uint8Array): Promise<void>;
+  /** One message from relay `index`; false when this object does not know that relay (it started again). */
+  fromRelay(index: number, data: Uint8Array): Promise<boolean>;
 }
 
 /** A relay object's RPC surface as its simulation sees it (see `RoomObject`). */
 export interface RelayRpc {
-  /** One message from the simulation. */
-  fromSimulation(data: Uint8Array): Promise<void>;
+  /** One message from the simulation; false when this object holds no relay (it started again). */
+  fromSimulation(data: Uint8Array): Promise<boolean>;
   /** The relay's own counters (DEV_MODE stats); null when the object holds no relay. */
   relayStats(): Promise<RelayObjectStats | null>;
 }
@@ -69,28 +69,40 @@ export interface RelayObjectStats {
  * A {@link RelayPort} over Durable Object RPC: each message is one call on one stub, and calls
  * on one stub reach the object in the order they were made, which the relay protocol needs.
  * The call is not awaited (a flush does not wait for a relay); a call that fails is counted
- * and logged, and the link's failure handling (a relay that died, the simulation restarting)
- * is the host's. The one place the transport between objects is chosen: another (an
+ * and logged. A peer that answers false no longer knows this link (its object started again):
+ * `lost` hears of it once, and what to do then is the host's. The one place the transport between objects is chosen: another (an
  * internal WebSocket) would be another `RelayPort` here.
  */
 export class RpcPort implements RelayPort {
   /** Calls that failed. */
   failures = 0;
+  /** The peer answered that it does not know this link. */
+  isLost = false;
 
   /**
-   * @param call sends one message (a call on the peer's stub).
+   * @param call sends one message (a call on the peer's stub); resolves false when the peer does not know the link.
    * @param what names the link in logs.
+   * @param lost called once, the first time the peer answers false.
    */
   constructor(
-    private readonly call: (data: Uint8Array) => Promise<void>,
+    private readonly call: (data: Uint8Array) => Promise<boolean>,
     private readonly what: string,
+    private readonly lost: () => void = () => {},
   ) {}
 
   send(data: Uint8Array): void {
+    if (this.isLost) return;
     // A copy: `data` may be a view of the sender's reused writer.
-    this.call(data.slice()).catch((e: unknown) => {
-      if (this.failures++ === 0) console.error(`[${this.what}] relay link call failed:`, e instanceof Error ? e.message : e);
-    });
+    this.call(data.slice()).then(
+      (known) => {
+        if (known || this.isLost) return;
+        this.isLost = true;
+        this.lost();
+      },
+      (e: unknown) => {
+        if (this.failures++ === 0) console.error(`[${this.what}] relay link call failed:`, e instanceof Error ? e.message : e);
+      },
+    );
   }
 }
 

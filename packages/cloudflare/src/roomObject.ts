@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
-import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { CloseCode, JSON_KEEPALIVE } from "@tikron/protocol";
 import { createRelay, createSimulation, type RelayReceiver, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayHost } from "./relayHost";
@@ -239,19 +239,27 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // sockets are gone, so their seats are held for reconnection, as for any dropped socket.
     const old = this.relayLinks.get(index);
     if (old) simulation.disconnectRelay(old.port);
-    const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`);
+    const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`, () => {
+      // The relay object started again and has not attached yet: its clients dropped with it.
+      if (this.relayLinks.get(index)?.port !== port) return;
+      this.relayLinks.delete(index);
+      simulation.disconnectRelay(port);
+    });
     this.relayLinks.set(index, { port, receive: simulation.connectRelay(port), relay });
     return null;
   }
 
-  /** One message from relay `index` of this relayed room (RPC, see relayLink.ts). */
-  fromRelay(index: number, data: Uint8Array): void {
-    this.relayLinks.get(index)?.receive(data);
+  /** One message from relay `index` of this relayed room (RPC, see relayLink.ts); false when this object does not know it. */
+  fromRelay(index: number, data: Uint8Array): boolean {
+    const link = this.relayLinks.get(index);
+    link?.receive(data);
+    return link !== undefined;
   }
 
-  /** One message from the simulation to this relay object (RPC, see relayLink.ts). */
-  fromSimulation(data: Uint8Array): void {
+  /** One message from the simulation to this relay object (RPC, see relayLink.ts); false when it holds no relay. */
+  fromSimulation(data: Uint8Array): boolean {
     this.relayRoom?.receive(data);
+    return this.relayRoom !== null;
   }
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
@@ -272,6 +280,19 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       linkFailures: this.relayPort?.failures ?? 0,
       errors: { ...s.errors },
     };
+  }
+
+  /**
+   * The simulation no longer knows this relay (its object started again): the relay's clients
+   * are closed with `going_away` so they reconnect through the gateway, which makes this relay
+   * again and has the simulation, back from its checkpoint, take it and give them their seats.
+   */
+  private simulationLost(relay: RelayRoom): void {
+    if (this.relayRoom !== relay) return;
+    this.relayRoom = null;
+    this.relayHost = null;
+    this.relayPort = null;
+    relay.dispose(CloseCode.going_away, "the room restarted; reconnect");
   }
 
   /** Each relay object's counters, for a relayed room's DEV_MODE stats (a relay that does not answer is left out). */
@@ -312,7 +333,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
     const index = meta.relay ?? 0;
     const simulation = ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))) as unknown as SimulationRpc;
-    const port = new RpcPort((data) => simulation.fromRelay(index, data), `relay ${index} of ${meta.kind}:${meta.roomId}`);
+    const port = new RpcPort((data) => simulation.fromRelay(index, data), `relay ${index} of ${meta.kind}:${meta.roomId}`, () => this.simulationLost(relay));
     this.relayIndex = index;
     this.relayPort = port;
     const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
