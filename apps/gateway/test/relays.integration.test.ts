@@ -9,9 +9,13 @@ import { BinaryWriter, ClientView } from "@tikron/protocol";
 import { agarSchema, encodeAgarInput } from "@tikron/games/schemas";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
 import { RawClient, sleep } from "../../../test/roomProtocol/rawClient";
+import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
 
 let server: WranglerDevServer | undefined;
 const sockets: { close(): void }[] = [];
+/** The restart test's servers (its first keeps its state directory for the second) and its bundle. */
+const restarted: WranglerDevServer[] = [];
+let frozen: FrozenWorker | undefined;
 
 beforeAll(async () => {
   server = await startWranglerDev({ config: "wrangler.staging.jsonc" });
@@ -19,14 +23,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of sockets) s.close();
-  await server?.stop();
+  await Promise.allSettled([server?.stop(), ...restarted.map((s) => s.stop())]);
+  frozen?.remove();
 });
 
 /** A small world (every player inside every AOI), relayed over two relay objects. */
 const QUERY = "?relays=2&world=500&aoi=600";
 
-function open(room: string): RawClient {
-  const c = new RawClient(`${server!.wsUrl}/rooms/agar/${room}${QUERY}`);
+function open(room: string, wsUrl = server!.wsUrl): RawClient {
+  const c = new RawClient(`${wsUrl}/rooms/agar/${room}${QUERY}`);
   sockets.push(c);
   return c;
 }
@@ -103,4 +108,34 @@ describe("a relayed room (relays=2)", () => {
     const after = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
     expect(after).toMatchObject({ seats: 4, ccu: 4 });
   }, 60_000);
+});
+
+describe("a relayed room across a restart of the runtime", () => {
+  it("every object starts again: clients reconnect through relays made again into their seats, restored from the checkpoint", async () => {
+    frozen = await freezeWorker("wrangler.staging.jsonc");
+    const first = await startWranglerDev({ config: frozen.configPath, keepState: true });
+    restarted.push(first);
+    const room = `relayed-restart-${Date.now()}`;
+    const before = [open(room, first.wsUrl), open(room, first.wsUrl)];
+    const welcomes = [await before[0]!.join("a"), await before[1]!.join("b")];
+    await steer(before, 500);
+    for (const p of before) expect(p.highestAck).toBe(p.lastSeq);
+
+    await first.stop();
+    await Promise.all(before.map((p) => p.done));
+    const second = await startWranglerDev({ config: frozen.configPath, port: first.port, persistDir: first.persistDir });
+    restarted.push(second);
+    const after = before.map(() => open(room, second.wsUrl));
+    const back = [await after[0]!.join("a", welcomes[0]!.token), await after[1]!.join("b", welcomes[1]!.token)];
+    for (const [i, w] of back.entries()) expect(w).toMatchObject({ reconnected: true, playerId: welcomes[i]!.playerId });
+    await steer(after, 1_000);
+    for (const p of after) {
+      expect(p.errors).toEqual([]);
+      expect(p.highestAck).toBe(p.lastSeq);
+      expect(playersSeen(p).sort()).toEqual(["a", "b"]);
+    }
+    const stats = (await (await fetch(`${second.url}/rooms/agar/${room}/stats`)).json()) as any;
+    expect(stats).toMatchObject({ seats: 2, ccu: 2, restoredSeats: 2 });
+    expect(stats.adapter.relays).toBe(2);
+  }, 120_000);
 });
