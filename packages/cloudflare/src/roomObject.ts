@@ -8,12 +8,12 @@ import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { CloseCode, JSON_KEEPALIVE } from "@tikron/protocol";
-import { createRelay, createSimulation, type RelayReceiver, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
+import { createRelay, createSimulation, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayHost } from "./relayHost";
-import { relayObjectName, roomObjectName, RpcPort, type RelayObjectStats, type RelayRpc, type SimulationRpc } from "./relayLink";
+import { relayObjectName, roomObjectName, SocketPort, type RelayObjectStats, type RelayRpc } from "./relayLink";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
-import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
+import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
@@ -73,10 +73,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
   /** Each relay object of the simulation by index: its port, and the receiver of what it sends. */
-  private readonly relayLinks = new Map<number, { port: RpcPort; receive: RelayReceiver; relay: RelayRpc }>();
+  private readonly relayLinks = new Map<number, { port: SocketPort; stats: RelayRpc }>();
   /** As a relay object: its index and its port to the simulation. */
   private relayIndex = 0;
-  private relayPort: RpcPort | null = null;
+  private relayPort: SocketPort | null = null;
   /** As a relay object of a relayed room: the relay the simulation speaks to. */
   private relayRoom: RelayRoom | null = null;
   /** As a relay object: its sockets once the simulation took the relay, or why it did not. */
@@ -175,6 +175,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
+    if (meta.route === "relay-link") return this.relayLink(meta);
     if (meta.relay !== undefined) return this.relayJoin(meta);
     // A relayed room's clients come through its relays: a join without `relays=K` lands here.
     if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
@@ -225,41 +226,45 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * A relay object asks this room's object, the simulation, to take relay `index` (RPC, see
-   * relayLink.ts): the relayed room is made from the relay's overrides when it does not exist.
+   * A relay object opens its link to this room's object, the simulation (relayLink.ts): a
+   * WebSocket, accepted here with the standard API (the simulation ticks, so hibernation would
+   * save nothing and costs more per message). The relayed room is made from the relay's
+   * overrides when it does not exist (or comes back from its checkpoint).
    */
-  attachRelay(kind: string, roomId: string, index: number, overrides: RoomRequestMeta["options"], params: RoomRequestMeta["params"]): string | null {
+  private relayLink(meta: RoomRequestMeta): Response {
+    const { kind, roomId } = meta;
+    const index = meta.relay ?? 0;
     const ns = this.roomsNamespace();
-    if (!ns) return "no ROOMS binding";
-    if (!this.roomFor({ kind, roomId, options: overrides, params })) return `unknown room kind ${kind}`;
+    if (!ns) return new Response("no ROOMS binding", { status: 500 });
+    if (!this.roomFor(meta)) return new Response(`unknown room kind ${kind}`, { status: 404 });
     const simulation = this.simulation;
-    if (!simulation) return `room ${kind}:${roomId} is not relayed (it was made without relays=K)`;
-    const relay = ns.get(ns.idFromName(relayObjectName(kind, roomId, index))) as unknown as RelayRpc;
-    // A relay that attaches again started again (its object was evicted or failed): its old
+    if (!simulation) return new Response(`room ${kind}:${roomId} is not relayed (it was made without relays=K)`, { status: 409 });
+    // A relay that links again started again (its object was evicted or failed): its old
     // sockets are gone, so their seats are held for reconnection, as for any dropped socket.
     const old = this.relayLinks.get(index);
-    if (old) simulation.disconnectRelay(old.port);
-    const port = new RpcPort((data) => relay.fromSimulation(data), `room ${kind}:${roomId} to relay ${index}`, () => {
-      // The relay object started again and has not attached yet: its clients dropped with it.
+    if (old) {
+      this.relayLinks.delete(index);
+      simulation.disconnectRelay(old.port);
+      old.port.close();
+    }
+    const pair = new WebSocketPair();
+    const server = pair[1];
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const port = new SocketPort(server);
+    const receive = simulation.connectRelay(port);
+    const stats = ns.get(ns.idFromName(relayObjectName(kind, roomId, index))) as unknown as RelayRpc;
+    this.relayLinks.set(index, { port, stats });
+    server.addEventListener("message", (e) => receive(new Uint8Array(e.data as ArrayBuffer)));
+    // The relay is gone (its object restarted or failed): its clients dropped with it.
+    const lost = (): void => {
       if (this.relayLinks.get(index)?.port !== port) return;
       this.relayLinks.delete(index);
       simulation.disconnectRelay(port);
-    });
-    this.relayLinks.set(index, { port, receive: simulation.connectRelay(port), relay });
-    return null;
-  }
-
-  /** One message from relay `index` of this relayed room (RPC, see relayLink.ts); false when this object does not know it. */
-  fromRelay(index: number, data: Uint8Array): boolean {
-    const link = this.relayLinks.get(index);
-    link?.receive(data);
-    return link !== undefined;
-  }
-
-  /** One message from the simulation to this relay object (RPC, see relayLink.ts); false when it holds no relay. */
-  fromSimulation(data: Uint8Array): boolean {
-    this.relayRoom?.receive(data);
-    return this.relayRoom !== null;
+    };
+    server.addEventListener("close", lost);
+    server.addEventListener("error", lost);
+    return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
@@ -283,7 +288,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * The simulation no longer knows this relay (its object started again): the relay's clients
+   * The link to the simulation closed (its object started again, or failed): the relay's clients
    * are closed with `going_away` so they reconnect through the gateway, which makes this relay
    * again and has the simulation, back from its checkpoint, take it and give them their seats.
    */
@@ -297,7 +302,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** Each relay object's counters, for a relayed room's DEV_MODE stats (a relay that does not answer is left out). */
   private async relayObjectStats(): Promise<RelayObjectStats[]> {
-    const asked = [...this.relayLinks.values()].map((l) => l.relay.relayStats().catch(() => null));
+    const asked = [...this.relayLinks.values()].map((l) => l.stats.relayStats().catch(() => null));
     return (await Promise.all(asked)).filter((s): s is RelayObjectStats => s !== null);
   }
 
@@ -326,24 +331,29 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
+  /** Opens this relay's link to the simulation (which takes the relay) and makes the relay on it. */
   private async startRelay(meta: RoomRequestMeta): Promise<RelayHost | Response> {
     const def = this.games[meta.kind];
     const ns = this.roomsNamespace();
     if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
-    const index = meta.relay ?? 0;
-    const simulation = ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))) as unknown as SimulationRpc;
-    const port = new RpcPort((data) => simulation.fromRelay(index, data), `relay ${index} of ${meta.kind}:${meta.roomId}`, () => this.simulationLost(relay));
-    this.relayIndex = index;
-    this.relayPort = port;
+    const headers = new Headers({ Upgrade: "websocket" });
+    writeRoomMeta(headers, { ...meta, route: "relay-link" });
+    const answer = await ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))).fetch("https://relay-link/", { headers });
+    const ws = answer.webSocket;
+    if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
+    const port = new SocketPort(ws);
     const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
-    // Set before the simulation is asked: its first message may arrive while the call is out.
     const relay = (this.relayRoom = createRelay(def, request, port));
-    const why = await simulation.attachRelay(meta.kind, meta.roomId, index, meta.options, meta.params);
-    if (why === null) return new RelayHost(relay, this.observeBuffered);
-    this.relayRoom = null;
-    relay.dispose(1011, why);
-    return new Response(why, { status: 409 });
+    this.relayIndex = meta.relay ?? 0;
+    this.relayPort = port;
+    ws.binaryType = "arraybuffer";
+    // Messages that came before the accept wait for it.
+    ws.accept();
+    ws.addEventListener("message", (e) => relay.receive(new Uint8Array(e.data as ArrayBuffer)));
+    ws.addEventListener("close", () => this.simulationLost(relay));
+    ws.addEventListener("error", () => this.simulationLost(relay));
+    return new RelayHost(relay, this.observeBuffered);
   }
 
   /**

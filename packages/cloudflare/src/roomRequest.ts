@@ -6,11 +6,12 @@ import type { GameParams, RoomOptions } from "@tikron/core";
 
 /**
  * What the Worker's routing decided a request for a room is, besides a socket joining: the
- * DEV_MODE stats probe or seating bots. The object acts on it and never reads the path again.
+ * DEV_MODE stats probe, seating bots, or (from a relay object, never the gateway) a relayed
+ * room's relay opening its link to the simulation. The object acts on it and never reads the path again.
  */
-export type RoomRequestRoute = "stats" | "bots";
+export type RoomRequestRoute = "stats" | "bots" | "relay-link";
 
-const ROUTES: readonly unknown[] = ["stats", "bots"] satisfies RoomRequestRoute[];
+const ROUTES: readonly unknown[] = ["stats", "bots", "relay-link"] satisfies RoomRequestRoute[];
 
 /** What the Worker tells the room object about a request, in one request header. */
 export interface RoomRequestMeta {
