@@ -7,13 +7,14 @@
 import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
-import { CloseCode, JSON_KEEPALIVE } from "@tikron/protocol";
-import { createRelay, createSimulation, type RelayRoom, type RelaySimulation } from "@tikron/core/relay";
+import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
-import { RelayHost } from "./relayHost";
-import { relayObjectName, roomObjectName, SocketPort, type RelayObjectStats, type RelayRpc } from "./relayLink";
+import { RelayObjectSide } from "./relayHost";
+import type { RelayObjectStats } from "./relayLink";
+import { SimulationLinks } from "./simulationLinks";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
-import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
+import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
@@ -72,15 +73,14 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private room: HostedRoom | null = null;
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
-  /** Each relay object of the simulation by index: its port, and the receiver of what it sends. */
-  private readonly relayLinks = new Map<number, { port: SocketPort; stats: RelayRpc }>();
-  /** As a relay object: its index and its port to the simulation. */
-  private relayIndex = 0;
-  private relayPort: SocketPort | null = null;
-  /** As a relay object of a relayed room: the relay the simulation speaks to. */
-  private relayRoom: RelayRoom | null = null;
-  /** As a relay object: its sockets once the simulation took the relay, or why it did not. */
-  private relayHost: Promise<RelayHost | Response> | null = null;
+  /** As a relayed room's simulation: the links of its relay objects. */
+  private readonly relayLinks = new SimulationLinks();
+  /** As a relay object of a relayed room (the gateway's joins name a relay index). */
+  private readonly asRelay = new RelayObjectSide(
+    () => this.roomsNamespace(),
+    (kind) => this.games[kind],
+    (bytes, reported) => this.observeBuffered(bytes, reported),
+  );
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
@@ -166,7 +166,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
-      const relayObjects = await this.relayObjectStats();
+      const relayObjects = await this.relayLinks.stats();
       const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0, relayObjects };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
@@ -176,7 +176,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
     if (meta.route === "relay-link") return this.relayLink(meta);
-    if (meta.relay !== undefined) return this.relayJoin(meta);
+    if (meta.relay !== undefined) return this.asRelay.join(meta);
     // A relayed room's clients come through its relays: a join without `relays=K` lands here.
     if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
     const room = this.roomFor(meta);
@@ -226,134 +226,27 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * A relay object opens its link to this room's object, the simulation (relayLink.ts): a
-   * WebSocket, accepted here with the standard API (the simulation ticks, so hibernation would
-   * save nothing and costs more per message). The relayed room is made from the relay's
-   * overrides when it does not exist (or comes back from its checkpoint).
+   * A relay object opens its link to this room's object, the simulation (simulationLinks.ts); the
+   * relayed room is made from the relay's overrides when it does not exist (or comes back from
+   * its checkpoint).
    */
   private relayLink(meta: RoomRequestMeta): Response {
-    const { kind, roomId } = meta;
-    const index = meta.relay ?? 0;
     const ns = this.roomsNamespace();
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
-    if (!this.roomFor(meta)) return new Response(`unknown room kind ${kind}`, { status: 404 });
-    const simulation = this.simulation;
-    if (!simulation) return new Response(`room ${kind}:${roomId} is not relayed (it was made without relays=K)`, { status: 409 });
-    // A relay that links again started again (its object was evicted or failed): its old
-    // sockets are gone, so their seats are held for reconnection, as for any dropped socket.
-    const old = this.relayLinks.get(index);
-    if (old) {
-      this.relayLinks.delete(index);
-      simulation.disconnectRelay(old.port);
-      old.port.close();
-    }
-    const pair = new WebSocketPair();
-    const server = pair[1];
-    server.binaryType = "arraybuffer";
-    server.accept();
-    const port = new SocketPort(server);
-    const receive = simulation.connectRelay(port);
-    const stats = ns.get(ns.idFromName(relayObjectName(kind, roomId, index))) as unknown as RelayRpc;
-    this.relayLinks.set(index, { port, stats });
-    server.addEventListener("message", (e) => receive(new Uint8Array(e.data as ArrayBuffer)));
-    // The relay is gone (its object restarted or failed): its clients dropped with it.
-    const lost = (): void => {
-      if (this.relayLinks.get(index)?.port !== port) return;
-      this.relayLinks.delete(index);
-      simulation.disconnectRelay(port);
-    };
-    server.addEventListener("close", lost);
-    server.addEventListener("error", lost);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    if (!this.roomFor(meta)) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (it was made without relays=K)`, { status: 409 });
+    return this.relayLinks.accept(meta, this.simulation, ns);
   }
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
-  async relayStats(): Promise<RelayObjectStats | null> {
-    const relay = this.relayRoom;
-    const host = this.relayHost && (await this.relayHost);
-    if (!relay) return null;
-    const s = relay.stats;
-    return {
-      index: this.relayIndex,
-      sockets: host instanceof RelayHost ? host.count : 0,
-      seated: relay.seatedCount,
-      flushes: s.flushes,
-      frames: s.frames,
-      bytesOut: s.bytesOut,
-      messagesIn: s.messagesIn,
-      flush: s.flush.summary(),
-      linkFailures: this.relayPort?.failures ?? 0,
-      errors: { ...s.errors },
-    };
-  }
-
-  /**
-   * The link to the simulation closed (its object started again, or failed): the relay's clients
-   * are closed with `going_away` so they reconnect through the gateway, which makes this relay
-   * again and has the simulation, back from its checkpoint, take it and give them their seats.
-   */
-  private simulationLost(relay: RelayRoom): void {
-    if (this.relayRoom !== relay) return;
-    this.relayRoom = null;
-    this.relayHost = null;
-    this.relayPort = null;
-    relay.dispose(CloseCode.going_away, "the room restarted; reconnect");
-  }
-
-  /** Each relay object's counters, for a relayed room's DEV_MODE stats (a relay that does not answer is left out). */
-  private async relayObjectStats(): Promise<RelayObjectStats[]> {
-    const asked = [...this.relayLinks.values()].map((l) => l.stats.relayStats().catch(() => null));
-    return (await Promise.all(asked)).filter((s): s is RelayObjectStats => s !== null);
+  relayStats(): Promise<RelayObjectStats | null> {
+    return this.asRelay.stats();
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
   private roomsNamespace(): DurableObjectNamespace | null {
     const ns = (this.env as { ROOMS?: DurableObjectNamespace } | undefined)?.ROOMS;
     return ns && typeof ns.idFromName === "function" ? ns : null;
-  }
-
-  /**
-   * A join the gateway sent to this object as relay `meta.relay` of a relayed room: the relay is
-   * made on the first (and the simulation asked to take it), then each socket is admitted by
-   * the relay's own per-caller limits and opened on it; seats, bans and the cap are the
-   * simulation's, which answers through the relay.
-   */
-  private async relayJoin(meta: RoomRequestMeta): Promise<Response> {
-    const host = await (this.relayHost ??= this.startRelay(meta));
-    if (host instanceof Response) {
-      this.relayHost = null;
-      return host.clone();
-    }
-    const refusal = host.relay.admitSocket(meta.playerId, meta.address);
-    if (refusal) return toResponse(admissionReply(refusal));
-    const pair = new WebSocketPair();
-    host.accept(pair[1], meta);
-    return new Response(null, { status: 101, webSocket: pair[0] });
-  }
-
-  /** Opens this relay's link to the simulation (which takes the relay) and makes the relay on it. */
-  private async startRelay(meta: RoomRequestMeta): Promise<RelayHost | Response> {
-    const def = this.games[meta.kind];
-    const ns = this.roomsNamespace();
-    if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!ns) return new Response("no ROOMS binding", { status: 500 });
-    const headers = new Headers({ Upgrade: "websocket" });
-    writeRoomMeta(headers, { ...meta, route: "relay-link" });
-    const answer = await ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))).fetch("https://relay-link/", { headers });
-    const ws = answer.webSocket;
-    if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
-    const port = new SocketPort(ws);
-    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
-    const relay = (this.relayRoom = createRelay(def, request, port));
-    this.relayIndex = meta.relay ?? 0;
-    this.relayPort = port;
-    ws.binaryType = "arraybuffer";
-    // Messages that came before the accept wait for it.
-    ws.accept();
-    ws.addEventListener("message", (e) => relay.receive(new Uint8Array(e.data as ArrayBuffer)));
-    ws.addEventListener("close", () => this.simulationLost(relay));
-    ws.addEventListener("error", () => this.simulationLost(relay));
-    return new RelayHost(relay, this.observeBuffered);
   }
 
   /**
