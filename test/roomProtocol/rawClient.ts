@@ -59,7 +59,11 @@ export class RawClient {
       const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       if (isDecodeError(m)) throw m;
       const at = performance.now();
-      if (m.kind === "welcome") this.welcome = m;
+      if (m.kind === "welcome") {
+        this.welcome = m;
+        // As the SDK does: a seat that comes back has applied inputs up to lastSeq; this socket's seqs go on above it.
+        this.seq = Math.max(this.seq, m.lastSeq);
+      }
       else if (m.kind === "frame") this.frames.push({ at, frame: { ...m, body: m.body && new Uint8Array(m.body), events: m.events.map((e) => new Uint8Array(e)) } });
       else if (m.kind === "error") this.errors.push(m);
       else if (m.kind === "stats") this.statsWaiters.get(m.requestId)?.(m.stats);

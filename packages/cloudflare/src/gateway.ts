@@ -13,6 +13,7 @@ import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
+import { relayIndexFor, relayObjectName, roomObjectName } from "./relayLink";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
@@ -196,7 +197,11 @@ export async function routeGatewayRequest(
     const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
     if (refused) return gateRefusal(request, refused);
   }
-  const stub = env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`));
+  // A relayed room (`relays=K`): a join goes to one of its K relay objects, which reach the room's
+  // own object (the simulation) themselves; stats and bots go to the room's object.
+  const relays = overrides.options.relays ?? 0;
+  const relay = relays >= 1 && !isStats && !isBots ? relayIndexFor(playerId, relays) : undefined;
+  const stub = env.ROOMS.get(env.ROOMS.idFromName(relay === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, relay)));
   const headers = new Headers(request.headers);
   // The address lets the room limit callers without a ticket (DEV_MODE) per address; with a
   // ticket the player id is the key and the address is not used.
@@ -210,6 +215,7 @@ export async function routeGatewayRequest(
     ...(playerId !== undefined ? { playerId } : {}),
     ...(address !== undefined ? { address } : {}),
     ...(reservation !== undefined ? { reservation } : {}),
+    ...(relay !== undefined ? { relay } : {}),
   });
   const forward = new Request(request.url, { method: request.method, headers });
   if (gateKey === undefined) return roomAnswer(request, await stub.fetch(forward));

@@ -8,7 +8,11 @@ import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
+import { RelayObjectSide } from "./relayHost";
+import type { RelayObjectStats } from "./relayLink";
+import { SimulationLinks } from "./simulationLinks";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -67,6 +71,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   protected abstract readonly games: Readonly<Record<string, GameDefinition<Env>>>;
 
   private room: HostedRoom | null = null;
+  /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
+  private simulation: RelaySimulation | null = null;
+  /** As a relayed room's simulation: the links of its relay objects. */
+  private readonly relayLinks = new SimulationLinks();
+  /** As a relay object of a relayed room (the gateway's joins name a relay index). */
+  private readonly asRelay = new RelayObjectSide(
+    () => this.roomsNamespace(),
+    (kind) => this.games[kind],
+    (bytes, reported) => this.observeBuffered(bytes, reported),
+  );
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
@@ -152,7 +166,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
-      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [] };
+      const relayObjects = await this.relayLinks.stats();
+      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0, relayObjects };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
     // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
@@ -160,6 +175,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
+    if (meta.route === "relay-link") return this.relayLink(meta);
+    if (meta.relay !== undefined) return this.asRelay.join(meta);
+    // A relayed room's clients come through its relays: a join without `relays=K` lands here.
+    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const refusal = room.admitSocket(meta.playerId, meta.address);
@@ -204,6 +223,30 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
     return room.reserveSeats(req);
+  }
+
+  /**
+   * A relay object opens its link to this room's object, the simulation (simulationLinks.ts); the
+   * relayed room is made from the relay's overrides when it does not exist (or comes back from
+   * its checkpoint).
+   */
+  private relayLink(meta: RoomRequestMeta): Response {
+    const ns = this.roomsNamespace();
+    if (!ns) return new Response("no ROOMS binding", { status: 500 });
+    if (!this.roomFor(meta)) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (it was made without relays=K)`, { status: 409 });
+    return this.relayLinks.accept(meta, this.simulation, ns);
+  }
+
+  /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
+  relayStats(): Promise<RelayObjectStats | null> {
+    return this.asRelay.stats();
+  }
+
+  /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
+  private roomsNamespace(): DurableObjectNamespace | null {
+    const ns = (this.env as { ROOMS?: DurableObjectNamespace } | undefined)?.ROOMS;
+    return ns && typeof ns.idFromName === "function" ? ns : null;
   }
 
   /**
@@ -257,7 +300,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const room = createRoom(def, {
+    const request = {
       kind: meta.kind,
       roomId: meta.roomId,
       overrides: meta.options,
@@ -273,7 +316,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
       // under load is for a profile to say, not assumed.
       clock: systemClock,
-    });
+    };
+    const simulation = (meta.options.relays ?? 0) >= 1 ? createSimulation(def as GameDefinition, request) : null;
+    const room = simulation ? simulation.room : createRoom(def, request);
+    this.simulation = simulation;
+    this.relayLinks.clear();
     this.room = room;
     this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
@@ -358,6 +405,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.saveCheckpoint();
       this.reporter?.stop();
       this.room = null;
+      this.simulation = null;
+      this.relayLinks.clear();
       this.sockets = null;
       this.reporter = null;
     }, EMPTY_ROOM_LINGER_MS);

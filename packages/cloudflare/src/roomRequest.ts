@@ -6,11 +6,12 @@ import type { GameParams, RoomOptions } from "@tikron/core";
 
 /**
  * What the Worker's routing decided a request for a room is, besides a socket joining: the
- * DEV_MODE stats probe or seating bots. The object acts on it and never reads the path again.
+ * DEV_MODE stats probe, seating bots, or (from a relay object, never the gateway) a relayed
+ * room's relay opening its link to the simulation. The object acts on it and never reads the path again.
  */
-export type RoomRequestRoute = "stats" | "bots";
+export type RoomRequestRoute = "stats" | "bots" | "relay-link";
 
-const ROUTES: readonly unknown[] = ["stats", "bots"] satisfies RoomRequestRoute[];
+const ROUTES: readonly unknown[] = ["stats", "bots", "relay-link"] satisfies RoomRequestRoute[];
 
 /** What the Worker tells the room object about a request, in one request header. */
 export interface RoomRequestMeta {
@@ -30,6 +31,8 @@ export interface RoomRequestMeta {
   address?: string;
   /** The seat reservation the join names (from a verified reservation token whose identity is `playerId`). */
   reservation?: string;
+  /** For a relayed room (`relays=K`): the relay object (0..K-1) the gateway sent the join to. */
+  relay?: number;
 }
 
 /** Header carrying {@link RoomRequestMeta} from the Worker to the Durable Object. */
@@ -51,6 +54,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     if (m.address !== undefined && typeof m.address !== "string") return null;
     if (m.reservation !== undefined && typeof m.reservation !== "string") return null;
     if (m.route !== undefined && !ROUTES.includes(m.route)) return null;
+    if (m.relay !== undefined && !(Number.isInteger(m.relay) && m.relay >= 0)) return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;

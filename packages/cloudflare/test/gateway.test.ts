@@ -327,3 +327,35 @@ describe("gateway: bots route", () => {
     expect(prod.routed).toEqual([]);
   });
 });
+
+describe("gateway routing: relayed rooms (DEV_MODE relays=K)", () => {
+  it("sends each join to one of the room's K relay objects, named with its index in the metadata; stats go to the room's object", async () => {
+    const e = env({ DEV_MODE: "true" });
+    for (let i = 0; i < 4; i++) expect((await call("/rooms/agar/big?relays=2", e)).status).toBe(200);
+    const names = e.routed.map((r) => r.name);
+    // Joins without an identity alternate over the relays.
+    expect(new Set(names)).toEqual(new Set(["agar:big#relay0", "agar:big#relay1"]));
+    for (const r of e.routed) {
+      const meta = readRoomMeta(r.request.headers)!;
+      expect(r.name).toBe(`agar:big#relay${meta.relay}`);
+      expect(meta.options.relays).toBe(2);
+    }
+    expect((await call("/rooms/agar/big/stats?relays=2", e, {})).status).toBe(200);
+    expect(e.routed.at(-1)!.name).toBe("agar:big");
+    expect(readRoomMeta(e.routed.at(-1)!.request.headers)!.relay).toBeUndefined();
+    // relays=0 is the room holding its own sockets; out of range is refused.
+    await call("/rooms/agar/small?relays=0", e);
+    expect(e.routed.at(-1)!.name).toBe("agar:small");
+    expect((await call("/rooms/agar/big?relays=17", e)).close).toBe(CloseCode.bad_request);
+  });
+
+  it("sends every join of one identity to the same relay", async () => {
+    const e = env({ DEV_MODE: "true" });
+    for (let i = 0; i < 3; i++) await call(`/rooms/agar/r1?relays=3&ticket=${await ticketFor("r1", "alice")}`, e);
+    for (let i = 0; i < 3; i++) await call(`/rooms/agar/r1?relays=3&ticket=${await ticketFor("r1", "bob")}`, e);
+    const names = e.routed.map((r) => r.name);
+    expect(new Set(names.slice(0, 3)).size).toBe(1);
+    expect(new Set(names.slice(3)).size).toBe(1);
+    expect(names.every((n) => /^agar:r1#relay[0-2]$/.test(n))).toBe(true);
+  });
+});

@@ -178,6 +178,12 @@ export interface Game<Input = unknown, Env = unknown> {
         mode: "binary";
         /** Encodes each client's delta at every flush (a `SyncWorld`'s `encoder`). */
         encoder: StateEncoder;
+        /**
+         * The `SyncWorld` whose `encoder` that is: named, the room can be relayed (its relays
+         * mirror this world; AGENTS.md "Relays"). Typed loosely, since a world is invariant in
+         * its schema; a host checks it is a `SyncWorld`.
+         */
+        world?: object;
       }
     | {
         /** JSON rooms (turn-based): per-player views as JSON values. */

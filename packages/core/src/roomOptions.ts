@@ -96,6 +96,12 @@ export interface RoomOptions {
    * change whatever this says.
    */
   checkpointMs: number;
+  /**
+   * Relays holding the room's sockets (DEV_MODE `relays=K`): 0, the room's own object holds
+   * them; K ≥ 1, its object runs the simulation and K relay objects hold the sockets and encode
+   * the frames (relay/, AGENTS.md "Relays"). Only games whose binary sync names its `world`.
+   */
+  relays: number;
 }
 
 /** Defaults shared by every room kind unless a game overrides them. */
@@ -130,6 +136,7 @@ export const defaultRoomOptions: RoomOptions = {
   flushSliceClients: 64,
   bots: 0,
   checkpointMs: 5_000,
+  relays: 0,
 };
 
 /**

@@ -40,6 +40,8 @@ export interface RoomOptionOverrides {
   bots?: number;
   /** How often a ticking room checkpoints its seats and world (ms; 0 off). */
   checkpointMs?: number;
+  /** Relay objects holding the room's sockets (0: the room holds its own; see AGENTS.md "Relays"). */
+  relays?: number;
 }
 
 /** Game-level knobs a join URL may override (world size, AOI radius). */
@@ -78,6 +80,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   flushSliceClients: { min: 0, max: 1000, integer: true },
   bots: { min: 0, max: 200, integer: true },
   checkpointMs: { min: 0, max: 600_000, integer: true },
+  relays: { min: 0, max: 16, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },

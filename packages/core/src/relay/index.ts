@@ -7,3 +7,4 @@
 export { RelaySimulation } from "./simulation";
 export { RelayRoom, type RelayInit } from "./relayRoom";
 export { MemoryPort, type RelayPort, type RelayReceiver } from "./relayPort";
+export { createRelay, createSimulation } from "./relayFactory";

@@ -60,6 +60,23 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
     return (data) => this.receive(channel, data);
   }
 
+  /**
+   * Forgets a relay that is gone (its object died or started again), by the port it was
+   * connected with: each of its clients is a socket that dropped (1006), so their seats are held
+   * for the reconnection window and they come back through any relay. Nothing more is sent
+   * through that port. Returns how many clients it had.
+   */
+  disconnectRelay(port: RelayPort): number {
+    const i = this.relays.findIndex((c) => c.port === port);
+    if (i < 0) return 0;
+    const channel = this.relays.splice(i, 1)[0]!;
+    // Emptied first: a close the room sends back finds no client and sends nothing.
+    const dropped = [...channel.clients.values()];
+    channel.clients.clear();
+    for (const connId of dropped) this.room.closed(connId, 1006);
+    return dropped.length;
+  }
+
   /** One message from a relay. A message that does not decode is counted and dropped. */
   private receive(channel: RelayChannel, data: Uint8Array): void {
     try {

@@ -62,7 +62,8 @@ export abstract class QuantizedStore<D extends SchemaDecl = SchemaDecl> implemen
   constructor(
     /** The entity schema records are written and encoded with. */
     readonly schema: Schema<D>,
-    options: SyncWorldOptions,
+    /** The options it was made with: a relay's mirror is made with the same. */
+    readonly options: SyncWorldOptions,
   ) {
     this.tiers = new PriorityTiers(options.tiers);
     // About half the radius: a query box then spans ~4×4 small cells, scanning fewer

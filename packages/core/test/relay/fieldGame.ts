@@ -35,7 +35,7 @@ export class FieldGame implements Game<FieldInput> {
   readonly kind = "field";
   readonly ticking = true;
   readonly world = new SyncWorld(fieldSchema, fieldWorldOptions);
-  readonly sync = { mode: "binary" as const, encoder: this.world.encoder };
+  readonly sync = { mode: "binary" as const, encoder: this.world.encoder, world: this.world };
   private readonly ships = new Map<number, number>();
   private readonly rocks: number[] = [];
   private seed: number;

@@ -394,3 +394,27 @@ describe("relayed room parity: a client behind a relay decodes, flush by flush, 
     expect(total.partial).toBeGreaterThan(200);
   });
 });
+
+describe("relayed room: a relay that is gone", () => {
+  it("its clients' seats are held; they come back through another relay with their tokens", () => {
+    const room = relayed();
+    const a = room.join("a", { relay: 0 });
+    const b = room.join("b", { relay: 1 });
+    room.advance(100);
+    const sentBefore = room.toRelay[0]!.messages;
+    expect(room.simulation.disconnectRelay(room.toRelay[0]!)).toBe(1);
+    expect(room.simulation.disconnectRelay(room.toRelay[0]!)).toBe(0);
+    expect(room.simulation.relayCount).toBe(1);
+    room.advance(100);
+    // Nothing more goes to the relay that is gone; its client's seat is held, not freed.
+    expect(room.toRelay[0]!.messages).toBe(sentBefore);
+    expect(room.room.seatCount).toBe(2);
+    expect(room.room.connectedCount).toBe(1);
+    const back = room.join("a", { relay: 1, token: a.token });
+    room.advance(100);
+    expect(back.welcome).toMatchObject({ reconnected: true, playerId: a.playerId });
+    expect(room.room.connectedCount).toBe(2);
+    expect(names(back)).toEqual(["a", "b"]);
+    expect(names(b)).toEqual(["a", "b"]);
+  });
+});

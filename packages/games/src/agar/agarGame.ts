@@ -57,7 +57,7 @@ export class AgarGame implements Game<AgarInput> {
     this.config = { world, aoiRadius: config.aoiRadius ?? 600, orbs: config.orbs ?? 300, seed: config.seed ?? 1 };
     this.rng = new Random(this.config.seed);
     this.world = new SyncWorld(agarSchema, { tiers: [{ radius: this.config.aoiRadius, every: 1 }] });
-    this.sync = { mode: "binary" as const, encoder: this.world.encoder };
+    this.sync = { mode: "binary" as const, encoder: this.world.encoder, world: this.world };
     this.cells = new Roster(this.world);
     for (let i = 0; i < this.config.orbs; i++) {
       const rec: OrbRecord = { x: 0, y: 0, color: this.rng.int(8) };

@@ -1,0 +1,141 @@
+/**
+ * A relayed room under a real `wrangler dev` (AGENTS.md "Relays"): an agar room made with the
+ * DEV_MODE override `relays=2` runs its simulation in the room's object and takes its sockets in
+ * two relay objects the gateway spreads the joins over. Clients on both relays see each other,
+ * get their inputs acked, and one that reconnects keeps its seat.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BinaryWriter, ClientView } from "@tikron/protocol";
+import { agarSchema, encodeAgarInput } from "@tikron/games/schemas";
+import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
+import { RawClient, sleep } from "../../../test/roomProtocol/rawClient";
+import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
+
+let server: WranglerDevServer | undefined;
+const sockets: { close(): void }[] = [];
+/** The restart test's servers (its first keeps its state directory for the second) and its bundle. */
+const restarted: WranglerDevServer[] = [];
+let frozen: FrozenWorker | undefined;
+
+beforeAll(async () => {
+  server = await startWranglerDev({ config: "wrangler.staging.jsonc" });
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await Promise.allSettled([server?.stop(), ...restarted.map((s) => s.stop())]);
+  frozen?.remove();
+});
+
+/** A small world (every player inside every AOI), relayed over two relay objects. */
+const QUERY = "?relays=2&world=500&aoi=600";
+
+function open(room: string, wsUrl = server!.wsUrl): RawClient {
+  const c = new RawClient(`${wsUrl}/rooms/agar/${room}${QUERY}`);
+  sockets.push(c);
+  return c;
+}
+
+/** Names of the players a client's decoded frames show. */
+function playersSeen(c: RawClient): string[] {
+  const view = new ClientView(agarSchema);
+  for (const f of c.frames) if (f.frame.body) expect(view.apply(f.frame.body)).toBeNull();
+  return [...view.values()].filter((e) => e.type === "player").map((e) => String(e.record.name));
+}
+
+async function steer(players: readonly RawClient[], ms: number): Promise<void> {
+  const w = new BinaryWriter();
+  const started = performance.now();
+  for (let k = 0; performance.now() - started < ms; k++) {
+    for (const p of players) p.sendInput(encodeAgarInput(w, { dx: Math.cos(k / 10), dy: Math.sin(k / 10), boost: false }));
+    await sleep(50);
+  }
+  await sleep(400); // the last tick's inputs, their flush, and the relays' frames
+}
+
+describe("a relayed room (relays=2)", () => {
+  it("clients on both relays see each other, get acks, and a reconnect keeps its seat", async () => {
+    const room = `relayed-${Date.now()}`;
+    const names = ["a", "b", "c", "d"];
+    const players = names.map(() => open(room));
+    // One after another: the gateway sends joins without an identity round robin over the relays.
+    const welcomes = [];
+    for (const [i, p] of players.entries()) welcomes.push(await p.join(names[i]));
+    for (const w of welcomes) expect(w).toMatchObject({ roomKind: "agar", schemaHash: agarSchema.hash });
+    expect(new Set(welcomes.map((w) => w!.playerId)).size).toBe(4);
+
+    const res = await fetch(`${server!.url}/rooms/agar/${room}/stats`);
+    const stats = (await res.json()) as any;
+    // Both relay objects attached to the simulation, which holds all four seats.
+    expect(stats.adapter.relays).toBe(2);
+    expect(stats.seats).toBe(4);
+
+    await steer(players, 2_000);
+    for (const p of players) {
+      expect(p.closed).toBeNull();
+      expect(p.errors).toEqual([]);
+      expect(p.highestAck).toBe(p.lastSeq);
+      expect(p.frames.length).toBeGreaterThan(20);
+      expect(playersSeen(p).sort()).toEqual(names);
+    }
+    const sent = players.reduce((a, p) => a + p.lastSeq, 0);
+    const simStats = await players[0]!.stats();
+    expect(simStats.inputs.processed).toBe(sent);
+    // The frames are the relays' work, counted apart: two seated clients and their frames each.
+    const playing = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
+    const relayObjects = [...playing.adapter.relayObjects].sort((x: any, y: any) => x.index - y.index);
+    expect(relayObjects.map((r: any) => [r.index, r.sockets, r.seated, r.linkFailures])).toEqual([
+      [0, 2, 2, 0],
+      [1, 2, 2, 0],
+    ]);
+    const framesSeen = players.reduce((a, p) => a + p.frames.length, 0);
+    for (const r of relayObjects) expect(r.frames).toBeGreaterThan(framesSeen / 4);
+    expect(relayObjects[0].frames + relayObjects[1].frames).toBeGreaterThanOrEqual(framesSeen);
+
+    // b drops and comes back (the next round-robin relay may be another): same seat, same player.
+    const b = players[1]!;
+    b.close();
+    await sleep(300);
+    const back = open(room);
+    const rejoined = await back.join("b", welcomes[1]!.token);
+    expect(rejoined).toMatchObject({ reconnected: true, playerId: welcomes[1]!.playerId });
+    const others = [players[0]!, players[2]!, players[3]!];
+    await steer([back, ...others], 1_000);
+    expect(back.errors).toEqual([]);
+    expect(back.highestAck).toBe(back.lastSeq);
+    expect(back.lastSeq).toBeGreaterThan(welcomes[1]!.lastSeq);
+    expect(playersSeen(back).sort()).toEqual(names);
+    const after = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
+    expect(after).toMatchObject({ seats: 4, ccu: 4 });
+  }, 60_000);
+});
+
+describe("a relayed room across a restart of the runtime", () => {
+  it("every object starts again: clients reconnect through relays made again into their seats, restored from the checkpoint", async () => {
+    frozen = await freezeWorker("wrangler.staging.jsonc");
+    const first = await startWranglerDev({ config: frozen.configPath, keepState: true });
+    restarted.push(first);
+    const room = `relayed-restart-${Date.now()}`;
+    const before = [open(room, first.wsUrl), open(room, first.wsUrl)];
+    const welcomes = [await before[0]!.join("a"), await before[1]!.join("b")];
+    await steer(before, 500);
+    for (const p of before) expect(p.highestAck).toBe(p.lastSeq);
+
+    await first.stop();
+    await Promise.all(before.map((p) => p.done));
+    const second = await startWranglerDev({ config: frozen.configPath, port: first.port, persistDir: first.persistDir });
+    restarted.push(second);
+    const after = before.map(() => open(room, second.wsUrl));
+    const back = [await after[0]!.join("a", welcomes[0]!.token), await after[1]!.join("b", welcomes[1]!.token)];
+    for (const [i, w] of back.entries()) expect(w).toMatchObject({ reconnected: true, playerId: welcomes[i]!.playerId });
+    await steer(after, 1_000);
+    for (const p of after) {
+      expect(p.errors).toEqual([]);
+      expect(p.highestAck).toBe(p.lastSeq);
+      expect(playersSeen(p).sort()).toEqual(["a", "b"]);
+    }
+    const stats = (await (await fetch(`${second.url}/rooms/agar/${room}/stats`)).json()) as any;
+    expect(stats).toMatchObject({ seats: 2, ccu: 2, restoredSeats: 2 });
+    expect(stats.adapter.relays).toBe(2);
+  }, 120_000);
+});

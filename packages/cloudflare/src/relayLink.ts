@@ -1,0 +1,103 @@
+/**
+ * The link between a relayed room's simulation object and its relay objects (AGENTS.md
+ * "Relays"): how a relay object is named, the one transport choice ({@link SocketPort}), and
+ * the RPC a simulation asks its relays' counters with. Nothing here needs `cloudflare:workers` (the
+ * gateway imports the naming and is unit-tested in Node).
+ */
+import type { DurationSummary } from "@tikron/core";
+import type { RelayPort } from "@tikron/core/relay";
+
+/** Name of room `kind:roomId`'s object in the rooms' namespace (a relayed room's simulation). */
+export function roomObjectName(kind: string, roomId: string): string {
+  return `${kind}:${roomId}`;
+}
+
+/** Name of relay `index` of room `kind:roomId` in the rooms' namespace (the simulation is `kind:roomId`). */
+export function relayObjectName(kind: string, roomId: string, index: number): string {
+  return `${kind}:${roomId}#relay${index}`;
+}
+
+/** A relay object's RPC surface as its simulation sees it (see `RoomObject`): DEV_MODE stats only. */
+export interface RelayRpc {
+  /** The relay's own counters (DEV_MODE stats); null when the object holds no relay. */
+  relayStats(): Promise<RelayObjectStats | null>;
+}
+
+/**
+ * One relay object's counters as DEV_MODE stats show them, apart from the simulation's
+ * (`adapter.relayObjects`): the frames, bytes and flush times are the relays', not the
+ * simulation's, in a relayed room.
+ */
+export interface RelayObjectStats {
+  /** The relay's index. */
+  index: number;
+  /** Open sockets. */
+  sockets: number;
+  /** Clients seated through it. */
+  seated: number;
+  /** Flushes it encoded. */
+  flushes: number;
+  /** Frames it sent its clients. */
+  frames: number;
+  /** Bytes it sent its clients. */
+  bytesOut: number;
+  /** Messages its clients sent. */
+  messagesIn: number;
+  /** Its flushes' wall time (begin to last send, across slices). */
+  flush: DurationSummary;
+  /** Its link's sends that failed. */
+  linkFailures: number;
+  /** Its errors by code (bad client messages, bad simulation messages). */
+  errors: Record<string, number>;
+}
+
+/**
+ * A {@link RelayPort} over the WebSocket a relay object opens to its simulation (`stub.fetch`
+ * with `Upgrade: websocket`, accepted with the standard API on both ends): one binary message
+ * per relay message, in order. The one place the transport between objects is chosen: measured
+ * ~10× cheaper in worker CPU per message than an RPC call (PERFORMANCE.md, "Relays: the
+ * transport between objects"). Either end's object restarting closes the socket; what follows
+ * is the host's (roomObject.ts).
+ */
+export class SocketPort implements RelayPort {
+  /** Sends that threw (the socket had closed). */
+  failures = 0;
+
+  constructor(private readonly ws: Pick<WebSocket, "send" | "close">) {}
+
+  send(data: Uint8Array): void {
+    // No copy: workerd copies the bytes on send, so the sender's reused writer may be lent here.
+    try {
+      this.ws.send(data);
+    } catch {
+      this.failures++;
+    }
+  }
+
+  /** Closes the link (a relay replaced by one that started again). */
+  close(): void {
+    try {
+      this.ws.close(1000, "replaced");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+let nextAnonymousRelay = 0;
+
+/**
+ * The relay (0..relays-1) a join goes to. With an identity (a ticket's or a reservation's
+ * player id), a stable hash of it: every socket of one identity lands on one relay, so that
+ * relay's per-identity limits see them all, and a reconnect lands where the seat's last socket
+ * was. Without one (DEV_MODE joins with no ticket), round robin in this gateway instance. Not
+ * least-loaded: the gateway knows no relay's load without asking, and hashing spreads many
+ * identities evenly enough.
+ */
+export function relayIndexFor(identity: string | undefined, relays: number): number {
+  if (identity === undefined) return nextAnonymousRelay++ % relays;
+  // FNV-1a, 32 bits.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < identity.length; i++) h = Math.imul(h ^ identity.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % relays;
+}

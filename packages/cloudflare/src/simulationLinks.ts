@@ -1,0 +1,58 @@
+/**
+ * `SimulationLinks`: a relayed room's simulation object's side of the links its relay objects
+ * open (relayLink.ts): one WebSocket per relay, accepted with the standard API (the simulation
+ * ticks, so hibernation would save nothing and costs more per message).
+ */
+import type { RelaySimulation } from "@tikron/core/relay";
+import type { RoomRequestMeta } from "./roomRequest";
+import { relayObjectName, SocketPort, type RelayObjectStats, type RelayRpc } from "./relayLink";
+
+/** The relay objects linked to one simulation, by relay index. */
+export class SimulationLinks {
+  private readonly links = new Map<number, { port: SocketPort; stats: RelayRpc }>();
+
+  /**
+   * Accepts the link relay `meta.relay` opened and connects it to `simulation`. A link under an
+   * index already linked is a relay that started again (its object was evicted or failed): its
+   * old sockets are gone, so their seats are held for reconnection, as for any dropped socket.
+   * A link that closes is a relay that is gone: the same.
+   */
+  accept(meta: RoomRequestMeta, simulation: RelaySimulation, ns: DurableObjectNamespace): Response {
+    const index = meta.relay ?? 0;
+    const old = this.links.get(index);
+    if (old) {
+      this.links.delete(index);
+      simulation.disconnectRelay(old.port);
+      old.port.close();
+    }
+    const pair = new WebSocketPair();
+    const server = pair[1];
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const port = new SocketPort(server);
+    const receive = simulation.connectRelay(port);
+    const stats = ns.get(ns.idFromName(relayObjectName(meta.kind, meta.roomId, index))) as unknown as RelayRpc;
+    this.links.set(index, { port, stats });
+    server.addEventListener("message", (e) => receive(new Uint8Array(e.data as ArrayBuffer)));
+    const lost = (): void => {
+      if (this.links.get(index)?.port !== port) return;
+      this.links.delete(index);
+      simulation.disconnectRelay(port);
+    };
+    server.addEventListener("close", lost);
+    server.addEventListener("error", lost);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /** Each relay object's counters, for DEV_MODE stats (a relay that does not answer is left out). */
+  async stats(): Promise<RelayObjectStats[]> {
+    const asked = [...this.links.values()].map((l) => l.stats.relayStats().catch(() => null));
+    return (await Promise.all(asked)).filter((s): s is RelayObjectStats => s !== null);
+  }
+
+  /** Forgets every link (the room they fed was let go or made anew). */
+  clear(): void {
+    for (const l of this.links.values()) l.port.close();
+    this.links.clear();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * How a host makes the two sides of a relayed room from a game's definition: the simulation
+ * (`createSimulation`) where the room lives, and a relay (`createRelay`) wherever its sockets go.
+ */
+import type { Game } from "../game";
+import type { GameDefinition } from "../gameDefinition";
+import type { RoomRequest } from "../roomFactory";
+import { resolveRoomOptions } from "../roomOptions";
+import { SyncWorld } from "../sync/syncWorld";
+import type { RelayPort } from "./relayPort";
+import { RelayRoom } from "./relayRoom";
+import { RelaySimulation } from "./simulation";
+
+/** The world a relayed room of `game` follows; a clear error for a game that cannot be relayed. */
+function relayedWorld(game: Game): SyncWorld {
+  const world = game.sync.mode === "binary" ? game.sync.world : undefined;
+  if (!(world instanceof SyncWorld)) throw new TypeError(`${game.kind} cannot be relayed: its binary sync does not name its SyncWorld (sync.world)`);
+  return world;
+}
+
+/**
+ * The simulation of a relayed room of the kind `definition` makes: the room `createRoom` would
+ * make (same options, hooks, listing, store), with its clients behind relays.
+ */
+export function createSimulation(definition: GameDefinition, request: RoomRequest): RelaySimulation {
+  const options = resolveRoomOptions(definition.defaults, request.overrides);
+  const game = definition.create(options, request.params ?? {});
+  const { kind, roomId, hooks, clock, listing, env, store } = request;
+  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, bots: definition.bots, listing, env, store }, relayedWorld(game));
+}
+
+/**
+ * A relay of a relayed room of the kind `definition` makes, with the options the simulation
+ * resolves from the same request; `port` carries its messages to the simulation. Its mirror's
+ * layout (schema, tiers, cell size) is read from a game made with the same options and params,
+ * which is dropped: the relay runs no game.
+ */
+export function createRelay(definition: GameDefinition, request: Pick<RoomRequest, "kind" | "roomId" | "overrides" | "params" | "clock">, port: RelayPort): RelayRoom {
+  const options = resolveRoomOptions(definition.defaults, request.overrides);
+  const world = relayedWorld(definition.create(options, request.params ?? {}));
+  return new RelayRoom({ kind: request.kind, roomId: request.roomId, schema: world.schema, world: world.options, options, port, clock: request.clock });
+}
