@@ -78,6 +78,7 @@ function report(o: {
   gapP99?: number;
   ackP99?: number;
   flushP99?: number | null;
+  sliceP99?: number | null;
   status?: Report["status"];
 }): Report {
   const dist = (p99: number) => ({ count: 100, p50: p99 / 2, p95: p99, p99, max: p99, mean: p99 / 2 });
@@ -90,7 +91,7 @@ function report(o: {
       unexpectedCloses: o.closes ?? 0,
       frameGapMs: dist(o.gapP99 ?? 55),
       ackRttMs: dist(o.ackP99 ?? 70),
-      roomStats: { fetched: 1, missing: 0, flushP99Ms: o.flushP99 === undefined ? 2 : o.flushP99, tickP99Ms: 1 },
+      roomStats: { fetched: 1, missing: 0, flushP99Ms: o.flushP99 === undefined ? 2 : o.flushP99, ...(o.sliceP99 === undefined ? {} : { flushSliceP99Ms: o.sliceP99 }), tickP99Ms: 1 },
     },
   } as unknown as Report;
 }
@@ -107,8 +108,16 @@ describe("capacity point verdict", () => {
       "3 clients got < 99% of expected frames (one per flush)",
       `gap p99 80 ms > ${CAPACITY_LIMITS.gapP99Ms}`,
       `ack p99 121 ms > ${CAPACITY_LIMITS.ackP99Ms}`,
-      `flush p99 11 ms > ${CAPACITY_LIMITS.flushP99Ms}`,
+      `flush task p99 11 ms > ${CAPACITY_LIMITS.flushP99Ms}`,
     ]);
+  });
+
+  it("judges a sliced flush by its longest task, not its whole span", () => {
+    // A flush in slices spans the messages handled between its slices: 24 ms whole, 5 ms per task.
+    expect(judgeCapacityPoint(report({ flushP99: 24, sliceP99: 5 })).passed).toBe(true);
+    expect(judgeCapacityPoint(report({ flushP99: 24, sliceP99: 11 })).failed).toEqual([`flush task p99 11 ms > ${CAPACITY_LIMITS.flushP99Ms}`]);
+    // A room that reports no slices (before slices) is judged by its flush, one task.
+    expect(judgeCapacityPoint(report({ flushP99: 11, sliceP99: null })).failed).toEqual([`flush task p99 11 ms > ${CAPACITY_LIMITS.flushP99Ms}`]);
   });
 
   it("limits are inclusive; a server without tk:stats is not failed for it; a saturated generator is flagged", () => {
