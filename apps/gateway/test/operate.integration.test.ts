@@ -7,11 +7,12 @@
  * recorded in D1; Cloudflare Access assertions let an operator in by email; metric points come
  * once per interval (the Analytics Engine binding exists locally; its writes are dropped).
  */
-import { connect, matchmaker, OPERATOR_NOTICE, type RoomConnection } from "@tikron/client";
+import { connect, matchmaker, type RoomConnection } from "@tikron/client";
 import { ADMIN_ACTIONS, CloseCode } from "@tikron/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIENCE, ISSUER, JwksServer, makeKey, sign, type TestKey } from "../../../packages/core/test/auth/jwksServer";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
+import { watchOperator } from "./harness/operatorWatch";
 import { sleep } from "./hardeningClient";
 import { freezeWorker, runWrangler, type FrozenWorker } from "./hardeningWorker";
 
@@ -70,12 +71,7 @@ async function player(room: string, sub: string) {
   const conn = connect(server.wsUrl, { kind: "agar", room, name: sub, authToken: () => token(sub), reconnect: false });
   open.push(conn);
   await conn.whenJoined();
-  const notices: string[] = [];
-  conn.on("notice", (n) => {
-    if (n.type === OPERATOR_NOTICE) notices.push((n.data as { text: string }).text);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => conn.on("close", (c) => resolve(c)));
-  return { conn, notices, closed };
+  return { conn, ...watchOperator(conn) };
 }
 
 async function query(sql: string): Promise<Record<string, unknown>[]> {

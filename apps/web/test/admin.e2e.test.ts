@@ -6,11 +6,12 @@
  * players (SDK clients in Node), and the audit log shows it.
  */
 import type { Page } from "playwright-core";
-import { connect, OPERATOR_NOTICE, type RoomConnection } from "@tikron/client";
+import { connect, type RoomConnection } from "@tikron/client";
 import { mintRoomTicket } from "@tikron/core/ticket";
 import { CloseCode } from "@tikron/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDevServer } from "../../gateway/test/harness/wranglerDev";
+import { watchOperator } from "../../gateway/test/harness/operatorWatch";
 import { freezeWorker, runWrangler, type FrozenWorker } from "../../gateway/test/hardeningWorker";
 import { buildWeb } from "../build";
 import { ensureChromium, launchChromium, stopBrowserAndServer, type ChromiumHandle } from "./harness/chromium";
@@ -47,12 +48,7 @@ async function player(roomId: string, name: string) {
   const conn = connect(server!.wsUrl, { kind: "agar", room: roomId, name, ticket, reconnect: false });
   open.push(conn);
   await conn.whenJoined();
-  const notices: string[] = [];
-  conn.on("notice", (n) => {
-    if (n.type === OPERATOR_NOTICE) notices.push((n.data as { text: string }).text);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => conn.on("close", (c) => resolve(c)));
-  return { conn, notices, closed };
+  return { conn, ...watchOperator(conn) };
 }
 
 const debug = (p: Page) => p.evaluate(() => (window as unknown as { tikronAdmin: { rooms: number; roomPolls: number; actions: string[]; lastError: string; chartDraws: number } }).tikronAdmin);
