@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FakeClock } from "../../src";
+import type { FakeClock, RoomOptions } from "../../src";
 import type { MemoryPort } from "../../src/relay";
 import { inputLeadMs } from "../../src/relay/inputPhase";
 import { RelayedTestRoom, TestRoom, type TestClient } from "../../src/testing";
@@ -21,12 +21,9 @@ type Client = TestClient<typeof dotsTypes>;
 
 /** A single room and a relayed one on clocks that agree, and a client of each sending the same inputs at the same times. */
 class Twins {
-  readonly single = new TestRoom(dotsDefinition, dotsTypes);
-  readonly split = new RelayedTestRoom<typeof dotsTypes, DotsGame, typeof dotsSchema.decl>(dotsDefinition, dotsTypes, {
-    world: (g) => g.world,
-    worldOptions: { tiers: [{ radius: 1000, every: 1 }] },
-  });
-  readonly t0 = this.single.clock.now();
+  readonly single: TestRoom<typeof dotsTypes>;
+  readonly split: RelayedTestRoom<typeof dotsTypes, DotsGame, typeof dotsSchema.decl>;
+  readonly t0: number;
   /** The two clients (single room's, relayed room's, on relay 1), once joined. */
   a!: Client;
   b!: Client;
@@ -35,7 +32,11 @@ class Twins {
   /** When relay 1 sent an input batch, ms after t0. */
   readonly batches: number[] = [];
 
-  constructor() {
+  /** @param overrides Both rooms' options over the game's defaults. */
+  constructor(overrides: Partial<RoomOptions> = {}) {
+    this.single = new TestRoom(dotsDefinition, dotsTypes, { overrides });
+    this.split = new RelayedTestRoom(dotsDefinition, dotsTypes, { world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] }, overrides });
+    this.t0 = this.single.clock.now();
     expect(this.split.clock.now()).toBe(this.t0);
     // The first player starts both rooms' tick loops at t0: their ticks fall at the same times.
     this.single.join("a");
@@ -92,10 +93,14 @@ function appliedTick(c: Client, seq: number): number {
   return frame.tick;
 }
 
-/** The single room's tick `want` fell at `want·TICK_MS`: an input that came within `lead` before it may be applied one tick later, never more, never earlier. */
-function expectOnTime([at, want, got]: [number, number, number], lead: number): void {
+/**
+ * The single room's tick `want` fell at `want·TICK_MS`: an input that came within `lead` before
+ * it may be applied one tick later, never more, never earlier. Acks come with flushes, so the
+ * ticks read off frames are flush ticks, `flushEvery` apart.
+ */
+function expectOnTime([at, want, got]: [number, number, number], lead: number, flushEvery = 1): void {
   const withinLead = want * TICK_MS - at <= lead;
-  expect(got === want || (withinLead && got === want + 1), `input at ${at} ms: tick ${got}, single room ${want}`).toBe(true);
+  expect(got === want || (withinLead && got === want + flushEvery), `input at ${at} ms: acked at tick ${got}, single room ${want}`).toBe(true);
 }
 
 /** Delivers what `port` carries `ms` after it is sent (a slower link, or a relay whose thread is busy). */
@@ -144,6 +149,37 @@ describe("a relay's input batch in phase with the simulation's tick", () => {
     // About lead / TICK_MS of the inputs land in the lead and go a tick later; the rest on time.
     expect(inputs).toBeGreaterThan(1000);
     expect(late / inputs).toBeLessThan(0.2);
+  });
+
+  it("a flush every other tick: the same, and the lead stays the least (a batch acked by a later flush says nothing)", () =>
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }).map((x) => x / 2), gapsArb, (openAt, gaps) => {
+        const t = new Twins({ syncIntervalMs: 2 * TICK_MS });
+        t.advance(openAt);
+        t.joinB();
+        for (const gap of gaps) {
+          t.advance(gap);
+          t.input();
+        }
+        // The single room's and the relayed room's flushes fall on the same ticks.
+        for (const row of t.applied()) expectOnTime(row, inputLeadMs(TICK_MS), 2);
+        expect(t.split.relays[1]!.inputLeadMs).toBe(inputLeadMs(TICK_MS));
+        expect(t.batchesPerTick(2 * TICK_MS)).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 60 },
+    ));
+
+  it("inputs applied on arrival (queueInputs off) are acked outside the flush: the lead is left alone", () => {
+    const t = new Twins({ queueInputs: false });
+    t.joinB();
+    t.advance(TICK_MS);
+    for (let i = 0; i < 100; i++) {
+      t.input();
+      t.advance(17);
+    }
+    t.advance(TICK_MS);
+    expect(t.b.ackSeq).toBe(100);
+    expect(t.split.relays[1]!.inputLeadMs).toBe(inputLeadMs(TICK_MS));
   });
 
   it("flushes that reach the relay late: its lead grows until its batches make their ticks, then the same holds", () =>
