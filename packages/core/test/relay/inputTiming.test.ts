@@ -35,7 +35,7 @@ class Twins {
   /** @param overrides Both rooms' options over the game's defaults. */
   constructor(overrides: Partial<RoomOptions> = {}) {
     this.single = new TestRoom(dotsDefinition, dotsTypes, { overrides });
-    this.split = new RelayedTestRoom(dotsDefinition, dotsTypes, { world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] }, overrides });
+    this.split = new RelayedTestRoom<typeof dotsTypes, DotsGame, typeof dotsSchema.decl>(dotsDefinition, dotsTypes, { world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] }, overrides });
     this.t0 = this.single.clock.now();
     expect(this.split.clock.now()).toBe(this.t0);
     // The first player starts both rooms' tick loops at t0: their ticks fall at the same times.
