@@ -1,6 +1,12 @@
 import type { Clock, TimerHandle } from "./clock";
 
 /**
+ * Ticks a loop may fall behind its grid before it re-anchors to now (the default of
+ * {@link TickScheduler}'s `maxLagTicks`): past it, the ticks in between are skipped.
+ */
+export const MAX_LAG_TICKS = 5;
+
+/**
  * Runs a callback on an absolute-time grid: tick k is due at `start + k * tickMs`. Each timer is
  * set for the next grid deadline measured from the current time, so a late timer does not push
  * every later tick back (no `setInterval` drift).
@@ -23,7 +29,7 @@ export class TickScheduler {
     private readonly clock: Clock,
     private tickMs: number,
     private readonly onTick: (tickIndex: number, now: number) => void,
-    private readonly maxLagTicks = 5,
+    private readonly maxLagTicks = MAX_LAG_TICKS,
   ) {}
 
   /**

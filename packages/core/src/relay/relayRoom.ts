@@ -17,7 +17,7 @@ import { resolveRoomOptions, type RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import { MirrorWorld } from "../sync/mirrorWorld";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
-import { TickScheduler } from "../tickScheduler";
+import { InputPhase } from "./inputPhase";
 import type { RelayPort } from "./relayPort";
 import { RelayKind, readBytes, readClientData, writeClientData, writeOptional } from "./relayWire";
 
@@ -46,7 +46,7 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
  * room's own sockets (room/roomSockets.ts: size check, message budget, dialect, decoding),
  * answers what is the socket's business (pings, receipts, keepalives), forwards what the
  * simulation answers (hello, stats, game messages, leave), and sends its clients' inputs to the
- * simulation in one message per tick.
+ * simulation in one message per tick, just before the simulation's tick (relay/inputPhase.ts).
  *
  * Per flush it takes the simulation's message ({@link receive}): the world feed update goes to
  * its `MirrorWorld`, its players' acks, events and notices to their seats here, and every
@@ -71,12 +71,23 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   private readonly admission: Admission;
   private readonly flusher: BinaryFlusher;
   private readonly flushing: SlicedFlush;
-  private readonly ticker: TickScheduler;
+  /** When this tick's inputs go: just before the simulation's tick (relay/inputPhase.ts). */
+  private readonly inputPhase: InputPhase;
   /** Seats of this relay's clients, in the order they took them. */
   private readonly seats: Seat[] = [];
   /** This tick's input rows (`clientId`, count, `(seq, payload)`s) and how many. */
   private readonly inputs = new FrameWriter(1 << 12);
   private inputRows = 0;
+  /** The last input row's client and its last seq: a sent batch's probe. */
+  private lastRowLink: ClientLink | null = null;
+  private lastRowSeq = 0;
+  /**
+   * The last batch sent for a tick of the simulation, as one of its inputs: when that seq is
+   * acked by the flush of that tick, the batch made it (`InputPhase.landed`).
+   */
+  private probeSeat: Seat | null = null;
+  private probeSeq = 0;
+  private probeTick = 0;
   /** The message being handled, for forwarding it as it came. */
   private raw: Uint8Array | string = "";
   /** A close the simulation asked for: not reported back to it. */
@@ -107,7 +118,12 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     const mirror = this.mirror;
     this.flusher = new BinaryFlusher(mirror.encoder, { options, stats, writer, epoch: this.epoch, gate: this.sockets }, () => mirror.flushIndex);
     this.flushing = new SlicedFlush({ flusher: this.flusher, stats, clock, sliceClients: () => options.flushSliceClients, finished: () => {} });
-    this.ticker = new TickScheduler(clock, options.tickMs, () => this.sendInputs());
+    this.inputPhase = new InputPhase(clock, options.tickMs, (forTick) => this.sendBatch(forTick));
+  }
+
+  /** How long before the simulation's predicted tick this relay sends its input batch now, ms (relay/inputPhase.ts). */
+  get inputLeadMs(): number {
+    return this.inputPhase.leadMs;
   }
 
   /** Clients seated through this relay. */
@@ -140,7 +156,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     };
     clientId = this.sockets.open(socket, identity, address, reservation).connId;
     // Input batches go once per tick while the relay has sockets (it stops when the last goes).
-    this.ticker.start();
+    this.inputPhase.start();
     const w = this.out.reset().u8(RelayKind.Open).varuint(clientId);
     writeOptional(w, identity);
     writeOptional(w, address);
@@ -167,7 +183,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   dispose(code: number, reason: string): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.ticker.stop();
+    this.inputPhase.stop();
     this.flushing.finish();
     this.sockets.closeAll(code, reason);
   }
@@ -196,7 +212,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   /** Sends this tick's inputs of every client, in one message (none when there are none). */
   sendInputs(): void {
     if (this.inputRows === 0) {
-      if (this.sockets.size === 0) this.ticker.stop();
+      if (this.sockets.size === 0) this.inputPhase.stop();
       return;
     }
     const w = this.out.reset().u8(RelayKind.Inputs).varuint(this.inputRows);
@@ -232,7 +248,37 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       }
       w.varuint(seq).varuint(payload.byteLength).bytes(payload);
     }
-    this.inputRows++;
+    this.lastRowLink = link;
+    this.lastRowSeq = entries[count - 1]!.seq;
+    if (this.inputRows++ === 0) this.inputPhase.queued();
+  }
+
+  /** The batch for the simulation's tick `forTick` (-1: no phase known yet), its last input kept to see whether it made that tick. */
+  private sendBatch(forTick: number): void {
+    // Inputs the simulation applies on arrival (`queueInputs` off) are acked then, in frames of
+    // their own, not in its flush: no tick to make, nothing to learn.
+    const probe = this.inputRows > 0 && forTick >= 0 && this.options.queueInputs;
+    const seat = probe ? (this.lastRowLink?.seat ?? null) : null;
+    if (seat) {
+      this.probeSeat = seat;
+      this.probeSeq = this.lastRowSeq;
+      this.probeTick = forTick;
+    }
+    this.sendInputs();
+  }
+
+  /**
+   * After a flush of tick `tick` updated the acks: whether the probed batch made its tick. A
+   * batch not acked by the first flush at or past its tick missed; one acked by a later flush
+   * (a tick without a flush in between) says nothing either way.
+   */
+  private checkProbe(tick: number): void {
+    const seat = this.probeSeat;
+    if (seat === null || tick < this.probeTick) return;
+    this.probeSeat = null;
+    if (seat.link === null || seat.link.closed || seat.link.seat !== seat) return;
+    const made = seat.lastProcessedSeq >= this.probeSeq;
+    if (!made || tick === this.probeTick) this.inputPhase.landed(made);
   }
 
   private sendClosed(clientId: number, code: number, byRelay: boolean, reason: string): void {
@@ -298,6 +344,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     this.flushing.finish();
     const tick = r.varuint();
     const time = r.varuint();
+    // It left right after the simulation's tick: the phase the next input batches keep to.
+    this.inputPhase.flushArrived(tick);
     for (let rows = r.varuint(); rows > 0; rows--) {
       const seat = this.sockets.get(r.varuint())?.seat ?? null;
       const ack = r.varuint();
@@ -311,6 +359,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
         seat?.notices.push(notice);
       }
     }
+    this.checkProbe(tick);
     const { mirror } = this;
     mirror.apply(readBytes(r));
     if (r.u8() === 1 && mirror.apply(readBytes(r)) === "reset") {
