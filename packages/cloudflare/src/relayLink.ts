@@ -4,7 +4,7 @@
  * the RPC a simulation asks its relays' counters with. Nothing here needs `cloudflare:workers` (the
  * gateway imports the naming and is unit-tested in Node).
  */
-import type { DurationSummary } from "@tikron/core";
+import type { BusyReading, DurationSummary } from "@tikron/core";
 import type { RelayPort } from "@tikron/core/relay";
 
 /** Name of room `kind:roomId`'s object in the rooms' namespace (a relayed room's simulation). */
@@ -49,6 +49,8 @@ export interface RelayObjectStats {
   linkFailures: number;
   /** Its errors by code (bad client messages, bad simulation messages). */
   errors: Record<string, number>;
+  /** The relay object's own time (core `BusyMeter`). */
+  busy: BusyReading;
 }
 
 /**

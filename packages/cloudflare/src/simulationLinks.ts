@@ -3,6 +3,7 @@
  * open (relayLink.ts): one WebSocket per relay, accepted with the standard API (the simulation
  * ticks, so hibernation would save nothing and costs more per message).
  */
+import type { BusyMeter } from "@tikron/core";
 import type { RelaySimulation } from "@tikron/core/relay";
 import type { RoomRequestMeta } from "./roomRequest";
 import { relayObjectName, SocketPort, type RelayObjectStats, type RelayRpc } from "./relayLink";
@@ -10,6 +11,9 @@ import { relayObjectName, SocketPort, type RelayObjectStats, type RelayRpc } fro
 /** The relay objects linked to one simulation, by relay index. */
 export class SimulationLinks {
   private readonly links = new Map<number, { port: SocketPort; stats: RelayRpc }>();
+
+  /** @param busy the simulation object's meter: each link event is an entry of the object. */
+  constructor(private readonly busy: BusyMeter) {}
 
   /**
    * Accepts the link relay `meta.relay` opened and connects it to `simulation`. A link under an
@@ -33,12 +37,12 @@ export class SimulationLinks {
     const receive = simulation.connectRelay(port);
     const stats = ns.get(ns.idFromName(relayObjectName(meta.kind, meta.roomId, index))) as unknown as RelayRpc;
     this.links.set(index, { port, stats });
-    server.addEventListener("message", (e) => receive(new Uint8Array(e.data as ArrayBuffer)));
-    const lost = (): void => {
+    server.addEventListener("message", this.busy.wrap((e: MessageEvent) => receive(new Uint8Array(e.data as ArrayBuffer))));
+    const lost = this.busy.wrap((): void => {
       if (this.links.get(index)?.port !== port) return;
       this.links.delete(index);
       simulation.disconnectRelay(port);
-    };
+    });
     server.addEventListener("close", lost);
     server.addEventListener("error", lost);
     return new Response(null, { status: 101, webSocket: pair[0] });

@@ -3,6 +3,7 @@
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
 import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
+import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
@@ -66,6 +67,8 @@ export class Room implements HostedRoom {
   private readonly game: Game;
   private readonly gameContext: GameContext;
   private readonly clock: Clock;
+  /** The host's meter of the object's own time, reported as `busy` (null: not metered). */
+  private readonly busy: BusyMeter | null;
   private readonly hooks: RoomHooks;
   private readonly epoch: number;
   private readonly scheduler: TickScheduler;
@@ -113,7 +116,10 @@ export class Room implements HostedRoom {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
-    this.clock = init.clock ?? systemClock;
+    // The room's timers (its tick, a flush's later slices, bots, seat expiry) are entries of its
+    // object: on a host's meter they count as the object's own time.
+    this.clock = init.busy ? init.busy.clock(init.clock ?? systemClock) : (init.clock ?? systemClock);
+    this.busy = init.busy ?? null;
     this.hooks = init.hooks ?? {};
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
@@ -331,6 +337,7 @@ export class Room implements HostedRoom {
       listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
       deferred: { ...this.deferred.counts, pending: this.deferred.pending },
       store: { keys: this.store.size, chars: this.store.chars, version: this.store.version },
+      busy: this.busy?.reading(),
     });
   }
 

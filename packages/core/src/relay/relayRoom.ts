@@ -3,6 +3,7 @@
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
 import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../host";
 import { Admission, type AdmissionRefusal } from "../room/admission";
@@ -37,6 +38,8 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
   port: RelayPort;
   /** The relay's clock (default: the system's). */
   clock?: Clock;
+  /** The host's meter of the relay object's own time: the relay's timers count on it. */
+  busy?: BusyMeter;
 }
 
 
@@ -85,7 +88,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   private disposed = false;
 
   constructor(init: RelayInit<D>) {
-    const clock = (this.clock = init.clock ?? systemClock);
+    const base = init.clock ?? systemClock;
+    const clock = (this.clock = init.busy ? init.busy.clock(base) : base);
     this.port = init.port;
     this.epoch = clock.now();
     const options = (this.options = resolveRoomOptions(init.options));
