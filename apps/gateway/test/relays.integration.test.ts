@@ -2,7 +2,8 @@
  * A relayed room under a real `wrangler dev` (AGENTS.md "Relays"): an agar room made with the
  * DEV_MODE override `relays=2` runs its simulation in the room's object and takes its sockets in
  * two relay objects the gateway spreads the joins over. Clients on both relays see each other,
- * get their inputs acked, and one that reconnects keeps its seat.
+ * get their inputs acked, and one that reconnects keeps its seat. A client's tk:stats carries
+ * the relays' counters, summed and apart, and each object's own time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BinaryWriter, ClientView } from "@tikron/protocol";
@@ -81,9 +82,24 @@ describe("a relayed room (relays=2)", () => {
     const sent = players.reduce((a, p) => a + p.lastSeq, 0);
     const simStats = await players[0]!.stats();
     expect(simStats.inputs.processed).toBe(sent);
+    // A client's tk:stats is the room's as a whole: each relay's last report apart, their frames,
+    // bytes and messages summed, the simulation's own beside them; every object's own time.
+    const reported = [...simStats.relays].sort((x: any, y: any) => x.index - y.index);
+    expect(reported.map((r: any) => [r.index, r.sockets, r.seated])).toEqual([
+      [0, 2, 2],
+      [1, 2, 2],
+    ]);
+    expect(simStats.frames).toBe(reported[0].frames + reported[1].frames);
+    expect(simStats.bytesOut).toBe(reported[0].bytesOut + reported[1].bytesOut);
+    expect(simStats.frames).toBeGreaterThan(40);
+    expect(simStats.simulation.frames).toBe(0);
+    expect(simStats.busy.ms).toBeGreaterThan(0);
+    for (const r of reported) expect(r.busy.ms).toBeGreaterThan(0);
     // The frames are the relays' work, counted apart: two seated clients and their frames each.
     const playing = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
     const relayObjects = [...playing.adapter.relayObjects].sort((x: any, y: any) => x.index - y.index);
+    expect(playing.busy.share).toBeGreaterThan(0);
+    for (const r of relayObjects) expect(r.busy.share).toBeGreaterThan(0);
     expect(relayObjects.map((r: any) => [r.index, r.sockets, r.seated, r.linkFailures])).toEqual([
       [0, 2, 2, 0],
       [1, 2, 2, 0],

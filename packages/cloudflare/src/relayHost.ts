@@ -132,7 +132,7 @@ export class RelayObjectSide {
     if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
     const port = new SocketPort(ws);
     const { busy } = this;
-    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock, busy };
+    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock, busy, index: meta.relay ?? 0 };
     const relay = (this.relay = createRelay(def, request, port));
     this.index = meta.relay ?? 0;
     this.port = port;

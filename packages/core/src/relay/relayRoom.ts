@@ -20,6 +20,7 @@ import { MirrorWorld } from "../sync/mirrorWorld";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { TickScheduler } from "../tickScheduler";
 import type { RelayPort } from "./relayPort";
+import { RELAY_REPORT_MS, writeRelayReport } from "./relayReport";
 import { RelayKind, readBytes, readClientData, writeClientData, writeOptional } from "./relayWire";
 
 /** What a relay is made with. */
@@ -40,6 +41,8 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
   clock?: Clock;
   /** The host's meter of the relay object's own time: the relay's timers count on it. */
   busy?: BusyMeter;
+  /** The relay's index in its room, as its host names it (its counters' label in `tk:stats`; default 0). */
+  index?: number;
 }
 
 
@@ -86,6 +89,11 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   private closingForSimulation = false;
   private snapshotAsked = false;
   private disposed = false;
+  /** The relay's index and meter, for its reports ({@link report}). */
+  private readonly index: number;
+  private readonly busy: BusyMeter | undefined;
+  /** Clock time of the last report (relay/relayReport.ts). */
+  private reportedAt = -Infinity;
 
   constructor(init: RelayInit<D>) {
     const base = init.clock ?? systemClock;
@@ -111,7 +119,12 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     const mirror = this.mirror;
     this.flusher = new BinaryFlusher(mirror.encoder, { options, stats, writer, epoch: this.epoch, gate: this.sockets }, () => mirror.flushIndex);
     this.flushing = new SlicedFlush({ flusher: this.flusher, stats, clock, sliceClients: () => options.flushSliceClients, finished: () => {} });
-    this.ticker = new TickScheduler(clock, options.tickMs, () => this.sendInputs());
+    this.ticker = new TickScheduler(clock, options.tickMs, () => {
+      this.sendInputs();
+      this.reportDue();
+    });
+    this.index = init.index ?? 0;
+    this.busy = init.busy;
   }
 
   /** Clients seated through this relay. */
@@ -200,7 +213,10 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   /** Sends this tick's inputs of every client, in one message (none when there are none). */
   sendInputs(): void {
     if (this.inputRows === 0) {
-      if (this.sockets.size === 0) this.ticker.stop();
+      if (this.sockets.size === 0 && this.ticker.running) {
+        this.ticker.stop();
+        this.reportDue();
+      }
       return;
     }
     const w = this.out.reset().u8(RelayKind.Inputs).varuint(this.inputRows);
@@ -222,6 +238,19 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   }
 
   // ---- inside -------------------------------------------------------------------------------
+
+  /**
+   * Reports the relay's counters to the simulation (relay/relayReport.ts) on the tick after each
+   * {@link RELAY_REPORT_MS}, and once more on the tick its last socket is gone, so the last
+   * report of an idle relay says so.
+   */
+  private reportDue(): void {
+    const now = this.clock.now();
+    if (this.ticker.running && now - this.reportedAt < RELAY_REPORT_MS) return;
+    this.reportedAt = now;
+    const { index, busy, stats } = this;
+    this.port.send(writeRelayReport(this.out.reset(), { index, sockets: this.sockets.size, seated: this.seats.length, stats, busy: busy?.reading() }).peek());
+  }
 
   private takeInputs(link: ClientLink, entries: readonly { seq: number; payload: unknown }[], count: number): void {
     if (!link.seat) return this.sockets.protocolError(link, "not_joined", "input before hello");

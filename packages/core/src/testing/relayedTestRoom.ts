@@ -82,7 +82,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   addRelay(): number {
     const up = new MemoryPort();
     const down = new MemoryPort();
-    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock });
+    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock, index: this.relays.length });
     up.connect(this.simulation.connectRelay(down));
     down.connect((data) => relay.receive(data));
     this.relays.push(relay);
