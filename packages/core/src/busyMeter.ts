@@ -11,6 +11,9 @@
  * of a simulation's time to a single room's errs on the side of the single room. Locally
  * `performance.now()` advances during execution; inside deployed Workers it advances only
  * across I/O and reads ~0 here, so the figure is a local measurement only (see `TIMING_NOTE`).
+ * Local workerd's clock ticks in whole milliseconds: an entry shorter than that reads 0 or 1 ms
+ * by where it falls between ticks, which over thousands of entries adds up to their real time
+ * (each reads 1 with a chance equal to its length in ms), not per entry.
  */
 import { runNextTask, type Clock } from "./clock";
 import { perfNow } from "./durationStats";
