@@ -7,7 +7,7 @@ import { admissionReply, systemClock, type BusyMeter, type GameDefinition } from
 import { createRelay, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
-import { writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
+import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import type { ObserveBuffered } from "./socketApis";
 
@@ -132,7 +132,9 @@ export class RelayObjectSide {
     if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
     const port = new SocketPort(ws);
     const { busy } = this;
-    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock, busy, index: meta.relay ?? 0 };
+    // The room's own overrides, as the simulation made it: the mirror's layout depends on them.
+    const made = readRoomMeta(answer.headers) ?? meta;
+    const request = { kind: meta.kind, roomId: meta.roomId, overrides: made.options, params: made.params, clock: systemClock, busy, index: meta.relay ?? 0 };
     const relay = (this.relay = createRelay(def, request, port));
     this.index = meta.relay ?? 0;
     this.port = port;

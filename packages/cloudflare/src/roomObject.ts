@@ -11,7 +11,7 @@ import { JSON_KEEPALIVE } from "@tikron/protocol";
 import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayObjectSide } from "./relayHost";
-import type { RelayObjectStats } from "./relayLink";
+import { relaysFor, type RelayObjectStats, type RelaysEnv } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
@@ -80,6 +80,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly busy = new BusyMeter();
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
+  /** The overrides the current room was made with (its relays make their mirrors with them). */
+  private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
   private readonly relayLinks = new SimulationLinks(this.busy);
   /** As a relay object of a relayed room (the gateway's joins name a relay index). */
@@ -196,8 +198,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (meta.route === "relay-link") return this.relayLink(meta);
     if (meta.relay !== undefined) return this.asRelay.join(meta);
-    // A relayed room's clients come through its relays: a join without `relays=K` lands here.
-    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
+    // A relayed room's clients come through its relays: a join the gateway did not route to one
+    // (a `relays=0` override, or `ROOM_RELAYS` changed under a live room) lands here.
+    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: its joins go through its relays`, { status: 409 });
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const refusal = room.admitSocket(meta.playerId, meta.address);
@@ -267,8 +270,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const ns = this.roomsNamespace();
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
     if (!this.roomFor(meta)) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (it was made without relays=K)`, { status: 409 });
-    return this.relayLinks.accept(meta, this.simulation, ns);
+    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (its kind is not in ROOM_RELAYS and it was made without relays=K)`, { status: 409 });
+    return this.relayLinks.accept(meta, this.simulation, ns, this.roomMadeWith);
   }
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
@@ -355,9 +358,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       clock: systemClock,
       busy: this.busy,
     };
-    const simulation = (meta.options.relays ?? 0) >= 1 ? createSimulation(def as GameDefinition, request) : null;
+    // Relayed by the same rule the gateway routes by, so a room the matchmaker makes (no join URL
+    // in sight) is a simulation when its kind is relayed.
+    const simulation = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options.relays) >= 1 ? createSimulation(def as GameDefinition, request) : null;
     const room = simulation ? simulation.room : createRoom(def, request);
     this.simulation = simulation;
+    this.roomMadeWith = { options: meta.options, params: meta.params };
     this.relayLinks.clear();
     this.room = room;
     this.savedStoreVersion = 0;

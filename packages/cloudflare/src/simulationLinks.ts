@@ -5,7 +5,7 @@
  */
 import type { BusyMeter } from "@tikron/core";
 import type { RelaySimulation } from "@tikron/core/relay";
-import type { RoomRequestMeta } from "./roomRequest";
+import { writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { relayObjectName, SocketPort, type RelayObjectStats, type RelayRpc } from "./relayLink";
 
 /** The relay objects linked to one simulation, by relay index. */
@@ -16,12 +16,15 @@ export class SimulationLinks {
   constructor(private readonly busy: BusyMeter) {}
 
   /**
-   * Accepts the link relay `meta.relay` opened and connects it to `simulation`. A link under an
+   * Accepts the link relay `meta.relay` opened and connects it to `simulation`; the answer
+   * carries, in the room metadata header, the overrides the room was made with (`made`), which
+   * the relay makes its mirror with: its own join URL may have none (a matchmaker's carries only
+   * the reservation) or others. A link under an
    * index already linked is a relay that started again (its object was evicted or failed): its
    * old sockets are gone, so their seats are held for reconnection, as for any dropped socket.
    * A link that closes is a relay that is gone: the same.
    */
-  accept(meta: RoomRequestMeta, simulation: RelaySimulation, ns: DurableObjectNamespace): Response {
+  accept(meta: RoomRequestMeta, simulation: RelaySimulation, ns: DurableObjectNamespace, made: Pick<RoomRequestMeta, "options" | "params">): Response {
     const index = meta.relay ?? 0;
     const old = this.links.get(index);
     if (old) {
@@ -45,7 +48,9 @@ export class SimulationLinks {
     });
     server.addEventListener("close", lost);
     server.addEventListener("error", lost);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    const headers = new Headers();
+    writeRoomMeta(headers, { kind: meta.kind, roomId: meta.roomId, options: made.options, params: made.params });
+    return new Response(null, { status: 101, webSocket: pair[0], headers });
   }
 
   /** Each relay object's counters, for DEV_MODE stats (a relay that does not answer is left out). */
