@@ -12,8 +12,14 @@ import { RelayKind } from "./relayWire";
 /** How often a relay reports its counters to its simulation. */
 export const RELAY_REPORT_MS = 1000;
 
-/** One relay's counters, as its last report said (`tk:stats` `relays[]`). */
-export interface RelayStatsReport {
+/** The counters a relay reports, under the names and meanings a room's `tk:stats` gives them. */
+type ReportedCounters = "flushes" | "frames" | "framesSkipped" | "idleFrames" | "acks" | "bytesOut" | "bytesIn" | "messagesIn" | "flush" | "flushSlice" | "refused" | "errors" | "busy";
+
+/**
+ * One relay's counters, as its last report said (`tk:stats` `relays[]`): the room's fields of
+ * the same names, counted by the relay (its sockets, its frames, its flushes, its own time).
+ */
+export interface RelayStatsReport extends Pick<RoomStatsSnapshot, ReportedCounters> {
   /** The relay's index in its room (the host's name for it). */
   index: number;
   /** Ms since the simulation received this report, when read. */
@@ -22,51 +28,14 @@ export interface RelayStatsReport {
   sockets: number;
   /** Clients seated through it. */
   seated: number;
-  /** Flushes it encoded. */
-  flushes: number;
-  /** State frames it sent. */
-  frames: number;
-  /** Frames not sent to clients behind on reading (backpressure). */
-  framesSkipped: number;
-  /** Empty frames it sent idle clients. */
-  idleFrames: number;
-  /** Frames that carried an ack. */
-  acks: number;
-  /** Bytes it sent its clients. */
-  bytesOut: number;
-  /** Bytes its clients sent. */
-  bytesIn: number;
-  /** Messages its clients sent. */
-  messagesIn: number;
-  /** Its flushes' wall time (begin to last send, across slices). */
-  flush: DurationSummary;
-  /** The longest slice of each of its flushes. */
-  flushSlice: DurationSummary;
-  /** Sockets it refused at its door (its per-caller limits), by reason. */
-  refused: Record<string, number>;
-  /** Its errors by code (bad client messages, bad simulation messages). */
-  errors: Record<string, number>;
-  /** The relay object's own time, where its host meters it. */
-  busy?: BusyReading;
 }
 
-/** The simulation's own values of the fields `tk:stats` sums over its relays (`simulation`). */
-export interface SimulationOwnStats {
-  /** Frames the simulation itself sent (none: the relays send them). */
-  frames: number;
-  /** Bytes of frames it sent itself. */
-  bytesOut: number;
-  /** Client messages that reached it (those the relays forward: hello, stats, game messages, leave). */
-  messagesIn: number;
-  /** Their bytes. */
-  bytesIn: number;
-  /** Acks it handed its relays. */
-  acks: number;
-  /** Its own flush (quantize, the world feed, one message per relay). */
-  flush: DurationSummary;
-  /** The longest slice of its own flush. */
-  flushSlice: DurationSummary;
-}
+/**
+ * The simulation's own values of the fields `tk:stats` sums over its relays (`simulation`): it
+ * sends no frames itself, sees only the client messages relays forward (hello, stats, game
+ * messages, leave), and its flush is quantizing the world and one message per relay.
+ */
+export type SimulationOwnStats = Pick<RoomStatsSnapshot, "frames" | "bytesOut" | "messagesIn" | "bytesIn" | "acks" | "flush" | "flushSlice">;
 
 /** A `tk:stats` snapshot of a relayed room's simulation: the room's, summed over its relays, and each apart. */
 export interface RelayedStatsSnapshot extends RoomStatsSnapshot {
