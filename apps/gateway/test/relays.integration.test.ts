@@ -163,8 +163,9 @@ describe("a kind relayed by configuration (ROOM_RELAYS)", () => {
     const relayedKind = await startWranglerDev({ config: "wrangler.staging.jsonc", vars: { ROOM_RELAYS: "agar=2" } });
     restarted.push(relayedKind);
     // Creation overrides a relay cannot see in its join URL (only `?reservation=`): it learns the
-    // room's from the simulation, or its mirror would be laid out for another world.
-    const m = matchmaker(`${relayedKind.url}?cap=6&world=400&aoi=250`);
+    // room's from the simulation, or its mirror would be laid out for another world (agar's AOI
+    // is its tier's radius: 600 by default). Everyone within everyone's AOI.
+    const m = matchmaker(`${relayedKind.url}?cap=6&world=400&aoi=800`);
     const names = ["a", "b", "c"];
     const players = [];
     for (const name of names) players.push(await m.joinOrCreate(agarTypes, { name }));

@@ -84,6 +84,12 @@ export class RelayObjectSide {
   /** A join the gateway sent to this relay. */
   async join(meta: RoomRequestMeta): Promise<Response> {
     const host = await (this.host ??= this.start(meta));
+    // What follows the await runs in a turn of its own: the object's time too.
+    return this.busy.run(() => this.admit(host, meta));
+  }
+
+  /** Admits and opens a join on the relay, or answers why not. */
+  private admit(host: RelayHost | Response, meta: RoomRequestMeta): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();

@@ -165,13 +165,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** Flushes queued room records to D1 (the recorder arms this alarm). */
-  override async alarm(): Promise<void> {
-    this.busy.enter();
-    try {
+  override alarm(): Promise<void> {
+    // Its synchronous part only: the wait for D1 is not the object's time (and other entries run meanwhile).
+    return this.busy.run(async () => {
       await this.recorder?.flush();
-    } finally {
-      this.busy.exit();
-    }
+    });
   }
 
   /** A request the gateway routed here: a join (WebSocket upgrade), or DEV_MODE stats, or bots. */
@@ -276,7 +274,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
   relayStats(): Promise<RelayObjectStats | null> {
-    return this.asRelay.stats();
+    return this.busy.run(() => this.asRelay.stats());
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
