@@ -2,11 +2,14 @@
  * A relayed room under a real `wrangler dev` (AGENTS.md "Relays"): an agar room made with the
  * DEV_MODE override `relays=2` runs its simulation in the room's object and takes its sockets in
  * two relay objects the gateway spreads the joins over. Clients on both relays see each other,
- * get their inputs acked, and one that reconnects keeps its seat.
+ * get their inputs acked, and one that reconnects keeps its seat. A client's tk:stats carries
+ * the relays' counters, summed and apart, and each object's own time. A kind relayed by the
+ * Worker var `ROOM_RELAYS` takes the matchmaker's players through relays too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { matchmaker } from "@tikron/client";
 import { BinaryWriter, ClientView } from "@tikron/protocol";
-import { agarSchema, encodeAgarInput } from "@tikron/games/schemas";
+import { agarSchema, agarTypes, encodeAgarInput } from "@tikron/games/schemas";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
 import { RawClient, sleep } from "../../../test/roomProtocol/rawClient";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
@@ -81,9 +84,24 @@ describe("a relayed room (relays=2)", () => {
     const sent = players.reduce((a, p) => a + p.lastSeq, 0);
     const simStats = await players[0]!.stats();
     expect(simStats.inputs.processed).toBe(sent);
+    // A client's tk:stats is the room's as a whole: each relay's last report apart, their frames,
+    // bytes and messages summed, the simulation's own beside them; every object's own time.
+    const reported = [...simStats.relays].sort((x: any, y: any) => x.index - y.index);
+    expect(reported.map((r: any) => [r.index, r.sockets, r.seated])).toEqual([
+      [0, 2, 2],
+      [1, 2, 2],
+    ]);
+    expect(simStats.frames).toBe(reported[0].frames + reported[1].frames);
+    expect(simStats.bytesOut).toBe(reported[0].bytesOut + reported[1].bytesOut);
+    expect(simStats.frames).toBeGreaterThan(40);
+    expect(simStats.simulation.frames).toBe(0);
+    expect(simStats.busy.ms).toBeGreaterThan(0);
+    for (const r of reported) expect(r.busy.ms).toBeGreaterThan(0);
     // The frames are the relays' work, counted apart: two seated clients and their frames each.
     const playing = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
     const relayObjects = [...playing.adapter.relayObjects].sort((x: any, y: any) => x.index - y.index);
+    expect(playing.busy.share).toBeGreaterThan(0);
+    for (const r of relayObjects) expect(r.busy.share).toBeGreaterThan(0);
     expect(relayObjects.map((r: any) => [r.index, r.sockets, r.seated, r.linkFailures])).toEqual([
       [0, 2, 2, 0],
       [1, 2, 2, 0],
@@ -138,4 +156,44 @@ describe("a relayed room across a restart of the runtime", () => {
     expect(stats).toMatchObject({ seats: 2, ccu: 2, restoredSeats: 2 });
     expect(stats.adapter.relays).toBe(2);
   }, 120_000);
+});
+
+describe("a kind relayed by configuration (ROOM_RELAYS)", () => {
+  it("the matchmaker's players join its rooms through relays: seated and listed once, their frames and acks flowing", async () => {
+    const relayedKind = await startWranglerDev({ config: "wrangler.staging.jsonc", vars: { ROOM_RELAYS: "agar=2" } });
+    restarted.push(relayedKind);
+    // Creation overrides a relay cannot see in its join URL (only `?reservation=`): it learns the
+    // room's from the simulation, or its mirror would be laid out for another world (agar's AOI
+    // is its tier's radius: 600 by default). Everyone within everyone's AOI.
+    const m = matchmaker(`${relayedKind.url}?cap=6&world=400&aoi=800`);
+    const names = ["a", "b", "c"];
+    const players = [];
+    for (const name of names) players.push(await m.joinOrCreate(agarTypes, { name }));
+    for (const p of players) sockets.push(p);
+    const room = players[0]!.room;
+    for (const p of players) expect(p).toMatchObject({ status: "joined", room });
+    for (let k = 0; k < 30; k++) {
+      for (const p of players) p.sendInput({ dx: 1, dy: 0, boost: false });
+      await sleep(50);
+    }
+    await sleep(1_200); // the last acks, and a report from each relay
+    for (const p of players) {
+      expect(p.stats.decodeErrors).toBe(0);
+      expect(p.stats.frames).toBeGreaterThan(20);
+      expect(p.stats.lastAck).toBe(p.stats.inputsSent);
+      const seen = [...(p.state as ClientView).values()].filter((e) => e.type === "player").map((e) => String(e.record.name));
+      expect(seen.sort()).toEqual(names);
+    }
+    // The room is the simulation, its sockets on its relays (by the players' identities' hash:
+    // three may share one); every player counted once.
+    const stats = (await (await fetch(`${relayedKind.url}/rooms/agar/${room}/stats`)).json()) as any;
+    expect(stats).toMatchObject({ seats: 3, ccu: 3, cap: 6 });
+    expect(stats.relays.length).toBe(stats.adapter.relays);
+    for (const r of stats.relays) expect(r.index).toBeLessThan(2);
+    expect(stats.relays.reduce((n: number, r: any) => n + r.seated, 0)).toBe(3);
+    const listed = (await (await fetch(`${relayedKind.url}/match/agar/stats`)).json()) as { directory: { roomId: string; clients: number }[] }[];
+    const entries = listed.flatMap((shard) => shard.directory).filter((r) => r.roomId === room);
+    expect(entries).toEqual([expect.objectContaining({ roomId: room, clients: 3 })]);
+    for (const p of players) p.close();
+  }, 90_000);
 });

@@ -13,14 +13,15 @@ import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { writeRoomMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
-import { relayIndexFor, relayObjectName, roomObjectName } from "./relayLink";
+import { relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
  * provider, see `IdentityEnv`), `ADMIN_*` (the admin API's credential, see core `AdminEnv`),
- * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`).
+ * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`),
+ * `ROOM_RELAYS` (the kinds whose rooms are relayed, see `RelaysEnv`).
  */
-export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv {
+export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, RelaysEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */
@@ -197,9 +198,16 @@ export async function routeGatewayRequest(
     const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
     if (refused) return gateRefusal(request, refused);
   }
-  // A relayed room (`relays=K`): a join goes to one of its K relay objects, which reach the room's
-  // own object (the simulation) themselves; stats and bots go to the room's object.
-  const relays = overrides.options.relays ?? 0;
+  // A relayed room (`relays=K`, or its kind's in `ROOM_RELAYS`): a join goes to one of its K relay
+  // objects, which reach the room's own object (the simulation) themselves; stats and bots go to
+  // the room's object.
+  let relays: number;
+  try {
+    relays = relaysFor(kind, games[kind], env, overrides.options.relays);
+  } catch (e) {
+    console.error(`[gateway] ${(e as Error).message}`);
+    return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
+  }
   const relay = relays >= 1 && !isStats && !isBots ? relayIndexFor(playerId, relays) : undefined;
   const stub = env.ROOMS.get(env.ROOMS.idFromName(relay === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, relay)));
   const headers = new Headers(request.headers);

@@ -3,11 +3,11 @@
  * sockets (`RelayHost`, on the standard API: a relay ticks while it has sockets, so hibernation
  * would save nothing; see socketApis.ts).
  */
-import { admissionReply, systemClock, type GameDefinition } from "@tikron/core";
+import { admissionReply, systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
 import { createRelay, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
-import { writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
+import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import type { ObserveBuffered } from "./socketApis";
 
@@ -19,6 +19,8 @@ export class RelayHost {
     /** The relay: its sockets' edge and its clients' frames. */
     readonly relay: RelayRoom,
     private readonly observeBuffered: ObserveBuffered,
+    /** The object's meter: each socket event is an entry of the object. */
+    private readonly busy: BusyMeter,
   ) {}
 
   /** Sockets open on this relay. */
@@ -45,9 +47,10 @@ export class RelayHost {
         // already closed
       }
     };
-    server.addEventListener("message", (e) => relay.message(id, e.data as ArrayBuffer | string));
-    server.addEventListener("close", (e) => close(e.code));
-    server.addEventListener("error", () => close(1006));
+    const { busy } = this;
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string)));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code)));
+    server.addEventListener("error", busy.wrap(() => close(1006)));
   }
 }
 
@@ -69,16 +72,24 @@ export class RelayObjectSide {
    * @param rooms the rooms' namespace (simulations and relays alike), null without a binding.
    * @param definition the game definition of a kind.
    * @param observeBuffered sees the sockets' backlog readings.
+   * @param busy the object's meter: socket and link events, and the relay's timers, are its entries.
    */
   constructor(
     private readonly rooms: () => DurableObjectNamespace | null,
     private readonly definition: (kind: string) => GameDefinition | undefined,
     private readonly observeBuffered: ObserveBuffered,
+    private readonly busy: BusyMeter,
   ) {}
 
   /** A join the gateway sent to this relay. */
   async join(meta: RoomRequestMeta): Promise<Response> {
     const host = await (this.host ??= this.start(meta));
+    // What follows the await runs in a turn of its own: the object's time too.
+    return this.busy.run(() => this.admit(host, meta));
+  }
+
+  /** Admits and opens a join on the relay, or answers why not. */
+  private admit(host: RelayHost | Response, meta: RoomRequestMeta): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();
@@ -110,6 +121,7 @@ export class RelayObjectSide {
       flush: s.flush.summary(),
       linkFailures: this.port?.failures ?? 0,
       errors: { ...s.errors },
+      busy: this.busy.reading(),
     };
   }
 
@@ -125,17 +137,20 @@ export class RelayObjectSide {
     const ws = answer.webSocket;
     if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
     const port = new SocketPort(ws);
-    const request = { kind: meta.kind, roomId: meta.roomId, overrides: meta.options, params: meta.params, clock: systemClock };
+    const { busy } = this;
+    // The room's own overrides, as the simulation made it: the mirror's layout depends on them.
+    const made = readRoomMeta(answer.headers) ?? meta;
+    const request = { kind: meta.kind, roomId: meta.roomId, overrides: made.options, params: made.params, clock: systemClock, busy, index: meta.relay ?? 0 };
     const relay = (this.relay = createRelay(def, request, port));
     this.index = meta.relay ?? 0;
     this.port = port;
     ws.binaryType = "arraybuffer";
     // Messages that came before the accept wait for it.
     ws.accept();
-    ws.addEventListener("message", (e) => relay.receive(new Uint8Array(e.data as ArrayBuffer)));
-    ws.addEventListener("close", () => this.lost(relay));
-    ws.addEventListener("error", () => this.lost(relay));
-    return new RelayHost(relay, this.observeBuffered);
+    ws.addEventListener("message", busy.wrap((e: MessageEvent) => relay.receive(new Uint8Array(e.data as ArrayBuffer))));
+    ws.addEventListener("close", busy.wrap(() => this.lost(relay)));
+    ws.addEventListener("error", busy.wrap(() => this.lost(relay)));
+    return new RelayHost(relay, this.observeBuffered, busy);
   }
 
   /**

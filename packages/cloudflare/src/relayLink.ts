@@ -4,7 +4,8 @@
  * the RPC a simulation asks its relays' counters with. Nothing here needs `cloudflare:workers` (the
  * gateway imports the naming and is unit-tested in Node).
  */
-import type { DurationSummary } from "@tikron/core";
+import { MAX_RELAYS } from "@tikron/protocol";
+import { resolveRoomOptions, type BusyReading, type DurationSummary, type GameDefinition } from "@tikron/core";
 import type { RelayPort } from "@tikron/core/relay";
 
 /** Name of room `kind:roomId`'s object in the rooms' namespace (a relayed room's simulation). */
@@ -49,6 +50,8 @@ export interface RelayObjectStats {
   linkFailures: number;
   /** Its errors by code (bad client messages, bad simulation messages). */
   errors: Record<string, number>;
+  /** The relay object's own time (core `BusyMeter`). */
+  busy: BusyReading;
 }
 
 /**
@@ -82,6 +85,56 @@ export class SocketPort implements RelayPort {
       // already closed
     }
   }
+}
+
+/** The Worker var naming the kinds whose rooms are relayed and over how many relays. */
+export interface RelaysEnv {
+  /**
+   * `kind=K` pairs, comma-separated (`"agar=3"`, `"agar=3,fps=2"`): every room of those kinds is
+   * relayed over K relay objects, however it is joined (directly or through the matchmaker). A
+   * kind not named takes its definition's `defaults.relays` (0: one object).
+   */
+  ROOM_RELAYS?: string;
+}
+
+let parsedText: string | undefined;
+let parsed: ReadonlyMap<string, number> = new Map();
+
+/**
+ * The kinds `ROOM_RELAYS` names and their relay counts; a malformed value is a `RangeError` that
+ * says what is wrong (the deployment's configuration, refused loudly rather than half-read).
+ */
+export function parseRoomRelays(text: string): ReadonlyMap<string, number> {
+  const out = new Map<string, number>();
+  for (const part of text.split(",")) {
+    const entry = part.trim();
+    if (entry === "") continue;
+    const m = /^([A-Za-z0-9_-]+)\s*=\s*(\d+)$/.exec(entry);
+    const k = m ? Number(m[2]) : NaN;
+    if (!m || !(k <= MAX_RELAYS)) throw new RangeError(`ROOM_RELAYS: "${entry.slice(0, 40)}" is not kind=K with K in 0..${MAX_RELAYS}`);
+    if (out.has(m[1]!)) throw new RangeError(`ROOM_RELAYS names ${m[1]} twice`);
+    out.set(m[1]!, k);
+  }
+  return out;
+}
+
+/**
+ * How many relays a room of `kind` runs with — the one rule, read by the gateway (where a join
+ * goes) and by the room's object (whether the room it makes is a simulation): a join's DEV_MODE
+ * `relays=K` override, else the Worker var `ROOM_RELAYS` for the kind, else the kind's
+ * definition (`defaults.relays`, 0). A Worker var rather than the game's code because how big a
+ * deployment runs its rooms is the operator's choice, changed without a release (and per load
+ * run); the definition's default is for a game that is always big. Throws `RangeError` for a
+ * malformed `ROOM_RELAYS`.
+ */
+export function relaysFor(kind: string, definition: GameDefinition | undefined, env: RelaysEnv | undefined, override: number | undefined): number {
+  if (override !== undefined) return override;
+  const text = env?.ROOM_RELAYS ?? "";
+  if (text !== parsedText) {
+    parsed = parseRoomRelays(text);
+    parsedText = text;
+  }
+  return parsed.get(kind) ?? (definition ? resolveRoomOptions(definition.defaults).relays : 0);
 }
 
 let nextAnonymousRelay = 0;

@@ -5,13 +5,13 @@
  * reports the room's status to that matchmaker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { admissionReply, botsReply, BusyMeter, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayObjectSide } from "./relayHost";
-import type { RelayObjectStats } from "./relayLink";
+import { relaysFor, type RelayObjectStats, type RelaysEnv } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
@@ -71,15 +71,25 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   protected abstract readonly games: Readonly<Record<string, GameDefinition<Env>>>;
 
   private room: HostedRoom | null = null;
+  /**
+   * This object's own time (core busyMeter.ts): every entry into it — requests and RPCs, socket
+   * and link events on both socket APIs, alarms, the room's and its own timers — reported in
+   * `tk:stats` as `busy`. Under `wrangler dev` every object shares one thread, so it is what
+   * tells a relayed room's simulation's cost apart from its relays'.
+   */
+  private readonly busy = new BusyMeter();
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
+  /** The overrides the current room was made with (its relays make their mirrors with them). */
+  private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
-  private readonly relayLinks = new SimulationLinks();
+  private readonly relayLinks = new SimulationLinks(this.busy);
   /** As a relay object of a relayed room (the gateway's joins name a relay index). */
   private readonly asRelay = new RelayObjectSide(
     () => this.roomsNamespace(),
     (kind) => this.games[kind],
     (bytes, reported) => this.observeBuffered(bytes, reported),
+    this.busy,
   );
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
@@ -155,12 +165,21 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** Flushes queued room records to D1 (the recorder arms this alarm). */
-  override async alarm(): Promise<void> {
-    await this.recorder?.flush();
+  override alarm(): Promise<void> {
+    // Its synchronous part only: the wait for D1 is not the object's time (and other entries run meanwhile).
+    return this.busy.run(async () => {
+      await this.recorder?.flush();
+    });
   }
 
   /** A request the gateway routed here: a join (WebSocket upgrade), or DEV_MODE stats, or bots. */
-  override async fetch(request: Request): Promise<Response> {
+  override fetch(request: Request): Promise<Response> {
+    // The request's synchronous part is the object's time; what it awaits (a relay's link
+    // opening, its relays' counters) runs as entries of their own.
+    return this.busy.run(() => this.answer(request));
+  }
+
+  private async answer(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
     this.restoreAfterHibernation();
@@ -177,8 +196,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (meta.route === "relay-link") return this.relayLink(meta);
     if (meta.relay !== undefined) return this.asRelay.join(meta);
-    // A relayed room's clients come through its relays: a join without `relays=K` lands here.
-    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: join it with its relays=K override`, { status: 409 });
+    // A relayed room's clients come through its relays: a join the gateway did not route to one
+    // (a `relays=0` override, or `ROOM_RELAYS` changed under a live room) lands here.
+    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: its joins go through its relays`, { status: 409 });
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const refusal = room.admitSocket(meta.playerId, meta.address);
@@ -191,21 +211,31 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A message on a hibernatable socket (turn-based rooms). */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    this.restoreAfterHibernation();
-    this.sockets?.message(ws, message);
-    this.operations?.activity();
+    this.busy.enter();
+    try {
+      this.restoreAfterHibernation();
+      this.sockets?.message(ws, message);
+      this.operations?.activity();
+    } finally {
+      this.busy.exit();
+    }
   }
 
   /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
-    this.restoreAfterHibernation();
-    this.sockets?.closed(ws, code, reason);
-    this.operations?.activity();
+    this.busy.enter();
+    try {
+      this.restoreAfterHibernation();
+      this.sockets?.closed(ws, code, reason);
+      this.operations?.activity();
+    } finally {
+      this.busy.exit();
+    }
   }
 
   /** A hibernatable socket failed. */
   override webSocketError(ws: WebSocket): void {
-    this.sockets?.failed(ws);
+    this.busy.run(() => this.sockets?.failed(ws));
   }
 
   /**
@@ -214,6 +244,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * that does not exist and is not being created is `not_found`.
    */
   reserveSeats(kind: string, req: SeatRequest): SeatAnswer {
+    return this.busy.run(() => this.reserve(kind, req));
+  }
+
+  private reserve(kind: string, req: SeatRequest): SeatAnswer {
     this.restoreAfterHibernation();
     let room = this.room;
     if (!room && (req.create || this.savedCheckpoint !== undefined)) {
@@ -234,13 +268,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const ns = this.roomsNamespace();
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
     if (!this.roomFor(meta)) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
-    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (it was made without relays=K)`, { status: 409 });
-    return this.relayLinks.accept(meta, this.simulation, ns);
+    if (!this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is not relayed (its kind is not in ROOM_RELAYS and it was made without relays=K)`, { status: 409 });
+    return this.relayLinks.accept(meta, this.simulation, ns, this.roomMadeWith);
   }
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
   relayStats(): Promise<RelayObjectStats | null> {
-    return this.asRelay.stats();
+    return this.busy.run(() => this.asRelay.stats());
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
@@ -255,7 +289,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * the room. A room that is not made (none since the last restart, and no checkpoint to bring
    * back) is `not_found`; the list's summary of it is null.
    */
-  async admin(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
+  admin(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
+    return this.busy.run(() => this.adminAnswer(kind, roomId, req));
+  }
+
+  private async adminAnswer(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
     this.restoreAfterHibernation();
     if (!this.room && this.savedCheckpoint !== undefined) this.roomFor({ kind, roomId, options: {}, params: {} });
     if (!this.room || !this.operations || this.room.kind !== kind || this.room.roomId !== roomId) {
@@ -316,15 +354,19 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
       // under load is for a profile to say, not assumed.
       clock: systemClock,
+      busy: this.busy,
     };
-    const simulation = (meta.options.relays ?? 0) >= 1 ? createSimulation(def as GameDefinition, request) : null;
+    // Relayed by the same rule the gateway routes by, so a room the matchmaker makes (no join URL
+    // in sight) is a simulation when its kind is relayed.
+    const simulation = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options.relays) >= 1 ? createSimulation(def as GameDefinition, request) : null;
     const room = simulation ? simulation.room : createRoom(def, request);
     this.simulation = simulation;
+    this.roomMadeWith = { options: meta.options, params: meta.params };
     this.relayLinks.clear();
     this.room = room;
     this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
-    this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
+    this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered, this.busy) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reporter = this.reporterFor(meta, room);
     this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
     room.restoreBans(this.savedBans);
@@ -357,13 +399,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.checkpointConfirmed ||= soon;
     if (this.checkpointTimer !== null) return;
     const wait = Math.max(0, this.lastCheckpointAt + CHECKPOINT_SPACING_MS - Date.now());
-    this.checkpointTimer = setTimeout(() => {
-      this.checkpointTimer = null;
-      this.lastCheckpointAt = Date.now();
-      const confirmed = this.checkpointConfirmed;
-      this.checkpointConfirmed = false;
-      this.saveCheckpoint(confirmed);
-    }, wait);
+    this.checkpointTimer = setTimeout(
+      this.busy.wrap(() => {
+        this.checkpointTimer = null;
+        this.lastCheckpointAt = Date.now();
+        const confirmed = this.checkpointConfirmed;
+        this.checkpointConfirmed = false;
+        this.saveCheckpoint(confirmed);
+      }),
+      wait,
+    );
   }
 
   /**
@@ -396,7 +441,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    */
   private letGoWhenEmpty(): void {
     if (this.emptyTimer !== null) return;
-    this.emptyTimer = setTimeout(() => {
+    this.emptyTimer = setTimeout(this.busy.wrap(() => {
       this.emptyTimer = null;
       const room = this.room;
       if (!room || room.seatCount > 0) return;
@@ -409,6 +454,6 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.relayLinks.clear();
       this.sockets = null;
       this.reporter = null;
-    }, EMPTY_ROOM_LINGER_MS);
+    }), EMPTY_ROOM_LINGER_MS);
   }
 }

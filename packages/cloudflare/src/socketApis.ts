@@ -1,4 +1,4 @@
-import type { HostedRoom, SeatTicket } from "@tikron/core";
+import type { BusyMeter, HostedRoom, SeatTicket } from "@tikron/core";
 import type { RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 
@@ -94,15 +94,21 @@ abstract class SocketTable {
 export class StandardSockets extends SocketTable implements RoomSocketApi {
   readonly name = "standard";
 
+  /** @param busy the object's meter: each socket event is an entry of the object. */
+  constructor(room: HostedRoom, observeBuffered: ObserveBuffered, private readonly busy: BusyMeter) {
+    super(room, observeBuffered);
+  }
+
   accept(server: WebSocket, meta: RoomRequestMeta): void {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
     const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation);
     this.track(server, id);
-    server.addEventListener("message", (e) => this.room.message(id, e.data as ArrayBuffer | string));
-    server.addEventListener("close", (e) => this.closed(server, e.code, e.reason));
-    server.addEventListener("error", () => this.failed(server));
+    const { busy } = this;
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string)));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason)));
+    server.addEventListener("error", busy.wrap(() => this.failed(server)));
   }
 
   seated(): void {}

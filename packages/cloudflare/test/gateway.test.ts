@@ -349,6 +349,35 @@ describe("gateway routing: relayed rooms (DEV_MODE relays=K)", () => {
     expect((await call("/rooms/agar/big?relays=17", e)).close).toBe(CloseCode.bad_request);
   });
 
+  it("relays every join of a kind ROOM_RELAYS names — a matchmaker's join URL (a reservation) and a ticket's alike — without any override", async () => {
+    const e = env({ ROOM_RELAYS: "agar=3" });
+    const reservation = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "m1", playerId: "carol", ttlSeconds: 60, seat: "reservation-0001-abcd" });
+    expect((await call(`/rooms/agar/m1?reservation=${reservation}`, e)).status).toBe(200);
+    expect((await call(`/rooms/agar/m1?ticket=${await ticketFor("m1", "carol")}`, e)).status).toBe(200);
+    const [byReservation, byTicket] = e.routed;
+    expect(byReservation!.name).toMatch(/^agar:m1#relay[0-2]$/);
+    // One identity, one relay, whichever way it came in.
+    expect(byTicket!.name).toBe(byReservation!.name);
+    expect(readRoomMeta(byReservation!.request.headers)).toMatchObject({ reservation: "reservation-0001-abcd", playerId: "carol", options: {} });
+    // A DEV_MODE override still decides for its own join.
+    const dev = env({ DEV_MODE: "true", ROOM_RELAYS: "agar=3" });
+    await call("/rooms/agar/m2?relays=0", dev);
+    expect(dev.routed.at(-1)!.name).toBe("agar:m2");
+  });
+
+  it("a kind's definition may default to relays; a malformed ROOM_RELAYS refuses joins as unavailable, loudly", async () => {
+    const big = { agar: { kind: "agar", defaults: { relays: 2 }, create: () => null as never } } satisfies Record<string, GameDefinition>;
+    const e = env({ DEV_MODE: "true" });
+    await routeGatewayRequest(new Request(`${BASE}/rooms/agar/d1`, { headers: upgrade }), e.env, big);
+    expect(e.routed.at(-1)!.name).toMatch(/^agar:d1#relay[01]$/);
+    const bad = env({ DEV_MODE: "true", ROOM_RELAYS: "agar=lots" });
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await call("/rooms/agar/r1", bad)).close).toBe(CloseCode.unavailable);
+    expect(error.mock.calls[0]![0]).toMatch(/ROOM_RELAYS: "agar=lots" is not kind=K/);
+    error.mockRestore();
+    expect(bad.routed).toEqual([]);
+  });
+
   it("sends every join of one identity to the same relay", async () => {
     const e = env({ DEV_MODE: "true" });
     for (let i = 0; i < 3; i++) await call(`/rooms/agar/r1?relays=3&ticket=${await ticketFor("r1", "alice")}`, e);

@@ -7,6 +7,7 @@
 import type { RoomStatus } from "./match/roomStatus";
 import type { SeatAnswer, SeatRequest } from "./match/roomPort";
 import type { ListingInit, SavedListing } from "./room/roomListing";
+import type { BusyMeter } from "./busyMeter";
 import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
@@ -179,6 +180,11 @@ export interface RoomInit {
   options?: Partial<RoomOptions>;
   /** Clock the room runs on (default: the system clock; tests pass a `FakeClock`). */
   clock?: Clock;
+  /**
+   * The host's meter of the object's own time (busyMeter.ts): the room counts its timers on it
+   * and reports it in `tk:stats` (`busy`). Absent: no `busy` figure.
+   */
+  busy?: BusyMeter;
   /** Observers of the room's life (records, restarts, the lobby). */
   hooks?: RoomHooks;
   /** The kind's bot players (from its `GameDefinition`). */

@@ -25,6 +25,7 @@ export { TickScheduler } from "./tickScheduler";
 export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
+export { BusyMeter, BUSY_WINDOW_MS, type BusyReading } from "./busyMeter";
 export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts } from "./roomStats";
 export { RoomMetrics, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, METRIC_POINTS_KEPT, type RoomMetricsOptions } from "./roomMetrics";
 export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";

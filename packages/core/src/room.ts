@@ -3,6 +3,7 @@
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
 import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
+import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
@@ -66,6 +67,10 @@ export class Room implements HostedRoom {
   private readonly game: Game;
   private readonly gameContext: GameContext;
   private readonly clock: Clock;
+  /** The host's meter of the object's own time, reported as `busy` (null: not metered). */
+  private readonly busy: BusyMeter | null;
+  /** See the constructor's `amendStats`. */
+  private readonly amendStats: ((own: RoomStatsSnapshot) => RoomStatsSnapshot) | null;
   private readonly hooks: RoomHooks;
   private readonly epoch: number;
   private readonly scheduler: TickScheduler;
@@ -108,12 +113,18 @@ export class Room implements HostedRoom {
    * @param makeFlusher How state reaches the seats, when not by the game's own sync mode: a
    * simulation whose clients sit behind relays hands its seats' acks, events and notices to the
    * relays instead (relay/simulationFlusher.ts).
+   * @param amendStats What the room's `tk:stats` snapshot becomes before it is answered: a
+   * simulation's takes its relays' counters in (relay/relayReport.ts).
    */
-  constructor(init: RoomInit, makeFlusher?: (deps: FlushDeps) => Flusher) {
+  constructor(init: RoomInit, makeFlusher?: (deps: FlushDeps) => Flusher, amendStats?: (own: RoomStatsSnapshot) => RoomStatsSnapshot) {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
-    this.clock = init.clock ?? systemClock;
+    // The room's timers (its tick, a flush's later slices, bots, seat expiry) are entries of its
+    // object: on a host's meter they count as the object's own time.
+    this.clock = init.busy ? init.busy.clock(init.clock ?? systemClock) : (init.clock ?? systemClock);
+    this.busy = init.busy ?? null;
+    this.amendStats = amendStats ?? null;
     this.hooks = init.hooks ?? {};
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
@@ -314,7 +325,7 @@ export class Room implements HostedRoom {
   }
 
   snapshot(): RoomStatsSnapshot {
-    return buildStatsSnapshot(this.stats, {
+    const own = buildStatsSnapshot(this.stats, {
       kind: this.kind,
       roomId: this.roomId,
       uptimeMs: this.clock.now() - this.epoch,
@@ -331,7 +342,9 @@ export class Room implements HostedRoom {
       listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
       deferred: { ...this.deferred.counts, pending: this.deferred.pending },
       store: { keys: this.store.size, chars: this.store.chars, version: this.store.version },
+      busy: this.busy?.reading(),
     });
+    return this.amendStats ? this.amendStats(own) : own;
   }
 
   status(): RoomStatus {

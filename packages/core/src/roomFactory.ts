@@ -2,6 +2,7 @@
  * `createRoom`: how every host makes a room of a kind from its definition and the join that
  * creates it.
  */
+import type { BusyMeter } from "./busyMeter";
 import type { Clock } from "./clock";
 import type { GameDefinition, GameParams } from "./gameDefinition";
 import type { RoomHooks } from "./host";
@@ -23,6 +24,8 @@ export interface RoomRequest {
   hooks?: RoomHooks;
   /** Clock the room runs on (default: the system clock). */
   clock?: Clock;
+  /** The host's meter of the object's own time (`RoomInit.busy`). */
+  busy?: BusyMeter;
   /** How a matchmaker lists the room (a room made by a matchmaker: its metadata and visibility). */
   listing?: ListingInit;
   /** The host's environment, the game's `ctx.env` (the Worker's `env`, `serveRooms({ env })`). */
@@ -38,6 +41,6 @@ export interface RoomRequest {
 export function createRoom(definition: GameDefinition, request: RoomRequest): Room {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
-  const { kind, roomId, hooks, clock, listing, env, store } = request;
-  return new Room({ kind, roomId, game, options, hooks, clock, bots: definition.bots, listing, env, store });
+  const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
+  return new Room({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, listing, env, store });
 }

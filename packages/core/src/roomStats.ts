@@ -1,5 +1,6 @@
 import type { RoomMetadata } from "@tikron/protocol";
 import type { ReservationCounts } from "./room/seatReservations";
+import type { BusyReading } from "./busyMeter";
 import { DurationStats, type DurationSummary } from "./durationStats";
 
 /** Snapshot returned by the `tk:stats` probe. Field names are part of the public contract. */
@@ -141,6 +142,13 @@ export interface RoomStatsSnapshot {
     /** Changes since the room was made. */
     version: number;
   };
+  /**
+   * The room object's own time (busyMeter.ts): every host event that ran its code (requests,
+   * socket events, timers), where the host meters it; in a relayed room the simulation's alone
+   * (each relay's is under `relays`). Local only: deployed Workers' clocks do not advance while
+   * code runs.
+   */
+  busy?: BusyReading;
   /** How durations were measured, so readers know how far to trust them. */
   timing: string;
 }
@@ -233,6 +241,8 @@ export interface RoomStatsContext {
   listing: { locked: boolean; private: boolean; metadata: RoomMetadata };
   deferred: DeferredCounts & { pending: number };
   store: { keys: number; chars: number; version: number };
+  /** The object's own time, where the host meters it. */
+  busy?: BusyReading;
 }
 
 /**
@@ -295,6 +305,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     listing: { ...c.listing, metadata: { ...c.listing.metadata } },
     deferred: { ...c.deferred },
     store: { ...c.store },
+    ...(c.busy ? { busy: c.busy } : {}),
     timing: TIMING_NOTE,
   };
 }

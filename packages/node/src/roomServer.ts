@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { BusyMeter, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, MAX_ADMIN_BODY_CHARS, MAX_MATCH_BODY_CHARS, isAdminPath, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
@@ -87,6 +87,8 @@ export interface RoomServer {
 interface HostedRoom {
   room: Room;
   sockets: Set<WebSocket>;
+  /** The room's own time (its `tk:stats` `busy`). */
+  busy: BusyMeter;
 }
 
 function send(res: ServerResponse, r: HostReply): void {
@@ -145,8 +147,11 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         });
       },
     };
-    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock });
-    const h = { room, sockets: new Set<WebSocket>() };
+    // Every room of the process shares one thread, as every object of local workerd does: the
+    // room's own time (its socket events and timers) is what tells one room's cost from another's.
+    const busy = new BusyMeter();
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy });
+    const h = { room, sockets: new Set<WebSocket>(), busy };
     hosted.set(`${kind}:${roomId}`, h);
     return h;
   };
@@ -254,13 +259,18 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
-      h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
+      h.busy.enter();
+      try {
+        h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
+      } finally {
+        h.busy.exit();
+      }
     });
     // A socket error is followed by a close event; the room hears about it there, once.
     ws.on("error", () => {});
     ws.on("close", (code: number, reason: Buffer) => {
       h.sockets.delete(ws);
-      h.room.closed(connId, code, reason.toString());
+      h.busy.run(() => h.room.closed(connId, code, reason.toString()));
     });
   };
 

@@ -117,6 +117,9 @@ describe("serveRooms", () => {
     expect(await c.join("a")).not.toBeNull();
     const { body } = await getJson(`${s.httpUrl}/rooms/agar/st/stats`);
     expect(body).toMatchObject({ kind: "agar", roomId: "st", ccu: 1, joins: 1, adapter: { sockets: 1 } });
+    // The room's own time: its hello and its ticks (every room of the process shares its thread).
+    expect(body.busy.ms).toBeGreaterThan(0);
+    expect(body.busy.windowMs).toBe(10_000);
     c.close();
   });
 

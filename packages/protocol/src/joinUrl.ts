@@ -60,6 +60,9 @@ export interface RoomOverrides {
   params: GameParamOverrides;
 }
 
+/** The most relay objects one relayed room may have (the `relays` override, and a deployment's `ROOM_RELAYS`). */
+export const MAX_RELAYS = 16;
+
 interface Range {
   min: number;
   max: number;
@@ -80,7 +83,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   flushSliceClients: { min: 0, max: 1000, integer: true },
   bots: { min: 0, max: 200, integer: true },
   checkpointMs: { min: 0, max: 600_000, integer: true },
-  relays: { min: 0, max: 16, integer: true },
+  relays: { min: 0, max: MAX_RELAYS, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },

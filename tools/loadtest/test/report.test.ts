@@ -27,7 +27,7 @@ describe("report", () => {
     expect(s.inputs.onSchedulePct).toBe(100);
     expect(s.perClient.downlinkBytesPerSec).toBe(10); // 1000 B over 10 clients x 10 s
     expect(s.perClient.uplinkBytesPerSec).toBe(5);
-    expect(s.roomStats).toEqual({ fetched: 1, missing: 0, flushP99Ms: 3.5, flushSliceP99Ms: null, tickP99Ms: null, timerLateP99Ms: null });
+    expect(s.roomStats).toEqual({ fetched: 1, missing: 0, flushP99Ms: 3.5, flushSliceP99Ms: null, tickP99Ms: null, timerLateP99Ms: null, busyPct: null, relaysBusyPct: null, relays: 0 });
     expect(s.tickMs).toEqual([50]);
     // 12.5% of a core for 10 s over 4 received frames (no INPUT frames in this fixture).
     expect(s.generator.cpuMicrosPerMessage).toBe(312_500);

@@ -8,3 +8,4 @@ export { RelaySimulation } from "./simulation";
 export { RelayRoom, type RelayInit } from "./relayRoom";
 export { MemoryPort, type RelayPort, type RelayReceiver } from "./relayPort";
 export { createRelay, createSimulation } from "./relayFactory";
+export { RELAY_REPORT_MS, acrossRelays, relayedStats, type RelayStatsReport, type RelayedStatsSnapshot, type SimulationOwnStats } from "./relayReport";

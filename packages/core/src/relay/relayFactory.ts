@@ -25,8 +25,8 @@ function relayedWorld(game: Game): SyncWorld {
 export function createSimulation(definition: GameDefinition, request: RoomRequest): RelaySimulation {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
-  const { kind, roomId, hooks, clock, listing, env, store } = request;
-  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, bots: definition.bots, listing, env, store }, relayedWorld(game));
+  const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
+  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, listing, env, store }, relayedWorld(game));
 }
 
 /**
@@ -35,8 +35,8 @@ export function createSimulation(definition: GameDefinition, request: RoomReques
  * layout (schema, tiers, cell size) is read from a game made with the same options and params,
  * which is dropped: the relay runs no game.
  */
-export function createRelay(definition: GameDefinition, request: Pick<RoomRequest, "kind" | "roomId" | "overrides" | "params" | "clock">, port: RelayPort): RelayRoom {
+export function createRelay(definition: GameDefinition, request: Pick<RoomRequest, "kind" | "roomId" | "overrides" | "params" | "clock" | "busy"> & { index?: number }, port: RelayPort): RelayRoom {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const world = relayedWorld(definition.create(options, request.params ?? {}));
-  return new RelayRoom({ kind: request.kind, roomId: request.roomId, schema: world.schema, world: world.options, options, port, clock: request.clock });
+  return new RelayRoom({ kind: request.kind, roomId: request.roomId, schema: world.schema, world: world.options, options, port, clock: request.clock, busy: request.busy, index: request.index });
 }

@@ -3,6 +3,7 @@
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
 import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../host";
 import { Admission, type AdmissionRefusal } from "../room/admission";
@@ -19,6 +20,7 @@ import { MirrorWorld } from "../sync/mirrorWorld";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { InputPhase } from "./inputPhase";
 import type { RelayPort } from "./relayPort";
+import { RELAY_REPORT_MS, writeRelayReport } from "./relayReport";
 import { RelayKind, readBytes, readClientData, writeClientData, writeOptional } from "./relayWire";
 
 /** What a relay is made with. */
@@ -37,6 +39,10 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
   port: RelayPort;
   /** The relay's clock (default: the system's). */
   clock?: Clock;
+  /** The host's meter of the relay object's own time: the relay's timers count on it. */
+  busy?: BusyMeter;
+  /** The relay's index in its room, as its host names it (its counters' label in `tk:stats`; default 0). */
+  index?: number;
 }
 
 
@@ -94,9 +100,15 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   private closingForSimulation = false;
   private snapshotAsked = false;
   private disposed = false;
+  /** The relay's index and meter, for its reports ({@link report}). */
+  private readonly index: number;
+  private readonly busy: BusyMeter | undefined;
+  /** Clock time of the last report (relay/relayReport.ts). */
+  private reportedAt = -Infinity;
 
   constructor(init: RelayInit<D>) {
-    const clock = (this.clock = init.clock ?? systemClock);
+    const base = init.clock ?? systemClock;
+    const clock = (this.clock = init.busy ? init.busy.clock(base) : base);
     this.port = init.port;
     this.epoch = clock.now();
     const options = (this.options = resolveRoomOptions(init.options));
@@ -119,6 +131,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     this.flusher = new BinaryFlusher(mirror.encoder, { options, stats, writer, epoch: this.epoch, gate: this.sockets }, () => mirror.flushIndex);
     this.flushing = new SlicedFlush({ flusher: this.flusher, stats, clock, sliceClients: () => options.flushSliceClients, finished: () => {} });
     this.inputPhase = new InputPhase(clock, options.tickMs, (forTick) => this.sendBatch(forTick));
+    this.index = init.index ?? 0;
+    this.busy = init.busy;
   }
 
   /** How long before the simulation's predicted tick this relay sends its input batch now, ms (relay/inputPhase.ts). */
@@ -177,6 +191,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     const link = this.sockets.get(connId);
     if (link && !link.closed) this.sendClosed(connId, code, false, "");
     this.sockets.closed(connId, code);
+    if (this.sockets.size === 0) this.reportDue(true);
   }
 
   /** Stops the relay: its input batches, and its sockets closed with `code`. */
@@ -234,6 +249,19 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   }
 
   // ---- inside -------------------------------------------------------------------------------
+
+  /**
+   * Reports the relay's counters to the simulation (relay/relayReport.ts) with the first flush
+   * after each {@link RELAY_REPORT_MS}, and once more (`final`) when its last socket is gone, so
+   * the last report of an idle relay says so.
+   */
+  private reportDue(final = false): void {
+    const now = this.clock.now();
+    if (this.disposed || (!final && now - this.reportedAt < RELAY_REPORT_MS)) return;
+    this.reportedAt = now;
+    const { index, busy, stats } = this;
+    this.port.send(writeRelayReport(this.out.reset(), { index, sockets: this.sockets.size, seated: this.seats.length, stats, busy: busy?.reading() }).peek());
+  }
 
   private takeInputs(link: ClientLink, entries: readonly { seq: number; payload: unknown }[], count: number): void {
     if (!link.seat) return this.sockets.protocolError(link, "not_joined", "input before hello");
@@ -316,6 +344,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
         } finally {
           this.closingForSimulation = false;
         }
+        if (this.sockets.size === 0) this.reportDue(true);
         return;
       }
       case RelayKind.Flush:
@@ -367,6 +396,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       for (const seat of this.seats) this.flusher.attach(seat);
     }
     r.expectEnd();
+    this.reportDue();
     if (!mirror.isSynced) {
       if (!this.snapshotAsked) this.port.send(this.out.reset().u8(RelayKind.WantSnapshot).peek());
       this.snapshotAsked = true;

@@ -19,6 +19,12 @@ export const enum RelayKind {
   Closed = 4,
   /** The relay's mirror lost its place: the next flush carries a snapshot. */
   WantSnapshot = 5,
+  /**
+   * The relay's counters, once a second (relay/relayReport.ts): index, then counts, flush
+   * summaries, refusals and errors, its own time. Numbered from the end of the relay → simulation
+   * range (1–15), so kinds added from its start do not meet it.
+   */
+  Report = 15,
   // simulation → relay
   /** A client took a seat: `clientId`, `playerId` (its baseline starts now). */
   Seated = 16,

@@ -3,6 +3,7 @@
  * seats, whose clients are reached through relays.
  */
 import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type SchemaDecl } from "@tikron/protocol";
+import { systemClock, type Clock } from "../clock";
 import type { RoomInit } from "../host";
 import type { InboundInput } from "../room/inbound";
 import { Room } from "../room";
@@ -10,6 +11,7 @@ import { RoomStats } from "../roomStats";
 import type { SyncWorld } from "../sync/syncWorld";
 import { WorldFeed } from "../sync/worldFeed";
 import type { RelayPort, RelayReceiver } from "./relayPort";
+import { readRelayReport, relayedStats, type RelayStatsReport } from "./relayReport";
 import { RelayKind, readBytes, readClientData, readOptional } from "./relayWire";
 import { RelayChannel, RelayedConnection, SimulationFlusher } from "./simulationFlusher";
 
@@ -30,6 +32,7 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
   /** The feed the relays' mirrors follow. */
   readonly feed: WorldFeed<D>;
   private readonly relays: RelayChannel[] = [];
+  private readonly clock: Clock;
   private readonly out = new FrameWriter(1 << 12);
   /** One input row's entries, reused (grows to the longest frame). */
   private readonly entries: { seq: number; payload: unknown }[] = [];
@@ -42,7 +45,12 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
     if (init.game.sync.mode !== "binary") throw new TypeError("a relayed room's game must sync binary");
     this.feed = new WorldFeed(world);
     const encoder = init.game.sync.encoder;
-    this.room = new Room(init, (deps) => new SimulationFlusher(encoder, this.feed, this.relays, deps, this.out));
+    const clock = (this.clock = init.clock ?? systemClock);
+    this.room = new Room(
+      init,
+      (deps) => new SimulationFlusher(encoder, this.feed, this.relays, deps, this.out),
+      (own) => relayedStats(own, this.reports(clock.now())),
+    );
   }
 
   /** Relays connected so far. */
@@ -127,9 +135,20 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
       case RelayKind.WantSnapshot:
         channel.wantsSnapshot = true;
         return;
+      case RelayKind.Report:
+        channel.report = readRelayReport(r);
+        channel.reportAt = this.clock.now();
+        return;
       default:
         throw new DecodeError("unknown_kind", `relay message kind ${kind}`);
     }
+  }
+
+  /** The last report of every linked relay, aged as of `now`. */
+  private reports(now: number): RelayStatsReport[] {
+    const out: RelayStatsReport[] = [];
+    for (const c of this.relays) if (c.report) out.push({ ...c.report, ageMs: Math.max(0, now - c.reportAt) });
+    return out;
   }
 
   /** A tick's inputs: per row one client's frame of inputs, taken by the room's intake as that frame. */

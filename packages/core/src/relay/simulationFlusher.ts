@@ -10,6 +10,7 @@ import { BinaryFlusher, takeAck, type FlushDeps, type Flusher } from "../room/fl
 import type { StateEncoder } from "../stateEncoder";
 import type { WorldFeed } from "../sync/worldFeed";
 import type { RelayPort } from "./relayPort";
+import type { RelayStatsReport } from "./relayReport";
 import { RelayKind, writeByteList, writeClientData, writeSection } from "./relayWire";
 
 /** The simulation's record of one relay: its port, its clients, and this flush's rows for it. */
@@ -21,6 +22,9 @@ export class RelayChannel {
   rowCount = 0;
   /** The relay's mirror needs a snapshot: the next flush carries one. */
   wantsSnapshot = true;
+  /** The relay's last report of its counters (relay/relayReport.ts), and when it came (clock ms). */
+  report: RelayStatsReport | null = null;
+  reportAt = 0;
 
   constructor(
     readonly port: RelayPort,

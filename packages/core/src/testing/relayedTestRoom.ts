@@ -3,8 +3,8 @@
  * in-memory ports, with the same test clients a `TestRoom` has.
  */
 import type { AnyGameTypes, SchemaDecl } from "@tikron/protocol";
-import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomOptions, type RoomStatsSnapshot } from "../index";
-import { MemoryPort, RelayRoom, RelaySimulation } from "../relay/index";
+import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomOptions } from "../index";
+import { MemoryPort, RelayRoom, RelaySimulation, type RelayedStatsSnapshot } from "../relay/index";
 import type { SyncWorld, SyncWorldOptions } from "../sync/index";
 import { TestClient, type JoinOptions } from "./testClient";
 import type { TestRoomOptions } from "./testRoom";
@@ -82,7 +82,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   addRelay(): number {
     const up = new MemoryPort();
     const down = new MemoryPort();
-    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock });
+    const relay = new RelayRoom({ kind: this.#kind, roomId: this.#roomId, schema: this.#world.schema, world: this.#worldOptions, options: { ...this.#options }, port: up, clock: this.clock, index: this.relays.length });
     up.connect(this.simulation.connectRelay(down));
     down.connect((data) => relay.receive(data));
     this.relays.push(relay);
@@ -114,9 +114,9 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     for (const c of this.#clients) c.receive();
   }
 
-  /** The simulation's `tk:stats` snapshot. */
-  stats(): RoomStatsSnapshot {
-    return this.simulation.room.snapshot();
+  /** The room's `tk:stats` snapshot: the simulation's, with its relays' reports summed and apart. */
+  stats(): RelayedStatsSnapshot {
+    return this.simulation.room.snapshot() as RelayedStatsSnapshot;
   }
 
   /** Every client joined so far, in join order. */

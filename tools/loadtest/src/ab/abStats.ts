@@ -23,6 +23,10 @@ export const AB_FIGURES: readonly AbFigure[] = [
   // The worker process alone runs the Durable Objects; the proxy is wrangler's dev front, absent on the edge.
   { id: "workerCpuPct", label: "  of which worker (the objects) %", get: (r) => roleCpu(r, "worker") },
   { id: "proxyCpuPct", label: "  of which dev proxy %", get: (r) => roleCpu(r, "proxy") },
+  // Each object's own time (tk:stats busy): on one workerd thread the process CPU cannot tell a
+  // relayed room's simulation from its relays; B/A of the first row is the simulation against the single room.
+  { id: "roomBusyPct", label: "room object's own time % (relayed: the simulation's)", get: (r) => r.summary.roomStats.busyPct ?? null },
+  { id: "relaysBusyPct", label: "  relays' own time, summed %", get: (r) => r.summary.roomStats.relaysBusyPct ?? null },
   { id: "framesPerSec", label: "frames/s per client", get: (r) => r.summary.perClient.framesPerSec },
   { id: "ackP50Ms", label: "ack p50 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p50 : null) },
   { id: "ackP99Ms", label: "ack p99 ms", get: (r) => (r.summary.ackRttMs.count ? r.summary.ackRttMs.p99 : null) },

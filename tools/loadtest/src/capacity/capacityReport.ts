@@ -11,12 +11,13 @@ const n = (v: number | null): string => (v === null ? "n/a" : String(v));
  */
 export function capacityTable(points: readonly CapacityPoint[], markdown: boolean): string {
   const kOfN = points.some((p) => p.runs !== undefined);
-  const head = ["players", "server CPU %", "µs/msg", "down KiB/s/client", "frames/s/client", "flush p99 ms", "slice p99 ms", "timer late p99 ms", "ack p99 ms", "gap p99 ms", ...(kOfN ? ["runs passed (extra)"] : []), "verdict (one run)"];
+  const head = ["players", "server CPU %", "own time %", "µs/msg", "down KiB/s/client", "frames/s/client", "flush p99 ms", "slice p99 ms", "timer late p99 ms", "ack p99 ms", "gap p99 ms", ...(kOfN ? ["runs passed (extra)"] : []), "verdict (one run)"];
   const rows = [...points]
     .sort((a, b) => a.players - b.players)
     .map((p) => [
       String(p.players),
       n(p.serverCpuPct),
+      ownTime(p),
       n(p.serverCpuUsPerMsg),
       n(p.downKiBpsPerClient),
       n(p.framesPerSecPerClient),
@@ -31,6 +32,12 @@ export function capacityTable(points: readonly CapacityPoint[], markdown: boolea
   if (markdown) return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((c) => `| ${c.join(" | ")} |`)].join("\n");
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((c) => (i === head.length - 1 ? 0 : c[i].length))));
   return [head, ...rows].map((c) => c.map((x, i) => (i === head.length - 1 ? x : x.padStart(w[i]))).join("  ")).join("\n");
+}
+
+/** The room object's own time: a single room's, or a relayed room's simulation with its relays' sum after it. */
+function ownTime(p: CapacityPoint): string {
+  const own = n(p.ownTimePct ?? null);
+  return p.relaysOwnTimePct === undefined || p.relaysOwnTimePct === null ? own : `${own} (+${p.relaysOwnTimePct} relays)`;
 }
 
 /** One-line verdict. */

@@ -62,6 +62,10 @@ export interface CapacityPoint {
   runs?: { count: number; passed: number; reports: string[] };
   error?: string;
   serverCpuPct: number | null;
+  /** The room object's own time, % of one thread (tk:stats `busy`; a relayed room's simulation alone). Absent in older results. */
+  ownTimePct?: number | null;
+  /** A relayed room's relays' own time, summed, % of one thread. Absent for single rooms and older results. */
+  relaysOwnTimePct?: number | null;
   serverCpuUsPerMsg: number | null;
   downKiBpsPerClient: number | null;
   flushP99Ms: number | null;
@@ -104,6 +108,8 @@ export function pointFrom(players: number, r: Report): CapacityPoint {
     failed: v.failed,
     unchecked: v.unchecked,
     serverCpuPct: r.server?.cpuPct ?? null,
+    ownTimePct: s.roomStats.busyPct ?? null,
+    relaysOwnTimePct: s.roomStats.relaysBusyPct ?? null,
     serverCpuUsPerMsg: r.server?.cpuUsPerMsg ?? null,
     downKiBpsPerClient: round2(s.perClient.downlinkBytesPerSec / 1024),
     flushP99Ms: s.roomStats.flushP99Ms,

@@ -11,7 +11,7 @@ import type { RoomData } from "./roomMetrics";
 import { round2 } from "./round2";
 import { ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./scheduleAccounting";
 import { SPIKE_THRESHOLD_MS } from "./spikes";
-import { flushP99Ms, flushSliceP99Ms, tickP99Ms, timerLateP99Ms } from "./tkStats";
+import { busyPct, flushP99Ms, flushSliceP99Ms, relayCount, relaysBusyPct, tickP99Ms, timerLateP99Ms } from "./tkStats";
 
 /** Figures derived from the mergeable data; recomputed after every merge. */
 export interface Summary {
@@ -88,6 +88,15 @@ export interface Summary {
     tickP99Ms: number | null;
     /** Worst room's tick-timer lateness p99 (ms): how long the timer waited behind other work. */
     timerLateP99Ms?: number | null;
+    /**
+     * The busiest room object's own time, % of one thread over the room's last 10 s before the
+     * final fetch (tk:stats `busy`; a relayed room's simulation alone); null when not metered.
+     */
+    busyPct?: number | null;
+    /** The most relays' own time of one room, summed, % of one thread (tk:stats `relays[].busy`); null without relays. */
+    relaysBusyPct?: number | null;
+    /** The most relays one room listed (0: single rooms). */
+    relays?: number;
   };
   rooms: RoomSummary[];
   /** Matchmaking runs: requests, refusals, rooms created and their fill, over-cap seats, reservations. */
@@ -228,6 +237,9 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       flushSliceP99Ms: maxOrNull(fetched.map((r) => flushSliceP99Ms(r.tkStats!.stats))),
       tickP99Ms: maxOrNull(fetched.map((r) => tickP99Ms(r.tkStats!.stats))),
       timerLateP99Ms: maxOrNull(fetched.map((r) => timerLateP99Ms(r.tkStats!.stats))),
+      busyPct: maxOrNull(fetched.map((r) => busyPct(r.tkStats!.stats))),
+      relaysBusyPct: maxOrNull(fetched.map((r) => relaysBusyPct(r.tkStats!.stats))),
+      relays: fetched.reduce((n, r) => Math.max(n, relayCount(r.tkStats!.stats)), 0),
     },
     rooms: roomsSummary,
     ...(match ? { match: summarizeMatch(match, rooms, total) } : {}),

@@ -56,3 +56,36 @@ export function tickP99Ms(stats: unknown): number | null {
 export function timerLateP99Ms(stats: unknown): number | null {
   return firstNumber(stats, TIMER_LATE_P99_PATHS);
 }
+
+/**
+ * The room object's own time as a % of one thread (tk:stats `busy.share` × 100: the part of the
+ * room's last 10 s spent inside the object, core busyMeter.ts), or null from a server that does
+ * not meter it. In a relayed room it is the simulation's alone. Under `wrangler dev` every object
+ * shares one workerd thread, so this, not the process CPU, tells a simulation from its relays.
+ */
+export function busyPct(stats: unknown): number | null {
+  const share = firstNumber(stats, ["busy.share"]);
+  return share === null ? null : Math.round(share * 1e4) / 100;
+}
+
+/**
+ * A relayed room's relays' own time, summed, as a % of one thread (each relay's last report in
+ * tk:stats `relays[]`); null from a room without relays or relays that do not meter it.
+ */
+export function relaysBusyPct(stats: unknown): number | null {
+  const relays = at(stats, "relays");
+  if (!Array.isArray(relays) || relays.length === 0) return null;
+  let sum = 0;
+  for (const r of relays) {
+    const pct = busyPct(r);
+    if (pct === null) return null;
+    sum += pct;
+  }
+  return Math.round(sum * 100) / 100;
+}
+
+/** How many relays a relayed room's tk:stats lists (0 for a single room). */
+export function relayCount(stats: unknown): number {
+  const relays = at(stats, "relays");
+  return Array.isArray(relays) ? relays.length : 0;
+}

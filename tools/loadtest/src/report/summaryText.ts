@@ -54,6 +54,7 @@ export function formatSummary(r: Report): string {
       "room tk:stats",
       `${s.roomStats.fetched}/${s.roomStats.fetched + s.roomStats.missing} fetched, flush p99 ${fmt(s.roomStats.flushP99Ms, " ms")} (longest slice p99 ${fmt(s.roomStats.flushSliceP99Ms ?? null, " ms")}), tick p99 ${fmt(s.roomStats.tickP99Ms, " ms")}, timer late p99 ${fmt(s.roomStats.timerLateP99Ms ?? null, " ms")}`,
     ],
+    ["room objects' own time", `${ownTime(s.roomStats)} (tk:stats busy, the room's last 10 s; beside the process CPU below)`],
     [
       "generator",
       `CPU ${s.generator.cpuPercent}% (100 = 1 core; machine ${s.generator.machineBusyPercent}% busy of ${r.environment.cpus} cores; ${fmt(s.generator.cpuMicrosPerMessage, " µs")}/message), event-loop p99 ${s.generator.eventLoopP99Ms} ms max ${s.generator.eventLoopMaxMs} ms, RSS ${fmt(s.generator.rssPerClientKiB, " KiB")}/client, heap ${fmt(s.generator.heapPerClientKiB, " KiB")}/client`,
@@ -125,4 +126,15 @@ export function serverRows(s: ServerCpuReport): [string, string][] {
   ];
   for (const w of s.warnings) rows.push(["server CPU note", w]);
   return rows;
+}
+
+/**
+ * The room objects' own time beside the process CPU: a single room's, or a relayed room's
+ * simulation and its relays summed, apart (% of one thread).
+ */
+export function ownTime(r: { busyPct?: number | null; relaysBusyPct?: number | null; relays?: number }): string {
+  if (r.busyPct === undefined || r.busyPct === null) return "n/a (the server does not meter it)";
+  if (!r.relays) return `${r.busyPct}% of a thread`;
+  const relays = r.relaysBusyPct === undefined || r.relaysBusyPct === null ? "n/a" : `${r.relaysBusyPct}%`;
+  return `simulation ${r.busyPct}%, ${r.relays} relays ${relays} summed (% of a thread each)`;
 }

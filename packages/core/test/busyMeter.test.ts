@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { BinaryWriter, PROTOCOL_VERSION, encodeHello } from "@tikron/protocol";
+import { BusyMeter, FakeClock, Room } from "../src";
+import { CounterGame, FakeConnection } from "./fakes";
+
+/** A time source the test moves by hand. */
+function fakeTime(start = 0) {
+  const t = { now: start };
+  return { t, source: () => t.now };
+}
+
+describe("BusyMeter", () => {
+  it("adds the time inside each entry and nothing between entries", () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    m.enter();
+    t.now += 3;
+    m.exit();
+    t.now += 100; // idle: not counted
+    m.run(() => {
+      t.now += 4.5;
+    });
+    expect(m.ms).toBe(7.5);
+  });
+
+  it("counts nested entries once, from the outermost enter to its exit", () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    m.run(() => {
+      t.now += 1;
+      m.run(() => {
+        t.now += 2;
+      });
+      t.now += 1;
+    });
+    expect(m.ms).toBe(4);
+    // An exit with no entry open changes nothing.
+    m.exit();
+    expect(m.ms).toBe(4);
+  });
+
+  it("counts an entry that throws, and stays balanced after it", () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    const handler = m.wrap((n: number) => {
+      t.now += n;
+      if (n > 1) throw new Error("bad");
+      return n;
+    });
+    expect(handler(1)).toBe(1);
+    expect(() => handler(2)).toThrow("bad");
+    m.run(() => (t.now += 5));
+    expect(m.ms).toBe(8);
+  });
+
+  it("reports the share of its recent window (or of its life, when shorter) spent busy", () => {
+    const { t, source } = fakeTime(50_000);
+    const m = new BusyMeter(source, 10_000);
+    // 2 s of life, 0.5 s of it busy.
+    m.run(() => (t.now += 500));
+    t.now += 1500;
+    expect(m.reading()).toEqual({ ms: 500, share: 0.25, windowMs: 10_000 });
+    // 30 s later, 1 busy ms per 10 ms: the window forgets the first half second.
+    for (let i = 0; i < 3000; i++) {
+      m.run(() => (t.now += 1));
+      t.now += 9;
+    }
+    const r = m.reading();
+    expect(r.ms).toBe(3500);
+    expect(r.share).toBeCloseTo(0.1, 3);
+  });
+
+  it("splits an entry across the seconds it covers, and a long entry fills the window", () => {
+    const { t, source } = fakeTime(10_000);
+    const m = new BusyMeter(source, 2_000);
+    t.now = 10_900;
+    m.run(() => (t.now = 11_300)); // 100 ms in second 10, 300 ms in second 11
+    t.now = 12_000;
+    // The window is seconds 11 and 12 (1 s of it elapsed): second 10's 100 ms are outside it.
+    expect(m.reading().share).toBeCloseTo(300 / 1000, 4);
+    m.run(() => (t.now = 20_000)); // 8 s: the whole window busy
+    expect(m.reading().share).toBe(1);
+    expect(m.ms).toBe(8400);
+  });
+
+  it("counts what a metered clock's timers and next tasks run", () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    const inner = new FakeClock();
+    const clock = m.clock(inner);
+    clock.setTimer(() => (t.now += 2), 10);
+    clock.nextTask!(() => (t.now += 3));
+    const cancelled = clock.setTimer(() => (t.now += 100), 5);
+    clock.clearTimer(cancelled);
+    expect(clock.now()).toBe(inner.now());
+    inner.advance(20);
+    expect(m.ms).toBe(5);
+  });
+});
+
+describe("a room on a meter", () => {
+  it("reports its object's busy time in tk:stats, its ticks counted", () => {
+    const { t, source } = fakeTime(0);
+    const busy = new BusyMeter(source);
+    const clock = new FakeClock();
+    class SlowGame extends CounterGame {
+      override tick(now: number): void {
+        t.now += 2; // each tick costs 2 ms of the object's time
+        super.tick(now);
+      }
+    }
+    const room = new Room({ kind: "counter", roomId: "r1", game: new SlowGame(), clock, busy });
+    expect(room.snapshot().busy).toEqual({ ms: 0, share: 0, windowMs: 10_000 });
+    const conn = new FakeConnection();
+    const id = room.open(conn);
+    // A host enters the object for each socket message; the room's tick timer enters on its own.
+    busy.run(() => {
+      room.message(id, encodeHello(new BinaryWriter(), { version: PROTOCOL_VERSION, token: "", name: "p" }).toBytes());
+      t.now += 1;
+    });
+    clock.advance(room.options.tickMs * 5);
+    const s = room.snapshot();
+    expect(s.ticks).toBeGreaterThanOrEqual(4);
+    expect(s.busy!.ms).toBe(1 + 2 * s.ticks);
+    // A room no host meters says nothing of its busy time.
+    expect(new Room({ kind: "counter", roomId: "r2", game: new CounterGame(), clock }).snapshot().busy).toBeUndefined();
+  });
+});
