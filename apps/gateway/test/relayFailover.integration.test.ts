@@ -10,10 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Random, seedFrom } from "@tikron/games";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
-import { DrillPlayer } from "./restartDrill";
+import { DrillPlayer, type OwnCell } from "./restartDrill";
 import { until } from "../../../test/roomProtocol/jsonClient";
 
 const BACK_WITHIN_MS = 5_000;
+/** The rooms' checkpoint interval: a restored cell is one its player was shown at most this long (and a write) before the abort. */
+const CHECKPOINT_MS = 1_000;
 let server: WranglerDevServer | undefined;
 const players: DrillPlayer[] = [];
 
@@ -35,6 +37,21 @@ function player(url: string, room: string, name: string, random: () => number): 
   const closes: { at: number; code: number }[] = [];
   p.conn.on("close", (c) => closes.push({ at: performance.now(), code: c.code }));
   return { p, closes };
+}
+
+/** Farthest an agar cell of this size moves in one tick, with margin. */
+const ONE_TICK = 20;
+
+/**
+ * Whether `restored` is a state of its cell the player was shown in the checkpoint window
+ * before `downAt` (same entity, radius and score), moved by at most one tick; a fresh spawn or a
+ * lost score is not.
+ */
+function nearCheckpoint(player: DrillPlayer, restored: OwnCell, downAt: number): boolean {
+  const windowMs = CHECKPOINT_MS + 500;
+  return player.seen.some(
+    (s) => s.at < downAt && s.at >= downAt - windowMs && s.id === restored.id && s.r === restored.r && s.score === restored.score && Math.hypot(s.x - restored.x, s.y - restored.y) <= ONE_TICK,
+  );
 }
 
 async function roomStats(room: string): Promise<any> {
@@ -70,7 +87,7 @@ async function abort(room: string, relay?: number): Promise<Response> {
 
 /** Six players joined one after another: DEV_MODE joins without an identity alternate over the two relays. */
 async function seatSix(room: string, cap: number) {
-  const url = `${server!.wsUrl}?relays=2&world=500&aoi=600&cap=${cap}`;
+  const url = `${server!.wsUrl}?relays=2&world=500&aoi=600&cap=${cap}&checkpointMs=${CHECKPOINT_MS}`;
   const rng = new Random(seedFrom(room));
   const all: ReturnType<typeof player>[] = [];
   for (let i = 0; i < 6; i++) {
@@ -125,5 +142,44 @@ describe("a relayed room when a relay dies", () => {
     const after = await roomStats(room);
     expect(after).toMatchObject({ seats: 6, ccu: 6 });
     expect(after.adapter.relayObjects.reduce((n: number, r: any) => n + r.seated, 0)).toBe(6);
+  }, 90_000);
+});
+
+describe("a relayed room when its simulation dies", () => {
+  it("the relays keep their clients' sockets, link again, and every client is welcomed back into its own seat within 5 s", async () => {
+    const room = `sim-dies-${Date.now()}`;
+    const cap = 6;
+    const all = await seatSix(room, cap);
+    const ids = all.map((c) => c.p.conn.playerId);
+    // Past one periodic checkpoint of the world, so the restored cells are where they were.
+    await sleep(CHECKPOINT_MS + 500);
+    const seats = watchSeats(room);
+
+    const downAt = performance.now();
+    expect((await abort(room)).status).toBe(202);
+    expect(await until(() => all.every((c) => c.p.welcomes.length === 2 && c.p.firstAfterWelcome.length === 2), 3 * BACK_WITHIN_MS), "every client was welcomed back").toBe(true);
+    const backMs = all.map((c) => c.p.welcomes[1]!.at - downAt);
+    console.log(`simulation aborted: its 6 clients welcomed back on their sockets after ${backMs.map((ms) => ms.toFixed(0)).join(", ")} ms (slowest ${Math.max(...backMs).toFixed(0)} ms)`);
+    expect(Math.max(...backMs)).toBeLessThanOrEqual(BACK_WITHIN_MS);
+    for (const [i, c] of all.entries()) {
+      // No close: the socket the client had is the one it was welcomed back on.
+      expect(c.closes).toEqual([]);
+      expect(c.p.welcomes[1]).toMatchObject({ playerId: ids[i], reconnected: true });
+      expect(c.p.errors).toEqual([]);
+      // Its cell came back from the checkpoint: one the player was shown just before the abort,
+      // moved by at most one tick (the restored simulation ticks once before its first flush).
+      expect(nearCheckpoint(c.p, c.p.firstAfterWelcome[1]!, downAt), `player ${i}'s restored cell`).toBe(true);
+    }
+    // Frames of the restored world go on.
+    await sleep(1_000);
+    const since = performance.now() - 1_000;
+    for (const c of all) expect(c.p.seen.filter((s) => s.at > since).length).toBeGreaterThan(5);
+    expect(await seats.stop()).toBeLessThanOrEqual(cap);
+    const after = await roomStats(room);
+    expect(after).toMatchObject({ seats: 6, ccu: 6, restoredSeats: 6 });
+    expect(after.adapter.relayObjects.map((r: any) => [r.index, r.sockets, r.seated]).sort()).toEqual([
+      [0, 3, 3],
+      [1, 3, 3],
+    ]);
   }, 90_000);
 });
