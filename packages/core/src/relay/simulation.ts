@@ -22,7 +22,8 @@ import { RelayChannel, RelayedConnection, SimulationFlusher } from "./simulation
  *
  * From a relay it takes sockets opening and closing, the messages the room answers (hello,
  * stats, game messages, leave) and, once per tick, the inputs of all its clients, which go
- * through the room's intake as a socket's would.
+ * through the room's intake as a socket's would; and, on a relay's new link, the clients it
+ * kept across a lost one, each asking for its seat back with its token (`Resume`).
  */
 export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
   /** The room: what a host drives (ticks, stats, checkpoints, the operator's actions). */
