@@ -228,7 +228,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
 
   /**
    * A new link to the simulation (back from its checkpoint, or the same one after a broken
-   * link): each waiting client asks for its seat back with its token ({@link RelayKind.Resume}).
+   * link): each waiting client asks for its seat back with its token (`RelayKind.Resume`).
    * The simulation answers as a room answers a hello: `Seated` (a fresh baseline here) and a
    * welcome, which clears the client's view before the first frame of the world it comes back to.
    */

@@ -30,7 +30,7 @@ export class RelayChannel {
 
   /**
    * Tells the relay its client took a seat as `playerId`, with the seat's token and name: what
-   * the relay asks the seat back with if its link is lost and made again ({@link RelayKind.Resume}).
+   * the relay asks the seat back with if its link is lost and made again (`RelayKind.Resume`).
    */
   seated(clientId: number, playerId: number, token: string, name: string): void {
     this.port.send(this.out.reset().u8(RelayKind.Seated).varuint(clientId).varuint(playerId).string(token).string(name).peek());
