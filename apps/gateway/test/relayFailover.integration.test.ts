@@ -41,16 +41,27 @@ function player(url: string, room: string, name: string, random: () => number): 
 
 /** Farthest an agar cell of this size moves in one tick, with margin. */
 const ONE_TICK = 20;
+/** Most score a cell gains in one tick (pellets eaten at once), with margin. */
+const ONE_TICK_SCORE = 8;
 
 /**
  * Whether `restored` is a state of its cell the player was shown in the checkpoint window
- * before `downAt` (same entity, radius and score), moved by at most one tick; a fresh spawn or a
- * lost score is not.
+ * before `downAt` (the same entity), carried on by at most one tick: the restored simulation
+ * ticks once before its first flush, with the steering the client sent until its welcome, so
+ * the cell may have moved a step and eaten a few pellets. A fresh spawn (elsewhere, score 0) or
+ * a world from an older checkpoint is not that.
  */
 function nearCheckpoint(player: DrillPlayer, restored: OwnCell, downAt: number): boolean {
   const windowMs = CHECKPOINT_MS + 500;
   return player.seen.some(
-    (s) => s.at < downAt && s.at >= downAt - windowMs && s.id === restored.id && s.r === restored.r && s.score === restored.score && Math.hypot(s.x - restored.x, s.y - restored.y) <= ONE_TICK,
+    (s) =>
+      s.at < downAt &&
+      s.at >= downAt - windowMs &&
+      s.id === restored.id &&
+      Math.hypot(s.x - restored.x, s.y - restored.y) <= ONE_TICK &&
+      restored.score >= s.score &&
+      restored.score <= s.score + ONE_TICK_SCORE &&
+      restored.r >= s.r,
   );
 }
 
@@ -167,8 +178,10 @@ describe("a relayed room when its simulation dies", () => {
       expect(c.p.welcomes[1]).toMatchObject({ playerId: ids[i], reconnected: true });
       expect(c.p.errors).toEqual([]);
       // Its cell came back from the checkpoint: one the player was shown just before the abort,
-      // moved by at most one tick (the restored simulation ticks once before its first flush).
-      expect(nearCheckpoint(c.p, c.p.firstAfterWelcome[1]!, downAt), `player ${i}'s restored cell`).toBe(true);
+      // carried on by at most one tick.
+      const restored = c.p.firstAfterWelcome[1]!;
+      const shown = c.p.seen.filter((s) => s.at < downAt && s.at >= downAt - CHECKPOINT_MS - 500).map((s) => [Math.round(downAt - s.at), s.id, s.x, s.y, s.r, s.score]);
+      expect(nearCheckpoint(c.p, restored, downAt), `player ${i}'s restored cell ${JSON.stringify(restored)} against ${JSON.stringify(shown)}`).toBe(true);
     }
     // Frames of the restored world go on.
     await sleep(1_000);
