@@ -501,8 +501,9 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     // from its own epoch: the clock's samples belong to the old one.
     const clock = this.#clock;
     if (prev?.roomEpoch !== welcome.roomEpoch) clock?.reset(welcome.roomEpoch);
-    // The clock refuses a sample that is no round trip (no hello went out on this socket).
-    clock?.addSample(this.#helloAt, welcome.serverTime, now);
+    // The clock refuses a sample that is no round trip (no hello went out on this socket); a
+    // second welcome on a joined socket (a relayed room's simulation restarted) answers none.
+    if (this.#status !== "joined") clock?.addSample(this.#helloAt, welcome.serverTime, now);
 
     this.#status = "joined";
     this.#joinedAt = now;

@@ -451,6 +451,26 @@ describe("connect() against an in-process fake socket", () => {
   });
 });
 
+  it("takes a second welcome on the open socket (a relayed room's simulation restarted) as a rejoin, but not as a round trip", async () => {
+    const { Impl, sockets } = fakeSockets();
+    const clock = new ClockSync({ now });
+    const conn = track(connect("ws://h", { room: "r", kind: "arena", WebSocketImpl: Impl, now, clock }));
+    joined(sockets[0]!, { roomEpoch: 1000, token: "t" });
+    expect(clock.sampleCount).toBe(1);
+    expect(conn.sendInput(new Uint8Array([1]))).toBe(1);
+    // A minute later, on the same socket: the welcome of the room back from its checkpoint.
+    await vi.advanceTimersByTimeAsync(60_000);
+    sockets[0]!.serverSend(welcomeBytes({ roomEpoch: 5000, serverTime: Date.now(), token: "t", reconnected: true, lastSeq: 0 }));
+    expect(conn.status).toBe("joined");
+    expect(conn.stats.reconnects).toBe(1);
+    expect(sockets).toHaveLength(1);
+    // The new epoch starts the clock over; the welcome answers no hello sent a minute ago, so it
+    // is no sample (its "round trip" would be a minute).
+    expect(clock.sampleCount).toBe(0);
+    expect(clock.rttMs).toBe(0);
+    expect(conn.sendInput(new Uint8Array([1]))).toBe(2);
+  });
+
 describe("connect(): pings", () => {
   it("with a clock, pings in a burst after the welcome, then JSON rooms send the fixed keepalive a sleeping room answers", async () => {
     const { Impl, sockets } = fakeSockets();

@@ -1,5 +1,5 @@
 import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
-import { CloseCode, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
+import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { TICKET_REFUSAL_TEXT, verifyRoomTicket } from "@tikron/core/ticket";
 import { readCredential } from "@tikron/core/auth";
 import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
@@ -109,6 +109,29 @@ async function roomAnswer(request: Request, response: Response): Promise<Respons
 }
 
 /**
+ * The DEV_MODE failure drill `POST /rooms/:kind/:roomId/abort[?relay=i]` (`routeRoomUrl` refuses
+ * it outside DEV_MODE): the room's object, or relay `i` of a relayed room, is reset with
+ * `ctx.abort()` as a failed or evicted object would be on the edge: its sockets and links break
+ * and its next request makes it anew. The object's abort fails the call, which is the answer.
+ */
+async function abortObject(request: Request, env: GatewayEnv, kind: string, roomId: string, query: URLSearchParams): Promise<Response> {
+  if (request.method !== "POST") return text(405, "POST /rooms/:kind/:roomId/abort[?relay=i]");
+  const relay = parseAbortRelay(query);
+  if (typeof relay === "string") return text(400, relay);
+  const name = relay === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, relay);
+  const headers = new Headers();
+  writeRoomMeta(headers, { route: "abort", kind, roomId, options: {}, params: {} });
+  try {
+    const answer = await env.ROOMS.get(env.ROOMS.idFromName(name)).fetch(new Request(request.url, { method: "POST", headers }));
+    // An object that did not abort (it refused the drill) says why.
+    if (answer.status !== 202) return answer;
+  } catch {
+    // The abort itself: the call fails with the object.
+  }
+  return text(202, `aborted ${name}`);
+}
+
+/**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
  * Durable Object (`idFromName(kind + ':' + roomId)`), the admin API `/admin/api/…`
  * (adminGateway.ts), the matchmaking paths `/match/…` (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
@@ -148,6 +171,7 @@ export async function routeGatewayRequest(
   }
   if (isRouteRefusal(route)) return refuse(request, route.status, route.reason);
   const { kind, roomId, stats: isStats, bots: isBots, overrides } = route;
+  if (route.abort) return abortObject(request, env, kind, roomId, url.searchParams);
   if (isBots) {
     if (request.method !== "POST") return text(405, "POST /rooms/:kind/:roomId/bots?count=N");
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);

@@ -54,12 +54,33 @@ export class RelayHost {
   }
 }
 
+/** First wait before a relay whose link closed links again; doubled per attempt, up to {@link RELINK_MAX_WAIT_MS}. */
+const RELINK_FIRST_WAIT_MS = 50;
+/** Longest wait between two attempts to link again. */
+const RELINK_MAX_WAIT_MS = 1_000;
+/**
+ * How long a relay tries to link again before it gives its clients up and closes them with
+ * `going_away` (they rejoin their held seats through the gateway). A simulation restarting from
+ * its checkpoint answers within a second or two; a room that cannot come back should not hold
+ * its players' sockets much longer than that.
+ */
+const RELINK_GIVE_UP_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * A room object as relay `meta.relay` of a relayed room: made by the first join the gateway
  * sends it, which opens the link to the simulation (a WebSocket, relayLink.ts; the simulation
  * takes the relay and makes the room if needed); every join is then admitted by the relay's
  * own per-caller limits and opened on it. Seats, bans and the cap are the simulation's, which
  * answers through the relay.
+ *
+ * When the link closes (the simulation's object restarted, or failed), the relay keeps its
+ * seated clients' sockets (`RelayRoom.unlinked`) and links again with bounded retries and
+ * backoff: the simulation, back from its checkpoint, takes each client back into its seat with
+ * a welcome (`RelayRoom.relinked`). Joins meanwhile are refused with a retry (503). A relay that
+ * cannot link again within {@link RELINK_GIVE_UP_MS}, or is refused for good (4xx), closes its
+ * clients with `going_away` and forgets itself: they rejoin their held seats through the gateway.
  */
 export class RelayObjectSide {
   private relay: RelayRoom | null = null;
@@ -67,6 +88,10 @@ export class RelayObjectSide {
   private host: Promise<RelayHost | Response> | null = null;
   private port: SocketPort | null = null;
   private index = 0;
+  /** The join that made the relay: what it links to the simulation with, again after a lost link. */
+  private linkMeta: RoomRequestMeta | null = null;
+  /** Failed sends of links before the current one. */
+  private pastLinkFailures = 0;
 
   /**
    * @param rooms the rooms' namespace (simulations and relays alike), null without a binding.
@@ -94,6 +119,7 @@ export class RelayObjectSide {
       this.host = null;
       return host.clone();
     }
+    // While its link is down the relay refuses (503, retry): see `RelayRoom.admitSocket`.
     const refusal = host.relay.admitSocket(meta.playerId, meta.address);
     if (refusal) {
       const r = admissionReply(refusal);
@@ -119,7 +145,7 @@ export class RelayObjectSide {
       bytesOut: s.bytesOut,
       messagesIn: s.messagesIn,
       flush: s.flush.summary(),
-      linkFailures: this.port?.failures ?? 0,
+      linkFailures: this.pastLinkFailures + (this.port?.failures ?? 0),
       errors: { ...s.errors },
       busy: this.busy.reading(),
     };
@@ -128,40 +154,100 @@ export class RelayObjectSide {
   /** Opens the link to the simulation and makes the relay on it. */
   private async start(meta: RoomRequestMeta): Promise<RelayHost | Response> {
     const def = this.definition(meta.kind);
-    const ns = this.rooms();
     if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    const link = await this.openLink(meta);
+    if (link instanceof Response) return link;
+    const { ws, made } = link;
+    const port = new SocketPort(ws);
+    const { busy } = this;
+    const request = { kind: meta.kind, roomId: meta.roomId, overrides: made.options, params: made.params, clock: systemClock, busy, index: meta.relay ?? 0 };
+    const relay = (this.relay = createRelay(def, request, port));
+    this.index = meta.relay ?? 0;
+    this.linkMeta = meta;
+    this.attach(relay, ws, port);
+    return new RelayHost(relay, this.observeBuffered, busy);
+  }
+
+  /**
+   * Opens a link to the room's simulation (which makes the room, or brings it back from its
+   * checkpoint): the socket and the room's own overrides as the simulation made it (the
+   * mirror's layout depends on them; a matchmaker's join URL carries none), or why not.
+   */
+  private async openLink(meta: RoomRequestMeta): Promise<{ ws: WebSocket; made: RoomRequestMeta } | Response> {
+    const ns = this.rooms();
     if (!ns) return new Response("no ROOMS binding", { status: 500 });
     const headers = new Headers({ Upgrade: "websocket" });
     writeRoomMeta(headers, { ...meta, route: "relay-link" });
     const answer = await ns.get(ns.idFromName(roomObjectName(meta.kind, meta.roomId))).fetch("https://relay-link/", { headers });
     const ws = answer.webSocket;
     if (!ws) return new Response(await answer.text(), { status: answer.status === 101 ? 500 : answer.status });
-    const port = new SocketPort(ws);
-    const { busy } = this;
-    // The room's own overrides, as the simulation made it: the mirror's layout depends on them.
-    const made = readRoomMeta(answer.headers) ?? meta;
-    const request = { kind: meta.kind, roomId: meta.roomId, overrides: made.options, params: made.params, clock: systemClock, busy, index: meta.relay ?? 0 };
-    const relay = (this.relay = createRelay(def, request, port));
-    this.index = meta.relay ?? 0;
+    return { ws, made: readRoomMeta(answer.headers) ?? meta };
+  }
+
+  /** Takes `ws` as the relay's link: its messages go to the relay, its end starts a relink. */
+  private attach(relay: RelayRoom, ws: WebSocket, port: SocketPort): void {
     this.port = port;
     ws.binaryType = "arraybuffer";
     // Messages that came before the accept wait for it.
     ws.accept();
+    const { busy } = this;
     ws.addEventListener("message", busy.wrap((e: MessageEvent) => relay.receive(new Uint8Array(e.data as ArrayBuffer))));
-    ws.addEventListener("close", busy.wrap(() => this.lost(relay)));
-    ws.addEventListener("error", busy.wrap(() => this.lost(relay)));
-    return new RelayHost(relay, this.observeBuffered, busy);
+    const lost = busy.wrap((): void => this.lost(relay, port));
+    ws.addEventListener("close", lost);
+    ws.addEventListener("error", lost);
+  }
+
+  /** The link to the simulation closed: the relay keeps its seated clients and links again. */
+  private lost(relay: RelayRoom, port: SocketPort): void {
+    if (this.relay !== relay || this.port !== port) return;
+    this.pastLinkFailures += port.failures;
+    this.port = null;
+    if (relay.unlinked() === 0) return this.forget(relay);
+    void this.relink(relay);
   }
 
   /**
-   * The link to the simulation closed (its object started again, or failed): the relay's clients
-   * are closed with `going_away` so they reconnect through the gateway, which makes this relay
-   * again and has the simulation, back from its checkpoint, take it and give them their seats.
+   * Links again, at once and then with backoff, until {@link RELINK_GIVE_UP_MS} has passed or
+   * the simulation refuses for good; then the relay's clients are closed as before.
    */
-  private lost(relay: RelayRoom): void {
+  private async relink(relay: RelayRoom): Promise<void> {
+    const meta = this.linkMeta!;
+    const giveUpAt = Date.now() + RELINK_GIVE_UP_MS;
+    let why = "";
+    for (let wait = RELINK_FIRST_WAIT_MS; ; wait = Math.min(2 * wait, RELINK_MAX_WAIT_MS)) {
+      // Everyone it kept left meanwhile: nothing to link again for.
+      if (relay.waitingCount === 0) return this.forget(relay);
+      let link: { ws: WebSocket; made: RoomRequestMeta } | Response;
+      try {
+        link = await this.openLink(meta);
+      } catch (e) {
+        link = new Response(e instanceof Error ? e.message : String(e), { status: 503 });
+      }
+      if (this.relay !== relay) {
+        if (!(link instanceof Response)) new SocketPort(link.ws).close();
+        return;
+      }
+      if (!(link instanceof Response)) {
+        const port = new SocketPort(link.ws);
+        this.attach(relay, link.ws, port);
+        this.busy.run(() => relay.relinked(port));
+        return;
+      }
+      why = `${link.status} ${await link.text()}`;
+      if (link.status < 500 || Date.now() + wait > giveUpAt) break;
+      await sleep(wait);
+      if (this.relay !== relay) return;
+    }
+    console.warn(`[relay ${meta.kind}:${meta.roomId}#${this.index}] could not link to the simulation again (${why}); closing its clients`);
+    this.forget(relay);
+  }
+
+  /** Drops the relay: its clients are closed with `going_away`, and the next join makes it again. */
+  private forget(relay: RelayRoom): void {
     if (this.relay !== relay) return;
     this.relay = null;
     this.host = null;
+    if (this.port) this.pastLinkFailures += this.port.failures;
     this.port = null;
     relay.dispose(CloseCode.going_away, "the room restarted; reconnect");
   }

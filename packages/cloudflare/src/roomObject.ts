@@ -54,7 +54,7 @@ function toResponse(r: HostReply): Response {
  * so an idle turn-based room really sleeps; it is rebuilt from its checkpoint and the sockets'
  * attachments: seats come back with the same ids and tokens.
  *
- * What a request is for (a join, the DEV_MODE stats probe, bots) the gateway's routing decided;
+ * What a request is for (a join, the DEV_MODE stats probe, bots, the DEV_MODE abort drill) the gateway's routing decided;
  * it comes in the room metadata header.
  *
  * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
@@ -182,6 +182,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private async answer(request: Request): Promise<Response> {
     const meta = readRoomMeta(request.headers);
     if (!meta) return new Response("missing room metadata", { status: 400 });
+    if (meta.route === "abort") return this.abortDrill();
     this.restoreAfterHibernation();
     if (meta.route === "stats") {
       const sockets = this.sockets;
@@ -207,6 +208,17 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets.accept(pair[1], meta);
     this.operations?.activity();
     return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /**
+   * The DEV_MODE abort drill (gateway `abortObject`): the object resets as a failed one would on
+   * the edge; what it held in memory is gone, its sockets and links break, storage stays. Refused
+   * unless this object's env is in DEV_MODE too, whatever the header says.
+   */
+  private abortDrill(): Response {
+    if ((this.env as { DEV_MODE?: string } | undefined)?.DEV_MODE !== "true") return new Response("aborting a room's object is available in DEV_MODE only", { status: 403 });
+    this.ctx.abort("aborted by the DEV_MODE drill");
+    return new Response("not aborted", { status: 500 });
   }
 
   /** A message on a hibernatable socket (turn-based rooms). */

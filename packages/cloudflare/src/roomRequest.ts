@@ -6,12 +6,12 @@ import type { GameParams, RoomOptions } from "@tikron/core";
 
 /**
  * What the Worker's routing decided a request for a room is, besides a socket joining: the
- * DEV_MODE stats probe, seating bots, or (from a relay object, never the gateway) a relayed
- * room's relay opening its link to the simulation. The object acts on it and never reads the path again.
+ * DEV_MODE stats probe, seating bots, the DEV_MODE abort drill (the object resets itself), or
+ * (from a relay object, never the gateway) a relayed room's relay opening its link to the simulation. The object acts on it and never reads the path again.
  */
-export type RoomRequestRoute = "stats" | "bots" | "relay-link";
+export type RoomRequestRoute = "stats" | "bots" | "relay-link" | "abort";
 
-const ROUTES: readonly unknown[] = ["stats", "bots", "relay-link"] satisfies RoomRequestRoute[];
+const ROUTES: readonly unknown[] = ["stats", "bots", "relay-link", "abort"] satisfies RoomRequestRoute[];
 
 /** What the Worker tells the room object about a request, in one request header. */
 export interface RoomRequestMeta {

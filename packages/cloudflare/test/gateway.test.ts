@@ -328,6 +328,45 @@ describe("gateway: bots route", () => {
   });
 });
 
+describe("gateway routing: the abort drill (DEV_MODE)", () => {
+  const post = (path: string, e: { env: GatewayEnv }, method = "POST") => routeGatewayRequest(new Request(BASE + path, { method }), e.env, games);
+
+  it("is refused outside DEV_MODE before any object is touched", async () => {
+    const e = env();
+    const res = await post("/rooms/agar/r1/abort?relay=0", e);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toMatch(/DEV_MODE only/);
+    expect((await post("/rooms/agar/r1/abort", e)).status).toBe(403);
+    expect(e.routed).toEqual([]);
+  });
+
+  it("sends the abort to the room's object, or to relay i of it, as the metadata route; POST only, relay in range", async () => {
+    const e = env({ DEV_MODE: "true" });
+    // The mock object answers 200 (it did not abort): passed on as it came.
+    expect((await post("/rooms/agar/r1/abort", e)).status).toBe(200);
+    expect((await post("/rooms/agar/r1/abort?relay=3", e)).status).toBe(200);
+    expect(e.routed.map((r) => [r.name, readRoomMeta(r.request.headers)?.route])).toEqual([
+      ["agar:r1", "abort"],
+      ["agar:r1#relay3", "abort"],
+    ]);
+    expect((await post("/rooms/agar/r1/abort", e, "GET")).status).toBe(405);
+    for (const bad of ["16", "-1", "1.5", "", "x"]) expect((await post(`/rooms/agar/r1/abort?relay=${bad}`, e)).status, bad).toBe(400);
+    expect(e.routed.length).toBe(2);
+  });
+
+  it("answers 202 when the object's abort failed the call, as an aborted object's does", async () => {
+    const e = env({ DEV_MODE: "true" });
+    (e.env as unknown as { ROOMS: { get(): unknown } }).ROOMS.get = () => ({
+      fetch: async () => {
+        throw new Error("aborted by the DEV_MODE drill");
+      },
+    });
+    const res = await post("/rooms/agar/r1/abort?relay=1", e);
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe("aborted agar:r1#relay1");
+  });
+});
+
 describe("gateway routing: relayed rooms (DEV_MODE relays=K)", () => {
   it("sends each join to one of the room's K relay objects, named with its index in the metadata; stats go to the room's object", async () => {
     const e = env({ DEV_MODE: "true" });

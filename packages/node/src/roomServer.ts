@@ -207,6 +207,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       if (!devMode) return reply(res, 403, "bots are available in DEV_MODE only on the Node host");
       return send(res, botsReply(route.kind, url.searchParams, () => roomFor(route).room));
     }
+    // The abort drill makes one Durable Object die; rooms here share the process, none dies alone.
+    if (route.abort) return reply(res, 404, "aborting a room's object is a Durable Objects drill; the Node host has none");
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(`${route.kind}:${route.roomId}`);
     return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0, metrics: h ? admin.points(h.room) : [] }));
@@ -224,7 +226,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
     if (!route) return refuse(CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
-    if (route.stats || route.bots) return refuse(CloseCode.bad_request, "stats and bots are plain HTTP, without an upgrade");
+    if (route.stats || route.bots || route.abort) return refuse(CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
     const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
       if (closing) return refuse(CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);

@@ -92,7 +92,16 @@ describe("serveRooms", () => {
     expect(await upgradeAnswer(`${s.url}/rooms/agar/r1?cap=3`)).toMatchObject({ close: CloseCode.forbidden });
     expect((await getJson(`${s.httpUrl}/rooms/agar/r1?cap=3`)).status).toBe(403);
     expect((await getJson(`${s.httpUrl}/rooms/agar/r1/stats`)).status).toBe(403);
+    expect((await fetch(`${s.httpUrl}/rooms/agar/r1/abort`, { method: "POST" })).status).toBe(403);
     expect(await upgradeAnswer(`${s.url}/rooms/agar/r1`)).toEqual(OPEN);
+  });
+
+  it("answers the abort drill (a Durable Objects one) with 404 in DEV_MODE: no room here dies alone", async () => {
+    const s = await start();
+    const res = await fetch(`${s.httpUrl}/rooms/agar/r1/abort`, { method: "POST" });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toMatch(/Durable Objects drill/);
+    expect(await upgradeAnswer(`${s.url}/rooms/agar/r1/abort`)).toMatchObject({ close: CloseCode.bad_request });
   });
 
   it("seats bots with POST /rooms/:kind/:id/bots in DEV_MODE (403 outside it, 405 for GET, 400 for a bad count)", async () => {

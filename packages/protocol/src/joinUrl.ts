@@ -129,7 +129,7 @@ export function parseRoomOverrides(query: URLSearchParams): RoomOverrides | stri
 /** Room ids: URL-safe and short (1–64 of `A-Z a-z 0-9 _ -`). */
 export const ROOM_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats|\/bots)?\/?$/;
+const ROOM_PATH = /^\/rooms\/([^/]+)\/([^/]+)(\/stats|\/bots|\/abort)?\/?$/;
 
 /** A join URL a host may serve: which room, whether it asks for stats, and its overrides. */
 export interface RoomRoute {
@@ -144,6 +144,12 @@ export interface RoomRoute {
    * definition allows bots in production; the host decides that).
    */
   bots: boolean;
+  /**
+   * `POST /rooms/:kind/:roomId/abort` (DEV_MODE only): a failure drill. A host that runs rooms
+   * as objects of their own makes one die as it would on the edge (`?relay=i`: relay `i` of a
+   * relayed room, else the room's own object); a host that has none refuses it.
+   */
+  abort: boolean;
   /** DEV_MODE overrides from the query (empty when none). */
   overrides: RoomOverrides;
 }
@@ -166,7 +172,7 @@ function safeDecode(segment: string): string | null {
 
 /**
  * Reads a room URL the way every host does, in the order the error table documents:
- * malformed `%` escape 400, unknown kind 404, bad room id 400, stats outside DEV_MODE 403,
+ * malformed `%` escape 400, unknown kind 404, bad room id 400, stats or abort outside DEV_MODE 403,
  * overrides outside DEV_MODE 403, an override out of range 400. Returns null when the path is
  * not a room path at all. Identity (tickets, origins) is the host's business after this.
  */
@@ -178,9 +184,11 @@ export function routeRoomUrl(url: URL, opts: { devMode: boolean; hasKind(kind: s
   if (kind === null || roomId === null) return { status: 400, reason: "malformed percent-encoding in the room path" };
   const stats = m[3] === "/stats";
   const bots = m[3] === "/bots";
+  const abort = m[3] === "/abort";
   if (!opts.hasKind(kind)) return { status: 404, reason: `unknown room kind "${kind.slice(0, 32)}"` };
   if (!ROOM_ID_PATTERN.test(roomId)) return { status: 400, reason: "room id must be 1-64 characters of A-Z a-z 0-9 _ -" };
   if (stats && !opts.devMode) return { status: 403, reason: "room stats over HTTP are available in DEV_MODE only" };
+  if (abort && !opts.devMode) return { status: 403, reason: "aborting a room's object is available in DEV_MODE only" };
   let overrides: RoomOverrides = { options: {}, params: {} };
   if (hasRoomOverrides(url.searchParams)) {
     if (!opts.devMode) return { status: 403, reason: "room option overrides are refused outside DEV_MODE" };
@@ -188,7 +196,7 @@ export function routeRoomUrl(url: URL, opts: { devMode: boolean; hasKind(kind: s
     if (typeof parsed === "string") return { status: 400, reason: parsed };
     overrides = parsed;
   }
-  return { kind, roomId, stats, bots, overrides };
+  return { kind, roomId, stats, bots, abort, overrides };
 }
 
 /** True when {@link routeRoomUrl} refused the URL. */
@@ -209,5 +217,17 @@ export function parseBotCount(query: URLSearchParams): number | string {
   if (raw === null || raw === "" || !Number.isInteger(n) || n < 0 || n > MAX_BOTS_PER_ROOM) {
     return `count must be an integer 0..${MAX_BOTS_PER_ROOM}`;
   }
+  return n;
+}
+
+/**
+ * Reads `relay` of `POST /rooms/:kind/:roomId/abort?relay=i`: undefined for the room's own
+ * object, an index 0..{@link MAX_RELAYS}-1, or an error string.
+ */
+export function parseAbortRelay(query: URLSearchParams): number | undefined | string {
+  const raw = query.get("relay");
+  if (raw === null) return undefined;
+  const n = Number(raw);
+  if (raw === "" || !Number.isInteger(n) || n < 0 || n >= MAX_RELAYS) return `relay must be an integer 0..${MAX_RELAYS - 1}`;
   return n;
 }

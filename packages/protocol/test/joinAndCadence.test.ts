@@ -67,9 +67,10 @@ describe("join URL", () => {
   const route = (path: string, devMode = true) => routeRoomUrl(new URL(path, "http://h"), { devMode, hasKind: (k) => k === "agar" });
 
   it("routes room paths with their overrides, and ignores other paths", () => {
-    expect(route("/rooms/agar/r1")).toEqual({ kind: "agar", roomId: "r1", stats: false, bots: false, overrides: { options: {}, params: {} } });
+    expect(route("/rooms/agar/r1")).toEqual({ kind: "agar", roomId: "r1", stats: false, bots: false, abort: false, overrides: { options: {}, params: {} } });
     expect(route("/rooms/agar/r1/stats")).toMatchObject({ stats: true, bots: false });
     expect(route("/rooms/agar/r1/bots")).toMatchObject({ stats: false, bots: true });
+    expect(route("/rooms/agar/r1/abort")).toMatchObject({ stats: false, bots: false, abort: true });
     expect(route("/rooms/agar/r1?tickMs=33&queueInputs=0&world=800&other=x")).toMatchObject({
       overrides: { options: { tickMs: 33, queueInputs: false }, params: { world: 800 } },
     });
@@ -88,6 +89,7 @@ describe("join URL", () => {
     expect(status("/rooms/agar/bad.id")).toBe(400);
     expect(status(`/rooms/agar/${"x".repeat(65)}`)).toBe(400);
     expect(status("/rooms/agar/r1/stats", false)).toBe(403);
+    expect(status("/rooms/agar/r1/abort", false)).toBe(403);
     expect(status("/rooms/agar/r1?cap=5", false)).toBe(403);
     expect(status("/rooms/agar/r1?cap=0")).toBe(400);
     expect(status("/rooms/agar/r1?tickMs=33.5")).toBe(400);

@@ -2,7 +2,7 @@
  * A relay (`RelayRoom`): the sockets of some of a relayed room's clients and the per-client
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
-import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { Connection } from "../host";
@@ -59,6 +59,12 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
  * client gets the FRAME the single room would send it, through the room's own binary flusher
  * over the mirror's encoder, in slices like the room's flush. A mirror that lost its place
  * asks for a snapshot and its clients wait (their acks and events with them) until it comes.
+ *
+ * Its link to the simulation may be lost and made again (the simulation's object restarted from
+ * its checkpoint): {@link unlinked} keeps the seated clients' sockets, {@link relinked} asks the
+ * new simulation for each one's seat back with its token, and each client is welcomed into it
+ * before its first frame of the new world (the welcome clears the client's view, so it holds no
+ * entity of the old one).
  */
 export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   /** The relay's counters (its sockets' messages, frames, errors), apart from the simulation's. */
@@ -68,7 +74,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   /** The resolved options the relay's sockets and flushes run with. */
   readonly options: RoomOptions;
   private readonly clock: Clock;
-  private readonly port: RelayPort;
+  private port: RelayPort;
   /** Clock time the frames' times count from: the simulation's times are written as given. */
   private readonly epoch: number;
   private readonly writer = new FrameWriter(4096);
@@ -105,6 +111,13 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   private readonly busy: BusyMeter | undefined;
   /** Clock time of the last report (relay/relayReport.ts). */
   private reportedAt = -Infinity;
+  /** False from a lost link ({@link unlinked}) until a new one ({@link relinked}). */
+  private linked = true;
+  /**
+   * Seats of the old link whose clients wait for the simulation to seat them again: no frames
+   * go to them and nothing they send goes on until it does.
+   */
+  private readonly waiting = new Set<Seat>();
 
   constructor(init: RelayInit<D>) {
     const base = init.clock ?? systemClock;
@@ -145,10 +158,27 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     return this.seats.length;
   }
 
+  /** Clients kept across a lost link, waiting to be seated again. */
+  get waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  /** Whether the relay has a link to a simulation (false from {@link unlinked} to {@link relinked}). */
+  get isLinked(): boolean {
+    return this.linked;
+  }
+
   // ---- what a host calls, as on a room -----------------------------------------------------
 
-  /** The relay's own admission of a socket (per-caller limits); bans and the cap are the simulation's. */
+  /**
+   * The relay's own admission of a socket (per-caller limits; none while its link is down: the
+   * caller retries once the room is back); bans and the cap are the simulation's.
+   */
   admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
+    if (!this.linked) {
+      RoomStats.bump(this.stats.refused, "relinking");
+      return { status: 503, counter: "relinking", closeCode: CloseCode.join_throttled, reason: "the room is restarting; retry", retryAfterMs: 1000 };
+    }
     const pending = this.sockets.size - this.seats.length;
     const refusal = this.admission.check(identity ?? address, pending, this.clock.now());
     if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
@@ -204,6 +234,50 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   }
 
   /**
+   * The link to the simulation is lost (its object restarted or failed). Seated clients keep
+   * their sockets and wait for {@link relinked}; their inputs and messages meanwhile are dropped
+   * (a welcome tells the client which of its inputs the restored seat applied). Sockets without
+   * a seat have nothing to keep and are closed with `going_away`. Returns how many clients wait.
+   */
+  unlinked(): number {
+    if (this.disposed || !this.linked) return this.waiting.size;
+    this.linked = false;
+    this.flushing.finish();
+    this.inputs.reset();
+    this.inputRows = 0;
+    this.snapshotAsked = false;
+    for (const seat of this.seats) {
+      this.flusher.detach(seat);
+      seat.events.length = seat.notices.length = 0;
+      this.waiting.add(seat);
+    }
+    this.seats.length = 0;
+    // Unlinked: their closes are not reported (nobody to report them to).
+    this.sockets.closeUnseated(CloseCode.going_away, "the room restarted; reconnect");
+    return this.waiting.size;
+  }
+
+  /**
+   * A new link to the simulation (back from its checkpoint, or the same one after a broken
+   * link): each waiting client asks for its seat back with its token (`RelayKind.Resume`).
+   * The simulation answers as a room answers a hello: `Seated` (a fresh baseline here) and a
+   * welcome, which clears the client's view before the first frame of the world it comes back to.
+   */
+  relinked(port: RelayPort): void {
+    if (this.disposed) return;
+    this.port = port;
+    this.linked = true;
+    for (const seat of this.waiting) {
+      const link = seat.link!;
+      const w = this.out.reset().u8(RelayKind.Resume).varuint(link.connId);
+      writeOptional(w, link.identity);
+      writeOptional(w, link.admissionKey);
+      w.string(seat.token).string(seat.name);
+      port.send(w.peek());
+    }
+  }
+
+  /**
    * Where every decoded client message goes (the relay's sockets call it).
    * @internal
    */
@@ -217,6 +291,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
         return this.sockets.answerOwn(link, m, now);
       default: {
         // hello, stats, game messages, leave: the simulation's to answer, as the client sent them.
+        // Not while the client waits for its seat back: the simulation does not know it yet.
+        if (!this.linked || (link.seat !== null && this.waiting.has(link.seat))) return;
         const w = this.out.reset().u8(RelayKind.Forward).varuint(link.connId);
         writeClientData(w, this.raw);
         this.port.send(w.peek());
@@ -265,6 +341,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
 
   private takeInputs(link: ClientLink, entries: readonly { seq: number; payload: unknown }[], count: number): void {
     if (!link.seat) return this.sockets.protocolError(link, "not_joined", "input before hello");
+    // Dropped while the client waits for its seat back: its welcome says what the seat applied.
+    if (!this.linked || this.waiting.has(link.seat)) return;
     const w = this.inputs;
     const rowStart = w.offset;
     w.varuint(link.connId).varuint(count);
@@ -310,6 +388,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   }
 
   private sendClosed(clientId: number, code: number, byRelay: boolean, reason: string): void {
+    if (!this.linked) return;
     // The inputs a socket sent before it closed are the room's, as a room's own socket's are
     // (queued at arrival): they go first, while the simulation still knows whose they are.
     this.sendInputs();
@@ -317,6 +396,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
   }
 
   private seatLost(seat: Seat): void {
+    this.waiting.delete(seat);
     const i = this.seats.indexOf(seat);
     if (i >= 0) this.seats.splice(i, 1);
     this.flusher.detach(seat);
@@ -326,7 +406,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     const kind = r.u8();
     switch (kind) {
       case RelayKind.Seated:
-        return this.seated(r.varuint(), r.varuint());
+        return this.seated(r.varuint(), r.varuint(), r.string(256), r.string(256));
       case RelayKind.ToClient: {
         const link = this.sockets.get(r.varuint());
         const data = readClientData(r);
@@ -354,13 +434,14 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     }
   }
 
-  private seated(clientId: number, playerId: number): void {
+  private seated(clientId: number, playerId: number, token: string, name: string): void {
     const link = this.sockets.get(clientId);
     if (!link || link.closed) return;
     if (link.seat) this.seatLost(link.seat);
-    // The relay's seat holds only what its frames need (ack, events, notices, baseline); the
-    // token, name and reconnection window are the simulation's.
-    const seat = newSeat(playerId, "", "");
+    // The relay's seat holds what its frames need (ack, events, notices, baseline) and the token
+    // and name it asks the seat back with after a lost link; the reconnection window and the
+    // seat itself are the simulation's.
+    const seat = newSeat(playerId, token, name);
     seat.link = link;
     link.seat = seat;
     this.sockets.settled(link);

@@ -20,13 +20,20 @@ export const enum RelayKind {
   /** The relay's mirror lost its place: the next flush carries a snapshot. */
   WantSnapshot = 5,
   /**
+   * A client the relay kept across a lost link asks for its seat back, on the relay's new link
+   * (a simulation restarted from its checkpoint): `clientId`, identity and admission key (each:
+   * flag byte, string), then the seat's token and name as {@link Seated} told them. The
+   * simulation takes it as a socket that opened and said hello with that token.
+   */
+  Resume = 6,
+  /**
    * The relay's counters, once a second (relay/relayReport.ts): index, then counts, flush
    * summaries, refusals and errors, its own time. Numbered from the end of the relay → simulation
    * range (1–15), so kinds added from its start do not meet it.
    */
   Report = 15,
   // simulation → relay
-  /** A client took a seat: `clientId`, `playerId` (its baseline starts now). */
+  /** A client took a seat: `clientId`, `playerId`, the seat's reconnection token and name (its baseline starts now). */
   Seated = 16,
   /** A message for one client as the single room would send it (welcome, error, reply): `clientId`, text flag, the message. */
   ToClient = 17,

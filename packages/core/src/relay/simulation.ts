@@ -2,7 +2,7 @@
  * The simulation of a relayed room (`RelaySimulation`): the room that runs the game and its
  * seats, whose clients are reached through relays.
  */
-import { BinaryReader, DecodeError, FrameWriter, isDecodeError, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, DecodeError, FrameWriter, PROTOCOL_VERSION, encodeHello, isDecodeError, type SchemaDecl } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
 import type { RoomInit } from "../host";
 import type { InboundInput } from "../room/inbound";
@@ -24,7 +24,8 @@ import { RelayChannel, RelayedConnection, SimulationFlusher } from "./simulation
  *
  * From a relay it takes sockets opening and closing, the messages the room answers (hello,
  * stats, game messages, leave) and, once per tick, the inputs of all its clients, which go
- * through the room's intake as a socket's would.
+ * through the room's intake as a socket's would; and, on a relay's new link, the clients it
+ * kept across a lost one, each asking for its seat back with its token (`Resume`).
  */
 export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
   /** The room: what a host drives (ticks, stats, checkpoints, the operator's actions). */
@@ -34,6 +35,8 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
   private readonly relays: RelayChannel[] = [];
   private readonly clock: Clock;
   private readonly out = new FrameWriter(1 << 12);
+  /** The hello a resumed client says (see {@link resume}). */
+  private readonly hello = new FrameWriter(256);
   /** One input row's entries, reused (grows to the longest frame). */
   private readonly entries: { seq: number; payload: unknown }[] = [];
 
@@ -139,6 +142,8 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
         channel.report = readRelayReport(r);
         channel.reportAt = this.clock.now();
         return;
+      case RelayKind.Resume:
+        return this.resume(channel, r);
       default:
         throw new DecodeError("unknown_kind", `relay message kind ${kind}`);
     }
@@ -149,6 +154,25 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
     const out: RelayStatsReport[] = [];
     for (const c of this.relays) if (c.report) out.push({ ...c.report, ageMs: Math.max(0, now - c.reportAt) });
     return out;
+  }
+
+  /**
+   * A client its relay kept across a lost link: a socket that opens and says hello with its
+   * seat's token, so the room's own hello decides (its seat resumed with a welcome, or whatever
+   * the room answers a token it does not hold). Not admitted again: the socket was admitted
+   * when it opened, and a ban is checked at the hello.
+   */
+  private resume(channel: RelayChannel, r: BinaryReader): void {
+    const clientId = r.varuint();
+    const identity = readOptional(r);
+    const admissionKey = readOptional(r);
+    const token = r.string(256);
+    const name = r.string(256);
+    if (channel.clients.has(clientId)) return;
+    const connId = this.room.open(new RelayedConnection(channel, clientId), identity, admissionKey);
+    channel.clients.set(clientId, connId);
+    // Its own writer: the answers (Seated, the welcome) go out through `out` while it is read.
+    this.room.message(connId, encodeHello(this.hello.reset(), { version: PROTOCOL_VERSION, token, name }).peek());
   }
 
   /** A tick's inputs: per row one client's frame of inputs, taken by the room's intake as that frame. */

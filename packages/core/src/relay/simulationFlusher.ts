@@ -32,9 +32,12 @@ export class RelayChannel {
     private readonly out: FrameWriter,
   ) {}
 
-  /** Tells the relay its client took a seat as `playerId`. */
-  seated(clientId: number, playerId: number): void {
-    this.port.send(this.out.reset().u8(RelayKind.Seated).varuint(clientId).varuint(playerId).peek());
+  /**
+   * Tells the relay its client took a seat as `playerId`, with the seat's token and name: what
+   * the relay asks the seat back with if its link is lost and made again (`RelayKind.Resume`).
+   */
+  seated(clientId: number, playerId: number, token: string, name: string): void {
+    this.port.send(this.out.reset().u8(RelayKind.Seated).varuint(clientId).varuint(playerId).string(token).string(name).peek());
   }
 
   /** Passes a message for one client through the relay, as the single room would send it. */
@@ -119,7 +122,7 @@ export class SimulationFlusher implements Flusher {
 
   attach(seat: Seat): void {
     const conn = seat.link?.connection;
-    if (conn instanceof RelayedConnection) conn.channel.seated(conn.clientId, seat.playerId);
+    if (conn instanceof RelayedConnection) conn.channel.seated(conn.clientId, seat.playerId, seat.token, seat.name);
   }
 
   detach(): void {}

@@ -25,10 +25,10 @@ export function admissionAddress(address: string | null | undefined): string | u
 
 /** Why a socket or a join was refused by the room's per-identity admission (`Room.admitSocket`). */
 export interface AdmissionRefusal {
-  /** HTTP status a host answers before the upgrade: 503 (room backlog), 429 (this caller), 403 (banned). */
+  /** HTTP status a host answers before the upgrade: 503 (room backlog; a relay whose link is down), 429 (this caller), 403 (banned). */
   status: 403 | 429 | 503;
   /** The `tk:stats` counter under `refused.*`. */
-  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown" | "banned";
+  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown" | "banned" | "relinking";
   /** The close an upgrade gets instead: `join_throttled` (retry after the wait), or `banned`. */
   closeCode: number;
   /** A short human-readable reason for the response body. */

@@ -188,6 +188,17 @@ export class RoomSockets {
     return n;
   }
 
+  /** Closes every socket that has no seat (still before its hello, or refused); returns how many. */
+  closeUnseated(code: number, reason: string): number {
+    let n = 0;
+    for (const link of [...this.links.values()]) {
+      if (link.seat) continue;
+      this.close(link, code, reason);
+      n++;
+    }
+    return n;
+  }
+
   /**
    * The socket stops waiting for hello (it said one, or it is gone): its deadline is cleared
    * and admission stops counting it as pending.

@@ -3,7 +3,7 @@
  * in-memory ports, with the same test clients a `TestRoom` has.
  */
 import type { AnyGameTypes, SchemaDecl } from "@tikron/protocol";
-import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomOptions } from "../index";
+import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Room, type RoomInit, type RoomOptions, type RoomStatsSnapshot } from "../index";
 import { MemoryPort, RelayRoom, RelaySimulation, type RelayedStatsSnapshot } from "../relay/index";
 import type { SyncWorld, SyncWorldOptions } from "../sync/index";
 import { TestClient, type JoinOptions } from "./testClient";
@@ -32,16 +32,16 @@ export interface RelayedJoinOptions extends JoinOptions {
  * exactly what a client behind a relay decodes.
  */
 export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D extends SchemaDecl = SchemaDecl> {
-  /** The simulation: its room is the real room (seats, stats, checkpoints). */
-  readonly simulation: RelaySimulation<D>;
+  /** The simulation: its room is the real room (seats, stats, checkpoints); another after {@link restartSimulation}. */
+  simulation: RelaySimulation<D>;
   /** The relays, in order. */
   readonly relays: RelayRoom<D>[] = [];
   /** The ports to the simulation, per relay (messages, bytes; hold or drop them to test a link). */
   readonly toSimulation: MemoryPort[] = [];
   /** The ports to each relay, from the simulation. */
   readonly toRelay: MemoryPort[] = [];
-  /** The game instance the simulation runs. */
-  readonly game: Gm;
+  /** The game instance the simulation runs (another after {@link restartSimulation}). */
+  game: Gm;
   /** The clock the simulation and every relay run on; prefer {@link advance}. */
   readonly clock: FakeClock;
   /** The client declaration the players speak. */
@@ -55,6 +55,10 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   readonly #options: RoomOptions;
   readonly #world: SyncWorld<D>;
   readonly #worldOptions: SyncWorldOptions;
+  readonly #definition: GameDefinition;
+  readonly #params: NonNullable<RelayedTestRoomOptions<Gm, D>["params"]>;
+  readonly #init: Omit<RoomInit, "game">;
+  readonly #worldOf: (game: Gm) => SyncWorld<D>;
 
   /** A relayed room of the kind `definition` makes (or around `game`), with its defaults under `options.overrides`. */
   constructor(source: GameDefinition | Gm, types: G, options: RelayedTestRoomOptions<Gm, D>) {
@@ -64,9 +68,12 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     const resolved = resolveRoomOptions(definition.defaults, options.overrides);
     const game = (this.game = definition.create(resolved, options.params ?? {}) as Gm);
     const roomId = options.roomId ?? "test";
-    const init = { kind: definition.kind, roomId, game, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store };
+    this.#definition = definition;
+    this.#params = options.params ?? {};
+    this.#init = { kind: definition.kind, roomId, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store };
+    this.#worldOf = options.world;
     this.#world = options.world(game);
-    this.simulation = new RelaySimulation(init, this.#world);
+    this.simulation = new RelaySimulation({ ...this.#init, game }, this.#world);
     this.types = types;
     this.#kind = definition.kind;
     this.#roomId = roomId;
@@ -89,6 +96,39 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     this.toSimulation.push(up);
     this.toRelay.push(down);
     return this.relays.length - 1;
+  }
+
+  /**
+   * The simulation's object dies and comes back from `checkpoint` (the old room's, by default
+   * as it is now; pass an older one to restart from it): the old simulation is cut off (nothing
+   * more crosses its ports) and stopped, every relay loses its link (`RelayRoom.unlinked`), a new
+   * simulation of a new game restores the checkpoint, and the relays link to it in order
+   * (`RelayRoom.relinked`) unless `relink` is false (then call {@link relink}).
+   */
+  restartSimulation(checkpoint: unknown = JSON.parse(JSON.stringify(this.simulation.room.checkpoint())), relink = true): void {
+    for (const p of [...this.toRelay, ...this.toSimulation]) {
+      p.immediate = false;
+      p.drop();
+    }
+    this.simulation.room.dispose();
+    for (const p of this.toRelay) p.drop();
+    for (const r of this.relays) r.unlinked();
+    const game = (this.game = this.#definition.create(this.#options, this.#params) as Gm);
+    this.simulation = new RelaySimulation({ ...this.#init, game }, this.#worldOf(game));
+    this.simulation.room.restoreCheckpoint(checkpoint);
+    if (relink) for (let i = 0; i < this.relays.length; i++) this.relink(i);
+  }
+
+  /** Relay `i` links to the simulation as it is now (after {@link restartSimulation}). */
+  relink(i: number): void {
+    const relay = this.relays[i]!;
+    const up = new MemoryPort();
+    const down = new MemoryPort();
+    down.connect((data) => relay.receive(data));
+    up.connect(this.simulation.connectRelay(down));
+    this.toSimulation[i] = up;
+    this.toRelay[i] = down;
+    relay.relinked(up);
   }
 
   /** The simulation's room. */
