@@ -103,7 +103,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
    * as it is now; pass an older one to restart from it): the old simulation is cut off (nothing
    * more crosses its ports) and stopped, every relay loses its link (`RelayRoom.unlinked`), a new
    * simulation of a new game restores the checkpoint, and the relays link to it in order
-   * (`RelayRoom.relinked`) unless `relink` is false (then call {@link relink}).
+   * (`RelayRoom.relinked`) unless `relink` is false (then call {@link RelayedTestRoom.relink}).
    */
   restartSimulation(checkpoint: unknown = JSON.parse(JSON.stringify(this.simulation.room.checkpoint())), relink = true): void {
     for (const p of [...this.toRelay, ...this.toSimulation]) {
