@@ -338,4 +338,13 @@ export interface HostedRoom {
    * game may still defer work and change its store then. Idempotent.
    */
   dispose(code?: number, reason?: string): void;
+  /**
+   * Stops the room for another one the host made from its {@link checkpoint} in its place (a
+   * room promoted to a relayed room): every socket closes with `code` and the reason (a code the
+   * SDK reconnects on at once, `going_away`), and then every timer stops. Unlike
+   * {@link dispose}, nothing ends: no seat is freed, no session record is written, the game
+   * hears no `onDispose` (its world goes on in the other room). The room is dead afterwards.
+   * Idempotent; no-op after `dispose`.
+   */
+  handOver(code: number, reason: string): void;
 }

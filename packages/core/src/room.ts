@@ -463,6 +463,18 @@ export class Room implements HostedRoom {
     for (const b of bans) if (b.until > now) this.bans.add(b.identity, b.until, b.reason, now);
   }
 
+  handOver(code: number, reason: string): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Sockets first: each closes as a dropped socket's (its seat held, arming the seats' expiry),
+    // then every timer stops, that expiry's too, so no seat is freed and no session ends here.
+    this.sockets.closeAll(code, reason);
+    this.scheduler.stop();
+    this.flushing.finish();
+    this.seating.stop();
+    this.reservations.clear();
+  }
+
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
     if (this.disposed) return;
     this.disposed = true;
