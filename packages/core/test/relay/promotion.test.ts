@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { RoomSessionRecord } from "../../src";
 import { FakeClock } from "../../src";
 import { RelayedTestRoom, TestRoom } from "../../src/testing";
-import { DOT_STEP, dotsDefinition, dotsTypes } from "../testing/games";
+import { DOT_STEP, DotsGame, dotsDefinition, dotsSchema, dotsTypes } from "../testing/games";
 
 const welcomes = (c: { messages: readonly { kind: string }[] }) => c.messages.filter((m) => m.kind === "welcome") as unknown as { playerId: number; reconnected: boolean; lastSeq: number }[];
 
@@ -16,9 +16,9 @@ describe("a single room promoted to a relayed room", () => {
   it("handed over: its sockets close with going_away, no seat is freed, no session ends, its game is not disposed, its timers stop", () => {
     const clock = new FakeClock();
     const ended: RoomSessionRecord[] = [];
-    const single = new TestRoom(dotsDefinition, dotsTypes, { clock, hooks: { onSessionEnd: (r) => ended.push(r) } });
+    const single = new TestRoom<typeof dotsTypes, DotsGame>(dotsDefinition, dotsTypes, { clock, hooks: { onSessionEnd: (r) => ended.push(r) } });
     let disposed = 0;
-    single.game.onDispose = () => void disposed++;
+    (single.game as DotsGame & { onDispose?: () => void }).onDispose = () => void disposed++;
     const ann = single.join("ann");
     const bob = single.join("bob");
     ann.input({ dx: 1 });
@@ -48,7 +48,7 @@ describe("a single room promoted to a relayed room", () => {
     const checkpoint = JSON.parse(JSON.stringify(single.room.checkpoint()));
     single.room.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
 
-    const relayed = new RelayedTestRoom(dotsDefinition, dotsTypes, { relays: 2, world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] } });
+    const relayed = new RelayedTestRoom<typeof dotsTypes, DotsGame, typeof dotsSchema.decl>(dotsDefinition, dotsTypes, { relays: 2, world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] } });
     expect(relayed.room.restoreCheckpoint(checkpoint)).toBe(true);
     const ann2 = relayed.join("ann", { relay: 0, token: ann.token });
     const bob2 = relayed.join("bob", { relay: 1, token: bob.token });
