@@ -5,7 +5,8 @@
  * with `going_away`, the SDK reconnects at once with its token through the gateway, which the
  * room's object now sends on to a relay, and each is back in its own seat (same player id, its
  * cell going on from where it was) within 5 s, through the relays; the seats never pass the
- * cap; a matchmade join afterwards lands through a relay too.
+ * cap; a matchmade join afterwards lands through a relay too; and the promoted room's object,
+ * restarted, comes back relayed from its checkpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchmaker } from "@tikron/client";
@@ -121,5 +122,19 @@ describe("a room that becomes relayed as it grows (relays=2&relayAt=4)", () => {
     expect(relayed.relays.map((r: any) => r.index).sort()).toEqual([0, 1]);
     expect(relayed.relays.reduce((n: number, r: any) => n + r.sockets, 0)).toBe(5);
     expect(relayed.adapter.relayObjects.reduce((n: number, r: any) => n + r.seated, 0)).toBe(5);
+
+    // The promoted room's object restarting comes back relayed (its checkpoint says so): the
+    // relays link again and keep their clients, who are welcomed back on the sockets they have.
+    const downAt = performance.now();
+    expect((await fetch(`${server!.url}/rooms/agar/${room}/abort`, { method: "POST" })).status).toBe(202);
+    expect(await until(() => players.every((p) => p.welcomes.length === 3), 3 * BACK_WITHIN_MS), "every player was welcomed back after the restart").toBe(true);
+    expect(Math.max(...players.map((p) => p.welcomes[2]!.at - downAt))).toBeLessThanOrEqual(BACK_WITHIN_MS);
+    for (const [i, p] of players.entries()) {
+      expect(closes[i]).toEqual([1001]);
+      expect(p.welcomes[2]).toMatchObject({ playerId: ids[i], reconnected: true });
+    }
+    const restarted = await roomStats(room);
+    expect(restarted).toMatchObject({ seats: 5 });
+    expect(restarted.adapter.relays).toBe(2);
   }, 90_000);
 });
