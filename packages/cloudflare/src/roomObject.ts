@@ -438,7 +438,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * Promotes the single room to a relayed one (AGENTS.md "Relays", "Promotion"), as a restart
    * would bring it back, without one: its checkpoint (seats, tokens, last seqs, listing, the
    * world when periodic checkpoints are on) is restored into a simulation made in its place with
-   * the same overrides, store and bans; the old room is handed over (its sockets closed with
+   * the same overrides, store, bans and pending seat reservations; the old room is handed over (its sockets closed with
    * `going_away`, which the SDK answers by reconnecting at once with its token, its timers
    * stopped, nothing freed or disposed), and the clients come back through the gateway, which
    * the room's object now answers with `relayedAnswer`, via relays into their held seats. The
@@ -451,9 +451,10 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.saveCheckpoint();
     this.savedCheckpoint = old.checkpoint();
     this.savedBans = old.activeBans();
+    const reserved = old.pendingReservations();
     this.reporter?.stop();
     this.room = null;
-    this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
+    this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays)?.holdReservations(reserved);
     old.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
     this.saveCheckpoint();
     console.log(`[room ${old.kind}:${old.roomId}] promoted at ${seats} seats: relayed over ${relays} relays`);

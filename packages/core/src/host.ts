@@ -13,6 +13,7 @@ import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
+import type { PendingReservation } from "./room/seatReservations";
 import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
@@ -347,4 +348,11 @@ export interface HostedRoom {
    * Idempotent; no-op after `dispose`.
    */
   handOver(code: number, reason: string): void;
+  /** The seat reservations still pending (a room handing over passes them to the one in its place). */
+  pendingReservations(): PendingReservation[];
+  /**
+   * Holds seats a room this one took the place of had reserved (its {@link pendingReservations}),
+   * each for the time it had left: the matchmaker's players who were on their way still get in.
+   */
+  holdReservations(pending: readonly PendingReservation[]): void;
 }

@@ -63,4 +63,28 @@ describe("a single room promoted to a relayed room", () => {
     const annAsBobSees = [...bob2.state.values()].find((e) => e.record.name === "ann")?.record.x;
     expect(annAsBobSees).toBe(500 + DOT_STEP);
   });
+
+  it("the seat reservations it held pending go over to the simulation, each for the time it had left", () => {
+    const clock = new FakeClock();
+    const single = new TestRoom<typeof dotsTypes, DotsGame>(dotsDefinition, dotsTypes, { clock, overrides: { cap: 3 } });
+    single.join("ann");
+    single.room.reserveSeats({ roomId: "test", seats: [{ reservationId: "res-zedxxxxxxxxxxxxx", identity: "zed" }], ttlMs: 10_000, byId: true });
+    single.advance(4_000);
+    const pending = single.room.pendingReservations();
+    expect(pending).toEqual([{ id: "res-zedxxxxxxxxxxxxx", identity: "zed", ttlMs: 6_000 }]);
+    const checkpoint = JSON.parse(JSON.stringify(single.room.checkpoint()));
+    single.room.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
+    expect(single.room.pendingReservations()).toEqual([]);
+
+    const relayed = new RelayedTestRoom<typeof dotsTypes, DotsGame, typeof dotsSchema.decl>(dotsDefinition, dotsTypes, { clock, relays: 1, overrides: { cap: 3 }, world: (g) => g.world, worldOptions: { tiers: [{ radius: 1000, every: 1 }] } });
+    relayed.room.restoreCheckpoint(checkpoint);
+    relayed.room.holdReservations(pending);
+    // Counted against the cap as in the old room: ann's held seat and zed's leave one free.
+    expect(relayed.room.status()).toMatchObject({ reserved: 1 });
+    expect(relayed.room.reserveSeats({ roomId: "test", seats: [{ reservationId: "res-amyxxxxxxxxxxxxx", identity: "amy" }, { reservationId: "res-bobxxxxxxxxxxxxx", identity: "bob" }], ttlMs: 10_000, byId: true })).toMatchObject({ ok: false });
+    relayed.advance(5_990);
+    expect(relayed.room.status()).toMatchObject({ reserved: 1 });
+    relayed.advance(20);
+    expect(relayed.room.status()).toMatchObject({ reserved: 0 });
+  });
 });
