@@ -452,9 +452,22 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.savedCheckpoint = old.checkpoint();
     this.savedBans = old.activeBans();
     const reserved = old.pendingReservations();
-    this.reporter?.stop();
+    const reporter = this.reporter;
     this.room = null;
-    this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays)?.holdReservations(reserved);
+    let made: HostedRoom | null;
+    try {
+      made = this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
+    } catch (e) {
+      // A game that cannot be relayed (its sync names no world): the single room goes on as it
+      // was, and is not promoted again. Nothing of the old room was touched yet.
+      this.room = old;
+      this.savedCheckpoint = undefined;
+      this.plan = { relays: 0, at: 0 };
+      console.error(`[room ${old.kind}:${old.roomId}] not promoted: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    reporter?.stop();
+    made?.holdReservations(reserved);
     old.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
     this.saveCheckpoint();
     console.log(`[room ${old.kind}:${old.roomId}] promoted at ${seats} seats: relayed over ${relays} relays`);
