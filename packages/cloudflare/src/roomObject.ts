@@ -438,11 +438,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * Promotes the single room to a relayed one (AGENTS.md "Relays", "Promotion"), as a restart
    * would bring it back, without one: its checkpoint (seats, tokens, last seqs, listing, the
    * world when periodic checkpoints are on) is restored into a simulation made in its place with
-   * the same overrides, store, bans and pending seat reservations; the old room is handed over (its sockets closed with
-   * `going_away`, which the SDK answers by reconnecting at once with its token, its timers
-   * stopped, nothing freed or disposed), and the clients come back through the gateway, which
-   * the room's object now answers with `relayedAnswer`, via relays into their held seats. The
-   * new room's epoch is new, as after a restart. A relayed room stays relayed while it lives.
+   * the same overrides, store, bans and pending seat reservations; the old room is handed over
+   * (its sockets closed with `going_away`, which the SDK answers by reconnecting at once with
+   * its token, its timers stopped, nothing freed or disposed), and the clients come back through
+   * the gateway, which the room's object now answers with `relayedAnswer`, via relays into their
+   * held seats. The new room's epoch is new, as after a restart. A relayed room stays relayed
+   * while it lives.
    */
   private promote(old: HostedRoom): void {
     const relays = this.plan.relays;
