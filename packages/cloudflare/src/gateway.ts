@@ -11,9 +11,9 @@ import { routeAdminRequest } from "./adminGateway";
 import type { AdminEnv } from "@tikron/core/admin";
 import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
-import { writeRoomMeta } from "./roomRequest";
+import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
-import { relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
+import { relayedFromStart, relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
@@ -132,6 +132,27 @@ async function abortObject(request: Request, env: GatewayEnv, kind: string, room
 }
 
 /**
+ * Sends a request for room `meta` to the object it goes to: relay `relay` when given, else the
+ * room's own object; a join the room's object answers with `relayedAnswer(K)` (the room was
+ * promoted to a relayed room) goes on to relay `relayIndexFor(identity, K)`. One extra hop per
+ * join of a promoted room, and no state shared between gateways: the room's object is the one
+ * that knows, and a room never goes back to single while it lives.
+ */
+async function joinRoom(env: GatewayEnv, request: Request, headers: Headers, meta: RoomRequestMeta, relay: number | undefined): Promise<Response> {
+  const { kind, roomId } = meta;
+  const send = (to: number | undefined): Promise<Response> => {
+    writeRoomMeta(headers, to === undefined ? meta : { ...meta, relay: to });
+    const stub = env.ROOMS.get(env.ROOMS.idFromName(to === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, to)));
+    return stub.fetch(new Request(request.url, { method: request.method, headers }));
+  };
+  const answer = await send(relay);
+  const relays = relay === undefined && meta.route === undefined ? readRelayedAnswer(answer) : 0;
+  if (relays === 0) return answer;
+  await answer.body?.cancel();
+  return send(relayIndexFor(meta.playerId, relays));
+}
+
+/**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
  * Durable Object (`idFromName(kind + ':' + roomId)`), the admin API `/admin/api/…`
  * (adminGateway.ts), the matchmaking paths `/match/…` (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
@@ -222,23 +243,25 @@ export async function routeGatewayRequest(
     const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
     if (refused) return gateRefusal(request, refused);
   }
-  // A relayed room (`relays=K`, or its kind's in `ROOM_RELAYS`): a join goes to one of its K relay
-  // objects, which reach the room's own object (the simulation) themselves; stats and bots go to
-  // the room's object.
+  // A room relayed from its start (`relays=K`, or its kind's `K` in `ROOM_RELAYS`): a join goes
+  // to one of its K relay objects, which reach the room's own object (the simulation)
+  // themselves. Any other join goes to the room's object, which answers `relayedAnswer(K)` when
+  // the room is relayed now (promoted past its threshold, `K@N`): the join is then sent on to a
+  // relay (`joinRoom`). Stats and bots go to the room's object.
   let relays: number;
   try {
-    relays = relaysFor(kind, games[kind], env, overrides.options.relays);
+    const plan = relaysFor(kind, games[kind], env, overrides.options);
+    relays = relayedFromStart(plan) ? plan.relays : 0;
   } catch (e) {
     console.error(`[gateway] ${(e as Error).message}`);
     return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
   }
   const relay = relays >= 1 && !isStats && !isBots ? relayIndexFor(playerId, relays) : undefined;
-  const stub = env.ROOMS.get(env.ROOMS.idFromName(relay === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, relay)));
   const headers = new Headers(request.headers);
   // The address lets the room limit callers without a ticket (DEV_MODE) per address; with a
   // ticket the player id is the key and the address is not used.
   const address = admissionAddress(request.headers.get("CF-Connecting-IP"));
-  writeRoomMeta(headers, {
+  const meta: RoomRequestMeta = {
     ...(isStats ? { route: "stats" } : isBots ? { route: "bots" } : {}),
     kind,
     roomId,
@@ -247,14 +270,13 @@ export async function routeGatewayRequest(
     ...(playerId !== undefined ? { playerId } : {}),
     ...(address !== undefined ? { address } : {}),
     ...(reservation !== undefined ? { reservation } : {}),
-    ...(relay !== undefined ? { relay } : {}),
-  });
-  const forward = new Request(request.url, { method: request.method, headers });
-  if (gateKey === undefined) return roomAnswer(request, await stub.fetch(forward));
+  };
+  const join = (): Promise<Response> => joinRoom(env, request, headers, meta, relay);
+  if (gateKey === undefined) return roomAnswer(request, await join());
   gate.forwarded(gateKey);
   let response: Response;
   try {
-    response = await stub.fetch(forward);
+    response = await join();
   } catch (e) {
     gate.answered(gateKey, null, 0, 0, Date.now());
     throw e;

@@ -5,22 +5,35 @@
  * reports the room's status to that matchmaker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, BusyMeter, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { admissionReply, botsReply, BusyMeter, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomCheckpoint, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
-import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { CloseCode, JSON_KEEPALIVE } from "@tikron/protocol";
 import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
 import { matchmakerStub } from "./matchmakerRpc";
 import { RelayObjectSide } from "./relayHost";
-import { relaysFor, type RelayObjectStats, type RelaysEnv } from "./relayLink";
+import { promotionDue, relayedFromStart, relaysFor, type RelayObjectStats, type RelayPlan, type RelaysEnv } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
 import { RoomRecorder, type RecordDatabase } from "./roomRecords";
-import { readRoomMeta, type RoomRequestMeta } from "./roomRequest";
+import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
 
 /** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
 const CHECKPOINT_KEY = "room:checkpoint";
+/**
+ * The checkpoint as this object stores it: a relayed room's says over how many relays, so a
+ * room promoted past its threshold comes back from a restart relayed (its relays link again to
+ * a simulation), whatever the rule says for a room made anew. It lives and dies with the
+ * checkpoint: a room let go empty is made single again.
+ */
+type StoredCheckpoint = RoomCheckpoint & { relays?: number };
+
+/** The relay count a stored checkpoint names (0: the room was not relayed, or nothing is stored). */
+function storedRelays(saved: unknown): number {
+  const k = (saved as StoredCheckpoint | undefined)?.relays;
+  return Number.isInteger(k) && (k as number) >= 1 ? (k as number) : 0;
+}
 /**
  * Storage key of the game's store (`ctx.store`, `Room.storeSnapshot()`): written with the
  * checkpoint, but kept when the room empties (the next room under this id starts from it).
@@ -80,6 +93,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly busy = new BusyMeter();
   /** A relayed room (`relays` ≥ 1): its simulation (whose room is {@link room}), else null. */
   private simulation: RelaySimulation | null = null;
+  /** The current room's relays when it is relayed (its {@link simulation}'s), else 0. */
+  private relayedOver = 0;
+  /** How the current room is relayed by the rule (`relaysFor`): a threshold makes it promote itself. */
+  private plan: RelayPlan = { relays: 0, at: 0 };
+  /** A promotion asked for by a seat and not run yet. */
+  private promotion: ReturnType<typeof setTimeout> | null = null;
   /** The overrides the current room was made with (its relays make their mirrors with them). */
   private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
@@ -197,11 +216,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (meta.route === "relay-link") return this.relayLink(meta);
     if (meta.relay !== undefined) return this.asRelay.join(meta);
-    // A relayed room's clients come through its relays: a join the gateway did not route to one
-    // (a `relays=0` override, or `ROOM_RELAYS` changed under a live room) lands here.
-    if (this.simulation) return new Response(`room ${meta.kind}:${meta.roomId} is relayed: its joins go through its relays`, { status: 409 });
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
+    // A relayed room's clients come through its relays: a join the gateway sent here (a room
+    // promoted past its threshold; a `relays=0` override, or `ROOM_RELAYS` changed under a live
+    // room) is answered with its relay count, and the gateway sends it on to one of them.
+    if (this.simulation) return relayedAnswer(this.relayedOver);
     const refusal = room.admitSocket(meta.playerId, meta.address);
     if (refusal) return toResponse(admissionReply(refusal));
     const pair = new WebSocketPair();
@@ -334,12 +354,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     });
   }
 
-  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
+  /** The room, made from `meta` when there is none (relayed over `promoteTo` relays when given: a promotion). */
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit, promoteTo = 0): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
     const hooks: RoomHooks = {
-      onSeated: (connId, ticket) => this.sockets?.seated(connId, ticket),
+      onSeated: (connId, ticket) => {
+        this.sockets?.seated(connId, ticket);
+        this.promoteWhenDue();
+      },
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.checkpointDue(soon),
       onSessionEnd: (record) => {
@@ -369,10 +393,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       busy: this.busy,
     };
     // Relayed by the same rule the gateway routes by, so a room the matchmaker makes (no join URL
-    // in sight) is a simulation when its kind is relayed.
-    const simulation = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options.relays) >= 1 ? createSimulation(def as GameDefinition, request) : null;
+    // in sight) is a simulation when its kind is relayed from the start, and promotes itself at
+    // its threshold; a checkpoint of a relayed room (a promoted one too) comes back relayed.
+    const plan = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options);
+    const relays = promoteTo || storedRelays(this.savedCheckpoint) || (relayedFromStart(plan) ? plan.relays : 0);
+    const simulation = relays >= 1 ? createSimulation(def as GameDefinition, request) : null;
     const room = simulation ? simulation.room : createRoom(def, request);
     this.simulation = simulation;
+    this.relayedOver = simulation ? relays : 0;
+    this.plan = plan;
     this.roomMadeWith = { options: meta.options, params: meta.params };
     this.relayLinks.clear();
     this.room = room;
@@ -387,6 +416,62 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.savedCheckpoint = undefined;
     }
     return room;
+  }
+
+  /**
+   * A seat was taken: a room whose seats reach its plan's threshold is promoted, on a turn of
+   * its own (the seat's welcome, sent in this one, goes out before its socket is closed).
+   */
+  private promoteWhenDue(): void {
+    const room = this.room;
+    if (!room || this.promotion !== null || !promotionDue(this.plan, this.simulation !== null, room.seatCount)) return;
+    this.promotion = setTimeout(
+      this.busy.wrap(() => {
+        this.promotion = null;
+        if (this.room === room && promotionDue(this.plan, this.simulation !== null, room.seatCount)) this.promote(room);
+      }),
+      0,
+    );
+  }
+
+  /**
+   * Promotes the single room to a relayed one (AGENTS.md "Relays", "Promotion"), as a restart
+   * would bring it back, without one: its checkpoint (seats, tokens, last seqs, listing, the
+   * world when periodic checkpoints are on) is restored into a simulation made in its place with
+   * the same overrides, store, bans and pending seat reservations; the old room is handed over
+   * (its sockets closed with `going_away`, which the SDK answers by reconnecting at once with
+   * its token, its timers stopped, nothing freed or disposed), and the clients come back through
+   * the gateway, which the room's object now answers with `relayedAnswer`, via relays into their
+   * held seats. The new room's epoch is new, as after a restart. A relayed room stays relayed
+   * while it lives.
+   */
+  private promote(old: HostedRoom): void {
+    const relays = this.plan.relays;
+    const seats = old.seatCount;
+    // The old room's store (and a checkpoint the simulation's replaces below) is written first.
+    this.saveCheckpoint();
+    this.savedCheckpoint = old.checkpoint();
+    this.savedBans = old.activeBans();
+    const reserved = old.pendingReservations();
+    const reporter = this.reporter;
+    this.room = null;
+    let made: HostedRoom | null;
+    try {
+      made = this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
+    } catch (e) {
+      // A game that cannot be relayed (its sync names no world): the single room goes on as it
+      // was, and is not promoted again. Nothing of the old room was touched yet.
+      this.room = old;
+      this.savedCheckpoint = undefined;
+      this.plan = { relays: 0, at: 0 };
+      console.error(`[room ${old.kind}:${old.roomId}] not promoted: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    reporter?.stop();
+    made?.holdReservations(reserved);
+    old.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
+    this.saveCheckpoint();
+    console.log(`[room ${old.kind}:${old.roomId}] promoted at ${seats} seats: relayed over ${relays} relays`);
   }
 
   /** After hibernation the object is new but its sockets are not: rebuild the room, re-seat them. */
@@ -434,7 +519,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (!room) return;
     const storage = this.ctx.storage;
     const opts = { allowUnconfirmed: !confirmed };
-    const writes: Promise<unknown>[] = [room.seatCount === 0 ? storage.delete(CHECKPOINT_KEY, opts) : storage.put(CHECKPOINT_KEY, room.checkpoint(), opts)];
+    const checkpoint = (): StoredCheckpoint => (this.relayedOver > 0 ? { ...room.checkpoint(), relays: this.relayedOver } : room.checkpoint());
+    const writes: Promise<unknown>[] = [room.seatCount === 0 ? storage.delete(CHECKPOINT_KEY, opts) : storage.put(CHECKPOINT_KEY, checkpoint(), opts)];
     if (room.storeVersion !== this.savedStoreVersion) {
       const store = room.storeSnapshot();
       this.savedStoreVersion = room.storeVersion;
@@ -463,6 +549,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.reporter?.stop();
       this.room = null;
       this.simulation = null;
+      this.relayedOver = 0;
       this.relayLinks.clear();
       this.sockets = null;
       this.reporter = null;

@@ -60,3 +60,22 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     return null;
   }
 }
+
+/**
+ * Header of a room object's answer to a join that reached a relayed room's own object (a room
+ * promoted past its threshold, see relayLink.ts `promotionDue`): the room's relay count. The
+ * gateway re-sends the join to one of those relays; no client ever sees this answer.
+ */
+export const ROOM_RELAYED_HEADER = "x-tikron-relayed";
+
+/** The answer "this room is relayed over `relays` relays; send the join to one" (421, internal). */
+export function relayedAnswer(relays: number): Response {
+  return new Response(`relayed over ${relays} relays`, { status: 421, headers: { [ROOM_RELAYED_HEADER]: String(relays) } });
+}
+
+/** The relay count a {@link relayedAnswer} names; 0 for any other answer. */
+export function readRelayedAnswer(response: Response): number {
+  if (response.status !== 421) return 0;
+  const k = Number(response.headers.get(ROOM_RELAYED_HEADER));
+  return Number.isInteger(k) && k >= 1 ? k : 0;
+}

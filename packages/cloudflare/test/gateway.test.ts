@@ -2,7 +2,7 @@ import { admissionReply, type GameDefinition } from "@tikron/core";
 import { CloseCode, readCloseReason } from "@tikron/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { GATE_REFUSAL_DELAY_MS, routeGatewayRequest, type GatewayEnv } from "../src/gateway";
-import { readRoomMeta, ROOM_META_HEADER } from "../src/roomRequest";
+import { readRoomMeta, relayedAnswer, ROOM_META_HEADER } from "../src/roomRequest";
 import { mintRoomTicket } from "@tikron/core/ticket";
 
 // Node has no WebSocketPair and no 101 responses: a refused upgrade shows up here as the close it would get.
@@ -15,14 +15,14 @@ const games = { agar: { kind: "agar", defaults: {}, create: () => null as never 
 const BASE = "https://rooms.example.com";
 
 /** A Worker env whose Durable Object namespace records what reaches it. */
-function env(vars: Partial<GatewayEnv> = {}) {
+function env(vars: Partial<GatewayEnv> = {}, answer: (name: string) => Response = () => new Response("routed", { status: 200 })) {
   const routed: { name: string; request: Request }[] = [];
   const ROOMS = {
     idFromName: (name: string) => ({ name }),
     get: (id: { name: string }) => ({
       fetch: async (request: Request) => {
         routed.push({ name: id.name, request });
-        return new Response("routed", { status: 200 });
+        return answer(id.name);
       },
     }),
   };
@@ -425,5 +425,39 @@ describe("gateway routing: relayed rooms (DEV_MODE relays=K)", () => {
     expect(new Set(names.slice(0, 3)).size).toBe(1);
     expect(new Set(names.slice(3)).size).toBe(1);
     expect(names.every((n) => /^agar:r1#relay[0-2]$/.test(n))).toBe(true);
+  });
+
+  it("sends a join of a kind relayed from a threshold (K@N) to the room's object, and on to a relay when the object answers that the room is relayed now", async () => {
+    // The room's object is promoted: it answers every join with its relay count.
+    const promoted = env({ ROOM_RELAYS: "agar=2@150" }, (name) => (name === "agar:p1" ? relayedAnswer(2) : new Response("routed", { status: 200 })));
+    for (const who of ["alice", "bob", "alice"]) {
+      const res = await call(`/rooms/agar/p1?ticket=${await ticketFor("p1", who)}`, promoted);
+      expect(res.status).toBe(200);
+    }
+    const names = promoted.routed.map((r) => r.name);
+    expect(names.filter((n) => n === "agar:p1")).toHaveLength(3);
+    const relayed = promoted.routed.filter((r) => r.name !== "agar:p1");
+    expect(relayed.map((r) => r.name).every((n) => /^agar:p1#relay[01]$/.test(n))).toBe(true);
+    // One identity, one relay; the metadata names it, and the join is otherwise the same.
+    expect(relayed[2]!.name).toBe(relayed[0]!.name);
+    for (const r of relayed) {
+      const meta = readRoomMeta(r.request.headers)!;
+      expect(r.name).toBe(`agar:p1#relay${meta.relay}`);
+      expect(meta.playerId).toMatch(/^(alice|bob)$/);
+      expect(r.request.headers.get("upgrade")).toBe("websocket");
+    }
+    // The object's first answer carried no relay index.
+    expect(readRoomMeta(promoted.routed[0]!.request.headers)!.relay).toBeUndefined();
+    // Not promoted yet: the room's object takes the join itself; stats always stay there.
+    const single = env({ ROOM_RELAYS: "agar=2@150" });
+    await call(`/rooms/agar/p2?ticket=${await ticketFor("p2", "carol")}`, single);
+    expect(single.routed.map((r) => r.name)).toEqual(["agar:p2"]);
+    const dev = env({ DEV_MODE: "true" }, () => relayedAnswer(2));
+    expect((await call("/rooms/agar/p3/stats?relays=2&relayAt=4", dev, {})).status).toBe(421);
+    expect(dev.routed.map((r) => r.name)).toEqual(["agar:p3"]);
+    // A DEV_MODE threshold goes to the room's object the same way.
+    await call("/rooms/agar/p3?relays=2&relayAt=4", dev);
+    expect(dev.routed.at(-2)!.name).toBe("agar:p3");
+    expect(dev.routed.at(-1)!.name).toMatch(/^agar:p3#relay[01]$/);
   });
 });

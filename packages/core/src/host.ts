@@ -13,6 +13,7 @@ import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
 import type { AdmissionRefusal } from "./room/admission";
+import type { PendingReservation } from "./room/seatReservations";
 import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
@@ -338,4 +339,20 @@ export interface HostedRoom {
    * game may still defer work and change its store then. Idempotent.
    */
   dispose(code?: number, reason?: string): void;
+  /**
+   * Stops the room for another one the host made from its {@link checkpoint} in its place (a
+   * room promoted to a relayed room): every socket closes with `code` and the reason (a code the
+   * SDK reconnects on at once, `going_away`), and then every timer stops. Unlike
+   * {@link dispose}, nothing ends: no seat is freed, no session record is written, the game
+   * hears no `onDispose` (its world goes on in the other room). The room is dead afterwards.
+   * Idempotent; no-op after `dispose`.
+   */
+  handOver(code: number, reason: string): void;
+  /** The seat reservations still pending (a room handing over passes them to the one in its place). */
+  pendingReservations(): PendingReservation[];
+  /**
+   * Holds seats a room this one took the place of had reserved (its {@link pendingReservations}),
+   * each for the time it had left: the matchmaker's players who were on their way still get in.
+   */
+  holdReservations(pending: readonly PendingReservation[]): void;
 }

@@ -9,7 +9,7 @@ export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, Se
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit, type SavedListing } from "./room/roomListing";
-export type { ReservationCounts } from "./room/seatReservations";
+export type { ReservationCounts, PendingReservation } from "./room/seatReservations";
 export { ADMISSION_CLOSE_HEADER, admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";

@@ -32,7 +32,7 @@ import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "./roomSta
 import type { RoomStatus } from "./match/roomStatus";
 import type { SeatAnswer, SeatRequest } from "./match/roomPort";
 import { RoomListing } from "./room/roomListing";
-import { SeatReservations } from "./room/seatReservations";
+import { SeatReservations, type PendingReservation } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
 import { perfNow } from "./durationStats";
 import { SlicedFlush } from "./room/slicedFlush";
@@ -461,6 +461,26 @@ export class Room implements HostedRoom {
   restoreBans(bans: readonly AdminBan[]): void {
     const now = this.clock.now();
     for (const b of bans) if (b.until > now) this.bans.add(b.identity, b.until, b.reason, now);
+  }
+
+  pendingReservations(): PendingReservation[] {
+    return this.reservations.list();
+  }
+
+  holdReservations(pending: readonly PendingReservation[]): void {
+    for (const r of pending) if (r.ttlMs > 0) this.reservations.add(r.id, r.identity, r.ttlMs);
+  }
+
+  handOver(code: number, reason: string): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    // Sockets first: each closes as a dropped socket's (its seat held, arming the seats' expiry),
+    // then every timer stops, that expiry's too, so no seat is freed and no session ends here.
+    this.sockets.closeAll(code, reason);
+    this.scheduler.stop();
+    this.flushing.finish();
+    this.seating.stop();
+    this.reservations.clear();
   }
 
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {

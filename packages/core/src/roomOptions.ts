@@ -102,6 +102,12 @@ export interface RoomOptions {
    * the frames (relay/, AGENTS.md "Relays"). Only games whose binary sync names its `world`.
    */
   relays: number;
+  /**
+   * Seats at which a room with `relays` ≥ 1 becomes relayed (DEV_MODE `relayAt=N`; a deployment's
+   * `ROOM_RELAYS="kind=K@N"`): below it the room's own object holds its sockets (no hop); the
+   * seat that brings it to N promotes it, once (AGENTS.md "Relays"). 0: relayed from its start.
+   */
+  relayAt: number;
 }
 
 /** Defaults shared by every room kind unless a game overrides them. */
@@ -137,6 +143,7 @@ export const defaultRoomOptions: RoomOptions = {
   bots: 0,
   checkpointMs: 5_000,
   relays: 0,
+  relayAt: 0,
 };
 
 /**

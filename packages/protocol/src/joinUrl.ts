@@ -42,6 +42,8 @@ export interface RoomOptionOverrides {
   checkpointMs?: number;
   /** Relay objects holding the room's sockets (0: the room holds its own; see AGENTS.md "Relays"). */
   relays?: number;
+  /** Seats at which a room with relays becomes relayed (0: from its start; see AGENTS.md "Relays"). */
+  relayAt?: number;
 }
 
 /** Game-level knobs a join URL may override (world size, AOI radius). */
@@ -84,6 +86,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   bots: { min: 0, max: 200, integer: true },
   checkpointMs: { min: 0, max: 600_000, integer: true },
   relays: { min: 0, max: MAX_RELAYS, integer: true },
+  relayAt: { min: 0, max: 1000, integer: true },
 };
 const PARAMS: Readonly<Record<keyof GameParamOverrides, Range>> = {
   world: { min: 100, max: 100_000 },

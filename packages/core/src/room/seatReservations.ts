@@ -9,6 +9,16 @@ interface Reservation {
   timer: TimerHandle;
 }
 
+/** A reservation still pending, as a room handing over to another passes it on (`Room.pendingReservations`). */
+export interface PendingReservation {
+  /** The reservation id (the one its join names). */
+  id: string;
+  /** The identity it is held for. */
+  identity: string;
+  /** How long it is still held (ms). */
+  ttlMs: number;
+}
+
 /** What happened to reservations, for `tk:stats` (`reservations.*`). */
 export interface ReservationCounts {
   /** Seats reserved. */
@@ -99,6 +109,12 @@ export class SeatReservations {
     this.clock.clearTimer(r.timer);
     this.pending.delete(id);
     if (this.byIdentity.get(r.identity) === id) this.byIdentity.delete(r.identity);
+  }
+
+  /** The reservations pending now, each with the time it has left. */
+  list(): PendingReservation[] {
+    const now = this.clock.now();
+    return [...this.pending].map(([id, r]) => ({ id, identity: r.identity, ttlMs: Math.max(0, r.expiresAt - now) }));
   }
 
   /** Gives every reservation up (room shutdown). */
