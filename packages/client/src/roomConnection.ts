@@ -17,6 +17,8 @@ import {
   binaryDialect,
   closeName,
   readCloseReason,
+  type AnswerMessage,
+  type AnswerReader,
   type AnyGameTypes,
   type ClientDialect,
   type EventOf,
@@ -83,10 +85,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #Impl: WebSocketConstructor;
   readonly #policy: ReconnectPolicy;
   /**
-   * @internal Takes the room's answers (REPLY, STATS) when `withMessages` gave the
-   * connection requests; without it they are dropped (none were asked).
+   * @internal Reads and takes the room's answers (REPLY, STATS) once `withMessages` gave the
+   * connection requests; without it they are dropped unread (none were asked).
    */
-  declare _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
+  declare _answers?: { read: AnswerReader; take(m: AnswerMessage): void };
   /** @internal The game's room messages: a type for `withMessages` (never set). */
   declare readonly _messages?: M;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
@@ -445,12 +447,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const st = this.#counters;
     st.messagesIn++;
     st.bytesIn += byteSize(data);
-    const m = this.#dialect.decode(data);
+    const answers = this._answers;
+    const m = this.#dialect.decode(data, answers ? answers.read : null);
     if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
-    if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
+    // Every message counts toward receipts, an answer left unread (null) too; a keepalive does not.
+    if (m?.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
       this.#post(this.#dialect.receipt(this.#receipts.messages, this.#receipts.units));
     }
-    switch (m.kind) {
+    switch (m?.kind) {
       case "welcome":
         return this.#onWelcome(m);
       case "frame":
@@ -462,7 +466,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
         return;
       case "stats":
       case "reply":
-        return this._answer?.(m);
+        return answers!.take(m);
       case "cadence": {
         // The room's new rates: the welcome's copy follows them, and so does interpolation.
         if (this.#status !== "joined") return;

@@ -189,13 +189,28 @@ export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, jso
  */
 const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence", "notice"];
 
+/** The answers to a client's requests: a STATS or a REPLY. */
+export type AnswerMessage = StatsMessage | ReplyMessage;
+
 /**
- * Reads the body of a welcome, error, pong, stats, reply, cadence or notice message from either dialect's fields
- * (a frame's sections differ too much between them, so each dialect reads its own). Throws
- * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
- * is not JSON.
+ * Reads the body of an answer to a request (STATS, REPLY) from either dialect's fields. Apart
+ * from {@link readServerBody} so that a client that never asks bundles no reader of answers:
+ * it passes none, and an answer it did not ask for is not read.
  */
-export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMessage, { kind: "frame" }> {
+export type AnswerReader = (kind: AnswerMessage["kind"], f: ServerFields) => AnswerMessage;
+
+/** The {@link AnswerReader} of both dialects: a STATS snapshot or a REPLY. */
+export const readAnswer: AnswerReader = (kind, f) =>
+  kind === "stats" ? { kind, requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") } : readReply(f);
+
+/**
+ * Reads the body of a welcome, error, pong, cadence or notice message from either dialect's
+ * fields, and of a stats or reply message with `answers` (null: not read, null returned; a
+ * client that asked nothing drops them). A frame's sections differ too much between the
+ * dialects, so each reads its own. Throws {@link DecodeError} (`unknown_kind` for any other
+ * `kind`), or a SyntaxError for JSON text that is not JSON.
+ */
+export function readServerBody(kind: string, f: ServerFields, answers: AnswerReader | null): Exclude<ServerMessage, { kind: "frame" }> | null {
   switch (kind) {
     case "welcome": {
       const head = {
@@ -225,9 +240,8 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
     case "pong":
       return { kind: "pong", clientTime: f.finiteF64("ct"), serverTime: f.finiteF64("st") };
     case "stats":
-      return { kind: "stats", requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") };
     case "reply":
-      return readReply(f);
+      return answers && answers(kind, f);
     case "cadence":
       return { kind: "cadence", tickMs: f.u16("tickMs"), syncIntervalMs: f.u16("syncIntervalMs") };
     case "notice":
@@ -237,14 +251,22 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
 }
 
 /**
- * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
- * {@link DecodeError}, `bad_json` when a STATS, REPLY or NOTICE value is not JSON.
+ * Decodes one binary server→client frame, every kind. Never throws: a malformed frame comes back
+ * as a {@link DecodeError}, `bad_json` when a STATS, REPLY or NOTICE value is not JSON.
  */
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
+  return decodeServerBytes(bytes, readAnswer)!;
+}
+
+/**
+ * {@link decodeServerMessage} with the answers to requests read by `answers`, or, with null, not
+ * read at all (null comes back for them: a client that asked nothing drops them unread).
+ */
+export function decodeServerBytes(bytes: Uint8Array, answers: AnswerReader | null): ServerMessage | DecodeError | null {
   try {
     const r = new BinaryReader(bytes);
     const kind = r.u8();
-    let msg: ServerMessage;
+    let msg: ServerMessage | null;
     if (kind === Kind.Frame) {
       const flags = r.u8();
       if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
@@ -260,9 +282,9 @@ export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeEr
       const hasState = (flags & FrameFlag.Delta) !== 0;
       msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
     } else {
-      msg = readServerBody(SERVER_KINDS[kind - Kind.Welcome] ?? `0x${kind.toString(16)}`, r);
+      msg = readServerBody(SERVER_KINDS[kind - Kind.Welcome] ?? `0x${kind.toString(16)}`, r, answers);
     }
-    r.expectEnd();
+    if (msg) r.expectEnd();
     return msg;
   } catch (e) {
     if (e instanceof DecodeError) return e;

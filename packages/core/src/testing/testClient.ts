@@ -6,6 +6,7 @@ import {
   RequestError,
   encodeInputs,
   isDecodeError,
+  readAnswer,
   requestsOf,
   type AnyGameTypes,
   type DecodedServerMessage,
@@ -208,7 +209,7 @@ export class TestClient<G extends AnyGameTypes> {
     if (this.#fault) throw this.#fault;
     const socket = this.#socket;
     for (const data of socket.inbox.splice(0)) {
-      const m = this.#types.dialect.decode(data);
+      const m = this.#types.dialect.decode(data, readAnswer)!;
       if (isDecodeError(m)) this.#fail(`a message does not decode (${m.code}: ${m.message})`);
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
