@@ -59,6 +59,8 @@ describe("SDK browser bundle", () => {
     // The requests' encoders (MESSAGE, STATS) come with withMessages, not with the dialect.
     expect(bytesOf(messages!, "packages/protocol/src/roomMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/roomMessages.ts"));
     expect(bytesOf(messages!, "packages/protocol/src/clientMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/clientMessages.ts"));
+    // So do the readers of the room's answers (readAnswer: STATS; readReply: REPLY).
+    expect(bytesOf(messages!, "packages/protocol/src/serverMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/serverMessages.ts") + 50);
     expect(bytesOf(batching!, "packages/client/src/inputs.ts")).toBeGreaterThan(bytesOf(plain, "packages/client/src/inputs.ts") + 150);
     expect(bytesOf(batching!, "packages/client/src/messaging.ts")).toBe(0);
     for (const r of [clock!, messages!, batching!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
