@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, jsonDialect, u8 } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, RECEIPT_EVERY_MESSAGES, defineSchema, encodeStats, jsonDialect, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import { withMessages } from "../src/messaging";
 import type { CloseInfo } from "../src/roomEvents";
@@ -91,6 +91,16 @@ describe("connect(): a message the client cannot decode", () => {
     asking.s.serverSend(bad);
     expect(asking.conn.stats.decodeErrors).toBe(1);
     await expectDroppedForGood(asking);
+  });
+
+  it("an answer left unread still counts toward the receipts the room bounds its backlog by", () => {
+    const t = setup();
+    t.s.serverSend(welcomeBytes({ schemaHash: schema.hash }));
+    const stats = encodeStats(new FrameWriter(), 1, "{}").toBytes();
+    for (let i = 1; i < RECEIPT_EVERY_MESSAGES; i++) t.s.serverSend(stats);
+    // The welcome and the unread answers make up one receipt's worth of messages.
+    expect(t.s.messages().filter((m) => m.kind === "receipt")).toEqual([expect.objectContaining({ messages: RECEIPT_EVERY_MESSAGES })]);
+    expect(t.conn.status).toBe("joined");
   });
 
   it("reports an event body the game's decoder throws on as bad_frame and drops the socket, instead of throwing out of the socket handler", async () => {
