@@ -182,7 +182,7 @@ describe("a game connection at run time", () => {
 describe("change callbacks on a game connection's state", () => {
   it("room.state reports adds, field changes with the previous value, and removes on a reconnect", () => {
     const ballSchema = defineSchema({ ball: { x: quant(0, 100, 0.5), label: string(8) } });
-    const X = ballSchema.type("ball").fields[0]!.field;
+    const X = ballSchema.types[0]!.fields[0]!.field;
     const ballGame = defineGameTypes<number>()({ kind: "balls", schema: ballSchema, encodeInput: (n, w) => w.reset().u8(n).toBytes() });
     const { Impl, sockets } = fakeSockets();
     const room = connect("ws://h/", { game: ballGame, room: "r", WebSocketImpl: Impl, now });

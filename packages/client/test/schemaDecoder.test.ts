@@ -6,7 +6,7 @@ const schema = defineSchema({
   ball: { x: quant(0, 100, 0.5), y: quant(0, 100, 0.5), label: string(8) },
   tag: { color: u8() },
 });
-const X = schema.type("ball").fields[0]!.field;
+const X = schema.types[0]!.fields[0]!.field;
 
 /** One enter of a ball (id, x, y, label), written the way the server's encoder lays it out. */
 function enterBall(id: number, x: number, y: number, label: string): Uint8Array {
