@@ -88,7 +88,7 @@ export const binaryDialect: ClientDialect = {
   decode(data, answers) {
     if (data instanceof ArrayBuffer) return decodeServerBytes(new Uint8Array(data), answers);
     if (ArrayBuffer.isView(data)) return decodeServerBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), answers);
-    return new DecodeError("bad_value", "a binary room sent something other than bytes");
+    return new DecodeError("bad_value", "not_bytes");
   },
   hello: (token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
   input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
@@ -110,7 +110,7 @@ const text = (m: JsonClientMessage): string => JSON.stringify(m);
 export const jsonDialect: JsonDialect = {
   json: true,
   decode(data, answers) {
-    return typeof data === "string" ? decodeServerText(data, answers) : new DecodeError("bad_value", "a JSON room sent something other than text");
+    return typeof data === "string" ? decodeServerText(data, answers) : new DecodeError("bad_value", "not_text");
   },
   hello: (token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
   input: (seq, data) => text({ t: "input", seq, data }),

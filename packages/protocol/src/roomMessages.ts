@@ -122,7 +122,7 @@ export function readNotice(f: ServerFields): NoticeMessage {
 /** Reads a message or notice type name; throws {@link DecodeError} for one that is not legal. */
 function readType(f: ServerFields): string {
   const type = f.string(MAX_MESSAGE_TYPE_LENGTH, "type");
-  if (!isMessageType(type)) throw new DecodeError("bad_value", "type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  if (!isMessageType(type)) throw new DecodeError("bad_value", "bad_type");
   return type;
 }
 

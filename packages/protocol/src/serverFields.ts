@@ -40,7 +40,7 @@ export class JsonFields implements ServerFields {
     const v = this.message[key] as number;
     // Only a u32 (an integer in [0, 2^32)) comes back from `>>> 0` as itself; a number first,
     // since `>>> 0` on an object whose toString is not a function throws a TypeError.
-    if (typeof v !== "number" || v >>> 0 !== v) throw new DecodeError("bad_value", `${key} must be a u32`);
+    if (typeof v !== "number" || v >>> 0 !== v) throw new DecodeError("bad_value", `not_u32 ${key}`);
     return v;
   }
 
@@ -51,13 +51,13 @@ export class JsonFields implements ServerFields {
 
   finiteF64(key: string): number {
     const v = this.message[key];
-    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${key} must be a finite number`);
+    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `not_finite ${key}`);
     return v as number;
   }
 
   string(maxBytes: number, key: string): string {
     const v = this.message[key];
-    if (typeof v !== "string" || v.length > maxBytes) throw new DecodeError("bad_value", `${key} must be a string of at most ${maxBytes}`);
+    if (typeof v !== "string" || v.length > maxBytes) throw new DecodeError("bad_value", `not_string ${key}`);
     return v;
   }
 }

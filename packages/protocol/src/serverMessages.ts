@@ -223,7 +223,7 @@ export function readServerBody(kind: string, f: ServerFields, answers: AnswerRea
         roomEpoch: f.finiteF64("roomEpoch"),
       };
       const flags = f.u8("flags");
-      if (flags > 3) throw new DecodeError("bad_value", `welcome flags ${flags}`);
+      if (flags > 3) throw new DecodeError("bad_value", `flags ${flags}`);
       return {
         kind: "welcome",
         ...head,
@@ -247,7 +247,7 @@ export function readServerBody(kind: string, f: ServerFields, answers: AnswerRea
     case "notice":
       return readNotice(f);
   }
-  throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
+  throw new DecodeError("unknown_kind", `kind ${kind.slice(0, 32)}`);
 }
 
 /**
@@ -269,14 +269,14 @@ export function decodeServerBytes(bytes: Uint8Array, answers: AnswerReader | nul
     let msg: ServerMessage | null;
     if (kind === Kind.Frame) {
       const flags = r.u8();
-      if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
+      if (flags > 7) throw new DecodeError("bad_value", `flags ${flags}`);
       const tick = r.varuint();
       const time = r.varuint();
       const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
       const events: Uint8Array[] = [];
       if (flags & FrameFlag.Events) {
         const n = r.varuint();
-        if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
+        if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `events ${n}`);
         for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
       }
       const hasState = (flags & FrameFlag.Delta) !== 0;

@@ -160,7 +160,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   #decode(r: BinaryReader): void {
     const sections = r.u8();
-    if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `delta sections ${sections}`);
+    if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `sections ${sections}`);
     // The sections in wire order (leaves, enters, updates): each a count, then items that
     // start with an entity id.
     for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
@@ -168,17 +168,17 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       const n = r.varuint();
       // A hostile count needs no check of its own: every item takes a byte, so the loop ends
       // (truncated) at the body's end.
-      if (n === 0) throw new DecodeError("bad_value", "empty delta section");
+      if (n === 0) throw new DecodeError("bad_value", "empty_section");
       for (let i = 0; i < n; i++) {
         const id = r.varuint();
-        if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
+        if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity_id ${id}`);
         if (section === DeltaSection.Enters) {
           this.#enter(r, id);
           continue;
         }
         const e = this.#entities.get(id);
         // An entity that entered in this body is not known to its updates (see #body).
-        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
+        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `no_entity ${id}`);
         if (section === DeltaSection.Updates) {
           this.#update(r, e);
         } else {
@@ -193,11 +193,11 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #enter(r: BinaryReader, id: number): void {
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
-    if (!type) throw new DecodeError("bad_value", `unknown entity type ${typeIndex}`);
+    if (!type) throw new DecodeError("bad_value", `entity_type ${typeIndex}`);
     const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length), b: this.#body };
     for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
-    if (prev?.b === e.b) throw new DecodeError("bad_value", `entity ${id} entered twice`);
+    if (prev?.b === e.b) throw new DecodeError("bad_value", `entered_twice ${id}`);
     if (prev) this.#left.push(prev);
     this.#entities.set(id, e as Entity & AnyViewEntity<D>);
     this.#entered.push(e);
@@ -206,7 +206,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #update(r: BinaryReader, e: Entity): void {
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
-    if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
+    if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `mask ${mask >>> 0}`);
     const record = e.record;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
@@ -247,7 +247,7 @@ function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: bool
     const header = r.varuint();
     const removed = header >>> 1;
     if (header & 1) {
-      if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
+      if (removed !== 0) throw new DecodeError("bad_value", "map_reset");
       m.clear();
     }
     // Removing a key the client never had is allowed: the server may not know it was never sent.
@@ -255,6 +255,6 @@ function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: bool
   }
   const n = r.varuint();
   for (let i = 0; i < n; i++) m.set(readMapKey(r), dequantize(f.value!, readScalarFull(r, f.value!)));
-  if (whole && n !== m.size) throw new DecodeError("bad_value", "map repeats a key");
-  if (m.size > f.maxLen) throw new DecodeError("too_large", `map of ${m.size} keys exceeds ${f.maxLen}`);
+  if (whole && n !== m.size) throw new DecodeError("bad_value", "map_key_twice");
+  if (m.size > f.maxLen) throw new DecodeError("too_large", `long_map ${m.size}>${f.maxLen}`);
 }

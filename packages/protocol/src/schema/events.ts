@@ -83,7 +83,7 @@ export class EventSchema<V extends EventDecl = EventDecl> {
     try {
       const r = new BinaryReader(body);
       const kind = this.kinds[r.u8()];
-      if (!kind) throw new DecodeError("unknown_kind", `event kind ${body[0]} is not declared`);
+      if (!kind) throw new DecodeError("unknown_kind", `event_kind ${body[0]}`);
       const event: Record<string, unknown> = { kind: kind.name };
       for (const { name, field } of kind.fields) {
         event[name] = field.code === FieldCode.String ? readStringField(r, field) : dequantize(field, readEventScalar(r, field));
@@ -158,6 +158,6 @@ function writeEventScalar(w: FrameWriter, f: Field, q: number): void {
 function readEventScalar(r: BinaryReader, f: Field): number {
   if (f.code !== FieldCode.Quant || !(f.levels <= U8_LEVELS || twoBytes(f.levels))) return readScalarFull(r, f);
   const q = f.levels <= U8_LEVELS ? r.u8() : r.u16();
-  if (q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+  if (q >= f.levels) throw new DecodeError("bad_value", `level ${q}/${f.levels}`);
   return q;
 }

@@ -49,7 +49,7 @@ export function readScalarFull(r: BinaryReader, f: Field): number {
 
 /** `q` if it is one of the field's levels, else a `bad_value` error. */
 function level(q: number, f: Field): number {
-  if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+  if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `level ${q}/${f.levels}`);
   return q;
 }
 
@@ -99,7 +99,7 @@ export function readScalarDelta(r: BinaryReader, f: Field, base: number): number
 /** Reads a string field, enforcing its declared length. */
 export function readStringField(r: BinaryReader, f: Field): string {
   const s = r.string(f.maxLen * 3);
-  if (s.length > f.maxLen) throw new DecodeError("bad_value", `string of ${s.length} units exceeds ${f.maxLen}`);
+  if (s.length > f.maxLen) throw new DecodeError("bad_value", `long_string ${s.length}>${f.maxLen}`);
   return s;
 }
 
@@ -119,6 +119,6 @@ export function writeMapChangeHeader(w: BinaryWriter, removedCount: number, rese
  */
 export function readMapKey(r: BinaryReader): number {
   const k = r.varuint();
-  if (k > 0x7fffffff) throw new DecodeError("bad_value", `map key ${k} out of range`);
+  if (k > 0x7fffffff) throw new DecodeError("bad_value", `map_key ${k}`);
   return k;
 }
