@@ -23,12 +23,13 @@ export interface BackoffOptions {
  * timers: the caller asks for the next delay and schedules it itself.
  */
 export class Backoff {
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
   /** First step of the exponential schedule (ms). */
-  readonly baseMs: number;
+  declare readonly baseMs: number;
   /** Cap on the jittered part of any delay (ms). */
-  readonly maxMs: number;
+  declare readonly maxMs: number;
   /** Delays handed out before {@link next} reports exhaustion (may be Infinity). */
-  readonly maxAttempts: number;
+  declare readonly maxAttempts: number;
   readonly #random: () => number;
   #attemptCount = 0;
 

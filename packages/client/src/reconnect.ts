@@ -64,7 +64,7 @@ export function isRetryableClose(code: number): boolean {
  */
 export class ReconnectPolicy extends Backoff {
   /** False when reconnecting was turned off (`reconnect: false`). */
-  readonly enabled: boolean;
+  declare readonly enabled: boolean;
 
   constructor(options: ReconnectOptions | false = {}) {
     super(options || {});

@@ -72,8 +72,11 @@ type Events<S> = RoomEvents<S, any, any>;
  * message names could not pass where any name may be sent.
  */
 export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
+  /** The server the connection was opened against (`connect`'s `url`). */
+  declare readonly baseUrl: string;
   /** The state decoder in use. */
-  readonly decoder: StateDecoder<S>;
+  declare readonly decoder: StateDecoder<S>;
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   readonly #game: AnyGameTypes | null;
@@ -127,10 +130,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
   constructor(
     /** The server the connection was opened against (`connect`'s `url`). */
-    readonly baseUrl: string,
+    baseUrl: string,
     options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
     super();
+    this.baseUrl = baseUrl;
     this.#opts = options;
     const now = (this.#now = options.now ?? (() => performance.now()));
     const game = "game" in options ? options.game : null;

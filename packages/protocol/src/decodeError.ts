@@ -6,8 +6,9 @@
  * in prose: every word of it ships in each game's page.
  */
 export class DecodeError extends Error {
+  // Declared, not defined: as an ES2022 class field the name would be emitted twice (see Field).
   /** Machine-readable cause: `truncated`, `unknown_kind`, `bad_value`, `too_large`, ... */
-  readonly code: DecodeErrorCode;
+  declare readonly code: DecodeErrorCode;
   constructor(code: DecodeErrorCode, message: string) {
     super(message);
     this.name = "DecodeError";
