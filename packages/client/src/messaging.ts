@@ -1,6 +1,7 @@
 import {
   MAX_MESSAGE_PAYLOAD_CHARS,
   RequestError,
+  errorName,
   isMessageType,
   readAnswer,
   requestsOf,
@@ -66,7 +67,7 @@ export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>)
   c._answers = {
     read: readAnswer,
     take: (m) =>
-      m.kind === "stats" ? settle(m.requestId, m.stats) : settle(m.requestId, m.value, m.code ? new RequestError(m.name, m.reason, m.retryAfterMs) : undefined),
+      m.kind === "stats" ? settle(m.requestId, m.stats) : settle(m.requestId, m.value, m.code ? new RequestError(errorName(m.code), m.reason, m.retryAfterMs) : undefined),
   };
   // An answer can only come on the socket that asked: every close fails what is open.
   c.on("close", (e) => {

@@ -10,6 +10,7 @@
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
+  BAD_TOKEN_ERROR,
   CloseCode,
   DecodeError,
   PROTOCOL_VERSION,
@@ -563,12 +564,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
 
   #onServerError(m: Extract<Incoming, { kind: "error" }>): void {
     if (m.retryAfterMs > this.#retryAfterMs) this.#retryAfterMs = m.retryAfterMs;
-    if (m.name === "bad_token") {
+    if (m.code === BAD_TOKEN_ERROR) {
       // The held seat is gone: the next attempt joins as a new player instead of insisting.
       this.#tokenRejected = true;
       this.#token = "";
     }
-    this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
+    this.#emitStill("error", { code: m.code, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
   }
 
   /**
@@ -590,10 +591,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   }
 
   /**
-   * Reports an `error` event: a local one (code 0) unless the server's code and pause are given.
-   * False when a listener closed, reconnected or switched the connection meanwhile.
+   * Reports a local problem as an `error` event (code 0, named). False when a listener closed,
+   * reconnected or switched the connection meanwhile.
    */
-  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): boolean {
-    return this.#emitStill("error", { code, name, reason, retryAfterMs, local });
+  #error(name: string, reason: string): boolean {
+    return this.#emitStill("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 }

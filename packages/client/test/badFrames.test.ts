@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, RECEIPT_EVERY_MESSAGES, defineSchema, encodeStats, jsonDialect, u8 } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, errorName, PROTOCOL_VERSION, RECEIPT_EVERY_MESSAGES, defineSchema, encodeStats, jsonDialect, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import { withMessages } from "../src/messaging";
 import type { CloseInfo } from "../src/roomEvents";
@@ -27,7 +27,7 @@ function setup(opts: { json?: boolean; decodeEvent?: (b: unknown) => unknown; me
   const errors: string[] = [];
   const closes: CloseInfo[] = [];
   const states: number[] = [];
-  conn.on("error", (e) => errors.push(`${e.name}${e.local ? "" : " (server)"}`));
+  conn.on("error", (e) => errors.push(`${e.name ?? errorName(e.code)}${e.local ? "" : " (server)"}`));
   conn.on("close", (c) => closes.push(c));
   conn.on("state", (s) => states.push(s.tick));
   const s: FakeSocket = sockets[0]!;
@@ -150,7 +150,7 @@ describe("connect(): a welcome flagged JSON on a binary connection", () => {
   it("still has its schema hash checked (the flag must not let a mismatched decoder through)", async () => {
     const t = setup();
     const errors: string[] = [];
-    t.conn.on("error", (e) => errors.push(e.name));
+    t.conn.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
     t.s.serverSend(welcomeBytes({ json: true, schemaHash: schema.hash + 1 }));
     expect(t.conn.status).toBe("closed");
     expect(errors).toEqual(["schema_mismatch"]);

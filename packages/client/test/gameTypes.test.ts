@@ -13,6 +13,7 @@ import {
   bool,
   defineEvents,
   defineGameTypes,
+  errorName,
   defineNotices,
   defineSchema,
   encodeNotice,
@@ -153,7 +154,7 @@ describe("a game connection at run time", () => {
     const room = connect("ws://h/", { game: shipGame, room: "r1", WebSocketImpl: Impl, now });
     conns.push(room);
     const errors: string[] = [];
-    room.on("error", (e) => errors.push(e.name));
+    room.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
     sockets[0]!.serverOpen();
     sockets[0]!.serverSend(welcomeBytes({ schemaHash: (schema.hash + 1) >>> 0 }));
     expect(errors).toEqual(["schema_mismatch"]);
@@ -276,7 +277,7 @@ describe("declared events and notices on a game connection", () => {
     const room = connect("ws://h/", { game: duel, room: "r1", WebSocketImpl: Impl, now, reconnect: false });
     conns.push(room);
     const errors: string[] = [];
-    room.on("error", (e) => errors.push(`${e.name}: ${e.reason}`));
+    room.on("error", (e) => errors.push(`${e.name ?? errorName(e.code)}: ${e.reason}`));
     // Events are decoded for their listeners (nobody listening, nothing is decoded).
     room.on("event", () => {});
     sockets[0]!.serverOpen();

@@ -2,6 +2,12 @@
  * Error codes carried by ERROR frames, and the WebSocket close codes the server uses.
  * AGENTS.md documents both tables; keep them in step.
  */
+/**
+ * {@link ErrorCode}'s `bad_token`, alone: the one code a client acts on by number, named here
+ * so a page checks it without bundling the table.
+ */
+export const BAD_TOKEN_ERROR = 14;
+
 export const ErrorCode = {
   /** Undecodable frame, or a frame in the wrong wire format. */
   bad_frame: 1,
@@ -30,7 +36,7 @@ export const ErrorCode = {
   /** A second hello on a seated socket. */
   already_joined: 13,
   /** Reserved; never sent (an unknown token gets a fresh seat). */
-  bad_token: 14,
+  bad_token: BAD_TOKEN_ERROR,
   /** A room message of a type the game does not handle. */
   unknown_message: 15,
   /** A room message whose payload is over `MAX_MESSAGE_PAYLOAD_CHARS`. */

@@ -60,10 +60,8 @@ export interface ReplyMessage {
   kind: "reply";
   /** The request's id. */
   requestId: number;
-  /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with. */
+  /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with (`errorName(code)` names it). */
   code: number;
-  /** Refusals: the code's {@link ErrorName}; empty on success. */
-  name: string;
   /** Refusals: how long to wait before asking again (ms), 0 for no hint. */
   retryAfterMs: number;
   /** Refusals: a human-readable reason; empty on success. */
@@ -141,7 +139,7 @@ export function readRoomMessage(r: BinaryReader): RoomMessage {
 export function readReply(r: ServerFields): ReplyMessage {
   const requestId = r.varuint("id");
   const code = r.u16("code");
-  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: jsonField(r, MAX_REPLY_PAYLOAD_CHARS * 3, "data") };
+  if (code === 0) return { kind: "reply", requestId, code, retryAfterMs: 0, reason: "", value: jsonField(r, MAX_REPLY_PAYLOAD_CHARS * 3, "data") };
   return { kind: "reply", requestId, ...readRefusal(r, code), value: undefined };
 }
 

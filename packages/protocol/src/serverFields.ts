@@ -1,6 +1,5 @@
 import { BinaryReader } from "./binaryReader";
 import { DecodeError } from "./decodeError";
-import { errorName } from "./errorCodes";
 
 /*
  * One reader per server message serves both dialects: it asks a field source for each field by
@@ -79,7 +78,11 @@ export function clipReason(reason: string): string {
   return reason.length > MAX_REASON_BYTES / 3 ? reason.slice(0, MAX_REASON_BYTES / 3) : reason;
 }
 
-/** A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the code's name, the back-off and the reason. */
-export function readRefusal(f: ServerFields, code: number): { code: number; name: string; retryAfterMs: number; reason: string } {
-  return { code, name: errorName(code), retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(MAX_REASON_BYTES, "reason") };
+/**
+ * A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the back-off and the
+ * reason. Not the code's name: `errorName(code)` gives it to those who print it, so a page that
+ * never does bundles no table of names.
+ */
+export function readRefusal(f: ServerFields, code: number): { code: number; retryAfterMs: number; reason: string } {
+  return { code, retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(MAX_REASON_BYTES, "reason") };
 }

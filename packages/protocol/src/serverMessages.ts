@@ -61,10 +61,8 @@ export interface FrameMessage<Body = Uint8Array | null, Event = Uint8Array> {
 /** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
-  /** Numeric {@link ErrorCode}. */
+  /** Numeric {@link ErrorCode} (`errorName(code)` names it). */
   code: number;
-  /** The code's {@link ErrorName} (`unknown` for a code this side does not know). */
-  name: string;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;
   /** Human-readable explanation. */

@@ -4,6 +4,7 @@ import {
   MAX_INPUTS_PER_FRAME,
   MAX_INPUT_PAYLOAD_BYTES,
   RequestError,
+  errorName,
   encodeInputs,
   isDecodeError,
   readAnswer,
@@ -11,6 +12,7 @@ import {
   type AnyGameTypes,
   type DecodedServerMessage,
   type ErrorMessage,
+  type ErrorName,
   type EventOf,
   type InputOf,
   type MessageName,
@@ -98,7 +100,7 @@ export class TestClient<G extends AnyGameTypes> {
   #fault: Error | null = null;
   readonly #frames: TestFrame<EventOf<G>>[] = [];
   readonly #events: EventOf<G>[] = [];
-  readonly #errors: ErrorMessage[] = [];
+  readonly #errors: NamedError[] = [];
   readonly #notices: Notice<NoticesOf<G>>[] = [];
   readonly #messages: DecodedServerMessage[] = [];
 
@@ -164,8 +166,8 @@ export class TestClient<G extends AnyGameTypes> {
     return this.#notices;
   }
 
-  /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order. */
-  get errors(): readonly ErrorMessage[] {
+  /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order, each with its code's name. */
+  get errors(): readonly NamedError[] {
     this.receive();
     return this.#errors;
   }
@@ -214,7 +216,7 @@ export class TestClient<G extends AnyGameTypes> {
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
       else if (m.kind === "frame") this.#onFrame(m, data.length);
-      else if (m.kind === "error") this.#errors.push(m);
+      else if (m.kind === "error") this.#errors.push({ ...m, name: errorName(m.code) });
       else if (m.kind === "reply") this.#onReply(m);
       // The room's new rates: the welcome's copy follows them, as the SDK's does.
       else if (m.kind === "cadence" && this.#welcome) this.#welcome = { ...this.#welcome, tickMs: m.tickMs, syncIntervalMs: m.syncIntervalMs };
@@ -419,9 +421,12 @@ export class TestClient<G extends AnyGameTypes> {
     if (!pending) return;
     this.#pending.delete(m.requestId);
     if (m.code === 0) pending.resolve(m.value);
-    else pending.reject(new RequestError(m.name, m.reason, m.retryAfterMs));
+    else pending.reject(new RequestError(errorName(m.code), m.reason, m.retryAfterMs));
   }
 }
+
+/** An ERROR as a test client keeps it: the decoded message and its code's name (`errorName`). */
+export type NamedError = ErrorMessage & { name: ErrorName | "unknown" };
 
 /** A room message's payload as JSON text (undefined sends null, as the SDK does). */
 function jsonOf(payload: unknown): string {
