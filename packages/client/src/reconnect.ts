@@ -58,6 +58,15 @@ export function isRetryableClose(code: number): boolean {
 }
 
 /**
+ * @internal Whether a socket closed with `code` may be retried: a retryable code, or a
+ * `bad_hello` after the server refused the held token (`tokenRejected`: the seat is gone, but
+ * joining afresh can work). {@link ReconnectPolicy} and the connection both decide with it.
+ */
+export function mayRetry(code: number, tokenRejected: boolean): boolean {
+  return isRetryableClose(code) || (tokenRejected && code === CloseCode.bad_hello);
+}
+
+/**
  * Decides, close by close, whether and when to reconnect: a {@link Backoff} (its delays and
  * attempt count) with the close-code rules and the join pacing on top. Pure state: no timers, no
  * sockets, so the policy is testable on its own; the connection owns the scheduling.
@@ -79,7 +88,7 @@ export class ReconnectPolicy extends Backoff {
    */
   onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
-    if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
+    if (!mayRetry(code, !!context.tokenRejected)) return { reconnect: false, why: "fatal_code" };
     // The server's pause goes under the jitter.
     const delayMs = this.next(context.retryAfterMs);
     return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };

@@ -2,7 +2,7 @@
  * {@link RoomConnection}, the SDK's one public object. About 600 lines (a third of them doc
  * comments on the public methods and fields) because the whole life of a connection is one state
  * machine over one set of fields: the socket side (one attempt at a time, its timeout, the retry
- * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
+ * delay chosen by the reconnect rules (reconnect.ts, backoff.ts), every way a socket ends in one place) and the protocol
  * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
  * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
  * (inputs.ts), the traffic counters (stats.ts); what a page opts into follows it from outside (room
@@ -34,7 +34,8 @@ import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder"
 import { inputSender, type InputSender } from "./inputs";
 import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
-import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
+import { backoffDelay, backoffTunables, type BackoffTunables } from "./backoff";
+import { STABLE_AFTER_MS, mayRetry } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
@@ -87,7 +88,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** The `clock` option's clock sync, fed every round trip; none without it. */
   readonly #clock: ClockSync | undefined;
   readonly #Impl: WebSocketConstructor;
-  readonly #policy: ReconnectPolicy;
+  /** The `reconnect` option's backoff, or null with reconnecting off. */
+  readonly #backoff: BackoffTunables | null;
+  /** Retries since the connection was last stable (the next delay's attempt number). */
+  #failures = 0;
   /**
    * @internal Reads and takes the room's answers (REPLY, STATS) once `withMessages` gave the
    * connection requests; without it they are dropped unread (none were asked).
@@ -153,7 +157,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#clock = options.clock;
     const post = (data: string | Uint8Array): boolean => this.#canSend() && this.#post(data);
     this.#inputs = inputSender(game, dialect, json ? undefined : options.batchInputs?.(post, now), this.#counters, post);
-    this.#policy = new ReconnectPolicy(options.reconnect);
+    this.#backoff = options.reconnect === false ? null : backoffTunables(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
     this.#Impl = Impl;
@@ -352,17 +356,18 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /**
    * The socket ended without {@link close} (the server closed it, the attempt timed out or could
    * not get a ticket, or the stream could not be understood): another attempt after a backoff
-   * delay, or the end, as the policy decides.
+   * delay, or the end, as `ReconnectPolicy` would decide (the same rules: `mayRetry`, `backoffDelay`).
    */
   #dropped(code: number, reason: string): void {
     // A refusal's close reason may ask for a wait too (refusalCloseReason); the longest ask wins.
     const wait = readCloseReason(reason).retryAfterMs;
     if (wait > this.#retryAfterMs) this.#retryAfterMs = wait;
-    const policy = this.#policy;
     // A seat held this long proved the link: earlier failures no longer count.
-    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) policy.markStable();
-    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
-    this.#end(code, reason, false, decision.reconnect ? decision : null);
+    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) this.#failures = 0;
+    const backoff = this.#backoff;
+    // The server's pause goes under the jitter.
+    const delayMs = backoff && mayRetry(code, this.#tokenRejected) ? backoffDelay(backoff, this.#failures, this.#retryAfterMs) : null;
+    this.#end(code, reason, false, delayMs === null ? null : { attempt: ++this.#failures, delayMs });
   }
 
   /**
@@ -396,7 +401,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     if ((ws || !deliberate || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
     if (!retry) return;
     if (retry === RESTART) {
-      this.#policy.markStable();
+      this.#failures = 0;
       void this.#open();
     } else if (this.#emitStill("reconnecting", { attempt: retry.attempt, delayMs: retry.delayMs, code, reason })) {
       this.#timer = setTimeout(() => void this.#open(), retry.delayMs);
