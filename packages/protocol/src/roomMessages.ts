@@ -1,10 +1,11 @@
 import type { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
-import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
+import { MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import type { ErrorName } from "./errorCodes";
 import type { Rejection } from "./inputRejection";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
+import { KIND_MESSAGE, KIND_NOTICE, KIND_REPLY } from "./wireCodes";
 
 /*
  * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
@@ -88,17 +89,17 @@ export interface NoticeMessage {
  */
 export function encodeRoomMessage<W extends BinaryWriter>(w: W, requestId: number, type: string, payloadJson: string): W {
   if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
-  return w.u8(Kind.Message).varuint(requestId).string(type).string(payloadJson);
+  return w.u8(KIND_MESSAGE).varuint(requestId).string(type).string(payloadJson);
 }
 
 /** Writes a successful REPLY carrying `payloadJson` (JSON text); returns `w`. */
 export function encodeReply<W extends BinaryWriter>(w: W, requestId: number, payloadJson: string): W {
-  return w.u8(Kind.Reply).varuint(requestId).u16(0).string(payloadJson);
+  return w.u8(KIND_REPLY).varuint(requestId).u16(0).string(payloadJson);
 }
 
 /** Writes a refusing REPLY: the error code, an optional back-off and a reason ({@link clipReason} cuts it); returns `w`. */
 export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
+  return w.u8(KIND_REPLY).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /**
@@ -106,7 +107,7 @@ export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number
  * payload's size ({@link MAX_NOTICE_PAYLOAD_CHARS}) when the game queues it. Returns `w`.
  */
 export function encodeNotice<W extends BinaryWriter>(w: W, type: string, payloadJson: string): W {
-  return w.u8(Kind.Notice).string(type).string(payloadJson);
+  return w.u8(KIND_NOTICE).string(type).string(payloadJson);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import type { FrameWriter } from "./frameWriter";
-import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
+import { MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readNotice, readReply, type NoticeMessage, type ReplyMessage } from "./roomMessages";
+import { FLAG_ACK, FLAG_DELTA, FLAG_EVENTS, KIND_CADENCE, KIND_ERROR, KIND_FRAME, KIND_PONG, KIND_STATS, KIND_WELCOME } from "./wireCodes";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
@@ -119,7 +120,7 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
   return w
-    .u8(Kind.Welcome)
+    .u8(KIND_WELCOME)
     .u16(m.version)
     .varuint(m.playerId)
     .string(m.token)
@@ -139,7 +140,7 @@ export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessa
  * (ack, events, delta), then patch the flags with {@link endFrame}.
  */
 export function beginFrame(w: BinaryWriter, tick: number, time: number): number {
-  w.u8(Kind.Frame);
+  w.u8(KIND_FRAME);
   const flagsPos = w.offset;
   w.u8(0).varuint(tick).varuint(time);
   return flagsPos;
@@ -163,26 +164,26 @@ export function endFrame(w: FrameWriter, flagsPos: number, flags: number): void 
 
 /** Writes an ERROR ({@link clipReason} cuts the reason); `retryAfterMs` 0 means no back-off hint. Returns `w`. */
 export function encodeError<W extends BinaryWriter>(w: W, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(clipReason(reason));
+  return w.u8(KIND_ERROR).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /** Writes a PONG; returns `w`. */
 export function encodePong<W extends BinaryWriter>(w: W, clientTime: number, serverTime: number): W {
-  return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
+  return w.u8(KIND_PONG).f64(clientTime).f64(serverTime);
 }
 
 /** Writes a CADENCE (the room's new rates); returns `w`. */
 export function encodeCadence<W extends BinaryWriter>(w: W, tickMs: number, syncIntervalMs: number): W {
-  return w.u8(Kind.Cadence).u16(tickMs).u16(syncIntervalMs);
+  return w.u8(KIND_CADENCE).u16(tickMs).u16(syncIntervalMs);
 }
 
 /** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
 export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, json: string): W {
-  return w.u8(Kind.Stats).u32(requestId).string(json);
+  return w.u8(KIND_STATS).u32(requestId).string(json);
 }
 
 /**
- * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
+ * Server kinds by `kind - KIND_WELCOME` (they are numbered from 0x81 on, in this order), named as
  * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
  */
 const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence", "notice"];
@@ -265,22 +266,22 @@ export function decodeServerBytes(bytes: Uint8Array, answers: AnswerReader | nul
     const r = new BinaryReader(bytes);
     const kind = r.u8();
     let msg: ServerMessage | null;
-    if (kind === Kind.Frame) {
+    if (kind === KIND_FRAME) {
       const flags = r.u8();
       if (flags > 7) throw new DecodeError("bad_value", `flags ${flags}`);
       const tick = r.varuint();
       const time = r.varuint();
-      const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
+      const ackSeq = flags & FLAG_ACK ? r.varuint() : -1;
       const events: Uint8Array[] = [];
-      if (flags & FrameFlag.Events) {
+      if (flags & FLAG_EVENTS) {
         const n = r.varuint();
         if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `events ${n}`);
         for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
       }
-      const hasState = (flags & FrameFlag.Delta) !== 0;
+      const hasState = (flags & FLAG_DELTA) !== 0;
       msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
     } else {
-      msg = readServerBody(SERVER_KINDS[kind - Kind.Welcome] ?? `0x${kind.toString(16)}`, r, answers);
+      msg = readServerBody(SERVER_KINDS[kind - KIND_WELCOME] ?? `0x${kind.toString(16)}`, r, answers);
     }
     if (msg) r.expectEnd();
     return msg;

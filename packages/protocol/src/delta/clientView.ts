@@ -1,11 +1,12 @@
 import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
-import { type Field, FieldCode, dequantize } from "../schema/field";
+import { type Field, dequantize } from "../schema/field";
 import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "../schema/fieldWire";
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
-import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
+import { MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
 import { without, type AnyChange, type FieldChangeCallback, type FieldName, type FieldValueCallback, type WatchOptions } from "./viewWatchers";
+import { FIELD_MAP, FIELD_STRING, SECTION_ENTERS, SECTION_LEAVES, SECTION_UPDATES } from "../wireCodes";
 
 /** An entity callback with the schema's types erased. */
 type EntityFn = (e: ViewEntity) => void;
@@ -163,7 +164,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
     if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `sections ${sections}`);
     // The sections in wire order (leaves, enters, updates): each a count, then items that
     // start with an entity id.
-    for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
+    for (let section: number = SECTION_LEAVES; section <= SECTION_UPDATES; section <<= 1) {
       if ((sections & section) === 0) continue;
       const n = r.varuint();
       // A hostile count needs no check of its own: every item takes a byte, so the loop ends
@@ -172,14 +173,14 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
       for (let i = 0; i < n; i++) {
         const id = r.varuint();
         if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity_id ${id}`);
-        if (section === DeltaSection.Enters) {
+        if (section === SECTION_ENTERS) {
           this.#enter(r, id);
           continue;
         }
         const e = this.#entities.get(id);
         // An entity that entered in this body is not known to its updates (see #body).
         if (!e || e.b === this.#body) throw new DecodeError("bad_value", `no_entity ${id}`);
-        if (section === DeltaSection.Updates) {
+        if (section === SECTION_UPDATES) {
           this.#update(r, e);
         } else {
           this.#entities.delete(id);
@@ -226,9 +227,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 function readField(r: BinaryReader, e: Entity, fi: FieldInfo, whole: boolean): void {
   const f = fi.field;
   const record = e.record;
-  if (f.code === FieldCode.String) {
+  if (f.code === FIELD_STRING) {
     record[fi.name] = readStringField(r, f);
-  } else if (f.code === FieldCode.Map) {
+  } else if (f.code === FIELD_MAP) {
     if (whole) record[fi.name] = new Map<number, unknown>();
     readMap(r, f, record[fi.name] as Map<number, unknown>, whole);
   } else {
