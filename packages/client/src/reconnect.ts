@@ -1,4 +1,4 @@
-import { CloseCode, FINAL_JOIN_REFUSALS } from "@tikron/protocol";
+import { CloseCode, FINAL_CLOSES } from "@tikron/protocol";
 import { Backoff, type BackoffOptions } from "./backoff";
 
 /**
@@ -27,34 +27,9 @@ export type ReconnectDecision =
       why: "fatal_code" | "attempts_exhausted" | "disabled";
     };
 
-/**
- * Close codes after which coming back cannot help: the server rejected who we are or what we
- * sent (retrying repeats it), refused the join for a reason a retry meets again (the protocol's
- * `FINAL_JOIN_REFUSALS`: the game decides what next, e.g. another room or a fresh ticket),
- * someone else took the seat, an operator removed the player, or the room is gone. A throttled join (4009) is retried, no sooner
- * than the server asks.
- */
-const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
-  ...FINAL_JOIN_REFUSALS,
-  CloseCode.normal,
-  1002, // protocol error (transport level)
-  1003, // unsupported data
-  1007, // invalid payload
-  1008, // policy violation, e.g. a rejected ticket
-  1009, // message too big
-  1010, // missing extension
-  CloseCode.protocol_error,
-  CloseCode.bad_hello,
-  CloseCode.replaced,
-  CloseCode.frame_too_large,
-  CloseCode.room_closed,
-  CloseCode.too_many_errors,
-  CloseCode.kicked,
-]);
-
-/** True when a close with this code may be retried (transport drops, overload, pacing). */
+/** True when a close with this code may be retried (transport drops, overload, pacing): not one of the protocol's `FINAL_CLOSES`. */
 export function isRetryableClose(code: number): boolean {
-  return !FATAL_CLOSE_CODES.has(code);
+  return !FINAL_CLOSES.has(code);
 }
 
 /**

@@ -54,9 +54,14 @@ describe("schemaDecoder", () => {
     expect(d.state.size).toBe(1);
   });
 
-  it("rejects JSON state bodies", () => {
+  it("rejects JSON state bodies as undecodable (a JSON room is refused by its schema hash first)", () => {
     const d = schemaDecoder(schema);
-    expect(() => d.apply({ not: "bytes" })).toThrow(TypeError);
+    expect(() => d.apply({ not: "bytes" })).toThrow(DecodeError);
+    // Like any refused body: nothing applies until the next baseline.
+    expect(() => d.apply(enterBall(1, 1, 1, "b"))).toThrow(DecodeError);
+    d.reset({ schemaHash: schema.hash, json: false, reconnected: true });
+    d.apply(enterBall(1, 1, 1, "b"));
+    expect(d.state.size).toBe(1);
   });
 
   it("passes the event decoder through; entity callbacks are the view's", () => {

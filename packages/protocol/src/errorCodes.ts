@@ -173,6 +173,34 @@ export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CLOSE_BANNED,
 ]);
 
+/**
+ * The closes after which a client does not come back on its own: retrying cannot help. The
+ * refusals of a join a retry meets again ({@link FINAL_JOIN_REFUSALS}: the game decides what
+ * next, e.g. another room or a fresh ticket), a leave (`normal`), what the transport refused
+ * (1002 protocol error, 1003 unsupported data, 1007 invalid payload, 1008 policy violation such
+ * as a rejected ticket, 1009 message too big, 1010 missing extension), and the room's verdicts on
+ * who the client is or what it sent: `protocol_error`, `bad_hello`, `replaced` (someone else took
+ * the seat), `frame_too_large`, `room_closed`, `too_many_errors`, `kicked`. Any other close (a
+ * drop, a restart, overload, a throttled join no sooner than its wait) may be retried.
+ */
+export const FINAL_CLOSES: ReadonlySet<number> = new Set<number>([
+  ...FINAL_JOIN_REFUSALS,
+  CLOSE_NORMAL,
+  1002,
+  1003,
+  1007,
+  1008,
+  1009,
+  1010,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_BAD_HELLO,
+  CLOSE_REPLACED,
+  CLOSE_FRAME_TOO_LARGE,
+  CLOSE_ROOM_CLOSED,
+  CLOSE_TOO_MANY_ERRORS,
+  CLOSE_KICKED,
+]);
+
 /** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */
 export function closeName(code: number): CloseName | "unknown" {
   return nameIn(CloseCode, code);
