@@ -150,7 +150,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#token = options.token ?? "";
     const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
     // A JavaScript caller may still pass the old `json: true`: say what replaced it.
-    if (typeof dialect.decode !== "function") throw new TypeError("json: pass jsonDialect");
+    if (!dialect.decode) throw new TypeError("json: pass jsonDialect");
     const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
