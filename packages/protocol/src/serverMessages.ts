@@ -62,7 +62,7 @@ export interface FrameMessage<Body = Uint8Array | null, Event = Uint8Array> {
 /** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
-  /** Numeric {@link ErrorCode} (`errorName(code)` names it). */
+  /** Numeric `ErrorCode` (`errorName(code)` names it). */
   code: number;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;

@@ -425,8 +425,11 @@ export class TestClient<G extends AnyGameTypes> {
   }
 }
 
-/** An ERROR as a test client keeps it: the decoded message and its code's name (`errorName`). */
-export type NamedError = ErrorMessage & { name: ErrorName | "unknown" };
+/** An ERROR as a test client keeps it: the decoded message and its code's name. */
+export interface NamedError extends ErrorMessage {
+  /** The code's name (`errorName(code)`; `unknown` for a code this side does not know). */
+  name: ErrorName | "unknown";
+}
 
 /** A room message's payload as JSON text (undefined sends null, as the SDK does). */
 function jsonOf(payload: unknown): string {
