@@ -44,14 +44,21 @@ describe("SDK browser bundle", () => {
     expect(bytesOf(report, "packages/client/src/clockSync.ts")).toBeLessThan(20);
     // Nor does input batching (its writer and timer).
     expect(bytesOf(report, "packages/client/src/inputs.ts")).toBeLessThan(300);
+    // Retries are decided by the rules (backoffDelay, mayRetry), not the Backoff / ReconnectPolicy classes.
+    expect(bytesOf(report, "packages/client/src/reconnect.ts")).toBeLessThan(150);
+    expect(bytesOf(report, "packages/client/src/backoff.ts")).toBeLessThan(400);
+    // The protocol reads its code tables through wireCodes' constants: no Kind or FrameFlag table.
+    expect(bytesOf(report, "packages/protocol/src/constants.ts")).toBeLessThan(100);
     // Only agar's declarations were asked for: other games' modules must be shaken out.
     expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
     expect(report.gzipBytes).toBeLessThanOrEqual(GAME_BUNDLE_BUDGET_GZIP);
   });
 
-  it("a page that opts into one part pulls that one and none of the others", async () => {
+  it("a page that opts into one part pulls that one and none of the others", { timeout: 30_000 }, async () => {
     const plain = await measureSdkBundle(GAME_BUNDLE_ENTRY);
-    const [clock, messages, batching] = await Promise.all([OPT_IN_ENTRIES.clock, OPT_IN_ENTRIES.messages, OPT_IN_ENTRIES.batching].map((e) => measureSdkBundle(e)));
+    const [clock, messages, batching, errorNames] = await Promise.all(
+      [OPT_IN_ENTRIES.clock, OPT_IN_ENTRIES.messages, OPT_IN_ENTRIES.batching, OPT_IN_ENTRIES.errorNames].map((e) => measureSdkBundle(e)),
+    );
     expect(bytesOf(clock!, "packages/client/src/clockSync.ts")).toBeGreaterThan(500);
     expect(bytesOf(clock!, "packages/client/src/messaging.ts")).toBe(0);
     expect(bytesOf(messages!, "packages/client/src/messaging.ts")).toBeGreaterThan(300);
@@ -59,9 +66,14 @@ describe("SDK browser bundle", () => {
     // The requests' encoders (MESSAGE, STATS) come with withMessages, not with the dialect.
     expect(bytesOf(messages!, "packages/protocol/src/roomMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/roomMessages.ts"));
     expect(bytesOf(messages!, "packages/protocol/src/clientMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/clientMessages.ts"));
+    // So do the readers of the room's answers (readAnswer: STATS; readReply: REPLY).
+    expect(bytesOf(messages!, "packages/protocol/src/serverMessages.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/serverMessages.ts") + 50);
     expect(bytesOf(batching!, "packages/client/src/inputs.ts")).toBeGreaterThan(bytesOf(plain, "packages/client/src/inputs.ts") + 150);
     expect(bytesOf(batching!, "packages/client/src/messaging.ts")).toBe(0);
-    for (const r of [clock!, messages!, batching!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
+    // The ErrorCode table comes with errorName: a page that never prints a room's error names ships none.
+    expect(bytesOf(errorNames!, "packages/protocol/src/errorCodes.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/errorCodes.ts") + 250);
+    expect(bytesOf(errorNames!, "packages/client/src/messaging.ts")).toBe(0);
+    for (const r of [clock!, messages!, batching!, errorNames!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
   });
 
   it("tree-shakes what a page does not import (sideEffects: false, no eager instances)", async () => {

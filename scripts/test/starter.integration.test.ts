@@ -29,6 +29,7 @@ type Starter = typeof import("../../examples/starter/src/shared/tag");
 interface Play {
   connect: Client["connect"];
   withMessages: Client["withMessages"];
+  errorName: Client["errorName"];
   matchmaker: Client["matchmaker"];
   schemaDecoder: Client["schemaDecoder"];
   BinaryWriter: Protocol["BinaryWriter"];
@@ -103,7 +104,7 @@ beforeAll(async () => {
   await build({
     stdin: {
       contents: [
-        `export { connect, matchmaker, schemaDecoder, withMessages } from "@tikron/client";`,
+        `export { connect, errorName, matchmaker, schemaDecoder, withMessages } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
         `export { tagSchema, encodeTagInput, TAG_KIND, tagGame } from "./src/shared/tag";`,
       ].join("\n"),
@@ -234,11 +235,11 @@ describe("a project made by create-tikron, outside the repository", () => {
     ann.on("event", (e) => {
       if (e.body.kind === "youAre") mine.entity = e.body.entity;
     });
-    ann.on("error", (e) => mine.errors.push(e.name));
+    ann.on("error", (e) => mine.errors.push(e.name ?? play.errorName(e.code)));
     const bobErrors: string[] = [];
     const bobChats: string[] = [];
     const bob = play.withMessages(play.connect(base, { kind: play.TAG_KIND, room: "r1", name: "bob", decoder: play.schemaDecoder(play.tagSchema as never) }));
-    bob.on("error", (e) => bobErrors.push(e.name));
+    bob.on("error", (e) => bobErrors.push(e.name ?? play.errorName(e.code)));
     const bobEvents: unknown[] = [];
     bob.on("event", (e) => bobEvents.push(e.body));
     bob.on("notice", (n) => {

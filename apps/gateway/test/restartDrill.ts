@@ -7,7 +7,7 @@
  */
 import { appendFileSync, cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { connect } from "@tikron/client";
+import { connect, errorName } from "@tikron/client";
 import { agarTypes, tttTypes } from "@tikron/games/schemas";
 import type { FrozenWorker } from "./hardeningWorker";
 
@@ -77,7 +77,7 @@ export class DrillPlayer {
         this.#startSteering();
       }
     });
-    this.conn.on("error", (e) => this.errors.push(`${e.name}: ${e.reason}`));
+    this.conn.on("error", (e) => this.errors.push(`${e.name ?? errorName(e.code)}: ${e.reason}`));
     const turn = () => {
       const a = random() * 2 * Math.PI;
       this.#dx = Math.cos(a);

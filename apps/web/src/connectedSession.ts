@@ -1,4 +1,4 @@
-import type { ClockSync, CloseInfo, ConnectionStatus, InterpolatedView, RoomConnection, SnapshotBuffer } from "@tikron/client";
+import { errorName, type ClockSync, type CloseInfo, type ConnectionStatus, type InterpolatedView, type RoomConnection, type SnapshotBuffer } from "@tikron/client";
 import { sessionStats, type PredictionNumbers, type SessionStats } from "./sessionStats";
 
 /**
@@ -91,7 +91,7 @@ export abstract class ConnectedSession<Rec extends { readonly pid: number }, S> 
   /** Reports connection errors and unexpected closes in {@link lastError}; `onClose` runs after. */
   protected reportConnectionProblems(onClose?: (c: CloseInfo) => void): void {
     this.conn.on("error", (e) => {
-      this.lastError = `${e.name}: ${e.reason}`;
+      this.lastError = `${e.name ?? errorName(e.code)}: ${e.reason}`;
     });
     this.conn.on("close", (c) => {
       if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;

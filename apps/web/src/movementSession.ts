@@ -2,6 +2,7 @@ import {
   ClockSync,
   connect,
   createInterpolatedView,
+  errorName,
   schemaDecoder,
   type ConnectionStatus,
   type EntitySink,
@@ -74,7 +75,7 @@ export class MovementSession implements GameSession {
       clearInterval(this.inputTimer);
       this.inputTimer = setInterval(this.sendInput, this.tickMs);
     });
-    this.conn.on("error", (e) => (this.lastError = `${e.name}: ${e.reason}`));
+    this.conn.on("error", (e) => (this.lastError = `${e.name ?? errorName(e.code)}: ${e.reason}`));
     this.conn.on("close", (c) => {
       if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;
       if (!c.willReconnect) clearInterval(this.inputTimer);

@@ -1,4 +1,4 @@
-import { ClockSync, SnapshotBuffer, attachSnapshots, connect, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
+import { ClockSync, SnapshotBuffer, attachSnapshots, connect, errorName, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
 import type { TttView } from "@tikron/games/schemas";
 import type { Point } from "./geometry";
 import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
@@ -36,7 +36,7 @@ export class TttSession implements GameSession {
       if (f.state) this.view = f.state;
     });
     this.conn.on("welcome", () => (this.lastError = null));
-    this.conn.on("error", (e) => (this.lastError = `${e.name}: ${e.reason}`));
+    this.conn.on("error", (e) => (this.lastError = `${e.name ?? errorName(e.code)}: ${e.reason}`));
     this.conn.on("close", (c) => {
       if (!c.deliberate) this.lastError = `socket closed (${c.code}${c.reason ? ` ${c.reason}` : ""})`;
     });

@@ -18,25 +18,49 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
+/** @internal {@link BackoffOptions} with their defaults and bounds applied: the one reading of them. */
+export type BackoffTunables = Required<BackoffOptions>;
+
+/** @internal Reads {@link BackoffOptions} (defaults, and bounds that keep the schedule sane). */
+export function backoffTunables(options: BackoffOptions = {}): BackoffTunables {
+  const baseMs = Math.max(0, options.baseMs ?? 250);
+  return { baseMs, maxMs: Math.max(baseMs, options.maxMs ?? 10_000), maxAttempts: Math.max(0, options.maxAttempts ?? 10), random: options.random ?? Math.random };
+}
+
+/**
+ * @internal Delay number `attempt` (0 first) of a schedule, or null once `maxAttempts` are used
+ * up. `minDelayMs` (a server's `retryAfterMs`) goes *under* the jittered part rather than
+ * replacing it: clamping everyone to the same floor would line them up again. {@link Backoff}
+ * and the connection both schedule with it.
+ */
+export function backoffDelay(t: BackoffTunables, attempt: number, minDelayMs = 0): number | null {
+  if (attempt >= t.maxAttempts) return null;
+  const r = Math.min(Math.max(t.random(), 0), 1);
+  // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite. A
+  // server may ask for up to 2^32-1 ms; setTimeout fires anything over 2^31-1 ms at once.
+  return Math.min(Math.max(0, minDelayMs) + r * Math.min(t.maxMs, t.baseMs * 2 ** attempt), 0x7fffffff);
+}
+
 /**
  * Bounded exponential backoff with full jitter (see {@link JitterMode}). Pure bookkeeping, no
  * timers: the caller asks for the next delay and schedules it itself.
  */
 export class Backoff {
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
   /** First step of the exponential schedule (ms). */
-  readonly baseMs: number;
+  declare readonly baseMs: number;
   /** Cap on the jittered part of any delay (ms). */
-  readonly maxMs: number;
+  declare readonly maxMs: number;
   /** Delays handed out before {@link next} reports exhaustion (may be Infinity). */
-  readonly maxAttempts: number;
-  readonly #random: () => number;
+  declare readonly maxAttempts: number;
+  readonly #tunables: BackoffTunables;
   #attemptCount = 0;
 
   constructor(options: BackoffOptions = {}) {
-    this.baseMs = Math.max(0, options.baseMs ?? 250);
-    this.maxMs = Math.max(this.baseMs, options.maxMs ?? 10_000);
-    this.maxAttempts = Math.max(0, options.maxAttempts ?? 10);
-    this.#random = options.random ?? Math.random;
+    const t = (this.#tunables = backoffTunables(options));
+    this.baseMs = t.baseMs;
+    this.maxMs = t.maxMs;
+    this.maxAttempts = t.maxAttempts;
   }
 
   /** Delays handed out since the last {@link reset}. */
@@ -55,13 +79,9 @@ export class Backoff {
    * replacing it: clamping everyone to the same floor would line them up again.
    */
   next(minDelayMs = 0): number | null {
-    if (this.exhausted) return null;
-    const r = Math.min(Math.max(this.#random(), 0), 1);
-    // 2^attempt overflows to Infinity long after the cap takes over; min() keeps it finite.
-    const jittered = r * Math.min(this.maxMs, this.baseMs * 2 ** this.#attemptCount);
-    this.#attemptCount++;
-    // A server may ask for up to 2^32-1 ms; setTimeout fires anything over 2^31-1 ms at once.
-    return Math.min(Math.max(0, minDelayMs) + jittered, 0x7fffffff);
+    const delay = backoffDelay(this.#tunables, this.#attemptCount, minDelayMs);
+    if (delay !== null) this.#attemptCount++;
+    return delay;
   }
 
   /** Forget past failures, e.g. after a connection proved stable. */

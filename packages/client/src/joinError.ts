@@ -12,14 +12,15 @@ import type { CloseName, MatchErrorCode } from "@tikron/protocol";
  * `bad_filter`, `queue_timeout`, …) and `closeCode` 0.
  */
 export class JoinError extends Error {
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
   /** The close's name in the protocol's `CloseCode` table, `closed`, or a matchmaker's refusal (see the class). */
-  readonly code: CloseName | MatchErrorCode | "closed";
+  declare readonly code: CloseName | MatchErrorCode | "closed";
   /** The WebSocket close code (1006 for a drop the socket gave no code for; 0 for a matchmaker's refusal). */
-  readonly closeCode: number;
+  declare readonly closeCode: number;
   /** The server's reason, without the wait it may have asked for (or the client's own words); also the `message`. */
-  readonly reason: string;
+  declare readonly reason: string;
   /** When > 0, how long the server asked the client to wait before trying again (ms). */
-  readonly retryAfterMs: number;
+  declare readonly retryAfterMs: number;
   constructor(code: CloseName | MatchErrorCode | "closed", closeCode: number, reason: string, retryAfterMs = 0) {
     super(reason || code);
     this.name = "JoinError";

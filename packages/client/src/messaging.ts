@@ -1,7 +1,9 @@
 import {
   MAX_MESSAGE_PAYLOAD_CHARS,
   RequestError,
+  errorName,
   isMessageType,
+  readAnswer,
   requestsOf,
   type MessageName,
   type MessageRequest,
@@ -54,7 +56,7 @@ export interface RoomMessaging<M> {
  */
 export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>): RoomConnection<S, I, E, M, N> & RoomMessaging<M> {
   const c = conn as RoomConnection<S, I, E, M, N> & RoomMessaging<M>;
-  if (c._answer) return c;
+  if (c._answers) return c;
   // Each open request is the one function that ends it (its timer cleared, its promise settled).
   const open = new Map<number, (value: unknown, error?: Error) => void>();
   let nextId = 1;
@@ -62,8 +64,11 @@ export function withMessages<S, I, E, M, N>(conn: RoomConnection<S, I, E, M, N>)
     open.get(id)?.(value, error);
     open.delete(id);
   };
-  c._answer = (m) =>
-    m.kind === "stats" ? settle(m.requestId, m.stats) : settle(m.requestId, m.value, m.code ? new RequestError(m.name, m.reason, m.retryAfterMs) : undefined);
+  c._answers = {
+    read: readAnswer,
+    take: (m) =>
+      m.kind === "stats" ? settle(m.requestId, m.stats) : settle(m.requestId, m.value, m.code ? new RequestError(errorName(m.code), m.reason, m.retryAfterMs) : undefined),
+  };
   // An answer can only come on the socket that asked: every close fails what is open.
   c.on("close", (e) => {
     const error = new RequestError("closed", e.willReconnect ? `socket closed (${e.code})` : `connection closed (${e.code} ${e.reason})`);

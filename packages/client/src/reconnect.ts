@@ -1,4 +1,4 @@
-import { CloseCode, FINAL_JOIN_REFUSALS } from "@tikron/protocol";
+import { CloseCode, FINAL_CLOSES } from "@tikron/protocol";
 import { Backoff, type BackoffOptions } from "./backoff";
 
 /**
@@ -27,34 +27,18 @@ export type ReconnectDecision =
       why: "fatal_code" | "attempts_exhausted" | "disabled";
     };
 
-/**
- * Close codes after which coming back cannot help: the server rejected who we are or what we
- * sent (retrying repeats it), refused the join for a reason a retry meets again (the protocol's
- * `FINAL_JOIN_REFUSALS`: the game decides what next, e.g. another room or a fresh ticket),
- * someone else took the seat, an operator removed the player, or the room is gone. A throttled join (4009) is retried, no sooner
- * than the server asks.
- */
-const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set<number>([
-  ...FINAL_JOIN_REFUSALS,
-  CloseCode.normal,
-  1002, // protocol error (transport level)
-  1003, // unsupported data
-  1007, // invalid payload
-  1008, // policy violation, e.g. a rejected ticket
-  1009, // message too big
-  1010, // missing extension
-  CloseCode.protocol_error,
-  CloseCode.bad_hello,
-  CloseCode.replaced,
-  CloseCode.frame_too_large,
-  CloseCode.room_closed,
-  CloseCode.too_many_errors,
-  CloseCode.kicked,
-]);
-
-/** True when a close with this code may be retried (transport drops, overload, pacing). */
+/** True when a close with this code may be retried (transport drops, overload, pacing): not one of the protocol's `FINAL_CLOSES`. */
 export function isRetryableClose(code: number): boolean {
-  return !FATAL_CLOSE_CODES.has(code);
+  return !FINAL_CLOSES.has(code);
+}
+
+/**
+ * @internal Whether a socket closed with `code` may be retried: a retryable code, or a
+ * `bad_hello` after the server refused the held token (`tokenRejected`: the seat is gone, but
+ * joining afresh can work). {@link ReconnectPolicy} and the connection both decide with it.
+ */
+export function mayRetry(code: number, tokenRejected: boolean): boolean {
+  return isRetryableClose(code) || (tokenRejected && code === CloseCode.bad_hello);
 }
 
 /**
@@ -64,7 +48,7 @@ export function isRetryableClose(code: number): boolean {
  */
 export class ReconnectPolicy extends Backoff {
   /** False when reconnecting was turned off (`reconnect: false`). */
-  readonly enabled: boolean;
+  declare readonly enabled: boolean;
 
   constructor(options: ReconnectOptions | false = {}) {
     super(options || {});
@@ -79,7 +63,7 @@ export class ReconnectPolicy extends Backoff {
    */
   onClose(code: number, context: { retryAfterMs?: number; tokenRejected?: boolean } = {}): ReconnectDecision {
     if (!this.enabled) return { reconnect: false, why: "disabled" };
-    if (!isRetryableClose(code) && !(context.tokenRejected && code === CloseCode.bad_hello)) return { reconnect: false, why: "fatal_code" };
+    if (!mayRetry(code, !!context.tokenRejected)) return { reconnect: false, why: "fatal_code" };
     // The server's pause goes under the jitter.
     const delayMs = this.next(context.retryAfterMs);
     return delayMs === null ? { reconnect: false, why: "attempts_exhausted" } : { reconnect: true, delayMs, attempt: this.attempts };

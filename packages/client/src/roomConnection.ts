@@ -2,7 +2,7 @@
  * {@link RoomConnection}, the SDK's one public object. About 600 lines (a third of them doc
  * comments on the public methods and fields) because the whole life of a connection is one state
  * machine over one set of fields: the socket side (one attempt at a time, its timeout, the retry
- * delay chosen by {@link ReconnectPolicy}, every way a socket ends in one place) and the protocol
+ * delay chosen by the reconnect rules (reconnect.ts, backoff.ts), every way a socket ends in one place) and the protocol
  * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
  * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
  * (inputs.ts), the traffic counters (stats.ts); what a page opts into follows it from outside (room
@@ -10,6 +10,7 @@
  * state machine itself would turn its private fields into an interface between two halves.
  */
 import {
+  BAD_TOKEN_ERROR,
   CloseCode,
   DecodeError,
   PROTOCOL_VERSION,
@@ -17,6 +18,8 @@ import {
   binaryDialect,
   closeName,
   readCloseReason,
+  type AnswerMessage,
+  type AnswerReader,
   type AnyGameTypes,
   type ClientDialect,
   type EventOf,
@@ -31,7 +34,8 @@ import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder"
 import { inputSender, type InputSender } from "./inputs";
 import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
-import { ReconnectPolicy, STABLE_AFTER_MS } from "./reconnect";
+import { backoffDelay, backoffTunables, type BackoffTunables } from "./backoff";
+import { STABLE_AFTER_MS, mayRetry } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
@@ -70,8 +74,11 @@ type Events<S> = RoomEvents<S, any, any>;
  * message names could not pass where any name may be sent.
  */
 export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
+  // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
+  /** The server the connection was opened against (`connect`'s `url`). */
+  declare readonly baseUrl: string;
   /** The state decoder in use. */
-  readonly decoder: StateDecoder<S>;
+  declare readonly decoder: StateDecoder<S>;
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
   readonly #game: AnyGameTypes | null;
@@ -81,12 +88,15 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** The `clock` option's clock sync, fed every round trip; none without it. */
   readonly #clock: ClockSync | undefined;
   readonly #Impl: WebSocketConstructor;
-  readonly #policy: ReconnectPolicy;
+  /** The `reconnect` option's backoff, or null with reconnecting off. */
+  readonly #backoff: BackoffTunables | null;
+  /** Retries since the connection was last stable (the next delay's attempt number). */
+  #failures = 0;
   /**
-   * @internal Takes the room's answers (REPLY, STATS) when `withMessages` gave the
-   * connection requests; without it they are dropped (none were asked).
+   * @internal Reads and takes the room's answers (REPLY, STATS) once `withMessages` gave the
+   * connection requests; without it they are dropped unread (none were asked).
    */
-  declare _answer?: (m: Extract<Incoming, { kind: "stats" | "reply" }>) => void;
+  declare _answers?: { read: AnswerReader; take(m: AnswerMessage): void };
   /** @internal The game's room messages: a type for `withMessages` (never set). */
   declare readonly _messages?: M;
   /** Callers of {@link whenJoined} waiting for the next welcome. */
@@ -125,10 +135,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
   constructor(
     /** The server the connection was opened against (`connect`'s `url`). */
-    readonly baseUrl: string,
+    baseUrl: string,
     options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
   ) {
     super();
+    this.baseUrl = baseUrl;
     this.#opts = options;
     const now = (this.#now = options.now ?? (() => performance.now()));
     const game = "game" in options ? options.game : null;
@@ -139,14 +150,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#token = options.token ?? "";
     const dialect = (this.#dialect = game ? game.dialect : ((options as ConnectOptions<S>).json || binaryDialect));
     // A JavaScript caller may still pass the old `json: true`: say what replaced it.
-    if (typeof dialect.decode !== "function") throw new TypeError("json: pass the JSON dialect (json: jsonDialect)");
+    if (!dialect.decode) throw new TypeError("json: pass jsonDialect");
     const json = dialect.json;
     const given = game ? (game.schema ? schemaDecoder(game.schema) : undefined) : (options as ConnectOptions<S>).decoder;
     this.decoder = (given ?? (json ? jsonStateDecoder() : rawDeltaDecoder())) as StateDecoder<S>;
     this.#clock = options.clock;
     const post = (data: string | Uint8Array): boolean => this.#canSend() && this.#post(data);
     this.#inputs = inputSender(game, dialect, json ? undefined : options.batchInputs?.(post, now), this.#counters, post);
-    this.#policy = new ReconnectPolicy(options.reconnect);
+    this.#backoff = options.reconnect === false ? null : backoffTunables(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
     this.#Impl = Impl;
@@ -345,17 +356,18 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /**
    * The socket ended without {@link close} (the server closed it, the attempt timed out or could
    * not get a ticket, or the stream could not be understood): another attempt after a backoff
-   * delay, or the end, as the policy decides.
+   * delay, or the end, as `ReconnectPolicy` would decide (the same rules: `mayRetry`, `backoffDelay`).
    */
   #dropped(code: number, reason: string): void {
     // A refusal's close reason may ask for a wait too (refusalCloseReason); the longest ask wins.
     const wait = readCloseReason(reason).retryAfterMs;
     if (wait > this.#retryAfterMs) this.#retryAfterMs = wait;
-    const policy = this.#policy;
     // A seat held this long proved the link: earlier failures no longer count.
-    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) policy.markStable();
-    const decision = policy.onClose(code, { retryAfterMs: this.#retryAfterMs, tokenRejected: this.#tokenRejected });
-    this.#end(code, reason, false, decision.reconnect ? decision : null);
+    if (this.#status === "joined" && this.#now() - this.#joinedAt >= STABLE_AFTER_MS) this.#failures = 0;
+    const backoff = this.#backoff;
+    // The server's pause goes under the jitter.
+    const delayMs = backoff && mayRetry(code, this.#tokenRejected) ? backoffDelay(backoff, this.#failures, this.#retryAfterMs) : null;
+    this.#end(code, reason, false, delayMs === null ? null : { attempt: ++this.#failures, delayMs });
   }
 
   /**
@@ -389,7 +401,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     if ((ws || !deliberate || !retry) && !this.#emitStill("close", { code, reason, willReconnect: !!retry, deliberate })) return;
     if (!retry) return;
     if (retry === RESTART) {
-      this.#policy.markStable();
+      this.#failures = 0;
       void this.#open();
     } else if (this.#emitStill("reconnecting", { attempt: retry.attempt, delayMs: retry.delayMs, code, reason })) {
       this.#timer = setTimeout(() => void this.#open(), retry.delayMs);
@@ -445,12 +457,14 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     const st = this.#counters;
     st.messagesIn++;
     st.bytesIn += byteSize(data);
-    const m = this.#dialect.decode(data);
+    const answers = this._answers;
+    const m = this.#dialect.decode(data, answers ? answers.read : null);
     if (m instanceof DecodeError) return this.#badFrame(`${m.code}: ${m.message}`);
-    if (m.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
+    // Every message counts toward receipts, an answer left unread (null) too; a keepalive does not.
+    if (m?.kind !== "keepalive" && this.#receipts.read(this.#ws, data)) {
       this.#post(this.#dialect.receipt(this.#receipts.messages, this.#receipts.units));
     }
-    switch (m.kind) {
+    switch (m?.kind) {
       case "welcome":
         return this.#onWelcome(m);
       case "frame":
@@ -462,7 +476,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
         return;
       case "stats":
       case "reply":
-        return this._answer?.(m);
+        return answers!.take(m);
       case "cadence": {
         // The room's new rates: the welcome's copy follows them, and so does interpolation.
         if (this.#status !== "joined") return;
@@ -556,12 +570,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
 
   #onServerError(m: Extract<Incoming, { kind: "error" }>): void {
     if (m.retryAfterMs > this.#retryAfterMs) this.#retryAfterMs = m.retryAfterMs;
-    if (m.name === "bad_token") {
+    if (m.code === BAD_TOKEN_ERROR) {
       // The held seat is gone: the next attempt joins as a new player instead of insisting.
       this.#tokenRejected = true;
       this.#token = "";
     }
-    this.#error(m.name, m.reason, m.code, m.retryAfterMs, false);
+    this.#emitStill("error", { code: m.code, reason: m.reason, retryAfterMs: m.retryAfterMs, local: false });
   }
 
   /**
@@ -583,10 +597,10 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   }
 
   /**
-   * Reports an `error` event: a local one (code 0) unless the server's code and pause are given.
-   * False when a listener closed, reconnected or switched the connection meanwhile.
+   * Reports a local problem as an `error` event (code 0, named). False when a listener closed,
+   * reconnected or switched the connection meanwhile.
    */
-  #error(name: string, reason: string, code = 0, retryAfterMs = 0, local = true): boolean {
-    return this.#emitStill("error", { code, name, reason, retryAfterMs, local });
+  #error(name: string, reason: string): boolean {
+    return this.#emitStill("error", { code: 0, name, reason, retryAfterMs: 0, local: true });
   }
 }

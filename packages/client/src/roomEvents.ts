@@ -43,12 +43,22 @@ export interface GameEvent<E = unknown> {
   body: E;
 }
 
-/** An ERROR from the server, or a problem found locally (`local: true`). */
+/**
+ * An ERROR from the server, or a problem found locally (`local: true`). Print one with its name:
+ * `e.name ?? errorName(e.code)`.
+ */
 export interface RoomError {
-  /** Numeric error code (the table in AGENTS.md); 0 for local problems. */
+  /**
+   * Numeric error code (`ErrorCode`, the table in AGENTS.md; `errorName(code)` names it, e.g.
+   * `join_throttled`, `illegal_move`); 0 for local problems.
+   */
   code: number;
-  /** Symbolic name, e.g. `join_throttled`, `illegal_move`, or a local one such as `schema_mismatch`. */
-  name: string;
+  /**
+   * Local problems only: what went wrong (`schema_mismatch`, `version_mismatch`, `bad_frame`,
+   * `ticket_failed`, `bad_url`). A room's error carries its code alone, so a page that never
+   * prints the names bundles no table of them.
+   */
+  name?: string;
   /** Human-readable detail, for logs. */
   reason: string;
   /** When > 0, how long the server asked us to wait before trying again (ms). */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, PROTOCOL_VERSION, defineSchema, jsonDialect, u8 } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, errorName, PROTOCOL_VERSION, RECEIPT_EVERY_MESSAGES, defineSchema, encodeStats, jsonDialect, u8 } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
+import { withMessages } from "../src/messaging";
 import type { CloseInfo } from "../src/roomEvents";
 import { schemaDecoder } from "../src/schemaDecoder";
 import { errorBytes, fakeSockets, frameBytes, welcomeBytes, type FakeSocket, fakeTimeConnections } from "./helpers";
@@ -17,15 +18,16 @@ const schema = defineSchema({ p: { hp: u8() } });
 
 const conns = fakeTimeConnections();
 
-function setup(opts: { json?: boolean; decodeEvent?: (b: unknown) => unknown } = {}) {
+function setup(opts: { json?: boolean; decodeEvent?: (b: unknown) => unknown; messages?: boolean } = {}) {
   const { Impl, sockets } = fakeSockets();
   const decoder = opts.json ? undefined : schemaDecoder(schema, { decodeEvent: opts.decodeEvent });
-  const conn = connect("ws://h", { room: "r", kind: "k", json: opts.json ? jsonDialect : undefined, WebSocketImpl: Impl, now, decoder, reconnect: { baseMs: 1, maxMs: 1 } });
+  const made = connect("ws://h", { room: "r", kind: "k", json: opts.json ? jsonDialect : undefined, WebSocketImpl: Impl, now, decoder, reconnect: { baseMs: 1, maxMs: 1 } });
+  const conn = opts.messages ? withMessages(made) : made;
   conns.push(conn);
   const errors: string[] = [];
   const closes: CloseInfo[] = [];
   const states: number[] = [];
-  conn.on("error", (e) => errors.push(`${e.name}${e.local ? "" : " (server)"}`));
+  conn.on("error", (e) => errors.push(`${e.name ?? errorName(e.code)}${e.local ? "" : " (server)"}`));
   conn.on("close", (c) => closes.push(c));
   conn.on("state", (s) => states.push(s.tick));
   const s: FakeSocket = sockets[0]!;
@@ -67,13 +69,38 @@ describe("connect(): a message the client cannot decode", () => {
     await expectDroppedForGood(t);
   });
 
-  it.each(["{not json", JSON.stringify({ t: "state", tick: -1, time: 0 }), JSON.stringify({ t: "reply", id: 1, code: "no" })])("drops the socket for good on JSON text that is not a server message, in a JSON room: %s", async (text) => {
+  it.each(["{not json", JSON.stringify({ t: "state", tick: -1, time: 0 }), JSON.stringify({ t: "notice", type: "no spaces", data: 1 })])("drops the socket for good on JSON text that is not a server message, in a JSON room: %s", async (text) => {
     const t = setup({ json: true });
     t.s.serverSend(JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "k", cap: 2, lastSeq: 0 }));
     expect(t.conn.status).toBe("joined");
     t.s.serverSend(text);
     expect(t.conn.stats.decodeErrors).toBe(1);
     await expectDroppedForGood(t);
+  });
+
+  it("a malformed answer drops the socket once withMessages asks; one nobody asked for is left unread", async () => {
+    const welcome = JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "k", cap: 2, lastSeq: 0 });
+    const bad = JSON.stringify({ t: "reply", id: 1, code: "no" });
+    const quiet = setup({ json: true });
+    quiet.s.serverSend(welcome);
+    quiet.s.serverSend(bad);
+    expect(quiet.conn.stats.decodeErrors).toBe(0);
+    expect(quiet.conn.status).toBe("joined");
+    const asking = setup({ json: true, messages: true });
+    asking.s.serverSend(welcome);
+    asking.s.serverSend(bad);
+    expect(asking.conn.stats.decodeErrors).toBe(1);
+    await expectDroppedForGood(asking);
+  });
+
+  it("an answer left unread still counts toward the receipts the room bounds its backlog by", () => {
+    const t = setup();
+    t.s.serverSend(welcomeBytes({ schemaHash: schema.hash }));
+    const stats = encodeStats(new FrameWriter(), 1, "{}").toBytes();
+    for (let i = 1; i < RECEIPT_EVERY_MESSAGES; i++) t.s.serverSend(stats);
+    // The welcome and the unread answers make up one receipt's worth of messages.
+    expect(t.s.messages().filter((m) => m.kind === "receipt")).toEqual([expect.objectContaining({ messages: RECEIPT_EVERY_MESSAGES })]);
+    expect(t.conn.status).toBe("joined");
   });
 
   it("reports an event body the game's decoder throws on as bad_frame and drops the socket, instead of throwing out of the socket handler", async () => {
@@ -123,7 +150,7 @@ describe("connect(): a welcome flagged JSON on a binary connection", () => {
   it("still has its schema hash checked (the flag must not let a mismatched decoder through)", async () => {
     const t = setup();
     const errors: string[] = [];
-    t.conn.on("error", (e) => errors.push(e.name));
+    t.conn.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
     t.s.serverSend(welcomeBytes({ json: true, schemaHash: schema.hash + 1 }));
     expect(t.conn.status).toBe("closed");
     expect(errors).toEqual(["schema_mismatch"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { CloseCode, ErrorCode, FrameWriter, JSON_KEEPALIVE, PROTOCOL_VERSION, encodeCadence, jsonDialect } from "@tikron/protocol";
+import { CloseCode, ErrorCode, FrameWriter, errorName, JSON_KEEPALIVE, PROTOCOL_VERSION, encodeCadence, jsonDialect } from "@tikron/protocol";
 import { connect, type RoomConnection } from "../src/connect";
 import type { CloseInfo, ReconnectingInfo } from "../src/roomEvents";
 import { roomUrl } from "../src/roomUrl";
@@ -31,7 +31,7 @@ function recorder(conn: RoomConnection<any>) {
   const errors: { name: string; local: boolean; retryAfterMs: number }[] = [];
   conn.on("close", (c) => closes.push(c));
   conn.on("reconnecting", (r) => retries.push(r));
-  conn.on("error", (e) => errors.push(e));
+  conn.on("error", (e) => errors.push({ ...e, name: e.name ?? errorName(e.code) }));
   return { closes, retries, errors };
 }
 
@@ -339,7 +339,7 @@ describe("connect() against an in-process fake socket", () => {
     const states: unknown[] = [];
     const errors: string[] = [];
     conn.on("state", (s) => states.push(s.state));
-    conn.on("error", (e) => errors.push(e.name));
+    conn.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
     sockets[0].serverSend(
       JSON.stringify({ t: "welcome", v: PROTOCOL_VERSION, playerId: 1, token: "j", tickMs: 0, syncIntervalMs: 0, serverTime: 5, roomEpoch: 1, reconnected: false, roomKind: "ttt-json", cap: 2, lastSeq: 0 }),
     );

@@ -5,6 +5,7 @@ import {
   BinaryWriter,
   CloseCode,
   ErrorCode,
+  errorName,
   PROTOCOL_VERSION,
   decodeClientMessage,
   decodeJsonClientMessage,
@@ -240,7 +241,7 @@ describe("connect() against a real WebSocket server on loopback", () => {
     const closes: CloseInfo[] = [];
     const errors: string[] = [];
     conn.on("close", (c) => closes.push(c));
-    conn.on("error", (e) => errors.push(e.name));
+    conn.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
     await expect(conn.whenJoined()).rejects.toMatchObject({ code: "room_full", closeCode: CloseCode.room_full, reason: "room full" });
     expect(conn.status).toBe("closed");
     expect(closes.map((c) => [c.code, c.willReconnect])).toEqual([[CloseCode.room_full, false]]);

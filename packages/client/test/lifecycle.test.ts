@@ -260,7 +260,7 @@ describe("listeners and sockets that misbehave", () => {
     conns.push(conn);
     const closes: CloseInfo[] = [];
     conn.on("close", (c) => closes.push(c));
-    conn.on("error", (e) => errors.push(`${e.name} ${e.local}`));
+    conn.on("error", (e) => errors.push(`${e.name ?? errorName(e.code)} ${e.local}`));
     conn.open();
     expect(errors).toEqual(["bad_url true"]);
     expect(closes).toEqual([{ code: 1006, reason: "could not create socket", willReconnect: false, deliberate: false }]);

@@ -6,7 +6,7 @@ const schema = defineSchema({
   ball: { x: quant(0, 100, 0.5), y: quant(0, 100, 0.5), label: string(8) },
   tag: { color: u8() },
 });
-const X = schema.type("ball").fields[0]!.field;
+const X = schema.types[0]!.fields[0]!.field;
 
 /** One enter of a ball (id, x, y, label), written the way the server's encoder lays it out. */
 function enterBall(id: number, x: number, y: number, label: string): Uint8Array {
@@ -54,9 +54,14 @@ describe("schemaDecoder", () => {
     expect(d.state.size).toBe(1);
   });
 
-  it("rejects JSON state bodies", () => {
+  it("rejects JSON state bodies as undecodable (a JSON room is refused by its schema hash first)", () => {
     const d = schemaDecoder(schema);
-    expect(() => d.apply({ not: "bytes" })).toThrow(TypeError);
+    expect(() => d.apply({ not: "bytes" })).toThrow(DecodeError);
+    // Like any refused body: nothing applies until the next baseline.
+    expect(() => d.apply(enterBall(1, 1, 1, "b"))).toThrow(DecodeError);
+    d.reset({ schemaHash: schema.hash, json: false, reconnected: true });
+    d.apply(enterBall(1, 1, 1, "b"));
+    expect(d.state.size).toBe(1);
   });
 
   it("passes the event decoder through; entity callbacks are the view's", () => {

@@ -101,7 +101,7 @@ describe("room messages", () => {
     const ann = join();
     const bob = join();
     room.message(ann.id, msg(7, "vote", { choice: "a" }));
-    expect(replies(ann.conn)).toEqual([{ kind: "reply", requestId: 7, code: 0, name: "", retryAfterMs: 0, reason: "", value: { a: 1, b: 0 } }]);
+    expect(replies(ann.conn)).toEqual([{ kind: "reply", requestId: 7, code: 0, retryAfterMs: 0, reason: "", value: { a: 1, b: 0 } }]);
     room.message(ann.id, msg(8, "vote", { choice: "b" }));
     room.message(bob.id, msg(1, "vote", { choice: "x" }));
     room.message(bob.id, msg(2, "nope", {}));

@@ -34,7 +34,7 @@ export class BinaryReader {
   /** The one bounds check: claims the next `n` bytes and returns where they start. */
   #take(n: number): number {
     const at = this.offset;
-    if (at + n > this.end) throw new DecodeError("truncated", `need ${n} bytes at ${at}, have ${this.end - at}`);
+    if (at + n > this.end) throw new DecodeError("truncated", `past_end ${n}@${at}`);
     this.offset = at + n;
     return at;
   }
@@ -66,7 +66,7 @@ export class BinaryReader {
     // number, or is rejected.
     for (let shift = 0; ; shift += 7) {
       const b = this.u8();
-      if (shift === 28 && b > 0x0f) throw new DecodeError("bad_value", "varuint exceeds 32 bits");
+      if (shift === 28 && b > 0x0f) throw new DecodeError("bad_value", "varuint_32");
       result |= (b & 0x7f) << shift;
       if (b < 0x80) return result >>> 0;
     }
@@ -84,23 +84,23 @@ export class BinaryReader {
   /** varuint length + UTF-8; `maxBytes` bounds hostile lengths before any allocation. */
   string(maxBytes = 1024): string {
     const n = this.varuint();
-    if (n > maxBytes) throw new DecodeError("too_large", `string of ${n} bytes exceeds ${maxBytes}`);
+    if (n > maxBytes) throw new DecodeError("too_large", `long_string ${n}>${maxBytes}`);
     const utf8 = this.bytes(n);
     try {
       return textDecoder.decode(utf8);
     } catch {
-      throw new DecodeError("bad_value", "string is not valid UTF-8");
+      throw new DecodeError("bad_value", "utf8");
     }
   }
   /** Throws `trailing_bytes` unless the whole frame was consumed. */
   expectEnd(): void {
-    if (this.offset !== this.end) throw new DecodeError("trailing_bytes", `${this.end - this.offset} unread bytes`);
+    if (this.offset !== this.end) throw new DecodeError("trailing_bytes", `unread ${this.end - this.offset}`);
   }
 }
 
 /** `v` if finite, else a `bad_value` error naming `what`. */
 export function finite(v: number, what: string): number {
-  if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${what} is not finite`);
+  if (!Number.isFinite(v)) throw new DecodeError("bad_value", `not_finite ${what}`);
   return v;
 }
 

@@ -8,11 +8,12 @@ export const textEncoder = new TextEncoder();
  * or a load generator needs.
  */
 export class BinaryWriter {
+  // Declared, not defined: as an ES2022 class field the name would be emitted twice (see Field).
   /**
    * The backing store, replaced when it grows (read it only after the write that may grow it).
    * Protected, not `#private`, so {@link FrameWriter} can view and copy it.
    */
-  protected buf: Uint8Array;
+  protected declare buf: Uint8Array;
   #view: DataView;
   /** Current write position (bytes written since the last reset). */
   offset = 0;

@@ -4,7 +4,7 @@ import { MAX_INPUT_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./constants";
 import { DecodeError } from "./decodeError";
 import { JSON_KEEPALIVE, decodeServerText, type DecodedServerMessage, type JsonClientMessage } from "./jsonMessages";
 import { encodeRoomMessage, isMessageType } from "./roomMessages";
-import { decodeServerMessage } from "./serverMessages";
+import { decodeServerBytes, type AnswerReader } from "./serverMessages";
 
 /**
  * How a client speaks one dialect of the protocol: every message a connection sends (its
@@ -19,8 +19,12 @@ import { decodeServerMessage } from "./serverMessages";
 export interface ClientDialect {
   /** True for the JSON text dialect. */
   readonly json: boolean;
-  /** Decodes one server message (a WebSocket message's data). Never throws. */
-  decode(data: unknown): DecodedServerMessage | DecodeError;
+  /**
+   * Decodes one server message (a WebSocket message's data). Never throws. The answers to
+   * requests (stats, reply) are read by `answers` (the protocol's `readAnswer`); with null they
+   * are not read and null comes back, so a client that never asks bundles no reader of them.
+   */
+  decode(data: unknown, answers: AnswerReader | null): DecodedServerMessage | DecodeError | null;
   /** A hello with the reconnect token (empty for a new seat) and the display name. */
   hello(token: string, name: string): string | Uint8Array;
   /**
@@ -81,10 +85,10 @@ const w = /* @__PURE__ */ new BinaryWriter(256);
 /** The binary dialect: the protocol's frames. */
 export const binaryDialect: ClientDialect = {
   json: false,
-  decode(data) {
-    if (data instanceof ArrayBuffer) return decodeServerMessage(new Uint8Array(data));
-    if (ArrayBuffer.isView(data)) return decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    return new DecodeError("bad_value", "a binary room sent something other than bytes");
+  decode(data, answers) {
+    if (data instanceof ArrayBuffer) return decodeServerBytes(new Uint8Array(data), answers);
+    if (ArrayBuffer.isView(data)) return decodeServerBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), answers);
+    return new DecodeError("bad_value", "not_bytes");
   },
   hello: (token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
   input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
@@ -105,8 +109,8 @@ const text = (m: JsonClientMessage): string => JSON.stringify(m);
 /** The JSON text dialect, for turn-based rooms where readability beats bytes. */
 export const jsonDialect: JsonDialect = {
   json: true,
-  decode(data) {
-    return typeof data === "string" ? decodeServerText(data) : new DecodeError("bad_value", "a JSON room sent something other than text");
+  decode(data, answers) {
+    return typeof data === "string" ? decodeServerText(data, answers) : new DecodeError("bad_value", "not_text");
   },
   hello: (token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
   input: (seq, data) => text({ t: "input", seq, data }),

@@ -1,9 +1,10 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
-import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
+import { MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import { InputFrameReader, type InputEntry } from "./inputFrame";
 import { readRoomMessage, type RoomMessage } from "./roomMessages";
+import { KIND_HELLO, KIND_INPUT, KIND_LEAVE, KIND_MESSAGE, KIND_PING, KIND_RECEIPT, KIND_STATS_REQUEST } from "./wireCodes";
 
 /**
  * decodeClientMessage copies the entries out, so one reader serves every call. Marked pure so a
@@ -68,39 +69,39 @@ export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsReq
 
 /** Writes a HELLO into `w` (reset by the caller); returns `w`. */
 export function encodeHello<W extends BinaryWriter>(w: W, m: Omit<HelloMessage, "kind">): W {
-  return w.u8(Kind.Hello).u16(m.version).string(m.token).string(m.name);
+  return w.u8(KIND_HELLO).u16(m.version).string(m.token).string(m.name);
 }
 
 /** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */
 export function encodeInputs<W extends BinaryWriter>(w: W, inputs: readonly InputEntry[]): W {
-  w.u8(Kind.Input).u8(inputs.length);
+  w.u8(KIND_INPUT).u8(inputs.length);
   for (const e of inputs) w.varuint(e.seq).varuint(e.payload.length).bytes(e.payload);
   return w;
 }
 
 /** Writes a single-input frame; the payload is written by `writePayload` straight into `w`. */
 export function encodeInput<W extends BinaryWriter>(w: W, seq: number, payload: Uint8Array): W {
-  return w.u8(Kind.Input).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
+  return w.u8(KIND_INPUT).u8(1).varuint(seq).varuint(payload.length).bytes(payload);
 }
 
 /** Writes a PING carrying the client clock; returns `w`. */
 export function encodePing<W extends BinaryWriter>(w: W, clientTime: number): W {
-  return w.u8(Kind.Ping).f64(clientTime);
+  return w.u8(KIND_PING).f64(clientTime);
 }
 
 /** Writes a `tk:stats` request; the answer echoes `requestId`. Returns `w`. */
 export function encodeStatsRequest<W extends BinaryWriter>(w: W, requestId: number): W {
-  return w.u8(Kind.StatsRequest).u32(requestId);
+  return w.u8(KIND_STATS_REQUEST).u32(requestId);
 }
 
 /** Writes a LEAVE (the seat is freed at once, close 1000); returns `w`. */
 export function encodeLeave<W extends BinaryWriter>(w: W): W {
-  return w.u8(Kind.Leave);
+  return w.u8(KIND_LEAVE);
 }
 
 /** Writes a RECEIPT (counts are taken modulo 2^32); returns `w`. */
 export function encodeReceipt<W extends BinaryWriter>(w: W, messages: number, bytes: number): W {
-  return w.u8(Kind.Receipt).varuint(messages % 0x100000000).varuint(bytes % 0x100000000);
+  return w.u8(KIND_RECEIPT).varuint(messages % 0x100000000).varuint(bytes % 0x100000000);
 }
 
 /**
@@ -111,7 +112,7 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
   if (bytes.length > MAX_CLIENT_FRAME_BYTES) {
     return new DecodeError("too_large", `frame of ${bytes.length} bytes exceeds ${MAX_CLIENT_FRAME_BYTES}`);
   }
-  if (bytes[0] === Kind.Input) {
+  if (bytes[0] === KIND_INPUT) {
     const err = sharedInputReader.read(bytes);
     if (err) return err;
     const inputs: InputEntry[] = new Array(sharedInputReader.count);
@@ -127,22 +128,22 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
     const kind = r.u8();
     let msg: ClientMessage;
     switch (kind) {
-      case Kind.Hello:
+      case KIND_HELLO:
         msg = { kind: "hello", version: r.u16(), token: r.string(128), name: r.string(64) };
         break;
-      case Kind.Ping:
+      case KIND_PING:
         msg = { kind: "ping", clientTime: r.finiteF64("clientTime") };
         break;
-      case Kind.StatsRequest:
+      case KIND_STATS_REQUEST:
         msg = { kind: "statsRequest", requestId: r.u32() };
         break;
-      case Kind.Leave:
+      case KIND_LEAVE:
         msg = { kind: "leave" };
         break;
-      case Kind.Receipt:
+      case KIND_RECEIPT:
         msg = { kind: "receipt", messages: r.varuint(), bytes: r.varuint() };
         break;
-      case Kind.Message:
+      case KIND_MESSAGE:
         msg = readRoomMessage(r);
         break;
       default:

@@ -1,3 +1,23 @@
+import {
+  FLAG_ACK,
+  FLAG_DELTA,
+  FLAG_EVENTS,
+  KIND_CADENCE,
+  KIND_ERROR,
+  KIND_FRAME,
+  KIND_HELLO,
+  KIND_INPUT,
+  KIND_LEAVE,
+  KIND_MESSAGE,
+  KIND_NOTICE,
+  KIND_PING,
+  KIND_PONG,
+  KIND_RECEIPT,
+  KIND_REPLY,
+  KIND_STATS,
+  KIND_STATS_REQUEST,
+  KIND_WELCOME,
+} from "./wireCodes";
 /** Wire protocol version, sent in hello and welcome. Bump on any incompatible change. */
 export const PROTOCOL_VERSION = 1;
 
@@ -26,44 +46,44 @@ export const RECEIPT_EVERY_BYTES = 32 * 1024;
 /** One-byte message kinds. Client→server are < 0x80, server→client are ≥ 0x80. */
 export const Kind = {
   /** Client: join or resume a seat. */
-  Hello: 0x01,
+  Hello: KIND_HELLO,
   /** Client: one or more inputs. */
-  Input: 0x02,
+  Input: KIND_INPUT,
   /** Client: clock-sync ping. */
-  Ping: 0x03,
+  Ping: KIND_PING,
   /** Client: asks for the room's `tk:stats`. */
-  StatsRequest: 0x04,
+  StatsRequest: KIND_STATS_REQUEST,
   /** Client: leaves for good (the seat is freed at once). */
-  Leave: 0x05,
+  Leave: KIND_LEAVE,
   /** What the client has read so far (backpressure; see `ReceiptCounter`). */
-  Receipt: 0x06,
+  Receipt: KIND_RECEIPT,
   /** Client: a custom room message (chat, ready, vote), optionally a request awaiting a REPLY. */
-  Message: 0x07,
+  Message: KIND_MESSAGE,
 
   /** Server: the seat, its token and the room's timing. */
-  Welcome: 0x81,
+  Welcome: KIND_WELCOME,
   /** Server: one tick's ack, events and state delta. */
-  Frame: 0x82,
+  Frame: KIND_FRAME,
   /** Server: a refusal ({@link ErrorCode}). */
-  Error: 0x83,
+  Error: KIND_ERROR,
   /** Server: answer to a ping. */
-  Pong: 0x84,
+  Pong: KIND_PONG,
   /** Server: a `tk:stats` snapshot. */
-  Stats: 0x85,
+  Stats: KIND_STATS,
   /** Server: the answer to a MESSAGE request: a payload, or an error code. */
-  Reply: 0x86,
+  Reply: KIND_REPLY,
   /** Server: the room's tick length and sync interval changed (the game set new rates). */
-  Cadence: 0x87,
+  Cadence: KIND_CADENCE,
   /** Server: a notice from the game (`ctx.send` / `ctx.broadcast`): a type and a JSON payload. */
-  Notice: 0x88,
+  Notice: KIND_NOTICE,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */
 export const FrameFlag = {
   /** The frame carries the highest processed input seq. */
-  Ack: 1,
+  Ack: FLAG_ACK,
   /** The frame carries game events. */
-  Events: 2,
+  Events: FLAG_EVENTS,
   /** The frame carries a state delta body. */
-  Delta: 4,
+  Delta: FLAG_DELTA,
 } as const;

@@ -1,3 +1,34 @@
+import {
+  CLOSE_BAD_HELLO,
+  CLOSE_BAD_REQUEST,
+  CLOSE_BANNED,
+  CLOSE_FORBIDDEN,
+  CLOSE_FRAME_TOO_LARGE,
+  CLOSE_GOING_AWAY,
+  CLOSE_HELLO_TIMEOUT,
+  CLOSE_JOIN_THROTTLED,
+  CLOSE_KICKED,
+  CLOSE_NORMAL,
+  CLOSE_NOT_FOUND,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_RATE_LIMITED,
+  CLOSE_REPLACED,
+  CLOSE_RESERVATION_INVALID,
+  CLOSE_ROOM_CLOSED,
+  CLOSE_ROOM_FULL,
+  CLOSE_ROOM_LOCKED,
+  CLOSE_SLOW_CONSUMER,
+  CLOSE_TOO_MANY_ERRORS,
+  CLOSE_UNAUTHORIZED,
+  CLOSE_UNAVAILABLE,
+} from "./wireCodes";
+
+/**
+ * {@link ErrorCode}'s `bad_token`, alone: the one code a client acts on by number, named here
+ * so a page checks it without bundling the table.
+ */
+export const BAD_TOKEN_ERROR = 14;
+
 /**
  * Error codes carried by ERROR frames, and the WebSocket close codes the server uses.
  * AGENTS.md documents both tables; keep them in step.
@@ -30,7 +61,7 @@ export const ErrorCode = {
   /** A second hello on a seated socket. */
   already_joined: 13,
   /** Reserved; never sent (an unknown token gets a fresh seat). */
-  bad_token: 14,
+  bad_token: BAD_TOKEN_ERROR,
   /** A room message of a type the game does not handle. */
   unknown_message: 15,
   /** A room message whose payload is over `MAX_MESSAGE_PAYLOAD_CHARS`. */
@@ -68,55 +99,55 @@ export function errorName(code: number): ErrorName | "unknown" {
  */
 export const CloseCode = {
   /** After `leave`: the seat is freed at once. */
-  normal: 1000,
+  normal: CLOSE_NORMAL,
   /** The server is going away (deploy, restart). */
-  going_away: 1001,
+  going_away: CLOSE_GOING_AWAY,
   /** Client side: the server sent something the client cannot decode. */
-  protocol_error: 4000,
+  protocol_error: CLOSE_PROTOCOL_ERROR,
   /** Hello refused: protocol version or wire format mismatch. */
-  bad_hello: 4001,
+  bad_hello: CLOSE_BAD_HELLO,
   /** Every seat is taken. */
-  room_full: 4002,
+  room_full: CLOSE_ROOM_FULL,
   /** Message flood; the seat is freed. */
-  rate_limited: 4003,
+  rate_limited: CLOSE_RATE_LIMITED,
   /** The socket's unsent backlog grew too large. */
-  slow_consumer: 4004,
+  slow_consumer: CLOSE_SLOW_CONSUMER,
   /** A newer socket took this seat. */
-  replaced: 4005,
+  replaced: CLOSE_REPLACED,
   /** No hello in time after the upgrade. */
-  hello_timeout: 4006,
+  hello_timeout: CLOSE_HELLO_TIMEOUT,
   /** A frame over the size limit; the seat is freed. */
-  frame_too_large: 4007,
+  frame_too_large: CLOSE_FRAME_TOO_LARGE,
   /** The room shut down. */
-  room_closed: 4008,
+  room_closed: CLOSE_ROOM_CLOSED,
   /**
    * Join admission exhausted (the room's or this caller's join rate, sockets waiting for hello,
    * a cooldown after an abuse kick): retry no sooner than the close reason's wait.
    */
-  join_throttled: 4009,
+  join_throttled: CLOSE_JOIN_THROTTLED,
   /** Too many protocol errors; the seat is freed. */
-  too_many_errors: 4010,
+  too_many_errors: CLOSE_TOO_MANY_ERRORS,
   /** Join refused: no room ticket, or one that is malformed, forged, expired or for another room. */
-  unauthorized: 4011,
+  unauthorized: CLOSE_UNAUTHORIZED,
   /** Join refused: a page origin that may not open room sockets, or a DEV_MODE-only request in production. */
-  forbidden: 4012,
+  forbidden: CLOSE_FORBIDDEN,
   /** Join refused: the server hosts no room of this kind (or no room at this path). */
-  not_found: 4013,
+  not_found: CLOSE_NOT_FOUND,
   /** Join refused: a malformed join URL (room id, `%` escape, an override out of range). */
-  bad_request: 4014,
+  bad_request: CLOSE_BAD_REQUEST,
   /** Join refused: the server admits no one (joins are not configured on it). */
-  unavailable: 4015,
+  unavailable: CLOSE_UNAVAILABLE,
   /** The join's seat reservation is not held (unknown, used, expired, or another player's): match again. */
-  reservation_invalid: 4020,
+  reservation_invalid: CLOSE_RESERVATION_INVALID,
   /** The room is locked and takes no new players. */
-  room_locked: 4021,
+  room_locked: CLOSE_ROOM_LOCKED,
   /** An operator removed this player from the room (admin API); the seat is freed. Do not come back on your own. */
-  kicked: 4022,
+  kicked: CLOSE_KICKED,
   /**
    * An operator banned this player from the room for a while: the close of a seated player who
    * was banned, and the refusal of a banned player's join (the wait in the reason).
    */
-  banned: 4023,
+  banned: CLOSE_BANNED,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
@@ -131,15 +162,43 @@ export type CloseName = keyof typeof CloseCode;
  * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
  */
 export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
-  CloseCode.room_full,
-  CloseCode.unauthorized,
-  CloseCode.forbidden,
-  CloseCode.not_found,
-  CloseCode.bad_request,
-  CloseCode.unavailable,
-  CloseCode.reservation_invalid,
-  CloseCode.room_locked,
-  CloseCode.banned,
+  CLOSE_ROOM_FULL,
+  CLOSE_UNAUTHORIZED,
+  CLOSE_FORBIDDEN,
+  CLOSE_NOT_FOUND,
+  CLOSE_BAD_REQUEST,
+  CLOSE_UNAVAILABLE,
+  CLOSE_RESERVATION_INVALID,
+  CLOSE_ROOM_LOCKED,
+  CLOSE_BANNED,
+]);
+
+/**
+ * The closes after which a client does not come back on its own: retrying cannot help. The
+ * refusals of a join a retry meets again ({@link FINAL_JOIN_REFUSALS}: the game decides what
+ * next, e.g. another room or a fresh ticket), a leave (`normal`), what the transport refused
+ * (1002 protocol error, 1003 unsupported data, 1007 invalid payload, 1008 policy violation such
+ * as a rejected ticket, 1009 message too big, 1010 missing extension), and the room's verdicts on
+ * who the client is or what it sent: `protocol_error`, `bad_hello`, `replaced` (someone else took
+ * the seat), `frame_too_large`, `room_closed`, `too_many_errors`, `kicked`. Any other close (a
+ * drop, a restart, overload, a throttled join no sooner than its wait) may be retried.
+ */
+export const FINAL_CLOSES: ReadonlySet<number> = new Set<number>([
+  ...FINAL_JOIN_REFUSALS,
+  CLOSE_NORMAL,
+  1002,
+  1003,
+  1007,
+  1008,
+  1009,
+  1010,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_BAD_HELLO,
+  CLOSE_REPLACED,
+  CLOSE_FRAME_TOO_LARGE,
+  CLOSE_ROOM_CLOSED,
+  CLOSE_TOO_MANY_ERRORS,
+  CLOSE_KICKED,
 ]);
 
 /** The symbolic name of a close code (or `unknown`, e.g. for 1006). Not on any per-message path. */
@@ -155,14 +214,14 @@ export function closeName(code: number): CloseName | "unknown" {
  */
 export function refusalCloseCode(status: number): number {
   return status === 401
-    ? CloseCode.unauthorized
+    ? CLOSE_UNAUTHORIZED
     : status === 403
-      ? CloseCode.forbidden
+      ? CLOSE_FORBIDDEN
       : status === 404
-        ? CloseCode.not_found
+        ? CLOSE_NOT_FOUND
         : status === 429 || status === 503
-          ? CloseCode.join_throttled
-          : CloseCode.bad_request;
+          ? CLOSE_JOIN_THROTTLED
+          : CLOSE_BAD_REQUEST;
 }
 
 /** Longest close reason, in UTF-8 bytes (RFC 6455: a 125-byte control frame less the 2-byte code). */

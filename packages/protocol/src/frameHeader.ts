@@ -1,10 +1,11 @@
-import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
+import { FrameFlag, MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { VaruintCursor, varuintError } from "./varuintCursor";
+import { FLAG_ACK, FLAG_DELTA, FLAG_EVENTS, KIND_FRAME } from "./wireCodes";
 
 /**
  * The FRAME codec's reading side for a receiver of many frames,
- * `[Kind.Frame][flags u8][tick][time][ack?][events?][delta?]`: the header fields land in the
+ * `[KIND_FRAME][flags u8][tick][time][ack?][events?][delta?]`: the header fields land in the
  * reader's own fields, the event and delta bodies stay where they are (walk the events with
  * {@link forEachEvent}), and nothing is allocated unless the frame is malformed. A load
  * generator receives a FRAME tens of times per second per simulated player and needs only the
@@ -32,7 +33,7 @@ export class FrameHeaderReader {
     this.eventCount = 0;
     const end = bytes.length;
     if (end < 2) return new DecodeError("truncated", `need 2 bytes, have ${end}`);
-    if (bytes[0] !== Kind.Frame) return new DecodeError("bad_value", "not a FRAME");
+    if (bytes[0] !== KIND_FRAME) return new DecodeError("bad_value", "not a FRAME");
     const flags = bytes[1]!;
     if (flags > 7) return new DecodeError("bad_value", `frame flags ${flags}`);
     const c = this.cursor;
@@ -42,13 +43,13 @@ export class FrameHeaderReader {
     const time = c.varuint(bytes);
     if (time < 0) return varuintError(time, c.at);
     let ackSeq = -1;
-    if (flags & FrameFlag.Ack) {
+    if (flags & FLAG_ACK) {
       ackSeq = c.varuint(bytes);
       if (ackSeq < 0) return varuintError(ackSeq, c.at);
     }
     let eventCount = 0;
     let eventsAt = -1;
-    if (flags & FrameFlag.Events) {
+    if (flags & FLAG_EVENTS) {
       eventCount = c.varuint(bytes);
       if (eventCount < 0) return varuintError(eventCount, c.at);
       if (eventCount > MAX_EVENTS_PER_FRAME) return new DecodeError("too_large", `${eventCount} events in one frame`);
@@ -60,7 +61,7 @@ export class FrameHeaderReader {
         c.at += len;
       }
     }
-    const hasState = (flags & FrameFlag.Delta) !== 0;
+    const hasState = (flags & FLAG_DELTA) !== 0;
     if (!hasState && c.at !== end) return new DecodeError("trailing_bytes", `${end - c.at} unread bytes`);
     this.flags = flags;
     this.tick = tick;
@@ -79,7 +80,7 @@ export class FrameHeaderReader {
 
   /** True when the last frame carries an ack and nothing else: an input receipt, not a state flush. */
   get ackOnly(): boolean {
-    return this.flags === FrameFlag.Ack;
+    return this.flags === FLAG_ACK;
   }
 
   /**

@@ -1,6 +1,7 @@
-import { Kind, MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
+import { MAX_CLIENT_FRAME_BYTES, MAX_INPUTS_PER_FRAME, MAX_INPUT_PAYLOAD_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import { VaruintCursor, varuintError } from "./varuintCursor";
+import { KIND_INPUT } from "./wireCodes";
 
 /** One client input: a sequence number and the game's encoded payload. */
 export interface InputEntry {
@@ -11,7 +12,7 @@ export interface InputEntry {
 }
 
 /**
- * The INPUT frame codec's reading side, `[Kind.Input][count u8]{[seq varuint][len varuint][payload]}`,
+ * The INPUT frame codec's reading side, `[KIND_INPUT][count u8]{[seq varuint][len varuint][payload]}`,
  * reading into entries it owns and reuses. INPUT is the one client message that arrives tens of
  * times per second per player, so a room decodes it here without allocating anything but the
  * payload views; `decodeClientMessage` uses the same reader, so there is one definition of the
@@ -34,7 +35,7 @@ export class InputFrameReader {
     const end = bytes.length;
     if (end > MAX_CLIENT_FRAME_BYTES) return new DecodeError("too_large", `frame of ${end} bytes exceeds ${MAX_CLIENT_FRAME_BYTES}`);
     if (end < 2) return new DecodeError("truncated", `need 2 bytes, have ${end}`);
-    if (bytes[0] !== Kind.Input) return new DecodeError("bad_value", "not an INPUT frame");
+    if (bytes[0] !== KIND_INPUT) return new DecodeError("bad_value", "not an INPUT frame");
     const n = bytes[1]!;
     if (n === 0 || n > MAX_INPUTS_PER_FRAME) return new DecodeError("bad_value", `input count ${n} outside 1..${MAX_INPUTS_PER_FRAME}`);
     const c = this.cursor;

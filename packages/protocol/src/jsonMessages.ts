@@ -1,6 +1,6 @@
 import { DecodeError } from "./decodeError";
 import { MAX_CLIENT_FRAME_BYTES } from "./constants";
-import { readServerBody, type ServerMessage, type WelcomeMessage } from "./serverMessages";
+import { readAnswer, readServerBody, type AnswerReader, type ServerMessage, type WelcomeMessage } from "./serverMessages";
 import { JsonFields } from "./serverFields";
 import { isMessageType } from "./roomMessages";
 
@@ -248,9 +248,10 @@ export type DecodedServerMessage = ServerMessage<unknown, unknown> | KeepaliveMe
  * ones: the welcome gains `json: true` and `schemaHash` 0, fields take their binary names, and
  * both dialects read a message's fields through one reader ({@link readServerBody}). Never
  * throws; a missing field, or one not of its binary type (a u32, a finite number, a string
- * within its binary limit), is a `bad_value` error.
+ * within its binary limit), is a `bad_value` error. Answers to requests are read by `answers`
+ * (by default all of them; null: not read, null returned, as {@link decodeServerBytes} does).
  */
-export function decodeServerText(text: string): DecodedServerMessage | DecodeError {
+export function decodeServerText(text: string, answers: AnswerReader | null = readAnswer): DecodedServerMessage | DecodeError | null {
   const m = decodeJsonServerMessage(text);
   if (m instanceof DecodeError) return m;
   // What JSON leaves out: optional refusal fields (a reply's code: 0 is success), and the
@@ -265,7 +266,7 @@ export function decodeServerText(text: string): DecodedServerMessage | DecodeErr
       case "ka":
         return { kind: "keepalive" };
     }
-    return readServerBody(m.t, f);
+    return readServerBody(m.t, f, answers);
   } catch (e) {
     // JsonFields throws DecodeErrors; anything else still comes back as a value, never thrown.
     return e instanceof DecodeError ? e : new DecodeError("bad_value", String(e));

@@ -1,10 +1,11 @@
 import type { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
-import { Kind, MAX_CLIENT_FRAME_BYTES } from "./constants";
+import { MAX_CLIENT_FRAME_BYTES } from "./constants";
 import { DecodeError } from "./decodeError";
 import type { ErrorName } from "./errorCodes";
 import type { Rejection } from "./inputRejection";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
+import { KIND_MESSAGE, KIND_NOTICE, KIND_REPLY } from "./wireCodes";
 
 /*
  * Custom room messages: what a client says outside the input stream (chat, ready, a vote), each
@@ -60,10 +61,8 @@ export interface ReplyMessage {
   kind: "reply";
   /** The request's id. */
   requestId: number;
-  /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with. */
+  /** 0 when the request succeeded, else the numeric {@link ErrorCode} it was refused with (`errorName(code)` names it). */
   code: number;
-  /** Refusals: the code's {@link ErrorName}; empty on success. */
-  name: string;
   /** Refusals: how long to wait before asking again (ms), 0 for no hint. */
   retryAfterMs: number;
   /** Refusals: a human-readable reason; empty on success. */
@@ -90,17 +89,17 @@ export interface NoticeMessage {
  */
 export function encodeRoomMessage<W extends BinaryWriter>(w: W, requestId: number, type: string, payloadJson: string): W {
   if (!isMessageType(type)) throw new RangeError(`bad message type ${JSON.stringify(type)}`);
-  return w.u8(Kind.Message).varuint(requestId).string(type).string(payloadJson);
+  return w.u8(KIND_MESSAGE).varuint(requestId).string(type).string(payloadJson);
 }
 
 /** Writes a successful REPLY carrying `payloadJson` (JSON text); returns `w`. */
 export function encodeReply<W extends BinaryWriter>(w: W, requestId: number, payloadJson: string): W {
-  return w.u8(Kind.Reply).varuint(requestId).u16(0).string(payloadJson);
+  return w.u8(KIND_REPLY).varuint(requestId).u16(0).string(payloadJson);
 }
 
 /** Writes a refusing REPLY: the error code, an optional back-off and a reason ({@link clipReason} cuts it); returns `w`. */
 export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Reply).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
+  return w.u8(KIND_REPLY).varuint(requestId).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /**
@@ -108,7 +107,7 @@ export function encodeReplyError<W extends BinaryWriter>(w: W, requestId: number
  * payload's size ({@link MAX_NOTICE_PAYLOAD_CHARS}) when the game queues it. Returns `w`.
  */
 export function encodeNotice<W extends BinaryWriter>(w: W, type: string, payloadJson: string): W {
-  return w.u8(Kind.Notice).string(type).string(payloadJson);
+  return w.u8(KIND_NOTICE).string(type).string(payloadJson);
 }
 
 /**
@@ -122,7 +121,7 @@ export function readNotice(f: ServerFields): NoticeMessage {
 /** Reads a message or notice type name; throws {@link DecodeError} for one that is not legal. */
 function readType(f: ServerFields): string {
   const type = f.string(MAX_MESSAGE_TYPE_LENGTH, "type");
-  if (!isMessageType(type)) throw new DecodeError("bad_value", "type must be 1-32 of A-Z a-z 0-9 _ . : -");
+  if (!isMessageType(type)) throw new DecodeError("bad_value", "bad_type");
   return type;
 }
 
@@ -141,7 +140,7 @@ export function readRoomMessage(r: BinaryReader): RoomMessage {
 export function readReply(r: ServerFields): ReplyMessage {
   const requestId = r.varuint("id");
   const code = r.u16("code");
-  if (code === 0) return { kind: "reply", requestId, code, name: "", retryAfterMs: 0, reason: "", value: jsonField(r, MAX_REPLY_PAYLOAD_CHARS * 3, "data") };
+  if (code === 0) return { kind: "reply", requestId, code, retryAfterMs: 0, reason: "", value: jsonField(r, MAX_REPLY_PAYLOAD_CHARS * 3, "data") };
   return { kind: "reply", requestId, ...readRefusal(r, code), value: undefined };
 }
 

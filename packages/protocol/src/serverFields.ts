@@ -1,6 +1,5 @@
 import { BinaryReader } from "./binaryReader";
 import { DecodeError } from "./decodeError";
-import { errorName } from "./errorCodes";
 
 /*
  * One reader per server message serves both dialects: it asks a field source for each field by
@@ -40,7 +39,7 @@ export class JsonFields implements ServerFields {
     const v = this.message[key] as number;
     // Only a u32 (an integer in [0, 2^32)) comes back from `>>> 0` as itself; a number first,
     // since `>>> 0` on an object whose toString is not a function throws a TypeError.
-    if (typeof v !== "number" || v >>> 0 !== v) throw new DecodeError("bad_value", `${key} must be a u32`);
+    if (typeof v !== "number" || v >>> 0 !== v) throw new DecodeError("bad_value", `not_u32 ${key}`);
     return v;
   }
 
@@ -51,13 +50,13 @@ export class JsonFields implements ServerFields {
 
   finiteF64(key: string): number {
     const v = this.message[key];
-    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `${key} must be a finite number`);
+    if (!Number.isFinite(v)) throw new DecodeError("bad_value", `not_finite ${key}`);
     return v as number;
   }
 
   string(maxBytes: number, key: string): string {
     const v = this.message[key];
-    if (typeof v !== "string" || v.length > maxBytes) throw new DecodeError("bad_value", `${key} must be a string of at most ${maxBytes}`);
+    if (typeof v !== "string" || v.length > maxBytes) throw new DecodeError("bad_value", `not_string ${key}`);
     return v;
   }
 }
@@ -79,7 +78,11 @@ export function clipReason(reason: string): string {
   return reason.length > MAX_REASON_BYTES / 3 ? reason.slice(0, MAX_REASON_BYTES / 3) : reason;
 }
 
-/** A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the code's name, the back-off and the reason. */
-export function readRefusal(f: ServerFields, code: number): { code: number; name: string; retryAfterMs: number; reason: string } {
-  return { code, name: errorName(code), retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(MAX_REASON_BYTES, "reason") };
+/**
+ * A refusal's fields after its code (an ERROR's, or a refusing REPLY's): the back-off and the
+ * reason. Not the code's name: `errorName(code)` gives it to those who print it, so a page that
+ * never does bundles no table of names.
+ */
+export function readRefusal(f: ServerFields, code: number): { code: number; retryAfterMs: number; reason: string } {
+  return { code, retryAfterMs: f.varuint("retryAfterMs"), reason: f.string(MAX_REASON_BYTES, "reason") };
 }

@@ -1,10 +1,11 @@
 import { BinaryReader } from "./binaryReader";
 import type { BinaryWriter } from "./binaryWriter";
 import type { FrameWriter } from "./frameWriter";
-import { FrameFlag, Kind, MAX_EVENTS_PER_FRAME } from "./constants";
+import { MAX_EVENTS_PER_FRAME } from "./constants";
 import { DecodeError } from "./decodeError";
 import { clipReason, jsonField, readRefusal, type ServerFields } from "./serverFields";
 import { readNotice, readReply, type NoticeMessage, type ReplyMessage } from "./roomMessages";
+import { FLAG_ACK, FLAG_DELTA, FLAG_EVENTS, KIND_CADENCE, KIND_ERROR, KIND_FRAME, KIND_PONG, KIND_STATS, KIND_WELCOME } from "./wireCodes";
 
 /** Sent once per (re)join: who you are, how to come back, and the room's clocks. */
 export interface WelcomeMessage {
@@ -61,10 +62,8 @@ export interface FrameMessage<Body = Uint8Array | null, Event = Uint8Array> {
 /** A refusal or a protocol error: an `ErrorCode`, a human reason, and an optional back-off. */
 export interface ErrorMessage {
   kind: "error";
-  /** Numeric {@link ErrorCode}. */
+  /** Numeric `ErrorCode` (`errorName(code)` names it). */
   code: number;
-  /** The code's {@link ErrorName} (`unknown` for a code this side does not know). */
-  name: string;
   /** When set (>0), the client should wait this long before trying again. */
   retryAfterMs: number;
   /** Human-readable explanation. */
@@ -121,7 +120,7 @@ export type ServerMessage<Body = Uint8Array | null, Event = Uint8Array> =
 /** Writes a WELCOME into `w` (reset by the caller); returns `w`. Rooms build the fields once for both dialects. */
 export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessage, "kind">): W {
   return w
-    .u8(Kind.Welcome)
+    .u8(KIND_WELCOME)
     .u16(m.version)
     .varuint(m.playerId)
     .string(m.token)
@@ -141,7 +140,7 @@ export function encodeWelcome<W extends BinaryWriter>(w: W, m: Omit<WelcomeMessa
  * (ack, events, delta), then patch the flags with {@link endFrame}.
  */
 export function beginFrame(w: BinaryWriter, tick: number, time: number): number {
-  w.u8(Kind.Frame);
+  w.u8(KIND_FRAME);
   const flagsPos = w.offset;
   w.u8(0).varuint(tick).varuint(time);
   return flagsPos;
@@ -165,37 +164,52 @@ export function endFrame(w: FrameWriter, flagsPos: number, flags: number): void 
 
 /** Writes an ERROR ({@link clipReason} cuts the reason); `retryAfterMs` 0 means no back-off hint. Returns `w`. */
 export function encodeError<W extends BinaryWriter>(w: W, code: number, reason: string, retryAfterMs = 0): W {
-  return w.u8(Kind.Error).u16(code).varuint(retryAfterMs).string(clipReason(reason));
+  return w.u8(KIND_ERROR).u16(code).varuint(retryAfterMs).string(clipReason(reason));
 }
 
 /** Writes a PONG; returns `w`. */
 export function encodePong<W extends BinaryWriter>(w: W, clientTime: number, serverTime: number): W {
-  return w.u8(Kind.Pong).f64(clientTime).f64(serverTime);
+  return w.u8(KIND_PONG).f64(clientTime).f64(serverTime);
 }
 
 /** Writes a CADENCE (the room's new rates); returns `w`. */
 export function encodeCadence<W extends BinaryWriter>(w: W, tickMs: number, syncIntervalMs: number): W {
-  return w.u8(Kind.Cadence).u16(tickMs).u16(syncIntervalMs);
+  return w.u8(KIND_CADENCE).u16(tickMs).u16(syncIntervalMs);
 }
 
 /** Writes a STATS answer carrying the snapshot as JSON text; returns `w`. */
 export function encodeStats<W extends BinaryWriter>(w: W, requestId: number, json: string): W {
-  return w.u8(Kind.Stats).u32(requestId).string(json);
+  return w.u8(KIND_STATS).u32(requestId).string(json);
 }
 
 /**
- * Server kinds by `kind - Kind.Welcome` (they are numbered from 0x81 on, in this order), named as
+ * Server kinds by `kind - KIND_WELCOME` (they are numbered from 0x81 on, in this order), named as
  * both dialects name them (`t` in JSON, the decoded `kind`) for {@link readServerBody}.
  */
 const SERVER_KINDS: readonly string[] = ["welcome", "frame", "error", "pong", "stats", "reply", "cadence", "notice"];
 
+/** The answers to a client's requests: a STATS or a REPLY. */
+export type AnswerMessage = StatsMessage | ReplyMessage;
+
 /**
- * Reads the body of a welcome, error, pong, stats, reply, cadence or notice message from either dialect's fields
- * (a frame's sections differ too much between them, so each dialect reads its own). Throws
- * {@link DecodeError} (`unknown_kind` for any other `kind`), or a SyntaxError for JSON text that
- * is not JSON.
+ * Reads the body of an answer to a request (STATS, REPLY) from either dialect's fields. Apart
+ * from {@link readServerBody} so that a client that never asks bundles no reader of answers:
+ * it passes none, and an answer it did not ask for is not read.
  */
-export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMessage, { kind: "frame" }> {
+export type AnswerReader = (kind: AnswerMessage["kind"], f: ServerFields) => AnswerMessage;
+
+/** The {@link AnswerReader} of both dialects: a STATS snapshot or a REPLY. */
+export const readAnswer: AnswerReader = (kind, f) =>
+  kind === "stats" ? { kind, requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") } : readReply(f);
+
+/**
+ * Reads the body of a welcome, error, pong, cadence or notice message from either dialect's
+ * fields, and of a stats or reply message with `answers` (null: not read, null returned; a
+ * client that asked nothing drops them). A frame's sections differ too much between the
+ * dialects, so each reads its own. Throws {@link DecodeError} (`unknown_kind` for any other
+ * `kind`), or a SyntaxError for JSON text that is not JSON.
+ */
+export function readServerBody(kind: string, f: ServerFields, answers: AnswerReader | null): Exclude<ServerMessage, { kind: "frame" }> | null {
   switch (kind) {
     case "welcome": {
       const head = {
@@ -208,7 +222,7 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
         roomEpoch: f.finiteF64("roomEpoch"),
       };
       const flags = f.u8("flags");
-      if (flags > 3) throw new DecodeError("bad_value", `welcome flags ${flags}`);
+      if (flags > 3) throw new DecodeError("bad_value", `flags ${flags}`);
       return {
         kind: "welcome",
         ...head,
@@ -225,44 +239,51 @@ export function readServerBody(kind: string, f: ServerFields): Exclude<ServerMes
     case "pong":
       return { kind: "pong", clientTime: f.finiteF64("ct"), serverTime: f.finiteF64("st") };
     case "stats":
-      return { kind: "stats", requestId: f.u32("id"), stats: jsonField(f, 1 << 20, "stats") };
     case "reply":
-      return readReply(f);
+      return answers && answers(kind, f);
     case "cadence":
       return { kind: "cadence", tickMs: f.u16("tickMs"), syncIntervalMs: f.u16("syncIntervalMs") };
     case "notice":
       return readNotice(f);
   }
-  throw new DecodeError("unknown_kind", `unknown server message kind ${kind.slice(0, 32)}`);
+  throw new DecodeError("unknown_kind", `kind ${kind.slice(0, 32)}`);
 }
 
 /**
- * Decodes one binary server→client frame. Never throws: a malformed frame comes back as a
- * {@link DecodeError}, `bad_json` when a STATS, REPLY or NOTICE value is not JSON.
+ * Decodes one binary server→client frame, every kind. Never throws: a malformed frame comes back
+ * as a {@link DecodeError}, `bad_json` when a STATS, REPLY or NOTICE value is not JSON.
  */
 export function decodeServerMessage(bytes: Uint8Array): ServerMessage | DecodeError {
+  return decodeServerBytes(bytes, readAnswer)!;
+}
+
+/**
+ * {@link decodeServerMessage} with the answers to requests read by `answers`, or, with null, not
+ * read at all (null comes back for them: a client that asked nothing drops them unread).
+ */
+export function decodeServerBytes(bytes: Uint8Array, answers: AnswerReader | null): ServerMessage | DecodeError | null {
   try {
     const r = new BinaryReader(bytes);
     const kind = r.u8();
-    let msg: ServerMessage;
-    if (kind === Kind.Frame) {
+    let msg: ServerMessage | null;
+    if (kind === KIND_FRAME) {
       const flags = r.u8();
-      if (flags > 7) throw new DecodeError("bad_value", `frame flags ${flags}`);
+      if (flags > 7) throw new DecodeError("bad_value", `flags ${flags}`);
       const tick = r.varuint();
       const time = r.varuint();
-      const ackSeq = flags & FrameFlag.Ack ? r.varuint() : -1;
+      const ackSeq = flags & FLAG_ACK ? r.varuint() : -1;
       const events: Uint8Array[] = [];
-      if (flags & FrameFlag.Events) {
+      if (flags & FLAG_EVENTS) {
         const n = r.varuint();
-        if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `${n} events in one frame`);
+        if (n > MAX_EVENTS_PER_FRAME) throw new DecodeError("too_large", `events ${n}`);
         for (let i = 0; i < n; i++) events.push(r.bytes(r.varuint()));
       }
-      const hasState = (flags & FrameFlag.Delta) !== 0;
+      const hasState = (flags & FLAG_DELTA) !== 0;
       msg = { kind: "frame", tick, time, ackSeq, events, hasState, body: hasState ? r.bytes(r.remaining) : null };
     } else {
-      msg = readServerBody(SERVER_KINDS[kind - Kind.Welcome] ?? `0x${kind.toString(16)}`, r);
+      msg = readServerBody(SERVER_KINDS[kind - KIND_WELCOME] ?? `0x${kind.toString(16)}`, r, answers);
     }
-    r.expectEnd();
+    if (msg) r.expectEnd();
     return msg;
   } catch (e) {
     if (e instanceof DecodeError) return e;

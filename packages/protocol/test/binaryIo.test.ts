@@ -85,9 +85,9 @@ describe("FrameWriter and PayloadReader (the lean classes plus their server form
   it("rejects a varuint over 32 bits and any read past the end", () => {
     expect(() => new BinaryReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x10])).varuint()).toThrow(DecodeError);
     expect(new BinaryReader(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f])).varuint()).toBe(0xffffffff);
-    expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/truncated|need/);
+    expect(() => new BinaryReader(new Uint8Array([0x80, 0x80])).varuint()).toThrow(/past_end 1@2/);
     expect(() => new BinaryReader(new Uint8Array([1, 2, 3]), 1).u32()).toThrow(DecodeError);
-    expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/UTF-8/);
+    expect(() => new BinaryReader(new Uint8Array([3, 0xff, 0xfe, 0xfd])).string()).toThrow(/utf8/);
     expect(() => new PayloadReader(new Uint8Array([1, 2, 3])).i32()).toThrow(DecodeError);
   });
 
@@ -108,8 +108,8 @@ describe("FrameWriter and PayloadReader (the lean classes plus their server form
         expect(r.finiteF32("dx")).toBe(Math.fround(v));
         expect(r.finiteF64("t")).toBe(v);
       } else {
-        expect(() => r.finiteF32("dx")).toThrow(/dx is not finite/);
-        expect(() => r.finiteF64("t")).toThrow(/t is not finite/);
+        expect(() => r.finiteF32("dx")).toThrow(/not_finite dx/);
+        expect(() => r.finiteF64("t")).toThrow(/not_finite t/);
       }
     }
   });

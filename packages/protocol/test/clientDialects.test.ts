@@ -12,6 +12,9 @@ import {
   decodeJsonClientMessage,
   encodeInputs,
   encodePong,
+  encodeReply,
+  encodeStats,
+  readAnswer,
   jsonDialect,
   binaryRequests,
   jsonRequests,
@@ -117,22 +120,35 @@ describe("each dialect reads its own", () => {
   const expected = { kind: "pong", clientTime: 1.5, serverTime: 2.5 };
 
   it("binary: an ArrayBuffer or a view at an offset", () => {
-    expect(binaryDialect.decode(pong.slice().buffer)).toEqual(expected);
+    expect(binaryDialect.decode(pong.slice().buffer, null)).toEqual(expected);
     const padded = new Uint8Array(pong.length + 3);
     padded.set(pong, 2);
-    expect(binaryDialect.decode(padded.subarray(2, 2 + pong.length))).toEqual(expected);
-    expect(binaryDialect.decode(new DataView(padded.buffer, 2, pong.length))).toEqual(expected);
+    expect(binaryDialect.decode(padded.subarray(2, 2 + pong.length), null)).toEqual(expected);
+    expect(binaryDialect.decode(new DataView(padded.buffer, 2, pong.length), null)).toEqual(expected);
   });
 
   it("JSON: text", () => {
-    expect(jsonDialect.decode(JSON.stringify({ t: "pong", ct: 1.5, st: 2.5 }))).toEqual(expected);
+    expect(jsonDialect.decode(JSON.stringify({ t: "pong", ct: 1.5, st: 2.5 }), null)).toEqual(expected);
   });
 
   it("answers anything else, the other dialect's included, with a DecodeError", () => {
-    for (const d of [binaryDialect, jsonDialect]) expect(d.decode(42)).toBeInstanceOf(DecodeError);
-    expect(binaryDialect.decode(JSON.stringify({ t: "pong", ct: 1.5, st: 2.5 }))).toBeInstanceOf(DecodeError);
-    expect(jsonDialect.decode(pong)).toBeInstanceOf(DecodeError);
-    expect(binaryDialect.decode(new Uint8Array([0x7f]))).toMatchObject({ code: "unknown_kind" });
-    expect(jsonDialect.decode("{")).toMatchObject({ code: "bad_json" });
+    for (const d of [binaryDialect, jsonDialect]) expect(d.decode(42, null)).toBeInstanceOf(DecodeError);
+    expect(binaryDialect.decode(JSON.stringify({ t: "pong", ct: 1.5, st: 2.5 }), null)).toBeInstanceOf(DecodeError);
+    expect(jsonDialect.decode(pong, null)).toBeInstanceOf(DecodeError);
+    expect(binaryDialect.decode(new Uint8Array([0x7f]), null)).toMatchObject({ code: "unknown_kind" });
+    expect(jsonDialect.decode("{", null)).toMatchObject({ code: "bad_json" });
+  });
+
+  it("reads the answers to requests with the reader given, and leaves them unread (null) without one", () => {
+    const stats = encodeStats(new BinaryWriter(), 7, JSON.stringify({ rooms: 1 })).toBytes();
+    const reply = encodeReply(new BinaryWriter(), 3, "[1]").toBytes();
+    expect(binaryDialect.decode(stats, readAnswer)).toEqual({ kind: "stats", requestId: 7, stats: { rooms: 1 } });
+    expect(binaryDialect.decode(reply, readAnswer)).toMatchObject({ kind: "reply", requestId: 3, code: 0, value: [1] });
+    expect(jsonDialect.decode(JSON.stringify({ t: "stats", id: 7, stats: { rooms: 1 } }), readAnswer)).toEqual({ kind: "stats", requestId: 7, stats: { rooms: 1 } });
+    expect(binaryDialect.decode(stats, null)).toBeNull();
+    expect(binaryDialect.decode(reply, null)).toBeNull();
+    expect(jsonDialect.decode(JSON.stringify({ t: "reply", id: 3, data: 1 }), null)).toBeNull();
+    // Every other kind still decodes (and is checked) without a reader.
+    expect(binaryDialect.decode(pong, null)).toEqual(expected);
   });
 });

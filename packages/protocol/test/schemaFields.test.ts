@@ -267,27 +267,10 @@ describe("schema", () => {
     expect(new Set(hashes).size).toBe(hashes.length);
   });
 
-  it("resolves types, positions and masks", () => {
+  it("resolves types and masks", () => {
     const s = defineSchema({ ...decl(), board: { scores: map(varuint()) } });
-    expect(s.type("player").xIndex).toBe(0);
-    expect(s.type("player").allMask).toBe(0b11111);
-    expect(s.type("board").xIndex).toBe(-1);
-    // Every numeric scalar kind is a position; bool, string and map are not.
-    for (const x of [quant(0, 1, 0.5), quantAngle(4), u8(), u16(), varuint(), varint()]) {
-      const t = defineSchema({ t: { a: bool(), y: u8(), x } }).type("t");
-      expect([t.xIndex, t.yIndex]).toEqual([2, 1]);
-    }
-    for (const x of [bool(), string(2), map(u8())]) {
-      const t = defineSchema({ t: { y: u8(), x } }).type("t");
-      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
-    }
-    // One numeric coordinate alone is not a position.
-    for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }] as Record<string, Field>[]) {
-      const t = defineSchema({ t: decl }).type("t");
-      expect([t.xIndex, t.yIndex]).toEqual([-1, -1]);
-    }
-    expect(s.maxFields).toBe(5);
-    expect(() => s.type("nope")).toThrow();
+    expect(s.types.map((t) => [t.name, t.index, t.fields.length])).toEqual([["player", 0, 5], ["orb", 1, 3], ["board", 2, 1]]);
+    expect(s.types[0]!.allMask).toBe(0b11111);
     // Inferred record types: this must typecheck.
     const rec: EntityRecord<typeof s.decl.player> = { x: 1, y: 2, r: 3, name: "n", score: 4 };
     const board: EntityRecord<typeof s.decl.board> = { scores: new Map([[1, 2]]) };
@@ -298,7 +281,7 @@ describe("schema", () => {
   it("rejects too many fields and reserved names", () => {
     const many: Record<string, Field> = {};
     for (let i = 0; i < 32; i++) many[`f${i}`] = u8();
-    expect(defineSchema({ t: many, empty: {} }).type("t").allMask).toBe(-1);
+    expect(defineSchema({ t: many, empty: {} }).types[0]!.allMask).toBe(-1);
     many.f32 = u8();
     expect(() => defineSchema({ t: many })).toThrow(/type t field count must be 0..32, got 33/);
     expect(() => defineSchema({})).toThrow(/schema entity type count must be 1..256, got 0/);

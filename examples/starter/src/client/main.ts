@@ -3,7 +3,7 @@
  * sends arrow-key / WASD steering, and draws every player smoothly with the SDK's interpolation
  * buffer. Bundled to `public/client.js` by `npm run build`.
  */
-import { ClockSync, connect, createInterpolatedView, matchmaker, withMessages } from "@tikron/client";
+import { ClockSync, connect, createInterpolatedView, errorName, matchmaker, withMessages } from "@tikron/client";
 import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
@@ -81,7 +81,7 @@ const players = createInterpolatedView(conn, {
     }
   },
 });
-conn.on("error", (e) => console.warn(`room error ${e.name}: ${e.reason}`));
+conn.on("error", (e) => console.warn(`room error ${e.name ?? errorName(e.code)}: ${e.reason}`));
 
 // Steering is a state: send it when it changes (the room keeps the last one).
 const held = new Set<string>();

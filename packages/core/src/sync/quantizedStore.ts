@@ -5,6 +5,7 @@
 import { GridAoi, type PriorityTier, PriorityTiers } from "@tikron/aoi";
 import type { Schema, SchemaDecl } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
+import { maxFields, positionFields } from "./schemaLayout";
 import type { MapFieldState } from "./mapFieldState";
 import type { QuantizedWorld } from "./quantizedWorld";
 import { Viewer } from "./viewer";
@@ -33,6 +34,8 @@ export abstract class QuantizedStore<D extends SchemaDecl = SchemaDecl> implemen
   readonly stride: number;
   /** Ints per entity row of `rows`. */
   readonly rowSize: number;
+  /** @internal By type index: the field indices of the type's position, `[x, y]`, or `[-1, -1]` (always global). */
+  readonly positions: readonly (readonly [x: number, y: number])[];
 
   /** @internal Flushes quantized so far; every change is stamped with the epoch it was seen at. */
   epoch = 1;
@@ -69,7 +72,8 @@ export abstract class QuantizedStore<D extends SchemaDecl = SchemaDecl> implemen
     // About half the radius: a query box then spans ~4×4 small cells, scanning fewer
     // candidates than 3×3 radius-sized ones (measured; see the benchmark).
     this.grid = new GridAoi(options.cellSize ?? Math.max(this.tiers.radius / 2, 1));
-    this.stride = Math.max(1, schema.maxFields);
+    this.stride = Math.max(1, maxFields(schema));
+    this.positions = schema.types.map(positionFields);
     this.rowSize = EntityRow.Values + this.stride;
     this.rows = new Int32Array(this.slots * this.rowSize);
     for (let i = 0; i < this.slots; i++) this.rows[i * this.rowSize + EntityRow.Type] = -1;

@@ -18,6 +18,7 @@ import {
 import { EntityRow } from "./entityRow";
 import { writeEnter } from "./entityWire";
 import { MapFieldState } from "./mapFieldState";
+import { typeNamed } from "./schemaLayout";
 import { SchemaStateEncoder } from "./schemaStateEncoder";
 import { QuantizedStore, type SyncWorldOptions, growInt32 } from "./quantizedStore";
 import type { WorldLog } from "./worldLog";
@@ -94,7 +95,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
    * record: mutate its fields in place and they are synced at the next flush. Returns the id.
    */
   spawn<K extends keyof D & string>(type: K, record: EntityRecord<D[K]>, options?: SpawnOptions): number {
-    const t = this.schema.type(type);
+    const t = typeNamed(this.schema, type);
     const id = options?.id !== undefined ? this.claim(options.id) : this.free.length > 0 ? this.free.pop()! : this.highWater++;
     if (id > MAX_ENTITY_ID) throw new RangeError("too many entities");
     if (id >= this.slots) this.growTo(id + 1);
@@ -118,14 +119,15 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
       this.strings[base + fi.index] = undefined;
     }
     this.quantizeEntity(id, t, false);
-    const global = options?.global === true || t.xIndex < 0;
+    const pos = this.positions[t.index];
+    const global = options?.global === true || pos[0] < 0;
     this.isGlobal[id] = global ? 1 : 0;
     if (global) {
       this.grid.insertGlobal(id);
       if (this.log !== null) this.log.spawned(id, true, 0, 0);
     } else {
-      const x = +(rec[t.fields[t.xIndex].name] as number);
-      const y = +(rec[t.fields[t.yIndex].name] as number);
+      const x = +(rec[t.fields[pos[0]].name] as number);
+      const y = +(rec[t.fields[pos[1]].name] as number);
       this.grid.insert(id, x, y);
       if (this.log !== null) this.log.spawned(id, false, x, y);
     }
@@ -170,9 +172,10 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
   moved(id: number): void {
     if (!this.isAlive(id) || this.isGlobal[id]) return;
     const t = this.schema.types[this.typeIndexOf(id)];
+    const pos = this.positions[t.index];
     const rec = this.records[id]!;
-    const x = +(rec[t.fields[t.xIndex].name] as number);
-    const y = +(rec[t.fields[t.yIndex].name] as number);
+    const x = +(rec[t.fields[pos[0]].name] as number);
+    const y = +(rec[t.fields[pos[1]].name] as number);
     this.grid.move(id, x, y);
     if (this.log !== null) this.log.moved(id, x, y);
   }
@@ -217,8 +220,9 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
       if (this.quantizeEntity(id, t, true)) this.changed[this.changedCount++] = id;
       if (this.isGlobal[id] === 0) {
         const rec = this.records[id]!;
-        const x = +(rec[t.fields[t.xIndex].name] as number);
-        const y = +(rec[t.fields[t.yIndex].name] as number);
+        const pos = this.positions[t.index];
+        const x = +(rec[t.fields[pos[0]].name] as number);
+        const y = +(rec[t.fields[pos[1]].name] as number);
         this.grid.move(id, x, y);
         if (this.log !== null) this.log.moved(id, x, y);
       }

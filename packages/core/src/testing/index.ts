@@ -8,6 +8,6 @@
  * @module @tikron/core/testing
  */
 export { TestRoom, type TestRoomOptions } from "./testRoom";
-export { TestClient, type JoinOptions, type TestFrame, type TestClientHost } from "./testClient";
+export { TestClient, type JoinOptions, type TestFrame, type TestClientHost, type NamedError } from "./testClient";
 export type { SocketClose } from "./testSocket";
 export { RelayedTestRoom, type RelayedTestRoomOptions, type RelayedJoinOptions } from "./relayedTestRoom";

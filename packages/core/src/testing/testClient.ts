@@ -4,12 +4,15 @@ import {
   MAX_INPUTS_PER_FRAME,
   MAX_INPUT_PAYLOAD_BYTES,
   RequestError,
+  errorName,
   encodeInputs,
   isDecodeError,
+  readAnswer,
   requestsOf,
   type AnyGameTypes,
   type DecodedServerMessage,
   type ErrorMessage,
+  type ErrorName,
   type EventOf,
   type InputOf,
   type MessageName,
@@ -97,7 +100,7 @@ export class TestClient<G extends AnyGameTypes> {
   #fault: Error | null = null;
   readonly #frames: TestFrame<EventOf<G>>[] = [];
   readonly #events: EventOf<G>[] = [];
-  readonly #errors: ErrorMessage[] = [];
+  readonly #errors: NamedError[] = [];
   readonly #notices: Notice<NoticesOf<G>>[] = [];
   readonly #messages: DecodedServerMessage[] = [];
 
@@ -163,8 +166,8 @@ export class TestClient<G extends AnyGameTypes> {
     return this.#notices;
   }
 
-  /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order. */
-  get errors(): readonly ErrorMessage[] {
+  /** Every ERROR the room sent (refused inputs, protocol errors, throttles), in order, each with its code's name. */
+  get errors(): readonly NamedError[] {
     this.receive();
     return this.#errors;
   }
@@ -208,12 +211,12 @@ export class TestClient<G extends AnyGameTypes> {
     if (this.#fault) throw this.#fault;
     const socket = this.#socket;
     for (const data of socket.inbox.splice(0)) {
-      const m = this.#types.dialect.decode(data);
+      const m = this.#types.dialect.decode(data, readAnswer)!;
       if (isDecodeError(m)) this.#fail(`a message does not decode (${m.code}: ${m.message})`);
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
       else if (m.kind === "frame") this.#onFrame(m, data.length);
-      else if (m.kind === "error") this.#errors.push(m);
+      else if (m.kind === "error") this.#errors.push({ ...m, name: errorName(m.code) });
       else if (m.kind === "reply") this.#onReply(m);
       // The room's new rates: the welcome's copy follows them, as the SDK's does.
       else if (m.kind === "cadence" && this.#welcome) this.#welcome = { ...this.#welcome, tickMs: m.tickMs, syncIntervalMs: m.syncIntervalMs };
@@ -418,8 +421,14 @@ export class TestClient<G extends AnyGameTypes> {
     if (!pending) return;
     this.#pending.delete(m.requestId);
     if (m.code === 0) pending.resolve(m.value);
-    else pending.reject(new RequestError(m.name, m.reason, m.retryAfterMs));
+    else pending.reject(new RequestError(errorName(m.code), m.reason, m.retryAfterMs));
   }
+}
+
+/** An ERROR as a test client keeps it: the decoded message and its code's name. */
+export interface NamedError extends ErrorMessage {
+  /** The code's name (`errorName(code)`; `unknown` for a code this side does not know). */
+  name: ErrorName | "unknown";
 }
 
 /** A room message's payload as JSON text (undefined sends null, as the SDK does). */

@@ -25,6 +25,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { rng } from "../../bench/agarScene";
 import { MirrorWorld, type SyncClient, SyncWorld, WorldFeed } from "../../src/sync/index";
+import { typeNamed } from "../../src/sync/schemaLayout";
 
 /** The agar game's entity schema (as `packages/games` declares it). */
 export const agarLike = defineSchema({
@@ -214,7 +215,7 @@ export class FeedParity {
         const e = this.pick(op.pick);
         if (!e) return;
         const R = rng(op.seed);
-        const fields = this.schema.type(e.type).fields;
+        const fields = typeNamed(this.schema, e.type).fields;
         const fi = fields[Math.floor(R() * fields.length)];
         if (fi.field.code === FieldCode.Map && R() < 0.6) {
           // Edit the game's map in place: sets and deletes, as games do.

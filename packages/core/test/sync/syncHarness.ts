@@ -18,6 +18,7 @@ import {
 import fc from "fast-check";
 import { expect } from "vitest";
 import { type SyncClient, SyncWorld } from "../../src/sync/index";
+import { typeNamed } from "../../src/sync/schemaLayout";
 
 /** A small game schema exercising every field kind the engine syncs. */
 export const testSchema = defineSchema({
@@ -96,7 +97,7 @@ interface TestClient {
 /** Expected decoded record of a server record, computed from the field codecs directly. */
 export function expectedRecord(type: "player" | "orb" | "board", rec: AnyRecord): AnyRecord {
   const out: AnyRecord = {};
-  for (const fi of testSchema.type(type).fields) {
+  for (const fi of typeNamed(testSchema, type).fields) {
     const f = fi.field;
     const raw = rec[fi.name];
     if (f.code === FieldCode.String) out[fi.name] = normalizeString(f, raw);
@@ -344,7 +345,7 @@ export class SyncScenario {
         expect(got.record).toEqual(want);
         if (e.type !== "board") {
           // Within each field's quantization step of the game's raw value (in range here).
-          const f = testSchema.type(e.type).fields[0].field;
+          const f = typeNamed(testSchema, e.type).fields[0].field;
           const rx = e.rec.x as number;
           if (rx >= f.min && rx <= f.max) expect(Math.abs(((got.record as AnyRecord).x as number) - rx)).toBeLessThanOrEqual(f.step / 2 + 1e-9);
         }

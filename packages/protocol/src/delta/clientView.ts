@@ -1,11 +1,12 @@
 import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
-import { type Field, FieldCode, dequantize } from "../schema/field";
+import { type Field, dequantize } from "../schema/field";
 import { readMapKey, readScalarDelta, readScalarFull, readStringField } from "../schema/fieldWire";
 import type { EntityType, FieldInfo, Schema, SchemaDecl } from "../schema/schema";
-import { DeltaSection, MAX_ENTITY_ID } from "./deltaFormat";
+import { MAX_ENTITY_ID } from "./deltaFormat";
 import type { AnyViewEntity, ViewEntity } from "./viewEntity";
 import { without, type AnyChange, type FieldChangeCallback, type FieldName, type FieldValueCallback, type WatchOptions } from "./viewWatchers";
+import { FIELD_MAP, FIELD_STRING, SECTION_ENTERS, SECTION_LEAVES, SECTION_UPDATES } from "../wireCodes";
 
 /** An entity callback with the schema's types erased. */
 type EntityFn = (e: ViewEntity) => void;
@@ -160,26 +161,26 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 
   #decode(r: BinaryReader): void {
     const sections = r.u8();
-    if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `delta sections ${sections}`);
+    if (sections === 0 || sections > 7) throw new DecodeError("bad_value", `sections ${sections}`);
     // The sections in wire order (leaves, enters, updates): each a count, then items that
     // start with an entity id.
-    for (let section: number = DeltaSection.Leaves; section <= DeltaSection.Updates; section <<= 1) {
+    for (let section: number = SECTION_LEAVES; section <= SECTION_UPDATES; section <<= 1) {
       if ((sections & section) === 0) continue;
       const n = r.varuint();
       // A hostile count needs no check of its own: every item takes a byte, so the loop ends
       // (truncated) at the body's end.
-      if (n === 0) throw new DecodeError("bad_value", "empty delta section");
+      if (n === 0) throw new DecodeError("bad_value", "empty_section");
       for (let i = 0; i < n; i++) {
         const id = r.varuint();
-        if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity id ${id} out of range`);
-        if (section === DeltaSection.Enters) {
+        if (id > MAX_ENTITY_ID) throw new DecodeError("bad_value", `entity_id ${id}`);
+        if (section === SECTION_ENTERS) {
           this.#enter(r, id);
           continue;
         }
         const e = this.#entities.get(id);
         // An entity that entered in this body is not known to its updates (see #body).
-        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `${section === DeltaSection.Leaves ? "leave" : "update"} of unknown entity ${id}`);
-        if (section === DeltaSection.Updates) {
+        if (!e || e.b === this.#body) throw new DecodeError("bad_value", `no_entity ${id}`);
+        if (section === SECTION_UPDATES) {
           this.#update(r, e);
         } else {
           this.#entities.delete(id);
@@ -193,11 +194,11 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #enter(r: BinaryReader, id: number): void {
     const typeIndex = r.varuint();
     const type = this.schema.types[typeIndex];
-    if (!type) throw new DecodeError("bad_value", `unknown entity type ${typeIndex}`);
+    if (!type) throw new DecodeError("bad_value", `entity_type ${typeIndex}`);
     const e: Entity = { id, type: type.name, typeIndex, record: {}, q: new Int32Array(type.fields.length), b: this.#body };
     for (const fi of type.fields) readField(r, e, fi, true);
     const prev = this.#entities.get(id);
-    if (prev?.b === e.b) throw new DecodeError("bad_value", `entity ${id} entered twice`);
+    if (prev?.b === e.b) throw new DecodeError("bad_value", `entered_twice ${id}`);
     if (prev) this.#left.push(prev);
     this.#entities.set(id, e as Entity & AnyViewEntity<D>);
     this.#entered.push(e);
@@ -206,7 +207,7 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
   #update(r: BinaryReader, e: Entity): void {
     const type: EntityType = this.schema.types[e.typeIndex];
     const mask = r.varuint() | 0;
-    if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `update mask ${mask >>> 0} for ${type.name}`);
+    if (mask === 0 || (mask & ~type.allMask) !== 0) throw new DecodeError("bad_value", `mask ${mask >>> 0}`);
     const record = e.record;
     for (const fi of type.fields) {
       if ((mask & (1 << fi.index)) === 0) continue;
@@ -226,9 +227,9 @@ export class ClientView<D extends SchemaDecl = SchemaDecl> {
 function readField(r: BinaryReader, e: Entity, fi: FieldInfo, whole: boolean): void {
   const f = fi.field;
   const record = e.record;
-  if (f.code === FieldCode.String) {
+  if (f.code === FIELD_STRING) {
     record[fi.name] = readStringField(r, f);
-  } else if (f.code === FieldCode.Map) {
+  } else if (f.code === FIELD_MAP) {
     if (whole) record[fi.name] = new Map<number, unknown>();
     readMap(r, f, record[fi.name] as Map<number, unknown>, whole);
   } else {
@@ -247,7 +248,7 @@ function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: bool
     const header = r.varuint();
     const removed = header >>> 1;
     if (header & 1) {
-      if (removed !== 0) throw new DecodeError("bad_value", "map reset with removals");
+      if (removed !== 0) throw new DecodeError("bad_value", "map_reset");
       m.clear();
     }
     // Removing a key the client never had is allowed: the server may not know it was never sent.
@@ -255,6 +256,6 @@ function readMap(r: BinaryReader, f: Field, m: Map<number, unknown>, whole: bool
   }
   const n = r.varuint();
   for (let i = 0; i < n; i++) m.set(readMapKey(r), dequantize(f.value!, readScalarFull(r, f.value!)));
-  if (whole && n !== m.size) throw new DecodeError("bad_value", "map repeats a key");
-  if (m.size > f.maxLen) throw new DecodeError("too_large", `map of ${m.size} keys exceeds ${f.maxLen}`);
+  if (whole && n !== m.size) throw new DecodeError("bad_value", "map_key_twice");
+  if (m.size > f.maxLen) throw new DecodeError("too_large", `long_map ${m.size}>${f.maxLen}`);
 }

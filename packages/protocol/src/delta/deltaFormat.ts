@@ -1,4 +1,5 @@
 import type { BinaryWriter } from "../binaryWriter";
+import { SECTION_ENTERS, SECTION_LEAVES, SECTION_UPDATES } from "../wireCodes";
 
 /**
  * Layout of a delta body (the FRAME's delta section, i.e. the rest of the frame after ack and
@@ -16,11 +17,11 @@ import type { BinaryWriter } from "../binaryWriter";
  */
 export const DeltaSection = {
   /** A section of entity ids that left the view. */
-  Leaves: 1,
+  Leaves: SECTION_LEAVES,
   /** A section of entities that entered, with full records. */
-  Enters: 2,
+  Enters: SECTION_ENTERS,
   /** A section of changed fields of entities already in view. */
-  Updates: 4,
+  Updates: SECTION_UPDATES,
 } as const;
 
 /** Largest entity id on the wire; ids are dense slot numbers, far below this in practice. */
@@ -28,5 +29,5 @@ export const MAX_ENTITY_ID = 0x3fffffff;
 
 /** Writes the section flags byte for a body with these section sizes (call only if any is > 0). */
 export function writeDeltaSections(w: BinaryWriter, leaves: number, enters: number, updates: number): void {
-  w.u8((leaves > 0 ? DeltaSection.Leaves : 0) | (enters > 0 ? DeltaSection.Enters : 0) | (updates > 0 ? DeltaSection.Updates : 0));
+  w.u8((leaves > 0 ? SECTION_LEAVES : 0) | (enters > 0 ? SECTION_ENTERS : 0) | (updates > 0 ? SECTION_UPDATES : 0));
 }

@@ -2,8 +2,9 @@ import { BinaryReader } from "../binaryReader";
 import { DecodeError } from "../decodeError";
 import type { FrameWriter } from "../frameWriter";
 import { MAX_TYPES, resolveFields, typeText, type EntityRecord, type FieldInfo, type TypeDecl } from "./decl";
-import { type Field, FieldCode, checkCount, dequantize, normalizeString, quantize } from "./field";
+import { type Field, checkCount, dequantize, normalizeString, quantize } from "./field";
 import { readScalarFull, readStringField, writeScalarFull } from "./fieldWire";
+import { FIELD_MAP, FIELD_QUANT, FIELD_STRING } from "../wireCodes";
 
 /*
  * Declared events: what a binary room tells players besides the state (a shot's tracer, a kill,
@@ -66,7 +67,7 @@ export class EventSchema<V extends EventDecl = EventDecl> {
       for (const f of fields) {
         // `kind` carries the kind's name.
         if (f.name === "kind") throw new TypeError(`event ${name}: a field may not be called kind`);
-        if (f.field.code === FieldCode.Map) throw new TypeError(`event ${name}.${f.name}: events carry scalars and strings, not maps`);
+        if (f.field.code === FIELD_MAP) throw new TypeError(`event ${name}.${f.name}: events carry scalars and strings, not maps`);
       }
       return { name, index, fields };
     });
@@ -83,10 +84,10 @@ export class EventSchema<V extends EventDecl = EventDecl> {
     try {
       const r = new BinaryReader(body);
       const kind = this.kinds[r.u8()];
-      if (!kind) throw new DecodeError("unknown_kind", `event kind ${body[0]} is not declared`);
+      if (!kind) throw new DecodeError("unknown_kind", `event_kind ${body[0]}`);
       const event: Record<string, unknown> = { kind: kind.name };
       for (const { name, field } of kind.fields) {
-        event[name] = field.code === FieldCode.String ? readStringField(r, field) : dequantize(field, readEventScalar(r, field));
+        event[name] = field.code === FIELD_STRING ? readStringField(r, field) : dequantize(field, readEventScalar(r, field));
       }
       r.expectEnd();
       return event as DeclaredEvent<V>;
@@ -142,22 +143,22 @@ export function writeEvent<V extends EventDecl>(w: FrameWriter, events: EventSch
   w.u8(kind.index);
   for (const { name, field } of kind.fields) {
     const v = e[name];
-    if (field.code === FieldCode.String) w.string(normalizeString(field, v));
+    if (field.code === FIELD_STRING) w.string(normalizeString(field, v));
     else writeEventScalar(w, field, quantize(field, v));
   }
   return w;
 }
 
 function writeEventScalar(w: FrameWriter, f: Field, q: number): void {
-  if (f.code !== FieldCode.Quant) return writeScalarFull(w, f, q);
+  if (f.code !== FIELD_QUANT) return writeScalarFull(w, f, q);
   if (f.levels <= U8_LEVELS) w.u8(q);
   else if (twoBytes(f.levels)) w.u16(q);
   else w.varuint(q);
 }
 
 function readEventScalar(r: BinaryReader, f: Field): number {
-  if (f.code !== FieldCode.Quant || !(f.levels <= U8_LEVELS || twoBytes(f.levels))) return readScalarFull(r, f);
+  if (f.code !== FIELD_QUANT || !(f.levels <= U8_LEVELS || twoBytes(f.levels))) return readScalarFull(r, f);
   const q = f.levels <= U8_LEVELS ? r.u8() : r.u16();
-  if (q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+  if (q >= f.levels) throw new DecodeError("bad_value", `level ${q}/${f.levels}`);
   return q;
 }

@@ -1,27 +1,28 @@
+import { FIELD_ANGLE, FIELD_BOOL, FIELD_MAP, FIELD_QUANT, FIELD_STRING, FIELD_U16, FIELD_U8, FIELD_VARINT, FIELD_VARUINT } from "../wireCodes";
 /**
  * Numeric tags of the field kinds. Hot loops switch on these instead of calling methods on
  * different classes, so every call site stays monomorphic.
  */
 export const FieldCode = {
-  // The numeric scalars come first: Schema finds positions as the codes below Bool.
+  // The numeric scalars come first: a position (core sync, schemaLayout.ts) is a code below Bool.
   /** A number quantized to a step within [min, max]. */
-  Quant: 0,
+  Quant: FIELD_QUANT,
   /** An angle quantized to 2^bits steps per turn. */
-  Angle: 1,
+  Angle: FIELD_ANGLE,
   /** An unsigned byte. */
-  U8: 2,
+  U8: FIELD_U8,
   /** An unsigned 16-bit integer. */
-  U16: 3,
+  U16: FIELD_U16,
   /** An unsigned integer, variable length. */
-  VarUint: 4,
+  VarUint: FIELD_VARUINT,
   /** A signed integer, variable length. */
-  VarInt: 5,
+  VarInt: FIELD_VARINT,
   /** A boolean. */
-  Bool: 6,
+  Bool: FIELD_BOOL,
   /** A UTF-8 string of bounded length. */
-  String: 7,
+  String: FIELD_STRING,
   /** A map from integer keys to numbers or booleans. */
-  Map: 8,
+  Map: FIELD_MAP,
 } as const;
 
 /** One of the {@link FieldCode} tags. */
@@ -70,7 +71,7 @@ export class Field<V = unknown> {
 
   /** True for fields stored as one quantized integer (everything but string and map). */
   get scalar(): boolean {
-    return this.code !== FieldCode.String && this.code !== FieldCode.Map;
+    return this.code !== FIELD_STRING && this.code !== FIELD_MAP;
   }
 }
 
@@ -96,39 +97,39 @@ export function quant(min: number, max: number, step: number): Field<number> {
   if (!(min > -Infinity && max > min && max < Infinity && step > 0 && step < Infinity && levels <= 0x7fffffff)) {
     throw new RangeError(`${descriptor}: needs finite min < max, finite step > 0, at most 2^31 levels`);
   }
-  return new Field(FieldCode.Quant, descriptor, min, max, step, levels);
+  return new Field(FIELD_QUANT, descriptor, min, max, step, levels);
 }
 
 /** An angle in radians, wrapped to [0, 2π) and sent in `bits` bits (1..16). */
 export function quantAngle(bits: number): Field<number> {
   checkCount("quantAngle bits", bits, 16);
   const levels = 1 << bits;
-  return new Field(FieldCode.Angle, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels);
+  return new Field(FIELD_ANGLE, `angle(${bits})`, 0, 2 * Math.PI, (2 * Math.PI) / levels, levels);
 }
 
 /** An integer 0..255 (rounded, clamped). */
 export function u8(): Field<number> {
-  return new Field(FieldCode.U8, "u8", 0, 255, 1, 256);
+  return new Field(FIELD_U8, "u8", 0, 255, 1, 256);
 }
 
 /** An integer 0..65535 (rounded, clamped). */
 export function u16(): Field<number> {
-  return new Field(FieldCode.U16, "u16", 0, 65535, 1, 65536);
+  return new Field(FIELD_U16, "u16", 0, 65535, 1, 65536);
 }
 
 /** An integer 0..2^32-1 in 1-5 bytes (rounded, clamped); cheap when small or slowly changing. */
 export function varuint(): Field<number> {
-  return new Field(FieldCode.VarUint, "varuint", 0, 0xffffffff, 1, 0);
+  return new Field(FIELD_VARUINT, "varuint", 0, 0xffffffff, 1, 0);
 }
 
 /** An integer -2^31..2^31-1 in 1-5 bytes (rounded, clamped). */
 export function varint(): Field<number> {
-  return new Field(FieldCode.VarInt, "varint", -0x80000000, 0x7fffffff, 1, 0);
+  return new Field(FIELD_VARINT, "varint", -0x80000000, 0x7fffffff, 1, 0);
 }
 
 /** A boolean (one byte). */
 export function bool(): Field<boolean> {
-  return new Field(FieldCode.Bool, "bool", 0, 1, 1, 2);
+  return new Field(FIELD_BOOL, "bool", 0, 1, 1, 2);
 }
 
 /**
@@ -137,7 +138,7 @@ export function bool(): Field<boolean> {
  */
 export function string(maxLen: number): Field<string> {
   checkCount("string maxLen", maxLen, 65535);
-  return new Field(FieldCode.String, `string(${maxLen})`, 0, 0, 0, 0, maxLen);
+  return new Field(FIELD_STRING, `string(${maxLen})`, 0, 0, 0, 0, maxLen);
 }
 
 /**
@@ -149,7 +150,7 @@ export function string(maxLen: number): Field<string> {
 export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024): Field<Map<number, V>> {
   if (!value.scalar) throw new TypeError("map values must be a scalar field");
   checkCount("map maxKeys", maxKeys, 65535);
-  return new Field(FieldCode.Map, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
+  return new Field(FIELD_MAP, `map(${value.descriptor},${maxKeys})`, 0, 0, 0, 0, maxKeys, value);
 }
 
 /**
@@ -159,14 +160,14 @@ export function map<V extends number | boolean>(value: Field<V>, maxKeys = 1024)
  */
 export function quantize(f: Field, v: unknown): number {
   switch (f.code) {
-    case FieldCode.Quant: {
+    case FIELD_QUANT: {
       const x = +(v as number);
       if (!(x > f.min)) return 0;
       if (x >= f.max) return f.levels - 1;
       const q = Math.round((x - f.min) / f.step);
       return q >= f.levels ? f.levels - 1 : q;
     }
-    case FieldCode.Angle: {
+    case FIELD_ANGLE: {
       const x = +(v as number);
       if (!Number.isFinite(x)) return 0;
       let t = x / (2 * Math.PI);
@@ -174,12 +175,12 @@ export function quantize(f: Field, v: unknown): number {
       const q = Math.round(t * f.levels);
       return q >= f.levels ? 0 : q;
     }
-    case FieldCode.Bool:
+    case FIELD_BOOL:
       return v ? 1 : 0;
-    case FieldCode.U8:
-    case FieldCode.U16:
-    case FieldCode.VarUint:
-    case FieldCode.VarInt: {
+    case FIELD_U8:
+    case FIELD_U16:
+    case FIELD_VARUINT:
+    case FIELD_VARINT: {
       const x = Math.round(+(v as number));
       if (!(x > f.min)) return f.min | 0;
       if (x >= f.max) return f.max | 0;
@@ -193,15 +194,15 @@ export function quantize(f: Field, v: unknown): number {
 /** The value a client sees for quantized integer `q`. */
 export function dequantize(f: Field, q: number): number | boolean {
   switch (f.code) {
-    case FieldCode.Quant: {
+    case FIELD_QUANT: {
       const x = f.min + q * f.step;
       return x > f.max ? f.max : x;
     }
-    case FieldCode.Angle:
+    case FIELD_ANGLE:
       return q * f.step;
-    case FieldCode.Bool:
+    case FIELD_BOOL:
       return q !== 0;
-    case FieldCode.VarUint:
+    case FIELD_VARUINT:
       return q >>> 0;
     default:
       return q;

@@ -2,7 +2,8 @@ import type { BinaryReader } from "../binaryReader";
 import type { BinaryWriter } from "../binaryWriter";
 import type { FrameWriter } from "../frameWriter";
 import { DecodeError } from "../decodeError";
-import { type Field, FieldCode } from "./field";
+import type { Field } from "./field";
+import { FIELD_ANGLE, FIELD_BOOL, FIELD_QUANT, FIELD_U16, FIELD_U8, FIELD_VARINT, FIELD_VARUINT } from "../wireCodes";
 
 /**
  * Writes a scalar's quantized value on its own (entity enter, map values). Fixed-width kinds
@@ -10,18 +11,18 @@ import { type Field, FieldCode } from "./field";
  */
 export function writeScalarFull(w: FrameWriter, f: Field, q: number): void {
   switch (f.code) {
-    case FieldCode.U8:
-    case FieldCode.Bool:
+    case FIELD_U8:
+    case FIELD_BOOL:
       w.u8(q);
       return;
-    case FieldCode.U16:
+    case FIELD_U16:
       w.u16(q);
       return;
-    case FieldCode.Angle:
+    case FIELD_ANGLE:
       if (f.levels <= 256) w.u8(q);
       else w.u16(q);
       return;
-    case FieldCode.VarInt:
+    case FIELD_VARINT:
       w.varint(q);
       return;
     default:
@@ -36,11 +37,11 @@ export function writeScalarFull(w: FrameWriter, f: Field, q: number): void {
  */
 export function readScalarFull(r: BinaryReader, f: Field): number {
   switch (f.code) {
-    case FieldCode.VarInt:
+    case FIELD_VARINT:
       return r.varint();
-    case FieldCode.VarUint:
+    case FIELD_VARUINT:
       return r.varuint() | 0;
-    case FieldCode.Quant:
+    case FIELD_QUANT:
       return level(r.varuint(), f);
     default:
       return level(f.levels <= 256 ? r.u8() : r.u16(), f);
@@ -49,7 +50,7 @@ export function readScalarFull(r: BinaryReader, f: Field): number {
 
 /** `q` if it is one of the field's levels, else a `bad_value` error. */
 function level(q: number, f: Field): number {
-  if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `${f.descriptor} level ${q} out of range`);
+  if (q < 0 || q >= f.levels) throw new DecodeError("bad_value", `level ${q}/${f.levels}`);
   return q;
 }
 
@@ -60,11 +61,11 @@ function level(q: number, f: Field): number {
  */
 export function writeScalarDelta(w: FrameWriter, f: Field, q: number, base: number): void {
   switch (f.code) {
-    case FieldCode.U8:
-    case FieldCode.Bool:
+    case FIELD_U8:
+    case FIELD_BOOL:
       w.u8(q);
       return;
-    case FieldCode.Angle: {
+    case FIELD_ANGLE: {
       // Shortest way round the circle.
       let d = (q - base) & (f.levels - 1);
       if (d >= f.levels >> 1) d -= f.levels;
@@ -83,13 +84,13 @@ export function writeScalarDelta(w: FrameWriter, f: Field, q: number, base: numb
  */
 export function readScalarDelta(r: BinaryReader, f: Field, base: number): number {
   switch (f.code) {
-    case FieldCode.U8:
-    case FieldCode.Bool:
+    case FIELD_U8:
+    case FIELD_BOOL:
       return readScalarFull(r, f);
-    case FieldCode.Angle:
+    case FIELD_ANGLE:
       return (base + r.varint()) & (f.levels - 1);
-    case FieldCode.VarInt:
-    case FieldCode.VarUint:
+    case FIELD_VARINT:
+    case FIELD_VARUINT:
       return (base + r.varint()) | 0;
     default:
       return level(base + r.varint(), f);
@@ -99,7 +100,7 @@ export function readScalarDelta(r: BinaryReader, f: Field, base: number): number
 /** Reads a string field, enforcing its declared length. */
 export function readStringField(r: BinaryReader, f: Field): string {
   const s = r.string(f.maxLen * 3);
-  if (s.length > f.maxLen) throw new DecodeError("bad_value", `string of ${s.length} units exceeds ${f.maxLen}`);
+  if (s.length > f.maxLen) throw new DecodeError("bad_value", `long_string ${s.length}>${f.maxLen}`);
   return s;
 }
 
@@ -119,6 +120,6 @@ export function writeMapChangeHeader(w: BinaryWriter, removedCount: number, rese
  */
 export function readMapKey(r: BinaryReader): number {
   const k = r.varuint();
-  if (k > 0x7fffffff) throw new DecodeError("bad_value", `map key ${k} out of range`);
+  if (k > 0x7fffffff) throw new DecodeError("bad_value", `map_key ${k}`);
   return k;
 }

@@ -1,6 +1,6 @@
 import { type EntityRecord, type FieldInfo, type TypeDecl, MAX_TYPES, resolveFields, typeText } from "./decl";
 import type { EventDecl, EventSchema } from "./events";
-import { FieldCode, checkCount } from "./field";
+import { checkCount } from "./field";
 import { fnv1a32 } from "./schemaHash";
 
 export { type TypeDecl, type FieldValue, type EntityRecord, type FieldInfo, MAX_FIELDS_PER_TYPE, MAX_TYPES } from "./decl";
@@ -25,10 +25,6 @@ export interface EntityType {
   readonly fields: readonly FieldInfo[];
   /** Bit mask with one bit per field. */
   readonly allMask: number;
-  /** Index of the numeric `x` / `y` fields, or -1: types with both have a position for AOI. */
-  readonly xIndex: number;
-  /** Index of the numeric `y` field, or -1. */
-  readonly yIndex: number;
 }
 
 /** What {@link defineSchema} takes besides the entity types. */
@@ -48,8 +44,6 @@ export class Schema<D extends SchemaDecl = SchemaDecl, V extends EventDecl = any
   declare readonly decl: D;
   /** The declared entity types, in declaration order (wire tags 0, 1, …). */
   declare readonly types: readonly EntityType[];
-  /** Largest field count over all types (stride of per-entity quantized stores). */
-  declare readonly maxFields: number;
   /** Stable u32 hash of the declaration; clients refuse frames from a different schema. */
   declare readonly hash: number;
   /** The declared events, or null when the room declares none (its events are then bytes of its own). */
@@ -61,36 +55,14 @@ export class Schema<D extends SchemaDecl = SchemaDecl, V extends EventDecl = any
     let canonical = "tikron-schema-1";
     this.types = names.map((name, typeIndex): EntityType => {
       const fields = resolveFields(`type ${name}`, decl[name]!);
-      const fieldNames = fields.map((f) => f.name);
       canonical += `|${typeText(name, fields)}`;
-      // A position needs both fields declared and numeric: the codes below Bool (quant, angle,
-      // integers). An undeclared field (index -1) reads as undefined, which compares false.
-      const xIndex = fieldNames.indexOf("x");
-      const yIndex = fieldNames.indexOf("y");
-      const positioned = fields[xIndex]?.field.code < FieldCode.Bool && fields[yIndex]?.field.code < FieldCode.Bool;
-      return {
-        name,
-        index: typeIndex,
-        fields,
-        allMask: fields.length === 32 ? -1 : (1 << fields.length) - 1,
-        xIndex: positioned ? xIndex : -1,
-        yIndex: positioned ? yIndex : -1,
-      };
+      return { name, index: typeIndex, fields, allMask: fields.length === 32 ? -1 : (1 << fields.length) - 1 };
     });
     this.decl = decl;
-    this.maxFields = Math.max(...this.types.map((t) => t.fields.length));
     this.events = options.events ?? null;
     // Appended only when declared, so a schema without events keeps the hash it always had.
     if (this.events) canonical += `|events:${this.events.descriptor}`;
     this.hash = fnv1a32(canonical);
-  }
-
-  /** The resolved type called `name` (throws on an unknown name: a programming error). */
-  type(name: string): EntityType {
-    // A scan, not a map: schemas declare a few types and this runs per spawn, not per message.
-    const t = this.types.find((type) => type.name === name);
-    if (!t) throw new TypeError(`unknown entity type ${name}`);
-    return t;
   }
 }
 
