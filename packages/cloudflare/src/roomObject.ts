@@ -1,31 +1,27 @@
 /**
- * `RoomObject`, the Durable Object of one room: it makes the room, takes its sockets through the
- * room kind's socket API, answers the requests the gateway routed to it, and keeps what the room
- * needs across restarts (checkpoint, records), holds seats its kind's matchmaker asks for, and
- * reports the room's status to that matchmaker.
+ * `RoomObject`, the Durable Object of one room: the entries the runtime calls (the gateway's
+ * requests, hibernatable socket events, the alarm, the matchmaker's, admin and relay RPCs), the
+ * room it makes and the parts wired to it, its restore after hibernation and its let-go when
+ * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, BusyMeter, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
-import { overridesKey, type SeatAnswer, type SeatRequest, type StatusReporter } from "@tikron/core/match";
+import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import type { SeatAnswer, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
-import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
+import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
-import { relayedFromStart, relaysFor, type RelayObjectStats, type RelaysEnv } from "./relayLink";
+import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
+import { EmptyRoomLinger } from "./emptyRoomLinger";
 import { RoomKeeping } from "./roomKeeping";
+import { makeRoom } from "./roomMaking";
 import { RoomPromotion } from "./roomPromotion";
-import { RoomRecorder, type RecordDatabase } from "./roomRecords";
+import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
 import { statusReporterFor } from "./roomStatusReporter";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
-
-/**
- * How long a room with no seat, no socket and no seat reservation is kept before it is disposed
- * (its game hears `onDispose` and may flush results) and let go; the next join makes a new one.
- */
-const EMPTY_ROOM_LINGER_MS = 10_000;
 
 function toResponse(r: HostReply): Response {
   return new Response(r.body, { status: r.status, headers: r.headers });
@@ -33,27 +29,22 @@ function toResponse(r: HostReply): Response {
 
 /**
  * One Durable Object per room. Hosts a core room ({@link HostedRoom}); subclasses name the games they host;
- * everything game-specific lives in the core and games.
+ * everything game-specific lives in the core and games. What a request is for (a join, the
+ * DEV_MODE stats probe, bots, a relay's link, the DEV_MODE abort drill) the gateway's routing
+ * decided; it comes in the room metadata header.
  *
- * Socket API per room kind, chosen once when the room is made (socketApis.ts): ticking rooms
- * accept sockets with the standard API (`accept()` + listeners), which costs a fraction of the
- * Hibernation API per message and loses nothing, since their loop keeps the object awake while
- * anyone is connected. Turn-based rooms use the Hibernation API (`ctx.acceptWebSocket`, events
- * as `webSocketMessage/Close/Error`) and answer the JSON keepalive with a runtime auto-response,
- * so an idle turn-based room really sleeps; it is rebuilt from its checkpoint and the sockets'
- * attachments: seats come back with the same ids and tokens.
- *
- * What a request is for (a join, the DEV_MODE stats probe, bots, the DEV_MODE abort drill) the gateway's routing decided;
- * it comes in the room metadata header.
- *
- * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
- * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
- * its alarm). Without the binding (staging, DEV_MODE) records are skipped.
+ * Its parts have homes of their own: the socket API, chosen once per room (socketApis.ts:
+ * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
+ * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
+ * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
+ * its relay plan and promotion (roomPromotion.ts), its reports to its matchmaker
+ * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
+ * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
- * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, their
- * store (`ctx.store`) is kept under its own key beside the checkpoint, and a room that stayed
- * empty for 10 s (`EMPTY_ROOM_LINGER_MS`) is disposed (the game's `onDispose`) and let go.
+ * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a
+ * room that stayed empty for 10 s (emptyRoomLinger.ts) is disposed (the game's `onDispose`)
+ * and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */
@@ -101,7 +92,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     },
     this.busy,
   );
-  private emptyTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Lets the room go once it stayed empty a while (emptyRoomLinger.ts). */
+  private readonly linger = new EmptyRoomLinger(this.busy, () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
@@ -129,8 +121,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** The D1 database records go to: the env's `DB` binding when present. */
   protected recordsDatabase(): RecordDatabase | undefined {
-    const db = (this.env as { DB?: Partial<RecordDatabase> } | undefined)?.DB;
-    return db && typeof db.prepare === "function" && typeof db.batch === "function" ? (db as RecordDatabase) : undefined;
+    return recordDatabaseIn(this.env);
   }
 
   /** The session recorder, or null when there is nowhere to write records. */
@@ -318,40 +309,17 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onCheckpointDue: (soon) => this.keeping.checkpointDue(soon),
       onSessionEnd: (record) => {
         this.onSessionEnd(record);
-        this.letGoWhenEmpty();
+        this.linger.letGoWhenEmpty();
       },
       onDeferred: (work) => this.ctx.waitUntil(work),
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const request = {
-      kind: meta.kind,
-      roomId: meta.roomId,
-      overrides: meta.options,
-      params: meta.params,
-      hooks,
-      listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
-      env: this.env,
-      store: this.keeping.store,
-      // Its next task (a big flush's later slices) is a zero-delay setTimeout: workerd runs it as
-      // an event of its own, after the WebSocket messages and timers already waiting. That exists
-      // under every compatibility date, where setImmediate needs Node.js compatibility (on by
-      // default only from the 2026-08-04 date; a game's own Worker may be older) and
-      // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
-      // under load is for a profile to say, not assumed.
-      clock: systemClock,
-      busy: this.busy,
-    };
-    // Relayed by the same rule the gateway routes by, so a room the matchmaker makes (no join URL
-    // in sight) is a simulation when its kind is relayed from the start, and promotes itself at
-    // its threshold; a checkpoint of a relayed room (a promoted one too) comes back relayed.
-    const plan = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options);
-    const relays = promoteTo || this.keeping.savedRelays() || (relayedFromStart(plan) ? plan.relays : 0);
-    const simulation = relays >= 1 ? createSimulation(def as GameDefinition, request) : null;
-    const room = simulation ? simulation.room : createRoom(def, request);
+    const relays = this.promotion.newRoom(meta, def as GameDefinition, this.env, promoteTo, this.keeping.savedRelays());
+    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy };
+    const { room, simulation } = makeRoom(def as GameDefinition, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
-    this.promotion.plan = plan;
     this.roomMadeWith = { options: meta.options, params: meta.params };
     this.relayLinks.clear();
     this.room = room;
@@ -397,27 +365,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets?.reattach();
   }
 
-  /**
-   * The last seat was freed: once the room has stayed without seats, sockets and seat
-   * reservations for {@link EMPTY_ROOM_LINGER_MS}, it is disposed (its game hears `onDispose`),
-   * its store saved, and let go; the next request makes a new room.
-   */
-  private letGoWhenEmpty(): void {
-    if (this.emptyTimer !== null) return;
-    this.emptyTimer = setTimeout(this.busy.wrap(() => {
-      this.emptyTimer = null;
-      const room = this.room;
-      if (!room || room.seatCount > 0) return;
-      if ((this.sockets?.count ?? 0) > 0 || room.status().reserved > 0) return this.letGoWhenEmpty();
-      room.dispose();
-      this.keeping.saveCheckpoint();
-      this.reporter?.stop();
-      this.room = null;
-      this.simulation = null;
-      this.relayedOver = 0;
-      this.relayLinks.clear();
-      this.sockets = null;
-      this.reporter = null;
-    }), EMPTY_ROOM_LINGER_MS);
+  /** A room that stayed empty (emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
+  private letGo(room: HostedRoom): void {
+    room.dispose();
+    this.keeping.saveCheckpoint();
+    this.reporter?.stop();
+    this.room = null;
+    this.simulation = null;
+    this.relayedOver = 0;
+    this.relayLinks.clear();
+    this.sockets = null;
+    this.reporter = null;
   }
 }

@@ -5,9 +5,10 @@
  * `RoomObject` because when a room is promoted and in what order its parts are handed over is
  * one rule, read in one place; how the object makes its room again is the object's.
  */
-import type { BusyMeter, HostedRoom } from "@tikron/core";
+import type { BusyMeter, GameDefinition, HostedRoom } from "@tikron/core";
 import { CloseCode } from "@tikron/protocol";
-import { promotionDue, type RelayPlan } from "./relayLink";
+import { promotionDue, relayedFromStart, relaysFor, type RelayPlan, type RelaysEnv } from "./relayLink";
+import type { RoomRequestMeta } from "./roomRequest";
 
 /** What a promotion asks of the room's object. */
 export interface PromotedObject {
@@ -40,6 +41,19 @@ export class RoomPromotion {
     private readonly object: PromotedObject,
     private readonly busy: BusyMeter,
   ) {}
+
+  /**
+   * A new room's plan, and the relays it is made over (0: single). Relayed by the same rule the
+   * gateway routes by, so a room the matchmaker makes (no join URL in sight) is a simulation when
+   * its kind is relayed from the start, and promotes itself at its threshold; a checkpoint of a
+   * relayed room (a promoted one too) comes back relayed (`stored`); a promotion names its own
+   * (`promoteTo`).
+   */
+  newRoom(meta: RoomRequestMeta, def: GameDefinition, env: unknown, promoteTo: number, stored: number): number {
+    const plan = relaysFor(meta.kind, def, env as RelaysEnv | undefined, meta.options);
+    this.plan = plan;
+    return promoteTo || stored || (relayedFromStart(plan) ? plan.relays : 0);
+  }
 
   /**
    * A seat was taken: a room whose seats reach its plan's threshold is promoted, on a turn of
