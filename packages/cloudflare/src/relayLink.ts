@@ -101,7 +101,7 @@ export interface RelaysEnv {
 
 /**
  * How a kind's rooms are relayed: over `relays` relay objects (0: never), from their start
- * (`at` 0) or from the seat that brings them to `at` seats (a promotion, roomObject.ts).
+ * (`at` 0) or from the seat that brings them to `at` seats (a promotion, roomPromotion.ts).
  */
 export interface RelayPlan {
   /** Relay objects of a relayed room (0: the room's own object holds its sockets). */

@@ -1,55 +1,27 @@
 /**
- * `RoomObject`, the Durable Object of one room: it makes the room, takes its sockets through the
- * room kind's socket API, answers the requests the gateway routed to it, and keeps what the room
- * needs across restarts (checkpoint, records), holds seats its kind's matchmaker asks for, and
- * reports the room's status to that matchmaker.
+ * `RoomObject`, the Durable Object of one room: the entries the runtime calls (the gateway's
+ * requests, hibernatable socket events, the alarm, the matchmaker's, admin and relay RPCs), the
+ * room it makes and the parts wired to it, its restore after hibernation and its let-go when
+ * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, BusyMeter, createRoom, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomCheckpoint, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
-import { overridesKey, resolveMatchmaking, shardOfRoom, StatusReporter, type SeatAnswer, type SeatRequest } from "@tikron/core/match";
-import { CloseCode, JSON_KEEPALIVE } from "@tikron/protocol";
-import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
-import { matchmakerStub } from "./matchmakerRpc";
+import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import type { SeatAnswer, SeatRequest, StatusReporter } from "@tikron/core/match";
+import { JSON_KEEPALIVE } from "@tikron/protocol";
+import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
-import { promotionDue, relayedFromStart, relaysFor, type RelayObjectStats, type RelayPlan, type RelaysEnv } from "./relayLink";
+import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
-import { RoomRecorder, type RecordDatabase } from "./roomRecords";
+import { EmptyRoomLinger } from "./emptyRoomLinger";
+import { RoomKeeping } from "./roomKeeping";
+import { makeRoom } from "./roomMaking";
+import { RoomPromotion } from "./roomPromotion";
+import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
+import { statusReporterFor } from "./roomStatusReporter";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
-
-/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
-const CHECKPOINT_KEY = "room:checkpoint";
-/**
- * The checkpoint as this object stores it: a relayed room's says over how many relays, so a
- * room promoted past its threshold comes back from a restart relayed (its relays link again to
- * a simulation), whatever the rule says for a room made anew. It lives and dies with the
- * checkpoint: a room let go empty is made single again.
- */
-type StoredCheckpoint = RoomCheckpoint & { relays?: number };
-
-/** The relay count a stored checkpoint names (0: the room was not relayed, or nothing is stored). */
-function storedRelays(saved: unknown): number {
-  const k = (saved as StoredCheckpoint | undefined)?.relays;
-  return Number.isInteger(k) && (k as number) >= 1 ? (k as number) : 0;
-}
-/**
- * Storage key of the game's store (`ctx.store`, `Room.storeSnapshot()`): written with the
- * checkpoint, but kept when the room empties (the next room under this id starts from it).
- */
-const STORE_KEY = "room:store";
-/**
- * How long a room with no seat, no socket and no seat reservation is kept before it is disposed
- * (its game hears `onDispose` and may flush results) and let go; the next join makes a new one.
- */
-const EMPTY_ROOM_LINGER_MS = 10_000;
-/**
- * Least time between two checkpoint writes: a burst of changes (a join storm, a client looping
- * hello and leave) is written as one, at most this late; a change after a quiet spell is written
- * at once.
- */
-const CHECKPOINT_SPACING_MS = 100;
 
 function toResponse(r: HostReply): Response {
   return new Response(r.body, { status: r.status, headers: r.headers });
@@ -57,27 +29,22 @@ function toResponse(r: HostReply): Response {
 
 /**
  * One Durable Object per room. Hosts a core room ({@link HostedRoom}); subclasses name the games they host;
- * everything game-specific lives in the core and games.
+ * everything game-specific lives in the core and games. What a request is for (a join, the
+ * DEV_MODE stats probe, bots, a relay's link, the DEV_MODE abort drill) the gateway's routing
+ * decided; it comes in the room metadata header.
  *
- * Socket API per room kind, chosen once when the room is made (socketApis.ts): ticking rooms
- * accept sockets with the standard API (`accept()` + listeners), which costs a fraction of the
- * Hibernation API per message and loses nothing, since their loop keeps the object awake while
- * anyone is connected. Turn-based rooms use the Hibernation API (`ctx.acceptWebSocket`, events
- * as `webSocketMessage/Close/Error`) and answer the JSON keepalive with a runtime auto-response,
- * so an idle turn-based room really sleeps; it is rebuilt from its checkpoint and the sockets'
- * attachments: seats come back with the same ids and tokens.
- *
- * What a request is for (a join, the DEV_MODE stats probe, bots, the DEV_MODE abort drill) the gateway's routing decided;
- * it comes in the room metadata header.
- *
- * Records: with a D1 binding named `DB` in the Worker env, every room session is written to
- * `room_records` through {@link RoomRecorder} (outbox in this object's storage, flushed from
- * its alarm). Without the binding (staging, DEV_MODE) records are skipped.
+ * Its parts have homes of their own: the socket API, chosen once per room (socketApis.ts:
+ * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
+ * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
+ * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
+ * its relay plan and promotion (roomPromotion.ts), its reports to its matchmaker
+ * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
+ * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
- * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, their
- * store (`ctx.store`) is kept under its own key beside the checkpoint, and a room that stayed
- * empty for 10 s (`EMPTY_ROOM_LINGER_MS`) is disposed (the game's `onDispose`) and let go.
+ * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a
+ * room that stayed empty for 10 s (emptyRoomLinger.ts) is disposed (the game's `onDispose`)
+ * and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   /** The kinds this object can host, by kind name. */
@@ -95,10 +62,6 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private simulation: RelaySimulation | null = null;
   /** The current room's relays when it is relayed (its {@link simulation}'s), else 0. */
   private relayedOver = 0;
-  /** How the current room is relayed by the rule (`relaysFor`): a threshold makes it promote itself. */
-  private plan: RelayPlan = { relays: 0, at: 0 };
-  /** A promotion asked for by a seat and not run yet. */
-  private promotion: ReturnType<typeof setTimeout> | null = null;
   /** The overrides the current room was made with (its relays make their mirrors with them). */
   private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
@@ -117,21 +80,24 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private recorderInstance: RoomRecorder | null | undefined;
   /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
   private reporter: StatusReporter | null = null;
-  /** The checkpoint found in storage at construction, until a room is made from it. */
-  private savedCheckpoint: unknown = undefined;
-  /** The game's store as storage holds it (read at construction, then as last written). */
-  private savedStore: unknown = undefined;
-  /** The current room's store version last written (0: what `savedStore` holds). */
-  private savedStoreVersion = 0;
-  private emptyTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
+  private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
+  /** The relay plan of the current room, and its promotion at the plan's threshold (roomPromotion.ts). */
+  private readonly promotion = new RoomPromotion(
+    {
+      current: () => this.room,
+      relayed: () => this.simulation !== null,
+      saveCheckpoint: () => this.keeping.saveCheckpoint(),
+      remakeRelayed: (old, relays) => this.remakeRelayed(old, relays),
+    },
+    this.busy,
+  );
+  /** Lets the room go once it stayed empty a while (emptyRoomLinger.ts). */
+  private readonly linger = new EmptyRoomLinger(this.busy, () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
   private savedBans: AdminBan[] = [];
-  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
-  private checkpointConfirmed = false;
-  private lastCheckpointAt = -Infinity;
   /** What the runtime reported as socket backlogs (DEV_MODE stats): slow-consumer visibility. */
   private readonly backlog = { reads: 0, reported: 0, peakBytes: 0 };
   private readonly observeBuffered = (bytes: number, reported: boolean): void => {
@@ -146,11 +112,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(JSON_KEEPALIVE, JSON_KEEPALIVE));
     // Before any event: a restarted (or evicted, or hibernated) object finds its room's seats
     // and game state here, so every client can come back to its own seat.
-    void ctx.blockConcurrencyWhile(async () => {
-      const saved = await ctx.storage.get([CHECKPOINT_KEY, STORE_KEY]);
-      this.savedCheckpoint = saved.get(CHECKPOINT_KEY);
-      this.savedStore = saved.get(STORE_KEY);
-    });
+    void ctx.blockConcurrencyWhile(() => this.keeping.load());
     // Bans an operator placed outlive the object's memory too.
     void ctx.blockConcurrencyWhile(async () => {
       this.savedBans = await RoomOperations.loadBans(ctx.storage);
@@ -159,8 +121,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** The D1 database records go to: the env's `DB` binding when present. */
   protected recordsDatabase(): RecordDatabase | undefined {
-    const db = (this.env as { DB?: Partial<RecordDatabase> } | undefined)?.DB;
-    return db && typeof db.prepare === "function" && typeof db.batch === "function" ? (db as RecordDatabase) : undefined;
+    return recordDatabaseIn(this.env);
   }
 
   /** The session recorder, or null when there is nowhere to write records. */
@@ -282,7 +243,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private reserve(kind: string, req: SeatRequest): SeatAnswer {
     this.restoreAfterHibernation();
     let room = this.room;
-    if (!room && (req.create || this.savedCheckpoint !== undefined)) {
+    if (!room && (req.create || this.keeping.savedCheckpoint !== undefined)) {
       const creation = req.create?.creation;
       const meta: RoomRequestMeta = { kind, roomId: req.roomId, options: creation?.overrides.options ?? {}, params: creation?.overrides.params ?? {} };
       room = this.roomFor(meta, req.create ? { metadata: req.create.metadata, private: req.create.private, overrides: creation?.key ?? "" } : undefined);
@@ -327,31 +288,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   private async adminAnswer(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
     this.restoreAfterHibernation();
-    if (!this.room && this.savedCheckpoint !== undefined) this.roomFor({ kind, roomId, options: {}, params: {} });
+    if (!this.room && this.keeping.savedCheckpoint !== undefined) this.roomFor({ kind, roomId, options: {}, params: {} });
     if (!this.room || !this.operations || this.room.kind !== kind || this.room.roomId !== roomId) {
       return req.op === "summary" ? null : { ok: false, error: adminError("not_found", `room ${kind}/${roomId} is not running`) };
     }
     return this.operations.handle(req);
-  }
-
-  /**
-   * The status reporter of a new room: one report in flight at a time to the matchmaker shard its
-   * id belongs to, from `waitUntil`, never awaited on a tick (core/match `StatusReporter`).
-   */
-  private reporterFor(meta: RoomRequestMeta, room: HostedRoom): StatusReporter | null {
-    const ns = (this.env as { MATCHMAKER?: DurableObjectNamespace } | undefined)?.MATCHMAKER;
-    if (!ns || typeof ns.idFromName !== "function") return null;
-    const shard = shardOfRoom(meta.roomId, resolveMatchmaking(this.games[meta.kind]?.matchmaking).shards);
-    return new StatusReporter({
-      current: () => room.status(),
-      send: (status) => {
-        const sent = matchmakerStub(ns, meta.kind, shard).report(meta.kind, shard, status);
-        this.ctx.waitUntil(sent.catch(() => {}));
-        return sent;
-      },
-      clock: systemClock,
-      onError: (e) => console.warn(`[room ${meta.kind}:${meta.roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
-    });
   }
 
   /** The room, made from `meta` when there is none (relayed over `promoteTo` relays when given: a promotion). */
@@ -362,116 +303,58 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const hooks: RoomHooks = {
       onSeated: (connId, ticket) => {
         this.sockets?.seated(connId, ticket);
-        this.promoteWhenDue();
+        this.promotion.promoteWhenDue();
       },
       onSessionStart: (info) => this.onSessionStart(info),
-      onCheckpointDue: (soon) => this.checkpointDue(soon),
+      onCheckpointDue: (soon) => this.keeping.checkpointDue(soon),
       onSessionEnd: (record) => {
         this.onSessionEnd(record);
-        this.letGoWhenEmpty();
+        this.linger.letGoWhenEmpty();
       },
       onDeferred: (work) => this.ctx.waitUntil(work),
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const request = {
-      kind: meta.kind,
-      roomId: meta.roomId,
-      overrides: meta.options,
-      params: meta.params,
-      hooks,
-      listing: listing ?? { overrides: overridesKey(meta.options, meta.params as Record<string, unknown>) },
-      env: this.env,
-      store: this.savedStore,
-      // Its next task (a big flush's later slices) is a zero-delay setTimeout: workerd runs it as
-      // an event of its own, after the WebSocket messages and timers already waiting. That exists
-      // under every compatibility date, where setImmediate needs Node.js compatibility (on by
-      // default only from the 2026-08-04 date; a game's own Worker may be older) and
-      // MessageChannel was long missing from Workers. Whether either gets back to the room sooner
-      // under load is for a profile to say, not assumed.
-      clock: systemClock,
-      busy: this.busy,
-    };
-    // Relayed by the same rule the gateway routes by, so a room the matchmaker makes (no join URL
-    // in sight) is a simulation when its kind is relayed from the start, and promotes itself at
-    // its threshold; a checkpoint of a relayed room (a promoted one too) comes back relayed.
-    const plan = relaysFor(meta.kind, def as GameDefinition, this.env as RelaysEnv | undefined, meta.options);
-    const relays = promoteTo || storedRelays(this.savedCheckpoint) || (relayedFromStart(plan) ? plan.relays : 0);
-    const simulation = relays >= 1 ? createSimulation(def as GameDefinition, request) : null;
-    const room = simulation ? simulation.room : createRoom(def, request);
+    const relays = this.promotion.newRoom(meta, def as GameDefinition, this.env, promoteTo, this.keeping.savedRelays());
+    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy };
+    const { room, simulation } = makeRoom(def as GameDefinition, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
-    this.plan = plan;
     this.roomMadeWith = { options: meta.options, params: meta.params };
     this.relayLinks.clear();
     this.room = room;
-    this.savedStoreVersion = 0;
     // The one choice of socket API (see socketApis.ts).
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered, this.busy) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
-    this.reporter = this.reporterFor(meta, room);
+    this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work));
     this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
     room.restoreBans(this.savedBans);
-    if (this.savedCheckpoint !== undefined) {
-      room.restoreCheckpoint(this.savedCheckpoint);
-      this.savedCheckpoint = undefined;
-    }
+    this.keeping.roomMade(room);
     return room;
   }
 
   /**
-   * A seat was taken: a room whose seats reach its plan's threshold is promoted, on a turn of
-   * its own (the seat's welcome, sent in this one, goes out before its socket is closed).
+   * A promotion's remaking of the room (roomPromotion.ts): the old room's checkpoint, bans and
+   * overrides make a relayed room in its place, as a restart would bring it back; when that
+   * throws (a game that cannot be relayed), the old room is put back as it was.
    */
-  private promoteWhenDue(): void {
-    const room = this.room;
-    if (!room || this.promotion !== null || !promotionDue(this.plan, this.simulation !== null, room.seatCount)) return;
-    this.promotion = setTimeout(
-      this.busy.wrap(() => {
-        this.promotion = null;
-        if (this.room === room && promotionDue(this.plan, this.simulation !== null, room.seatCount)) this.promote(room);
-      }),
-      0,
-    );
-  }
-
-  /**
-   * Promotes the single room to a relayed one (AGENTS.md "Relays", "Promotion"), as a restart
-   * would bring it back, without one: its checkpoint (seats, tokens, last seqs, listing, the
-   * world when periodic checkpoints are on) is restored into a simulation made in its place with
-   * the same overrides, store, bans and pending seat reservations; the old room is handed over
-   * (its sockets closed with `going_away`, which the SDK answers by reconnecting at once with
-   * its token, its timers stopped, nothing freed or disposed), and the clients come back through
-   * the gateway, which the room's object now answers with `relayedAnswer`, via relays into their
-   * held seats. The new room's epoch is new, as after a restart. A relayed room stays relayed
-   * while it lives.
-   */
-  private promote(old: HostedRoom): void {
-    const relays = this.plan.relays;
-    const seats = old.seatCount;
+  private remakeRelayed(old: HostedRoom, relays: number): HostedRoom | null {
     // The old room's store (and a checkpoint the simulation's replaces below) is written first.
-    this.saveCheckpoint();
-    this.savedCheckpoint = old.checkpoint();
+    this.keeping.saveCheckpoint();
+    this.keeping.savedCheckpoint = old.checkpoint();
     this.savedBans = old.activeBans();
-    const reserved = old.pendingReservations();
     const reporter = this.reporter;
     this.room = null;
     let made: HostedRoom | null;
     try {
       made = this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
     } catch (e) {
-      // A game that cannot be relayed (its sync names no world): the single room goes on as it
-      // was, and is not promoted again. Nothing of the old room was touched yet.
+      // Nothing of the old room was touched yet.
       this.room = old;
-      this.savedCheckpoint = undefined;
-      this.plan = { relays: 0, at: 0 };
-      console.error(`[room ${old.kind}:${old.roomId}] not promoted: ${e instanceof Error ? e.message : String(e)}`);
-      return;
+      this.keeping.savedCheckpoint = undefined;
+      throw e;
     }
     reporter?.stop();
-    made?.holdReservations(reserved);
-    old.handOver(CloseCode.going_away, "the room is now relayed; reconnect");
-    this.saveCheckpoint();
-    console.log(`[room ${old.kind}:${old.roomId}] promoted at ${seats} seats: relayed over ${relays} relays`);
+    return made;
   }
 
   /** After hibernation the object is new but its sockets are not: rebuild the room, re-seat them. */
@@ -482,77 +365,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets?.reattach();
   }
 
-  /**
-   * Batches checkpoint writes: one pending write at a time, taken on a later turn of the event
-   * loop, never inside a tick, and at most one per {@link CHECKPOINT_SPACING_MS}. A change (a
-   * seat, a turn-based move, the room going quiet) is written at once, batched within its event,
-   * and confirmed before the room's next frames leave (the output gate): it is what a player
-   * would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right after a
-   * tick's flush) is taken in the slack before the next tick and written without holding
-   * frames back: the next one follows anyway.
-   */
-  private checkpointDue(soon: boolean): void {
-    if (!this.room) return;
-    this.checkpointConfirmed ||= soon;
-    if (this.checkpointTimer !== null) return;
-    const wait = Math.max(0, this.lastCheckpointAt + CHECKPOINT_SPACING_MS - Date.now());
-    this.checkpointTimer = setTimeout(
-      this.busy.wrap(() => {
-        this.checkpointTimer = null;
-        this.lastCheckpointAt = Date.now();
-        const confirmed = this.checkpointConfirmed;
-        this.checkpointConfirmed = false;
-        this.saveCheckpoint(confirmed);
-      }),
-      wait,
-    );
-  }
-
-  /**
-   * Writes the room's checkpoint (or removes it once the room has no seats) and, when it changed
-   * since the last write, the game's store (removed when empty): both in this one turn, so the
-   * runtime commits them together. `confirmed`: the room's next frames wait for the write (a
-   * seat or a move a player would lose); else they do not (a periodic world checkpoint).
-   */
-  private saveCheckpoint(confirmed = true): void {
-    const room = this.room;
-    if (!room) return;
-    const storage = this.ctx.storage;
-    const opts = { allowUnconfirmed: !confirmed };
-    const checkpoint = (): StoredCheckpoint => (this.relayedOver > 0 ? { ...room.checkpoint(), relays: this.relayedOver } : room.checkpoint());
-    const writes: Promise<unknown>[] = [room.seatCount === 0 ? storage.delete(CHECKPOINT_KEY, opts) : storage.put(CHECKPOINT_KEY, checkpoint(), opts)];
-    if (room.storeVersion !== this.savedStoreVersion) {
-      const store = room.storeSnapshot();
-      this.savedStoreVersion = room.storeVersion;
-      this.savedStore = store ?? undefined;
-      writes.push(store === null ? storage.delete(STORE_KEY) : storage.put(STORE_KEY, store));
-    }
-    this.ctx.waitUntil(
-      Promise.all(writes).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
-    );
-  }
-
-  /**
-   * The last seat was freed: once the room has stayed without seats, sockets and seat
-   * reservations for {@link EMPTY_ROOM_LINGER_MS}, it is disposed (its game hears `onDispose`),
-   * its store saved, and let go; the next request makes a new room.
-   */
-  private letGoWhenEmpty(): void {
-    if (this.emptyTimer !== null) return;
-    this.emptyTimer = setTimeout(this.busy.wrap(() => {
-      this.emptyTimer = null;
-      const room = this.room;
-      if (!room || room.seatCount > 0) return;
-      if ((this.sockets?.count ?? 0) > 0 || room.status().reserved > 0) return this.letGoWhenEmpty();
-      room.dispose();
-      this.saveCheckpoint();
-      this.reporter?.stop();
-      this.room = null;
-      this.simulation = null;
-      this.relayedOver = 0;
-      this.relayLinks.clear();
-      this.sockets = null;
-      this.reporter = null;
-    }), EMPTY_ROOM_LINGER_MS);
+  /** A room that stayed empty (emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
+  private letGo(room: HostedRoom): void {
+    room.dispose();
+    this.keeping.saveCheckpoint();
+    this.reporter?.stop();
+    this.room = null;
+    this.simulation = null;
+    this.relayedOver = 0;
+    this.relayLinks.clear();
+    this.sockets = null;
+    this.reporter = null;
   }
 }

@@ -85,6 +85,12 @@ export interface RecordDatabase {
   batch(statements: unknown[]): Promise<unknown>;
 }
 
+/** The D1 database in a Worker's `env` that records go to: its `DB` binding, when present. */
+export function recordDatabaseIn(env: unknown): RecordDatabase | undefined {
+  const db = (env as { DB?: Partial<RecordDatabase> } | undefined)?.DB;
+  return db && typeof db.prepare === "function" && typeof db.batch === "function" ? (db as RecordDatabase) : undefined;
+}
+
 const RECORD_PREFIX = "records:row:";
 const OPEN_KEY = "records:open";
 const ATTEMPTS_KEY = "records:attempts";

@@ -1,0 +1,37 @@
+/**
+ * How a room's object tells its kind's matchmaker about the room (seats, reservations, listing):
+ * the core's `StatusReporter` wired to the matchmaker shard the room's id belongs to. Apart from
+ * `RoomObject` because it is the one place a room reaches its matchmaker (the matchmaker reaching
+ * the room is `RoomObject.reserveSeats`).
+ */
+import { systemClock, type HostedRoom } from "@tikron/core";
+import { resolveMatchmaking, shardOfRoom, StatusReporter, type MatchmakingSpec } from "@tikron/core/match";
+import { matchmakerStub } from "./matchmakerRpc";
+
+/**
+ * The status reporter of a new room: one report in flight at a time to the matchmaker shard its
+ * id belongs to, from `waitUntil`, never awaited on a tick (core/match `StatusReporter`). Null
+ * without a `MATCHMAKER` binding in `env`; `matchmaking` is the kind's definition's.
+ */
+export function statusReporterFor(
+  env: unknown,
+  matchmaking: MatchmakingSpec | undefined,
+  kind: string,
+  roomId: string,
+  room: HostedRoom,
+  waitUntil: (work: Promise<unknown>) => void,
+): StatusReporter | null {
+  const ns = (env as { MATCHMAKER?: DurableObjectNamespace } | undefined)?.MATCHMAKER;
+  if (!ns || typeof ns.idFromName !== "function") return null;
+  const shard = shardOfRoom(roomId, resolveMatchmaking(matchmaking).shards);
+  return new StatusReporter({
+    current: () => room.status(),
+    send: (status) => {
+      const sent = matchmakerStub(ns, kind, shard).report(kind, shard, status);
+      waitUntil(sent.catch(() => {}));
+      return sent;
+    },
+    clock: systemClock,
+    onError: (e) => console.warn(`[room ${kind}:${roomId}] matchmaker report failed:`, e instanceof Error ? e.message : e),
+  });
+}
