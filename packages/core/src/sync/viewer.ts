@@ -25,6 +25,12 @@ export class Viewer {
   target = -1;
   /** Spawn serial of the followed entity. */
   targetSerial = 0;
+  /**
+   * @internal Times {@link fixed} placed the centre. A followed viewer keeps a placed centre
+   * while its target has none to track (a global entity, or one gone), so the world feed
+   * writes a followed viewer again when this moves, even if it follows the same entity.
+   */
+  placements = 0;
 
   /** @internal Made by the world; use {@link SyncWorld.viewer}. */
   constructor(
@@ -49,6 +55,7 @@ export class Viewer {
     this.center[0] = x;
     this.center[1] = y;
     this.target = -1;
+    this.placements++;
     return this;
   }
 
