@@ -1,4 +1,4 @@
-import { FrameWriter } from "@tikron/protocol";
+import { FrameWriter, type SchemaDecl } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MirrorWorld, type SyncClient, SyncWorld, WorldFeed } from "../../src/sync/index";
@@ -148,7 +148,7 @@ describe("world feed", () => {
   });
 
   /** Flushes world and mirror once and expects the mirror's client to get its twin's frame. */
-  function sameFrame(world: SyncWorld, mirror: MirrorWorld, flush: (i: number) => Uint8Array, i: number, pair: [SyncClient, SyncClient]) {
+  function sameFrame<D extends SchemaDecl>(world: SyncWorld<D>, mirror: MirrorWorld<D>, flush: (i: number) => Uint8Array, i: number, pair: [SyncClient, SyncClient]) {
     expect(mirror.apply(flush(i))).toBe("applied");
     mirror.encoder.beginFlush(mirror.flushIndex);
     const a = new FrameWriter();
@@ -186,6 +186,40 @@ describe("world feed", () => {
     world.despawn(ship);
     expect(sameFrame(world, mirror, flush, 1, pair)).toBe(true);
     expect(mirror.viewer(3).center).toEqual(world.viewer(3).center);
+  });
+
+  it("a simulation that encodes nobody still gives a followed viewer the centre the single room's encoder tracks", () => {
+    // The single room's world and the simulation's, sharing the game's records; only the single
+    // room encodes its clients, as a relayed simulation leaves that to its relays.
+    const { world: sim, mirror, flush } = setup();
+    const single = new SyncWorld(mixed, options);
+    const ship = shipAt(0, 0);
+    const board = { scores: new Map(), title: "b" };
+    const rock = { x: 350, y: 0, flags: new Map() };
+    for (const w of [sim, single]) {
+      w.spawn("ship", ship);
+      w.spawn("board", board);
+      w.spawn("rock", rock);
+      w.viewer(3).follow(0);
+    }
+    const twin = single.encoder.createClient(3);
+    const client = mirror.encoder.createClient(3);
+    const step = (i: number) => {
+      single.encoder.beginFlush(i);
+      expect(mirror.apply(flush(i))).toBe("applied");
+      mirror.encoder.beginFlush(mirror.flushIndex);
+      const a = new FrameWriter();
+      const b = new FrameWriter();
+      expect(mirror.encoder.encodeClient(client, b)).toBe(single.encoder.encodeClient(twin, a));
+      expect(b.toBytes()).toEqual(a.toBytes());
+    };
+    step(0);
+    ship.x = 300;
+    step(1);
+    // Onto a global entity: the centre stays where the ship was last seen (by the rock).
+    for (const w of [sim, single]) w.viewer(3).follow(1);
+    step(2);
+    expect([...mirror.viewer(3).center]).toEqual([300, 0]);
   });
 
   it("writes nothing per entity for a flush in which nothing moved or changed", () => {
