@@ -25,6 +25,8 @@ export interface QuantizedWorld<D extends SchemaDecl = SchemaDecl> {
   readonly capacity: number;
   /** Quantizes every changed record into the store (once per flush). */
   quantizeAll(): void;
+  /** Every viewer by player id. */
+  readonly viewers: ReadonlyMap<number, Viewer>;
   /** The viewer (AOI centre) of a player. */
   viewer(playerId: number): Viewer;
   /** Spawn serial of the entity in slot `id` (tells a reused id apart). */

@@ -13,7 +13,7 @@ import { ClientRow, SyncClient } from "./syncClient";
 import { EntityRow } from "./entityRow";
 import { writeEnter, writeUtf8 } from "./entityWire";
 import type { QuantizedWorld } from "./quantizedWorld";
-import { ViewerMode } from "./viewer";
+import { type Viewer, ViewerMode } from "./viewer";
 
 /**
  * The binary rooms' {@link StateEncoder}: per client, what it can see (grid AOI around its
@@ -53,6 +53,8 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   private sharedStart = new Int32Array(64);
   private sharedEnd = new Int32Array(64);
 
+  private readonly trackViewer = (v: Viewer): void => v.track(this.world.grid);
+
   /** @internal Made by `SyncWorld` and `MirrorWorld`; use `world.encoder`. */
   constructor(private readonly world: QuantizedWorld<D>) {
     this.schemaHash = world.schema.hash;
@@ -72,6 +74,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     this.flushIndex = flushIndex;
     const world = this.world;
     world.quantizeAll();
+    world.viewers.forEach(this.trackViewer);
     const cap = world.capacity;
     if (this.seen.length < cap * SEEN) {
       this.seen = new Int32Array(cap * SEEN);
@@ -256,14 +259,10 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     const v = c.viewer;
     const world = this.world;
     const center = v.center;
-    if (v.mode === ViewerMode.Follow) {
-      if (world.serialOf(v.target) === v.targetSerial) {
-        // A global target has no position: the center stays where it was.
-        world.grid.copyPosition(v.target, center);
-      } else {
-        v.fixed(center[0], center[1]);
-      }
-    }
+    // Tracked at `beginFlush` already; again here for a viewer the game changed since, between
+    // the slices of a sliced flush (a socket event's handler). Nothing else moves the grid or a
+    // viewer within a flush, so in a mirror and its simulation this changes nothing.
+    v.track(world.grid);
     if (v.mode === ViewerMode.Blind) world.grid.queryGlobals(out);
     else world.grid.queryCircle(center[0], center[1], world.tiers.radius, out);
   }

@@ -25,6 +25,12 @@ export class Viewer {
   target = -1;
   /** Spawn serial of the followed entity. */
   targetSerial = 0;
+  /**
+   * @internal Times {@link fixed} placed the centre. A followed viewer keeps a placed centre
+   * while its target has none to track (a global entity, or one gone), so the world feed
+   * writes a followed viewer again when this moves, even if it follows the same entity.
+   */
+  placements = 0;
 
   /** @internal Made by the world; use {@link SyncWorld.viewer}. */
   constructor(
@@ -49,6 +55,7 @@ export class Viewer {
     this.center[0] = x;
     this.center[1] = y;
     this.target = -1;
+    this.placements++;
     return this;
   }
 
@@ -60,6 +67,24 @@ export class Viewer {
   /** Current center y (meaningful unless blind). */
   get y(): number {
     return this.center[1];
+  }
+
+  /**
+   * @internal Brings a followed viewer to its target as of this flush (the encoder's
+   * `beginFlush`, once per viewer): its centre to the target's position (a global target, or
+   * one in no grid cell, has none, so the centre stays), or, the target gone, fixed where it
+   * was last seen. Per flush rather than per encoded client: the centre is then the same in a
+   * world whose clients are held back or never encoded (a relayed simulation encodes none)
+   * and in every mirror of it, so what the feed writes of a viewer is what a mirror holds.
+   */
+  track(grid: { copyPosition(id: number, out: Float64Array): boolean }): void {
+    if (this.mode !== ViewerMode.Follow) return;
+    if (this.entities.serialOf(this.target) === this.targetSerial) {
+      grid.copyPosition(this.target, this.center);
+    } else {
+      this.mode = ViewerMode.Fixed;
+      this.target = -1;
+    }
   }
 
   /** See global entities only (e.g. dead with no camera). */

@@ -43,7 +43,7 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
   /** Per slot: the position last written, so an unchanged position is not written again. */
   private xs = new Float64Array(64);
   private ys = new Float64Array(64);
-  /** Per viewer: `[mode, cx, cy, target, targetSerial]` as last written. */
+  /** Per viewer: `[mode, cx, cy, target, targetSerial, placements]` as last written. */
   private readonly sent = new WeakMap<Viewer, Float64Array>();
   private readonly visitViewer = this.noteViewer.bind(this);
 
@@ -207,16 +207,9 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
   private noteViewer(v: Viewer): void {
     let s = this.sent.get(v);
     if (s === undefined) {
-      s = new Float64Array(5);
+      s = new Float64Array(6);
       this.sent.set(v, s);
-    } else if (
-      s[0] === v.mode &&
-      s[3] === v.target &&
-      s[4] === v.targetSerial &&
-      // A followed viewer's centre is the encoder's business (it tracks the target per flush);
-      // a fixed one's is the game's.
-      (v.mode !== ViewerMode.Fixed || (same(s[1], v.center[0]) && same(s[2], v.center[1])))
-    ) {
+    } else if (s[0] === v.mode && s[3] === v.target && s[4] === v.targetSerial && !this.centerMoved(v, s)) {
       return;
     }
     s[0] = v.mode;
@@ -224,8 +217,20 @@ export class WorldFeed<D extends SchemaDecl = SchemaDecl> implements WorldLog {
     s[2] = v.center[1];
     s[3] = v.target;
     s[4] = v.targetSerial;
+    s[5] = v.placements;
     writeViewer(this.viewerBuf, v);
     this.viewerCount++;
+  }
+
+  /** Whether the game moved a viewer's centre since `s` was written. */
+  private centerMoved(v: Viewer, s: Float64Array): boolean {
+    // A fixed viewer's centre is the game's alone: compared by value, so placing it where it
+    // was costs nothing.
+    if (v.mode === ViewerMode.Fixed) return !same(s[1], v.center[0]) || !same(s[2], v.center[1]);
+    // A followed one's the encoder tracks, here and in each mirror, so its value says nothing
+    // of the game; but while the target has no position (global) or is gone, the encoder keeps
+    // the centre the game last placed, which only this feed can tell a mirror.
+    return v.mode === ViewerMode.Follow && s[5] !== v.placements;
   }
 
   spawned(id: number, global: boolean, x: number, y: number): void {

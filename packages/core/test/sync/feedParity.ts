@@ -1,8 +1,9 @@
 /**
- * The parity harness of the world feed: one simulation world with its own clients (the single
- * room), and relays that mirror it through the feed with clients of their own, driven by the
- * same random operations. After every flush each relay client's frame must be byte for byte the
- * frame its twin on the simulation got.
+ * The parity harness of the world feed: a single room's world with its clients, and a
+ * simulation's world (the same records, the same operations) that encodes nobody, as a relayed
+ * simulation leaves that to its relays, and relays that mirror it through the feed with clients
+ * of their own. After every flush each relay client's frame must be byte for byte the frame its
+ * twin in the single room got.
  */
 import {
   ClientView,
@@ -120,16 +121,16 @@ function valueOf(f: Field, R: () => number, span: number): unknown {
 }
 
 interface Pair {
-  /** The twin on the simulation: what the single room sends this player. */
-  sim: SyncClient;
+  /** The twin in the single room: what it sends this player. */
+  twin: SyncClient;
   relay: SyncClient;
-  simView: ClientView<SchemaDecl>;
+  twinView: ClientView<SchemaDecl>;
   relayView: ClientView<SchemaDecl>;
 }
 
 interface Relay {
   mirror: MirrorWorld;
-  /** Per player id, the client pair of this relay (simulation twin + relay client). */
+  /** Per player id, the client pair of this relay (single-room twin + relay client). */
   pairs: Map<number, Pair>;
   /** Drops the next update on the floor (a lost message). */
   dropNext: boolean;
@@ -145,7 +146,14 @@ export interface ParityStats {
 
 /** One parity run over `schema`; fails the calling test at the first frame that differs. */
 export class FeedParity {
+  /** The simulation's world, which only the feed reads. */
   readonly world: SyncWorld;
+  /**
+   * The single room's world, which encodes the twins. Apart from the simulation's, because
+   * encoding moves a world's followed viewers: a simulation whose own encoder ran would hide
+   * what its feed fails to carry of them.
+   */
+  readonly single: SyncWorld;
   private readonly feed: WorldFeed;
   private readonly relays: Relay[] = [];
   private readonly records: { id: number; rec: Record<string, unknown>; type: string }[] = [];
@@ -165,13 +173,14 @@ export class FeedParity {
     private readonly span: number,
   ) {
     this.world = new SyncWorld(schema, options);
+    this.single = new SyncWorld(schema, options);
     this.feed = new WorldFeed(this.world);
     this.startRelay();
   }
 
   /** Applies one op (see {@link Op}). */
   run(op: Op): void {
-    const world = this.world;
+    const { world, single } = this;
     switch (op.k) {
       case "spawn": {
         const t = this.schema.types[op.type % this.schema.types.length];
@@ -183,7 +192,9 @@ export class FeedParity {
           rec.x = (near.rec.x as number) + R() * 4;
           rec.y = (near.rec.y as number) + R() * 4;
         }
-        const id = world.spawn(t.name, rec as never, { global: op.global && R() < 0.3 });
+        const global = op.global && R() < 0.3;
+        const id = world.spawn(t.name, rec as never, { global });
+        expect(single.spawn(t.name, rec as never, { global })).toBe(id);
         this.records.push({ id, rec, type: t.name });
         return;
       }
@@ -191,6 +202,7 @@ export class FeedParity {
         const e = this.pick(op.pick);
         if (!e) return;
         world.despawn(e.id);
+        single.despawn(e.id);
         this.records.splice(this.records.indexOf(e), 1);
         return;
       }
@@ -199,7 +211,10 @@ export class FeedParity {
         if (!e || !("x" in e.rec)) return;
         e.rec.x = (e.rec.x as number) + op.dx;
         e.rec.y = (e.rec.y as number) + op.dy;
-        if (op.now) world.moved(e.id);
+        if (op.now) {
+          world.moved(e.id);
+          single.moved(e.id);
+        }
         return;
       }
       case "teleport": {
@@ -230,21 +245,28 @@ export class FeedParity {
       }
       case "follow": {
         const e = this.pick(op.pick);
-        if (e) world.viewer(op.player).follow(e.id);
+        if (!e) return;
+        world.viewer(op.player).follow(e.id);
+        single.viewer(op.player).follow(e.id);
         return;
       }
       case "fixed": {
         const R = rng(op.seed);
-        world.viewer(op.player).fixed(R() * this.span, R() * this.span);
+        const x = R() * this.span;
+        const y = R() * this.span;
+        world.viewer(op.player).fixed(x, y);
+        single.viewer(op.player).fixed(x, y);
         return;
       }
       case "blind":
         world.viewer(op.player).blind();
+        single.viewer(op.player).blind();
         return;
       case "forget":
         // A seat freed for good: the player's connections go with its viewer.
         this.leave(op.player);
         world.removeViewer(op.player);
+        single.removeViewer(op.player);
         return;
       case "join":
         if (!this.joined.has(op.player)) this.join(op.player);
@@ -297,9 +319,9 @@ export class FeedParity {
 
   private pair(mirror: MirrorWorld, pid: number): Pair {
     return {
-      sim: this.world.encoder.createClient(pid),
+      twin: this.single.encoder.createClient(pid),
       relay: mirror.encoder.createClient(pid),
-      simView: new ClientView(this.schema),
+      twinView: new ClientView(this.schema),
       relayView: new ClientView(this.schema),
     };
   }
@@ -308,7 +330,7 @@ export class FeedParity {
     if (!this.joined.delete(pid)) return;
     for (const r of this.relays) {
       const p = r.pairs.get(pid)!;
-      this.world.encoder.releaseClient(p.sim);
+      this.single.encoder.releaseClient(p.twin);
       r.mirror.encoder.releaseClient(p.relay);
       r.pairs.delete(pid);
     }
@@ -325,10 +347,11 @@ export class FeedParity {
     this.relays.push(relay);
   }
 
-  /** One flush: the simulation quantizes and writes its update; every relay applies it; then each pair's frames must match. */
+  /** One flush: the simulation quantizes and writes its update, the single room quantizes; every relay applies the update; then each pair's frames must match. */
   flush(): void {
     const idx = this.flushIndex++;
     this.world.encoder.beginFlush(idx);
+    this.single.encoder.beginFlush(idx);
     this.w.reset();
     this.feed.writeUpdate(this.w, idx);
     const update = this.w.toBytes();
@@ -360,12 +383,12 @@ export class FeedParity {
         if ((this.lateFor.get(pid) ?? 0) > 0 || held.has(r)) continue;
         this.a.reset();
         this.b.reset();
-        const sentA = this.world.encoder.encodeClient(p.sim, this.a);
+        const sentA = this.single.encoder.encodeClient(p.twin, this.a);
         const sentB = r.mirror.encoder.encodeClient(p.relay, this.b);
         expect(sentB).toBe(sentA);
         expect(this.b.toBytes()).toEqual(this.a.toBytes());
         if (sentA) {
-          expect(p.simView.apply(this.a.toBytes())).toBeNull();
+          expect(p.twinView.apply(this.a.toBytes())).toBeNull();
           expect(p.relayView.apply(this.b.toBytes())).toBeNull();
           this.stats.frames++;
         }
@@ -384,7 +407,7 @@ export class FeedParity {
   checkViews(): void {
     for (const r of this.relays) {
       for (const p of r.pairs.values()) {
-        expect(entities(p.relayView)).toEqual(entities(p.simView));
+        expect(entities(p.relayView)).toEqual(entities(p.twinView));
       }
     }
   }

@@ -1,7 +1,7 @@
-import { FrameWriter } from "@tikron/protocol";
+import { FrameWriter, type SchemaDecl } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MirrorWorld, SyncWorld, WorldFeed } from "../../src/sync/index";
+import { MirrorWorld, type SyncClient, SyncWorld, WorldFeed } from "../../src/sync/index";
 import { FeedParity, agarLike, fpsLike, mixed, opArb, type Op } from "./feedParity";
 
 const ops = fc.tuple(fc.nat(), fc.array(opArb, { minLength: 20, maxLength: 200, size: "max" }));
@@ -145,6 +145,81 @@ describe("world feed", () => {
       expect(mirror.encoder.encodeClient(fresh, y)).toBe(restarted.encoder.encodeClient(twin, x));
       expect(y.toBytes()).toEqual(x.toBytes());
     }
+  });
+
+  /** Flushes world and mirror once and expects the mirror's client to get its twin's frame. */
+  function sameFrame<D extends SchemaDecl>(world: SyncWorld<D>, mirror: MirrorWorld<D>, flush: (i: number) => Uint8Array, i: number, pair: [SyncClient, SyncClient]) {
+    expect(mirror.apply(flush(i))).toBe("applied");
+    mirror.encoder.beginFlush(mirror.flushIndex);
+    const a = new FrameWriter();
+    const b = new FrameWriter();
+    const sent = world.encoder.encodeClient(pair[0], a);
+    expect(mirror.encoder.encodeClient(pair[1], b)).toBe(sent);
+    expect(b.toBytes()).toEqual(a.toBytes());
+    return sent;
+  }
+
+  const shipAt = (x: number, y: number) => ({ x, y, tag: "s", buffs: new Map(), lit: false, v: 0, dir: 0 });
+
+  it("carries a centre the game placed under a viewer that follows a global entity (it has no position to track)", () => {
+    const { world, mirror, flush } = setup();
+    const board = world.spawn("board", { scores: new Map(), title: "b" });
+    world.spawn("ship", shipAt(500, 500));
+    world.viewer(3).follow(board);
+    const pair: [SyncClient, SyncClient] = [world.encoder.createClient(3), mirror.encoder.createClient(3)];
+    expect(sameFrame(world, mirror, flush, 0, pair)).toBe(true);
+    // Placed somewhere, then back on the same global entity: mode, target and serial are as
+    // last written, but the centre the viewer keeps while following it is new.
+    world.viewer(3).fixed(500, 500).follow(board);
+    expect(sameFrame(world, mirror, flush, 1, pair)).toBe(true);
+    expect(mirror.viewer(3).center).toEqual(world.viewer(3).center);
+  });
+
+  it("carries a centre the game placed under a viewer whose followed entity then goes (it stays where it was placed)", () => {
+    const { world, mirror, flush } = setup();
+    const ship = world.spawn("ship", shipAt(0, 0));
+    world.spawn("ship", shipAt(500, 500));
+    world.viewer(3).follow(ship);
+    const pair: [SyncClient, SyncClient] = [world.encoder.createClient(3), mirror.encoder.createClient(3)];
+    expect(sameFrame(world, mirror, flush, 0, pair)).toBe(true);
+    world.viewer(3).fixed(500, 500).follow(ship);
+    world.despawn(ship);
+    expect(sameFrame(world, mirror, flush, 1, pair)).toBe(true);
+    expect(mirror.viewer(3).center).toEqual(world.viewer(3).center);
+  });
+
+  it("a simulation that encodes nobody still gives a followed viewer the centre the single room's encoder tracks", () => {
+    // The single room's world and the simulation's, sharing the game's records; only the single
+    // room encodes its clients, as a relayed simulation leaves that to its relays.
+    const { world: sim, mirror, flush } = setup();
+    const single = new SyncWorld(mixed, options);
+    const ship = shipAt(0, 0);
+    const board = { scores: new Map(), title: "b" };
+    const rock = { x: 350, y: 0, flags: new Map() };
+    for (const w of [sim, single]) {
+      w.spawn("ship", ship);
+      w.spawn("board", board);
+      w.spawn("rock", rock);
+      w.viewer(3).follow(0);
+    }
+    const twin = single.encoder.createClient(3);
+    const client = mirror.encoder.createClient(3);
+    const step = (i: number) => {
+      single.encoder.beginFlush(i);
+      expect(mirror.apply(flush(i))).toBe("applied");
+      mirror.encoder.beginFlush(mirror.flushIndex);
+      const a = new FrameWriter();
+      const b = new FrameWriter();
+      expect(mirror.encoder.encodeClient(client, b)).toBe(single.encoder.encodeClient(twin, a));
+      expect(b.toBytes()).toEqual(a.toBytes());
+    };
+    step(0);
+    ship.x = 300;
+    step(1);
+    // Onto a global entity: the centre stays where the ship was last seen (by the rock).
+    for (const w of [sim, single]) w.viewer(3).follow(1);
+    step(2);
+    expect([...mirror.viewer(3).center]).toEqual([300, 0]);
   });
 
   it("writes nothing per entity for a flush in which nothing moved or changed", () => {
