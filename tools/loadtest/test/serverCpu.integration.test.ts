@@ -70,7 +70,9 @@ describe("server CPU of a fresh wrangler dev", () => {
     const p = r.server!.profile!;
     expect(p, "report.server.profile").toBeDefined();
     expect(p.seconds).toBeGreaterThan(1.5);
-    expect(p.samples).toBeGreaterThan(20);
+    // workerd's profiler samples while the isolate runs: ~40 in 2 s alone on this machine, ~10
+    // when other tests' servers share its core. Some samples, not a rate, is what this holds.
+    expect(p.samples).toBeGreaterThan(5);
     // The room's own code is on the profile: its flush runs 20 times a second for 5 players.
     expect(p.top.some((e) => e.where.includes(".js:"))).toBe(true);
     expect(existsSync(profilePath)).toBe(true);
