@@ -112,14 +112,19 @@ export class DrillPlayer {
 }
 
 /**
- * Whether `restored` is a state of its cell the player was shown in the `windowMs` before
- * `downAt` (when the server went down): the same entity, at the same place (to the schema's
+ * Whether `restored` is a state of its cell the player was shown by the server that went down
+ * at `downAt`, from `windowMs` before it: the same entity, at the same place (to the schema's
  * 1/16 unit), with the same radius and score. What a restore from a checkpoint taken in that
  * window gives; a fresh spawn, a world from an older checkpoint or a lost score does not.
+ * "Shown by that server" is every state before `restored` (the first after the welcome that
+ * brought it back), not only those read before `downAt`: a client whose event loop runs late
+ * (a loaded machine) reads frames the old server sent before it went down after `downAt`, and a
+ * checkpoint may hold one of those.
  */
 export function continuesFrom(player: DrillPlayer, restored: OwnCell, downAt: number, windowMs: number): boolean {
+  const end = player.seen.indexOf(restored);
   return player.seen.some(
-    (s) => s.at < downAt && s.at >= downAt - windowMs && s.id === restored.id && Math.abs(s.x - restored.x) < 0.07 && Math.abs(s.y - restored.y) < 0.07 && s.r === restored.r && s.score === restored.score,
+    (s, i) => i < end && s.at >= downAt - windowMs && s.id === restored.id && Math.abs(s.x - restored.x) < 0.07 && Math.abs(s.y - restored.y) < 0.07 && s.r === restored.r && s.score === restored.score,
   );
 }
 
