@@ -178,7 +178,13 @@ export class PartyDesk {
     party.start = entry ? { id, queueId: id } : { id };
     delete party.error;
     this.book.changed(party);
-    const out = req.queue ? await this.seating.enqueue(entry!) : await this.seating.seatTogether(req.match, members.map((m) => ({ identity: m.identity, verified: m.verified })), party.creation);
+    let out: HeldSeats | MatchError;
+    try {
+      out = req.queue ? await this.seating.enqueue(entry!) : await this.seating.seatTogether(req.match, members.map((m) => ({ identity: m.identity, verified: m.verified })), party.creation);
+    } catch (e) {
+      // A start that threw (a seat it could not sign) must not leave the party matching for good.
+      out = matchError("unavailable", `the party could not be seated: ${e instanceof Error ? e.message.slice(0, 120) : "error"}`, 1000);
+    }
     if (isMatchError(out) && !entry) this.seating.refuse(out);
     return this.settle(party, id, members, leader, out);
   }
