@@ -14,7 +14,15 @@ export interface PartyOptions {
 }
 
 /** How the leader starts a party: a match for every member at once (like `joinOrCreate` for all), or the game's queue. */
-export type PartyStart = (MatchOptions & { mode?: "joinOrCreate" | "create" | "join" }) | { mode: "queue" };
+export type PartyStart =
+  | (MatchOptions & {
+      /** `joinOrCreate` (default), `create` or `join`, as for one player. */
+      mode?: "joinOrCreate" | "create" | "join";
+    })
+  | {
+      /** The game's queue: the party is one entry of its members' mean rating. */
+      mode: "queue";
+    };
 
 /** Watches in a row that may fail (the network, the server away) before the party gives up. */
 const MAX_WATCH_FAILURES = 10;

@@ -85,7 +85,17 @@ export interface PartyJoinRequest {
  * The body of `POST /match/<kind>/party/<code>/start`: a match like `POST /match/<kind>`
  * (`mode`, `filters`, `options`, `private`) for every member at once, or `"mode": "queue"`.
  */
-export type PartyStartRequest = { queue: false; match: MatchRequest } | { queue: true };
+export type PartyStartRequest =
+  | {
+      /** A match for every member at once. */
+      queue: false;
+      /** The match: as `POST /match/<kind>` reads it. */
+      match: MatchRequest;
+    }
+  | {
+      /** The game's queue, the party as one entry of its members' mean rating. */
+      queue: true;
+    };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

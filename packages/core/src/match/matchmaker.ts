@@ -75,7 +75,14 @@ export interface MatchmakerStats {
   /** Queue groups seated. */
   groups: number;
   /** Parties held now, made, and matched. */
-  parties: { held: number; made: number; matched: number };
+  parties: {
+    /** Held now (forming, matching, or matched and not yet ended). */
+    held: number;
+    /** Made since the matchmaker started. */
+    made: number;
+    /** Matched (every member seated in one room) since it started. */
+    matched: number;
+  };
   /** Time from a match request to its answer (ms), reserve round trips included. */
   decision: DurationSummary;
 }

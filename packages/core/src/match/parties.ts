@@ -53,8 +53,13 @@ export interface PartyRecord {
   creation: RoomCreation;
   /** Why the last start failed. */
   error?: MatchError;
-  /** The start in flight (`matching`): its id, and the queue entry's when it waits in the queue. */
-  start?: { id: string; queueId?: string };
+  /** The start in flight (`matching`). */
+  start?: {
+    /** The start's id: its outcome is the party's only while this is the start in flight. */
+    id: string;
+    /** The queue entry's id, when the party waits in the queue. */
+    queueId?: string;
+  };
 }
 
 /** Where a matchmaker keeps its parties across restarts (a host may keep none). */

@@ -60,7 +60,12 @@ export class PartyDesk {
   private readonly book: PartyBook;
   private sweptAt: number;
   /** Parties made and matched (stats). */
-  readonly counts = { made: 0, matched: 0 };
+  readonly counts: {
+    /** Parties made. */
+    made: number;
+    /** Parties matched. */
+    matched: number;
+  } = { made: 0, matched: 0 };
 
   constructor(
     private readonly host: PartyHost,
