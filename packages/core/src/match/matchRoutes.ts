@@ -160,7 +160,7 @@ async function serveParty(
     case "partyCancel":
       return gone(await backend.partyCancel(code, member, who));
     case "partyStart": {
-      const req = await body(readPartyStartRequest);
+      const req = await body(readPartyStartRequest, MAX_MATCH_BODY_CHARS);
       return isMatchError(req) ? matchRefusal(req) : partyAnswer(route.kind, await backend.partyStart(code, member, req, who), call.wsOrigin);
     }
   }

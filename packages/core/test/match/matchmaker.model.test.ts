@@ -8,23 +8,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryWriter, CloseCode, PROTOCOL_VERSION, encodeHello, encodeLeave, isMatchError, matchesFilters, type MatchError, type MatchFilters, type MatchMode } from "@tikron/protocol";
+import { BinaryWriter, CloseCode, PROTOCOL_VERSION, encodeHello, encodeLeave, isMatchError, matchesFilters, type MatchFilters, type MatchMode } from "@tikron/protocol";
 import { FakeClock, Room } from "../../src";
-import {
-  Matchmaker,
-  NO_OVERRIDES,
-  PARTY_MEMBER_IDLE_MS,
-  resolveMatchmaking,
-  type DirectoryStore,
-  type PartyAnswer,
-  type PartyRecord,
-  type PartyStore,
-  type ReservedSeat,
-  type RoomStatus,
-  type SeatAnswer,
-  type SeatRequest,
-} from "../../src/match";
+import { Matchmaker, NO_OVERRIDES, PARTY_MEMBER_IDLE_MS, resolveMatchmaking, type DirectoryStore, type PartyRecord, type PartyStore, type ReservedSeat, type RoomStatus, type SeatAnswer, type SeatRequest } from "../../src/match";
 import { CounterGame, FakeConnection } from "../fakes";
+import { PartyModel, settle } from "./modelParties";
 
 const CAP = 4;
 const TTL = 1000;
@@ -47,11 +35,7 @@ interface Made {
   /** The seat request that made it (all of a request's seats are made at once). */
   request: number;
 }
-/** A party as the test knows it: its code, and the members it was told of (member id → identity). */
-interface KnownParty {
-  code: string;
-  members: Map<string, string>;
-}
+
 interface Answered {
   identity: string;
   seat: ReservedSeat;
@@ -82,14 +66,7 @@ class World {
   readonly queued = new Map<string, string>();
   readonly stored = new Map<string, RoomStatus>();
   readonly storedParties = new Map<string, PartyRecord>();
-  readonly parties: KnownParty[] = [];
-  /** Party member identity → its party's code. */
-  readonly partyOf = new Map<string, string>();
-  /** Per party: the rooms, and the seat requests, of every seat any of its members was told. */
-  readonly partyRooms = new Map<string, Set<string>>();
-  readonly partyRequests = new Map<string, Set<number>>();
-  /** Reservation ids members were told, so a second view of the same seat is not a second seat. */
-  readonly toldSeats = new Set<string>();
+  readonly parties = new PartyModel(this, CAP, FILTERS);
   private requests = 0;
   readonly violations: string[] = [];
   private nextId = 0;
@@ -98,6 +75,11 @@ class World {
 
   constructor() {
     this.mm = this.makeMatchmaker();
+  }
+
+  /** A fresh number for an identity, a room id or a reservation id. */
+  id(): number {
+    return this.nextId++;
   }
 
   makeMatchmaker(): Matchmaker {
@@ -135,7 +117,8 @@ class World {
       if (!t) this.tried.set(s.identity, (t = new Set()));
       t.add(req.roomId);
     }
-    if (req.create && this.requestMode.get(req.seats[0]!.identity) === "joinOrCreate") this.checkCreation(req);
+    // A queue group's room is private and always new: only joinOrCreate's public rooms are checked.
+    if (req.create && !req.create.private && this.requestMode.get(req.seats[0]!.identity) === "joinOrCreate") this.checkCreation(req);
     return new Promise((resolve, reject) => this.calls.push({ req, resolve, reject }));
   }
 
@@ -304,137 +287,6 @@ class World {
     g.ctx.setPrivate(priv);
   }
 
-  // ---- parties ---------------------------------------------------------------------------
-
-  /** One of the parties made last (steps name them by how recent they are). */
-  private party(i: number): KnownParty | undefined {
-    return this.parties[this.parties.length - 1 - (i % Math.max(1, this.parties.length))];
-  }
-
-  /** A new player makes a party. */
-  partyCreate(rating: number): void {
-    const identity = `pt${this.nextId++}`;
-    const out = this.mm.parties.create({ name: identity, rating }, { identity, verified: true }, NO_OVERRIDES);
-    if (isMatchError(out)) return void this.violations.push(`party create refused: ${out.code} ${out.reason}`);
-    this.parties.push({ code: out.code, members: new Map([[out.member, identity]]) });
-    this.partyOf.set(identity, out.code);
-    this.heard(out, identity);
-  }
-
-  /** A new player joins a known party: refused only when it is full, started or gone. */
-  partyJoin(i: number, rating: number): void {
-    const p = this.party(i);
-    if (!p) return;
-    const identity = `pt${this.nextId++}`;
-    const out = this.mm.parties.join(p.code, { name: identity, rating }, { identity, verified: true });
-    if (isMatchError(out)) {
-      if (!["party_full", "locked", "not_found"].includes(out.code)) this.violations.push(`party join refused: ${out.code} ${out.reason}`);
-      return;
-    }
-    p.members.set(out.member, identity);
-    this.partyOf.set(identity, p.code);
-    this.heard(out, identity);
-  }
-
-  /** A member (any: a non-leader's start is refused) starts its party into a room or the queue. */
-  partyStart(i: number, j: number, mode: MatchMode | "queue", f: number): void {
-    const p = this.party(i);
-    const m = p && [...p.members][j % p.members.size];
-    if (!p || !m) return;
-    const [memberId, identity] = m;
-    const filters = FILTERS[f % FILTERS.length]!;
-    this.requestFilters.set(identity, filters);
-    if (mode !== "queue") this.requestMode.set(identity, mode);
-    const req = mode === "queue" ? ({ queue: true } as const) : ({ queue: false, match: { mode, filters, options: {}, private: false } } as const);
-    void this.mm.parties.start(p.code, memberId, req, { identity, verified: true }).then((out) => this.heard(out, identity));
-  }
-
-  /** A member asks how its party is (no long poll: at once). */
-  async partyWatch(i: number, j: number): Promise<void> {
-    const p = this.party(i);
-    const m = p && [...p.members][j % p.members.size];
-    if (!p || !m) return;
-    this.heard(await this.mm.parties.watch(p.code, m[0], undefined, { identity: m[1], verified: true }), m[1]);
-  }
-
-  /**
-   * A member leaves. A seat it was told and had not used is given back at once; the seats its
-   * party's other members were told stay held.
-   */
-  async partyLeave(i: number, j: number): Promise<void> {
-    const p = this.party(i);
-    const m = p && [...p.members][j % p.members.size];
-    if (!p || !m) return;
-    const [memberId, identity] = m;
-    await this.partyWatch(i, j);
-    const before = this.partySeatsHeld(p, identity);
-    const out = this.mm.parties.leave(p.code, memberId, { identity, verified: true });
-    p.members.delete(memberId);
-    if (isMatchError(out)) return;
-    await settle();
-    const after = this.partySeatsHeld(p, identity);
-    for (const id of before.others) if (!after.others.has(id)) this.violations.push(`${identity} left party ${p.code}: another member's seat ${id} went with it`);
-    for (const id of after.own) this.violations.push(`${identity} left party ${p.code} before joining: its seat ${id} is still held`);
-  }
-
-  /** The seats (reservation ids) rooms still hold for a party's members: `identity`'s own, and the others'. */
-  private partySeatsHeld(p: KnownParty, identity: string): { own: Set<string>; others: Set<string> } {
-    const own = new Set<string>();
-    const others = new Set<string>();
-    const pending = new Set<string>();
-    for (const { room } of this.rooms.values()) for (const r of room.pendingReservations()) pending.add(r.id);
-    for (const m of this.made) {
-      if (this.partyOf.get(m.identity) !== p.code || !pending.has(m.reservationId) || !this.toldSeats.has(m.reservationId)) continue;
-      (m.identity === identity ? own : others).add(m.reservationId);
-    }
-    return { own, others };
-  }
-
-  /**
-   * What a member was told: a party at most its cap, and once it has a seat, every seat any member
-   * of the party was told is in one room and came from one seat request (all of them at once).
-   */
-  private heard(out: PartyAnswer | MatchError, identity: string): void {
-    if (isMatchError(out)) return;
-    if (out.members.length > CAP) this.violations.push(`party ${out.code} has ${out.members.length} members, over the cap ${CAP}`);
-    const seat = out.seat;
-    if (!seat || this.toldSeats.has(seat.token)) return;
-    this.toldSeats.add(seat.token);
-    const [roomId, who, reservationId] = seat.token.split("|") as [string, string, string];
-    this.toldSeats.add(reservationId);
-    if (who !== identity) this.violations.push(`${identity} was told a seat bound to ${who}`);
-    const made = this.made.find((m) => m.reservationId === reservationId);
-    if (!made) return void this.violations.push(`party ${out.code}: seat ${reservationId} was never made by its room`);
-    const rooms = this.partyRooms.get(out.code) ?? new Set();
-    const requests = this.partyRequests.get(out.code) ?? new Set();
-    rooms.add(roomId);
-    requests.add(made.request);
-    this.partyRooms.set(out.code, rooms);
-    this.partyRequests.set(out.code, requests);
-    if (rooms.size > 1) this.violations.push(`party ${out.code} was seated in ${[...rooms].join(" and ")}`);
-    if (requests.size > 1) this.violations.push(`party ${out.code}'s seats came from ${requests.size} seat requests, not one`);
-    this.answered.push({ identity, seat, joined: false });
-  }
-
-  /**
-   * All or none, read from the parties the matchmaker saved (reading them through a watch would
-   * keep every member from going idle): a matched party's every member has a seat, all in one
-   * room, made by one seat request; a party not matched gives no member a seat.
-   */
-  checkParties(): void {
-    for (const p of this.storedParties.values()) {
-      const seats = p.members.map((m) => m.seat);
-      if (p.state !== "matched") {
-        if (seats.some((x) => x)) this.violations.push(`party ${p.code} is ${p.state} but a member has a seat`);
-        continue;
-      }
-      if (seats.some((x) => !x)) this.violations.push(`party ${p.code} is matched but a member has no seat`);
-      const requests = new Set(seats.map((x) => x && this.made.find((m) => m.reservationId === x.reservationId)?.request));
-      const rooms = new Set(seats.map((x) => x?.roomId));
-      if (requests.size > 1 || requests.has(undefined) || rooms.size > 1) this.violations.push(`party ${p.code}'s seats are not one request's in one room (${[...rooms].join(", ")})`);
-    }
-  }
-
   async restart(): Promise<void> {
     this.mm.dispose();
     this.mm = this.makeMatchmaker();
@@ -467,10 +319,6 @@ class World {
   }
 }
 
-/** Lets every promise chain the last step started run to its end (no timers involved). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 30; i++) await Promise.resolve();
-}
 
 /** One step, as data (so a failing case prints readably), and how the world takes it. */
 type Step =
@@ -520,15 +368,15 @@ async function take(w: World, s: Step): Promise<void> {
     case "restart":
       return w.restart();
     case "partyCreate":
-      return w.partyCreate(s.rating);
+      return w.parties.create(s.rating);
     case "partyJoin":
-      return w.partyJoin(s.i, s.rating);
+      return w.parties.join(s.i, s.rating);
     case "partyStart":
-      return w.partyStart(s.i, s.j, s.mode, s.f);
+      return w.parties.start(s.i, s.j, s.mode, s.f);
     case "partyWatch":
-      return w.partyWatch(s.i, s.j);
+      return w.parties.watch(s.i, s.j);
     case "partyLeave":
-      return w.partyLeave(s.i, s.j);
+      return w.parties.leave(s.i, s.j);
     case "idle":
       // Half a member's idle time (every reservation lapses): a member quiet through two of these is dropped.
       return w.clock.advance(PARTY_MEMBER_IDLE_MS / 2 + 1);
@@ -572,7 +420,7 @@ async function run(list: Step[]): Promise<void> {
     await take(world, s);
     await settle();
     world.check();
-    world.checkParties();
+    world.parties.check();
     if (world.violations.length > 0) break;
   }
   world.mm.dispose();
