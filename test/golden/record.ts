@@ -77,7 +77,7 @@ export interface Golden {
 }
 
 /** Stands for the welcome's reconnect token (random in a room): every recording says this one. */
-export const GOLDEN_TOKEN = "golden-token-0123456789abcdefghij";
+export const GOLDEN_TOKEN = "golden-token-0123456789abcdefghi";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
@@ -128,7 +128,7 @@ class Recorder implements Connection {
       else text = JSON.stringify(toJsonWelcome(fields));
     }
     this.messages.push({ from: "server", ...(bytes ? { hex: hex(bytes) } : { text }), decoded: this.#decoded(bytes ?? text!) });
-    if (this.#receipts.read(this, data)) this.post(this.dialect.receipt(this.#receipts.messages, this.#receipts.units), "receipt");
+    if (this.#receipts.read(this, bytes ?? text)) this.post(this.dialect.receipt(this.#receipts.messages, this.#receipts.units), "receipt");
   }
 
   close(code: number, reason: string): void {
