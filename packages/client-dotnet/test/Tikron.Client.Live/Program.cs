@@ -72,6 +72,7 @@ async Task Play()
     {
         lock (recorded)
         {
+            room.Poll();
             Directory.CreateDirectory(Opt("out", "."));
             File.WriteAllLines(Path.Combine(Opt("out", "."), name + ".messages.jsonl"), recorded);
             return JsonValue.NewObject()
@@ -171,7 +172,12 @@ sealed class Recording : ISocketListener
     public void OnClose(int code, string reason) => _inner.OnClose(code, reason);
     public void OnMessage(byte[]? bytes, string? text)
     {
-        lock (_out) _out.Add(bytes != null ? Convert.ToHexString(bytes).ToLowerInvariant() : JsonValue.From(text).ToString());
-        _inner.OnMessage(bytes, text);
+        // Kept and queued under one lock: the dump (under it too) drains the queue first, so the
+        // view it prints is built from exactly the messages kept.
+        lock (_out)
+        {
+            _out.Add(bytes != null ? Convert.ToHexString(bytes).ToLowerInvariant() : JsonValue.From(text).ToString());
+            _inner.OnMessage(bytes, text);
+        }
     }
 }

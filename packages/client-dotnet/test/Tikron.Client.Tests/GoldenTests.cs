@@ -73,7 +73,7 @@ namespace Tikron.Client.Tests
                 CheckRawDecode(json ? ClientDialect.Json.Decode(null, text) : ClientDialect.Binary.Decode(bytes, null), decoded);
                 socket.Listener.OnMessage(bytes, text);
                 conn.Poll();
-                Assert.Empty(errors.Where(e => e.Local));
+                Assert.DoesNotContain(errors, e => e.Local);
                 switch (decoded["kind"]!.AsString)
                 {
                     case "welcome":
