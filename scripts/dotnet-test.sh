@@ -23,7 +23,7 @@ fi
 
 cd "$ROOT"
 status=0
-for project in examples/dotnet-bot docs/csharp-examples; do
+for project in examples/dotnet-bot docs/csharp-examples packages/client-dotnet/test/Tikron.Client.Live; do
   echo "[dotnet] build $project"
   dotnet build "$project" -c Release -nologo -clp:ErrorsOnly || status=1
 done

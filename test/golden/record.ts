@@ -120,7 +120,7 @@ class Recorder implements Connection {
     if (m === null) return;
     if (isDecodeError(m)) throw m;
     let text = typeof data === "string" ? data : undefined;
-    let bytes = typeof data === "string" ? undefined : data.slice();
+    let bytes: Uint8Array | undefined = typeof data === "string" ? undefined : data.slice();
     // The token is random: every recording says the same one.
     if (m.kind === "welcome") {
       const fields = { ...m, token: GOLDEN_TOKEN };

@@ -7,6 +7,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Tikron.Client;
 using Tikron.Client.Json;
+using Tikron.Client.Protocol;
 using Tikron.Client.Schema;
 using Tikron.Games.Agar;
 
@@ -16,6 +17,7 @@ using Tikron.Games.Agar;
 //            steer S seconds, write every message received (DIR/N.messages.jsonl), print the view.
 //   refuse  --url U --room R [--ticket T]          : join a room directly; print the JoinException.
 //   stay    --url U --room R --seconds S           : join, print each welcome (a restart brings a second).
+//   bench   --golden DIR [--runs 5]                 : decode cost per frame over the golden frames (PERFORMANCE.md).
 var opts = new Dictionary<string, string>();
 for (int i = 1; i + 1 < args.Length; i += 2) opts[args[i].TrimStart('-')] = args[i + 1];
 string Opt(string k, string d = "") => opts.TryGetValue(k, out var v) ? v : d;
@@ -28,6 +30,7 @@ try
         case "play": await Play(); break;
         case "refuse": await Refuse(); break;
         case "stay": await Stay(); break;
+        case "bench": Bench(); break;
         default: Console.Error.WriteLine("modes: play, refuse, stay"); return 2;
     }
 }
@@ -138,6 +141,48 @@ async Task Stay()
     }
     Console.WriteLine(JsonValue.NewObject().Set("done", seen).Set("lastAck", loop.Invoke(() => room.Stats.LastAck)));
     loop.Invoke(() => { room.Close(); return 0; });
+}
+
+void Bench()
+{
+    // The golden frames of each binary scenario decoded as the SDK decodes them (message, delta
+    // body into a view, declared events), again and again: the median of --runs timed passes.
+    string dir = Opt("golden", "test/golden");
+    var schemas = new Dictionary<string, EntitySchema>
+    {
+        ["agar"] = AgarGame.Schema, ["movement"] = Tikron.Games.Movement.MovementGame.Schema, ["fps"] = Tikron.Games.Fps.FpsGame.Schema,
+    };
+    foreach (var (name, schema) in schemas)
+    {
+        var frames = JsonValue.Parse(File.ReadAllText(Path.Combine(dir, name + ".json")))["messages"]!.Items
+            .Where(m => m["from"]!.AsString == "server").Select(m => Convert.FromHexString(m["hex"]!.AsString)).ToList();
+        long bytes = frames.Sum(f => (long)f.Length);
+        int passes = Math.Max(1, 2_000_000 / frames.Count / 10);
+        void Pass()
+        {
+            var view = new ClientView(schema);
+            foreach (var f in frames)
+            {
+                var m = ServerDecoder.DecodeBinary(f);
+                if (m is FrameMessage fm)
+                {
+                    if (fm.HasState) view.Apply(fm.Bytes!, fm.BodyOffset, fm.Bytes!.Length - fm.BodyOffset);
+                    if (fm.EventRanges != null) foreach (var (o, l) in fm.EventRanges) schema.Events!.Decode(fm.Bytes!, o, l);
+                }
+            }
+        }
+        for (int i = 0; i < passes; i++) Pass();
+        var ns = new List<double>();
+        for (int run = 0; run < int.Parse(Opt("runs", "5")); run++)
+        {
+            var w = Stopwatch.StartNew();
+            for (int i = 0; i < passes; i++) Pass();
+            ns.Add(w.Elapsed.TotalMilliseconds * 1e6 / ((double)passes * frames.Count));
+        }
+        ns.Sort();
+        Console.WriteLine(JsonValue.NewObject().Set("client", "csharp").Set("scenario", name).Set("frames", frames.Count)
+            .Set("bytesPerFrame", Math.Round((double)bytes / frames.Count, 1)).Set("nsPerFrame", Math.Round(ns[ns.Count / 2])).Set("runs", ns.Count));
+    }
 }
 
 static JsonValue Entities(ClientView view)
