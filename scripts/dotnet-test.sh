@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The C# SDK's step of `npm test` (scripts/test.sh): restores offline (the repository's
 # nuget.config: the machine's /opt/nuget/packages and the netstandard2.1 reference pack in
-# packages/client-dotnet/nuget-feed), builds the library, the demo games' generated types, the
-# bot (examples/dotnet-bot) and the engine examples of docs/csharp.md (docs/csharp-examples), and
-# runs the xunit tests. Writes RESULTS/dotnet.json in the shape of a vitest report, so the suite's
+# packages/client-dotnet/nuget-feed), builds every C# project (the library, the demo games'
+# generated types, the tests, the live harness, the bot of examples/dotnet-bot, the engine
+# examples of docs/csharp.md) and runs the xunit tests. Writes RESULTS/dotnet.json in the shape of a vitest report, so the suite's
 # closing count includes the C# tests.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,13 +23,13 @@ fi
 
 cd "$ROOT"
 status=0
-for project in examples/dotnet-bot docs/csharp-examples packages/client-dotnet/test/Tikron.Client.Live; do
-  echo "[dotnet] build $project"
-  dotnet build "$project" -c Release -nologo -clp:ErrorsOnly || status=1
-done
+# One build of every project (Tikron.Dotnet.sln: the library, the demo games' types, the tests,
+# the live harness, the bot, the engine examples): one restore, one graph.
+echo "[dotnet] build packages/client-dotnet/Tikron.Dotnet.sln"
+dotnet build packages/client-dotnet/Tikron.Dotnet.sln -c Release -nologo -clp:ErrorsOnly || status=1
 rm -rf "$RESULTS/dotnet"
 echo "[dotnet] test packages/client-dotnet/test/Tikron.Client.Tests"
-dotnet test packages/client-dotnet/test/Tikron.Client.Tests -c Release -nologo \
+dotnet test packages/client-dotnet/test/Tikron.Client.Tests -c Release -nologo --no-build \
   --logger "trx;LogFileName=dotnet.trx" --logger "console;verbosity=minimal" --results-directory "$RESULTS/dotnet" || status=1
 
 trx="$RESULTS/dotnet/dotnet.trx"

@@ -97,7 +97,6 @@ namespace Tikron.Client.Tests
 
         [Theory]
         [InlineData(0.0, "0")]
-        [InlineData(-0.0, "0")]
         [InlineData(1e21, "1e+21")]
         [InlineData(1e20, "100000000000000000000")]
         [InlineData(123.456, "123.456")]
@@ -108,7 +107,11 @@ namespace Tikron.Client.Tests
         [InlineData(5e-324, "5e-324")]
         [InlineData(1.7976931348623157e308, "1.7976931348623157e+308")]
         [InlineData(4294967295.0, "4294967295")]
-        public void NumbersPrintAsJavaScriptPrintsThem(double v, string js) => Assert.Equal(js, JsonValue.FormatNumber(v));
+        public void NumbersPrintAsJavaScriptPrintsThem(double v, string js)
+        {
+            Assert.Equal(js, JsonValue.FormatNumber(v));
+            Assert.Equal(js.StartsWith('-') ? js.Substring(1) : js == "0" ? "0" : "-" + js, JsonValue.FormatNumber(-v));
+        }
 
         [Fact]
         public void JsonParsesAndPrintsLikeJavaScript()

@@ -65,6 +65,21 @@ namespace Tikron.Client
         {
             try
             {
+                await Receive(url).ConfigureAwait(false);
+            }
+            finally
+            {
+                // The loop is over: the socket's resources go once the last send has left.
+                Task last;
+                lock (_sendLock) last = _sending;
+                _ = last.ContinueWith(_ => _ws.Dispose(), TaskScheduler.Default);
+            }
+        }
+
+        async Task Receive(Uri url)
+        {
+            try
+            {
                 await _ws.ConnectAsync(url, _cts.Token).ConfigureAwait(false);
             }
             catch (Exception e)
@@ -120,9 +135,9 @@ namespace Tikron.Client
 
         async Task SendNow(Outgoing m)
         {
-            if (_ws.State != WebSocketState.Open) return;
             try
             {
+                if (_ws.State != WebSocketState.Open) return;
                 if (m.Bytes != null) await _ws.SendAsync(new ArraySegment<byte>(m.Bytes), WebSocketMessageType.Binary, true, _cts.Token).ConfigureAwait(false);
                 else await _ws.SendAsync(new ArraySegment<byte>(Utf8.GetBytes(m.Text!)), WebSocketMessageType.Text, true, _cts.Token).ConfigureAwait(false);
             }
@@ -143,16 +158,23 @@ namespace Tikron.Client
                     {
                         if (_ws.State == WebSocketState.Open || _ws.State == WebSocketState.CloseReceived)
                             await _ws.CloseOutputAsync((WebSocketCloseStatus)code, reason, CancellationToken.None).ConfigureAwait(false);
+                        // The receive loop ends with the peer's close, or here.
+                        _cts.CancelAfter(2000);
                     }
                     catch (Exception)
                     {
                         // Closing a socket that already broke: nothing to do.
                     }
-                    // The receive loop ends with the peer's close, or here.
-                    _cts.CancelAfter(2000);
                 }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
             }
-            if (_ws.State == WebSocketState.Connecting || _ws.State == WebSocketState.None) _cts.Cancel();
+            try
+            {
+                if (_ws.State == WebSocketState.Connecting || _ws.State == WebSocketState.None) _cts.Cancel();
+            }
+            catch (ObjectDisposedException)
+            {
+                // The loop already ended and let the socket go.
+            }
         }
     }
 }
