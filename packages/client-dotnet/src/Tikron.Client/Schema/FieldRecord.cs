@@ -53,7 +53,26 @@ namespace Tikron.Client.Schema
         /// <summary>A scalar field's value by name.</summary>
         public double this[string name] => GetNumber(IndexOf(name));
 
-        internal void ReadScalarFull(ref WireReader r, int i) => Q[i] = FieldWire.ReadScalarFull(ref r, Type.Fields[i].Field);
+        /// <summary>Sets a scalar field to <paramref name="value"/> quantized as the room quantizes it (clamped; NaN to the minimum).</summary>
+        public void SetNumber(int field, double value) => Q[field] = Type.Fields[field].Field.Quantize(value);
+
+        /// <summary>Sets a boolean field.</summary>
+        public void SetBool(int field, bool value) => Q[field] = value ? 1 : 0;
+
+        /// <summary>Sets a string field, cut to its length (never inside a surrogate pair), lone surrogates as U+FFFD.</summary>
+        public void SetString(int field, string value)
+        {
+            int max = Type.Fields[field].Field.MaxLen;
+            if (value.Length > max) value = value.Substring(0, char.IsHighSurrogate(value[max - 1]) ? max - 1 : max);
+            var sb = new System.Text.StringBuilder(value.Length);
+            for (int i = 0; i < value.Length; i++)
+            {
+                char c = value[i];
+                if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1])) sb.Append(c).Append(value[++i]);
+                else sb.Append(char.IsSurrogate(c) ? '\ufffd' : c);
+            }
+            S![field] = sb.ToString();
+        }
     }
 
     /// <summary>A map field's current keys and values (dequantized), read-only.</summary>
