@@ -98,7 +98,7 @@ async Task Refuse()
         o.Room = Opt("room");
         if (opts.ContainsKey("ticket")) o.Ticket = Opt("ticket");
         var watch = Stopwatch.StartNew();
-        var room = loop.Invoke(() => Tikron.Client.Tikron.Connect(Opt("url"), o));
+        var room = loop.Invoke(() => TikronClient.Connect(Opt("url"), o));
         try
         {
             var w = await room.WhenJoined();
@@ -121,7 +121,7 @@ async Task Stay()
     var welcomes = new SemaphoreSlim(0);
     var room = loop.Invoke(() =>
     {
-        var r = Tikron.Client.Tikron.Connect(Opt("url"), o);
+        var r = TikronClient.Connect(Opt("url"), o);
         r.Welcomed += w =>
         {
             Console.WriteLine(JsonValue.NewObject().Set("welcome", true).Set("playerId", w.PlayerId).Set("reconnected", w.Reconnected)

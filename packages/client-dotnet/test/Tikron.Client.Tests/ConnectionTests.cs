@@ -20,7 +20,7 @@ namespace Tikron.Client.Tests
             var sockets = new FakeSockets();
             var o = new ConnectOptions { Kind = "agar", Room = "r1", Sockets = sockets.Open, Random = () => 0, BackoffBaseMs = 10, PingIntervalMs = 1_000_000 };
             tweak?.Invoke(o);
-            var conn = Tikron.Connect("http://host:1/", o);
+            var conn = TikronClient.Connect("http://host:1/", o);
             conn.Poll();
             return (conn, sockets);
         }
@@ -174,7 +174,7 @@ namespace Tikron.Client.Tests
         {
             using var loop = new MainLoop();
             var sockets = new FakeSockets();
-            var conn = loop.Invoke(() => Tikron.Connect("ws://h", new ConnectOptions { Kind = "agar", Room = "r", Sockets = sockets.Open, SynchronizationContext = loop, PingIntervalMs = 1_000_000 }));
+            var conn = loop.Invoke(() => TikronClient.Connect("ws://h", new ConnectOptions { Kind = "agar", Room = "r", Sockets = sockets.Open, SynchronizationContext = loop, PingIntervalMs = 1_000_000 }));
             var onLoop = new TaskCompletionSource<bool>();
             loop.Invoke(() =>
             {
@@ -191,8 +191,8 @@ namespace Tikron.Client.Tests
         [Fact]
         public void RoomUrlsFollowTheTypeScriptSdk()
         {
-            Assert.Equal("wss://a.b/x/rooms/agar/r%201?region=eu&ticket=t%2B1", Tikron.RoomUrl("https://a.b/x/?region=eu#frag", "agar", "r 1", "t+1"));
-            Assert.Equal("ws://h:8787/rooms/ttt-json/r?reservation=abc&token=j", Tikron.RoomUrl("http://h:8787", "ttt-json", "r", null, "abc", "j"));
+            Assert.Equal("wss://a.b/x/rooms/agar/r%201?region=eu&ticket=t%2B1", TikronClient.RoomUrl("https://a.b/x/?region=eu#frag", "agar", "r 1", "t+1"));
+            Assert.Equal("ws://h:8787/rooms/ttt-json/r?reservation=abc&token=j", TikronClient.RoomUrl("http://h:8787", "ttt-json", "r", null, "abc", "j"));
         }
     }
 }

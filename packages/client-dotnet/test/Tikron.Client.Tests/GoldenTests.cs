@@ -35,7 +35,7 @@ namespace Tikron.Client.Tests
             var schema = SchemaOf(name);
             if (schema != null) Assert.Equal((uint)g["schemaHash"]!.AsNumber, schema.Hash);
             var sockets = new FakeSockets();
-            var conn = Tikron.Connect("ws://golden.test", new ConnectOptions
+            var conn = TikronClient.Connect("ws://golden.test", new ConnectOptions
             {
                 Kind = g["kind"]!.AsString,
                 Room = "golden-" + name,

@@ -129,7 +129,7 @@ namespace Tikron.Client
                 return await JoinLoop(kind, "/queue", () => JsonValue.NewObject().Set("rating", rating).Set("queueId", queueId), join).ConfigureAwait(false);
         }
 
-        /// <summary>Reserves a seat without joining it (pass its reservation and room id to <see cref="Tikron.Connect"/>).</summary>
+        /// <summary>Reserves a seat without joining it (pass its reservation and room id to <see cref="TikronClient.Connect"/>).</summary>
         public async Task<SeatReservation> Reserve(string kind, string mode = "joinOrCreate", MatchOptions? match = null) =>
             SeatReservation.From(await Fetch("/" + Uri.EscapeDataString(kind), HttpMethod.Post, MatchBody(mode, match)).ConfigureAwait(false));
 
@@ -194,7 +194,7 @@ namespace Tikron.Client
                     opts.Ticket = null;
                     opts.TicketProvider = null;
                     int rooms = seat.Url.IndexOf("/rooms/", StringComparison.Ordinal);
-                    var conn = Tikron.Connect(rooms >= 0 ? seat.Url.Substring(0, rooms) : seat.Url, opts);
+                    var conn = TikronClient.Connect(rooms >= 0 ? seat.Url.Substring(0, rooms) : seat.Url, opts);
                     lock (_joining) _joining.Add(conn);
                     try
                     {

@@ -8,7 +8,7 @@ using Tikron.Client.Timing;
 
 namespace Tikron.Client
 {
-    /// <summary>Options of <see cref="Tikron.Connect"/> (the TypeScript SDK's <c>connect</c> options).</summary>
+    /// <summary>Options of <see cref="TikronClient.Connect"/> (the TypeScript SDK's <c>connect</c> options).</summary>
     public sealed class ConnectOptions
     {
         /// <summary>Room id (the last path segment).</summary>

@@ -12,7 +12,7 @@ namespace Tikron.Client
     /// <summary>
     /// A live room connection (the TypeScript SDK's <c>RoomConnection</c>): joins, keeps the seat
     /// across drops (jittered backoff; <c>join_throttled</c> retried no sooner than asked), and turns
-    /// the room's messages into events. Made by <see cref="Tikron.Connect"/> or the <see cref="Matchmaker"/>.
+    /// the room's messages into events. Made by <see cref="TikronClient.Connect"/> or the <see cref="Matchmaker"/>.
     ///
     /// Threads: sockets and timers only queue work; every event handler, every change of
     /// <see cref="View"/> and every state change runs inside <see cref="Poll"/>, which the game calls
@@ -201,7 +201,7 @@ namespace Tikron.Client
             Uri url;
             try
             {
-                url = new Uri(Tikron.RoomUrl(BaseUrl, Kind, Room, ticket, _opts.Reservation, auth));
+                url = new Uri(TikronClient.RoomUrl(BaseUrl, Kind, Room, ticket, _opts.Reservation, auth));
             }
             catch (UriFormatException e)
             {

@@ -4,7 +4,7 @@ using System.Text;
 namespace Tikron.Client
 {
     /// <summary>The SDK's entry points.</summary>
-    public static class Tikron
+    public static class TikronClient
     {
         /// <summary>
         /// Joins room <see cref="ConnectOptions.Room"/> of kind <see cref="ConnectOptions.Kind"/> on the server
