@@ -133,6 +133,7 @@ describe("the C# SDK against wrangler dev", () => {
       // Both attempts refused; the second (the SDK already loaded, as in a running game) within 2 s.
       expect(full.lines).toMatchObject([{ exception: "JoinException", code: "room_full", closeCode: 4002 }, { exception: "JoinException", code: "room_full", closeCode: 4002 }]);
       expect(full.lines[1]!.ms as number).toBeLessThan(2000);
+      console.log(`[csharp] room_full refusal: ${Math.round(full.lines[0]!.ms as number)} ms in a fresh process, ${Math.round(full.lines[1]!.ms as number)} ms in a running one`);
     } finally {
       holder.close();
     }
@@ -140,6 +141,7 @@ describe("the C# SDK against wrangler dev", () => {
     await bad.done;
     expect(bad.lines).toMatchObject([{ exception: "JoinException", code: "unauthorized", closeCode: 4011 }, { exception: "JoinException", code: "unauthorized", closeCode: 4011 }]);
     expect(bad.lines[1]!.ms as number).toBeLessThan(2000);
+    console.log(`[csharp] unauthorized refusal: ${Math.round(bad.lines[0]!.ms as number)} ms in a fresh process, ${Math.round(bad.lines[1]!.ms as number)} ms in a running one`);
   });
 
   it("a server restart brings the C# client back into its seat", async () => {
@@ -155,6 +157,7 @@ describe("the C# SDK against wrangler dev", () => {
     expect(second).toMatchObject({ playerId: first.playerId, token: first.token });
     expect(second.roomEpoch as number).toBeGreaterThan(first.roomEpoch as number);
     expect(performance.now() - t0).toBeLessThan(10_000);
+    console.log(`[csharp] back in its seat ${Math.round(performance.now() - t0)} ms after the restarted server answered`);
     const end = await stay.next((l) => "done" in l, 10_000);
     expect(end.done).toBe(2);
     expect(await stay.done).toBe(0);
