@@ -149,15 +149,18 @@ describe("the C# SDK against wrangler dev", () => {
     const first = await stay.next((l) => l.welcome === true, 30_000);
     expect(first).toMatchObject({ reconnected: false });
     await new Promise((r) => setTimeout(r, 1500));
+    const stoppedAt = performance.now();
     await server.stop();
     const again = await startWranglerDev({ config: worker!.configPath, vars: { TICKET_SECRET: SECRET }, port: server.port, persistDir: server.persistDir });
     servers.push(again);
     const t0 = performance.now();
     const second = await stay.next((l) => l.welcome === true && l.reconnected === true, 30_000);
+    const back = performance.now();
     expect(second).toMatchObject({ playerId: first.playerId, token: first.token });
     expect(second.roomEpoch as number).toBeGreaterThan(first.roomEpoch as number);
-    expect(performance.now() - t0).toBeLessThan(10_000);
-    console.log(`[csharp] back in its seat ${Math.round(performance.now() - t0)} ms after the restarted server answered`);
+    expect(back - t0).toBeLessThan(10_000);
+    // The client retries while the server is down, so it is usually back before the health check answers.
+    console.log(`[csharp] back in its seat ${Math.round(back - stoppedAt)} ms after the stop began (the server was down and up again in ${Math.round(t0 - stoppedAt)} ms)`);
     const end = await stay.next((l) => "done" in l, 10_000);
     expect(end.done).toBe(2);
     expect(await stay.done).toBe(0);
