@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The C# SDK's step of `npm test` (scripts/test.sh): restores offline (the repository's
-# nuget.config: the machine's /opt/nuget/packages and the netstandard2.1 reference pack in
-# packages/client-dotnet/nuget-feed), builds every C# project (the library, the demo games'
+# The C# SDK's step of `npm test` (scripts/test.sh): restores through the repository's
+# nuget.config (the machine's /opt/nuget/packages, then nuget.org for the netstandard2.1
+# reference pack), builds every C# project (the library, the demo games'
 # generated types, the tests, the live harness, the bot of examples/dotnet-bot, the engine
 # examples of docs/csharp.md) and runs the xunit tests. Writes RESULTS/dotnet.json in the shape of a vitest report, so the suite's
 # closing count includes the C# tests.
