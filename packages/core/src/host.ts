@@ -17,6 +17,7 @@ import type { PendingReservation } from "./room/seatReservations";
 import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
+import type { MatchRecorder } from "./room/matchRecorder";
 
 /**
  * One client socket as the room sees it: the host wraps its runtime's socket (a Workers
@@ -199,6 +200,11 @@ export interface RoomInit {
    * one is refused (`errors.store_refused`, an empty store).
    */
   store?: unknown;
+  /**
+   * The recorder of the room's match (`createRoom` makes one when the host asks for recording
+   * and the kind's definition records: `@tikron/core/replay`); absent: not recorded.
+   */
+  recorder?: MatchRecorder;
 }
 
 /**

@@ -37,6 +37,7 @@ import { TickScheduler } from "./tickScheduler";
 import { perfNow } from "./durationStats";
 import { SlicedFlush } from "./room/slicedFlush";
 import { TokenBucket } from "./tokenBucket";
+import type { MatchRecorder } from "./room/matchRecorder";
 
 /** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
 const STATUS_REFRESH_MS = 60_000;
@@ -105,6 +106,8 @@ export class Room implements HostedRoom {
   private readonly recentErrors = new RecentErrors();
   /** The operator's actions (room/adminActions.ts). */
   private readonly admin: AdminActions;
+  /** The recorder of the room's match, if it is recorded (room/matchRecorder.ts). */
+  private readonly recorder: MatchRecorder | null;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -126,18 +129,19 @@ export class Room implements HostedRoom {
     this.busy = init.busy ?? null;
     this.amendStats = amendStats ?? null;
     this.hooks = init.hooks ?? {};
+    this.recorder = init.recorder ?? null;
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
     // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
     this.checkpointEveryTicks = this.checkpointTicks();
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
-    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors } = this;
+    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors, recorder } = this;
     const room = this;
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
-    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch };
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch, recorder };
     const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
     const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
     this.sockets = new RoomSockets({
@@ -150,13 +154,14 @@ export class Room implements HostedRoom {
       seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
     });
     const sockets = this.sockets;
-    const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: sockets };
+    const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: recorder ? recorder.gate(sockets) : sockets, recorder };
     this.flusher = makeFlusher ? makeFlusher(flushDeps) : createFlusher(game.sync, flushDeps);
     this.flushing = new SlicedFlush({
       flusher: this.flusher,
       stats,
       clock,
       sliceClients: () => options.flushSliceClients,
+      sliceBegins: () => recorder?.slice(clock.now()),
       finished: () => room.flushFinished(),
     });
     this.seating = new Seating({
@@ -213,6 +218,7 @@ export class Room implements HostedRoom {
     this.admin = new AdminActions({ clock, seats, sockets, seating: this.seating, listing, reservations, bots: this.bots, bans, recentErrors, writer });
     this.gameContext = {
       now: () => clock.now() - epoch,
+      epoch,
       emit: (event, to) => output.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
@@ -232,6 +238,7 @@ export class Room implements HostedRoom {
       setRates: (rates) => room.setRates(rates),
     };
     game.init?.(this.gameContext);
+    recorder?.begin({ epoch, game, framesSent: makeFlusher === undefined, checkpoint: () => room.takeCheckpoint(true) });
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
     // the room it is being handed).
     const initialBots = options.bots;
@@ -290,6 +297,7 @@ export class Room implements HostedRoom {
   }
 
   adopt(conn: Connection, ticket: SeatTicket): number {
+    this.recorder?.adopted(ticket, this.clock.now());
     const link = this.sockets.open(conn, ticket.identity, undefined);
     this.seating.adopt(link, ticket);
     return link.connId;
@@ -400,7 +408,10 @@ export class Room implements HostedRoom {
 
   checkpoint(): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
-    const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
+    return this.takeCheckpoint(!this.game.ticking || this.checkpointEveryTicks > 0);
+  }
+
+  private takeCheckpoint(withGame: boolean): RoomCheckpoint {
     return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
   }
 
@@ -419,6 +430,7 @@ export class Room implements HostedRoom {
   restoreCheckpoint(value: unknown): boolean {
     const saved = checkpointSeats(value, this.kind, this.roomId);
     if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    this.recorder?.restored(value as RoomCheckpoint, this.clock.now());
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
     this.listing.restore((value as RoomCheckpoint).listing);
     this.seating.restore(saved, (value as RoomCheckpoint).game);
@@ -479,6 +491,8 @@ export class Room implements HostedRoom {
   handOver(code: number, reason: string): void {
     if (this.disposed) return;
     this.disposed = true;
+    // The match ends here: what the sockets' closes do next is not part of it.
+    this.recorder?.ended("handed_over", this.clock.now());
     // Sockets first: each closes as a dropped socket's (its seat held, arming the seats' expiry),
     // then every timer stops, that expiry's too, so no seat is freed and no session ends here.
     this.sockets.closeAll(code, reason);
@@ -491,6 +505,7 @@ export class Room implements HostedRoom {
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.recorder?.ended("disposed", this.clock.now());
     this.scheduler.stop();
     this.flushing.finish();
     this.seating.stop();
@@ -568,6 +583,7 @@ export class Room implements HostedRoom {
   // ---- the loop: tick, then flush every syncEveryTicks ticks ----------------------------
 
   private runTick(k: number, now: number): void {
+    this.recorder?.tick(k, now);
     // A flush still in slices (a busy runtime did not get to them) ends before the game moves.
     this.flushing.finish();
     this.tickIndex = k;
@@ -598,6 +614,7 @@ export class Room implements HostedRoom {
    * showed it, in the slack before the next tick.
    */
   private flushFinished(): void {
+    this.recorder?.flushed(this.clock.now());
     const every = this.checkpointEveryTicks;
     if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
   }

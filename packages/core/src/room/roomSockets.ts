@@ -14,6 +14,7 @@ import { InboundReader, type Inbound, type KeepaliveInbound } from "./inbound";
 import type { RecentErrors } from "./recentErrors";
 import { sendError, sendPong } from "./replies";
 import type { SessionTracker } from "./sessionTracker";
+import type { MatchRecorder } from "./matchRecorder";
 
 /** Where a decoded message goes: the room's one dispatch (room.ts). */
 export interface InboundHandler {
@@ -31,6 +32,8 @@ export interface RoomParts {
   readonly epoch: number;
   readonly options: RoomOptions;
   readonly stats: RoomStats;
+  /** The recorder of the room's match, when it is recorded (room/matchRecorder.ts). */
+  readonly recorder?: MatchRecorder | null;
 }
 
 /** What a room's sockets need from it (not its game: a relay's sockets use them too). */

@@ -108,6 +108,7 @@ export class Seating {
       if (held.link) sockets.close(held.link, CloseCode.replaced, "seat taken by a newer connection");
       this.attach(held, link);
       stats.reconnects++;
+      this.d.recorder?.reconnected(held.playerId, now);
       game.reconnected?.(held.playerId);
       return this.welcome(link, held, true, now);
     }
@@ -131,6 +132,7 @@ export class Seating {
     const seat = this.take(null, m.name.slice(0, 32), link.identity);
     this.attach(seat, link);
     sessions.joined();
+    this.d.recorder?.joined(seat.playerId, seat.name, link.identity, link.connection.bot === true, now);
     game.join(seat.playerId, seat.name);
     this.welcome(link, seat, false, now);
     this.d.hooks.onCheckpointDue?.(true);
@@ -197,7 +199,9 @@ export class Seating {
     this.connectedCount--;
     this.d.flusher.detach(seat);
     seat.events.length = seat.notices.length = 0;
-    seat.heldUntil = clock.now() + this.d.options.reconnectWindowMs;
+    const now = clock.now();
+    seat.heldUntil = now + this.d.options.reconnectWindowMs;
+    this.d.recorder?.disconnected(seat.playerId, now);
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) {
@@ -212,6 +216,7 @@ export class Seating {
   free(seat: Seat): void {
     const { game, stats, seats } = this.d;
     if (!seats.has(seat)) return;
+    this.d.recorder?.left(seat.playerId, this.d.clock.now());
     if (seat.link) {
       seat.link.seat = null;
       seat.link = null;

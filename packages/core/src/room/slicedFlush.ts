@@ -25,6 +25,8 @@ export interface SlicedFlushDeps {
   readonly clock: Clock;
   /** Connected clients per slice (`flushSliceClients`); 0: the whole flush in one task. */
   sliceClients(): number;
+  /** A later slice begins in its own task (the match recorder notes it). */
+  sliceBegins?(): void;
   /** The flush's last seat is done (the room's checkpoint may follow it). */
   finished(): void;
 }
@@ -52,7 +54,9 @@ export class SlicedFlush {
   /** The one task function, made once: scheduling a slice allocates nothing of the room's. */
   private readonly sliceTask = (): void => {
     this.taskQueued = false;
-    if (this.active) this.slice(this.d.sliceClients());
+    if (!this.active) return;
+    this.d.sliceBegins?.();
+    this.slice(this.d.sliceClients());
   };
 
   constructor(private readonly d: SlicedFlushDeps) {}
