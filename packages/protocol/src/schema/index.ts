@@ -5,6 +5,8 @@ export {
   type ScalarField,
   quant,
   quantAngle,
+  f32,
+  f64,
   u8,
   u16,
   varuint,
@@ -40,5 +42,8 @@ export {
   type FieldInfo,
   type EntityType,
   type SchemaOptions,
+  type SchemaInput,
 } from "./schema";
 export { EventSchema, defineEvents, declaredEventDecoder, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";
+export { InputSchema, defineInput, defineInputs, quantizeInput, inputMaxBytes, type InputDecl, type InputOfSchema } from "./inputs";
+export { readInput, checkInputSchema } from "./inputRead";
