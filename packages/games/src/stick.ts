@@ -19,6 +19,6 @@ export function stickAxis(): Field<number> {
  * moves by a stick applies it, the room's and the client's prediction alike.
  */
 export function stickScale(dx: number, dy: number): number {
-  const len = Math.hypot(dx, dy);
+  const len = Math.sqrt(dx * dx + dy * dy);
   return len > 1 ? 1 / len : 1;
 }

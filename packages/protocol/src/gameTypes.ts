@@ -152,7 +152,7 @@ export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends Ev
   /**
    * Encodes one input with `w` (reset it first) and returns the bytes: the game's own codec, for
    * a schema that declares no inputs. A schema that declares them is encoded by its declaration
-   * (`InputSchema.write`), and a codec given beside it is refused.
+   * (`InputSchema.encode`); a codec given beside it is a type error ({@link InputCodec}).
    */
   encodeInput?(input: I, w: BinaryWriter): Uint8Array;
   /**
@@ -245,7 +245,8 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
  * // client: room.sendInput({ dx: 0.5, dy: -1, boost: false }) sends 3 bytes
  * ```
  *
- * @throws TypeError for a binary room given both or neither of `encodeInput` and declared inputs.
+ * @throws TypeError for a binary room with neither an `encodeInput` nor declared inputs (a type
+ * error too, as is giving both).
  */
 export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I, E, S> {
   return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl, {}, unknown> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {

@@ -42,8 +42,7 @@ export {
   type FieldInfo,
   type EntityType,
   type SchemaOptions,
-  type SchemaInput,
 } from "./schema";
 export { EventSchema, defineEvents, declaredEventDecoder, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";
-export { InputSchema, defineInput, defineInputs, quantizeInput, inputMaxBytes, type InputDecl, type InputOfSchema } from "./inputs";
+export { InputSchema, defineInput, defineInputs, quantizeInput, inputMaxBytes, type InputDecl } from "./inputs";
 export { readInput, checkInputSchema } from "./inputRead";

@@ -108,9 +108,6 @@ export function inputMaxBytes(inputs: InputSchema<unknown>): number {
   return Math.max(...inputs.kinds.map((k) => k.fields.reduce((n, f) => n + (fieldBytes(f.field) || 5), +inputs.tagged)));
 }
 
-/** The input type of a declaration. */
-export type InputOfSchema<S> = S extends InputSchema<infer I> ? I : never;
-
 /**
  * Declares a room's input as one set of fields, e.g.
  * `defineInput({ dx: quant(-1, 1, 1 / 127), dy: quant(-1, 1, 1 / 127), boost: bool() })`: three

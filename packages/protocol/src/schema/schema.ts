@@ -16,9 +16,6 @@ export type RecordOf<S extends Schema<any, any, any>, K extends TypeName<S>> =
 /** The entity type names of schema `S`. */
 export type TypeName<S extends Schema<any, any, any>> = S extends Schema<infer D, any, any> ? keyof D & string : never;
 
-/** The declared input type of schema `S` (`never` when it declares no inputs). */
-export type SchemaInput<S> = S extends Schema<any, any, infer I> ? I : never;
-
 /** One declared entity type, resolved. */
 export interface EntityType {
   /** The type's name in the declaration. */
