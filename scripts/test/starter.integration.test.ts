@@ -65,7 +65,7 @@ let scaffoldOutput = "";
  * The machine's own Node, as a new user has it: its version, what the project's Node check says to
  * it, and what its `npm install` did (run only when that Node is too old).
  */
-const stock = { version: "", check: { status: 0 as number | null, stderr: "" }, install: { status: 0 as number | null, stderr: "", wrote: [] as string[] } };
+const stock = { version: "", scaffolded: [] as string[], check: { status: 0 as number | null, stderr: "" }, install: { status: 0 as number | null, stderr: "", wrote: [] as string[] } };
 const closers: (() => void)[] = [];
 /** The admin API's token of the project's dev server (its console asks for it). */
 const ADMIN_TOKEN = "starter-admin-token-0123456789abcdef";
@@ -105,11 +105,12 @@ beforeAll(async () => {
   stock.version = run("node", ["--version"], tmp, stockEnv).trim().replace(/^v/, "");
   scaffoldOutput = run("npx", ["--yes", "--package", tarballs["create-tikron"]!, "create-tikron", "my-game", "--packages", packs], tmp, stockEnv);
   app = join(tmp, "my-game");
+  stock.scaffolded = readdirSync(app);
   const check = spawnSync("node", [join(app, "scripts", "check-node.mjs")], { cwd: app, encoding: "utf8", env: { ...process.env, ...stockEnv } });
   stock.check = { status: check.status, stderr: check.stderr.trim() };
   if (check.status !== 0) {
     // The step after the scaffold, on that Node: it must stop before writing anything.
-    const before = new Set(readdirSync(app));
+    const before = new Set(stock.scaffolded);
     const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, encoding: "utf8", timeout: 120_000, env: { ...process.env, ...stockEnv, CI: "true" } });
     stock.install = { status: install.status, stderr: install.stderr, wrote: readdirSync(app).filter((f) => !before.has(f)) };
   }
@@ -182,6 +183,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(stock.check.stderr).toMatch(new RegExp(`^This project needs Node \\d+\\.\\d+\\.\\d+ or newer \\(wrangler requires it\\); this is Node ${stock.version.replace(/\./g, "\\.")}\\. Install Node 22`));
     expect(stock.check.stderr.split("\n")).toHaveLength(1);
     expect(scaffoldOutput.split("\n")[0]).toBe(`Before npm install: ${stock.check.stderr}`);
+    expect(stock.scaffolded).not.toContain("node_modules");
     // npm refuses the project itself (its .npmrc: engine-strict) before resolving anything.
     const engines = (JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
     expect(stock.install.status).not.toBe(0);
@@ -312,7 +314,7 @@ describe("a project made by create-tikron, outside the repository", () => {
       ["tag", 8, 0],
       ["tag", 8, 0],
     ]);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await new Promise((r) => setTimeout(r, 2_000));
     expect(await seatCounts()).toEqual([2, 8]);
     expect(bots.exitCode).toBeNull();
     // They play: inputs applied on (nearly) every seat. A bot sends only when its steering
