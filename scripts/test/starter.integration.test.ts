@@ -84,6 +84,23 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return r.stdout;
 }
 
+/**
+ * A command run while the project's server is up: asynchronously, because a test process blocked
+ * in spawnSync for longer than the server keeps an idle connection open (~15 s) cannot see it
+ * close, and its next fetch reuses the dead socket ("other side closed").
+ */
+function runWhileServing(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], timeout: options.timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", fail);
+    child.once("close", (status) => done({ status, stdout, stderr }));
+  });
+}
+
 async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -173,7 +190,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(readFileSync(join(app, "README.md"), "utf8")).not.toContain("repository-only");
   });
 
-  it("a Node older than the project's engines is told so in one line first by the scaffold; npm install installs nothing; npm run dev stops", () => {
+  it("a Node older than the project's engines is told so in one line first by the scaffold; npm install installs nothing; npm run dev stops", async () => {
     if (stock.check.status === 0) {
       // This machine's own Node is new enough: nothing to warn about.
       expect(scaffoldOutput).not.toContain("Before npm install");
@@ -189,7 +206,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(stock.install.status).not.toBe(0);
     expect(stock.install.stderr).toContain(`Required: {"node":"${engines}"}`);
     expect(stock.install.wrote).toEqual([]);
-    const dev = spawnSync("npm", ["run", "dev"], { cwd: app, encoding: "utf8", timeout: 60_000, env: { ...process.env, PATH: STOCK_PATH } });
+    const dev = await runWhileServing("npm", ["run", "dev"], { cwd: app, timeoutMs: 60_000, env: { ...process.env, PATH: STOCK_PATH } });
     expect(dev.status).not.toBe(0);
     expect(dev.stderr).toContain(stock.check.stderr);
     expect(dev.stdout).not.toContain("node scripts/dev.mjs"); // the dev script itself never started
@@ -232,7 +249,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(testOutput).not.toMatch(/failed/);
   });
 
-  it("the typed SDK's mistakes fail to compile, each where its @ts-expect-error says", () => {
+  it("the typed SDK's mistakes fail to compile, each where its @ts-expect-error says", async () => {
     // The build compiled test/sdk.types.ts, so every directive there met an error. The other
     // direction: without the directives, each of those lines (and only those) is an error.
     const directive = /^\s*\/\/ @ts-expect-error/;
@@ -242,7 +259,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     // Blank the directive lines (line numbers stay), so each error lands on the line after one.
     const unguarded = join(app, "test", "unguarded.types.ts");
     writeFileSync(unguarded, lines.map((l) => (directive.test(l) ? "" : l)).join("\n"));
-    const r = spawnSync(join(app, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, encoding: "utf8", timeout: 120_000 });
+    const r = await runWhileServing(join(app, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, timeoutMs: 120_000 });
     rmSync(unguarded);
     expect(r.status).not.toBe(0);
     const errorLines = [...r.stdout.matchAll(/^test\/unguarded\.types\.ts\((\d+),\d+\): error/gm)].map((m) => Number(m[1]));
