@@ -11,7 +11,7 @@ import {
 } from "../bundle-size";
 import { buildPackages } from "../build-packages";
 
-/** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker. */
+/** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker, parties. */
 const OPTIONAL = [
   "packages/client/src/snapshotBuffer.ts",
   "packages/client/src/playoutClock.ts",
@@ -21,6 +21,8 @@ const OPTIONAL = [
   "packages/client/src/prediction.ts",
   "packages/protocol/src/jsonMessages.ts",
   "packages/client/src/matchmaker.ts",
+  "packages/client/src/seatJoin.ts",
+  "packages/client/src/party.ts",
   // What a page opts into by passing or calling it: room messages, snapshot links, input batching.
   "packages/client/src/messaging.ts",
   "packages/client/src/snapshotLink.ts",
@@ -98,6 +100,15 @@ describe("SDK browser bundle", () => {
     expect(bytesOf(errorNames!, "packages/protocol/src/errorCodes.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/errorCodes.ts") + 250);
     expect(bytesOf(errorNames!, "packages/client/src/messaging.ts")).toBe(0);
     for (const r of [clock!, messages!, batching!, errorNames!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
+  });
+
+  it("a page that uses the matchmaker pays for parties only when it calls party()", { timeout: 30_000 }, async () => {
+    const [matching, parties] = await Promise.all([OPT_IN_ENTRIES.matchmaker, OPT_IN_ENTRIES.party].map((e) => measureSdkBundle(e)));
+    expect(bytesOf(matching!, "packages/client/src/matchmaker.ts")).toBeGreaterThan(1500);
+    expect(bytesOf(matching!, "packages/client/src/party.ts")).toBe(0);
+    expect(bytesOf(parties!, "packages/client/src/party.ts")).toBeGreaterThan(800);
+    expect(bytesOf(parties!, "packages/client/src/messaging.ts")).toBe(0);
+    expect(parties!.gzipBytes).toBeGreaterThan(matching!.gzipBytes);
   });
 
   it("tree-shakes what a page does not import (sideEffects: false, no eager instances)", async () => {
