@@ -138,7 +138,8 @@ export const DECLARED_INPUTS_ENTRY = [
 /**
  * Most that declared inputs may add to {@link GAME_BUNDLE_ENTRY}, gzipped (bytes): measured
  * +663 (8,160 → 8,823: the input declaration and writer, +1,284 B minified; `quantize` and
- * `bool` from the field module, +537), and this cap holds the line there. A page with its own
+ * `bool` from the field module, +537); +668 after the merge with parties (the same minified
+ * size, 22,930 B), and this cap holds the line there. A page with its own
  * codec pays 21 B for the seam (the schema hashing its declared parts in one loop, the game
  * declaration taking the schema's codec when it has none).
  */
