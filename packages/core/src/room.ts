@@ -162,6 +162,7 @@ export class Room implements HostedRoom {
       clock,
       sliceClients: () => options.flushSliceClients,
       sliceBegins: () => recorder?.slice(clock.now()),
+      deferred: () => recorder?.deferred(clock.now()),
       finished: () => room.flushFinished(),
     });
     this.seating = new Seating({

@@ -56,7 +56,9 @@ function agarReading(what: "random" | "clock"): GameDefinition {
       game.tick = (now, dt) => {
         // A cell nudged by the clock or an unseeded random: the world goes another way in a replay.
         const cell = (game as unknown as { cellOf(id: number): { x: number } | undefined }).cellOf(1);
-        if (cell) cell.x = Math.min(900, cell.x + (what === "random" ? Math.random() * 50 : Date.now() % 1000) / 20);
+        const nudge = 1 + (what === "random" ? Math.random() * 50 : Date.now() % 1000) / 20;
+        // Towards the middle, so the world's edge never clamps it away.
+        if (cell) cell.x += cell.x < 1000 ? nudge : -nudge;
         tick(now, dt);
       };
       return game;

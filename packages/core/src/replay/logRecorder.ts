@@ -186,6 +186,11 @@ export class LogRecorder implements MatchRecorder {
     this.#close(this.#open(RecordKind.Slice, now));
   }
 
+  deferred(now: number): void {
+    if (this.#done) return;
+    this.#close(this.#open(RecordKind.Deferred, now));
+  }
+
   sent(playerId: number, data: Uint8Array | string): void {
     if (this.#done || !this.#frames) return;
     const h = hashInt(this.#framesHash, playerId);

@@ -48,6 +48,11 @@ export const RecordKind = {
   Adopt: 14,
   /** The match ended: `[string reason]` (`disposed`, `handed_over`, `limit`). */
   End: 15,
+  /**
+   * A flush's first slice left seats for later tasks (its `slice` records): where a turn-based
+   * room's flush began between two causes, which a replay must let it do there.
+   */
+  Deferred: 16,
 } as const;
 
 /** A record kind's number. */
@@ -136,7 +141,7 @@ export interface LoggedInput {
 /** One record read back (see {@link RecordKind} for each body). */
 export type MatchRecord = { time: number } & (
   | { kind: typeof RecordKind.Tick; tick: number }
-  | { kind: typeof RecordKind.Slice }
+  | { kind: typeof RecordKind.Slice | typeof RecordKind.Deferred }
   | { kind: typeof RecordKind.Flushed; world: number; frames: number }
   | { kind: typeof RecordKind.Join; playerId: number; name: string; identity: string | undefined; bot: boolean }
   | { kind: typeof RecordKind.Reconnect | typeof RecordKind.Disconnect | typeof RecordKind.Leave | typeof RecordKind.Withheld; playerId: number }
@@ -237,6 +242,8 @@ export function describeRecord(m: MatchRecord): string {
       return `tick ${m.tick}`;
     case RecordKind.Slice:
       return "a flush's next slice";
+    case RecordKind.Deferred:
+      return "a flush's first slice leaving seats for later";
     case RecordKind.Flushed:
       return `a flush (world ${hex(m.world)}, frames ${hex(m.frames)})`;
     case RecordKind.Join:
@@ -280,6 +287,7 @@ function readBody(r: BinaryReader, kind: number, time: number): MatchRecord {
     case RecordKind.Tick:
       return { kind, time, tick: r.varuint() };
     case RecordKind.Slice:
+    case RecordKind.Deferred:
       return { kind, time };
     case RecordKind.Flushed:
       return { kind, time, world: r.u32(), frames: r.u32() };

@@ -262,14 +262,17 @@ export class MatchReplay {
       }
       if (stop(i)) return;
       if (!CAUSES.has(kind) || this.#isBotsOwn(i)) {
-        // The room's own doing, not recorded yet: a JSON room flushes on a microtask.
+        // The room's own doing, not recorded yet: a turn-based room flushes on a microtask,
+        // which read the clock where the log says (a host's clock may have moved on since the
+        // cause: a fake one past a timer it fired, a real one by a millisecond).
+        this.clock.set(log.header.startedAt + log.time(i));
         for (let turn = 0; turn < EFFECT_TURNS && recorder.position === i; turn++) await Promise.resolve();
         if (recorder.position === i) recorder.missing(i);
         continue;
       }
-      // A turn-based room flushes on a microtask after each event: let it, before the next event.
-      if (!this.game.ticking) for (let turn = 0; turn < EFFECT_TURNS; turn++) await Promise.resolve();
-      if (recorder.position !== i) continue;
+      // The next record is a cause: done now, in the same turn as the cause before it. A
+      // turn-based room's flush (a microtask) ran between two causes only where the log has it
+      // between them, and then the replay waited for it above.
       const record = log.record(i);
       this.clock.set(log.header.startedAt + record.time);
       this.#cause(record);

@@ -67,6 +67,8 @@ export interface MatchRecorder {
   tick(k: number, now: number): void;
   /** A later slice of a flush begins, in a task of its own. */
   slice(now: number): void;
+  /** A flush's first slice ended with seats left for later slices. */
+  deferred(now: number): void;
   /** A state message (or a notice) went to a seated socket. */
   sent(playerId: number, data: Uint8Array | string): void;
   /** A flush sent to its last seat. */

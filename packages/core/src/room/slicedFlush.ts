@@ -27,6 +27,8 @@ export interface SlicedFlushDeps {
   sliceClients(): number;
   /** A later slice begins in its own task (the match recorder notes it). */
   sliceBegins?(): void;
+  /** The first slice left seats for later tasks (the match recorder notes it). */
+  deferred?(): void;
   /** The flush's last seat is done (the room's checkpoint may follow it). */
   finished(): void;
 }
@@ -75,6 +77,7 @@ export class SlicedFlush {
     this.next = 0;
     this.active = true;
     this.slice(this.d.sliceClients());
+    if (this.active) this.d.deferred?.();
   }
 
   /**
