@@ -162,8 +162,8 @@ export class Room implements HostedRoom {
       clock,
       sliceClients: () => options.flushSliceClients,
       sliceBegins: () => recorder?.slice(clock.now()),
-      deferred: () => recorder?.deferred(clock.now()),
-      finished: () => room.flushFinished(),
+      deferred: (now) => recorder?.deferred(now),
+      finished: (now) => room.flushFinished(now),
     });
     this.seating = new Seating({
       ...parts,
@@ -614,8 +614,9 @@ export class Room implements HostedRoom {
    * checkpoint (taken on its next turn, off this path) sees the world as the frames just sent
    * showed it, in the slack before the next tick.
    */
-  private flushFinished(): void {
-    this.recorder?.flushed(this.clock.now());
+  private flushFinished(now: number): void {
+    // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
+    this.recorder?.flushed(now);
     const every = this.checkpointEveryTicks;
     if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
   }

@@ -13,6 +13,7 @@ import { adminAuthFromEnv } from "@tikron/core/admin";
 import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
 import { nodeClock } from "./nodeClock";
+import { NodeReplays, type NodeReplayOptions } from "./nodeReplays";
 
 /** Options of {@link serveRooms}. */
 export interface ServeRoomsOptions {
@@ -60,6 +61,13 @@ export interface ServeRoomsOptions {
    * Cloudflare: stand-ins for its bindings, say). Default undefined.
    */
   env?: unknown;
+  /**
+   * Where recorded matches are kept: rooms of a kind whose definition records (`record`) write
+   * their match log into `dir` (docs/replay.md), and the admin API lists and serves them. A
+   * room's match ends when the server closes (rooms here live until then). Absent: nothing is
+   * recorded.
+   */
+  replays?: NodeReplayOptions;
 }
 
 /** A running Node room server. */
@@ -97,6 +105,7 @@ function send(res: ServerResponse, r: HostReply): void {
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) return void res.writeHead(status, headers).end();
+  if (body instanceof Uint8Array) return void res.writeHead(status, headers).end(body);
   const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json", ...headers }).end(text);
 }
@@ -133,6 +142,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const hosted = new Map<string, HostedRoom>();
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
+  const replays = options.replays ? new NodeReplays(options.replays) : null;
 
   const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
     // Reports are deferred and folded: one per room per turn of the event loop.
@@ -150,7 +160,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // Every room of the process shares one thread, as every object of local workerd does: the
     // room's own time (its socket events and timers) is what tells one room's cost from another's.
     const busy = new BusyMeter();
-    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy });
+    const recording = replays?.sink(kind);
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy, recording });
     const h = { room, sockets: new Set<WebSocket>(), busy };
     hosted.set(`${kind}:${roomId}`, h);
     return h;
@@ -166,6 +177,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     rooms: () => [...hosted.values()].map((h) => h.room),
     room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
     hasKind,
+    replays: replays ?? undefined,
   });
   const sampler = setInterval(() => admin.sample(), Math.max(MIN_METRICS_INTERVAL_MS, options.metricsIntervalMs ?? METRICS_INTERVAL_MS));
   sampler.unref();
@@ -293,7 +305,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
     const deadline = Date.now() + graceMs;
     let deferredDone = false;
-    void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle())).then(() => (deferredDone = true));
+    // The games' deferred work, and the recorded matches' last pieces (each room's ended with it).
+    void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle()).concat(replays ? [replays.idle()] : [])).then(() => (deferredDone = true));
     while (([...hosted.values()].some((h) => h.sockets.size > 0) || !deferredDone) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -1,8 +1,10 @@
 /**
  * Recording as a host and a game definition see it: how a kind records (`RecordSpec`, on its
  * `GameDefinition` as `record`), where a match's log goes (`RecordingSink`, the host's), and
- * what the host is told when a match ends (`MatchSummary`, what the admin API lists).
+ * what the host is told when a match ends (`MatchSummary`, what the admin API lists), and
+ * where a host keeps its recorded matches for the admin API (`ReplayArchive`).
  */
+import { MATCH_ID_PATTERN, type MatchSummary } from "@tikron/protocol";
 
 /** How a kind's matches are recorded (`GameDefinition.record`: `true` for these defaults). */
 export interface RecordSpec {
@@ -30,25 +32,8 @@ export function resolveRecordSpec(record: boolean | RecordSpec | undefined): Req
   return { ...DEFAULT_RECORD_SPEC, ...(record === true ? {} : record) };
 }
 
-/** What a host is told when a recorded match ends (the admin API lists these). */
-export interface MatchSummary {
-  /** The match's id (time-sortable: its log's name in the object store). */
-  matchId: string;
-  /** The room's kind. */
-  kind: string;
-  /** The room's id. */
-  roomId: string;
-  /** When the room was made (epoch ms). */
-  startedAt: number;
-  /** When the match ended (epoch ms). */
-  endedAt: number;
-  /** Players seated during the match (distinct player ids, bots included). */
-  players: number;
-  /** The log's size in bytes. */
-  bytes: number;
-  /** Why it ended: `disposed`, `handed_over`, `limit`. */
-  reason: string;
-}
+/** What a host is told when a recorded match ends (the admin API lists these): the protocol's shape. */
+export type { MatchSummary };
 
 /**
  * Where a recorded room's log goes (the host's). Called from the room's own events, so each
@@ -64,4 +49,31 @@ export interface RecordingSink {
   chunk(matchId: string, index: number, bytes: Uint8Array): void;
   /** The match ended (every piece was handed over before this); a match with no player may be dropped. */
   end(summary: MatchSummary): void;
+}
+
+/**
+ * A host's recorded matches, as the admin API reads them (Cloudflare: the R2 bucket `REPLAYS`;
+ * Node: the folder of `serveRooms({ replays })`).
+ */
+export interface ReplayArchive {
+  /** A kind's recorded matches, newest first. */
+  list(kind: string): Promise<MatchSummary[]>;
+  /** One match's log; null when there is no such match. */
+  get(kind: string, matchId: string): Promise<Uint8Array | null>;
+}
+
+/** How long recorded matches are kept (days) when the host is not told: `REPLAY_RETENTION_DAYS` / `replays.retentionDays`. */
+export const DEFAULT_RETENTION_DAYS = 30;
+
+/**
+ * Whether a match recorded at `startedAt` is past a retention of `days` at `now` (0 or less:
+ * kept for ever). One rule for every host's pruning.
+ */
+export function pastRetention(startedAt: number, days: number, now: number): boolean {
+  return days > 0 && now - startedAt > days * 86_400_000;
+}
+
+/** When the match `matchId` began (epoch ms), read off its id (see `newMatchId`); NaN for an id of another form. */
+export function matchStartedAt(matchId: string): number {
+  return MATCH_ID_PATTERN.test(matchId) ? parseInt(matchId.slice(0, 9), 36) : NaN;
 }

@@ -27,10 +27,10 @@ export interface SlicedFlushDeps {
   sliceClients(): number;
   /** A later slice begins in its own task (the match recorder notes it). */
   sliceBegins?(): void;
-  /** The first slice left seats for later tasks (the match recorder notes it). */
-  deferred?(): void;
-  /** The flush's last seat is done (the room's checkpoint may follow it). */
-  finished(): void;
+  /** The first slice left seats for later tasks (the match recorder notes it, at the flush's instant `now`). */
+  deferred?(now: number): void;
+  /** The flush's last seat is done (the room's checkpoint may follow it); `now`: the instant it began at, which every frame says. */
+  finished(now: number): void;
 }
 
 /**
@@ -77,7 +77,7 @@ export class SlicedFlush {
     this.next = 0;
     this.active = true;
     this.slice(this.d.sliceClients());
-    if (this.active) this.d.deferred?.();
+    if (this.active) this.d.deferred?.(now);
   }
 
   /**
@@ -121,6 +121,6 @@ export class SlicedFlush {
     stats.flush.record(t1 - this.startedAt);
     stats.flushSlice.record(this.longestSlice);
     flusher.endFlush?.();
-    this.d.finished();
+    this.d.finished(now);
   }
 }
