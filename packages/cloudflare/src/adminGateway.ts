@@ -13,9 +13,10 @@ import { isAdminPath, type AdminRoomList, type AdminRoomSummary, type AdminStats
 import { auditDatabase, readAdminActions, recordAdminAction } from "./adminAudit";
 import { matchmakerStub } from "./matchmakerRpc";
 import type { RoomAdminRpcRequest } from "./roomOperations";
+import { r2Archive, type ReplaysEnv } from "./roomReplays";
 
 /** The bindings the admin routes read. */
-export interface AdminGatewayEnv extends AdminEnv {
+export interface AdminGatewayEnv extends AdminEnv, ReplaysEnv {
   /** The room objects. */
   ROOMS: DurableObjectNamespace;
   /** The matchmakers, whose directories list the rooms (without it the list is empty). */
@@ -54,6 +55,7 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
     },
     record: (entry) => recordAdminAction(db, entry),
     audit: async (limit) => (db ? readAdminActions(db, limit) : null),
+    replays: env.REPLAYS ? r2Archive(env.REPLAYS) : undefined,
   };
   const out = await serveAdmin({ url, method: request.method, headers: request.headers, text: () => request.text() }, auth, host);
   return out && new Response(out.body, { status: out.status, headers: out.headers });

@@ -14,6 +14,7 @@ import { checkOrigin } from "./originPolicy";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
 import { relayedFromStart, relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
+import type { ReplaysEnv } from "./roomReplays";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
@@ -21,7 +22,7 @@ import { relayedFromStart, relayIndexFor, relayObjectName, relaysFor, roomObject
  * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`),
  * `ROOM_RELAYS` (the kinds whose rooms are relayed, see `RelaysEnv`).
  */
-export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, RelaysEnv {
+export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, RelaysEnv, ReplaysEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */

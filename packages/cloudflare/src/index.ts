@@ -6,6 +6,7 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
+export { RoomReplays, r2Archive, type ReplaysEnv, type ReplayState } from "./roomReplays";
 export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS } from "./matchmakerObject";
 export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
 export { routeMatchRequest, type MatchEnv } from "./matchGateway";

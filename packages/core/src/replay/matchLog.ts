@@ -9,7 +9,7 @@
  * room time (a clock with fractions of a ms); neither: the previous record's time. Room time is
  * ms since the room's epoch, as games see it.
  */
-import { BinaryReader, DecodeError, type FrameWriter } from "@tikron/protocol";
+import { BinaryReader, DecodeError, type FrameWriter, type MatchSummary } from "@tikron/protocol";
 
 /** The first bytes of every match log: `TKML`. */
 export const MATCH_LOG_MAGIC = [0x54, 0x4b, 0x4d, 0x4c] as const;
@@ -325,4 +325,31 @@ function readBody(r: BinaryReader, kind: number, time: number): MatchRecord {
     default:
       throw new DecodeError("bad_value", `unknown match log record kind ${kind}`);
   }
+}
+
+/**
+ * The summary of a log read back on its own (a match its host did not live to end: its pieces
+ * found in storage after a restart): its players are the seats it records taken, its end its
+ * last record's time. Null for bytes that are not a match log.
+ */
+export function summarizeLog(bytes: Uint8Array, reason: string): MatchSummary | null {
+  let log: MatchLog;
+  try {
+    log = new MatchLog(bytes);
+  } catch {
+    return null;
+  }
+  const players = new Set<number>();
+  for (let i = 0; i < log.count; i++) {
+    const kind = log.kind(i);
+    if (kind === RecordKind.Join) players.add((log.record(i) as { playerId: number }).playerId);
+    else if (kind === RecordKind.Restore || kind === RecordKind.Adopt) {
+      const v = JSON.parse((log.record(i) as { json: string }).json) as { playerId?: unknown; seats?: { playerId?: unknown }[] };
+      if (typeof v.playerId === "number") players.add(v.playerId);
+      for (const seat of v.seats ?? []) if (typeof seat.playerId === "number") players.add(seat.playerId);
+    }
+  }
+  const h = log.header;
+  const end = log.count > 0 ? log.time(log.count - 1) : 0;
+  return { matchId: h.matchId, kind: h.kind, roomId: h.roomId, startedAt: h.startedAt, endedAt: h.startedAt + end, players: players.size, bytes: bytes.byteLength, reason };
 }
