@@ -3,7 +3,7 @@
  * sockets is written to the folder, listed and served by the admin API, and replays exactly:
  * the same world, and for each player the same frames its socket received, byte for byte.
  */
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MatchReplay } from "@tikron/core/replay";
@@ -11,7 +11,7 @@ import { gameDefinitions } from "@tikron/games";
 import { agarInputs } from "@tikron/games/schemas";
 import { BinaryWriter, decodeServerMessage, isDecodeError, type MatchSummary } from "@tikron/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveRooms, type RoomServer } from "../src";
+import { NodeReplays, serveRooms, type RoomServer } from "../src";
 import { RawClient } from "../../../test/roomProtocol/rawClient";
 
 const TOKEN = "replay-test-admin-token-0123456789";
@@ -100,5 +100,28 @@ describe("recorded matches on the Node host", () => {
     const bare = await serveRooms({ games: gameDefinitions, adminToken: TOKEN });
     servers.push(bare);
     expect((await admin(bare, "/replays/agar")).status).toBe(503);
+  });
+
+  it("deletes a kind's matches past the retention when another ends, and keeps no match nobody joined", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "tikron-replays-"));
+    dirs.push(dir);
+    const replays = new NodeReplays({ dir, retentionDays: 1 });
+    const now = Date.now();
+    const old = `${(now - 3 * 86_400_000).toString(36).padStart(9, "0")}-0123456789`;
+    await mkdir(join(dir, "agar"), { recursive: true });
+    await writeFile(join(dir, "agar", `${old}.tkml`), "x");
+    await writeFile(join(dir, "agar", `${old}.json`), "{}");
+    const fresh = `${now.toString(36).padStart(9, "0")}-abcdefabcd`;
+    const empty = `${now.toString(36).padStart(9, "0")}-0000000000`;
+    const sink = replays.sink("agar");
+    const summary = { kind: "agar", roomId: "r", startedAt: now, endedAt: now + 1000, bytes: 3, reason: "disposed" };
+    sink.chunk(fresh, 0, new Uint8Array([1, 2, 3]));
+    sink.end({ ...summary, matchId: fresh, players: 2 });
+    sink.chunk(empty, 0, new Uint8Array([4]));
+    sink.end({ ...summary, matchId: empty, players: 0 });
+    await replays.idle();
+    expect((await readdir(join(dir, "agar"))).sort()).toEqual([`${fresh}.json`, `${fresh}.tkml`]);
+    expect((await replays.list("agar")).map((m) => m.matchId)).toEqual([fresh]);
+    expect(await replays.get("agar", fresh)).toEqual(new Uint8Array([1, 2, 3]));
   });
 });
