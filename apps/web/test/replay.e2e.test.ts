@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** What a client had decoded once it applied every frame sent at room time `t` or before. */
 function seenAt(raw: readonly Uint8Array[], t: number): ViewedEntity[] {
-  const view = new ClientView(agarTypes.schema);
+  const view = new ClientView(agarTypes.schema!);
   for (const data of raw) {
     const m = decodeServerMessage(data);
     if (isDecodeError(m)) continue;

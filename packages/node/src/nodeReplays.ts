@@ -73,7 +73,7 @@ export class NodeReplays implements ReplayArchive {
     return out.sort((a, b) => (a.matchId < b.matchId ? 1 : a.matchId > b.matchId ? -1 : 0));
   }
 
-  async get(kind: string, matchId: string): Promise<Uint8Array | null> {
+  async get(kind: string, matchId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     try {
       return new Uint8Array(await readFile(join(this.#dir, kind, `${matchId}.tkml`)));
     } catch {

@@ -50,7 +50,10 @@ export interface AdminRequest {
 }
 
 /** An admin answer: a host reply, whose body is bytes for a recorded match's log. */
-export type AdminReply = Omit<HostReply, "body"> & { body: string | Uint8Array };
+export interface AdminReply extends Omit<HostReply, "body"> {
+  /** JSON text, or a recorded match's log (`application/octet-stream`). */
+  body: string | Uint8Array<ArrayBuffer>;
+}
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): HostReply {
   return { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: JSON.stringify(body) };

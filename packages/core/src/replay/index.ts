@@ -7,7 +7,7 @@
  *
  * @module @tikron/core/replay
  */
-export { MatchLog, summarizeLog, RecordKind, recordKindName, describeRecord, readRecord, MATCH_LOG_MAGIC, MATCH_LOG_VERSION, HEADER_FRAMES, HEADER_JSON, type MatchLogHeader, type MatchRecord, type LoggedInput, type RecordKindCode } from "./matchLog";
+export { MatchLog, summarizeLog, RecordKind, recordKindName, describeRecord, readRecord, MATCH_LOG_MAGIC, MATCH_LOG_VERSION, HEADER_FRAMES, HEADER_JSON, type MatchLogHeader, type MatchRecord, type BareRecord, type TickRecord, type FlushedRecord, type JoinRecord, type SeatRecord, type InputsRecord, type MessageRecord, type TextRecord, type EndRecord, type LoggedInput, type RecordKindCode } from "./matchLog";
 export { LogRecorder, newMatchId, CHUNK_MS, CHUNK_BYTES, type MatchStart } from "./logRecorder";
 export { DEFAULT_RECORD_SPEC, DEFAULT_RETENTION_DAYS, resolveRecordSpec, pastRetention, matchStartedAt, type RecordSpec, type RecordingSink, type MatchSummary, type ReplayArchive } from "./recording";
 export { MatchReplay, replay, type ReplayOptions, type ReplayReport } from "./matchReplay";

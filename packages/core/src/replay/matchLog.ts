@@ -138,18 +138,95 @@ export interface LoggedInput {
   payload: Uint8Array | string;
 }
 
-/** One record read back (see {@link RecordKind} for each body). */
-export type MatchRecord = { time: number } & (
-  | { kind: typeof RecordKind.Tick; tick: number }
-  | { kind: typeof RecordKind.Slice | typeof RecordKind.Deferred }
-  | { kind: typeof RecordKind.Flushed; world: number; frames: number }
-  | { kind: typeof RecordKind.Join; playerId: number; name: string; identity: string | undefined; bot: boolean }
-  | { kind: typeof RecordKind.Reconnect | typeof RecordKind.Disconnect | typeof RecordKind.Leave | typeof RecordKind.Withheld; playerId: number }
-  | { kind: typeof RecordKind.Inputs | typeof RecordKind.JsonInputs; playerId: number; inputs: LoggedInput[] }
-  | { kind: typeof RecordKind.Message; playerId: number; type: string; json: string }
-  | { kind: typeof RecordKind.Checkpoint | typeof RecordKind.Restore | typeof RecordKind.Adopt; json: string }
-  | { kind: typeof RecordKind.End; reason: string }
-);
+/** A record with no body: a flush's later slice, or its first slice leaving seats for later. */
+export interface BareRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Slice | typeof RecordKind.Deferred;
+}
+
+/** A tick began. */
+export interface TickRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Tick;
+  /** The tick's number. */
+  tick: number;
+}
+
+/** A flush ended. */
+export interface FlushedRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Flushed;
+  /** The world's digest after it. */
+  world: number;
+  /** The hash of the state messages and notices sent since the flush before. */
+  frames: number;
+}
+
+/** A new seat. */
+export interface JoinRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Join;
+  /** The seat's player id. */
+  playerId: number;
+  /** The name it joined with. */
+  name: string;
+  /** Its verified identity, if any. */
+  identity: string | undefined;
+  /** Whether it is the room's own bot. */
+  bot: boolean;
+}
+
+/** Something that happened to one seat. */
+export interface SeatRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Reconnect | typeof RecordKind.Disconnect | typeof RecordKind.Leave | typeof RecordKind.Withheld;
+  /** The seat's player id. */
+  playerId: number;
+}
+
+/** A socket's inputs as they arrived. */
+export interface InputsRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Inputs | typeof RecordKind.JsonInputs;
+  /** The seat's player id. */
+  playerId: number;
+  /** The inputs, in the order they came. */
+  inputs: LoggedInput[];
+}
+
+/** A game message. */
+export interface MessageRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Message;
+  /** The sender's player id. */
+  playerId: number;
+  /** The message's type. */
+  type: string;
+  /** Its payload, as JSON text. */
+  json: string;
+}
+
+/** A record holding JSON text: a checkpoint taken or restored, an adopted socket's ticket. */
+export interface TextRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.Checkpoint | typeof RecordKind.Restore | typeof RecordKind.Adopt;
+  /** The value, as JSON text (tokens replaced). */
+  json: string;
+}
+
+/** The match ended. */
+export interface EndRecord {
+  /** Its kind. */
+  kind: typeof RecordKind.End;
+  /** Why: `disposed`, `handed_over`, `limit`. */
+  reason: string;
+}
+
+/** One record read back (see {@link RecordKind} for each body), with its room time (ms). */
+export type MatchRecord = {
+  /** Room time of the record (ms since the room's epoch). */
+  time: number;
+} & (BareRecord | TickRecord | FlushedRecord | JoinRecord | SeatRecord | InputsRecord | MessageRecord | TextRecord | EndRecord);
 
 /**
  * A match log read back: its header, and its records indexed in one pass (each record's offset,

@@ -59,7 +59,7 @@ export interface ReplayArchive {
   /** A kind's recorded matches, newest first. */
   list(kind: string): Promise<MatchSummary[]>;
   /** One match's log; null when there is no such match. */
-  get(kind: string, matchId: string): Promise<Uint8Array | null>;
+  get(kind: string, matchId: string): Promise<Uint8Array<ArrayBuffer> | null>;
 }
 
 /** How long recorded matches are kept (days) when the host is not told: `REPLAY_RETENTION_DAYS` / `replays.retentionDays`. */
