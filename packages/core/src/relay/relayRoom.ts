@@ -5,8 +5,8 @@
 import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
-import type { Connection } from "../host";
-import { Admission, type AdmissionRefusal } from "../room/admission";
+import type { AdmissionRefusal, Connection } from "../host";
+import { Admission } from "../room/admission";
 import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
 import { BinaryFlusher } from "../room/flushers";
 import type { Inbound } from "../room/inbound";
