@@ -31,3 +31,5 @@ export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts, type Reservat
 export { RoomMetrics, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, METRIC_POINTS_KEPT, type RoomMetricsOptions } from "./roomMetrics";
 export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";
 export { MAX_BOTS } from "./room/bots";
+export { parseRoomRelays, promotionDue, relayedFromStart, relaysAtMaking, relaysFor, SINGLE_ROOM, type RelayPlan, type RelaysEnv } from "./placement/relayPlan";
+export { relayIndexFor } from "./placement/relayIndex";
