@@ -13,7 +13,8 @@ import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { closedUpgrade } from "./upgradeRefusal";
-import { relayedFromStart, relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
+import { relayedFromStart, relayIndexFor, relaysFor, type RelaysEnv } from "@tikron/core";
+import { relayObjectName, roomObjectName } from "./relayLink";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
