@@ -7,12 +7,16 @@
  * suite's bar (see `verdict`). The short version runs in CI (apps/gateway/test/hostile.integration.test.ts).
  */
 import { parseArgs } from "node:util";
+import { measureRefusals } from "./refusals";
 import { mintRoomTicket } from "../../packages/cloudflare/src/roomTicket";
 import { startWranglerDev } from "../../apps/gateway/test/harness/wranglerDev";
 import { freezeWorker } from "../../apps/gateway/test/hardeningWorker";
 import { ATTACKS, REPORTED_ONLY } from "./attacks";
 import { phaseCpu, profileWorker, type ProfileSummary } from "./probe";
 import { runPhase, verdict, type PhaseResult } from "./run";
+
+// `npm run hostile -- refusals …`: what refused upgrades cost the runtime (refusals.ts).
+if (process.argv[2] === "refusals") process.exit((await measureRefusals(process.argv.slice(3))) ? 0 : 1);
 
 const { values } = parseArgs({
   options: {

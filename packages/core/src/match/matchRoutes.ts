@@ -7,8 +7,10 @@
  */
 import { MATCH_ERROR_STATUS, MAX_MATCH_BODY_CHARS, isMatchError, matchError, readMatchRequest, readQueueRequest, type MatchError, type MatchFilters, type MatchRequest, type MatchRoute, type QueueRequest, type RoomListing } from "@tikron/protocol";
 import { SIGN_IN_RETRY_MS, type CallerVerdict } from "../auth/identify";
+import { declaredTooLarge, readBoundedBody, type BodySource, type BoundedBody } from "./boundedBody";
 import { anonymousIdentity, listingQuery, matchOverrides, seatReservationOf } from "./matchHttp";
 import type { Caller, ReservedSeat } from "./matchmaker";
+import type { RateLimitMemory } from "./rateMemory";
 import type { RoomCreation } from "./roomPort";
 
 /** An HTTP answer for the host to write: status, JSON body (none for 204), extra headers. */
@@ -51,8 +53,15 @@ export interface MatchCall {
   wsOrigin: string;
   /** Who is asking, for a request that names `roomId` (a join by id) or none. */
   caller(roomId?: string): Promise<Caller | MatchError>;
-  /** The request body as text. */
-  body(): Promise<string>;
+  /** The request's body, unread: the route reads it, bounded (`readBoundedBody`), once the caller is known. */
+  body: BodySource;
+  /**
+   * The host's memory of callers told `rate_limited` (one per process or isolate): their
+   * requests within the wait are answered before their body is read. Absent: none kept.
+   */
+  limits?: RateLimitMemory;
+  /** The host's clock for {@link limits} (default `Date.now`). */
+  now?(): number;
 }
 
 /** The answer to a refused match request: its status, the error as JSON, a `retry-after` when it says to wait. */
@@ -74,13 +83,14 @@ export function callerOfVerdict(verdict: CallerVerdict, address: string | undefi
   }
   if (verdict.reason === "unconfigured") return matchError("unavailable", `matchmaking is not configured on this ${host}`, 60_000);
   if (verdict.reason === "jwks_unavailable") return matchError("unavailable", verdict.message, SIGN_IN_RETRY_MS);
-  if (verdict.status === 401) return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
-  return matchError("forbidden", `match request refused: ${verdict.message}`);
+  // A missing, malformed, forged or expired credential is one refusal everywhere: unauthorized.
+  if (verdict.reason === "missing") return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
+  return matchError("unauthorized", `match request refused: ${verdict.message}`);
 }
 
 /** A match request's body: JSON within {@link MAX_MATCH_BODY_CHARS}, or none. */
 export function readMatchBody(text: string): unknown {
-  if (text.length > MAX_MATCH_BODY_CHARS) return matchError("bad_request", `the body is over ${MAX_MATCH_BODY_CHARS} characters`);
+  if (text.length > MAX_MATCH_BODY_CHARS) return matchError("too_large", `the body is over ${MAX_MATCH_BODY_CHARS} characters`);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -89,16 +99,39 @@ export function readMatchBody(text: string): unknown {
   }
 }
 
+function bodyRefusal(r: Exclude<BoundedBody, { ok: true }>): MatchError {
+  return matchError(r.status === 413 ? "too_large" : "bad_request", r.reason);
+}
+
 /**
- * Serves one match path: the caller is identified before the body is read, the body and the
- * overrides checked before the backend is asked, and every refusal is a {@link matchRefusal}.
- * What the backend throws is the host's to answer (a matchmaker that cannot be reached).
+ * Serves one match path. The order is the cheapest refusal first, and nothing is read before it
+ * must be: a declared body over the limit (any path: 413 without reading), the caller (its
+ * credential), a caller the host remembers told to wait (`rate_limited`, before its body is
+ * read), then the body through the bounded reader, the overrides, and the backend. Every refusal
+ * is a {@link matchRefusal}; what the backend throws is the host's to answer (a matchmaker that
+ * cannot be reached).
  */
 export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): Promise<MatchAnswer> {
   const { route, url, devMode } = call;
-  const seat = (out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? matchRefusal(out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
+  const now = call.now ?? Date.now;
+  const declared = declaredTooLarge(call.body.contentLength, MAX_MATCH_BODY_CHARS);
+  if (declared && !declared.ok) return matchRefusal(bodyRefusal(declared));
+  const seat = (who: Caller, out: ReservedSeat | MatchError): MatchAnswer => {
+    if (!isMatchError(out)) return { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) };
+    if (out.code === "rate_limited") call.limits?.remember(who.rateKey, out.retryAfterMs ?? 0, now());
+    return matchRefusal(out);
+  };
+  /** The caller, unless refused or still told to wait. */
+  const caller = async (roomId?: string): Promise<Caller | MatchError> => {
+    const who = await call.caller(roomId);
+    if (isMatchError(who)) return who;
+    const wait = call.limits?.waitMs(who.rateKey, now()) ?? 0;
+    return wait > 0 ? matchError("rate_limited", "too many match requests; retry later", Math.max(100, wait)) : who;
+  };
   const body = async <T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError> => {
-    const parsed = readMatchBody(await call.body());
+    const text = await readBoundedBody(call.body, MAX_MATCH_BODY_CHARS);
+    if (!text.ok) return bodyRefusal(text);
+    const parsed = readMatchBody(text.text);
     return isMatchError(parsed) ? parsed : read(parsed);
   };
   switch (route.op) {
@@ -121,22 +154,22 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
       return (await backend.cancel(route.queueId, who)) ? { status: 204 } : matchRefusal(matchError("not_found", "nothing of yours waits under that queue id"));
     }
     case "joinById": {
-      const who = await call.caller(route.roomId);
-      return isMatchError(who) ? matchRefusal(who) : seat(await backend.joinById(route.roomId, who));
+      const who = await caller(route.roomId);
+      return isMatchError(who) ? matchRefusal(who) : seat(who, await backend.joinById(route.roomId, who));
     }
     case "queue": {
-      const who = await call.caller();
+      const who = await caller();
       if (isMatchError(who)) return matchRefusal(who);
       const req = await body(readQueueRequest);
-      return isMatchError(req) ? matchRefusal(req) : seat(await backend.queue(req, who));
+      return isMatchError(req) ? matchRefusal(req) : seat(who, await backend.queue(req, who));
     }
     case "match": {
-      const who = await call.caller();
+      const who = await caller();
       if (isMatchError(who)) return matchRefusal(who);
       const req = await body(readMatchRequest);
       if (isMatchError(req)) return matchRefusal(req);
       const creation = matchOverrides(url.searchParams, devMode);
-      return isMatchError(creation) ? matchRefusal(creation) : seat(await backend.match(req, who, creation));
+      return isMatchError(creation) ? matchRefusal(creation) : seat(who, await backend.match(req, who, creation));
     }
   }
 }
