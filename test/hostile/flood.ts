@@ -32,9 +32,12 @@ export interface FloodOptions {
   url: (i: number) => string;
   count: number;
   durationMs: number;
-  /** Upgrades in flight at most (default 64). */
+  /** Upgrades in flight at most (default 128). */
   concurrency?: number;
-  /** How long an opened socket is watched for a close before it counts as admitted (default 300 ms). */
+  /**
+   * How long an opened socket is watched for a close before it counts as admitted (default
+   * 3 s: a refused upgrade is closed at once, but on a loaded machine "at once" can take a while).
+   */
   settleMs?: number;
   /** Extra request headers (an `Origin`, say). */
   headers?: Record<string, string>;
@@ -71,8 +74,8 @@ function attempt(url: string, settleMs: number, headers: Record<string, string> 
 
 /** Runs the flood; resolves once every upgrade was answered. */
 export async function upgradeFlood(o: FloodOptions): Promise<FloodTally> {
-  const concurrency = o.concurrency ?? 64;
-  const settleMs = o.settleMs ?? 300;
+  const concurrency = o.concurrency ?? 128;
+  const settleMs = o.settleMs ?? 3_000;
   const tally: FloodTally = { sent: 0, closes: {}, statuses: {}, admitted: 0, failed: 0, answerP50: NaN, answerP99: NaN, wallMs: 0 };
   const answerMs: number[] = [];
   const spacing = o.durationMs / Math.max(1, o.count);

@@ -65,7 +65,7 @@ export async function measureRefusals(argv: string[]): Promise<boolean> {
       newcomers: { type: "string", default: "5" },
       credential: { type: "string", default: "none" },
       "via-dev-proxy": { type: "boolean", default: false },
-      concurrency: { type: "string", default: "64" },
+      concurrency: { type: "string", default: "128" },
     },
   });
   const count = Math.min(20_000, Math.max(1, Number(values.count) || 2000));
@@ -113,7 +113,7 @@ export async function measureRefusals(argv: string[]): Promise<boolean> {
     const m1 = mark();
     const cpu0 = takeSample(server.pid);
     const rss0 = workerRssMiB(cpu0);
-    const flood = upgradeFloodInThread({ urls, durationMs: seconds * 1000, concurrency: Number(values.concurrency) || 64 });
+    const flood = upgradeFloodInThread({ urls, durationMs: seconds * 1000, concurrency: Number(values.concurrency) || 128 });
     const arrived: HonestPlayer[] = [];
     for (let i = 0; i < newcomers; i++) {
       await sleep((seconds * 1000) / (newcomers + 1));

@@ -54,7 +54,8 @@ export interface ServeRoomsOptions {
    * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
    * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
    * counts it (4007) as under workerd; bounded so one peer cannot make the process buffer
-   * megabytes. Default 1 MiB.
+   * megabytes. A frame over it is counted by the room too (`errors.frame_too_large`, the seat
+   * freed), as workerd's own limit (32 MiB) is on Cloudflare. Default 1 MiB.
    */
   maxPayloadBytes?: number;
   /**
@@ -271,11 +272,16 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         h.busy.exit();
       }
     });
-    // A socket error is followed by a close event; the room hears about it there, once.
-    ws.on("error", () => {});
+    // A socket error is followed by a close event; the room hears about it there, once. A frame
+    // over `maxPayloadBytes` is refused by ws itself (it closes 1009, then reports 1006): the
+    // room hears 1009, an oversized frame.
+    let oversized = false;
+    ws.on("error", (e: Error & { code?: string }) => {
+      if (e.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") oversized = true;
+    });
     ws.on("close", (code: number, reason: Buffer) => {
       h.sockets.delete(ws);
-      h.busy.run(() => h.room.closed(connId, code, reason.toString()));
+      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()));
     });
   };
 
