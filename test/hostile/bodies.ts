@@ -5,7 +5,7 @@
  * the answer says whether the server read the body before refusing it. Bounded in bytes and
  * time; loopback only in the suite.
  */
-import { request } from "node:http";
+import { connect } from "node:net";
 
 /** How a body request ended. */
 export interface BodyProbe {
@@ -32,54 +32,69 @@ export interface BodyRequest {
   timeoutMs?: number;
 }
 
-/** Sends one body (see the module comment). */
+/**
+ * Sends one body (see the module comment) over a plain TCP connection, reading whatever the server
+ * answers while writing: a server that answers before it has read the body and then closes the
+ * connection (what a runtime does with a body it will not read: the kernel resets the connection)
+ * would make an HTTP client lose an answer that did arrive, on the failed write.
+ */
 export function sendBody(url: string, o: BodyRequest = {}): Promise<BodyProbe> {
+  const u = new URL(url);
   const total = o.total ?? o.declared ?? 64 * 1024 * 1024;
-  const chunk = Buffer.alloc(o.chunk ?? 64 * 1024, 0x20);
-  const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
-  if (o.declared !== undefined) headers["content-length"] = String(o.declared);
+  const size = o.chunk ?? 64 * 1024;
+  const chunked = o.declared === undefined;
+  const data = Buffer.alloc(size, 0x20);
+  // A chunk of a chunked body carries its own length line.
+  const frame = (n: number) => (chunked ? Buffer.concat([Buffer.from(`${n.toString(16)}\r\n`), data.subarray(0, n), Buffer.from("\r\n")]) : data.subarray(0, n));
+  const full = frame(size);
+  const headers: Record<string, string> = { host: u.host, "content-type": "application/json", connection: "close", ...o.headers };
+  if (chunked) headers["transfer-encoding"] = "chunked";
+  else headers["content-length"] = String(o.declared);
+  const head = `${o.method ?? "POST"} ${u.pathname}${u.search} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
   const t0 = performance.now();
   return new Promise((resolve) => {
     let written = 0;
-    let answered = false;
+    let received = "";
+    let answeredAt = 0;
     let done = false;
-    const finish = (p: BodyProbe) => {
+    const finish = () => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      req.destroy();
-      resolve(p);
-    };
-    const req = request(url, { method: o.method ?? "POST", headers, agent: false });
-    const timer = setTimeout(() => finish({ status: 0, written, ms: performance.now() - t0 }), o.timeoutMs ?? 30_000);
-    req.on("error", () => finish({ status: 0, written, ms: performance.now() - t0 }));
-    req.on("response", (res) => {
-      answered = true;
-      const ms = performance.now() - t0;
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c.length < 4096 ? c : ""));
-      const end = () => {
-        let code: string | undefined;
-        try {
-          code = (JSON.parse(text) as { code?: string }).code;
-        } catch {
-          code = undefined;
-        }
-        finish({ status: res.statusCode ?? 0, ...(code !== undefined ? { code } : {}), written, ms });
-      };
-      res.on("end", end);
-      res.on("error", end);
-      res.on("close", end);
-    });
-    const pump = () => {
-      while (!answered && !done && written < total) {
-        const n = Math.min(chunk.length, total - written);
-        written += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
+      socket.destroy();
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(received);
+      const status = m ? Number(m[1]) : 0;
+      const bodyAt = received.indexOf("\r\n\r\n");
+      let code: string | undefined;
+      if (bodyAt >= 0) {
+        const text = received.slice(bodyAt + 4);
+        code = /"code":"([a-z_]+)"/.exec(text)?.[1];
       }
-      if (!answered && !done && written >= total) req.end();
+      resolve({ status, ...(code !== undefined ? { code } : {}), written, ms: (answeredAt || performance.now()) - t0 });
     };
-    pump();
+    const socket = connect({ host: u.hostname, port: Number(u.port) || 80 });
+    const timer = setTimeout(finish, o.timeoutMs ?? 30_000);
+    socket.on("data", (b: Buffer) => {
+      if (answeredAt === 0) answeredAt = performance.now();
+      if (received.length < 16_384) received += b.toString("latin1");
+      // The whole answer is in once its declared length is (refusals are small).
+      const len = /content-length: (\d+)/i.exec(received)?.[1];
+      const bodyAt = received.indexOf("\r\n\r\n");
+      if (len !== undefined && bodyAt >= 0 && received.length - bodyAt - 4 >= Number(len)) finish();
+    });
+    socket.on("error", () => {});
+    socket.on("close", finish);
+    const pump = () => {
+      while (answeredAt === 0 && !done && written < total && socket.writable) {
+        const n = Math.min(size, total - written);
+        written += n;
+        if (!socket.write(n === size ? full : frame(n))) return void socket.once("drain", pump);
+      }
+      if (answeredAt === 0 && !done && written >= total && socket.writable) socket.write(chunked ? "0\r\n\r\n" : "");
+    };
+    socket.once("connect", () => {
+      socket.write(head);
+      pump();
+    });
   });
 }
