@@ -1,6 +1,6 @@
 /**
  * What big and endless bodies cost the runtime:
- * `npm run hostile -- bodies [--parallel 4 --mib 64 --via-dev-proxy]`.
+ * `npm run hostile -- bodies [--parallel 4 --mib 64 --via-dev-proxy --local-observability]`.
  *
  * Starts the production config under `wrangler dev` (tickets and an admin token), then sends, to
  * every route that takes a body (`POST /match/<kind>`, `POST /match/<kind>/queue`, an admin
@@ -32,6 +32,10 @@ export async function measureBodies(argv: string[]): Promise<boolean> {
       parallel: { type: "string", default: "4" },
       mib: { type: "string", default: "64" },
       "via-dev-proxy": { type: "boolean", default: false },
+      // wrangler dev's own trace collector (X_LOCAL_OBSERVABILITY, on by default): every request's
+      // trace written to a SQLite object, fsync included, in the worker's process. No such work
+      // runs deployed; off unless asked for, as the dev proxy is skipped unless asked for.
+      "local-observability": { type: "boolean", default: false },
     },
   });
   const parallel = Math.min(16, Math.max(1, Number(values.parallel) || 4));
@@ -39,7 +43,7 @@ export async function measureBodies(argv: string[]): Promise<boolean> {
   const secret = `bodies-${Date.now()}-0123456789abcdef`;
   const load = os.loadavg()[0]!.toFixed(2);
   const worker = await freezeWorker("wrangler.jsonc");
-  const server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: secret, ADMIN_TOKEN: TOKEN }, extraArgs: ["--log-level", "warn"] });
+  const server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: secret, ADMIN_TOKEN: TOKEN }, extraArgs: ["--log-level", "warn"], env: values["local-observability"] ? {} : { X_LOCAL_OBSERVABILITY: "false" } });
   try {
     const base = values["via-dev-proxy"] ? server.url : ((await workerEntryUrl(server.pid)) ?? server.wsUrl).replace(/^ws/, "http");
     const matchTicket = (player: string) => mintRoomTicket({ secret, kind: "agar", roomId: ANY_ROOM, playerId: player, ttlSeconds: 3600 });

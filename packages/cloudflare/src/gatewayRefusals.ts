@@ -23,10 +23,15 @@ export function isUpgrade(request: Request): boolean {
  * A refusal as the client gets it: an upgrade is accepted and closed at once with `close` and the
  * reason (the wait in it, see the protocol's `refusalCloseReason`), since a browser cannot read
  * the HTTP status of a failed upgrade; any other request (curl, a health check) gets `status`,
- * with `Retry-After` when there is a wait. `plain` answers an upgrade with the status too.
+ * with `Retry-After` when there is a wait. `plain` answers an upgrade with the bare status (only
+ * final refusals are plain, so there is no wait to name).
  */
 export function refusalAnswer(request: Request, status: number, reason: string, close: number, retryAfterMs: number, plain = false): Response {
-  if (!plain && isUpgrade(request)) return closedUpgrade(close, refusalCloseReason(reason, retryAfterMs));
+  if (isUpgrade(request)) {
+    if (!plain) return closedUpgrade(close, refusalCloseReason(reason, retryAfterMs));
+    // Past its address's budget: the status alone, no body for the runtime to stream.
+    return new Response(null, { status });
+  }
   const headers: Record<string, string> = { "content-type": "text/plain; charset=utf-8" };
   if (retryAfterMs > 0) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
   return new Response(reason, { status, headers });
