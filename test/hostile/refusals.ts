@@ -16,6 +16,7 @@
  * during ≤ 2× before, every newcomer joined). Figures from a shared machine are noise: say so.
  */
 import { readFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { CloseCode } from "@tikron/protocol";
@@ -72,6 +73,9 @@ export async function measureRefusals(argv: string[]): Promise<boolean> {
       // trace written to a SQLite object, fsync included, in the worker's process. No such work
       // runs deployed; off unless asked for, as the dev proxy is skipped unless asked for.
       "local-observability": { type: "boolean", default: false },
+      // Also measure what as many plain requests (GET /health, each on its own connection, at the
+      // same pace) cost the runtime: the floor any request pays, next to which a refusal is judged.
+      floor: { type: "boolean", default: false },
     },
   });
   const count = Math.min(20_000, Math.max(1, Number(values.count) || 2000));
@@ -107,6 +111,26 @@ export async function measureRefusals(argv: string[]): Promise<boolean> {
     }
     const expectedClose = credential === "unknown-kind" ? CloseCode.not_found : CloseCode.unauthorized;
 
+    let floor: number | null = null;
+    if (values.floor) {
+      const healthUrl = `${base.replace(/^ws/, "http")}/health`;
+      const f0 = takeSample(server.pid);
+      const gap = (seconds * 1000) / count;
+      const t0 = performance.now();
+      const pending: Promise<unknown>[] = [];
+      for (let i = 0; i < count; i++) {
+        const wait = t0 + i * gap - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        pending.push(
+          new Promise((done) => {
+            const req = httpGet(healthUrl, { agent: false }, (res) => res.resume().on("end", done).on("error", done));
+            req.on("error", done);
+          }),
+        );
+      }
+      await Promise.all(pending);
+      floor = cpuSecondsByRole(f0, takeSample(server.pid)).worker ?? null;
+    }
     const mark = () => seated.map((p) => p.ackMs.length);
     const acksSince = (from: number[], players = seated) => players.flatMap((p, i) => p.ackMs.slice(from[i] ?? 0));
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,6 +182,7 @@ export async function measureRefusals(argv: string[]): Promise<boolean> {
     for (const [name, a] of [["before", before], ["during", during], ["after", after]] as const) console.log(`| ${name} | ${quantile(a, 0.5).toFixed(0)} | ${p99(a).toFixed(0)} | ${a.length} |`);
     console.log(`\nflood: sent ${tally.sent}, closes ${JSON.stringify(tally.closes)}, HTTP ${JSON.stringify(tally.statuses)}, admitted ${tally.admitted}, failed ${tally.failed}, answer p50/p99 ${tally.answerP50.toFixed(0)}/${tally.answerP99.toFixed(0)} ms, wall ${(tally.wallMs / 1000).toFixed(1)} s`);
     console.log(`runtime CPU-seconds during the flood: ${JSON.stringify(cpuS)}; the room alone used ${roomPerSec.toFixed(2)} CPU-s per second before it, so the flood's own: ${floodCpu} CPU-s (${((floodCpu * 1000) / count).toFixed(2)} ms per refused upgrade); worker RSS ${rss0} → ${rss1} MiB (${rss2} MiB after the last phase)`);
+    if (floor !== null) console.log(`the floor: ${count} plain GET /health at the same pace cost the worker ${floor} CPU-s (${((floor * 1000) / count).toFixed(2)} ms each, the room's own time included)`);
     console.log(`newcomers joined ${joined}/${newcomers}; seated players dropped ${dropped}; room refused ${JSON.stringify(stats?.refused ?? null)}`);
 
     const bars: [string, boolean][] = [

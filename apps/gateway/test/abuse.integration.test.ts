@@ -36,7 +36,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   worker = await freezeWorker("wrangler.jsonc");
-  server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: SECRET, ADMIN_TOKEN: TOKEN }, extraArgs: ["--log-level", "warn"] });
+  // wrangler's local trace collector off: it writes every request's trace to a SQLite object in
+  // the worker's process (a third of what a refused upgrade costs there), which no deployed
+  // Worker does; the floods here are thousands of requests.
+  server = await startWranglerDev({ config: worker.configPath, vars: { TICKET_SECRET: SECRET, ADMIN_TOKEN: TOKEN }, extraArgs: ["--log-level", "warn"], env: { X_LOCAL_OBSERVABILITY: "false" } });
   for (let i = 0; i < HONEST; i++) {
     const p = new HonestPlayer(`${server.wsUrl}/rooms/agar/${ROOM}?ticket=${await ticket(`honest-${i}`)}`, `h${i}`);
     // The first room request of a fresh workerd can be slow on a loaded machine.
