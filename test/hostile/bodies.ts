@@ -5,12 +5,23 @@
  * the answer says whether the server read the body before refusing it. Bounded in bytes and
  * time; loopback only in the suite.
  */
+
+/** Whether a body was refused before it was read: answered `status` (413, …), or reset while still being sent (see {@link BodyProbe.reset}). */
+export function refusedUnread(p: BodyProbe, status: number, bytes: number): boolean {
+  return (p.status === status || p.reset) && p.written < bytes;
+}
 import { connect } from "node:net";
 
 /** How a body request ended. */
 export interface BodyProbe {
-  /** The answer's status; 0 when none came (the connection failed, or the time ran out). */
+  /** The answer's status; 0 when none came (the connection was reset, or the time ran out). */
   status: number;
+  /**
+   * The server reset the connection while the body was still being sent and no answer was read:
+   * a server that answers before reading a body and then closes can lose its own answer that way
+   * (the kernel drops what it had not sent yet when it resets a socket with unread data).
+   */
+  reset: boolean;
   /** The answer's JSON `code` (a match or admin refusal), if any. */
   code?: string;
   /** Bytes of body written before the answer (or the end). */
@@ -57,6 +68,7 @@ export function sendBody(url: string, o: BodyRequest = {}): Promise<BodyProbe> {
     let received = "";
     let answeredAt = 0;
     let done = false;
+    let reset = false;
     const finish = () => {
       if (done) return;
       done = true;
@@ -70,7 +82,7 @@ export function sendBody(url: string, o: BodyRequest = {}): Promise<BodyProbe> {
         const text = received.slice(bodyAt + 4);
         code = /"code":"([a-z_]+)"/.exec(text)?.[1];
       }
-      resolve({ status, ...(code !== undefined ? { code } : {}), written, ms: (answeredAt || performance.now()) - t0 });
+      resolve({ status, reset: status === 0 && reset, ...(code !== undefined ? { code } : {}), written, ms: (answeredAt || performance.now()) - t0 });
     };
     const socket = connect({ host: u.hostname, port: Number(u.port) || 80 });
     const timer = setTimeout(finish, o.timeoutMs ?? 30_000);
@@ -82,7 +94,9 @@ export function sendBody(url: string, o: BodyRequest = {}): Promise<BodyProbe> {
       const bodyAt = received.indexOf("\r\n\r\n");
       if (len !== undefined && bodyAt >= 0 && received.length - bodyAt - 4 >= Number(len)) finish();
     });
-    socket.on("error", () => {});
+    socket.on("error", (e: Error & { code?: string }) => {
+      if (e.code === "ECONNRESET" || e.code === "EPIPE") reset = true;
+    });
     socket.on("close", finish);
     const pump = () => {
       while (answeredAt === 0 && !done && written < total && socket.writable) {

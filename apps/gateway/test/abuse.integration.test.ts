@@ -13,7 +13,7 @@ import { ANY_ROOM, mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { CloseCode, type AdminRefusals } from "@tikron/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { sendBody } from "../../../test/hostile/bodies";
+import { refusedUnread, sendBody } from "../../../test/hostile/bodies";
 import { refusedCount, upgradeFloodInThread } from "../../../test/hostile/flood";
 import { HonestPlayer } from "../../../test/hostile/honest";
 import { workerRssMiB } from "../../../test/hostile/refusals";
@@ -140,10 +140,13 @@ describe("bodies on every body-taking route", () => {
           ...Array.from({ length: 2 }, async () => sendBody(url, { headers: await auth(), declared: BODY, timeoutMs: 20_000 })),
           ...Array.from({ length: 2 }, async () => sendBody(url, { headers: await auth(), total: BODY, timeoutMs: 20_000 })),
         ]);
+        // Each refused 413 before it was read, or reset while still being sent: workerd closes
+        // a connection it left a body unread on, and the reset can drop its own answer.
         for (const p of probes) {
-          expect(p, `${url}: ${JSON.stringify(p)}`).toMatchObject({ status: 413, code: "too_large" });
-          expect(p.written, url).toBeLessThan(BODY);
+          expect(refusedUnread(p, 413, BODY), `${url}: ${JSON.stringify(p)}`).toBe(true);
+          if (p.status !== 0) expect(p.code).toBe("too_large");
         }
+        expect(probes.some((p) => p.status === 413), url).toBe(true);
       }
       const hasty = { authorization: `Bearer ${await ticket("hasty", ANY_ROOM)}` };
       let status = 0;
@@ -154,7 +157,7 @@ describe("bodies on every body-taking route", () => {
       }
       expect(status).toBe(429);
       const p = await sendBody(`${base}/match/agar`, { headers: hasty, total: BODY, timeoutMs: 20_000 });
-      expect(p).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(refusedUnread(p, 429, BODY), JSON.stringify(p)).toBe(true);
     });
     const rss1 = workerRssMiB(takeSample(server.pid));
     console.log(`[abuse] bodies: worker RSS ${rss0} → ${rss1} MiB`);
@@ -185,14 +188,14 @@ describe("match-API abuse", () => {
     });
   });
 
-  it("rate-limits one identity's burst with a wait, and answers the rest of it without a trip", async () => {
+  it("rate-limits one identity's burst with a wait", async () => {
     await besideHonest("match burst", async () => {
-      const statuses: number[] = [];
-      for (let i = 0; i < 30; i++) statuses.push((await match("", "burst", '{"mode":"join"}')).status);
-      const limited = statuses.filter((s) => s === 429).length;
-      expect(limited).toBeGreaterThan(0);
-      const last = await match("", "burst", '{"mode":"join"}');
-      expect(last).toMatchObject({ status: 429, body: { code: "rate_limited", retryAfterMs: expect.any(Number) } });
+      const answers: Awaited<ReturnType<typeof match>>[] = [];
+      for (let i = 0; i < 30; i++) answers.push(await match("", "burst", '{"mode":"join"}'));
+      const limited = answers.filter((a) => a.status === 429);
+      // A burst of 10, then 5 a second: most of 30 requests in about a second are told to wait.
+      expect(limited.length).toBeGreaterThanOrEqual(10);
+      for (const a of limited) expect(a.body).toMatchObject({ code: "rate_limited", retryAfterMs: expect.any(Number) });
     });
   });
 
@@ -218,7 +221,7 @@ describe("match-API abuse", () => {
 });
 
 describe("a frame over the runtime's own limit", () => {
-  it("closes the sender (1009), is counted as an oversized frame and frees its seat; the honest players play on", async () => {
+  it("closes the sender, is counted as an oversized frame and frees its seat; the honest players play on", async () => {
     // Straight to the worker's entry: wrangler's dev proxy (no such hop deployed) would refuse
     // the frame itself and pass the worker only a dropped connection.
     const direct = (await workerEntryUrl(server.pid)) ?? server.wsUrl;
@@ -226,7 +229,9 @@ describe("a frame over the runtime's own limit", () => {
       const big = new HonestPlayer(`${direct}/rooms/agar/${ROOM}?ticket=${await ticket("big")}`, "big");
       expect(await big.join()).toBe("joined");
       const before = (await honest[0]!.roomStats())!;
-      expect(await big.sendRaw(new Uint8Array(33 * 1024 * 1024).fill(1))).toBe(1009);
+      // workerd closes it 1009; the close frame may be lost to the reset of a socket it left data
+      // unread on (1006). The room's count is what matters.
+      expect([1006, 1009]).toContain(await big.sendRaw(new Uint8Array(33 * 1024 * 1024).fill(1)));
       await sleep(500);
       const after = (await honest[0]!.roomStats())!;
       const oversized = (s: Record<string, unknown>) => (s.errors as Record<string, number>).frame_too_large ?? 0;

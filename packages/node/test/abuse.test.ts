@@ -12,7 +12,7 @@ import { ANY_ROOM, mintRoomTicket } from "@tikron/core/ticket";
 import { CloseCode, type AdminRefusals } from "@tikron/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { sendBody } from "../../../test/hostile/bodies";
+import { refusedUnread, sendBody } from "../../../test/hostile/bodies";
 import { upgradeFlood } from "../../../test/hostile/flood";
 import { HonestPlayer } from "../../../test/hostile/honest";
 import { serveRooms, type RoomServer } from "../src";
@@ -54,16 +54,15 @@ describe("bodies on the Node host", () => {
     ];
     for (const [url, headers] of routes) {
       const declared = await Promise.all(Array.from({ length: 4 }, () => sendBody(url, { headers, declared: 64 * 1024 * 1024, timeoutMs: 10_000 })));
-      for (const p of declared) {
-        expect(p, url).toMatchObject({ status: 413, code: "too_large" });
-        // Answered long before the body was through: at most what the socket buffers took.
-        expect(p.written).toBeLessThan(16 * 1024 * 1024);
-      }
       const endless = await Promise.all(Array.from({ length: 4 }, () => sendBody(url, { headers, total: 64 * 1024 * 1024, timeoutMs: 10_000 })));
-      for (const p of endless) {
-        expect(p, url).toMatchObject({ status: 413, code: "too_large" });
-        expect(p.written).toBeLessThan(16 * 1024 * 1024);
+      for (const p of [...declared, ...endless]) {
+        // Answered long before the body was through (at most what the socket buffers took), or
+        // reset while still sending: closing a connection with a body left unread resets it,
+        // which can drop the answer itself.
+        expect(refusedUnread(p, 413, 16 * 1024 * 1024), `${url}: ${JSON.stringify(p)}`).toBe(true);
+        if (p.status !== 0) expect(p.code).toBe("too_large");
       }
+      expect([...declared, ...endless].filter((p) => p.status === 413).length, url).toBeGreaterThan(4);
     }
     await honestStillPlays();
   });
@@ -79,8 +78,7 @@ describe("bodies on the Node host", () => {
     expect(limited).toBe(1);
     // The next one, with an endless body: answered 429 without the body being read.
     const p = await sendBody(`${server.httpUrl}/match/agar`, { headers, total: 64 * 1024 * 1024, timeoutMs: 10_000 });
-    expect(p).toMatchObject({ status: 429, code: "rate_limited" });
-    expect(p.written).toBeLessThan(16 * 1024 * 1024);
+    expect(refusedUnread(p, 429, 16 * 1024 * 1024), JSON.stringify(p)).toBe(true);
     await honestStillPlays();
   });
 });
