@@ -21,7 +21,21 @@ export interface BodySource {
 }
 
 /** What {@link readBoundedBody} read: the text, or why not (413 over the limit, 400 a malformed length). */
-export type BoundedBody = { ok: true; text: string } | { ok: false; status: 400 | 413; reason: string };
+export type BoundedBody =
+  | {
+      /** Read. */
+      ok: true;
+      /** The body as UTF-8 text ("" for none). */
+      text: string;
+    }
+  | {
+      /** Refused. */
+      ok: false;
+      /** 413 over the limit; 400 a `Content-Length` that is not a length. */
+      status: 400 | 413;
+      /** Text safe to send the client. */
+      reason: string;
+    };
 
 /**
  * Bytes read per character of a limit: UTF-8 takes at most three bytes per UTF-16 unit, so a
