@@ -18,13 +18,18 @@ namespace Tikron.Games.Agar
         /// <summary>The room kind.</summary>
         public const string Kind = "agar";
         /// <summary>The schema hash the server's welcome carries (the schema below computes the same).</summary>
-        public const uint SchemaHash = 3160173501u;
-        /// <summary>The entity schema.</summary>
+        public const uint SchemaHash = 3928341656u;
+        /// <summary>The declared inputs: what <c>Encode</c> writes and the room reads.</summary>
+        public static readonly InputSchema Inputs = new InputSchema(new (string, (string, Field)[])[]
+        {
+            ("", new (string, Field)[] { ("dx", Field.Quant(-1, 1, 0.007874015748031496)), ("dy", Field.Quant(-1, 1, 0.007874015748031496)), ("boost", Field.Bool()) }),
+        }, tagged: false);
+        /// <summary>The entity schema and its declared inputs.</summary>
         public static readonly EntitySchema Schema = new EntitySchema(new (string, (string, Field)[])[]
         {
             ("player", new (string, Field)[] { ("pid", Field.VarUint()), ("x", Field.Quant(0, 16384, 0.0625)), ("y", Field.Quant(0, 16384, 0.0625)), ("r", Field.Quant(0, 512, 0.125)), ("name", Field.String(16)), ("score", Field.VarUint()) }),
             ("orb", new (string, Field)[] { ("x", Field.Quant(0, 16384, 0.0625)), ("y", Field.Quant(0, 16384, 0.0625)), ("color", Field.U8()) }),
-        });
+        }, null, Inputs);
 
         /// <summary>Connection options for a room of this game (kind, schema); set the room and the rest.</summary>
         public static ConnectOptions Options(string room = "") => new ConnectOptions { Kind = Kind, Room = room, Schema = Schema };
@@ -77,12 +82,12 @@ namespace Tikron.Games.Agar
         public int Color => Entity.GetInt(2);
     }
 
-    /// <summary>One `agar` steering input: a direction (magnitude = throttle, ≤ 1) and boost.</summary>
+    /// <summary>One `agar` steering input: a direction (its length is the throttle, at most 1) and boost.</summary>
     public partial class AgarInput
     {
-        /// <summary><c>dx</c></summary>
+        /// <summary>Stick x, −1..1 in 1/127 steps.</summary>
         public double Dx;
-        /// <summary><c>dy</c></summary>
+        /// <summary>Stick y, −1..1 in 1/127 steps.</summary>
         public double Dy;
         /// <summary><c>boost</c></summary>
         public bool Boost;
@@ -105,7 +110,7 @@ namespace Tikron.Games.Agar
             return o;
         }
 
-        /// <summary>The input's payload: the game's own codec (hand-written beside this file until inputs are declared).</summary>
-        public partial byte[] Encode(WireWriter w);
+        /// <summary>The input's payload, written by the game's declared inputs (<see cref="AgarGame.Inputs"/>).</summary>
+        public byte[] Encode(WireWriter w) => AgarGame.Inputs.Encode(w, 0, Dx, Dy, Boost ? 1 : 0);
     }
 }

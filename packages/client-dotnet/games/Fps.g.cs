@@ -18,8 +18,14 @@ namespace Tikron.Games.Fps
         /// <summary>The room kind.</summary>
         public const string Kind = "fps";
         /// <summary>The schema hash the server's welcome carries (the schema below computes the same).</summary>
-        public const uint SchemaHash = 746918499u;
-        /// <summary>The entity schema and its declared events.</summary>
+        public const uint SchemaHash = 3595078114u;
+        /// <summary>The declared inputs: what <c>Encode</c> writes and the room reads.</summary>
+        public static readonly InputSchema Inputs = new InputSchema(new (string, (string, Field)[])[]
+        {
+            ("move", new (string, Field)[] { ("dx", Field.Quant(-1, 1, 0.007874015748031496)), ("dy", Field.Quant(-1, 1, 0.007874015748031496)), ("dtMs", Field.Quant(0, 100, 1)), ("aim", Field.QuantAngle(16)) }),
+            ("shot", new (string, Field)[] { ("time", Field.F64(0, 4294967296)), ("aim", Field.QuantAngle(16)) }),
+        }, tagged: true);
+        /// <summary>The entity schema and its declared events and inputs.</summary>
         public static readonly EntitySchema Schema = new EntitySchema(new (string, (string, Field)[])[]
         {
             ("player", new (string, Field)[] { ("pid", Field.VarUint()), ("x", Field.Quant(0, 4096, 0.0625)), ("y", Field.Quant(0, 4096, 0.0625)), ("angle", Field.QuantAngle(10)), ("hp", Field.U8()), ("name", Field.String(16)) }),
@@ -28,7 +34,7 @@ namespace Tikron.Games.Fps
         {
             ("tracer", new (string, Field)[] { ("shooter", Field.VarUint()), ("hit", Field.VarUint()), ("x0", Field.Quant(0, 4095.9375, 0.0625)), ("y0", Field.Quant(0, 4095.9375, 0.0625)), ("x1", Field.Quant(0, 4095.9375, 0.0625)), ("y1", Field.Quant(0, 4095.9375, 0.0625)) }),
             ("kill", new (string, Field)[] { ("killer", Field.VarUint()), ("victim", Field.VarUint()) }),
-        }));
+        }), Inputs);
 
         /// <summary>Connection options for a room of this game (kind, schema); set the room and the rest.</summary>
         public static ConnectOptions Options(string room = "") => new ConnectOptions { Kind = Kind, Room = room, Schema = Schema };
@@ -134,7 +140,7 @@ namespace Tikron.Games.Fps
         }
     }
 
-    /// <summary>FpsInput, as the game's TypeScript declares it.</summary>
+    /// <summary>An fps input: a move or a shot.</summary>
     public abstract partial class FpsInput
     {
         /// <summary>The JSON form.</summary>
@@ -148,20 +154,25 @@ namespace Tikron.Games.Fps
             var k => throw new System.FormatException("FpsInput: unknown kind " + k),
         };
 
-        /// <summary>The input's payload: the game's own codec (hand-written beside this file until inputs are declared).</summary>
-        public partial byte[] Encode(WireWriter w);
+        /// <summary>The input's payload, written by the game's declared inputs (<see cref="FpsGame.Inputs"/>).</summary>
+        public byte[] Encode(WireWriter w) => this switch
+        {
+            FpsMove i => FpsGame.Inputs.Encode(w, 0, i.Dx, i.Dy, i.DtMs, i.Aim),
+            FpsShot i => FpsGame.Inputs.Encode(w, 1, i.Time, i.Aim),
+            _ => throw new System.ArgumentException("undeclared input " + GetType().Name),
+        };
     }
 
     /// <summary>One client step: the stick direction held for `dtMs` and the aim at its end. The server moves the player `min(|d|, 1) × moveSpeed × dtMs` along `d`, so the distance a move asks for is known before it is applied and can be charged to the player's move budget.</summary>
     public sealed partial class FpsMove : FpsInput
     {
-        /// <summary><c>dx</c></summary>
+        /// <summary>Stick x, −1..1 in 1/127 steps.</summary>
         public double Dx;
-        /// <summary><c>dy</c></summary>
+        /// <summary>Stick y, −1..1 in 1/127 steps.</summary>
         public double Dy;
-        /// <summary>Step duration, 0..FPS_RULES.maxStepMs ms (0: aim-only update).</summary>
+        /// <summary>Step duration, 0..FPS_RULES.maxStepMs whole ms (0: aim-only update).</summary>
         public double DtMs;
-        /// <summary>Facing in radians, [0, 2π).</summary>
+        /// <summary>Facing in radians, [0, 2π) in 1/65536 turns (any finite angle is wrapped).</summary>
         public double Aim;
 
         /// <summary>Reads one from its JSON form.</summary>
@@ -191,7 +202,7 @@ namespace Tikron.Games.Fps
     {
         /// <summary>Room time (ms since the welcome's `roomEpoch`, fractional) of the world the shooter was looking at when it fired: its estimate of the server clock minus its interpolation delay. Targets are rewound to this time, at most FPS_RULES.rewindCapMs back.</summary>
         public double Time;
-        /// <summary>Shot direction in radians, [0, 2π).</summary>
+        /// <summary>Shot direction in radians, [0, 2π) in 1/65536 turns.</summary>
         public double Aim;
 
         /// <summary>Reads one from its JSON form.</summary>

@@ -18,12 +18,17 @@ namespace Tikron.Games.Movement
         /// <summary>The room kind.</summary>
         public const string Kind = "movement";
         /// <summary>The schema hash the server's welcome carries (the schema below computes the same).</summary>
-        public const uint SchemaHash = 2438419900u;
-        /// <summary>The entity schema.</summary>
+        public const uint SchemaHash = 2170662140u;
+        /// <summary>The declared inputs: what <c>Encode</c> writes and the room reads.</summary>
+        public static readonly InputSchema Inputs = new InputSchema(new (string, (string, Field)[])[]
+        {
+            ("", new (string, Field)[] { ("dx", Field.Quant(-1, 1, 0.007874015748031496)), ("dy", Field.Quant(-1, 1, 0.007874015748031496)), ("sprint", Field.Bool()) }),
+        }, tagged: false);
+        /// <summary>The entity schema and its declared inputs.</summary>
         public static readonly EntitySchema Schema = new EntitySchema(new (string, (string, Field)[])[]
         {
             ("player", new (string, Field)[] { ("x", Field.Quant(0, 16384, 0.0625)), ("y", Field.Quant(0, 16384, 0.0625)), ("name", Field.String(16)) }),
-        });
+        }, null, Inputs);
 
         /// <summary>Connection options for a room of this game (kind, schema); set the room and the rest.</summary>
         public static ConnectOptions Options(string room = "") => new ConnectOptions { Kind = Kind, Room = room, Schema = Schema };
@@ -51,12 +56,12 @@ namespace Tikron.Games.Movement
         public string Name => Entity.GetString(2);
     }
 
-    /// <summary>One `movement` steering input: a direction (magnitude = throttle, ≤ 1) and sprint.</summary>
+    /// <summary>One `movement` steering input: a direction (its length is the throttle, at most 1) and sprint.</summary>
     public partial class MovementInput
     {
-        /// <summary><c>dx</c></summary>
+        /// <summary>Stick x, −1..1 in 1/127 steps.</summary>
         public double Dx;
-        /// <summary><c>dy</c></summary>
+        /// <summary>Stick y, −1..1 in 1/127 steps.</summary>
         public double Dy;
         /// <summary><c>sprint</c></summary>
         public bool Sprint;
@@ -79,7 +84,7 @@ namespace Tikron.Games.Movement
             return o;
         }
 
-        /// <summary>The input's payload: the game's own codec (hand-written beside this file until inputs are declared).</summary>
-        public partial byte[] Encode(WireWriter w);
+        /// <summary>The input's payload, written by the game's declared inputs (<see cref="MovementGame.Inputs"/>).</summary>
+        public byte[] Encode(WireWriter w) => MovementGame.Inputs.Encode(w, 0, Dx, Dy, Sprint ? 1 : 0);
     }
 }

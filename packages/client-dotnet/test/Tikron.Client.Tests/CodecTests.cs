@@ -12,6 +12,21 @@ namespace Tikron.Client.Tests
     public class CodecTests
     {
         [Fact]
+        public void AWriterGrowsOnEveryKindOfWrite()
+        {
+            // Each write lands exactly where the buffer must grow (16 bytes to start with).
+            foreach (var write in new Func<WireWriter, WireWriter>[] { w => w.U8(7), w => w.VarUint(300), w => w.U16(513), w => w.F64(1.5) })
+            {
+                var w = new WireWriter(16);
+                for (int i = 0; i < 16; i++) w.U8(i);
+                var all = write(w).ToArray();
+                var alone = write(new WireWriter()).ToArray();
+                Assert.Equal(16 + alone.Length, all.Length);
+                Assert.Equal(alone, all[16..]);
+            }
+        }
+
+        [Fact]
         public void VaruintsAndVarintsRoundTripAndMatchLeb128()
         {
             var rng = new Random(1);

@@ -135,7 +135,7 @@ namespace Tikron.Games.Dots
             return o;
         }
 
-        /// <summary>The input's payload: the game's own codec (hand-written beside this file until inputs are declared).</summary>
+        /// <summary>The input's payload: the game's own codec (hand-written beside this file; a game that declares its inputs gets it generated).</summary>
         public partial byte[] Encode(WireWriter w);
     }
 

@@ -5,12 +5,35 @@
  * and the body, and a {@link MatchBackend} (the Node host: a `Matchmaker` in process; Cloudflare:
  * the kind's matchmaker objects by RPC, shard by shard), then writes the {@link MatchAnswer} out.
  */
-import { MATCH_ERROR_STATUS, MAX_MATCH_BODY_CHARS, isMatchError, matchError, readMatchRequest, readQueueRequest, type MatchError, type MatchFilters, type MatchRequest, type MatchRoute, type QueueRequest, type RoomListing } from "@tikron/protocol";
+import {
+  MATCH_ERROR_STATUS,
+  MAX_MATCH_BODY_CHARS,
+  MAX_PARTY_BODY_CHARS,
+  isMatchError,
+  matchError,
+  normalizePartyCode,
+  readMatchRequest,
+  readPartyAfter,
+  readPartyJoinRequest,
+  readPartyMember,
+  readPartyStartRequest,
+  readQueueRequest,
+  type MatchError,
+  type MatchFilters,
+  type MatchRequest,
+  type MatchRoute,
+  type PartyJoinRequest,
+  type PartyRoute,
+  type PartyStartRequest,
+  type QueueRequest,
+  type RoomListing,
+} from "@tikron/protocol";
 import { SIGN_IN_RETRY_MS, type CallerVerdict } from "../auth/identify";
 import { declaredTooLarge, readBoundedBody, type BodySource, type BoundedBody } from "./boundedBody";
-import { anonymousIdentity, listingQuery, matchOverrides, seatReservationOf } from "./matchHttp";
-import type { Caller, ReservedSeat } from "./matchmaker";
+import { anonymousIdentity, listingQuery, matchOverrides, partyViewOf, seatReservationOf } from "./matchHttp";
+import type { PartyAnswer } from "./parties";
 import type { RateLimitMemory } from "./rateMemory";
+import type { Caller, ReservedSeat } from "./seats";
 import type { RoomCreation } from "./roomPort";
 
 /** An HTTP answer for the host to write: status, JSON body (none for 204), extra headers. */
@@ -39,6 +62,18 @@ export interface MatchBackend {
   stats(): Promise<unknown>;
   /** `POST /match/<kind>/restart` (DEV_MODE): restart the matchmakers; absent where it means nothing. */
   restart?(): Promise<unknown>;
+  /** `POST /match/<kind>/party`: a new party, the caller its leader (its rooms made with `creation`). */
+  partyCreate(req: PartyJoinRequest, who: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError>;
+  /** `POST /match/<kind>/party/<code>`: the caller joins the party. */
+  partyJoin(code: string, req: PartyJoinRequest, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `GET /match/<kind>/party/<code>`: the party as `member` sees it, held until it changes past `after`. */
+  partyWatch(code: string, member: string, after: number | undefined, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `DELETE /match/<kind>/party/<code>`: `member` leaves. */
+  partyLeave(code: string, member: string, who: Caller): Promise<true | MatchError>;
+  /** `POST /match/<kind>/party/<code>/start`: the leader starts the party; answers once it is matched or not. */
+  partyStart(code: string, member: string, req: PartyStartRequest, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `DELETE /match/<kind>/party/<code>/start`: the leader stops a queued start. */
+  partyCancel(code: string, member: string, who: Caller): Promise<true | MatchError>;
 }
 
 /** One request to a match path, as the host read it. */
@@ -88,9 +123,9 @@ export function callerOfVerdict(verdict: CallerVerdict, address: string | undefi
   return matchError("unauthorized", `match request refused: ${verdict.message}`);
 }
 
-/** A match request's body: JSON within {@link MAX_MATCH_BODY_CHARS}, or none. */
-export function readMatchBody(text: string): unknown {
-  if (text.length > MAX_MATCH_BODY_CHARS) return matchError("too_large", `the body is over ${MAX_MATCH_BODY_CHARS} characters`);
+/** A match request's body: JSON within `limit` characters ({@link MAX_MATCH_BODY_CHARS} unless a route says less), or none. */
+export function readMatchBody(text: string, limit = MAX_MATCH_BODY_CHARS): unknown {
+  if (text.length > limit) return matchError("too_large", `the body is over ${limit} characters`);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -104,6 +139,63 @@ function bodyRefusal(r: Exclude<BoundedBody, { ok: true }>): MatchError {
 }
 
 /**
+ * The most characters a route's body may hold: a party's create and join carry a name and a
+ * rating ({@link MAX_PARTY_BODY_CHARS}); every other route that takes a body (a match, the queue,
+ * a party's start) {@link MAX_MATCH_BODY_CHARS}. Routes without a body are held to the larger.
+ */
+export function bodyLimitOf(op: MatchRoute["op"]): number {
+  return op === "partyCreate" || op === "partyJoin" ? MAX_PARTY_BODY_CHARS : MAX_MATCH_BODY_CHARS;
+}
+
+/** What one request's routes share: its caller (with the remembered wait), its body, and its refusals. */
+interface RouteKit {
+  /** The caller, unless refused or still told to wait. */
+  caller(roomId?: string): Promise<Caller | MatchError>;
+  /** The body read (bounded by the route's limit) and parsed by `read`. */
+  body<T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError>;
+  /** The refusal's answer; a `rate_limited` one is remembered for `who`. */
+  refuse(who: Caller, err: MatchError): MatchAnswer;
+}
+
+/** A party's answer: 200 with the view (its seat as a join URL), or the refusal. */
+function partyAnswer(kit: RouteKit, who: Caller, kind: string, out: PartyAnswer | MatchError, wsOrigin: string): MatchAnswer {
+  return isMatchError(out) ? kit.refuse(who, out) : { status: 200, body: partyViewOf(kind, out, wsOrigin) };
+}
+
+/**
+ * The paths of one party: its code read (any spelling, {@link normalizePartyCode}), the caller
+ * and, but for a join, the member it names itself by (`?member=`), then the body where there is one.
+ */
+async function serveParty(call: MatchCall, route: PartyRoute, backend: MatchBackend, kit: RouteKit): Promise<MatchAnswer> {
+  const code = normalizePartyCode(route.code);
+  if (code === null) return matchRefusal(matchError("not_found", "no such party: a code is 10 letters and digits"));
+  const who = await kit.caller();
+  if (isMatchError(who)) return matchRefusal(who);
+  const answer = (out: PartyAnswer | MatchError): MatchAnswer => partyAnswer(kit, who, route.kind, out, call.wsOrigin);
+  const gone = (out: true | MatchError): MatchAnswer => (out === true ? { status: 204 } : kit.refuse(who, out));
+  if (route.op === "partyJoin") {
+    const req = await kit.body(readPartyJoinRequest);
+    return isMatchError(req) ? matchRefusal(req) : answer(await backend.partyJoin(code, req, who));
+  }
+  const member = readPartyMember(call.url.searchParams);
+  if (isMatchError(member)) return matchRefusal(member);
+  switch (route.op) {
+    case "partyWatch": {
+      const after = readPartyAfter(call.url.searchParams);
+      return isMatchError(after) ? matchRefusal(after) : answer(await backend.partyWatch(code, member, after, who));
+    }
+    case "partyLeave":
+      return gone(await backend.partyLeave(code, member, who));
+    case "partyCancel":
+      return gone(await backend.partyCancel(code, member, who));
+    case "partyStart": {
+      const req = await kit.body(readPartyStartRequest);
+      return isMatchError(req) ? matchRefusal(req) : answer(await backend.partyStart(code, member, req, who));
+    }
+  }
+}
+
+/**
  * Serves one match path. The order is the cheapest refusal first, and nothing is read before it
  * must be: a declared body over the limit (any path: 413 without reading), the caller (its
  * credential), a caller the host remembers told to wait (`rate_limited`, before its body is
@@ -114,27 +206,43 @@ function bodyRefusal(r: Exclude<BoundedBody, { ok: true }>): MatchError {
 export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): Promise<MatchAnswer> {
   const { route, url, devMode } = call;
   const now = call.now ?? Date.now;
-  const declared = declaredTooLarge(call.body.contentLength, MAX_MATCH_BODY_CHARS);
+  const limit = bodyLimitOf(route.op);
+  const declared = declaredTooLarge(call.body.contentLength, limit);
   if (declared && !declared.ok) return matchRefusal(bodyRefusal(declared));
-  const seat = (who: Caller, out: ReservedSeat | MatchError): MatchAnswer => {
-    if (!isMatchError(out)) return { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) };
-    if (out.code === "rate_limited") call.limits?.remember(who.rateKey, out.retryAfterMs ?? 0, now());
-    return matchRefusal(out);
+  const kit: RouteKit = {
+    async caller(roomId) {
+      const who = await call.caller(roomId);
+      if (isMatchError(who)) return who;
+      const wait = call.limits?.waitMs(who.rateKey, now()) ?? 0;
+      return wait > 0 ? matchError("rate_limited", "too many match requests; retry later", Math.max(100, wait)) : who;
+    },
+    async body(read) {
+      const text = await readBoundedBody(call.body, limit);
+      if (!text.ok) return bodyRefusal(text);
+      const parsed = readMatchBody(text.text, limit);
+      return isMatchError(parsed) ? parsed : read(parsed);
+    },
+    refuse(who, err) {
+      if (err.code === "rate_limited") call.limits?.remember(who.rateKey, err.retryAfterMs ?? 0, now());
+      return matchRefusal(err);
+    },
   };
-  /** The caller, unless refused or still told to wait. */
-  const caller = async (roomId?: string): Promise<Caller | MatchError> => {
-    const who = await call.caller(roomId);
-    if (isMatchError(who)) return who;
-    const wait = call.limits?.waitMs(who.rateKey, now()) ?? 0;
-    return wait > 0 ? matchError("rate_limited", "too many match requests; retry later", Math.max(100, wait)) : who;
-  };
-  const body = async <T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError> => {
-    const text = await readBoundedBody(call.body, MAX_MATCH_BODY_CHARS);
-    if (!text.ok) return bodyRefusal(text);
-    const parsed = readMatchBody(text.text);
-    return isMatchError(parsed) ? parsed : read(parsed);
-  };
+  const seat = (who: Caller, out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? kit.refuse(who, out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
   switch (route.op) {
+    case "partyCreate": {
+      const who = await kit.caller();
+      if (isMatchError(who)) return matchRefusal(who);
+      const req = await kit.body(readPartyJoinRequest);
+      if (isMatchError(req)) return matchRefusal(req);
+      const creation = matchOverrides(url.searchParams, devMode);
+      return isMatchError(creation) ? matchRefusal(creation) : partyAnswer(kit, who, route.kind, await backend.partyCreate(req, who, creation), call.wsOrigin);
+    }
+    case "partyJoin":
+    case "partyWatch":
+    case "partyLeave":
+    case "partyStart":
+    case "partyCancel":
+      return serveParty(call, route, backend, kit);
     case "rooms": {
       const q = listingQuery(url.searchParams, devMode);
       if (isMatchError(q)) return matchRefusal(q);
@@ -154,19 +262,19 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
       return (await backend.cancel(route.queueId, who)) ? { status: 204 } : matchRefusal(matchError("not_found", "nothing of yours waits under that queue id"));
     }
     case "joinById": {
-      const who = await caller(route.roomId);
+      const who = await kit.caller(route.roomId);
       return isMatchError(who) ? matchRefusal(who) : seat(who, await backend.joinById(route.roomId, who));
     }
     case "queue": {
-      const who = await caller();
+      const who = await kit.caller();
       if (isMatchError(who)) return matchRefusal(who);
-      const req = await body(readQueueRequest);
+      const req = await kit.body(readQueueRequest);
       return isMatchError(req) ? matchRefusal(req) : seat(who, await backend.queue(req, who));
     }
     case "match": {
-      const who = await caller();
+      const who = await kit.caller();
       if (isMatchError(who)) return matchRefusal(who);
-      const req = await body(readMatchRequest);
+      const req = await kit.body(readMatchRequest);
       if (isMatchError(req)) return matchRefusal(req);
       const creation = matchOverrides(url.searchParams, devMode);
       return isMatchError(creation) ? matchRefusal(creation) : seat(who, await backend.match(req, who, creation));

@@ -1,9 +1,21 @@
 import { matchError, routeMatchPath, type MatchError, type MatchRoute } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { RateLimitMemory, serveMatchRoute, type BodySource, type Caller, type MatchBackend, type MatchCall, type ReservedSeat } from "../../src/match";
+import type { PartyAnswer } from "../../src/match/parties";
 
 const enc = new TextEncoder();
 const SEAT: ReservedSeat = { roomId: "r1", token: "tok", expiresAt: 1, created: false };
+const PARTY: PartyAnswer = { code: "ABCDE12345", member: "m".repeat(22), version: 1, state: "open", members: [], maxSize: 8, expiresAt: 1 };
+const CODE = "ABCDE12345";
+const MEMBER = `?member=${"m".repeat(22)}`;
+/** Every path that takes a body, with its method. */
+const BODY_PATHS = [
+  ["/match/agar", "POST"],
+  ["/match/agar/queue", "POST"],
+  ["/match/agar/party", "POST"],
+  [`/match/agar/party/${CODE}`, "POST"],
+  [`/match/agar/party/${CODE}/start${MEMBER}`, "POST"],
+] as const;
 
 /** A body that records whether anything pulled it. */
 function body(text: string | null, contentLength: string | null = text === null ? null : String(enc.encode(text).length)): BodySource & { pulled: () => number } {
@@ -29,6 +41,11 @@ function body(text: string | null, contentLength: string | null = text === null 
 
 function backend(answer: () => ReservedSeat | MatchError = () => SEAT) {
   const calls: string[] = [];
+  const party = (op: string) => async (): Promise<PartyAnswer | MatchError> => {
+    calls.push(op);
+    const out = answer();
+    return "code" in out && "reason" in out ? out : PARTY;
+  };
   const b: MatchBackend = {
     match: async () => (calls.push("match"), answer()),
     joinById: async () => (calls.push("joinById"), answer()),
@@ -36,6 +53,12 @@ function backend(answer: () => ReservedSeat | MatchError = () => SEAT) {
     cancel: async () => (calls.push("cancel"), true),
     rooms: async () => (calls.push("rooms"), []),
     stats: async () => (calls.push("stats"), []),
+    partyCreate: party("partyCreate"),
+    partyJoin: party("partyJoin"),
+    partyWatch: party("partyWatch"),
+    partyStart: party("partyStart"),
+    partyLeave: async () => (calls.push("partyLeave"), true),
+    partyCancel: async () => (calls.push("partyCancel"), true),
   };
   return { b, calls };
 }
@@ -45,7 +68,7 @@ const alice: Caller = { identity: "alice", verified: true, rateKey: "alice" };
 function call(path: string, method: string, b: BodySource, extra: Partial<MatchCall> = {}, who: Caller | MatchError = alice) {
   const asked = { caller: 0 };
   const c: MatchCall = {
-    route: routeMatchPath(path, method) as MatchRoute,
+    route: routeMatchPath(path.split("?")[0]!, method) as MatchRoute,
     url: new URL(`https://g.example${path}`),
     devMode: false,
     wsOrigin: "wss://g.example",
@@ -58,7 +81,7 @@ function call(path: string, method: string, b: BodySource, extra: Partial<MatchC
 
 describe("serveMatchRoute: cheapest refusal first, nothing read before it must be", () => {
   it("refuses a declared 64 MiB body on any path before the caller is asked or a byte is read", async () => {
-    for (const [path, method] of [["/match/agar", "POST"], ["/match/agar/queue", "POST"], ["/match/agar/r1", "POST"], ["/match/agar/rooms", "GET"]] as const) {
+    for (const [path, method] of [...BODY_PATHS, ["/match/agar/r1", "POST"], ["/match/agar/rooms", "GET"], [`/match/agar/party/${CODE}${MEMBER}`, "GET"]] as const) {
       const big = body("{}", String(64 * 1024 * 1024));
       const { b, calls } = backend();
       const { c, asked } = call(path, method, big);
@@ -67,13 +90,47 @@ describe("serveMatchRoute: cheapest refusal first, nothing read before it must b
     }
   });
 
-  it("reads an endless body without a length only up to the bound, and refuses it 413", async () => {
-    const endless = body(null);
+  it("reads an endless body without a length only up to the bound, and refuses it 413, on every path that takes a body", async () => {
+    for (const [path, method] of BODY_PATHS) {
+      const endless = body(null);
+      const { b, calls } = backend();
+      const { c } = call(path, method, endless);
+      expect(await serveMatchRoute(c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
+      expect(endless.pulled(), path).toBeLessThanOrEqual(5);
+      expect(calls, path).toEqual([]);
+    }
+  });
+
+  it("holds a party's make and join to their own limit (256 characters), its start to a match's", async () => {
+    const name = (n: number) => '{"name":"ann"}' + " ".repeat(n - 14); // n characters, valid JSON
+    for (const path of ["/match/agar/party", `/match/agar/party/${CODE}`]) {
+      const { b, calls } = backend();
+      // Declared over the party's byte bound: refused before a byte is read.
+      const declared = body(name(100), String(257 * 3));
+      expect(await serveMatchRoute(call(path, "POST", declared).c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
+      expect(declared.pulled()).toBe(0);
+      // Declared within it, but the text is longer than the limit.
+      expect(await serveMatchRoute(call(path, "POST", body(name(257))).c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
+      expect(calls).toEqual([]);
+      expect(await serveMatchRoute(call(path, "POST", body(name(256))).c, b), path).toMatchObject({ status: 200 });
+      expect(calls).toHaveLength(1);
+    }
     const { b, calls } = backend();
-    const { c } = call("/match/agar", "POST", endless);
-    expect(await serveMatchRoute(c, b)).toMatchObject({ status: 413, body: { code: "too_large" } });
-    expect(endless.pulled()).toBeLessThanOrEqual(5);
-    expect(calls).toEqual([]);
+    const start = `/match/agar/party/${CODE}/start${MEMBER}`;
+    const big = '{"mode":"joinOrCreate"}' + " ".repeat(1000);
+    expect(await serveMatchRoute(call(start, "POST", body(big)).c, b)).toMatchObject({ status: 200 });
+    expect(await serveMatchRoute(call(start, "POST", body("x".repeat(4097))).c, b)).toMatchObject({ status: 413, body: { code: "too_large" } });
+    expect(calls.filter((op) => op === "partyStart")).toHaveLength(1);
+  });
+
+  it("answers a party request of a caller the matchmaker told to wait from the host's memory, before its body is read", async () => {
+    const limits = new RateLimitMemory();
+    const now = () => 1_000;
+    const { b, calls } = backend(() => matchError("rate_limited", "slow down", 2_000));
+    expect(await serveMatchRoute(call("/match/agar/party", "POST", body("{}"), { limits, now }).c, b)).toMatchObject({ status: 429 });
+    const again = body("{}");
+    expect(await serveMatchRoute(call(`/match/agar/party/${CODE}`, "POST", again, { limits, now }).c, b)).toMatchObject({ status: 429, body: { code: "rate_limited" } });
+    expect([again.pulled(), calls]).toEqual([0, ["partyCreate"]]);
   });
 
   it("refuses a caller without reading its body", async () => {

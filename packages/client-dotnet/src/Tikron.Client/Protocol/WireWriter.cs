@@ -41,7 +41,9 @@ namespace Tikron.Client.Protocol
         /// <summary>An unsigned byte.</summary>
         public WireWriter U8(int v)
         {
-            _buf[Claim(1)] = (byte)v;
+            // Claimed first: C# reads `_buf` before the index, and a claim that grows replaces it.
+            int at = Claim(1);
+            _buf[at] = (byte)v;
             return this;
         }
 
@@ -80,11 +82,10 @@ namespace Tikron.Client.Protocol
         {
             while (v >= 0x80)
             {
-                _buf[Claim(1)] = (byte)((v & 0x7f) | 0x80);
+                U8((int)((v & 0x7f) | 0x80));
                 v >>= 7;
             }
-            _buf[Claim(1)] = (byte)v;
-            return this;
+            return U8((int)v);
         }
 
         /// <summary>A zigzag-encoded signed LEB128 integer.</summary>

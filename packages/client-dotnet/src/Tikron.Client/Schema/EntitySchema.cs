@@ -89,7 +89,7 @@ namespace Tikron.Client.Schema
     }
 
     /// <summary>
-    /// A room's entity schema (and its declared events), the same declaration as the TypeScript
+    /// A room's entity schema (and its declared events and inputs), the same declaration as the TypeScript
     /// <c>defineSchema</c>: types and fields in wire order, and the hash the welcome carries. Generated
     /// game types build one (see docs/csharp.md); <see cref="Hash"/> is computed here from the
     /// canonical text exactly as the server computes it.
@@ -100,11 +100,13 @@ namespace Tikron.Client.Schema
         public IReadOnlyList<EntityType> Types { get; }
         /// <summary>The declared events, or null.</summary>
         public EventSchema? Events { get; }
+        /// <summary>The declared inputs, or null (the game's inputs are then bytes of its own codec).</summary>
+        public InputSchema? Inputs { get; }
         /// <summary>The u32 hash of the declaration (what the welcome's <c>schemaHash</c> must equal).</summary>
         public uint Hash { get; }
 
-        /// <summary>A schema of <paramref name="types"/> (name and fields, in order) and optional events.</summary>
-        public EntitySchema(IReadOnlyList<(string Name, (string Name, Field Field)[] Fields)> types, EventSchema? events = null)
+        /// <summary>A schema of <paramref name="types"/> (name and fields, in order), optional events and optional declared inputs.</summary>
+        public EntitySchema(IReadOnlyList<(string Name, (string Name, Field Field)[] Fields)> types, EventSchema? events = null, InputSchema? inputs = null)
         {
             if (types.Count < 1 || types.Count > 256) throw new ArgumentOutOfRangeException(nameof(types), "1..256 entity types");
             var list = new EntityType[types.Count];
@@ -116,7 +118,10 @@ namespace Tikron.Client.Schema
             }
             Types = list;
             Events = events;
+            Inputs = inputs;
+            // Each appended only when declared, as the TypeScript schema does.
             if (events != null) canonical.Append("|events:").Append(events.Descriptor);
+            if (inputs != null) canonical.Append("|inputs:").Append(inputs.Descriptor);
             Hash = Fnv1a32(canonical.ToString());
         }
 

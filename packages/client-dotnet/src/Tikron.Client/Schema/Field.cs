@@ -24,13 +24,17 @@ namespace Tikron.Client.Schema
         String = 7,
         /// <summary>A map from integer keys to a scalar.</summary>
         Map = 8,
+        /// <summary>A 32-bit float within [min, max], sent whole: declared inputs only.</summary>
+        F32 = 9,
+        /// <summary>A 64-bit float within [min, max], sent whole: declared inputs only.</summary>
+        F64 = 10,
     }
 
     /// <summary>
     /// One declared field, as packages/protocol's <c>Field</c>: its kind, parameters and the canonical
     /// text the schema hash is built from. Build with the static factories, which mirror the
     /// TypeScript DSL (<c>quant</c>, <c>quantAngle</c>, <c>u8</c>, <c>u16</c>, <c>varuint</c>, <c>varint</c>,
-    /// <c>bool</c>, <c>string</c>, <c>map</c>).
+    /// <c>bool</c>, <c>string</c>, <c>map</c>, and for declared inputs <c>f32</c>, <c>f64</c>).
     /// </summary>
     public sealed class Field
     {
@@ -38,9 +42,9 @@ namespace Tikron.Client.Schema
         public FieldCode Code { get; }
         /// <summary>Canonical declaration text, e.g. <c>quant(0,8192,0.0625)</c>.</summary>
         public string Descriptor { get; }
-        /// <summary>quant: lower bound.</summary>
+        /// <summary>quant, f32, f64: lower bound.</summary>
         public double Min { get; }
-        /// <summary>quant: upper bound (inclusive).</summary>
+        /// <summary>quant, f32, f64: upper bound (inclusive).</summary>
         public double Max { get; }
         /// <summary>quant: step; angle: radians per level; integers: 1.</summary>
         public double Step { get; }
@@ -63,8 +67,8 @@ namespace Tikron.Client.Schema
             Value = value;
         }
 
-        /// <summary>True for fields held as one quantized integer (all but string and map).</summary>
-        public bool IsScalar => Code != FieldCode.String && Code != FieldCode.Map;
+        /// <summary>True for fields held as one quantized integer (all but string, map and the input-only floats).</summary>
+        public bool IsScalar => Code < FieldCode.String;
 
         static string N(double v) => JsonValue.FormatNumber(v);
 
@@ -96,6 +100,24 @@ namespace Tikron.Client.Schema
         public static Field VarInt() => new Field(FieldCode.VarInt, "varint", -0x80000000L, 0x7fffffff, 1, 0);
         /// <summary>A boolean.</summary>
         public static Field Bool() => new Field(FieldCode.Bool, "bool", 0, 1, 1, 2);
+
+        /// <summary>
+        /// A number sent whole as a 32-bit float, for declared inputs only: a sender clamps it into
+        /// [min, max], a room refuses NaN, ±Infinity and anything outside. Both bounds must be exact
+        /// 32-bit floats.
+        /// </summary>
+        public static Field F32(double min, double max) => Float(FieldCode.F32, "f32", min, max, (double)(float)min == min && (double)(float)max == max);
+
+        /// <summary>A number sent whole as a 64-bit float within [min, max], for declared inputs only.</summary>
+        public static Field F64(double min, double max) => Float(FieldCode.F64, "f64", min, max, true);
+
+        static Field Float(FieldCode code, string name, double min, double max, bool exact)
+        {
+            string d = $"{name}({N(min)},{N(max)})";
+            if (!(min > double.NegativeInfinity && max > min && max < double.PositiveInfinity && exact))
+                throw new ArgumentOutOfRangeException(nameof(max), d + ": needs finite min < max" + (exact ? "" : ", both exact 32-bit floats"));
+            return new Field(code, d, min, max, 0, 0);
+        }
 
         /// <summary>A string of at most <paramref name="maxLen"/> UTF-16 units.</summary>
         public static Field String(int maxLen)
