@@ -129,6 +129,10 @@ describe("bodies on every body-taking route", () => {
     const routes: [string, () => Promise<Record<string, string>>][] = [
       [`${base}/match/agar`, matchAuth],
       [`${base}/match/agar/queue`, matchAuth],
+      // A party's make, join and start: each body read (bounded) before its code is looked up.
+      [`${base}/match/agar/party`, matchAuth],
+      [`${base}/match/agar/party/ABCDE12345`, matchAuth],
+      [`${base}/match/agar/party/ABCDE12345/start?member=${"m".repeat(22)}`, matchAuth],
       [`${base}/admin/api/rooms/agar/${ROOM}/notice`, async () => ({ authorization: `Bearer ${TOKEN}` })],
     ];
     // Warm the paths first, so the memory reading sees the bodies, not the code compiled for them.
@@ -146,7 +150,10 @@ describe("bodies on every body-taking route", () => {
           expect(refusedUnread(p, 413, BODY), `${url}: ${JSON.stringify(p)}`).toBe(true);
           if (p.status !== 0) expect(p.code).toBe("too_large");
         }
-        expect(probes.some((p) => p.status === 413), url).toBe(true);
+        // The answer itself, where no reset can drop it: a body declared 32 MiB of which no byte is
+        // sent (nothing unread on the connection when it closes) is answered 413 too_large.
+        const declaredOnly = await sendBody(url, { headers: await auth(), declared: BODY, total: 0, timeoutMs: 20_000 });
+        expect(declaredOnly, url).toMatchObject({ status: 413, code: "too_large", written: 0 });
       }
       const hasty = { authorization: `Bearer ${await ticket("hasty", ANY_ROOM)}` };
       let status = 0;
@@ -180,11 +187,16 @@ describe("match-API abuse", () => {
         ["{nope", 400, "bad_request"],
         ["[".repeat(2000) + "]".repeat(2000), 400, "bad_request"],
         [JSON.stringify({ filters: { a: { b: { c: { d: 1 } } } } }), 400, "bad_filter"],
-        [JSON.stringify({ filters: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, i])) }), 413, "too_large"],
+        // 600 keys: over 4,096 characters but within the byte bound (3 × 4,096), so it is read and
+        // answered; a body past the bound is refused unread and its connection closed, which can
+        // drop the answer itself (the bodies test above allows for that; fetch would throw).
+        [JSON.stringify({ filters: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`k${i}`, i])) }), 413, "too_large"],
         [JSON.stringify({ filters: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i])) }), 400, "bad_filter"],
         [JSON.stringify({ mode: "create", options: { name: "x".repeat(5000) } }), 413, "too_large"],
       ];
       for (const [i, [body, status, code]] of cases.entries()) expect(await match("", `bad-${i}`, body), body.slice(0, 30)).toMatchObject({ status, body: { code } });
+      // A party's make and join take at most 256 characters.
+      expect(await match("/party", "bad-party", JSON.stringify({ name: "ann", rating: 1, pad: "x".repeat(300) }))).toMatchObject({ status: 413, body: { code: "too_large" } });
     });
   });
 

@@ -148,10 +148,15 @@ describe("gateway: bodies bounded before they are read", () => {
   const post = (e: ReturnType<typeof env>, path: string, headers: Record<string, string>, stream: ReadableStream<Uint8Array>) =>
     route(e, path, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
 
-  it("refuses a declared 64 MiB body on the match, queue and admin action paths 413 without reading it", async () => {
+  const MEMBER = `?member=${"m".repeat(22)}`;
+  /** Every match path that takes a body: a match, the queue, a party's make, join and start. */
+  const MATCH_BODY_PATHS = ["/match/agar", "/match/agar/queue", "/match/agar/party", "/match/agar/party/ABCDE12345", `/match/agar/party/ABCDE12345/start${MEMBER}`];
+
+  it("refuses a declared 64 MiB body on the match, queue, party and admin action paths 413 without reading it", async () => {
     const e = env();
     const auth = { authorization: `Bearer ${await ticket("alice", ANY_ROOM)}`, "content-length": String(64 * 1024 * 1024) };
-    for (const [path, headers] of [["/match/agar", auth], ["/match/agar/queue", auth], ["/admin/api/rooms/agar/r1/notice", { authorization: `Bearer ${TOKEN}`, "content-length": String(64 * 1024 * 1024) }]] as const) {
+    const paths: [string, Record<string, string>][] = [...MATCH_BODY_PATHS.map((p): [string, Record<string, string>] => [p, auth]), ["/admin/api/rooms/agar/r1/notice", { authorization: `Bearer ${TOKEN}`, "content-length": String(64 * 1024 * 1024) }]];
+    for (const [path, headers] of paths) {
       const b = body(true);
       const res = await post(e, path, headers, b.stream);
       expect(res.status, path).toBe(413);
@@ -163,7 +168,8 @@ describe("gateway: bodies bounded before they are read", () => {
 
   it("reads an endless body without a length only to the bound, cancels it, and refuses it 413", async () => {
     const e = env();
-    for (const [path, auth] of [["/match/agar", `Bearer ${await ticket("alice", ANY_ROOM)}`], ["/admin/api/rooms/agar/r1/kick", `Bearer ${TOKEN}`]] as const) {
+    const alice = `Bearer ${await ticket("alice", ANY_ROOM)}`;
+    for (const [path, auth] of [...MATCH_BODY_PATHS.map((p) => [p, alice] as const), ["/admin/api/rooms/agar/r1/kick", `Bearer ${TOKEN}`] as const]) {
       const b = body(true);
       const res = await post(e, path, { authorization: auth }, b.stream);
       expect(res.status, path).toBe(413);

@@ -50,6 +50,9 @@ describe("bodies on the Node host", () => {
     const routes: [string, Record<string, string>][] = [
       [`${server.httpUrl}/match/agar`, await bearer("b1")],
       [`${server.httpUrl}/match/agar/queue`, await bearer("b2")],
+      [`${server.httpUrl}/match/agar/party`, await bearer("b3")],
+      [`${server.httpUrl}/match/agar/party/ABCDE12345`, await bearer("b4")],
+      [`${server.httpUrl}/match/agar/party/ABCDE12345/start?member=${"m".repeat(22)}`, await bearer("b5")],
       [`${server.httpUrl}/admin/api/rooms/agar/honest/notice`, { authorization: `Bearer ${TOKEN}` }],
     ];
     for (const [url, headers] of routes) {
