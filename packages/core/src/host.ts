@@ -269,7 +269,11 @@ export interface HostedRoom {
   adopt(conn: Connection, ticket: SeatTicket): number;
   /** One message arrived on a socket. Never throws; bad input is answered and counted. */
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void;
-  /** A socket closed (by the peer or the network). */
+  /**
+   * A socket closed (by the peer or the network). A host whose runtime refused a frame over its
+   * own size limit reports code 1009: the room treats it as an oversized frame (counted as
+   * `errors.frame_too_large`, the seat freed, the identity cooling down).
+   */
   closed(connId: number, code: number, reason?: string): void;
   /** The `tk:stats` snapshot. */
   snapshot(): RoomStatsSnapshot;

@@ -25,6 +25,7 @@ export type { StateEncoder, JsonStateSource } from "./stateEncoder";
 export { TickScheduler } from "./tickScheduler";
 export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
+export { HostRefusals, credentialRefusalCause, spendsBudget, REFUSAL_UPGRADE_BURST, REFUSAL_UPGRADE_PER_SEC, type RefusalReport } from "./hostRefusals";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { BusyMeter, BUSY_WINDOW_MS, type BusyReading } from "./busyMeter";
 export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts, type ReservationCounts } from "./roomStats";

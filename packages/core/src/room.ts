@@ -23,7 +23,7 @@ import { GameOutput } from "./room/gameOutput";
 import type { Inbound, InboundInput } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
 import { sendCadence, sendStats } from "./room/replies";
-import { RoomSockets, type RoomParts } from "./room/roomSockets";
+import { MESSAGE_TOO_BIG, RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
 import { SessionTracker } from "./room/sessionTracker";
@@ -310,7 +310,8 @@ export class Room implements HostedRoom {
   }
 
   closed(connId: number, code: number, _reason = ""): void {
-    this.sockets.closed(connId, code);
+    if (code === MESSAGE_TOO_BIG) this.sockets.oversized(connId);
+    else this.sockets.closed(connId, code);
   }
 
   /**

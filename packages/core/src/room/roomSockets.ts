@@ -46,6 +46,9 @@ export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
  * a close does to the socket's seat; and the answers any socket may get whatever it sent:
  * protocol errors, errors in its dialect, and the backpressure verdicts for replies and state.
  */
+/** The WebSocket close code a runtime closes with when it refuses a message over its size limit. */
+export const MESSAGE_TOO_BIG = 1009;
+
 export class RoomSockets {
   private readonly links = new Map<number, ClientLink>();
   private readonly inbound = new InboundReader();
@@ -150,7 +153,7 @@ export class RoomSockets {
     }
   }
 
-  /** A socket closed (by the peer or the network). */
+  /** A socket closed (by the peer or the network; 1009, the runtime's refusal of an oversized frame, is {@link oversized}). */
   closed(connId: number, code: number): void {
     const link = this.links.get(connId);
     if (!link) return;
@@ -162,6 +165,27 @@ export class RoomSockets {
     }
     const seat = link.seat;
     if (seat && seat.link === link) this.d.seatLost(seat, false);
+  }
+
+  /**
+   * A socket the host's runtime closed for a frame over the runtime's own limit, before the room
+   * could see it (close 1009: workerd refuses frames over 32 MiB, the Node host's `ws` those over
+   * `maxPayloadBytes`): the room's verdict on any oversized frame, as if it had seen it —
+   * counted as `frame_too_large`, the seat freed and the identity cooling down.
+   */
+  oversized(connId: number): void {
+    const link = this.links.get(connId);
+    if (!link) return;
+    RoomStats.bump(this.d.stats.errors, "frame_too_large");
+    this.links.delete(connId);
+    this.settled(link);
+    if (!link.closed) {
+      link.closed = true;
+      this.d.sessions.closed(MESSAGE_TOO_BIG);
+      this.d.admission.kicked(link.admissionKey, this.d.clock.now());
+    }
+    const seat = link.seat;
+    if (seat && seat.link === link) this.d.seatLost(seat, true);
   }
 
   /** The room closes a socket: counted, and its seat held or freed by the code (see clientLink.ts). */
