@@ -8,8 +8,8 @@ import type { GameDefinition, GameParams } from "./gameDefinition";
 import type { RoomHooks, RoomInit } from "./host";
 import { Room } from "./room";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
-import type { ListingInit } from "./room/roomListing";
-import type { MatchRecorder } from "./room/matchRecorder";
+import type { ListingInit } from "./match/roomStatus";
+import type { MatchRecorder } from "./replay/matchRecorder";
 import { LogRecorder, type MatchStart } from "./replay/logRecorder";
 import { resolveRecordSpec, type RecordingSink } from "./replay/recording";
 

@@ -1,12 +1,11 @@
 /**
  * `LogRecorder`, the recorder a room's match is written by (the room's seam:
- * room/matchRecorder.ts): each call becomes one record of the match log (matchLog.ts) in one
+ * matchRecorder.ts): each call becomes one record of the match log (matchLog.ts) in one
  * growing buffer, sealed in pieces for the host's {@link RecordingSink}. An input is written as
  * its bytes arrived, with nothing allocated and no JSON (a JSON room's inputs are JSON already).
  */
 import { FrameWriter } from "@tikron/protocol";
-import type { GatedLink, MatchRecorder, RecordedRoom, StreamGateway } from "../room/matchRecorder";
-import type { InboundInput } from "../room/inbound";
+import type { GatedLink, MatchRecorder, RecordedInput, RecordedRoom, StreamGateway } from "./matchRecorder";
 import { HASH_START, hashBytes, hashInt, hashText, tokenStandIn } from "./digest";
 import { HEADER_FRAMES, HEADER_JSON, RecordKind, TIME_ABSOLUTE, TIME_DELTA, writeMatchLogHeader, type MatchLogHeader } from "./matchLog";
 import { DEFAULT_RECORD_SPEC, type MatchSummary, type RecordSpec, type RecordingSink } from "./recording";
@@ -149,7 +148,7 @@ export class LogRecorder implements MatchRecorder {
     this.#text(RecordKind.Restore, loggedCheckpoint(checkpoint, "stand-in"), now);
   }
 
-  inputs(playerId: number, entries: readonly InboundInput[], count: number, now: number): void {
+  inputs(playerId: number, entries: readonly RecordedInput[], count: number, now: number): void {
     if (this.#done) return;
     const w = this.w;
     const at = this.#open(this.#json ? RecordKind.JsonInputs : RecordKind.Inputs, now);

@@ -5,7 +5,7 @@
  * differs is kept (`difference`) and nothing more is compared. Its gate holds a client back, or
  * closes it, where the log says the recorded room did.
  */
-import type { GatedLink, RecordedRoom, StreamGateway } from "../room/matchRecorder";
+import type { GatedLink, RecordedRoom, StreamGateway } from "./matchRecorder";
 import { LogRecorder, type MatchStart } from "./logRecorder";
 import { HEADER_FRAMES, MatchLog, RecordKind, describeRecord, readRecord, type MatchLogHeader, type MatchRecord } from "./matchLog";
 

@@ -4,7 +4,7 @@ import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
 import type { JsonStateSource, StateEncoder } from "../stateEncoder";
 import { sendTo, type ClientLink, type Dialect, type Seat } from "./clientLink";
-import type { MatchRecorder } from "./matchRecorder";
+import type { MatchRecorder } from "../replay/matchRecorder";
 
 /**
  * How a room's state reaches each seat: the one seam between the room's loop (when to flush,

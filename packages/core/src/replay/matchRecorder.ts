@@ -1,5 +1,6 @@
 /**
- * The seam between a room and the recorder of its match (`MatchRecorder`): the few places where
+ * The seam between a room and the recorder of its match (`MatchRecorder`; here, beside the
+ * recorders, so the host's contract names it without reaching into the room's internals): the few places where
  * something reaches the game from outside (a seat taken, held, taken back or freed, inputs, a
  * game message, a tick, a checkpoint restored, a socket adopted), the room's flush (its end, the
  * state messages it sent, the clients it held back) and the room's end. The recorder behind it
@@ -13,7 +14,14 @@
  * imports nothing of the host's contract, which names it.
  */
 import type { Game } from "../game";
-import type { InboundInput } from "./inbound";
+
+/** One input as it reached the room's intake: its seq, and its payload (bytes, or a JSON room's value). */
+export interface RecordedInput {
+  /** Its sequence number, as sent. */
+  readonly seq: number;
+  /** The payload as it arrived. */
+  readonly payload: unknown;
+}
 
 /** What the recorder reads of its room, handed over once when the room is made. */
 export interface RecordedRoom {
@@ -60,7 +68,7 @@ export interface MatchRecorder {
   /** A checkpoint (a `RoomCheckpoint`) is about to be restored into the room (`Room.restoreCheckpoint`). */
   restored(checkpoint: object, now: number): void;
   /** A socket's inputs `entries[0, count)` reached the intake, as they arrived (before any check). */
-  inputs(playerId: number, entries: readonly InboundInput[], count: number, now: number): void;
+  inputs(playerId: number, entries: readonly RecordedInput[], count: number, now: number): void;
   /** A game message is about to reach the game's `onMessage` (its payload's JSON text). */
   message(playerId: number, type: string, json: string, now: number): void;
   /** Tick `k` begins (before the flush it may finish and before any input is applied). */
