@@ -43,6 +43,11 @@ const debug: { model: ReplayModel | null; drawn: ViewedEntity[]; as: number } = 
 
 let model: ReplayModel | null = null;
 let playing = false;
+/**
+ * Where playback stands (room ms). Kept apart from the replay's time, which stops at the last
+ * record it ran: a frame's few ms at 1× may reach no new record, and must still count.
+ */
+let playhead = 0;
 let busy = false;
 let lastFrameAt = 0;
 
@@ -71,6 +76,7 @@ async function load(token: string): Promise<void> {
 
 async function seek(t: number): Promise<void> {
   if (!model || busy) return;
+  playhead = t;
   busy = true;
   try {
     await model.seek(t);
@@ -170,7 +176,7 @@ function drawGraph(frames: readonly TimelineFrame[], time: number): void {
 function loop(now: number): void {
   if (playing && model && !busy) {
     const dt = lastFrameAt ? now - lastFrameAt : 0;
-    const target = model.time + dt * Number(speedSelect.value);
+    const target = playhead + dt * Number(speedSelect.value);
     if (target >= model.duration) {
       playing = false;
       playButton.textContent = "play";

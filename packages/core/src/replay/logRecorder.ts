@@ -205,7 +205,9 @@ export class LogRecorder implements MatchRecorder {
     if (this.#done) return;
     const t = now - this.#epoch;
     if (this.checkpointDue(t)) this.#text(RecordKind.Checkpoint, loggedCheckpoint(this.room!.checkpoint(), "none"), now);
-    if (!this.#done && t - this.#lastSealAt >= CHUNK_MS) this.#seal(t);
+    // A turn-based room seals after every flush: its flushes are its moves, few and far apart,
+    // and its object may hibernate between two of them, losing what was not sealed.
+    if (!this.#done && (t - this.#lastSealAt >= CHUNK_MS || !this.room!.game.ticking)) this.#seal(t);
   }
 
   /**

@@ -44,7 +44,8 @@ export interface RecordingSink {
   /**
    * The next piece of the match's log, in order from 0 (the first begins with the header): the
    * log is their concatenation. Pieces are sealed every few seconds of room time and past a
-   * size, so a crash loses at most the last few seconds of a match.
+   * size (a turn-based room's after every flush), so a crash loses at most the last few seconds
+   * of a match.
    */
   chunk(matchId: string, index: number, bytes: Uint8Array): void;
   /** The match ended (every piece was handed over before this); a match with no player may be dropped. */
