@@ -1,8 +1,9 @@
 import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
 import { TICKET_REFUSAL_TEXT, verifyRoomTicket } from "@tikron/core/ticket";
-import { readCredential } from "@tikron/core/auth";
+import { playerClaimsOf, readCredential } from "@tikron/core/auth";
 import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
+import type { PlayerClaims } from "@tikron/core";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
@@ -198,6 +199,8 @@ export async function routeGatewayRequest(
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
   let playerId: string | undefined;
+  /** The claims verified with `playerId` (a sign-in JWT's): the seat's player gets them. */
+  let claims: PlayerClaims | undefined;
   let reservation: string | undefined;
   /** The credential the join carries (a ticket or a JWT), remembered when the room refuses it. */
   let credential: string | null = null;
@@ -233,6 +236,7 @@ export async function routeGatewayRequest(
       return refuse(request, verdict.status, verdict.message, CloseCode.unauthorized);
     }
     playerId = verdict.identity ?? undefined;
+    claims = playerClaimsOf(verdict);
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return text(426, "expected a WebSocket upgrade");
     }
@@ -268,6 +272,7 @@ export async function routeGatewayRequest(
     options: overrides.options,
     params: overrides.params,
     ...(playerId !== undefined ? { playerId } : {}),
+    ...(claims !== undefined && Object.keys(claims).length > 0 ? { claims } : {}),
     ...(address !== undefined ? { address } : {}),
     ...(reservation !== undefined ? { reservation } : {}),
   };

@@ -71,6 +71,7 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
         caller: async (roomId) =>
           callerOfVerdict(await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]), admissionAddress(request.headers.get("CF-Connecting-IP")), "gateway"),
         body: () => request.text(),
+        joinOptions: def.joinOptions,
       },
       backend,
     );

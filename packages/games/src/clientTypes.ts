@@ -1,4 +1,4 @@
-import { defineGameTypes, jsonDialect } from "@tikron/protocol";
+import { defineGameTypes, defineMessages, jsonDialect } from "@tikron/protocol";
 import { encodeAgarInput, type AgarInput } from "./agar/agarInput";
 import { agarSchema } from "./agar/agarSchema";
 import { encodeFpsMove, encodeFpsShot, type FpsInput } from "./fps/fpsInput";
@@ -6,6 +6,7 @@ import { fpsSchema } from "./fps/fpsSchema";
 import { encodeMovementInput, type MovementInput } from "./movement/movementInput";
 import { movementSchema } from "./movement/movementSchema";
 import type { TttInput } from "./ttt/tttInput";
+import { tttJoinOptions, type TttMessages } from "./ttt/tttJoin";
 import type { TttView } from "./ttt/tttView";
 
 /*
@@ -34,5 +35,8 @@ export const fpsTypes = defineGameTypes<FpsInput>()({
   encodeInput: (input, w) => (input.kind === "move" ? encodeFpsMove(w, input) : encodeFpsShot(w, input)),
 });
 
-/** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
-export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect });
+/**
+ * `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}; the mark
+ * a player asks for as its join option, and `whoami` (the room's record of the player).
+ */
+export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect, joinOptions: tttJoinOptions, messages: defineMessages<TttMessages>() });

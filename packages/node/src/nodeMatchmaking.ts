@@ -96,6 +96,7 @@ export class NodeMatchmaking {
         caller: async (roomId) =>
           callerOfVerdict(await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true), admissionAddress(req.socket.remoteAddress), "host"),
         body: readBody,
+        joinOptions: this.d.games[kind]?.joinOptions,
       },
       inProcess(mm),
     );

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { BusyMeter, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type PlayerClaims, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, MAX_ADMIN_BODY_CHARS, MAX_MATCH_BODY_CHARS, isAdminPath, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
-import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
+import { SIGN_IN_RETRY_MS, playerClaimsOf } from "@tikron/core/auth";
 import { NodeIdentity } from "./nodeIdentity";
 import { NodeAdmin } from "./nodeAdmin";
 import { adminAuthFromEnv } from "@tikron/core/admin";
@@ -89,6 +89,13 @@ interface HostedRoom {
   sockets: Set<WebSocket>;
   /** The room's own time (its `tk:stats` `busy`). */
   busy: BusyMeter;
+}
+
+/** Who a verified join is: its identity, the reservation it names, the claims verified with it. */
+interface JoinSeat {
+  identity: string;
+  reservation: string | undefined;
+  claims?: PlayerClaims | undefined;
 }
 
 function send(res: ServerResponse, r: HostReply): void {
@@ -227,7 +234,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse(CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots || route.abort) return refuse(CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
-    const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
+    const upgrade = (seat: JoinSeat | null): void => {
       if (closing) return refuse(CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
@@ -240,7 +247,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
       identity.caller(req, route.kind, route.roomId, false).then(
         (v) => {
-          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined });
+          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined, claims: playerClaimsOf(v) });
           if (v.reason === "jwks_unavailable") return refuse(CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
           return refuse(v.reason === "unconfigured" ? CloseCode.unavailable : CloseCode.unauthorized, v.message);
         },
@@ -255,9 +262,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string | undefined } | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat | null): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation);
+    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation, seat?.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;

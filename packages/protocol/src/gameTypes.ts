@@ -1,6 +1,7 @@
 import type { BinaryWriter } from "./binaryWriter";
 import { binaryDialect, type ClientDialect, type JsonDialect } from "./clientDialects";
 import type { ClientView } from "./delta/clientView";
+import type { JoinOptionFields, JoinOptionsDecl, JoinOptionsInput, PlayerOptions } from "./joinOptions";
 import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
 
@@ -39,6 +40,11 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}, N = {}
   readonly messageTypes?: M;
   /** Type carrier only, never set: the notice map `N`. */
   readonly noticeTypes?: N;
+  /**
+   * The join options the game declares (`defineJoinOptions`): what a player may choose when
+   * joining, checked by the room before a seat is taken. Absent: the game takes none.
+   */
+  readonly joinOptions?: JoinOptionsDecl;
 }
 
 /** Any {@link GameTypes}: the constraint of functions generic over a game. */
@@ -133,6 +139,17 @@ export type Notice<N> = {
   };
 }[keyof N & string];
 
+/** A declaration's join options, typed (what {@link defineGameTypes} returns besides its {@link GameTypes}). */
+export interface JoinOptionsCarrier<F extends JoinOptionFields> {
+  /** The declared join options (see {@link GameTypes.joinOptions}). */
+  readonly joinOptions?: JoinOptionsDecl<F>;
+}
+
+/** What a client of game declaration `G` may send as its join options (every option optional; `{}` when it declares none). */
+export type JoinOptionsOf<G> = G extends { readonly joinOptions?: JoinOptionsDecl<infer F> } ? JoinOptionsInput<F> : never;
+/** What the game of declaration `G` gets as `Player.options`: checked, defaults filled in. */
+export type PlayerOptionsOf<G> = G extends { readonly joinOptions?: JoinOptionsDecl<infer F> } ? PlayerOptions<F> : never;
+
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;
 /** The event type of game declaration `G`. */
@@ -141,7 +158,7 @@ export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, 
 export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S, any, any> ? S : never;
 
 /** What {@link defineGameTypes} takes for a binary room with an entity schema. */
-export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}> {
+export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}, J extends JoinOptionFields = {}> {
   /** The room kind. */
   kind: string;
   /** The room's entity schema (and its declared events); the client state is its {@link ClientView}. */
@@ -158,10 +175,12 @@ export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends Ev
   messages?: MessageTypes<M>;
   /** The game's notices, as types ({@link defineNotices}). */
   notices?: NoticeTypes<N>;
+  /** The game's join options ({@link defineJoinOptions}); the same constant as its `GameDefinition.joinOptions`. */
+  joinOptions?: JoinOptionsDecl<J>;
 }
 
 /** What {@link defineGameTypes} takes for a JSON text-mode room. */
-export interface JsonGameSpec<I, E, M = {}, N = {}> {
+export interface JsonGameSpec<I, E, M = {}, N = {}, J extends JoinOptionFields = {}> {
   /** The room kind. */
   kind: string;
   /**
@@ -177,6 +196,8 @@ export interface JsonGameSpec<I, E, M = {}, N = {}> {
   messages?: MessageTypes<M>;
   /** The game's notices, as types ({@link defineNotices}). */
   notices?: NoticeTypes<N>;
+  /** The game's join options ({@link defineJoinOptions}); the same constant as its `GameDefinition.joinOptions`. */
+  joinOptions?: JoinOptionsDecl<J>;
 }
 
 /**
@@ -187,11 +208,11 @@ export interface JsonGameSpec<I, E, M = {}, N = {}> {
  */
 export interface GameTypesBuilder<I, E, S> {
   /** A binary room with an entity schema. */
-  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}>(
-    spec: BinaryGameSpec<I, E, D, M, V, N>,
-  ): GameTypes<I, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N>;
+  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}, J extends JoinOptionFields = {}>(
+    spec: BinaryGameSpec<I, E, D, M, V, N, J>,
+  ): GameTypes<I, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N> & JoinOptionsCarrier<J>;
   /** A JSON text-mode room. */
-  <M extends MessageShapes<M> = {}, N = {}>(spec: JsonGameSpec<I, E, M, N>): GameTypes<I, E, S, M, N>;
+  <M extends MessageShapes<M> = {}, N = {}, J extends JoinOptionFields = {}>(spec: JsonGameSpec<I, E, M, N, J>): GameTypes<I, E, S, M, N> & JoinOptionsCarrier<J>;
 }
 
 const passThrough = (v: unknown): unknown => v;
@@ -220,22 +241,21 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
 export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I, E, S> {
   return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
     if ("schema" in spec) {
+      // The spec's own fields (kind, schema, encodeInput, joinOptions; messages and notices are
+      // empty carriers) as they are.
       return {
-        kind: spec.kind,
-        schema: spec.schema,
+        ...spec,
         json: false,
         dialect: binaryDialect,
-        encodeInput: spec.encodeInput,
         decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>) as (body: unknown) => E | null,
       };
     }
-    const encode = spec.encodeInput;
     return {
-      kind: spec.kind,
+      ...spec,
       schema: null,
       json: true,
       dialect: spec.json,
-      encodeInput: encode ? (input: I) => encode(input) : passThrough,
+      encodeInput: spec.encodeInput ?? passThrough,
       decodeEvent: (spec.decodeEvent ?? passThrough) as (body: unknown) => E | null,
     };
   }) as GameTypesBuilder<I, E, S>;

@@ -8,6 +8,7 @@
 import type { JWTPayload } from "jose";
 import { TICKET_REFUSAL_TEXT, verifyRoomTicket, type RoomTicketClaims, type TicketRefusal } from "../ticket";
 import type { JwtRefusal, JwtVerifier } from "./jwtVerifier";
+import type { PlayerClaims } from "../player";
 
 /** The part of a `Headers` object {@link identify} reads. */
 export interface HeadersLike {
@@ -77,6 +78,8 @@ export type IdentityVerdict =
       identity: string;
       /** The token's verified claims. */
       claims: JWTPayload;
+      /** The claims handed to games in the player's record (the configuration's `claims`, bounded). */
+      playerClaims: PlayerClaims;
       /** The token itself (hosts remember refused ones). */
       credential: string;
     }
@@ -136,7 +139,7 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
   }
   if (credential?.kind === "jwt" && options.jwt) {
     const verdict = await options.jwt.verify(credential.value);
-    if (verdict.ok) return { ok: true, via: "jwt", identity: verdict.identity, claims: verdict.claims, credential: credential.value };
+    if (verdict.ok) return { ok: true, via: "jwt", identity: verdict.identity, claims: verdict.claims, playerClaims: verdict.playerClaims, credential: credential.value };
     return refuse("jwt", verdict.reason, verdict.reason === "missing" ? missingText(options) : JWT_TEXT[verdict.reason], verdict.detail);
   }
   const detail = credential ? `${credential.kind === "ticket" ? "room tickets are" : "sign-in tokens are"} not accepted here` : undefined;
@@ -214,4 +217,12 @@ function missingText(options: IdentifyOptions): string {
 function refuse(via: "ticket" | "jwt" | null, reason: IdentityRefusal, message: string, detail?: string): IdentityVerdict {
   const status = reason === "missing" ? 401 : reason === "jwks_unavailable" ? 503 : 403;
   return detail === undefined ? { ok: false, via, reason, status, message } : { ok: false, via, reason, status, message, detail };
+}
+
+/**
+ * The claims a verified caller's seat hands its game (`Player.claims`): a sign-in JWT's, as the
+ * configuration names them; none for a room ticket or an anonymous caller.
+ */
+export function playerClaimsOf(verdict: CallerVerdict): PlayerClaims | undefined {
+  return verdict.ok && verdict.via === "jwt" ? verdict.playerClaims : undefined;
 }

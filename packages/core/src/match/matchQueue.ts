@@ -1,3 +1,4 @@
+import type { PlayerClaims } from "../player";
 import type { QueueSpec } from "./matchmakingSpec";
 
 /** One player waiting in a queue. */
@@ -10,6 +11,8 @@ export interface QueueEntry {
   rating: number;
   /** When it joined the queue (matchmaker clock). */
   enqueuedAt: number;
+  /** The sign-in claims the player was verified with (its seat's player gets them). */
+  claims?: PlayerClaims;
 }
 
 /** The rating window of a player who has waited `waitedMs`. */

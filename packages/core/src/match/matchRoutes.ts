@@ -5,7 +5,23 @@
  * and the body, and a {@link MatchBackend} (the Node host: a `Matchmaker` in process; Cloudflare:
  * the kind's matchmaker objects by RPC, shard by shard), then writes the {@link MatchAnswer} out.
  */
-import { MATCH_ERROR_STATUS, MAX_MATCH_BODY_CHARS, isMatchError, matchError, readMatchRequest, readQueueRequest, type MatchError, type MatchFilters, type MatchRequest, type MatchRoute, type QueueRequest, type RoomListing } from "@tikron/protocol";
+import {
+  MATCH_ERROR_STATUS,
+  MAX_MATCH_BODY_CHARS,
+  checkJoinOptionsValue,
+  isMatchError,
+  matchError,
+  readJoinByIdRequest,
+  readMatchRequest,
+  readQueueRequest,
+  type JoinOptionsDecl,
+  type MatchError,
+  type MatchFilters,
+  type MatchRequest,
+  type MatchRoute,
+  type QueueRequest,
+  type RoomListing,
+} from "@tikron/protocol";
 import { SIGN_IN_RETRY_MS, type CallerVerdict } from "../auth/identify";
 import { anonymousIdentity, listingQuery, matchOverrides, seatReservationOf } from "./matchHttp";
 import type { Caller, ReservedSeat } from "./matchmaker";
@@ -53,6 +69,11 @@ export interface MatchCall {
   caller(roomId?: string): Promise<Caller | MatchError>;
   /** The request body as text. */
   body(): Promise<string>;
+  /**
+   * The kind's join options (its `GameDefinition.joinOptions`): a request's `joinOptions` are
+   * checked against them before any seat is reserved. Absent: the kind takes none.
+   */
+  joinOptions?: JoinOptionsDecl | undefined;
 }
 
 /** The answer to a refused match request: its status, the error as JSON, a `retry-after` when it says to wait. */
@@ -69,6 +90,7 @@ export function matchRefusal(err: MatchError): MatchAnswer {
  */
 export function callerOfVerdict(verdict: CallerVerdict, address: string | undefined, host: string): Caller | MatchError {
   if (verdict.ok) {
+    if (verdict.via === "jwt") return { identity: verdict.identity, verified: true, rateKey: verdict.identity, claims: verdict.playerClaims };
     if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
     return { identity: anonymousIdentity(), verified: false, rateKey: address };
   }
@@ -97,9 +119,14 @@ export function readMatchBody(text: string): unknown {
 export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): Promise<MatchAnswer> {
   const { route, url, devMode } = call;
   const seat = (out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? matchRefusal(out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
-  const body = async <T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError> => {
+  // The player's join options are checked with the body, before the backend reserves anything:
+  // a join the room would refuse leaves no reservation behind.
+  const body = async <T extends { joinOptions?: unknown }>(read: (v: unknown) => T | MatchError): Promise<T | MatchError> => {
     const parsed = readMatchBody(await call.body());
-    return isMatchError(parsed) ? parsed : read(parsed);
+    const req = isMatchError(parsed) ? parsed : read(parsed);
+    if (isMatchError(req)) return req;
+    const checked = checkJoinOptionsValue(call.joinOptions, req.joinOptions);
+    return checked.ok ? req : matchError("bad_request", checked.reason);
   };
   switch (route.op) {
     case "rooms": {
@@ -122,7 +149,9 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
     }
     case "joinById": {
       const who = await call.caller(route.roomId);
-      return isMatchError(who) ? matchRefusal(who) : seat(await backend.joinById(route.roomId, who));
+      if (isMatchError(who)) return matchRefusal(who);
+      const req = await body(readJoinByIdRequest);
+      return isMatchError(req) ? matchRefusal(req) : seat(await backend.joinById(route.roomId, who));
     }
     case "queue": {
       const who = await call.caller();

@@ -18,6 +18,7 @@ import type { ResolvedMatchmaking } from "./matchmakingSpec";
 import { RoomDirectory, type DirectoryEntry } from "./roomDirectory";
 import { toListing, type RoomStatus } from "./roomStatus";
 import { NO_OVERRIDES, type RoomCreation, type RoomPort, type SeatRequest } from "./roomPort";
+import type { PlayerClaims } from "../player";
 
 /** Who is asking: the identity a seat is bound to, and the key its requests are limited by. */
 export interface Caller {
@@ -27,6 +28,8 @@ export interface Caller {
   verified: boolean;
   /** The key requests are rate-limited by (identity or address); undefined: not limited. */
   rateKey?: string;
+  /** The sign-in claims verified with the identity (a JWT's, as the deployment names them): its seat's player gets them. */
+  claims?: PlayerClaims;
 }
 
 /** A seat a matchmaker reserved: what a host turns into a `SeatReservation` answer. */
@@ -231,7 +234,7 @@ export class Matchmaker {
     const limited = this.rateLimited(who, started);
     if (limited) return Promise.resolve(this.refuse(limited));
     return new Promise((resolve) => {
-      const entry: QueueEntry = { queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started };
+      const entry: QueueEntry = { queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started, ...(who.claims ? { claims: who.claims } : {}) };
       const replaced = queue.add(entry);
       if (replaced) this.settleQueued(replaced.queueId, matchError("cancelled", "replaced by a newer queue request"));
       this.queueAnswers.set(req.queueId, (answer) => {
@@ -332,7 +335,7 @@ export class Matchmaker {
    */
   private async reserveIn(e: DirectoryEntry, callers: readonly Caller[], byId: boolean, create?: SeatRequest["create"]): Promise<HeldSeats | MatchError> {
     const roomId = e.status.roomId;
-    const seats = callers.map((c) => ({ reservationId: this.host.newReservationId(), identity: c.identity }));
+    const seats = callers.map((c) => ({ reservationId: this.host.newReservationId(), identity: c.identity, ...(c.claims ? { claims: c.claims } : {}) }));
     const req: SeatRequest = { roomId, seats, ttlMs: this.spec.reservationTtlMs, byId, ...(create ? { create } : {}) };
     e.inflight += seats.length;
     let answer;
@@ -401,7 +404,7 @@ export class Matchmaker {
 
   /** A new private room for a whole group, every seat reserved in one request. */
   private async seatGroup(group: QueueEntry[]): Promise<void> {
-    const callers = group.map((e) => ({ identity: e.identity, verified: true }));
+    const callers = group.map((e): Caller => ({ identity: e.identity, verified: true, ...(e.claims ? { claims: e.claims } : {}) }));
     const held = await this.create({ filters: {}, options: {}, private: true }, callers, NO_OVERRIDES);
     if (isMatchError(held)) {
       for (const e of group) this.settleQueued(e.queueId, held.code === "unavailable" ? held : matchError("unavailable", held.reason, 500));

@@ -29,6 +29,7 @@ describe("JWT sign-in configuration", () => {
       identityPrefix: "jwt:",
       algorithms: ["RS256", "ES256", "EdDSA"],
       clockSkewSeconds: 60,
+      claims: [],
     });
   });
 
