@@ -23,6 +23,8 @@ export interface PageParams {
    * `?match=private` (a new private room others join by its id); null: the room named by `room`.
    */
   match: "now" | "private" | null;
+  /** The player's join options: tic-tac-toe's `?mark=X` or `?mark=O` (the seat it asks for); null for none. */
+  joinOptions: { mark: "X" | "O" } | null;
   /** Problems found in the URL, shown on the page rather than thrown. */
   problems: string[];
 }
@@ -67,6 +69,10 @@ export function readPageParams(search: string, origin: string, random: () => num
   const match = matchText === "now" || matchText === "private" ? matchText : null;
   if (matchText !== null && match === null) problems.push(`unknown match "${matchText.slice(0, 20)}" (use now or private)`);
 
+  const markText = q.get("mark");
+  const mark = markText === "X" || markText === "O" ? markText : null;
+  if (markText !== null && (mark === null || game !== "ttt-json")) problems.push(`mark "${markText.slice(0, 8)}" is tic-tac-toe's X or O; ignored`);
+
   const server = (q.get("server") ?? origin).replace(/\/+$/, "");
-  return { game, room, name, server, net, overrides: pickOverrides(q), match, problems };
+  return { game, room, name, server, net, overrides: pickOverrides(q), match, joinOptions: mark !== null && game === "ttt-json" ? { mark } : null, problems };
 }

@@ -139,9 +139,10 @@ export class MatchClient {
    * answer's `reservation` and `roomId` to `connect`): a match (`mode`, `filters`, …) or a room
    * by id (`{roomId}`). The seat is held for the game's reservation lifetime (10 s by default).
    */
-  reserve(kind: string, request: (MatchOptions & { mode?: MatchMode }) | { roomId: string }): Promise<SeatReservation> {
+  reserve(kind: string, request: ((MatchOptions & { mode?: MatchMode }) | { roomId: string }) & { joinOptions?: object }): Promise<SeatReservation> {
     const path = "roomId" in request ? `/room/${encodeURIComponent(request.roomId)}` : "";
-    return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", "roomId" in request ? {} : request) as Promise<SeatReservation>;
+    // A join by id reads only the join options of its body.
+    return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", request) as Promise<SeatReservation>;
   }
 
   /** Public, unlocked rooms of `kind` with a free seat, fullest first; `filters` on their metadata. */
@@ -159,13 +160,19 @@ export class MatchClient {
     return this.#join(game, "", () => ({ mode, filters, options: create, private: priv }), join as JoinOptions<G>);
   }
 
-  /** Match (`POST /match/<kind><path>`), join with the seat; match again when the room refuses the join. */
-  async #join<G extends AnyGameTypes | string>(game: G, path: string, body: () => unknown, options: JoinOptions<G> | undefined): Promise<ConnectionOf<G>> {
+  /**
+   * Match (`POST /match/<kind><path>`), join with the seat; match again when the room refuses the
+   * join. The player's join options go in the request too (the matchmaker refuses ones the room
+   * would, `bad_request`, before it reserves anything) and in the connection's hellos.
+   */
+  async #join<G extends AnyGameTypes | string>(game: G, path: string, body: () => object, options: JoinOptions<G> | undefined): Promise<ConnectionOf<G>> {
     const kind = kindOf(game);
+    // Left out of the body (JSON.stringify drops undefined) when there are none.
+    const joinOptions = (options as { joinOptions?: object } | undefined)?.joinOptions;
     let last: unknown;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       try {
-        const seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation;
+        const seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", { ...body(), joinOptions })) as SeatReservation;
         const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
           ...(options as object),
           ...(typeof game === "string" ? { kind } : { game }),

@@ -1,7 +1,7 @@
 import type { BinaryWriter } from "./binaryWriter";
 import { binaryDialect, type ClientDialect, type JsonDialect } from "./clientDialects";
 import type { ClientView } from "./delta/clientView";
-import type { JoinOptionFields, JoinOptionsDecl, JoinOptionsInput, PlayerOptions } from "./joinOptions";
+import type { JoinOptionFields, JoinOptionsDecl, JoinOptionsInput, JoinOptionValue, JoinOptionValues, PlayerOptions } from "./joinOptions";
 import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
 
@@ -139,16 +139,30 @@ export type Notice<N> = {
   };
 }[keyof N & string];
 
-/** A declaration's join options, typed (what {@link defineGameTypes} returns besides its {@link GameTypes}). */
+/**
+ * A declaration's join options as a type (what {@link defineGameTypes} returns besides its
+ * {@link GameTypes}): the declared fields, carried for {@link JoinOptionsOf} and
+ * {@link PlayerOptionsOf}. Nothing at run time (the declaration itself is `joinOptions`).
+ */
 export interface JoinOptionsCarrier<F extends JoinOptionFields> {
-  /** The declared join options (see {@link GameTypes.joinOptions}). */
-  readonly joinOptions?: JoinOptionsDecl<F>;
+  /** Type carrier only, never set: the declared join option fields. */
+  readonly joinOptionFields?: F;
 }
 
-/** What a client of game declaration `G` may send as its join options (every option optional; `{}` when it declares none). */
-export type JoinOptionsOf<G> = G extends { readonly joinOptions?: JoinOptionsDecl<infer F> } ? JoinOptionsInput<F> : never;
+/**
+ * What a client of game declaration `G` may send as its join options: every declared option,
+ * each optional (`{}` when the game declares none); any options for a declaration not made by
+ * {@link defineGameTypes}.
+ */
+export type JoinOptionsOf<G> = G extends { readonly joinOptionFields?: infer F }
+  ? unknown extends F
+    ? Record<string, JoinOptionValue>
+    : [keyof F] extends [never]
+      ? Record<string, never>
+      : JoinOptionsInput<F>
+  : Record<string, JoinOptionValue>;
 /** What the game of declaration `G` gets as `Player.options`: checked, defaults filled in. */
-export type PlayerOptionsOf<G> = G extends { readonly joinOptions?: JoinOptionsDecl<infer F> } ? PlayerOptions<F> : never;
+export type PlayerOptionsOf<G> = G extends { readonly joinOptionFields?: infer F } ? (unknown extends F ? JoinOptionValues : PlayerOptions<F>) : JoinOptionValues;
 
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;

@@ -65,7 +65,7 @@ type ValueOf<O> = O extends JoinOption<infer T> ? T : never;
 type Defaulted<F> = { [K in keyof F]: F[K] extends { readonly default: JoinOptionValue } ? K : never }[keyof F];
 
 /** What a client may send for declaration fields `F`: every option may be left out. */
-export type JoinOptionsInput<F> = { [K in keyof F]?: ValueOf<F[K]> };
+export type JoinOptionsInput<F> = { -readonly [K in keyof F]?: ValueOf<F[K]> };
 
 /**
  * What the game gets for declaration fields `F` (`Player.options`): checked, with the defaults

@@ -91,6 +91,8 @@ export function matchRefusal(err: MatchError): MatchAnswer {
 export function callerOfVerdict(verdict: CallerVerdict, address: string | undefined, host: string): Caller | MatchError {
   if (verdict.ok) {
     if (verdict.via === "jwt") return { identity: verdict.identity, verified: true, rateKey: verdict.identity, claims: verdict.playerClaims };
+    // A guest (a DEV_MODE caller's own key) is limited by its address: keys cost nothing to make.
+    if (verdict.via === null && verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: address };
     if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
     return { identity: anonymousIdentity(), verified: false, rateKey: address };
   }

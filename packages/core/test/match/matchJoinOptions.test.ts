@@ -1,0 +1,66 @@
+/**
+ * A match request's join options are checked against the kind's declaration before the
+ * matchmaker is asked for anything: a join the room would refuse leaves no reservation behind.
+ * The claims of a sign-in JWT go with the caller to the seat's reservation.
+ */
+import { defineJoinOptions, joinOption, routeMatchPath, type MatchRoute } from "@tikron/protocol";
+import { describe, expect, it } from "vitest";
+import { callerOfVerdict, serveMatchRoute, type MatchBackend, type MatchCall } from "../../src/match";
+
+const options = defineJoinOptions({ mark: joinOption.oneOf(["X", "O"]) });
+
+function backend(): MatchBackend & { calls: string[] } {
+  const calls: string[] = [];
+  const seat = async () => ({ roomId: "r1", token: "tok", expiresAt: 0, created: false });
+  return {
+    calls,
+    match: async (...a) => (calls.push(`match ${JSON.stringify(a[0])}`), seat()),
+    joinById: async (roomId) => (calls.push(`joinById ${roomId}`), seat()),
+    queue: async () => (calls.push("queue"), seat()),
+    cancel: async () => false,
+    rooms: async () => [],
+    stats: async () => ({}),
+  };
+}
+
+function call(path: string, body: unknown): MatchCall {
+  return {
+    route: routeMatchPath(path, "POST") as MatchRoute,
+    url: new URL(`http://h${path}`),
+    devMode: true,
+    wsOrigin: "ws://h",
+    caller: async () => ({ identity: "jwt:ann", verified: true, rateKey: "jwt:ann" }),
+    body: async () => (body === undefined ? "" : JSON.stringify(body)),
+    joinOptions: options,
+  };
+}
+
+describe("match requests' join options", () => {
+  for (const [path, body] of [
+    ["/match/ttt-json", { mode: "joinOrCreate", joinOptions: { mark: "Z" } }],
+    ["/match/ttt-json/room/r1", { joinOptions: { mark: "Z" } }],
+    ["/match/ttt-json/queue", { rating: 1000, queueId: "q1", joinOptions: { mark: "Z" } }],
+    ["/match/ttt-json", { joinOptions: { colour: "red" } }],
+  ] as const) {
+    it(`${path} with ${JSON.stringify(body.joinOptions)}: 400 bad_request naming the option, and nothing reserved`, async () => {
+      const b = backend();
+      const answer = await serveMatchRoute(call(path, body), b);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: "bad_request", reason: expect.stringContaining(Object.keys(body.joinOptions)[0]!) });
+      expect(b.calls).toEqual([]);
+    });
+  }
+
+  it("valid (or no) join options go on to the matchmaker", async () => {
+    const b = backend();
+    expect((await serveMatchRoute(call("/match/ttt-json", { joinOptions: { mark: "X" } }), b)).status).toBe(200);
+    expect((await serveMatchRoute(call("/match/ttt-json/room/r1", undefined), b)).status).toBe(200);
+    expect((await serveMatchRoute(call("/match/ttt-json/queue", { rating: 1, queueId: "q2" }), b)).status).toBe(200);
+    expect(b.calls).toHaveLength(3);
+  });
+
+  it("a sign-in JWT's claims go with its caller; a guest is limited by its address", () => {
+    expect(callerOfVerdict({ ok: true, via: "jwt", identity: "jwt:ann", claims: {}, playerClaims: { name: "Ann" }, credential: "t" }, "1.2.3.4", "host")).toEqual({ identity: "jwt:ann", verified: true, rateKey: "jwt:ann", claims: { name: "Ann" } });
+    expect(callerOfVerdict({ ok: true, via: null, identity: "guest-abc" }, "1.2.3.4", "host")).toEqual({ identity: "guest-abc", verified: true, rateKey: "1.2.3.4" });
+  });
+});
