@@ -154,7 +154,10 @@ export interface JoinOptionsCarrier<F extends JoinOptionFields> {
  * each optional (`{}` when the game declares none); any options for a declaration not made by
  * {@link defineGameTypes}.
  */
-export type JoinOptionsOf<G> = G extends { readonly joinOptionFields?: infer F }
+export type JoinOptionsOf<G> = G extends {
+  /** The declared fields ({@link JoinOptionsCarrier}). */
+  readonly joinOptionFields?: infer F;
+}
   ? unknown extends F
     ? Record<string, JoinOptionValue>
     : [keyof F] extends [never]
@@ -162,7 +165,14 @@ export type JoinOptionsOf<G> = G extends { readonly joinOptionFields?: infer F }
       : JoinOptionsInput<F>
   : Record<string, JoinOptionValue>;
 /** What the game of declaration `G` gets as `Player.options`: checked, defaults filled in. */
-export type PlayerOptionsOf<G> = G extends { readonly joinOptionFields?: infer F } ? (unknown extends F ? JoinOptionValues : PlayerOptions<F>) : JoinOptionValues;
+export type PlayerOptionsOf<G> = G extends {
+  /** The declared fields ({@link JoinOptionsCarrier}). */
+  readonly joinOptionFields?: infer F;
+}
+  ? unknown extends F
+    ? JoinOptionValues
+    : PlayerOptions<F>
+  : JoinOptionValues;
 
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;
