@@ -110,7 +110,7 @@ describe("the Player record", () => {
     expect(a!.claims).toEqual({});
   });
 
-  it("a reconnect hands the game the same record, whatever options the new hello carries", () => {
+  it("a reconnect hands the game the same record, whatever options the new hello carries (they are not checked again)", () => {
     const { room, game } = probe();
     const ann = room.join("ann", { identity: "user-1", claims: { name: "Ann" }, joinOptions: { team: "blue" } });
     ann.drop();
@@ -118,11 +118,15 @@ describe("the Player record", () => {
     expect(ann.welcome?.reconnected).toBe(true);
     expect(game.reconnects).toEqual([game.joined[0]]);
     expect(game.reconnects[0]).toBe(game.joined[0]);
+    // A tab of the same identity whose page sends other (even refused) options takes the seat as it is.
+    const again = room.join("ann", { identity: "user-1", joinOptions: { team: "pink" } as never });
+    expect(again.welcome?.reconnected).toBe(true);
+    expect(game.reconnects[1]).toBe(game.joined[0]);
     // An anonymous seat keeps its anonymous identity across a reconnect by token.
     const anon = room.join("x");
     anon.drop();
     anon.reconnect();
-    expect(game.reconnects[1]!.identity).toBe(game.joined[1]!.identity);
+    expect(game.reconnects[2]!.identity).toBe(game.joined[1]!.identity);
   });
 
   it("a checkpoint keeps every seat's record: restore hands the game the players as they were, and join when the game cannot restore", () => {

@@ -83,10 +83,11 @@ export class Seating {
   /**
    * A hello on `link`. After the hello's own checks (a second hello, the protocol version, the
    * room's dialect) and a ban, one decision, in this order:
-   * 1. the join options, checked against the game's declaration (`bad_request`, naming the
+   * 1. resume: the seat this identity (or, without one, this token) holds comes back with its
+   *    player record, and a socket still on it is replaced (4005); a reservation the join names
+   *    is used up by it;
+   * 2. the join options, checked against the game's declaration (`bad_request`, naming the
    *    option; a reservation the join names is given up with it);
-   * 2. resume: the seat this identity (or, without one, this token) holds comes back, and a
-   *    socket still on it is replaced (4005); a reservation the join names is used up by it;
    * 3. a seat reservation the join names: the seat held for it (it was counted when it was
    *    reserved, and reservations are single-use and made at a matchmaker's pace, so the cap and
    *    the join buckets are skipped), or `reservation_invalid` when the room holds none for it;
@@ -120,13 +121,6 @@ export class Seating {
       return this.refuse(link, "banned", why, ban.until - now, CloseCode.banned, refusalCloseReason(why, ban.until - now));
     }
     const { reservations } = this.d;
-    const checked = parseJoinOptions(this.d.joinOptions, m.options);
-    if (!checked.ok) {
-      // Nothing is taken: a reservation the join names is given up, not left counted for nobody.
-      if (link.reservation !== undefined) reservations.release(link.reservation, link.identity);
-      sessions.refused("bad_options");
-      return this.refuse(link, "bad_request", checked.reason, 0, CloseCode.bad_request, refusalCloseReason(checked.reason));
-    }
     const held = seats.resumable(link.identity, m.token);
     if (held) {
       // A reservation token is also its player's ticket back into the room: used, it resumes.
@@ -136,6 +130,15 @@ export class Seating {
       stats.reconnects++;
       game.reconnected?.(held.player);
       return this.welcome(link, held, true, now);
+    }
+    // A new seat's options are checked before anything else is taken (a resumed seat keeps those
+    // it was taken with, whatever its hello says now).
+    const checked = parseJoinOptions(this.d.joinOptions, m.options);
+    if (!checked.ok) {
+      // Nothing is taken: a reservation the join names is given up, not left counted for nobody.
+      if (link.reservation !== undefined) reservations.release(link.reservation, link.identity);
+      sessions.refused("bad_options");
+      return this.refuse(link, "bad_request", checked.reason, 0, CloseCode.bad_request, refusalCloseReason(checked.reason));
     }
     // One identity asks once: an older join of it still waiting for the game gives way.
     if (link.identity !== undefined) {
