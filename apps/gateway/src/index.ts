@@ -42,17 +42,19 @@ async function tttResults(request: Request, env: Env, roomId: string): Promise<R
 /**
  * `GET /records/ttt-json/me`: the caller's own tic-tac-toe record across rooms, from `RESULTS`
  * (`ttt_records`): `{ identity, record: { wins, losses, draws } }`. The caller is who a join would
- * be (a match ticket for room `*`, a sign-in JWT; in DEV_MODE a guest key, `?guest=`); 401
- * without one, 404 without the binding (staging).
+ * be (a match ticket for room `*`, a sign-in JWT; in DEV_MODE a guest key, `?guest=`). Where no
+ * record is kept (no `RESULTS` binding: staging) or the caller is nobody in particular (no
+ * credential, no guest key), `record` is null: a page asks without knowing, and is not answered
+ * an error for it. A credential that is sent and refused is answered as a join would be (401/403).
  */
 async function ownTttRecord(request: Request, env: Env): Promise<Response> {
   if (request.method !== "GET") return new Response("GET only", { status: 405 });
-  if (!env.RESULTS) return new Response("no records database here (RESULTS binding)", { status: 404 });
   const verdict = await identifyRequest(request, env, "ttt-json", ANY_ROOM);
-  if (!verdict.ok) return new Response(verdict.message, { status: verdict.status });
-  if (verdict.identity === null) return new Response("who are you? send a ticket or a sign-in token (in DEV_MODE: a guest key, ?guest=)", { status: 401 });
-  const record = await d1TttRecords(env.RESULTS).get(verdict.identity);
-  return Response.json({ identity: verdict.identity, record }, { headers: { "cache-control": "no-store" } });
+  const anonymous = !verdict.ok && verdict.reason === "missing";
+  if (!verdict.ok && !anonymous) return new Response(verdict.message, { status: verdict.status });
+  const identity = verdict.ok ? verdict.identity : null;
+  const record = identity !== null && env.RESULTS ? await d1TttRecords(env.RESULTS).get(identity) : null;
+  return Response.json({ identity, record }, { headers: { "cache-control": "no-store" } });
 }
 
 export default {

@@ -125,14 +125,15 @@ async function start(): Promise<void> {
 /**
  * Your tic-tac-toe record, in the game's section: read from the gateway as this browser's guest
  * (a DEV_MODE gateway; a production one answers who a credential is). Nothing is shown where the
- * gateway keeps no records (404) or does not know you.
+ * gateway keeps no records or does not know you (`record` null).
  */
 async function showRecord(section: HTMLElement | null): Promise<void> {
   if (!section) return;
   try {
     const res = await fetch(`/records/ttt-json/me?guest=${encodeURIComponent(guestKey())}`, { cache: "no-store" });
     if (!res.ok) return;
-    const { record } = (await res.json()) as { identity: string; record: TttRecord };
+    const { record } = (await res.json()) as { identity: string | null; record: TttRecord | null };
+    if (!record) return;
     const text = `your record: ${record.wins} won · ${record.losses} lost · ${record.draws} drawn`;
     section.querySelector("p.how")?.after(el("p", { className: "record", id: "ttt-record", textContent: text }));
   } catch {
