@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { resolveRoomOptions, systemClock, type GameDefinition } from "@tikron/core";
 import {
   Matchmaker,
+  newPartyCodeFor,
   newRoomIdFor,
   randomId,
   readRoomStatus,
@@ -9,14 +10,18 @@ import {
   type Caller,
   type DirectoryStore,
   type MatchmakerStats,
+  type PartyAnswer,
+  type PartyRecord,
+  type PartyStore,
   type ReservedSeat,
   type RoomCreation,
   type RoomStatus,
   type SeatAnswer,
+  type SeatRelease,
   type SeatRequest,
 } from "@tikron/core/match";
 import { mintRoomTicket } from "@tikron/core/ticket";
-import type { MatchError, MatchFilters, MatchRequest, QueueRequest, RoomListing } from "@tikron/protocol";
+import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
 
@@ -24,6 +29,7 @@ import type { RoomSeatsRpc } from "./matchmakerRpc";
 export const SEAT_TICKET_TTL_SECONDS = 3600;
 
 const ROOM_KEY = "room:";
+const PARTY_KEY = "party:";
 
 /** Bindings a matchmaker object reads. */
 interface MatchmakerEnv extends SecretEnv {
@@ -67,6 +73,41 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   /** `DELETE /match/<kind>/queue/<queueId>`. */
   async cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
     return (await this.matchmaker(kind, shard)).cancel(queueId, caller);
+  }
+
+  /** `POST /match/<kind>/party` (a party made here has a code of this shard). */
+  async partyCreate(kind: string, shard: number, req: PartyJoinRequest, caller: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.create(req, caller, creation);
+  }
+
+  /** `POST /match/<kind>/party/<code>`. */
+  async partyJoin(kind: string, shard: number, code: string, req: PartyJoinRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.join(code, req, caller);
+  }
+
+  /**
+   * `GET /match/<kind>/party/<code>`: a long poll, held here until the party changes (at most
+   * `PARTY_WATCH_HOLD_MS`). It keeps this object awake while held; a matchmaker with parties
+   * forming is awake for their requests anyway, and one poll per member per change (or per hold)
+   * costs far fewer requests of this one thread than members polling on a timer.
+   */
+  async partyWatch(kind: string, shard: number, code: string, member: string, after: number | undefined, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.watch(code, member, after, caller);
+  }
+
+  /** `DELETE /match/<kind>/party/<code>`. */
+  async partyLeave(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.leave(code, member, caller);
+  }
+
+  /** `POST /match/<kind>/party/<code>/start`: answers once the party is matched, or why not. */
+  async partyStart(kind: string, shard: number, code: string, member: string, req: PartyStartRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.start(code, member, req, caller);
+  }
+
+  /** `DELETE /match/<kind>/party/<code>/start`. */
+  async partyCancel(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return (await this.matchmaker(kind, shard)).parties.cancel(code, member, caller);
   }
 
   /** A room of this shard reports its status (from its `waitUntil`, never awaited on a tick). */
@@ -118,13 +159,22 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
       put: (s) => void storage.put(ROOM_KEY + s.roomId, s),
       delete: (id) => void storage.delete(ROOM_KEY + id),
     };
+    const partyStore: PartyStore = {
+      load: async () => [...(await storage.list<PartyRecord>({ prefix: PARTY_KEY })).values()],
+      put: (p) => void storage.put(PARTY_KEY + p.code, p),
+      delete: (code) => void storage.delete(PARTY_KEY + code),
+    };
+    const roomOf = (roomId: string) => rooms.get(rooms.idFromName(`${kind}:${roomId}`)) as unknown as RoomSeatsRpc;
     const mm = new Matchmaker(kind, spec, {
       clock: systemClock,
       store,
+      partyStore,
       rooms: {
-        reserve: (req: SeatRequest): Promise<SeatAnswer> => (rooms.get(rooms.idFromName(`${kind}:${req.roomId}`)) as unknown as RoomSeatsRpc).reserveSeats(kind, req),
+        reserve: (req: SeatRequest): Promise<SeatAnswer> => roomOf(req.roomId).reserveSeats(kind, req),
+        release: (req: SeatRelease): Promise<RoomStatus | null> => roomOf(req.roomId).releaseSeats(kind, req),
       },
       newRoomId: () => newRoomIdFor(shard, spec.shards),
+      newPartyCode: () => newPartyCodeFor(shard, spec.shards),
       newReservationId: () => randomId(16),
       signSeat: (seat) => mintRoomTicket({ secret, kind, roomId: seat.roomId, playerId: seat.identity, ttlSeconds: SEAT_TICKET_TTL_SECONDS, seat: seat.reservationId }),
       capFor: (overrides) => resolveRoomOptions(def.defaults, overrides.options).cap,

@@ -73,9 +73,15 @@ export interface ReceiptMessage {
 /** Every binary client→server message, told apart by `kind`. */
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage | RoomMessage;
 
-/** Writes a HELLO into `w` (reset by the caller); returns `w`. Join options left out are none. */
+/**
+ * Writes a HELLO into `w` (reset by the caller); returns `w`. Join options left out (or empty)
+ * are none, and their string is not written: a hello without them is byte for byte the one
+ * clients sent before join options (the golden files' and the C# SDK's).
+ */
 export function encodeHello<W extends BinaryWriter>(w: W, m: Omit<HelloMessage, "kind" | "options"> & { options?: string }): W {
-  return w.u8(KIND_HELLO).u16(m.version).string(m.token).string(m.name).string(m.options ?? "");
+  w.u8(KIND_HELLO).u16(m.version).string(m.token).string(m.name);
+  if (m.options) w.string(m.options);
+  return w;
 }
 
 /** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */

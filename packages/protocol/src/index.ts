@@ -29,4 +29,5 @@ export * from "./joinOptions";
 export * from "./receipts";
 export * from "./roomMessages";
 export * from "./match";
+export * from "./party";
 export * from "./admin";

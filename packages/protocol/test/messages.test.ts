@@ -36,10 +36,12 @@ describe("client messages round-trip", () => {
       }),
     ));
 
-  it("a hello of a client that sends no join options (no trailing string) has none", () => {
-    const full = encodeHello(w.reset(), { version: 1, token: "t", name: "n" }).toBytes();
-    // The options' string is the last byte (an empty one): without it, the hello clients sent before join options.
-    expect(decodeClientMessage(full.subarray(0, full.length - 1))).toEqual({ kind: "hello", version: 1, token: "t", name: "n", options: "" });
+  it("a hello without join options ends at the name (the hello clients sent before them); an empty trailing string is none too", () => {
+    const bare = encodeHello(w.reset(), { version: 1, token: "t", name: "n" }).toBytes();
+    expect([...bare]).toEqual([1, 1, 0, 1, 0x74, 1, 0x6e]);
+    expect(encodeHello(w.reset(), { version: 1, token: "t", name: "n", options: "" }).toBytes()).toEqual(bare);
+    expect(decodeClientMessage(bare)).toEqual({ kind: "hello", version: 1, token: "t", name: "n", options: "" });
+    expect(decodeClientMessage(Uint8Array.of(...bare, 0))).toEqual({ kind: "hello", version: 1, token: "t", name: "n", options: "" });
   });
 
   it("input batches", () =>
@@ -124,7 +126,7 @@ describe("bad frames are typed errors, never exceptions", () => {
       fc.property(str(20), fc.uint8Array({ minLength: 1, maxLength: 30 }), fc.nat(), (token, payload, cut) => {
         // A hello without its trailing join options is a hello of a client that sends none: the
         // one cut that leaves a valid frame.
-        const oldHello = encodeHello(w.reset(), { version: 1, token, name: "n" }).toBytes().length - 1;
+        const oldHello = encodeHello(w.reset(), { version: 1, token, name: "n" }).toBytes().length;
         for (const bytes of [
           encodeHello(w.reset(), { version: 1, token, name: "n", options: '{"mark":"X"}' }).toBytes(),
           encodeInputs(w.reset(), [{ seq: 5, payload }]).toBytes(),

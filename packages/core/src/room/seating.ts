@@ -136,7 +136,7 @@ export class Seating {
     const checked = parseJoinOptions(this.d.joinOptions, m.options);
     if (!checked.ok) {
       // Nothing is taken: a reservation the join names is given up, not left counted for nobody.
-      if (link.reservation !== undefined) reservations.release(link.reservation, link.identity);
+      if (link.reservation !== undefined) reservations.giveUp(link.reservation, link.identity);
       sessions.refused("bad_options");
       return this.refuse(link, "bad_request", checked.reason, 0, CloseCode.bad_request, refusalCloseReason(checked.reason));
     }

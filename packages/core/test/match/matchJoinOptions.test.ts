@@ -12,6 +12,7 @@ const options = defineJoinOptions({ mark: joinOption.oneOf(["X", "O"]) });
 function backend(): MatchBackend & { calls: string[] } {
   const calls: string[] = [];
   const seat = async () => ({ roomId: "r1", token: "tok", expiresAt: 0, created: false });
+  const party = async () => ({ code: "ABCDE23456", member: "m1", version: 1, state: "open" as const, members: [], maxSize: 2, expiresAt: 0 });
   return {
     calls,
     match: async (...a) => (calls.push(`match ${JSON.stringify(a[0])}`), seat()),
@@ -20,6 +21,12 @@ function backend(): MatchBackend & { calls: string[] } {
     cancel: async () => false,
     rooms: async () => [],
     stats: async () => ({}),
+    partyCreate: async (req) => (calls.push(`partyCreate ${JSON.stringify(req)}`), party()),
+    partyJoin: async (code, req) => (calls.push(`partyJoin ${code} ${JSON.stringify(req)}`), party()),
+    partyWatch: async () => party(),
+    partyLeave: async () => true,
+    partyStart: async () => party(),
+    partyCancel: async () => true,
   };
 }
 
@@ -41,6 +48,8 @@ describe("match requests' join options", () => {
     ["/match/ttt-json/room/r1", { joinOptions: { mark: "Z" } }],
     ["/match/ttt-json/queue", { rating: 1000, queueId: "q1", joinOptions: { mark: "Z" } }],
     ["/match/ttt-json", { joinOptions: { colour: "red" } }],
+    ["/match/ttt-json/party", { name: "ann", joinOptions: { mark: "Z" } }],
+    ["/match/ttt-json/party/ABCDE23456", { name: "bob", joinOptions: { colour: "red" } }],
   ] as const) {
     it(`${path} with ${JSON.stringify(body.joinOptions)}: 400 bad_request naming the option, and nothing reserved`, async () => {
       const b = backend();
@@ -57,6 +66,13 @@ describe("match requests' join options", () => {
     expect((await serveMatchRoute(call("/match/ttt-json/room/r1", undefined), b)).status).toBe(200);
     expect((await serveMatchRoute(call("/match/ttt-json/queue", { rating: 1, queueId: "q2" }), b)).status).toBe(200);
     expect(b.calls).toHaveLength(3);
+  });
+
+  it("a party member's valid join options are read with its make or join", async () => {
+    const b = backend();
+    expect((await serveMatchRoute(call("/match/ttt-json/party", { name: "ann", joinOptions: { mark: "X" } }), b)).status).toBe(200);
+    expect((await serveMatchRoute(call("/match/ttt-json/party/ABCDE23456", { name: "bob" }), b)).status).toBe(200);
+    expect(b.calls).toEqual([`partyCreate {"name":"ann","joinOptions":{"mark":"X"}}`, `partyJoin ABCDE23456 {"name":"bob"}`]);
   });
 
   it("a sign-in JWT's claims go with its caller; a guest is limited by its address", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isMatchError } from "@tikron/protocol";
 import { FakeClock } from "../../src";
-import { Matchmaker, resolveMatchmaking, type MatchmakingSpec, type RoomStatus, type SeatAnswer, type SeatRequest } from "../../src/match";
+import { Matchmaker, NO_OVERRIDES, resolveMatchmaking, type MatchmakingSpec, type RoomStatus, type SeatAnswer, type SeatRequest } from "../../src/match";
 
 /** A matchmaker whose rooms answer at once: a cap of 4, reservations held until told otherwise. */
 function setup(spec: MatchmakingSpec = {}) {
@@ -46,6 +46,23 @@ describe("Matchmaker", () => {
       ["jwt:a", { name: "A" }],
       ["jwt:b", { name: "B" }],
     ]);
+  });
+
+  it("seats a party's members with their own claims, matched together or through the queue", async () => {
+    const { mm, requests } = setup({ queue: { groupSize: 2, ratingWindow: { initial: 100, widenPerSec: 50, max: 1000 }, timeoutMs: 5000 } });
+    const seatsOfLast = () => requests.at(-1)!.seats.map((s) => [s.identity, s.claims]);
+    for (const queue of [false, true]) {
+      const ann = mm.parties.create({ name: "ann", rating: 1000 }, { ...who("jwt:ann"), claims: { name: "Ann" } }, NO_OVERRIDES);
+      if (isMatchError(ann)) throw new Error(ann.reason);
+      const bob = mm.parties.join(ann.code, { name: "bob", rating: 1000 }, who("t-bob"));
+      if (isMatchError(bob)) throw new Error(bob.reason);
+      const started = await mm.parties.start(ann.code, ann.member, queue ? { queue: true } : { queue: false, match: { mode: "joinOrCreate", filters: {}, options: {}, private: false } }, { ...who("jwt:ann"), claims: { name: "Ann" } });
+      expect(isMatchError(started) ? started.code : started.state).toBe("matched");
+      expect(seatsOfLast()).toEqual([
+        ["jwt:ann", { name: "Ann" }],
+        ["t-bob", undefined],
+      ]);
+    }
   });
 
   it("makes a new room's metadata from the options, with the request's equality filters under them", async () => {
