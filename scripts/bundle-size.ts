@@ -100,7 +100,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
  * `join_refused`, `admission_failed` and close 4024 in the tables `errorName` / `closeName`
  * print, `encodeInput` for one unbatched input beside the batches' `encodeInputs`): +116 measured
  * on its own over 12,858, and +31 more here where parties and the matchmaker carry a member's
- * join options too: 13,535 (the connect-only page fell to 8,135 meanwhile). The goal is missed by
+ * join options too: 13,534 (the connect-only page fell to 8,135 meanwhile). The goal is missed by
  * 535 B with every part of the SDK in one bundle; the cap holds the line at 13,550 until the SDK
  * is cut back under 13 KB.
  */

@@ -1,5 +1,5 @@
 import { admissionAddress, type GameDefinition } from "@tikron/core";
-import { callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
+import { RateLimitMemory, callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
 import { ANY_ROOM } from "@tikron/core/ticket";
 import { isMatchError, matchError, routeMatchPath, type RoomListing } from "@tikron/protocol";
 import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
@@ -18,6 +18,9 @@ export interface MatchEnv extends IdentityEnv {
   ALLOWED_ORIGINS?: string;
 }
 
+/** Callers a matchmaker told to wait, answered by this isolate until then (before their body is read). */
+const limits = new RateLimitMemory();
+
 function respond(answer: MatchAnswer, cors: Record<string, string>): Response {
   const headers = { ...cors, ...answer.headers };
   if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
@@ -33,9 +36,10 @@ function corsFor(request: Request): Record<string, string> {
 
 /**
  * Serves the matchmaking paths (`/match/…`, see the protocol's `routeMatchPath`); null for any
- * other path. Origin and kind are checked here, the rest by the core's `serveMatchRoute` (who is
- * asking, by the joins' rule: a match ticket for room `*` or the room asked for, or a sign-in JWT,
- * which is good for any room; the body; overrides), before any object is touched; the decision
+ * other path. Origin and kind are checked here, the rest by the core's `serveMatchRoute` (a body
+ * declared over the limit, who is asking, by the joins' rule: a match ticket for room `*` or the
+ * room asked for, or a sign-in JWT, which is good for any room; a caller told to wait moments
+ * ago; the body, read bounded; overrides), before any object is touched; the decision
  * is the kind's matchmaker objects' (`MatchmakerObject`), reached by RPC. A matchmaker that
  * cannot be reached (restarting, deploying) is answered `503 unavailable` with a short
  * `retryAfterMs`: the request is safe to repeat.
@@ -70,7 +74,8 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
         wsOrigin: webSocketOrigin(url),
         caller: async (roomId) =>
           callerOfVerdict(await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]), admissionAddress(request.headers.get("CF-Connecting-IP")), "gateway"),
-        body: () => request.text(),
+        body: { contentLength: request.headers.get("content-length"), body: request.body },
+        limits,
         joinOptions: def.joinOptions,
       },
       backend,

@@ -6,7 +6,7 @@
 import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
 import { readSeatPlayer } from "../player";
-import type { SavedListing } from "./roomListing";
+import type { SavedListing } from "../match/roomStatus";
 import type { SeatRegistry } from "./seatRegistry";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { defineJoinOptions, joinOption, routeMatchPath, type MatchRoute } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
-import { callerOfVerdict, serveMatchRoute, type MatchBackend, type MatchCall } from "../../src/match";
+import { callerOfVerdict, serveMatchRoute, type BodySource, type MatchBackend, type MatchCall } from "../../src/match";
 
 const options = defineJoinOptions({ mark: joinOption.oneOf(["X", "O"]) });
 
@@ -30,6 +30,12 @@ function backend(): MatchBackend & { calls: string[] } {
   };
 }
 
+/** A request body of `text` (none for null), as a host hands it over. */
+function bodyOf(text: string | null): BodySource {
+  const bytes = text === null ? null : new TextEncoder().encode(text);
+  return { contentLength: bytes === null ? null : String(bytes.length), body: bytes === null ? null : (async function* () { yield bytes; })() };
+}
+
 function call(path: string, body: unknown): MatchCall {
   return {
     route: routeMatchPath(path, "POST") as MatchRoute,
@@ -37,7 +43,7 @@ function call(path: string, body: unknown): MatchCall {
     devMode: true,
     wsOrigin: "ws://h",
     caller: async () => ({ identity: "jwt:ann", verified: true, rateKey: "jwt:ann" }),
-    body: async () => (body === undefined ? "" : JSON.stringify(body)),
+    body: bodyOf(body === undefined ? null : JSON.stringify(body)),
     joinOptions: options,
   };
 }
