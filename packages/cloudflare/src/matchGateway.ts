@@ -76,6 +76,7 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
           callerOfVerdict(await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]), admissionAddress(request.headers.get("CF-Connecting-IP")), "gateway"),
         body: { contentLength: request.headers.get("content-length"), body: request.body },
         limits,
+        joinOptions: def.joinOptions,
       },
       backend,
     );

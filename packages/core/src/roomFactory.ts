@@ -77,7 +77,7 @@ export function roomInitFor(definition: GameDefinition, request: RoomRequest): R
   const spec = resolveRecordSpec(definition.record);
   const recorder = request.recorder ? request.recorder(start) : request.recording && spec ? new LogRecorder(start, request.recording, spec) : undefined;
   const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
-  return { kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, listing, env, store, recorder };
+  return { kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, joinOptions: definition.joinOptions, listing, env, store, recorder };
 }
 
 /**

@@ -4,6 +4,6 @@
  *
  * @module @tikron/node
  */
-export { serveRooms, type RoomServer, type ServeRoomsOptions } from "./roomServer";
+export { serveRooms, type RoomServer, type ServeRoomsOptions, type CheckpointKeeper } from "./roomServer";
 export { WsConnection } from "./wsConnection";
 export { NodeReplays, type NodeReplayOptions } from "./nodeReplays";

@@ -84,7 +84,9 @@ describe("recorded matches on the Node host", () => {
     for (const c of clients) {
       const frames = c.raw.filter(isState);
       expect(frames.length).toBeGreaterThan(5);
-      expect(sent.get(c.welcome!.playerId)).toEqual(frames);
+      // A client that closed its socket drops what was still on the way to it; the room sent
+      // those too (its log's frame hashes say so), so the replay's frames may run on past them.
+      expect(sent.get(c.welcome!.playerId)!.slice(0, frames.length)).toEqual(frames);
     }
   });
 

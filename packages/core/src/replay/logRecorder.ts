@@ -5,6 +5,7 @@
  * its bytes arrived, with nothing allocated and no JSON (a JSON room's inputs are JSON already).
  */
 import { FrameWriter } from "@tikron/protocol";
+import type { Player } from "../player";
 import type { GatedLink, MatchRecorder, RecordedInput, RecordedRoom, StreamGateway } from "./matchRecorder";
 import { HASH_START, hashBytes, hashInt, hashText, tokenStandIn } from "./digest";
 import { HEADER_FRAMES, HEADER_JSON, RecordKind, TIME_ABSOLUTE, TIME_DELTA, writeMatchLogHeader, type MatchLogHeader } from "./matchLog";
@@ -113,12 +114,12 @@ export class LogRecorder implements MatchRecorder {
     this.headerWritten();
   }
 
-  joined(playerId: number, name: string, identity: string | undefined, bot: boolean, now: number): void {
+  joined(player: Player, bound: boolean, bot: boolean, now: number): void {
     if (this.#done) return;
     const at = this.#open(RecordKind.Join, now);
-    this.w.varuint(playerId).string(name).u8((identity !== undefined ? 1 : 0) | (bot ? 2 : 0));
-    if (identity !== undefined) this.w.string(identity);
-    this.#players.add(playerId);
+    this.w.varuint(player.playerId).string(player.name).u8((bound ? 1 : 0) | (bot ? 2 : 0));
+    this.w.string(player.identity).string(JSON.stringify(player.claims)).string(JSON.stringify(player.options));
+    this.#players.add(player.playerId);
     this.#close(at);
   }
 

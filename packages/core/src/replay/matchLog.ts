@@ -24,7 +24,10 @@ export const RecordKind = {
   Slice: 2,
   /** A flush ended: `[u32 world digest][u32 digest of the state messages sent since the last]`. */
   Flushed: 3,
-  /** A new seat: `[varuint playerId][string name][u8 flags: 1 identity, 2 bot][string identity?]`. */
+  /**
+   * A new seat: `[varuint playerId][string name][u8 flags: 1 bound identity, 2 bot][string
+   * identity][string claims JSON][string join options JSON]`.
+   */
   Join: 4,
   /** A held (or replaced) seat taken back: `[varuint playerId]`. */
   Reconnect: 5,
@@ -162,7 +165,7 @@ export interface FlushedRecord {
   frames: number;
 }
 
-/** A new seat. */
+/** A new seat, with the player record its game got. */
 export interface JoinRecord {
   /** Its kind. */
   kind: typeof RecordKind.Join;
@@ -170,8 +173,14 @@ export interface JoinRecord {
   playerId: number;
   /** The name it joined with. */
   name: string;
-  /** Its verified identity, if any. */
-  identity: string | undefined;
+  /** Its identity: a verified one (`bound`), or the anonymous one the room drew. */
+  identity: string;
+  /** Whether the identity is a verified one the seat is bound to. */
+  bound: boolean;
+  /** Its sign-in claims, as JSON text. */
+  claims: string;
+  /** Its checked join options, as JSON text. */
+  options: string;
   /** Whether it is the room's own bot. */
   bot: boolean;
 }
@@ -372,8 +381,10 @@ function readBody(r: BinaryReader, kind: number, time: number): MatchRecord {
       const playerId = r.varuint();
       const name = r.string();
       const flags = r.u8();
-      const identity = flags & 1 ? r.string() : undefined;
-      return { kind, time, playerId, name, identity, bot: (flags & 2) !== 0 };
+      const identity = r.string();
+      const claims = r.string(MAX_TEXT_BYTES);
+      const options = r.string(MAX_TEXT_BYTES);
+      return { kind, time, playerId, name, identity, bound: (flags & 1) !== 0, claims, options, bot: (flags & 2) !== 0 };
     }
     case RecordKind.Reconnect:
     case RecordKind.Disconnect:

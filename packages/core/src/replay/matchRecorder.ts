@@ -14,6 +14,7 @@
  * imports nothing of the host's contract, which names it.
  */
 import type { Game } from "../game";
+import type { Player } from "../player";
 
 /** One input as it reached the room's intake: its seq, and its payload (bytes, or a JSON room's value). */
 export interface RecordedInput {
@@ -55,8 +56,17 @@ export interface StreamGateway<L extends GatedLink = GatedLink> {
 export interface MatchRecorder {
   /** The room was made; called once, from its constructor, before any other call. */
   begin(room: RecordedRoom): void;
-  /** A new seat for a hello (`bot`: the room's own bot player). */
-  joined(playerId: number, name: string, identity: string | undefined, bot: boolean, now: number): void;
+  /**
+   * A new seat for a hello, with the player record the game gets (`bound`: its identity is a
+   * verified one the seat is bound to, else an anonymous one the room drew; `bot`: the room's
+   * own bot player).
+   */
+  joined(player: Player, bound: boolean, bot: boolean, now: number): void;
+  /**
+   * The anonymous identity the next join without one is given, when the recorder has one to
+   * hand (a replay: the identity the match drew); undefined: the room draws one.
+   */
+  anonymousIdentity?(): string | undefined;
   /** A hello took back a held (or connected: replaced) seat. */
   reconnected(playerId: number, now: number): void;
   /** A seat lost its socket and is held. */

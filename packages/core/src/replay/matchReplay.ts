@@ -15,6 +15,7 @@
 import { binaryDialect, jsonDialect, requestsOf, type ClientDialect } from "@tikron/protocol";
 import type { Game } from "../game";
 import type { GameDefinition } from "../gameDefinition";
+import type { PlayerClaims } from "../player";
 import type { Connection } from "../host";
 import type { Room } from "../room";
 import { createRoom } from "../roomFactory";
@@ -297,13 +298,15 @@ export class MatchReplay {
         this.clock.runTask();
         return;
       case RecordKind.Join:
-        this.#identities.set(r.playerId, r.identity);
+        // A verified identity comes back with the socket, as its host verified it; an anonymous
+        // one the replayed room is handed again by its recorder when it draws one.
+        this.#identities.set(r.playerId, r.bound ? r.identity : undefined);
         if (r.bot) {
           this.#bots.add(r.playerId);
           room.setBots(room.botCount + 1);
           return;
         }
-        return this.#hello(r.identity, "", r.name, true);
+        return this.#hello(r.bound ? r.identity : undefined, "", r.name, true, JSON.parse(r.claims) as PlayerClaims, JSON.parse(r.options) as object);
       case RecordKind.Reconnect:
         return this.#hello(this.#identities.get(r.playerId), this.#tokens.get(r.playerId) ?? "", "", false);
       case RecordKind.Disconnect: {
@@ -355,14 +358,17 @@ export class MatchReplay {
     }
   }
 
-  /** A socket opens and says hello (a new seat, or a held one taken back), past a lock the game may have set since. */
-  #hello(identity: string | undefined, token: string, name: string, join: boolean): void {
+  /**
+   * A socket opens and says hello (a new seat with its claims and join options, or a held one
+   * taken back), past a lock the game may have set since.
+   */
+  #hello(identity: string | undefined, token: string, name: string, join: boolean, claims?: PlayerClaims, options?: object): void {
     const room = this.room;
     const socket = new ReplaySocket(this, false);
-    socket.connId = room.open(socket, identity);
+    socket.connId = room.open(socket, identity, undefined, undefined, claims && Object.keys(claims).length > 0 ? claims : undefined);
     const locked = join && room.status().locked;
     if (locked) room.setLocked(false);
-    room.message(socket.connId, this.#dialect.hello(token, name));
+    room.message(socket.connId, this.#dialect.hello(token, name, options && Object.keys(options).length > 0 ? options : undefined));
     if (locked) room.setLocked(true);
     if (socket.playerId !== 0) this.#sockets.set(socket.playerId, socket);
   }

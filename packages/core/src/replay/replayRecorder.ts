@@ -83,6 +83,14 @@ export class ReplayRecorder extends LogRecorder {
     w.offset = start;
   }
 
+  /** The anonymous identity of the join the log has next, for the replayed room to give it. */
+  anonymousIdentity(): string | undefined {
+    const i = this.position;
+    if (this.difference !== null || i >= this.log.count || this.log.kind(i) !== RecordKind.Join) return undefined;
+    const r = this.log.record(i) as { identity: string; bound: boolean };
+    return r.bound ? undefined : r.identity;
+  }
+
   /** The replay expected record `i` and the room did not record it. */
   missing(i: number): void {
     if (this.difference === null) this.differs(i, "record", describeRecord(this.log.record(i)), "nothing");

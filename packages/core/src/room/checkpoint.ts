@@ -5,6 +5,7 @@
  */
 import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import { readSeatPlayer } from "../player";
 import type { SavedListing } from "../match/roomStatus";
 import type { SeatRegistry } from "./seatRegistry";
 
@@ -29,12 +30,14 @@ export function checkpointSeats(value: unknown, kind: string, roomId: string): C
     if (!s || !Number.isInteger(s.playerId) || (s.playerId as number) < 1 || typeof s.token !== "string" || s.token === "") return null;
     if (ids.has(s.playerId as number)) return null;
     ids.add(s.playerId as number);
+    const player = readSeatPlayer(s.player);
     seats.push({
       playerId: s.playerId as number,
       token: s.token,
       name: typeof s.name === "string" ? s.name : "",
       json: s.json === true,
       ...(typeof s.identity === "string" ? { identity: s.identity } : {}),
+      ...(player ? { player } : {}),
       lastSeq: Number.isInteger(s.lastSeq) && (s.lastSeq as number) >= 0 ? (s.lastSeq as number) : 0,
     });
   }

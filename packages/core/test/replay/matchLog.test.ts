@@ -12,7 +12,7 @@ import { LogRecorder, MatchLog, RecordKind, type MatchRecord, type MatchSummary 
 type Call =
   | { c: "tick"; k: number }
   | { c: "slice" | "deferred" }
-  | { c: "join"; id: number; name: string; identity: string | undefined; bot: boolean }
+  | { c: "join"; id: number; name: string; identity: string; bound: boolean; claims: Record<string, string | number>; options: Record<string, string | boolean>; bot: boolean }
   | { c: "reconnect" | "disconnect" | "leave"; id: number }
   | { c: "inputs"; id: number; inputs: { seq: number; payload: Uint8Array }[] }
   | { c: "message"; id: number; type: string; json: string }
@@ -22,7 +22,16 @@ const id = fc.integer({ min: 1, max: 5000 });
 const call: fc.Arbitrary<Call> = fc.oneof(
   fc.record({ c: fc.constant("tick" as const), k: fc.nat({ max: 1e6 }) }),
   fc.record({ c: fc.constantFrom("slice" as const, "deferred" as const) }),
-  fc.record({ c: fc.constant("join" as const), id, name: fc.string({ maxLength: 8 }), identity: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }), bot: fc.boolean() }),
+  fc.record({
+    c: fc.constant("join" as const),
+    id,
+    name: fc.string({ maxLength: 8 }),
+    identity: fc.string({ maxLength: 24 }),
+    bound: fc.boolean(),
+    claims: fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string({ maxLength: 5 }), fc.integer())),
+    options: fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string({ maxLength: 5 }), fc.boolean())),
+    bot: fc.boolean(),
+  }),
   fc.record({ c: fc.constantFrom("reconnect" as const, "disconnect" as const, "leave" as const), id }),
   fc.record({ c: fc.constant("inputs" as const), id, inputs: fc.array(fc.record({ seq: fc.nat({ max: 2 ** 31 }), payload: fc.uint8Array({ maxLength: 20 }) }), { maxLength: 4 }) }),
   fc.record({ c: fc.constant("message" as const), id, type: fc.string({ maxLength: 6 }), json: fc.json({ maxDepth: 1 }) }),
@@ -63,8 +72,8 @@ function record(calls: [Call, number][]): { pieces: Uint8Array[]; summary: Match
         expected.push({ kind: RecordKind.Deferred, time });
         break;
       case "join":
-        recorder.joined(c.id, c.name, c.identity, c.bot, now);
-        expected.push({ kind: RecordKind.Join, time, playerId: c.id, name: c.name, identity: c.identity, bot: c.bot });
+        recorder.joined({ playerId: c.id, name: c.name, identity: c.identity, claims: c.claims, options: c.options }, c.bound, c.bot, now);
+        expected.push({ kind: RecordKind.Join, time, playerId: c.id, name: c.name, identity: c.identity, bound: c.bound, claims: JSON.stringify(c.claims), options: JSON.stringify(c.options), bot: c.bot });
         break;
       case "reconnect":
         recorder.reconnected(c.id, now);

@@ -13,7 +13,7 @@ import { FrameWriter, requestsOf, type AnyGameTypes, type InputOf } from "@tikro
 
 /** One thing that happens in a recorded match. */
 export type Step<I> =
-  | { t: "join"; name: string }
+  | { t: "join"; name: string; identity: number | null; mark: "X" | "O" | null }
   | { t: "input"; who: number; values: I[] }
   | { t: "raw"; who: number; payload: Uint8Array | number[] }
   | { t: "advance"; ms: number }
@@ -24,7 +24,17 @@ export type Step<I> =
 export function steps<I>(input: fc.Arbitrary<I>, json: boolean): fc.Arbitrary<Step<I>[]> {
   const who = fc.nat({ max: 7 });
   const step: fc.Arbitrary<Step<I>> = fc.oneof(
-    { weight: 3, arbitrary: fc.record({ t: fc.constant("join" as const), name: fc.string({ maxLength: 5 }) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        t: fc.constant("join" as const),
+        name: fc.string({ maxLength: 5 }),
+        // A verified identity (with claims) or an anonymous one the room draws; two joins of one identity share its seat.
+        identity: fc.option(fc.nat({ max: 3 }), { nil: null }),
+        // ttt-json's join option (the seat asked for); the other kinds declare none.
+        mark: json ? fc.option(fc.constantFrom("X" as const, "O" as const), { nil: null }) : fc.constant(null),
+      }),
+    },
     { weight: 6, arbitrary: fc.record({ t: fc.constant("input" as const), who, values: fc.array(input, { minLength: 1, maxLength: 3 }) }) },
     {
       weight: 1,
@@ -72,21 +82,64 @@ export interface PlayedMatch {
   messages: Map<number, (Uint8Array | string)[]>;
 }
 
+/**
+ * What each player's sockets read, socket by socket: a seat has one socket at a time, so its
+ * messages in the order the room sent them are its sockets' in the order they were welcomed
+ * (the step each welcome came in), whichever test client holds each.
+ */
+class Connections {
+  readonly #read = new Map<object, number>();
+  readonly #current = new Map<object, { step: number; playerId: number; messages: (Uint8Array | string)[] }>();
+  readonly #all: { step: number; playerId: number; messages: (Uint8Array | string)[] }[] = [];
+
+  constructor(private readonly types: AnyGameTypes) {}
+
+  /** Files what each client read since the last call (`step`: the step just played). */
+  read(clients: readonly TestClient<AnyGameTypes>[], step: number): void {
+    for (const c of clients) {
+      const raw = c.raw;
+      for (let i = this.#read.get(c) ?? 0; i < raw.length; i++) {
+        const data = raw[i]!;
+        const m = this.types.dialect.decode(data, null);
+        if (m && !(m instanceof Error) && m.kind === "welcome") {
+          const conn = { step, playerId: m.playerId, messages: [] };
+          this.#all.push(conn);
+          this.#current.set(c, conn);
+        } else if (isStateMessage(data)) this.#current.get(c)?.messages.push(data);
+      }
+      this.#read.set(c, raw.length);
+    }
+  }
+
+  /** Each player's messages, its sockets in the order they were welcomed. */
+  byPlayer(): Map<number, (Uint8Array | string)[]> {
+    const out = new Map<number, (Uint8Array | string)[]>();
+    for (const conn of [...this.#all].sort((a, b) => a.step - b.step)) {
+      if (conn.messages.length > 0) (out.get(conn.playerId) ?? out.set(conn.playerId, []).get(conn.playerId)!).push(...conn.messages);
+    }
+    return out;
+  }
+}
+
 /** Plays `list` in a recorded room of `definition` and returns what it recorded and showed. */
 export async function play<G extends AnyGameTypes>(definition: GameDefinition, types: G, list: Step<InputOf<G>>[], seed: number, overrides: Partial<RoomOptions>): Promise<PlayedMatch> {
   const recording = new MemoryRecording();
   const t = new TestRoom(definition, types, { recording, seed, overrides });
   const clients: TestClient<G>[] = [];
   const worlds: PlayedMatch["worlds"] = [];
+  const connections = new Connections(types);
+  let step = 0;
   const open = (who: number): TestClient<G> | undefined => {
     const c = clients[who % Math.max(1, clients.length)];
     return c && !c.closed ? c : undefined;
   };
   for (const s of list) {
     switch (s.t) {
-      case "join":
-        clients.push(t.join(s.name));
+      case "join": {
+        const identity = s.identity === null ? undefined : `player-${s.identity}`;
+        clients.push(t.join(s.name, { identity, claims: identity ? { name: `signed ${s.name}` } : undefined, joinOptions: (s.mark ? { mark: s.mark } : undefined) as never }));
         break;
+      }
       case "input":
         open(s.who)?.input(...s.values);
         break;
@@ -111,21 +164,14 @@ export async function play<G extends AnyGameTypes>(definition: GameDefinition, t
         break;
     }
     await t.settle();
+    connections.read(clients, step++);
   }
   t.advance(100);
   await t.settle();
+  connections.read(clients, step);
   worlds.push({ time: t.time, world: worldOf(t.game) });
   t.room.dispose();
-  const messages = new Map<number, (Uint8Array | string)[]>();
-  for (const c of clients) {
-    let playerId = 0;
-    for (const data of c.raw) {
-      const m = types.dialect.decode(data, null);
-      if (m && !(m instanceof Error) && m.kind === "welcome") playerId = m.playerId;
-      else if (playerId !== 0 && isStateMessage(data)) (messages.get(playerId) ?? messages.set(playerId, []).get(playerId)!).push(data);
-    }
-  }
-  return { log: recording.log(), worlds, messages };
+  return { log: recording.log(), worlds, messages: connections.byPlayer() };
 }
 
 /** What the replay of a played match showed: the report, the world at each of the match's step times, each player's messages. */
