@@ -2,7 +2,7 @@
  * The Tikron gateway Worker: routes WebSocket joins to one Durable Object per room and serves
  * the demo page. Game kinds come from `@tikron/games`; hosting logic from `@tikron/cloudflare`.
  */
-import { MatchmakerObject, RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
+import { MatchmakerObject, RoomObject, meteredGateway, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
 import { gameDefinitions, recentRounds, type TttEnv } from "@tikron/games";
 import { ROOM_ID_PATTERN } from "@tikron/protocol";
 
@@ -43,6 +43,7 @@ export default {
   fetch(request: Request, env: Env): Promise<Response> {
     const results = RESULTS_PATH.exec(new URL(request.url).pathname);
     if (results) return tttResults(request, env, results[1]!);
-    return routeGatewayRequest(request, env, gameDefinitions);
+    // Metered: DEV_MODE `GET /gateway/stats` says what the gateway's requests cost (gatewayMeter.ts).
+    return meteredGateway(request, env, (req, metered) => routeGatewayRequest(req, metered, gameDefinitions));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { resolveRoomOptions, systemClock, type GameDefinition } from "@tikron/core";
+import { BusyMeter, resolveRoomOptions, systemClock, type BusyReading, type GameDefinition } from "@tikron/core";
 import {
   Matchmaker,
   newRoomIdFor,
@@ -19,11 +19,30 @@ import { mintRoomTicket } from "@tikron/core/ticket";
 import type { MatchError, MatchFilters, MatchRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
+import { StorageMeter, type StorageCounts } from "./storageMeter";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 export const SEAT_TICKET_TTL_SECONDS = 3600;
 
 const ROOM_KEY = "room:";
+
+/**
+ * How long a room's directory entry waits before it is written, so a burst of changes to one room
+ * (a join's reservation and report, a room filling) is one write. Written unconfirmed: answers
+ * never wait for the directory, which steers only (rooms are the seats' authority) and is
+ * learned again from the rooms' reports after a restart.
+ */
+const DIRECTORY_WRITE_MS = 250;
+
+/** A matchmaker object's DEV_MODE stats: the core's, plus what the object itself cost. */
+export type MatchmakerObjectStats = MatchmakerStats & {
+  /** The object's own time (core `BusyMeter`): its calls, except their waits on rooms and storage; `entries.stats` is these stats' own. */
+  busy: BusyReading;
+  /** Its storage writes (the directory), counted. */
+  storage: StorageCounts;
+  /** Seat requests sent to rooms (an RPC each). */
+  reserves: number;
+};
 
 /** Bindings a matchmaker object reads. */
 interface MatchmakerEnv extends SecretEnv {
@@ -43,43 +62,62 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
 
   #matchmaker: Matchmaker | null = null;
   #loading: Promise<Matchmaker> | null = null;
+  /**
+   * This object's own time (core busyMeter.ts): each call from its start until it answers,
+   * except while it waits on a room or on storage; calls in flight at once count once.
+   */
+  readonly #busy = new BusyMeter();
+  /** The directory's writes, counted. */
+  readonly #writes = new StorageMeter(this.ctx, "matchmaker");
+  /** Directory entries waiting to be written (null: removed), by room id. */
+  readonly #pending = new Map<string, RoomStatus | null>();
+  #writeTimer: ReturnType<typeof setTimeout> | null = null;
+  #reserves = 0;
 
   /** `POST /match/<kind>`. */
-  async match(kind: string, shard: number, req: MatchRequest, caller: Caller, creation: RoomCreation): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).match(req, caller, creation);
+  match(kind: string, shard: number, req: MatchRequest, caller: Caller, creation: RoomCreation): Promise<ReservedSeat | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).match(req, caller, creation), "rpc");
   }
 
   /** `POST /match/<kind>/<roomId>`. */
-  async joinById(kind: string, shard: number, roomId: string, caller: Caller): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).joinById(roomId, caller);
+  joinById(kind: string, shard: number, roomId: string, caller: Caller): Promise<ReservedSeat | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).joinById(roomId, caller), "rpc");
   }
 
   /** `GET /match/<kind>/rooms` (this shard's part). */
-  async rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError> {
-    return (await this.matchmaker(kind, shard)).list(filters, overrides);
+  rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).list(filters, overrides), "rpc");
   }
 
   /** `POST /match/<kind>/queue`: answers when the player is grouped, times out, or is cancelled. */
-  async queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).queueFor(req, caller);
+  queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError> {
+    // The wait for a group is not the object's time: only the call's own work is.
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.queueFor(req, caller));
+    }, "rpc");
   }
 
   /** `DELETE /match/<kind>/queue/<queueId>`. */
-  async cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
-    return (await this.matchmaker(kind, shard)).cancel(queueId, caller);
+  cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).cancel(queueId, caller), "rpc");
   }
 
   /** A room of this shard reports its status (from its `waitUntil`, never awaited on a tick). */
-  async report(kind: string, shard: number, status: unknown): Promise<void> {
-    const s = readRoomStatus(status);
-    if (!s) throw new Error("malformed room status");
-    (await this.matchmaker(kind, shard)).report(s);
+  report(kind: string, shard: number, status: unknown): Promise<void> {
+    return this.#busy.during(async () => {
+      const s = readRoomStatus(status);
+      if (!s) throw new Error("malformed room status");
+      (await this.matchmaker(kind, shard)).report(s);
+    }, "report");
   }
 
-  /** DEV_MODE `GET /match/<kind>/stats`: counters, decision times, the directory. */
-  async stats(kind: string, shard: number): Promise<MatchmakerStats> {
-    const mm = await this.matchmaker(kind, shard);
-    return { ...mm.stats(), directory: mm.rooms().map((e) => e.status) };
+  /** DEV_MODE `GET /match/<kind>/stats`: counters, decision times, the directory, and what the object cost. */
+  stats(kind: string, shard: number): Promise<MatchmakerObjectStats> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return { ...mm.stats(), directory: mm.rooms().map((e) => e.status), busy: this.#busy.reading(), storage: this.#writes.counts(), reserves: this.#reserves };
+    }, "stats");
   }
 
   /**
@@ -113,16 +151,19 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     const spec = resolveMatchmaking(def.matchmaking);
     const storage = this.ctx.storage;
     const store: DirectoryStore = {
-      load: async () => [...(await storage.list<RoomStatus>({ prefix: ROOM_KEY })).values()],
-      // Not awaited: the runtime's output gate holds this object's answers until writes land.
-      put: (s) => void storage.put(ROOM_KEY + s.roomId, s),
-      delete: (id) => void storage.delete(ROOM_KEY + id),
+      load: async () => [...(await this.#busy.waiting(storage.list<RoomStatus>({ prefix: ROOM_KEY }))).values()],
+      put: (s) => this.directoryWrite(s.roomId, s),
+      delete: (id) => this.directoryWrite(id, null),
     };
     const mm = new Matchmaker(kind, spec, {
-      clock: systemClock,
+      clock: this.#busy.clock(systemClock),
       store,
       rooms: {
-        reserve: (req: SeatRequest): Promise<SeatAnswer> => (rooms.get(rooms.idFromName(`${kind}:${req.roomId}`)) as unknown as RoomSeatsRpc).reserveSeats(kind, req),
+        reserve: (req: SeatRequest): Promise<SeatAnswer> => {
+          this.#reserves++;
+          // The room's answer is its time, not this object's.
+          return this.#busy.waiting((rooms.get(rooms.idFromName(`${kind}:${req.roomId}`)) as unknown as RoomSeatsRpc).reserveSeats(kind, req));
+        },
       },
       newRoomId: () => newRoomIdFor(shard, spec.shards),
       newReservationId: () => randomId(16),
@@ -132,5 +173,22 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     await mm.load();
     this.#matchmaker = mm;
     return mm;
+  }
+
+  /**
+   * A room's directory entry changed (null: removed): written {@link DIRECTORY_WRITE_MS} later
+   * with the other changes meanwhile, each room's last state once, unconfirmed.
+   */
+  private directoryWrite(roomId: string, status: RoomStatus | null): void {
+    this.#pending.set(roomId, status);
+    this.#writeTimer ??= setTimeout(
+      this.#busy.wrap(() => {
+        this.#writeTimer = null;
+        const writes = [...this.#pending].map(([id, s]) => ({ key: ROOM_KEY + id, value: s }));
+        this.#pending.clear();
+        this.#writes.write("directory", writes, false);
+      }, "storage"),
+      DIRECTORY_WRITE_MS,
+    );
   }
 }

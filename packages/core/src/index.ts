@@ -5,8 +5,9 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, RoomAdminView, BanTarget, BanOutcome } from "./host";
+export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
 export { admissionAddress, type AdmissionRefusal } from "./room/admission";
+export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS, type ListingInit, type SavedListing } from "./room/roomListing";
 export type { ReservationCounts, PendingReservation } from "./room/seatReservations";

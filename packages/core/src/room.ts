@@ -7,14 +7,15 @@ import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { BanOutcome, BanTarget, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import { InputQueue } from "./inputQueue";
 import { Admission, type AdmissionRefusal } from "./room/admission";
 import { AdminActions } from "./room/adminActions";
 import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
-import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
+import { checkpointGameSeats, checkpointSeats, takeCheckpoint, worldChainFor } from "./room/checkpoint";
+import type { WorldChain } from "./sync/worldCheckpoint";
 import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type FlushDeps, type Flusher } from "./room/flushers";
@@ -105,6 +106,8 @@ export class Room implements HostedRoom {
   private readonly recentErrors = new RecentErrors();
   /** The operator's actions (room/adminActions.ts). */
   private readonly admin: AdminActions;
+  /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
+  private readonly chain: WorldChain | null;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -120,6 +123,7 @@ export class Room implements HostedRoom {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
+    this.chain = worldChainFor(init.game);
     // The room's timers (its tick, a flush's later slices, bots, seat expiry) are entries of its
     // object: on a host's meter they count as the object's own time.
     this.clock = init.busy ? init.busy.clock(init.clock ?? systemClock) : (init.clock ?? systemClock);
@@ -393,10 +397,13 @@ export class Room implements HostedRoom {
     return this.seats.ticketOf(seat, link);
   }
 
-  checkpoint(): RoomCheckpoint {
+  checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
     const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
-    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
+    if (world === "base") this.chain?.rebase();
+    const chain = world === "whole" ? null : this.chain;
+    const { kind, roomId, seats, game } = this;
+    return takeCheckpoint({ kind, roomId, seats, json: this.flusher.dialect === "json", game, withGame, listing: this.listing.save(), chain });
   }
 
   get storeVersion(): number {
@@ -415,8 +422,9 @@ export class Room implements HostedRoom {
     const saved = checkpointSeats(value, this.kind, this.roomId);
     if (!saved || saved.length === 0 || this.seats.size > 0) return false;
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
-    this.listing.restore((value as RoomCheckpoint).listing);
-    this.seating.restore(saved, (value as RoomCheckpoint).game);
+    const cp = value as RoomCheckpoint;
+    this.listing.restore(cp.listing);
+    this.seating.restore(saved, cp.game, checkpointGameSeats(cp, saved));
     return true;
   }
 
