@@ -23,7 +23,10 @@ export interface GatewayStats {
   busy: BusyReading;
   /** Requests metered (every request but this probe). */
   requests: number;
-  /** Calls into Durable Objects and service bindings (fetches and RPCs), by binding name. */
+  /**
+   * Calls into Durable Objects and service bindings (fetches and RPCs), by binding name; those
+   * a stats probe made under `stats:<binding>`.
+   */
   objectCalls: Record<string, number>;
   /** What the figures are. */
   note: string;
@@ -46,7 +49,8 @@ export function meteredGateway<E extends { DEV_MODE?: string }>(request: Request
     return Promise.resolve(Response.json(stats, { headers: { "cache-control": "no-store" } }));
   }
   requests++;
-  return busy.during(() => route(request, metered(env)), path.endsWith("/stats") ? "stats" : "request");
+  const label = path.endsWith("/stats") ? "stats" : "request";
+  return busy.during(() => route(request, metered(env, label)), label);
 }
 
 /** Holds a refusal `ms` (the gateway's own hold of a repeated caller): not the gateway's time. */
@@ -54,22 +58,24 @@ export function gatewayHold(ms: number): Promise<void> {
   return busy.waiting(new Promise<void>((resolve) => setTimeout(resolve, ms)));
 }
 
-/** Metered envs by env: the Worker's env is one object per isolate. */
-const meteredEnvs = new WeakMap<object, object>();
+/** Metered envs by env and label: the Worker's env is one object per isolate. */
+const meteredEnvs = new WeakMap<object, Map<string, object>>();
 
-function metered<E extends object>(env: E): E {
-  let m = meteredEnvs.get(env);
+function metered<E extends object>(env: E, label: string): E {
+  let byLabel = meteredEnvs.get(env);
+  if (!byLabel) meteredEnvs.set(env, (byLabel = new Map()));
+  let m = byLabel.get(label);
   if (!m) {
     const wrapped = new Map<string, unknown>();
     m = new Proxy(env, {
       get(target, key, receiver) {
         const v = Reflect.get(target, key, receiver) as unknown;
         if (typeof key !== "string" || v === null || typeof v !== "object") return v;
-        if (!wrapped.has(key)) wrapped.set(key, bindingOf(key, v));
+        if (!wrapped.has(key)) wrapped.set(key, bindingOf(label === "request" ? key : `${label}:${key}`, v));
         return wrapped.get(key);
       },
     });
-    meteredEnvs.set(env, m);
+    byLabel.set(label, m);
   }
   return m as E;
 }
@@ -82,7 +88,7 @@ function bindingOf(name: string, v: object): unknown {
       get(target, key) {
         const f = Reflect.get(target, key) as unknown;
         if (typeof f !== "function") return f;
-        if (key === "get" || key === "getByName") return (...args: unknown[]) => meteredCalls(name, (f as (...a: unknown[]) => object).apply(target, args));
+        if (key === "get" || key === "getByName") return (...args: unknown[]) => meteredCalls(name, Reflect.apply(f as (...a: unknown[]) => object, target, args));
         return (f as (...a: unknown[]) => unknown).bind(target);
       },
     });
@@ -101,7 +107,8 @@ function meteredCalls(name: string, target: object): object {
       if (typeof f !== "function") return f;
       return (...args: unknown[]) => {
         objectCalls[name] = (objectCalls[name] ?? 0) + 1;
-        const out = (f as (...a: unknown[]) => unknown).apply(t, args);
+        // Reflect.apply: an RPC stub's method answers any property, `apply` included, as an RPC.
+        const out = Reflect.apply(f as (...a: unknown[]) => unknown, t, args);
         return out !== null && typeof out === "object" && typeof (out as PromiseLike<unknown>).then === "function" ? busy.waiting(Promise.resolve(out as PromiseLike<unknown>)) : out;
       };
     },

@@ -34,6 +34,14 @@ export interface BusyReading {
   windowMs: number;
 }
 
+/**
+ * The meters with an entry open, most recent last: objects that share a thread (every object of
+ * a local `wrangler dev`, the rooms of a Node host) share this module, so an entry counts only
+ * while it is the latest (time an object spends awaiting inside `during` while another object
+ * runs is the other's).
+ */
+const running: BusyMeter[] = [];
+
 /** The window `BusyReading.share` covers by default. */
 export const BUSY_WINDOW_MS = 10_000;
 /** Busy time is kept per second of the window. */
@@ -51,6 +59,8 @@ export class BusyMeter {
   private total = 0;
   /** The label of the outermost entry running (its time goes under it). */
   private label = "other";
+  /** An entry is open but another meter's runs meanwhile (see {@link enter}). */
+  private paused = false;
   /** Busy ms by the label of the outermost entry. */
   private readonly byLabel = new Map<string, number>();
   private readonly startedAt: number;
@@ -78,7 +88,12 @@ export class BusyMeter {
    */
   enter(label = "other"): void {
     if (this.depth++ === 0) {
+      // Another meter's entry still open (one awaiting inside `during`) stops counting while
+      // this one runs: the thread is this object's now.
+      running.at(-1)?.pause();
+      running.push(this);
       this.enteredAt = this.now();
+      this.paused = false;
       this.label = label;
     }
   }
@@ -87,8 +102,29 @@ export class BusyMeter {
   exit(): void {
     if (this.depth === 0) return;
     if (--this.depth > 0) return;
+    if (!this.paused) {
+      const end = this.now();
+      if (end > this.enteredAt) this.add(this.enteredAt, end);
+    }
+    const at = running.lastIndexOf(this);
+    if (at >= 0) running.splice(at, 1);
+    // The entry this one interrupted counts again.
+    if (at === running.length) running.at(-1)?.resume();
+  }
+
+  /** Another meter's entry runs on the thread: what this one ran so far is counted, then nothing until {@link resume}. */
+  private pause(): void {
+    if (this.paused) return;
     const end = this.now();
     if (end > this.enteredAt) this.add(this.enteredAt, end);
+    this.paused = true;
+  }
+
+  /** The entry that interrupted this one ended: counting goes on. */
+  private resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.enteredAt = this.now();
   }
 
   /** Runs `fn` as one entry of the object. */
@@ -116,7 +152,8 @@ export class BusyMeter {
   /**
    * Runs async `fn` as one entry from its start until it settles, except while it waits in
    * {@link waiting}: for an entry that awaits (an RPC method that asks another object). Entries
-   * in flight at once count once, as the time any of them was running: the time between their
+   * in flight at once count once, as the time any of them was running, and not while another
+   * meter's entry runs (objects sharing the thread): the time between their
    * awaits is the thread's, since awaiting anything but {@link waiting}'s I/O (a resolved
    * promise, a computed signature) lets nothing else in but microtasks.
    */

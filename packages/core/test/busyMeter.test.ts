@@ -95,6 +95,27 @@ describe("BusyMeter", () => {
     expect(m.ms).toBe(7);
   });
 
+  it("does not count what another meter's entry runs while one of its own is open (objects sharing a thread)", async () => {
+    const { t, source } = fakeTime(0);
+    const gateway = new BusyMeter(source);
+    const room = new BusyMeter(source);
+    let arrived!: () => void;
+    const body = new Promise<void>((r) => (arrived = r));
+    const request = gateway.during(async () => {
+      t.now += 2;
+      // An await the gateway does not wrap (a body read): the room's timer runs meanwhile.
+      await body;
+      t.now += 1;
+    }, "request");
+    room.run(() => (t.now += 10), "timer");
+    t.now += 3;
+    arrived();
+    await request;
+    expect(room.ms).toBe(10);
+    // 2 + the unwrapped wait after the room's entry (3) + 1: never the room's 10.
+    expect(gateway.ms).toBe(6);
+  });
+
   it("reports the share of its recent window (or of its life, when shorter) spent busy", () => {
     const { t, source } = fakeTime(50_000);
     const m = new BusyMeter(source, 10_000);

@@ -23,7 +23,7 @@ export interface LoadConfig {
   rampSec?: number;
   /** All joins at once (overrides rampSec). */
   storm?: boolean;
-  /** Inputs per second per player (default: the scenario's rate, 20 for agar). Not for turn-based scenarios. */
+  /** Inputs per second per player (default: the scenario's rate, 20 for agar; 0: idle players, who join and read but send nothing). Not for turn-based scenarios. */
   rate?: number;
   /** Turn-based scenarios: delay between seeing your turn (or the round's end) and acting, ms (default 1000). */
   thinkMs?: number;
@@ -179,7 +179,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
       throw new Error(`thinkMs and keepaliveMs apply to turn-based scenarios only, not ${scenario.name}`);
     }
     rate = c.rate ?? scenario.defaultRate;
-    if (!(rate > 0 && rate <= 1000)) throw new Error(`rate must be in (0, 1000] inputs/s (got ${rate})`);
+    if (!(rate >= 0 && rate <= 1000)) throw new Error(`rate must be in [0, 1000] inputs/s, 0 for idle players (got ${rate})`);
   }
   const shard = c.shard ?? { index: 0, count: 1 };
   positiveInt("shard count", shard.count);

@@ -12,7 +12,7 @@ import { collectEnvironment } from "../report/environment";
 import { assembleReport, type Report } from "../report/report";
 import { isScenarioPath, loadScenarioFile } from "../scenarios/index";
 import { httpBase } from "../players/matchRequest";
-import { touchMatchmaker } from "./matchmakerReads";
+import { readPathStart, touchMatchmaker } from "./matchmakerReads";
 import { runShard, type ShardResult } from "./shardRun";
 import { runOnWorkers } from "./workers";
 
@@ -56,6 +56,8 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     throw new Error(cfg.tickets.mode === "none" ? "tickets given but the config says none" : "the config asks for tickets but none were given");
   }
   if (cfg.match) await touchMatchmaker(httpBase(cfg.url), cfg.roomKind, cfg.query, cfg.connectTimeoutMs);
+  // The join path's start: what the gateway and the matchmaker had spent before the first arrival.
+  const pathStart = cfg.match && cfg.roomStats ? await readPathStart(httpBase(cfg.url), cfg.roomKind, cfg.statsTimeoutMs) : null;
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
@@ -86,6 +88,8 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
       ),
     ];
   }
+  const sampled = results.find((r) => r.match?.matchmaker || r.match?.gateway)?.match ?? results.find((r) => r.match)?.match;
+  if (sampled && pathStart) sampled.pathStart = pathStart;
   const threads = results.map((r) => r.thread);
   const joined = results.reduce((s, r) => s + r.joined, 0);
   const process = monitor.stop(threads, joined);
