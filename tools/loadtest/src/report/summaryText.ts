@@ -2,6 +2,7 @@
 import type { DurationSummary } from "../metrics/histogram";
 import type { MatchSummary } from "../metrics/matchSummary";
 import type { JoinPathSummary, WriteCounts } from "../metrics/joinPath";
+import type { RestartSummary } from "../metrics/restartSummary";
 import { round2 } from "../metrics/round2";
 import type { ServerCpuReport } from "../server/serverCpu";
 import type { Report } from "./report";
@@ -62,6 +63,7 @@ export function formatSummary(r: Report): string {
     ],
   ];
   if (s.match) rows.push(...matchRows(s.match, s.seatedMs));
+  if (s.restart) rows.push(restartRow(s.restart));
   if (r.server) rows.push(...serverRows(r.server));
   if (cfg.turnBased) {
     rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
@@ -121,6 +123,13 @@ function writesLine(w: Record<string, WriteCounts>): string {
   const kinds = Object.entries(w).filter(([, c]) => c.rows > 0);
   if (kinds.length === 0) return "no writes";
   return kinds.map(([k, c]) => `${k} ${c.rows} rows (${c.confirmed} confirmed, ${c.bytes} B)`).join(", ");
+}
+
+/** A server restart's row: when, how fast the players were back, the worlds restored. */
+export function restartRow(r: RestartSummary): [string, string] {
+  if (r.error) return ["server restart", `asked at ${r.atSec} s, failed: ${r.error}`];
+  const back = r.backMs ? `players back (welcome) after the server answered: ${dist(r.backMs)}` : "nobody back";
+  return ["server restart", `at ${r.atSec} s: down at ${fmt(r.downAtSec, " s")}, answering at ${fmt(r.upAtSec, " s")}; ${back}; worlds restored ${r.worldRestored}/${r.rooms} rooms (${fmt(r.worldRestoredPct, "%")})`];
 }
 
 /** The join path per seated player (metrics/joinPath.ts) as summary rows. */

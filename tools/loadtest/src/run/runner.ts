@@ -10,6 +10,7 @@ import { mergeRoomsById } from "../metrics/mergeRoomData";
 import { ticketMode, ticketSource, type TicketSpec } from "../players/tickets";
 import { collectEnvironment } from "../report/environment";
 import { assembleReport, type Report } from "../report/report";
+import type { RestartTimes } from "../metrics/restartSummary";
 import { isScenarioPath, loadScenarioFile } from "../scenarios/index";
 import { httpBase } from "../players/matchRequest";
 import { readPathStart, touchMatchmaker } from "./matchmakerReads";
@@ -25,6 +26,8 @@ export interface RunOptions extends LiveOptions, RunHooks {
    * what sampling costs the generator (`loadtest bench-live`, src/bench/liveOverhead.ts).
    */
   live?: boolean;
+  /** A run that restarts its server: when it did, read once the run is over (see serverOptions.ts). */
+  restartTimes?: () => RestartTimes;
 }
 
 /**
@@ -103,6 +106,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     generators: [generator],
     rooms: mergeRoomsById(shardRooms),
     match: results.flatMap((r) => (r.match ? [r.match] : [])),
+    ...(opts.restartTimes ? { restart: opts.restartTimes() } : {}),
   });
   report.series = live.series(results.flatMap((r) => r.roomStats));
   if (live.aborted) report.aborted = live.aborted;
