@@ -20,19 +20,12 @@ import type { MatchError, MatchFilters, MatchRequest, QueueRequest, RoomListing 
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
 import { StorageMeter, type StorageCounts } from "./storageMeter";
+import { DirectoryWrites } from "./directoryWrites";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 export const SEAT_TICKET_TTL_SECONDS = 3600;
 
 const ROOM_KEY = "room:";
-
-/**
- * How long a room's directory entry waits before it is written, so a burst of changes to one room
- * (a join's reservation and report, a room filling) is one write. Written unconfirmed: answers
- * never wait for the directory, which steers only (rooms are the seats' authority) and is
- * learned again from the rooms' reports after a restart.
- */
-const DIRECTORY_WRITE_MS = 250;
 
 /** A matchmaker object's DEV_MODE stats: the core's, plus what the object itself cost. */
 export type MatchmakerObjectStats = MatchmakerStats & {
@@ -69,9 +62,8 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   readonly #busy = new BusyMeter();
   /** The directory's writes, counted. */
   readonly #writes = new StorageMeter(this.ctx, "matchmaker");
-  /** Directory entries waiting to be written (null: removed), by room id. */
-  readonly #pending = new Map<string, RoomStatus | null>();
-  #writeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When they happen (directoryWrites.ts): batched, unconfirmed. */
+  readonly #directory = new DirectoryWrites(this.#writes, this.#busy, ROOM_KEY);
   #reserves = 0;
 
   /** `POST /match/<kind>`. */
@@ -152,8 +144,8 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     const storage = this.ctx.storage;
     const store: DirectoryStore = {
       load: async () => [...(await this.#busy.waiting(storage.list<RoomStatus>({ prefix: ROOM_KEY }))).values()],
-      put: (s) => this.directoryWrite(s.roomId, s),
-      delete: (id) => this.directoryWrite(id, null),
+      put: (s) => this.#directory.put(s),
+      delete: (id) => this.#directory.delete(id),
     };
     const mm = new Matchmaker(kind, spec, {
       clock: this.#busy.clock(systemClock),
@@ -175,20 +167,4 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     return mm;
   }
 
-  /**
-   * A room's directory entry changed (null: removed): written {@link DIRECTORY_WRITE_MS} later
-   * with the other changes meanwhile, each room's last state once, unconfirmed.
-   */
-  private directoryWrite(roomId: string, status: RoomStatus | null): void {
-    this.#pending.set(roomId, status);
-    this.#writeTimer ??= setTimeout(
-      this.#busy.wrap(() => {
-        this.#writeTimer = null;
-        const writes = [...this.#pending].map(([id, s]) => ({ key: ROOM_KEY + id, value: s }));
-        this.#pending.clear();
-        this.#writes.write("directory", writes, false);
-      }, "storage"),
-      DIRECTORY_WRITE_MS,
-    );
-  }
 }
