@@ -32,6 +32,12 @@ export interface GatewayStats {
   note: string;
 }
 
+/** What the meter reads of the Worker's env. */
+export interface GatewayMeterEnv {
+  /** `"true"`: `GET /gateway/stats` answers. */
+  DEV_MODE?: string;
+}
+
 const busy = new BusyMeter();
 const objectCalls: Record<string, number> = {};
 let requests = 0;
@@ -41,7 +47,7 @@ const NOTE = "this isolate's own time serving requests, less its waits on object
  * Serves `request` with `route` on an env whose Durable Object namespaces and service bindings
  * are metered (see the module comment), or answers DEV_MODE `GET /gateway/stats` itself.
  */
-export function meteredGateway<E extends { DEV_MODE?: string }>(request: Request, env: E, route: (request: Request, env: E) => Promise<Response>): Promise<Response> {
+export function meteredGateway<E extends GatewayMeterEnv>(request: Request, env: E, route: (request: Request, env: E) => Promise<Response>): Promise<Response> {
   const path = new URL(request.url).pathname;
   if (path === GATEWAY_STATS_PATH) {
     if (env.DEV_MODE !== "true") return Promise.resolve(new Response("gateway stats are DEV_MODE only", { status: 403 }));
