@@ -61,7 +61,12 @@ export function meteredGateway<E extends GatewayMeterEnv>(request: Request, env:
 
 /** Holds a refusal `ms` (the gateway's own hold of a repeated caller): not the gateway's time. */
 export function gatewayHold(ms: number): Promise<void> {
-  return busy.waiting(new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  return gatewayWait(new Promise<void>((resolve) => setTimeout(resolve, ms)));
+}
+
+/** Waits for I/O the gateway cannot do without (a request's body arriving): not the gateway's time. */
+export function gatewayWait<T>(io: Promise<T>): Promise<T> {
+  return busy.waiting(io);
 }
 
 /** Metered envs by env and label: the Worker's env is one object per isolate. */
@@ -103,6 +108,11 @@ function bindingOf(name: string, v: object): unknown {
   return v;
 }
 
+/** An RPC's answer is a thenable, and may be callable too (a workerd `RpcPromise` pipelines). */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && (typeof v === "object" || typeof v === "function") && typeof (v as PromiseLike<unknown>).then === "function";
+}
+
 /** `target` whose every method call is counted under `name`, its promise awaited outside the gateway's time. */
 function meteredCalls(name: string, target: object): object {
   return new Proxy(target, {
@@ -115,7 +125,7 @@ function meteredCalls(name: string, target: object): object {
         objectCalls[name] = (objectCalls[name] ?? 0) + 1;
         // Reflect.apply: an RPC stub's method answers any property, `apply` included, as an RPC.
         const out = Reflect.apply(f as (...a: unknown[]) => unknown, t, args);
-        return out !== null && typeof out === "object" && typeof (out as PromiseLike<unknown>).then === "function" ? busy.waiting(Promise.resolve(out as PromiseLike<unknown>)) : out;
+        return isThenable(out) ? busy.waiting(Promise.resolve(out)) : out;
       };
     },
   });

@@ -26,9 +26,10 @@ function namespace(waitMs: number) {
         await sleep(waitMs);
         return new Response("ok");
       },
-      rpc: async () => {
-        await sleep(waitMs);
-        return 7;
+      // A workerd RPC answers with a callable thenable (an `RpcPromise` pipelines), not a Promise.
+      rpc: () => {
+        const answer = Object.assign(() => {}, { then: (ok: (v: number) => void) => void sleep(waitMs).then(() => ok(7)) });
+        return answer as unknown as Promise<number>;
       },
     }),
   };
