@@ -3,7 +3,8 @@
  * `tsc -p tsconfig.build.json`, in dependency order, then makes relative import specifiers
  * explicit so Node can load the output. Workspace code never needs this: vitest, tsx and
  * wrangler read src/ directly; only packed tarballs point at dist/ (publishConfig).
- * `create-tikron` also gets its template/: a copy of examples/starter (see its template.ts).
+ * `admin` also gets its console bundled into dist/consoleFiles.js (packages/admin/build.ts), and
+ * `create-tikron` its template/: a copy of examples/starter (see its template.ts).
  *
  *   tsx scripts/build-packages.ts            build all
  *   tsx scripts/build-packages.ts core       build one (its dependencies must be built already)
@@ -13,6 +14,7 @@ import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeConsoleModule } from "../packages/admin/build";
 import { packTemplate } from "../packages/create-tikron/src/template";
 import { PUBLISHED_PACKAGES, type PublishedPackage } from "./lib/packages";
 import { rewriteRelativeSpecifiers } from "./lib/relativeSpecifiers";
@@ -27,6 +29,7 @@ export function buildPackages(names: readonly PublishedPackage[] = PUBLISHED_PAC
     rmSync(join(dir, "dist"), { recursive: true, force: true });
     const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json"), "--pretty", "false"], { encoding: "utf8" });
     if (run.status !== 0) throw new Error(`tsc failed for @tikron/${name}:\n${run.stdout}${run.stderr}`);
+    if (name === "admin") writeConsoleModule(join(dir, "dist"));
     rewriteRelativeSpecifiers(join(dir, "dist"));
     if (name === "create-tikron") {
       rmSync(join(dir, "template"), { recursive: true, force: true });

@@ -53,6 +53,10 @@ step typecheck bash scripts/typecheck.sh
 step "api reference" typedoc --logLevel Warn
 step "sdk bundle size" tsx scripts/bundle-size.ts
 step "build web" tsx apps/web/build.ts
+# The C# SDK (packages/client-dotnet): restored through nuget.config, built, its xunit tests run
+# (the golden files, codecs, the connection against fake sockets). Its results join the count.
+step "dotnet client" bash scripts/dotnet-test.sh "$RESULTS"
+expected_reports+=(--expect "dotnet=$RESULTS/dotnet.json")
 vitest_step unit
 vitest_step integration
 vitest_step browser

@@ -1,14 +1,16 @@
 /**
  * Builds the static web app served by the gateway's assets binding: bundles `src/main.ts` (the
- * game page) into `dist/app.js`, `src/lobby.ts` into `dist/lobby.js` and `src/admin.ts` (the
- * admin console) into `dist/admin.js`, and copies everything under `static/` into `dist/` as is.
+ * game page) into `dist/app.js` and `src/lobby.ts` into `dist/lobby.js`, copies everything under
+ * `static/` into `dist/` as is, and writes the admin console (`@tikron/admin`, its one build in
+ * packages/admin/build.ts) as `dist/admin.html`, `dist/admin/console.js` and `console.css`.
  *
  * Usage: `tsx apps/web/build.ts [--minify]` (from anywhere), or import {@link buildWeb}.
  */
 import { build } from "esbuild";
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleConsole, staticFileName } from "../../packages/admin/build";
 
 /** Options for {@link buildWeb}. */
 export interface BuildWebOptions {
@@ -35,9 +37,9 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<BuildWebR
   mkdirSync(outDir, { recursive: true });
 
   const result = await build({
-    // The game page (/play), the lobby (/) and the admin console (/admin): one bundle each, so
-    // the lobby stays small and no page carries another's code.
-    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts"), admin: join(WEB_DIR, "src", "admin.ts") },
+    // The game page (/play) and the lobby (/): one bundle each, so the lobby stays small and no
+    // page carries another's code.
+    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts") },
     outdir: outDir,
     bundle: true,
     format: "esm",
@@ -52,7 +54,16 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<BuildWebR
   const staticDir = join(WEB_DIR, "static");
   if (existsSync(staticDir)) cpSync(staticDir, outDir, { recursive: true });
 
-  return { outDir, files: Object.keys(result.metafile.outputs).map((f) => join(process.cwd(), f)) };
+  // The console at /admin: the same files a game's Worker serves from the package.
+  const consoleFiles: string[] = [];
+  for (const file of bundleConsole()) {
+    const path = join(outDir, staticFileName(file));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.body);
+    consoleFiles.push(path);
+  }
+
+  return { outDir, files: [...Object.keys(result.metafile.outputs).map((f) => join(process.cwd(), f)), ...consoleFiles] };
 }
 
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { GAME_BUNDLE_BUDGET_GZIP, GAME_BUNDLE_ENTRY, OPT_IN_ENTRIES, PAGE_BUNDLE_ENTRY, SDK_BUNDLE_BUDGET_GZIP, measureSdkBundle } from "../bundle-size";
+import {
+  DECLARED_INPUTS_COST_GZIP,
+  DECLARED_INPUTS_ENTRY,
+  GAME_BUNDLE_BUDGET_GZIP,
+  GAME_BUNDLE_ENTRY,
+  OPT_IN_ENTRIES,
+  PAGE_BUNDLE_ENTRY,
+  SDK_BUNDLE_BUDGET_GZIP,
+  measureSdkBundle,
+} from "../bundle-size";
 import { buildPackages } from "../build-packages";
 
-/** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker. */
+/** Modules a page pays for only when it uses them: interpolation, prediction, the JSON dialect, the matchmaker, parties. */
 const OPTIONAL = [
   "packages/client/src/snapshotBuffer.ts",
   "packages/client/src/playoutClock.ts",
@@ -12,6 +21,8 @@ const OPTIONAL = [
   "packages/client/src/prediction.ts",
   "packages/protocol/src/jsonMessages.ts",
   "packages/client/src/matchmaker.ts",
+  "packages/client/src/seatJoin.ts",
+  "packages/client/src/party.ts",
   // What a page opts into by passing or calling it: room messages, snapshot links, input batching.
   "packages/client/src/messaging.ts",
   "packages/client/src/snapshotLink.ts",
@@ -30,6 +41,8 @@ describe("SDK browser bundle", () => {
     expect(paths.filter((p) => p.startsWith("packages/core/") || p.startsWith("packages/cloudflare/") || p.startsWith("packages/games/"))).toEqual([]);
     // The room's reader of client frames is server-side code: the SDK only writes them.
     expect(paths).not.toContain("packages/protocol/src/inputFrame.ts");
+    // So is the reader of declared inputs, with its range checks.
+    expect(paths).not.toContain("packages/protocol/src/schema/inputRead.ts");
     expect(report.gzipBytes).toBeLessThanOrEqual(SDK_BUNDLE_BUDGET_GZIP);
   });
 
@@ -38,8 +51,9 @@ describe("SDK browser bundle", () => {
     const paths = report.inputs.map((i) => i.path);
     expect(paths).toContain("packages/client/src/roomConnection.ts");
     expect(paths).toContain("packages/protocol/src/delta/clientView.ts");
-    expect(paths).toContain("packages/games/src/agar/agarSchema.ts");
     expect(paths.filter((p) => OPTIONAL.includes(p))).toEqual([]);
+    // A game with its own input codec ships nothing of declared inputs.
+    expect(paths).not.toContain("packages/protocol/src/schema/inputs.ts");
     // The clock sync is passed in (`clock`): only the constant the connection shares with it comes along.
     expect(bytesOf(report, "packages/client/src/clockSync.ts")).toBeLessThan(20);
     // Nor does input batching (its writer and timer).
@@ -49,9 +63,21 @@ describe("SDK browser bundle", () => {
     expect(bytesOf(report, "packages/client/src/backoff.ts")).toBeLessThan(400);
     // The protocol reads its code tables through wireCodes' constants: no Kind or FrameFlag table.
     expect(bytesOf(report, "packages/protocol/src/constants.ts")).toBeLessThan(100);
+    expect(paths.filter((p) => p.startsWith("packages/games/"))).toEqual([]);
+    expect(report.gzipBytes).toBeLessThanOrEqual(GAME_BUNDLE_BUDGET_GZIP);
+  });
+
+  it("declared inputs: a page pays for the writer and the quantization rule (within its cap), never for the room's reader", async () => {
+    const [own, declared] = await Promise.all([measureSdkBundle(GAME_BUNDLE_ENTRY), measureSdkBundle(DECLARED_INPUTS_ENTRY)]);
+    const paths = declared.inputs.map((i) => i.path);
+    expect(paths).toContain("packages/games/src/agar/agarSchema.ts");
+    expect(bytesOf(declared, "packages/protocol/src/schema/inputs.ts")).toBeGreaterThan(500);
+    expect(paths).not.toContain("packages/protocol/src/schema/inputRead.ts");
     // Only agar's declarations were asked for: other games' modules must be shaken out.
     expect(paths.filter((p) => /packages\/games\/src\/(fps|movement|ttt)\//.test(p))).toEqual([]);
-    expect(report.gzipBytes).toBeLessThanOrEqual(GAME_BUNDLE_BUDGET_GZIP);
+    expect(paths.filter((p) => OPTIONAL.includes(p))).toEqual([]);
+    expect(declared.gzipBytes - own.gzipBytes).toBeGreaterThan(0);
+    expect(declared.gzipBytes - own.gzipBytes).toBeLessThanOrEqual(DECLARED_INPUTS_COST_GZIP);
   });
 
   it("a page that opts into one part pulls that one and none of the others", { timeout: 30_000 }, async () => {
@@ -74,6 +100,15 @@ describe("SDK browser bundle", () => {
     expect(bytesOf(errorNames!, "packages/protocol/src/errorCodes.ts")).toBeGreaterThan(bytesOf(plain, "packages/protocol/src/errorCodes.ts") + 250);
     expect(bytesOf(errorNames!, "packages/client/src/messaging.ts")).toBe(0);
     for (const r of [clock!, messages!, batching!, errorNames!]) expect(r.gzipBytes).toBeGreaterThan(plain.gzipBytes);
+  });
+
+  it("a page that uses the matchmaker pays for parties only when it calls party()", { timeout: 30_000 }, async () => {
+    const [matching, parties] = await Promise.all([OPT_IN_ENTRIES.matchmaker, OPT_IN_ENTRIES.party].map((e) => measureSdkBundle(e)));
+    expect(bytesOf(matching!, "packages/client/src/matchmaker.ts")).toBeGreaterThan(1500);
+    expect(bytesOf(matching!, "packages/client/src/party.ts")).toBe(0);
+    expect(bytesOf(parties!, "packages/client/src/party.ts")).toBeGreaterThan(800);
+    expect(bytesOf(parties!, "packages/client/src/messaging.ts")).toBe(0);
+    expect(parties!.gzipBytes).toBeGreaterThan(matching!.gzipBytes);
   });
 
   it("tree-shakes what a page does not import (sideEffects: false, no eager instances)", async () => {

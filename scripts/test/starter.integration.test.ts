@@ -3,21 +3,24 @@
  * `create-tikron` is run from its tarball the way the docs say (`npx --package <tgz>
  * create-tikron my-game --packages <dir>`), with the machine's own Node rather than the
  * repository's toolchain, OUTSIDE the repository. The project it makes installs those tarballs
- * with npm (no workspace links), type-checks and builds, runs its own tests, runs under
- * `wrangler dev` on loopback, and is played from Node with the installed SDK: join, inputs
+ * with npm (no workspace links), type-checks and builds, runs its own tests, runs under its own
+ * `npm run dev` on loopback (offline: no fetch stack trace; the page rebuilt on an edit; the admin
+ * console at `/admin` from `@tikron/admin`), seats `npm run bots -- 10` through the matchmaker,
+ * and is played from Node with the installed SDK: join, inputs
  * acknowledged and applied, state, declared events and notices received, a refused input, a room
  * message request answered (and one refused), and a reconnect into the held seat. Its type-only checks of the
  * typed SDK must fail exactly where they say they do; on a Node older than the project's
- * `engines`, the scaffold and `npm run dev` say so in one line.
+ * `engines`, the scaffold says so in one line first, `npm install` installs nothing and
+ * `npm run dev` stops with the same line.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../tools/devserver/src/wranglerDev";
+import { groupMembers, REPO_ROOT, startWranglerDev, type WranglerDevServer } from "../../tools/devserver/src/wranglerDev";
 import { packPackages, type PackedTarballs } from "../pack-packages";
 
 // Types only: at run time these come from the project's own install of the tarballs.
@@ -37,7 +40,10 @@ interface Play {
   encodeTagInput(w: InstanceType<Protocol["BinaryWriter"]>, input: { dx: -1 | 0 | 1; dy: -1 | 0 | 1 }): Uint8Array;
   TAG_KIND: string;
   tagGame: Starter["tagGame"];
+  CONSOLE_FILES: readonly ConsoleFile[];
 }
+
+type ConsoleFile = (typeof import("../../packages/admin/src/index"))["CONSOLE_FILES"][number];
 
 interface PlayerRecord {
   x: number;
@@ -55,9 +61,16 @@ let server: WranglerDevServer | undefined;
 let play: Play;
 let testOutput = "";
 let scaffoldOutput = "";
-/** The machine's own Node, as a new user has it: its version and what the project's Node check says to it. */
-const stock = { version: "", check: { status: 0 as number | null, stderr: "" } };
+/**
+ * The machine's own Node, as a new user has it: its version, what the project's Node check says to
+ * it, and what its `npm install` did (run only when that Node is too old).
+ */
+const stock = { version: "", scaffolded: [] as string[], check: { status: 0 as number | null, stderr: "" }, install: { status: 0 as number | null, stderr: "", wrote: [] as string[] } };
 const closers: (() => void)[] = [];
+/** The admin API's token of the project's dev server (its console asks for it). */
+const ADMIN_TOKEN = "starter-admin-token-0123456789abcdef";
+/** What `npm run dev` printed before anything else ran against it. */
+let devStartOutput = "";
 
 /** PATH without anything inside the repository (its pinned Node 22 and its node_modules/.bin). */
 const STOCK_PATH = (process.env.PATH ?? "")
@@ -71,10 +84,27 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   return r.stdout;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+/**
+ * A command run while the project's server is up: asynchronously, because a test process blocked
+ * in spawnSync for longer than the server keeps an idle connection open (~15 s) cannot see it
+ * close, and its next fetch reuses the dead socket ("other side closed").
+ */
+function runWhileServing(cmd: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(cmd, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], timeout: options.timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", fail);
+    child.once("close", (status) => done({ status, stdout, stderr }));
+  });
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const v = probe();
+    const v = await probe();
     if (v !== undefined && v !== false) return v;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -92,8 +122,15 @@ beforeAll(async () => {
   stock.version = run("node", ["--version"], tmp, stockEnv).trim().replace(/^v/, "");
   scaffoldOutput = run("npx", ["--yes", "--package", tarballs["create-tikron"]!, "create-tikron", "my-game", "--packages", packs], tmp, stockEnv);
   app = join(tmp, "my-game");
+  stock.scaffolded = readdirSync(app);
   const check = spawnSync("node", [join(app, "scripts", "check-node.mjs")], { cwd: app, encoding: "utf8", env: { ...process.env, ...stockEnv } });
   stock.check = { status: check.status, stderr: check.stderr.trim() };
+  if (check.status !== 0) {
+    // The step after the scaffold, on that Node: it must stop before writing anything.
+    const before = new Set(stock.scaffolded);
+    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, encoding: "utf8", timeout: 120_000, env: { ...process.env, ...stockEnv, CI: "true" } });
+    stock.install = { status: install.status, stderr: install.stderr, wrote: readdirSync(app).filter((f) => !before.has(f)) };
+  }
 
   // From here on the project's Node (the toolchain's 22), with npm as the docs say.
   run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], app);
@@ -107,6 +144,7 @@ beforeAll(async () => {
         `export { connect, errorName, matchmaker, schemaDecoder, withMessages } from "@tikron/client";`,
         `export { BinaryWriter } from "@tikron/protocol";`,
         `export { tagSchema, encodeTagInput, TAG_KIND, tagGame } from "./src/shared/tag";`,
+        `export { CONSOLE_FILES } from "@tikron/admin";`,
       ].join("\n"),
       resolveDir: app,
       loader: "ts",
@@ -120,7 +158,18 @@ beforeAll(async () => {
   });
   play = (await import(pathToFileURL(out).href)) as Play;
 
-  server = await startWranglerDev({ config: "wrangler.jsonc", root: app, vars: { DEV_MODE: "true" } });
+  // The project's own `npm run dev` (DEV_MODE comes from it), as a developer starts it, with
+  // the one difference that matters here made certain: no route to workers.cloudflare.com, even
+  // on a machine that has one (a proxy that refuses), and no CLOUDFLARE_CF_FETCH_ENABLED from
+  // this process's environment.
+  server = await startWranglerDev({
+    config: "wrangler.jsonc",
+    root: app,
+    command: ["npm", "run", "dev", "--"],
+    vars: { ADMIN_TOKEN },
+    env: { CLOUDFLARE_CF_FETCH_ENABLED: undefined, HTTPS_PROXY: "http://127.0.0.1:9", https_proxy: undefined },
+  });
+  devStartOutput = server.output();
 }, 400_000);
 
 afterAll(async () => {
@@ -141,7 +190,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(readFileSync(join(app, "README.md"), "utf8")).not.toContain("repository-only");
   });
 
-  it("a Node older than the project's engines is told so in one line, by the scaffold and before npm run dev", () => {
+  it("a Node older than the project's engines is told so in one line first by the scaffold; npm install installs nothing; npm run dev stops", async () => {
     if (stock.check.status === 0) {
       // This machine's own Node is new enough: nothing to warn about.
       expect(scaffoldOutput).not.toContain("Before npm install");
@@ -150,20 +199,26 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(stock.check.status).toBe(1);
     expect(stock.check.stderr).toMatch(new RegExp(`^This project needs Node \\d+\\.\\d+\\.\\d+ or newer \\(wrangler requires it\\); this is Node ${stock.version.replace(/\./g, "\\.")}\\. Install Node 22`));
     expect(stock.check.stderr.split("\n")).toHaveLength(1);
-    expect(scaffoldOutput).toContain(`Before npm install: ${stock.check.stderr}`);
-    const dev = spawnSync("npm", ["run", "dev"], { cwd: app, encoding: "utf8", timeout: 60_000, env: { ...process.env, PATH: STOCK_PATH } });
+    expect(scaffoldOutput.split("\n")[0]).toBe(`Before npm install: ${stock.check.stderr}`);
+    expect(stock.scaffolded).not.toContain("node_modules");
+    // npm refuses the project itself (its .npmrc: engine-strict) before resolving anything.
+    const engines = (JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    expect(stock.install.status).not.toBe(0);
+    expect(stock.install.stderr).toContain(`Required: {"node":"${engines}"}`);
+    expect(stock.install.wrote).toEqual([]);
+    const dev = await runWhileServing("npm", ["run", "dev"], { cwd: app, timeoutMs: 60_000, env: { ...process.env, PATH: STOCK_PATH } });
     expect(dev.status).not.toBe(0);
     expect(dev.stderr).toContain(stock.check.stderr);
-    expect(dev.stdout).not.toContain("esbuild src/client"); // the dev script itself never started
+    expect(dev.stdout).not.toContain("node scripts/dev.mjs"); // the dev script itself never started
   });
 
   it("installs the packed tarballs with npm: no workspace links, no registry, dist entry points, real versions", () => {
     const scope = join(app, "node_modules", "@tikron");
     // aoi only through core; npm hoists it next to the others.
-    expect(readdirSync(scope).sort()).toEqual(["aoi", "client", "cloudflare", "core", "protocol"]);
+    expect(readdirSync(scope).sort()).toEqual(["admin", "aoi", "client", "cloudflare", "core", "protocol"]);
     const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { packages: Record<string, { resolved?: string; link?: boolean }> };
     const locked = Object.entries(lock.packages).filter(([path]) => path.includes("node_modules/@tikron/"));
-    expect(locked.map(([path]) => path).sort()).toEqual(["aoi", "client", "cloudflare", "core", "protocol"].map((p) => `node_modules/@tikron/${p}`));
+    expect(locked.map(([path]) => path).sort()).toEqual(["admin", "aoi", "client", "cloudflare", "core", "protocol"].map((p) => `node_modules/@tikron/${p}`));
     for (const [path, entry] of locked) {
       expect(entry.link, path).toBeUndefined();
       expect(entry.resolved, path).toMatch(/^file:/);
@@ -194,7 +249,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     expect(testOutput).not.toMatch(/failed/);
   });
 
-  it("the typed SDK's mistakes fail to compile, each where its @ts-expect-error says", () => {
+  it("the typed SDK's mistakes fail to compile, each where its @ts-expect-error says", async () => {
     // The build compiled test/sdk.types.ts, so every directive there met an error. The other
     // direction: without the directives, each of those lines (and only those) is an error.
     const directive = /^\s*\/\/ @ts-expect-error/;
@@ -204,7 +259,7 @@ describe("a project made by create-tikron, outside the repository", () => {
     // Blank the directive lines (line numbers stay), so each error lands on the line after one.
     const unguarded = join(app, "test", "unguarded.types.ts");
     writeFileSync(unguarded, lines.map((l) => (directive.test(l) ? "" : l)).join("\n"));
-    const r = spawnSync(join(app, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, encoding: "utf8", timeout: 120_000 });
+    const r = await runWhileServing(join(app, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.test.json", "--pretty", "false"], { cwd: app, timeoutMs: 120_000 });
     rmSync(unguarded);
     expect(r.status).not.toBe(0);
     const errorLines = [...r.stdout.matchAll(/^test\/unguarded\.types\.ts\((\d+),\d+\): error/gm)].map((m) => Number(m[1]));
@@ -220,6 +275,84 @@ describe("a project made by create-tikron, outside the repository", () => {
     for (const marker of ["cloudflare:workers", "acceptWebSocket", "SchemaStateEncoder", "TickScheduler"]) {
       expect(client.includes(marker), marker).toBe(false);
     }
+  });
+
+  it("npm run dev serves the project in DEV_MODE with no fetch stack trace, offline", async () => {
+    // The condition is real: wrangler saw the refusing proxy, so a cf.json fetch would have failed.
+    expect(devStartOutput).toContain("Proxy environment variables detected");
+    expect(devStartOutput).toContain("[watch] build finished"); // the page, bundled by the dev script
+    for (const noise of ["Request.cf", "workers.cloudflare.com", "ECONNREFUSED"]) expect(server!.output(), noise).not.toContain(noise);
+    expect((await fetch(`${server!.url}/`)).status).toBe(200);
+  });
+
+  it("serves the admin console at /admin from @tikron/admin, with its script and stylesheet, on the admin API", async () => {
+    const base = server!.url;
+    const served = new Map<string, { status: number; type: string | null; body: string }>();
+    for (const path of ["/admin", "/admin/console.css", "/admin/console.js"]) {
+      const res = await fetch(`${base}${path}`);
+      served.set(path, { status: res.status, type: res.headers.get("content-type"), body: await res.text() });
+    }
+    // Each file is what the installed package holds (node_modules, not a copy in the project).
+    expect(play.CONSOLE_FILES.map((f) => f.path).sort()).toEqual([...served.keys()].sort());
+    for (const file of play.CONSOLE_FILES) expect(served.get(file.path), file.path).toEqual({ status: 200, type: file.contentType, body: file.body });
+    expect(served.get("/admin")!.body).toContain(`href="/admin/console.css"`);
+    expect(served.get("/admin")!.body).toContain(`src="/admin/console.js"`);
+    expect(existsSync(join(app, "public", "admin.html"))).toBe(false);
+    // The API the page calls: refused without the token, answered with it.
+    expect((await fetch(`${base}/admin/api/rooms`)).status).toBe(401);
+    const rooms = await fetch(`${base}/admin/api/rooms`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(rooms.status).toBe(200);
+  });
+
+  it("npm run bots -- 10 seats ten bots through the matchmaker, 8 + 2 in 8-seat rooms, that play until Ctrl-C and then leave", async () => {
+    const rooms = async () => {
+      const res = await fetch(`${server!.url}/admin/api/rooms`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      return ((await res.json()) as { rooms: { kind: string; roomId: string; clients: number; bots: number; maxClients: number }[] }).rooms;
+    };
+    const seatCounts = async () => (await rooms()).map((r) => r.clients).sort((a, b) => a - b);
+    expect(await seatCounts()).toEqual([]); // nobody else in a room the matchmaker could pick
+
+    let output = "";
+    const bots: ChildProcess = spawn("npm", ["run", "bots", "--", "10", "--url", server!.url], { cwd: app, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+    const exited = new Promise<[number | null, string | null]>((done) => bots.once("exit", (code, signal) => done([code, signal])));
+    closers.push(() => {
+      if (bots.exitCode === null && bots.signalCode === null) process.kill(-bots.pid!, "SIGKILL");
+    });
+    bots.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    bots.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor("the bots' seated line", () => /bots: 10 playing at /.test(output) || (bots.exitCode !== null && `exited: ${output}`), 60_000);
+    expect(output).toMatch(/bots: 10 playing at \S+ in \S+ \(8\), \S+ \(2\); Ctrl-C stops them/);
+
+    // As the matchmaker's rooms report them: players, not server bots; 8 + 2, and still so later.
+    const settled = await waitFor("8 + 2 seats in the room list", async () => ((await seatCounts()).join() === "2,8" ? true : undefined), 15_000);
+    expect(settled).toBe(true);
+    const listed = await rooms();
+    expect(listed.map((r) => [r.kind, r.maxClients, r.bots])).toEqual([
+      ["tag", 8, 0],
+      ["tag", 8, 0],
+    ]);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await seatCounts()).toEqual([2, 8]);
+    expect(bots.exitCode).toBeNull();
+    // They play: inputs applied on (nearly) every seat. A bot sends only when its steering
+    // changes, and a wanderer may stand still for a while.
+    const seats = [];
+    for (const r of listed) {
+      const detail = (await (await fetch(`${server!.url}/admin/api/rooms/tag/${r.roomId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json()) as { seats: { name: string; lastSeq: number; connected: boolean }[] };
+      seats.push(...detail.seats);
+    }
+    expect(seats.map((x) => x.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `bot${i + 1}`).sort());
+    expect(seats.every((x) => x.connected)).toBe(true);
+    expect(seats.filter((x) => x.lastSeq > 0).length).toBeGreaterThanOrEqual(8);
+
+    // Ctrl-C (SIGINT to its process group, as a terminal sends it): every bot leaves, seats freed at once.
+    // npm itself ends by the signal once its script has exited; the script ends on its own.
+    process.kill(-bots.pid!, "SIGINT");
+    expect([[0, null], [null, "SIGINT"]]).toContainEqual(await exited);
+    expect(output).toContain("bots: 10 left");
+    expect(output).not.toMatch(/found no seat|is out:/);
+    await waitFor("nothing of npm run bots left running", () => groupMembers(bots.pid!).length === 0, 5_000);
+    await waitFor("the bots' seats freed", async () => ((await seatCounts()).every((n) => n === 0) ? true : undefined), 10_000);
   });
 
   it("plays: join, events, inputs acknowledged and applied, a refused input, state for everyone, a chat request and its notice", async () => {
@@ -346,5 +479,20 @@ describe("a project made by create-tikron, outside the repository", () => {
     const view = carl.decoder.state as { get(id: number): { record: PlayerRecord } | undefined };
     await waitFor("carl in his own view", () => view.get(entity)?.record.name === "carl");
     expect(carl.stats.reconnects).toBe(1);
+  });
+
+  // Last: wrangler reloads the Worker when the page's bundle changes, which restarts its rooms.
+  it("rebuilds the page on an edit, without a restart of npm run dev", async () => {
+    const main = join(app, "src", "client", "main.ts");
+    const source = readFileSync(main, "utf8");
+    const marker = `rebuilt-${Date.now()}`;
+    expect(await (await fetch(`${server!.url}/client.js`)).text()).not.toContain(marker);
+    writeFileSync(main, `${source}\nconsole.info("${marker}");\n`);
+    try {
+      await waitFor("the edit in the served page", async () => ((await (await fetch(`${server!.url}/client.js`)).text()).includes(marker) ? true : undefined), 20_000);
+    } finally {
+      writeFileSync(main, source);
+    }
+    expect((await fetch(`${server!.url}/health`)).status).toBe(200);
   });
 });

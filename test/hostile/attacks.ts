@@ -127,7 +127,8 @@ export async function runAttack(attack: AttackName, url: string, until: number):
       case "random_bytes": {
         // One seated socket (rejected inputs) or unseated sockets (random bytes) sending at 50
         // frames/s, under the message budget; reconnect whenever kicked.
-        const bad = Array.from({ length: 16 }, (_, i) => ({ seq: i + 1, payload: new Uint8Array(3) }));
+        // agar's declared input is 3 bytes of levels 0..254 (stick) and 0..1 (boost): 0xff is past every range.
+        const bad = Array.from({ length: 16 }, (_, i) => ({ seq: i + 1, payload: new Uint8Array([0xff, 0xff, 0xff]) }));
         let seq = 0;
         while (performance.now() < until && tally.sockets < MAX_SOCKETS && tally.frames < MAX_FRAMES) {
           const ws = await open(url, tally);

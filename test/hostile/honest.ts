@@ -12,7 +12,7 @@ import {
   encodeStatsRequest,
   isDecodeError,
 } from "@tikron/protocol";
-import { encodeAgarInput } from "@tikron/games/schemas";
+import { agarInputs } from "@tikron/games/schemas";
 
 /** How one honest join ended. */
 export type JoinOutcome = "joined" | "refused" | "http_refused" | "timeout";
@@ -100,7 +100,7 @@ export class HonestPlayer {
       const ws = this.ws;
       if (!ws || ws.readyState !== WebSocket.OPEN) return;
       const a = this.seq * 0.3;
-      const payload = encodeAgarInput(this.pw.reset(), { dx: Math.cos(a), dy: Math.sin(a), boost: false });
+      const payload = agarInputs.encode({ dx: Math.cos(a), dy: Math.sin(a), boost: false }, this.pw);
       this.sentAt[++this.seq] = performance.now();
       ws.send(encodeInput(this.w.reset(), this.seq, payload).toBytes());
     }, 50);

@@ -10,18 +10,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { connect, JoinError, type RoomConnection } from "@tikron/client";
 import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Schema, type SchemaDecl, jsonDialect } from "@tikron/protocol";
-import {
-  agarSchema,
-  encodeAgarInput,
-  encodeFpsMove,
-  encodeFpsShot,
-  encodeMovementInput,
-  FPS_PRESETS,
-  fpsEvents,
-  fpsSchema,
-  movementSchema,
-  type FpsEvent,
-} from "@tikron/games/schemas";
+import { agarInputs, agarSchema, FPS_PRESETS, fpsEvents, fpsInputs, fpsSchema, movementInputs, movementSchema, type FpsEvent } from "@tikron/games/schemas";
 import { JsonClient, until } from "./jsonClient";
 import { RawClient, frameGaps, median, sleep } from "./rawClient";
 
@@ -36,7 +25,7 @@ async function steerMovement(players: readonly RawClient[], ms: number): Promise
   const w = new BinaryWriter();
   const started = performance.now();
   for (let k = 0; performance.now() - started < ms; k++) {
-    for (const p of players) p.sendInput(encodeMovementInput(w, { dx: Math.cos(k / 5), dy: Math.sin(k / 5), sprint: false }));
+    for (const p of players) p.sendInput(movementInputs.encode({ dx: Math.cos(k / 5), dy: Math.sin(k / 5), sprint: false }, w));
     await sleep(50);
   }
   await sleep(300);
@@ -109,7 +98,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       let k = 0;
       while (performance.now() - started < 3000) {
         const angle = k++ * 0.1;
-        for (const p of players) p.sendInput(encodeAgarInput(w, { dx: Math.cos(angle), dy: Math.sin(angle), boost: false }));
+        for (const p of players) p.sendInput(agarInputs.encode({ dx: Math.cos(angle), dy: Math.sin(angle), boost: false }, w));
         await sleep(50);
       }
       await sleep(300); // let the last tick drain and flush
@@ -147,7 +136,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
         seated.push(c);
         expect(await c.join(`s${i}`)).not.toBeNull();
         // Steering is a state: one input keeps the cell moving, so its frames keep coming.
-        c.sendInput(encodeAgarInput(new BinaryWriter(), { dx: i % 2 ? 1 : -1, dy: 0.5, boost: false }));
+        c.sendInput(agarInputs.encode({ dx: i % 2 ? 1 : -1, dy: 0.5, boost: false }, new BinaryWriter()));
       }
       const extra = open(room);
       expect(await extra.join("extra")).toBeNull();
@@ -222,7 +211,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(welcome.reconnected).toBe(false);
       const w = new BinaryWriter();
       for (let i = 0; i < 5; i++) {
-        first.sendInput(encodeAgarInput(w, { dx: 1, dy: 0, boost: false }));
+        first.sendInput(agarInputs.encode({ dx: 1, dy: 0, boost: false }, w));
         await sleep(20);
       }
       expect(await until(() => first.highestAck === first.lastSeq)).toBe(true);
@@ -293,7 +282,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
         const b = players.find((p) => p.pid === them)!;
         // Timed at the newest frame the shooter holds: the world it is looking at.
         const seen = shooter.frames.at(-1)!.frame.time;
-        shooter.sendInput(encodeFpsShot(w, { time: seen, aim: Math.atan2(b.y - a.y, b.x - a.x) }));
+        shooter.sendInput(fpsInputs.encode({ kind: "shot", time: seen, aim: Math.atan2(b.y - a.y, b.x - a.x) }, w));
         await sleep(200);
       }
       expect(await until(() => eventsOf(target).some((e) => e.kind === "kill"))).toBe(true);
@@ -305,7 +294,7 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(board.deaths.get(them)).toBe(1);
 
       // 20 steps of 100 ms at once: 2 s of movement claimed in an instant.
-      for (let i = 0; i < 20; i++) shooter.sendInput(encodeFpsMove(w, { dx: 1, dy: 0, dtMs: 100, aim: 0 }));
+      for (let i = 0; i < 20; i++) shooter.sendInput(fpsInputs.encode({ kind: "move", dx: 1, dy: 0, dtMs: 100, aim: 0 }, w));
       expect(await until(() => shooter.highestAck === shooter.lastSeq)).toBe(true);
       // Refusals are reported together: one error frame per tick's worth, carrying the count.
       const refusals = shooter.errors.filter((e) => e.code === ErrorCode.speed_violation);
@@ -315,6 +304,34 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       const stats = await shooter.stats();
       expect(stats).toMatchObject({ kind: "fps", ccu: 2, game: { shots: 4, hits: 4, kills: 1 } });
       expect(stats.inputs.rejectedByCode.speed_violation).toBeGreaterThan(10);
+    });
+
+    it("declared inputs: out of range, NaN, truncated or over-long payloads are refused bad_input naming the field, counted, the seat kept", async () => {
+      const agar = open(fresh("agar", "declared"));
+      expect(await agar.join("d")).not.toBeNull();
+      const fps = open(fresh("fps", "declared"));
+      expect(await fps.join("d")).not.toBeNull();
+      const w = new BinaryWriter();
+      // agar: dx past its 255 levels; boost 2; a byte short; a byte too many. Then a good one.
+      for (const bad of [[255, 127, 0], [127, 127, 2], [127, 127], [127, 127, 0, 0]]) {
+        agar.sendInput(Uint8Array.from(bad));
+        expect(await until(() => agar.highestAck === agar.lastSeq)).toBe(true);
+      }
+      agar.sendInput(agarInputs.encode({ dx: 1, dy: 0, boost: false }, w));
+      // fps: a shot whose time is NaN, then +Infinity, then past its range (bytes by hand: the SDK's writer refuses them).
+      for (const time of [NaN, Infinity, 2 ** 40]) fps.sendInput(w.reset().u8(1).f64(time).u16(0).toBytes());
+      expect(await until(() => agar.highestAck === agar.lastSeq && fps.highestAck === fps.lastSeq && fps.errors.length >= 1)).toBe(true);
+      const reasons = agar.errors.map((e) => e.reason).join(" | ");
+      for (const part of ["input dx: level 255", "input boost: level 2", "input boost: truncated", "input: 4 bytes where the declaration reads 3"]) expect(reasons).toContain(part);
+      expect(agar.errors.every((e) => e.code === ErrorCode.bad_input)).toBe(true);
+      expect(fps.errors[0]).toMatchObject({ code: ErrorCode.bad_input });
+      expect(fps.errors.map((e) => e.reason).join(" | ")).toContain("input shot.time: NaN is not a finite number");
+      expect(agar.closed).toBeNull();
+      expect(fps.closed).toBeNull();
+      const agarStats = await agar.stats();
+      expect(agarStats.inputs).toMatchObject({ received: 5, processed: 1, rejected: 4, rejectedByCode: { bad_input: 4 } });
+      const fpsStats = await fps.stats();
+      expect(fpsStats.inputs).toMatchObject({ received: 3, rejected: 3, rejectedByCode: { bad_input: 3 } });
     });
 
     it("ttt-json: seats two, enforces turns, ends the round, rematches, answers a room message; tk:stats counts", async () => {

@@ -5,7 +5,7 @@
  * exactly as a hostile or naive client would.
  */
 import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodeReceipt, encodeStatsRequest, isDecodeError, type ServerMessage } from "@tikron/protocol";
-import { encodeAgarInput } from "@tikron/games/schemas";
+import { agarInputs } from "@tikron/games/schemas";
 import WebSocket from "ws";
 
 type Welcome = Extract<ServerMessage, { kind: "welcome" }>;
@@ -118,7 +118,7 @@ export class LivePlayer {
   /** Sends one steering input. */
   input(dx: number, dy: number, boost = false): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    const payload = encodeAgarInput(this.pw, { dx, dy, boost });
+    const payload = agarInputs.encode({ dx, dy, boost }, this.pw);
     this.ws.send(encodeInputs(this.w.reset(), [{ seq: ++this.seq, payload }]).toBytes());
   }
 

@@ -4,7 +4,7 @@
  * matchmaker is a Durable Object that keeps its directory in storage, so a forced restart of it
  * loses no room and no seated player, and requests in flight get a retryable answer.
  */
-import { JoinError, matchmaker } from "@tikron/client";
+import { JoinError, matchmaker, party, type PartyView } from "@tikron/client";
 import { ANY_ROOM, mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { agarTypes } from "@tikron/games/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +59,23 @@ describe("the matchmaker object restarting", () => {
     }
     for (const c of all) c.close();
   });
+
+  it("a party forming across a restart keeps its code and members (kept in the object's storage), and is matched after it", async () => {
+    const m = matchmaker(`${server!.url}?cap=15`);
+    const lead = await party(m, agarTypes, { name: "a" });
+    const b = await party(m, agarTypes, { code: lead.code, name: "b" });
+    expect((await fetch(`${server!.url}/match/agar/restart`, { method: "POST" })).status).toBe(200);
+    const after = (await (await fetch(`${server!.url}/match/agar/party/${lead.code}?member=${lead.view.member}`)).json()) as PartyView;
+    expect(after).toMatchObject({ state: "open", members: [{ name: "a" }, { name: "b" }] });
+    // A start may meet the object still coming back: the answer is then retryable.
+    let matched: PartyView | undefined;
+    for (let i = 0; i < 5 && !matched; i++) matched = await lead.start().catch((e: unknown) => (e instanceof JoinError && e.code === "unavailable" ? undefined : Promise.reject(e)));
+    expect(matched?.state).toBe("matched");
+    const [x, y] = await Promise.all([lead.join(), b.join()]);
+    expect(y.room).toBe(x.room);
+    x.close();
+    y.close();
+  });
 });
 
 describe("matchmaking with the production config (match tickets)", () => {
@@ -90,6 +107,21 @@ describe("matchmaking with the production config (match tickets)", () => {
     expect(ann.welcome?.reconnected).toBe(true);
     ann.close();
     bob.close();
+  });
+
+  it("party members are identities: each seat is bound to its member's ticket, and no other ticket acts as that member", async () => {
+    const ann = await party(matchmaker(prod!.url, { ticket: () => ticket("ann") }), agarTypes, { name: "ann" });
+    await expect(party(matchmaker(prod!.url), agarTypes, { code: ann.code })).rejects.toMatchObject({ code: "unauthorized" });
+    const bob = await party(matchmaker(prod!.url, { ticket: () => ticket("bob") }), agarTypes, { code: ann.code, name: "bob" });
+    // Eve knows ann's member id (it leaked): her own ticket does not make her ann.
+    const asEve = await fetch(`${prod!.url}/match/agar/party/${ann.code}?member=${ann.view.member}`, { method: "DELETE", headers: { authorization: `Bearer ${await ticket("eve")}` } });
+    expect(asEve.status).toBe(404);
+    await ann.start();
+    const [a, b] = await Promise.all([ann.join({ name: "ann" }), bob.join({ name: "bob" })]);
+    expect(b.room).toBe(a.room);
+    expect(a.playerId).not.toBe(b.playerId);
+    a.close();
+    b.close();
   });
 
   it("a ticket for one room does not buy a match", async () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchmaker } from "@tikron/client";
 import { BinaryWriter, ClientView } from "@tikron/protocol";
-import { agarSchema, agarTypes, encodeAgarInput } from "@tikron/games/schemas";
+import { agarInputs, agarSchema, agarTypes } from "@tikron/games/schemas";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
 import { RawClient, sleep } from "../../../test/roomProtocol/rawClient";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
@@ -50,7 +50,7 @@ async function steer(players: readonly RawClient[], ms: number): Promise<void> {
   const w = new BinaryWriter();
   const started = performance.now();
   for (let k = 0; performance.now() - started < ms; k++) {
-    for (const p of players) p.sendInput(encodeAgarInput(w, { dx: Math.cos(k / 10), dy: Math.sin(k / 10), boost: false }));
+    for (const p of players) p.sendInput(agarInputs.encode({ dx: Math.cos(k / 10), dy: Math.sin(k / 10), boost: false }, w));
     await sleep(50);
   }
   await sleep(400); // the last tick's inputs, their flush, and the relays' frames

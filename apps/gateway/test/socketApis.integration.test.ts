@@ -34,7 +34,8 @@ describe("socket API per room kind", () => {
     const c = new RawClient(`${server!.wsUrl}/rooms/agar/${room}`);
     sockets.push(c);
     expect(await c.join("std")).not.toBeNull();
-    const payload = new Uint8Array(9);
+    // agar's declared input: stick (0, 0) is level 127 on each axis, no boost.
+    const payload = new Uint8Array([127, 127, 0]);
     for (let i = 0; i < 20; i++) {
       c.sendInput(payload);
       await sleep(10);

@@ -9,8 +9,8 @@ import {
   type RoomConnection,
   type StateEvent,
 } from "@tikron/client";
-import { agarSchema, decodeAgarInput, encodeAgarInput, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
-import { BinaryWriter } from "@tikron/protocol";
+import { agarInputs, agarSchema, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
+import { BinaryWriter, quantizeInput } from "@tikron/protocol";
 import { Camera } from "./camera";
 import { AGAR } from "./gameRules";
 import { planarDistance, type Point } from "./geometry";
@@ -194,12 +194,10 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
 
   private readonly sendInput = (): void => {
     this.readSteering();
-    const bytes = encodeAgarInput(this.writer, this.steer);
-    const seq = this.conn.sendInput(bytes);
+    const seq = this.conn.sendInput(agarInputs.encode(this.steer, this.writer));
     if (seq < 0) return;
-    // Predict with exactly what the server will decode (f32 rounding, magnitude clamp).
-    const seen = decodeAgarInput(bytes);
-    if (!("dx" in seen)) return;
+    // Predict with exactly what the room reads: the stick quantized as the wire carries it.
+    const seen = quantizeInput(agarInputs, this.steer);
     const predicted = this.predictor.push(seq, { dx: seen.dx, dy: seen.dy, boost: seen.boost, dtMs: this.tickMs });
     if (predicted) this.own.stepped(predicted.x, predicted.y, performance.now());
   };

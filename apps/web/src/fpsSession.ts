@@ -11,8 +11,8 @@ import {
   type StateEvent,
 } from "@tikron/client";
 import { FPS } from "./gameRules";
-import { clampToArena, decodeFpsInput, encodeFpsMove, encodeFpsShot, fpsSchema, stepShooter, type FpsEvent, type ShooterBody } from "@tikron/games/schemas";
-import { BinaryWriter } from "@tikron/protocol";
+import { clampToArena, fpsInputs, fpsSchema, stepShooter, type FpsEvent, type FpsMove, type ShooterBody } from "@tikron/games/schemas";
+import { BinaryWriter, quantizeInput } from "@tikron/protocol";
 import { Camera } from "./camera";
 import { CorrectionBlend } from "./correctionBlend";
 import { angleDelta, planarDistance, type Point } from "./geometry";
@@ -259,13 +259,13 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
   }
 
   private sendMove(dx: number, dy: number, dtMs: number): boolean {
-    const bytes = encodeFpsMove(this.writer, { dx, dy, dtMs, aim: this.aim });
-    const seq = this.conn.sendInput(bytes);
+    const move: FpsMove = { kind: "move", dx, dy, dtMs, aim: this.aim };
+    const seq = this.conn.sendInput(fpsInputs.encode(move, this.writer));
     if (seq < 0) return false;
     this.lastAimSent = this.aim;
-    // Predict with exactly what the server decodes (f32 stick, clamped magnitude).
-    const seen = decodeFpsInput(bytes);
-    if ("kind" in seen && seen.kind === "move") this.predictor.push(seq, { dx: seen.dx, dy: seen.dy, dtMs: seen.dtMs });
+    // Predict with exactly what the room reads: the stick and step quantized as the wire carries them.
+    const seen = quantizeInput(fpsInputs, move) as FpsMove;
+    this.predictor.push(seq, { dx: seen.dx, dy: seen.dy, dtMs: seen.dtMs });
     return true;
   }
 
@@ -275,7 +275,7 @@ export class FpsSession extends ConnectedSession<ShooterRecord, FpsView> impleme
     this.flushMove(now);
     this.lastSend = now;
     const time = Number.isFinite(this.renderTime) ? this.renderTime : this.clock.roomTime();
-    const seq = this.conn.sendInput(encodeFpsShot(this.writer, { time, aim: this.aim }));
+    const seq = this.conn.sendInput(fpsInputs.encode({ kind: "shot", time, aim: this.aim }, this.writer));
     if (seq < 0) return;
     this.lastShot = now;
     this.shotsSent++;

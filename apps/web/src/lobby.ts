@@ -1,5 +1,6 @@
 /**
- * The lobby page at `/`: every game with what it is and how to play it; "play now" (the
+ * The lobby page at `/`: a party panel (play with friends: a code to share, everyone lands in
+ * one room; `partyPanel.ts`); every game with what it is and how to play it; "play now" (the
  * matchmaker's joinOrCreate), "private room" (a room others join by its code), a code field,
  * "new room" buttons; and each kind's open rooms (the matchmaker's `GET /match/<kind>/rooms`,
  * polled every 2 s while the page is visible) with join links. Old game links
@@ -7,6 +8,7 @@
  */
 import type { RoomListing } from "@tikron/protocol";
 import { GAME_INFO } from "./gameInfo";
+import { mountPartyPanel } from "./partyPanel";
 
 
 const POLL_MS = 2000;
@@ -46,6 +48,7 @@ async function start(): Promise<void> {
   } catch {
     // An old or unreachable gateway: no bot buttons.
   }
+  mountPartyPanel(document.getElementById("party")!, GAME_INFO);
   const lists = new Map<string, HTMLElement>();
   for (const g of GAME_INFO) {
     const list = el("tbody");

@@ -20,6 +20,7 @@ import { InputState } from "./input";
 import { conditionedWebSocket, NetConditions } from "./netConditions";
 import { StatsOverlay } from "./overlay";
 import { readPageParams, type PageParams } from "./params";
+import { PARTY_SEAT_KEY, type PartySeat } from "./partySeat";
 import { withQuery } from "./roomOverrides";
 import { createSession } from "./sessions";
 import { Viewport } from "./viewport";
@@ -75,13 +76,22 @@ async function hostedKinds(server: string): Promise<string[] | null> {
 }
 
 /**
- * A seat for this page from the matchmaker: its joinOrCreate (`?match=now`) or a new private
- * room (`?match=private`). A named room (`?room=`, the link a room's players share, private rooms
- * too) is joined directly: no reservation, the room's own cap and lock decide. The address bar
- * then names the room, so it is the link to share.
+ * A seat for this page from the matchmaker: its joinOrCreate (`?match=now`), a new private room
+ * (`?match=private`), or the seat the lobby's party panel handed this tab (`?match=party`). A
+ * named room (`?room=`, the link a room's players share, private rooms too) is joined directly:
+ * no reservation, the room's own cap and lock decide. The address bar then names the room, so it
+ * is the link to share.
  */
 async function findSeat(params: PageParams): Promise<{ room: string; reservation?: string } | string> {
   if (params.match === null) return { room: params.room };
+  if (params.match === "party") {
+    const handed = sessionStorage.getItem(PARTY_SEAT_KEY);
+    // Used once: a reload then joins the room by name, like any shared link.
+    sessionStorage.removeItem(PARTY_SEAT_KEY);
+    const seat = handed ? (JSON.parse(handed) as PartySeat) : null;
+    if (!seat || seat.kind !== params.game) return "no party seat in this tab: make or join a party in the lobby";
+    return { room: seat.roomId, reservation: seat.reservation };
+  }
   try {
     const seat = await matchmaker(params.server).reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
     return { room: seat.roomId, reservation: seat.reservation };

@@ -16,9 +16,10 @@ const MAX_FRAME_MS = 100;
  *
  * Each frame adds `stick × frameTime`; a move is the average stick over whole milliseconds
  * (the wire's `dtMs` is an integer), and the fraction left over stays for the next move. So the
- * sum of sent moves is exactly the movement the frames showed, which lets the page draw its
- * own player at `prediction + pending()` with no added latency and no jump when a move goes
- * out, while sending ~30 messages/s instead of one per frame.
+ * sum of sent moves is the movement the frames showed (to within the wire's stick step, 1/127
+ * of a full stick: under 0.1 unit per move), which lets the page draw its own player at
+ * `prediction + pending()` with no added latency and no visible jump when a move goes out,
+ * while sending ~30 messages/s instead of one per frame.
  */
 export class MoveAccumulator {
   private sx = 0;

@@ -10,7 +10,7 @@ import {
   type RoomConnection,
   type SnapshotBuffer,
 } from "@tikron/client";
-import { MOVEMENT_RULES, encodeMovementInput, movementSchema, type MovementInput } from "@tikron/games/schemas";
+import { MOVEMENT_RULES, movementInputs, movementSchema, type MovementInput } from "@tikron/games/schemas";
 import { BinaryWriter } from "@tikron/protocol";
 import { Camera } from "./camera";
 import type { Point } from "./geometry";
@@ -184,6 +184,6 @@ export class MovementSession implements GameSession {
         s.dy = (oy / len) * t;
       }
     }
-    this.conn.sendInput(encodeMovementInput(this.writer, s));
+    this.conn.sendInput(movementInputs.encode(s, this.writer));
   };
 }

@@ -1,6 +1,6 @@
 import type { GameSession } from "./gameSession";
 import type { NetConditions } from "./netConditions";
-import { LaneChart } from "./laneChart";
+import { LaneChart } from "@tikron/admin/chart";
 import { RateMeter } from "./rateMeter";
 
 /** Samples kept per series: one per {@link SAMPLE_MS} over the last ~10 s. */

@@ -19,10 +19,11 @@ export interface PageParams {
   /** DEV_MODE room-creation overrides to forward to the join URL. */
   overrides: URLSearchParams;
   /**
-   * `?match=now` (the lobby's "play now": a seat from the matchmaker's joinOrCreate) or
-   * `?match=private` (a new private room others join by its id); null: the room named by `room`.
+   * `?match=now` (the lobby's "play now": a seat from the matchmaker's joinOrCreate),
+   * `?match=private` (a new private room others join by its id) or `?match=party` (the seat the
+   * lobby's party panel left in this tab's sessionStorage); null: the room named by `room`.
    */
-  match: "now" | "private" | null;
+  match: "now" | "private" | "party" | null;
   /** Problems found in the URL, shown on the page rather than thrown. */
   problems: string[];
 }
@@ -64,8 +65,8 @@ export function readPageParams(search: string, origin: string, random: () => num
   }
 
   const matchText = q.get("match");
-  const match = matchText === "now" || matchText === "private" ? matchText : null;
-  if (matchText !== null && match === null) problems.push(`unknown match "${matchText.slice(0, 20)}" (use now or private)`);
+  const match = matchText === "now" || matchText === "private" || matchText === "party" ? matchText : null;
+  if (matchText !== null && match === null) problems.push(`unknown match "${matchText.slice(0, 20)}" (use now, private or party)`);
 
   const server = (q.get("server") ?? origin).replace(/\/+$/, "");
   return { game, room, name, server, net, overrides: pickOverrides(q), match, problems };

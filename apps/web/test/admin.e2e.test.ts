@@ -1,7 +1,7 @@
 /**
  * The admin console at /admin in headless Chromium, against the real gateway under `wrangler dev`
  * with the production config (a frozen bundle, local D1 with its migrations, an ADMIN_TOKEN):
- * without the token it shows the refusal; with it the rooms appear live, a room's players and a
+ * styled by its own stylesheet; without the token it shows the refusal; with it the rooms appear live, a room's players and a
  * chart of its numbers; each action asks for confirmation (cancel does nothing) and reaches the
  * players (SDK clients in Node), and the audit log shows it.
  */
@@ -69,6 +69,9 @@ describe("the admin console", () => {
     await player("con1", "bob");
     await page.goto(`${server!.url}/admin`);
     await waitFor("the refusal", async () => ((await debug(page)).lastError.includes("enter the admin token") ? true : undefined));
+    // Styled by its own stylesheet (the console's one file of styles, from @tikron/admin's build).
+    expect(await page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href!).pathname))).toEqual(["/admin/console.css"]);
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector(".panel")!).borderRadius)).toBe("8px");
     expect(await page.textContent("#rooms-body")).toBe("");
     await page.fill("#token", ADMIN_TOKEN);
     await page.click("#token-form button");

@@ -1,8 +1,8 @@
 /**
  * The first five minutes, end to end in headless Chromium against `wrangler dev` (staging
- * config): the lobby lists a room another client made and joins it; old `/?game=` links land on
- * `/play`; movement (steered with the touch stick on a phone-sized screen) and ttt-json (against
- * a bot) render and react; bots added from the page are seen moving; the net graph and room
+ * config): the lobby lists a room another client made and joins it; two tabs form a party in the
+ * lobby and land in one room; old `/?game=` links land on `/play`; movement (steered with the
+ * touch stick on a phone-sized screen) and ttt-json (against a bot) render and react; bots added from the page are seen moving; the net graph and room
  * panel draw; an idle fps room counts no starvation over 20 s. Screenshots go to test-artifacts/.
  */
 import { mkdirSync } from "node:fs";
@@ -132,6 +132,42 @@ describe("the first five minutes", () => {
     expect(await lobby.locator("#game-agar tr.room", { hasText: code }).count()).toBe(0);
     await lobby.screenshot({ path: join(ARTIFACTS, "lobby-matchmaking.png") });
     for (const p of [a.page, b.page, host, guest, lobby]) await p.close();
+  });
+
+  it("two tabs (two browser contexts) form a party in the lobby and land in the same room", async () => {
+    const lobby = async (name: string): Promise<Page> => {
+      const page = await newPage();
+      await page.goto(`${server!.url}/`);
+      await page.locator("#party-name").fill(name);
+      return page;
+    };
+    const ann = await lobby("ann");
+    await ann.locator("#party-game").selectOption("agar");
+    await ann.locator("#party-make").click();
+    const code = await waitFor("the party's code", async () => (await ann.locator("#party-code").textContent())?.trim() || undefined);
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
+    expect(await ann.locator("#party").textContent()).toContain("(agar)");
+    // Bob picks the party's game and types the code as he heard it (lower case, a dash).
+    const bob = await lobby("bob");
+    await bob.locator("#party-game").selectOption("agar");
+    await bob.locator("#party-code-input").fill(`${code.slice(0, 5)}-${code.slice(5)}`.toLowerCase());
+    await bob.locator("#party-join").click();
+    await bob.locator("#party-members li", { hasText: "ann (leader)" }).waitFor({ timeout: 15_000 });
+    // Ann's tab hears bob join (the long poll); only the leader may start.
+    await ann.locator("#party-members li", { hasText: "bob" }).waitFor({ timeout: 15_000 });
+    expect(await bob.locator("#party-start").isVisible()).toBe(false);
+    await ann.screenshot({ path: join(ARTIFACTS, "lobby-party.png") });
+    await ann.locator("#party-start").click();
+    await Promise.all([ann, bob].map((p) => p.waitForURL(/\/play\?game=agar&.*room=/, { timeout: 15_000 })));
+    await Promise.all([ann, bob].map(waitJoined));
+    const [a, b] = await Promise.all([ann, bob].map((p) => p.evaluate(() => ({ room: window.__tikron!.room, name: window.__tikron!.name }))));
+    expect(a).toMatchObject({ name: "ann" });
+    expect(b).toMatchObject({ name: "bob", room: a!.room });
+    // Each joined with its own reservation, which never reached the address bar.
+    for (const p of [ann, bob]) expect(p.url()).not.toContain("reservation");
+    const stats = (await (await fetch(`${server!.url}/rooms/agar/${a!.room}/stats`)).json()) as { reservations: { used: number } };
+    expect(stats.reservations.used).toBeGreaterThanOrEqual(2);
+    for (const p of [ann, bob]) await p.close();
   });
 
   it("movement on a phone: an old /?game= link lands on /play, and the touch stick walks the dot", async () => {

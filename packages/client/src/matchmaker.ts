@@ -1,22 +1,6 @@
-import {
-  CloseCode,
-  type AnyGameTypes,
-  type AnyMessages,
-  type AnyNotices,
-  type EventOf,
-  type InputOf,
-  type MatchErrorCode,
-  type MatchFilters,
-  type MatchMode,
-  type MessagesOf,
-  type NoticesOf,
-  type RoomListing,
-  type SeatReservation,
-  type StateOf,
-} from "@tikron/protocol";
-import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
+import { CloseCode, type AnyGameTypes, type MatchErrorCode, type MatchFilters, type MatchMode, type RoomListing, type SeatReservation } from "@tikron/protocol";
 import { JoinError } from "./joinError";
-import { RoomConnection } from "./roomConnection";
+import { joinSeat, type ConnectionOf, type JoinOptions, type MatchOptions } from "./seatJoin";
 
 /** Options of {@link matchmaker}. */
 export interface MatchmakerOptions {
@@ -35,16 +19,6 @@ export interface MatchmakerOptions {
   fetch?: typeof fetch;
 }
 
-/** What a match request asks for, beside the connection's own options. */
-export interface MatchOptions {
-  /** Which rooms qualify: metadata keys the game declared filterable (`{mode: "ranked", level: {gte: 3}}`). */
-  filters?: MatchFilters;
-  /** Options a room created for this request is made with (the game turns them into metadata). */
-  options?: Record<string, unknown>;
-  /** `create` only: the new room is private (never listed; others join it by id). */
-  private?: boolean;
-}
-
 /** A queue request: the player's rating, and a signal to leave the queue. */
 export interface QueueOptions {
   /** The player's rating. */
@@ -52,11 +26,6 @@ export interface QueueOptions {
   /** Aborting it leaves the queue (`DELETE /match/<kind>/queue/<id>`); the promise rejects `cancelled`. */
   signal?: AbortSignal;
 }
-
-/** Connection options a match takes for the game it joins (kind, room and ticket come from the match). */
-type JoinOptions<G> = G extends AnyGameTypes ? Omit<GameConnectOptions<G>, "game" | "room" | "ticket" | "authToken"> : Omit<ConnectOptions, "kind" | "room" | "ticket" | "authToken">;
-/** The connection a match resolves to: typed by the game declaration, or untyped for a kind name. */
-type ConnectionOf<G> = G extends AnyGameTypes ? RoomConnection<StateOf<G>, InputOf<G>, EventOf<G>, MessagesOf<G>, NoticesOf<G>> : RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>;
 
 /** Joins refused for reasons another room fixes: the client matches again instead of retrying. */
 const REMATCH: readonly number[] = [CloseCode.room_full, CloseCode.reservation_invalid, CloseCode.room_locked];
@@ -144,6 +113,15 @@ export class MatchClient {
     return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", "roomId" in request ? {} : request) as Promise<SeatReservation>;
   }
 
+  /**
+   * One request to this server's matchmaking paths (`/match<path>`, the base URL's query added)
+   * with this client's credentials: the JSON answer (null for 204), or a rejected `JoinError`
+   * with the matchmaker's code. What opt-in parts such as {@link party} are built on.
+   */
+  request(path: string, method: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+    return this.#fetch(path, method, body, signal);
+  }
+
   /** Public, unlocked rooms of `kind` with a free seat, fullest first; `filters` on their metadata. */
   async getAvailableRooms(kind: string, filters: MatchFilters = {}): Promise<RoomListing[]> {
     const q = new URLSearchParams();
@@ -165,15 +143,7 @@ export class MatchClient {
     let last: unknown;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       try {
-        const seat = (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation;
-        const conn = new RoomConnection<unknown, unknown, unknown, AnyMessages, AnyNotices>(seat.url.slice(0, seat.url.indexOf("/rooms/")), {
-          ...(options as object),
-          ...(typeof game === "string" ? { kind } : { game }),
-          room: seat.roomId,
-          reservation: seat.reservation,
-        } as ConnectOptions);
-        await conn.whenJoined();
-        return conn as ConnectionOf<G>;
+        return await joinSeat(game, (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation, options);
       } catch (e) {
         last = e;
         // A room that refused the join: another match. The matchmaker restarting or a rate limit:
@@ -185,13 +155,13 @@ export class MatchClient {
     throw last;
   }
 
-  async #fetch(path: string, method: string, body?: unknown): Promise<unknown> {
+  async #fetch(path: string, method: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
     const given = this.#opts.ticket ?? this.#opts.authToken;
     const ticket = typeof given === "function" ? await given() : given;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (ticket) headers.authorization = `Bearer ${ticket}`;
     const q = this.#query ? (path.includes("?") ? "&" : "?") + this.#query : "";
-    const res = await (this.#opts.fetch ?? fetch)(`${this.#base}/match${path}${q}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await (this.#opts.fetch ?? fetch)(`${this.#base}/match${path}${q}`, { method, headers, body: body === undefined ? null : JSON.stringify(body), signal: signal ?? null });
     if (res.status === 204) return null;
     const out = (await res.json().catch(() => ({}))) as { code?: string; reason?: string; retryAfterMs?: number };
     if (!res.ok) throw new JoinError((out.code ?? "unavailable") as MatchErrorCode, 0, out.reason ?? res.statusText, out.retryAfterMs);

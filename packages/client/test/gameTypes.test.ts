@@ -13,6 +13,12 @@ import {
   bool,
   defineEvents,
   defineGameTypes,
+  defineInput,
+  defineInputs,
+  f64,
+  quantAngle,
+  quantizeInput,
+  readInput,
   errorName,
   defineNotices,
   defineSchema,
@@ -297,5 +303,74 @@ describe("declared events and notices on a game connection", () => {
     sockets[0]!.serverSend(welcomeBytes({ schemaHash: duelSchema.hash, roomKind: "duel" }));
     sockets[0]!.serverSend(frameBytes({ tick: 1, time: 50, events: [body({ kind: "said", text: "hi" })] }));
     expect(heard).toEqual([{ kind: "said", text: "hi" }]);
+  });
+});
+
+describe("declared inputs on a game connection", () => {
+  const steerInputs = defineInput({ dx: quant(-1, 1, 1 / 127), dy: quant(-1, 1, 1 / 127), boost: bool() });
+  const steerSchema = defineSchema({ cell: { x: quant(0, 100, 1) } }, { inputs: steerInputs });
+  const steerGame = defineGameTypes()({ kind: "steer", schema: steerSchema });
+  const duelInputs = defineInputs({ move: { dx: quant(-1, 1, 1 / 127), aim: quantAngle(16) }, shot: { time: f64(0, 2 ** 32) } });
+  const duelGame = defineGameTypes()({ kind: "duel", schema: defineSchema({ ship: { x: quant(0, 100, 1) } }, { inputs: duelInputs }) });
+
+  it("sendInput takes the declared input; wrong fields, kinds or codecs do not compile", () => {
+    const { Impl } = fakeSockets();
+    const room = connect("ws://h", { game: steerGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(room);
+    expectTypeOf(room.sendInput).parameter(0).toEqualTypeOf<{ dx: number; dy: number; boost: boolean }>();
+    // @ts-expect-error: a field the declaration does not have
+    room.sendInput({ dx: 1, dy: 0, boost: false, sprint: true });
+    // @ts-expect-error: a declared field left out
+    room.sendInput({ dx: 1, dy: 0 });
+    // @ts-expect-error: a boolean field given a number
+    room.sendInput({ dx: 1, dy: 0, boost: 1 });
+    // @ts-expect-error: raw bytes are not the game's input
+    room.sendInput(new Uint8Array(3));
+    const duel = connect("ws://h", { game: duelGame, room: "r", WebSocketImpl: Impl, startClosed: true });
+    conns.push(duel);
+    type DuelInput = { kind: "move"; dx: number; aim: number } | { kind: "shot"; time: number };
+    expectTypeOf(duel.sendInput).parameter(0).toMatchTypeOf<DuelInput>();
+    expectTypeOf<DuelInput>().toMatchTypeOf<Parameters<typeof duel.sendInput>[0]>();
+    // @ts-expect-error: a kind the declaration does not have
+    duel.sendInput({ kind: "jump" });
+    // @ts-expect-error: a move has no time
+    duel.sendInput({ kind: "move", dx: 0, aim: 0, time: 1 });
+    // The prediction's input is the same type.
+    expectTypeOf(quantizeInput(steerInputs, { dx: 0, dy: 0, boost: false })).toEqualTypeOf<{ dx: number; dy: number; boost: boolean }>();
+    // @ts-expect-error: a game whose schema declares its inputs takes no codec of its own
+    defineGameTypes()({ kind: "steer", schema: steerSchema, encodeInput: (_i: unknown, w: BinaryWriter) => w.toBytes() });
+    // And a game whose schema declares none needs one (a JavaScript caller gets a TypeError).
+    // @ts-expect-error: no encodeInput for a schema without declared inputs
+    expect(() => defineGameTypes<number>()({ kind: "ships", schema })).toThrow(TypeError);
+  });
+
+  it("encodes with the declaration: the bytes the room reads back, quantized as quantizeInput predicts", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: steerGame, room: "r1", WebSocketImpl: Impl, now });
+    conns.push(room);
+    sockets[0]!.serverOpen();
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: steerSchema.hash, roomKind: "steer" }));
+    const input = { dx: 0.3, dy: -2, boost: true };
+    expect(room.sendInput(input)).toBe(1);
+    const sent = sockets[0]!.messages().find((m) => m.kind === "input");
+    const payload = sent?.kind === "input" ? sent.inputs[0]!.payload : new Uint8Array();
+    // 0.3 → level round(1.3 × 127) = 165; −2 clamps to −1 → level 0; boost 1.
+    expect(Array.from(payload)).toEqual([165, 0, 1]);
+    expect(readInput(steerInputs, payload)).toEqual(quantizeInput(steerInputs, input));
+    // A NaN is refused before anything is sent, and costs no sequence number.
+    expect(() => room.sendInput({ dx: NaN, dy: 0, boost: false })).toThrow("input dx: NaN is not a finite number");
+    expect(room.sendInput({ dx: 0, dy: 0, boost: false })).toBe(2);
+  });
+
+  it("a client built against other inputs refuses the room at the welcome (the schema hash covers them)", () => {
+    const { Impl, sockets } = fakeSockets();
+    const room = connect("ws://h/", { game: steerGame, room: "r1", WebSocketImpl: Impl, now });
+    conns.push(room);
+    const errors: string[] = [];
+    room.on("error", (e) => errors.push(e.name ?? errorName(e.code)));
+    sockets[0]!.serverOpen();
+    const before = defineSchema({ cell: { x: quant(0, 100, 1) } });
+    sockets[0]!.serverSend(welcomeBytes({ schemaHash: before.hash, roomKind: "steer" }));
+    expect(errors).toEqual(["schema_mismatch"]);
   });
 });

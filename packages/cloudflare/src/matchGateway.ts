@@ -83,8 +83,9 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
 }
 
 /**
- * A kind's matchmaking over its shards: a room, a queue entry and a verified player each belong
- * to one shard (`shardOfRoom`; anonymous callers spread at random), a listing asks them all.
+ * A kind's matchmaking over its shards: a room, a queue entry, a party (by its code) and a
+ * verified player each belong to one shard (`shardOfRoom`; anonymous callers spread at random),
+ * a listing asks them all.
  */
 function shardedBackend(kind: string, shards: number, stub: (shard: number) => MatchmakerRpc): MatchBackend {
   const all = <T>(ask: (rpc: MatchmakerRpc, shard: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: shards }, (_, s) => ask(stub(s), s)));
@@ -107,5 +108,12 @@ function shardedBackend(kind: string, shards: number, stub: (shard: number) => M
       await all((m) => m.restart().catch(() => {}));
       return { restarted: shards };
     },
+    // A party lives on the shard its code hashes to; a new one on its maker's shard (like a match).
+    partyCreate: (req, who, creation) => on(who.verified ? who.identity : who.identity.slice(5), (m, s) => m.partyCreate(kind, s, req, who, creation)),
+    partyJoin: (code, req, who) => on(code, (m, s) => m.partyJoin(kind, s, code, req, who)),
+    partyWatch: (code, member, after, who) => on(code, (m, s) => m.partyWatch(kind, s, code, member, after, who)),
+    partyLeave: (code, member, who) => on(code, (m, s) => m.partyLeave(kind, s, code, member, who)),
+    partyStart: (code, member, req, who) => on(code, (m, s) => m.partyStart(kind, s, code, member, req, who)),
+    partyCancel: (code, member, who) => on(code, (m, s) => m.partyCancel(kind, s, code, member, who)),
   };
 }

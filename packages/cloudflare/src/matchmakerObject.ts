@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { BusyMeter, resolveRoomOptions, systemClock, type BusyReading, type GameDefinition } from "@tikron/core";
 import {
   Matchmaker,
+  newPartyCodeFor,
   newRoomIdFor,
   randomId,
   readRoomStatus,
@@ -9,29 +10,31 @@ import {
   type Caller,
   type DirectoryStore,
   type MatchmakerStats,
+  type PartyAnswer,
+  type PartyRecord,
+  type PartyStore,
   type ReservedSeat,
   type RoomCreation,
   type RoomStatus,
   type SeatAnswer,
+  type SeatRelease,
   type SeatRequest,
 } from "@tikron/core/match";
 import { mintRoomTicket } from "@tikron/core/ticket";
-import type { MatchError, MatchFilters, MatchRequest, QueueRequest, RoomListing } from "@tikron/protocol";
+import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
 import { StorageMeter, type StorageCounts } from "./storageMeter";
-import { DirectoryWrites } from "./directoryWrites";
+import { DirectoryWrites, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 export const SEAT_TICKET_TTL_SECONDS = 3600;
-
-const ROOM_KEY = "room:";
 
 /** A matchmaker object's DEV_MODE stats: the core's, plus what the object itself cost. */
 export type MatchmakerObjectStats = MatchmakerStats & {
   /** The object's own time (core `BusyMeter`): its calls, except their waits on rooms and storage; `entries.stats` is these stats' own. */
   busy: BusyReading;
-  /** Its storage writes (the directory), counted. */
+  /** Its storage writes (the directory, parties), counted. */
   storage: StorageCounts;
   /** Seat requests sent to rooms (an RPC each). */
   reserves: number;
@@ -60,10 +63,10 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
    * except while it waits on a room or on storage; calls in flight at once count once.
    */
   readonly #busy = new BusyMeter();
-  /** The directory's writes, counted. */
+  /** Its storage writes, counted. */
   readonly #writes = new StorageMeter(this.ctx, "matchmaker");
-  /** When they happen (directoryWrites.ts): batched, unconfirmed. */
-  readonly #directory = new DirectoryWrites(this.#writes, this.#busy, ROOM_KEY);
+  /** When they happen (directoryWrites.ts): the directory batched and unconfirmed, parties at once and confirmed. */
+  readonly #directory = new DirectoryWrites(this.#writes, this.#busy);
   #reserves = 0;
 
   /** `POST /match/<kind>`. */
@@ -93,6 +96,52 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   /** `DELETE /match/<kind>/queue/<queueId>`. */
   cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
     return this.#busy.during(async () => (await this.matchmaker(kind, shard)).cancel(queueId, caller), "rpc");
+  }
+
+  /** `POST /match/<kind>/party` (a party made here has a code of this shard). */
+  partyCreate(kind: string, shard: number, req: PartyJoinRequest, caller: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.create(req, caller, creation), "party");
+  }
+
+  /** `POST /match/<kind>/party/<code>`. */
+  partyJoin(kind: string, shard: number, code: string, req: PartyJoinRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.join(code, req, caller), "party");
+  }
+
+  /**
+   * `GET /match/<kind>/party/<code>`: a long poll, held here until the party changes (at most
+   * `PARTY_WATCH_HOLD_MS`). It keeps this object awake while held; a matchmaker with parties
+   * forming is awake for their requests anyway, and one poll per member per change (or per hold)
+   * costs far fewer requests of this one thread than members polling on a timer. The hold is
+   * not the object's time: only the call's own work up to it is (the answer is the change's).
+   */
+  partyWatch(kind: string, shard: number, code: string, member: string, after: number | undefined, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.parties.watch(code, member, after, caller));
+    }, "party");
+  }
+
+  /** `DELETE /match/<kind>/party/<code>`. */
+  partyLeave(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.leave(code, member, caller), "party");
+  }
+
+  /**
+   * `POST /match/<kind>/party/<code>/start`: answers once the party is matched, or why not. Like
+   * {@link queue}, the wait for a room or a group is not the object's time: the call's own work
+   * up to it is.
+   */
+  partyStart(kind: string, shard: number, code: string, member: string, req: PartyStartRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.parties.start(code, member, req, caller));
+    }, "party");
+  }
+
+  /** `DELETE /match/<kind>/party/<code>/start`. */
+  partyCancel(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.cancel(code, member, caller), "party");
   }
 
   /** A room of this shard reports its status (from its `waitUntil`, never awaited on a tick). */
@@ -147,17 +196,26 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
       put: (s) => this.#directory.put(s),
       delete: (id) => this.#directory.delete(id),
     };
+    const partyStore: PartyStore = {
+      load: async () => [...(await this.#busy.waiting(storage.list<PartyRecord>({ prefix: PARTY_KEY }))).values()],
+      put: (p) => this.#directory.putParty(p),
+      delete: (code) => this.#directory.deleteParty(code),
+    };
+    const roomOf = (roomId: string) => rooms.get(rooms.idFromName(`${kind}:${roomId}`)) as unknown as RoomSeatsRpc;
     const mm = new Matchmaker(kind, spec, {
       clock: this.#busy.clock(systemClock),
       store,
+      partyStore,
       rooms: {
         reserve: (req: SeatRequest): Promise<SeatAnswer> => {
           this.#reserves++;
           // The room's answer is its time, not this object's.
-          return this.#busy.waiting((rooms.get(rooms.idFromName(`${kind}:${req.roomId}`)) as unknown as RoomSeatsRpc).reserveSeats(kind, req));
+          return this.#busy.waiting(roomOf(req.roomId).reserveSeats(kind, req));
         },
+        release: (req: SeatRelease): Promise<RoomStatus | null> => this.#busy.waiting(roomOf(req.roomId).releaseSeats(kind, req)),
       },
       newRoomId: () => newRoomIdFor(shard, spec.shards),
+      newPartyCode: () => newPartyCodeFor(shard, spec.shards),
       newReservationId: () => randomId(16),
       signSeat: (seat) => mintRoomTicket({ secret, kind, roomId: seat.roomId, playerId: seat.identity, ttlSeconds: SEAT_TICKET_TTL_SECONDS, seat: seat.reservationId }),
       capFor: (overrides) => resolveRoomOptions(def.defaults, overrides.options).cap,

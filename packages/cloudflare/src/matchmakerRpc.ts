@@ -3,9 +3,9 @@
  * by one: the RPC surfaces, typed by hand, and nothing that needs `cloudflare:workers` (the gateway
  * is unit-tested in Node).
  */
-import type { Caller, MatchmakerStats, ReservedSeat, RoomCreation, RoomStatus, SeatAnswer, SeatRequest } from "@tikron/core/match";
+import type { Caller, MatchmakerStats, PartyAnswer, ReservedSeat, RoomCreation, RoomStatus, SeatAnswer, SeatRelease, SeatRequest } from "@tikron/core/match";
 import { matchmakerName } from "@tikron/core/match";
-import { matchError, type MatchError, type MatchFilters, type MatchRequest, type QueueRequest, type RoomListing } from "@tikron/protocol";
+import { matchError, type MatchError, type MatchFilters, type MatchRequest, type PartyJoinRequest, type PartyStartRequest, type QueueRequest, type RoomListing } from "@tikron/protocol";
 
 /**
  * A matchmaker object's RPC surface as callers see it (the gateway, rooms reporting). Typed by
@@ -22,6 +22,18 @@ export interface MatchmakerRpc {
   queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError>;
   /** See {@link MatchmakerObject.cancel}. */
   cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean>;
+  /** See {@link MatchmakerObject.partyCreate}. */
+  partyCreate(kind: string, shard: number, req: PartyJoinRequest, caller: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError>;
+  /** See {@link MatchmakerObject.partyJoin}. */
+  partyJoin(kind: string, shard: number, code: string, req: PartyJoinRequest, caller: Caller): Promise<PartyAnswer | MatchError>;
+  /** See {@link MatchmakerObject.partyWatch}. */
+  partyWatch(kind: string, shard: number, code: string, member: string, after: number | undefined, caller: Caller): Promise<PartyAnswer | MatchError>;
+  /** See {@link MatchmakerObject.partyLeave}. */
+  partyLeave(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError>;
+  /** See {@link MatchmakerObject.partyStart}. */
+  partyStart(kind: string, shard: number, code: string, member: string, req: PartyStartRequest, caller: Caller): Promise<PartyAnswer | MatchError>;
+  /** See {@link MatchmakerObject.partyCancel}. */
+  partyCancel(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError>;
   /** See {@link MatchmakerObject.report}. */
   report(kind: string, shard: number, status: RoomStatus): Promise<void>;
   /** See {@link MatchmakerObject.stats}. */
@@ -34,6 +46,8 @@ export interface MatchmakerRpc {
 export interface RoomSeatsRpc {
   /** See `RoomObject.reserveSeats`. */
   reserveSeats(kind: string, req: SeatRequest): Promise<SeatAnswer>;
+  /** See `RoomObject.releaseSeats`. */
+  releaseSeats(kind: string, req: SeatRelease): Promise<RoomStatus | null>;
 }
 
 /** The matchmaker stub of a kind's shard. */

@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
-import type { SeatAnswer, SeatRequest, StatusReporter } from "@tikron/core/match";
+import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
@@ -269,6 +269,17 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     }
     if (!room) return { ok: false, code: "not_found", reason: `no room ${req.roomId}` };
     return room.reserveSeats(req);
+  }
+
+  /**
+   * A matchmaker gives seats back unused (RPC from `MatchmakerObject`: a party member left
+   * before joining). A room not running here holds no reservation: null.
+   */
+  releaseSeats(kind: string, req: SeatRelease): RoomStatus | null {
+    return this.busy.run(() => {
+      this.restoreAfterHibernation();
+      return this.room && this.room.kind === kind ? this.room.releaseSeats(req.seats) : null;
+    });
   }
 
   /**

@@ -1,10 +1,11 @@
 /**
- * A matchmaker object's directory writes (directoryWrites.ts): batched a moment after a change,
- * each room's last state once, removals included, never confirmed.
+ * A matchmaker object's writes (directoryWrites.ts): the directory batched a moment after a
+ * change, each room's last state once, removals included, never confirmed; parties written at
+ * once and confirmed (the matchmaker is their only authority), counted apart.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BusyMeter } from "@tikron/core";
-import type { RoomStatus } from "@tikron/core/match";
+import type { PartyRecord, RoomStatus } from "@tikron/core/match";
 import { DirectoryWrites } from "../src/directoryWrites";
 import { StorageMeter, type MeteredState } from "../src/storageMeter";
 
@@ -27,7 +28,7 @@ function setup() {
     waitUntil: () => {},
   } as unknown as MeteredState;
   const meter = new StorageMeter(state, "matchmaker");
-  return { dir: new DirectoryWrites(meter, new BusyMeter(), "room:", 250), calls, meter };
+  return { dir: new DirectoryWrites(meter, new BusyMeter(), 250), calls, meter };
 }
 
 describe("a matchmaker's directory writes", () => {
@@ -63,5 +64,23 @@ describe("a matchmaker's directory writes", () => {
       ["delete", "room:a"],
       ["put", "room:b"],
     ]);
+  });
+
+  it("writes a party's record at once and confirmed, apart from the directory's batch, and counts it as the party's", () => {
+    const { dir, calls, meter } = setup();
+    const party = { code: "ABCDEFGHJK", version: 1, members: [] } as unknown as PartyRecord;
+    dir.put(status("a", 1));
+    dir.putParty(party);
+    expect(calls).toEqual([{ op: "put", keys: ["party:ABCDEFGHJK"], unconfirmed: false, values: [party] }]);
+    dir.deleteParty("ABCDEFGHJK");
+    expect(calls[1]).toEqual({ op: "delete", keys: ["party:ABCDEFGHJK"], unconfirmed: false });
+    vi.advanceTimersByTime(250);
+    expect(calls.map((c) => [c.op, ...c.keys])).toEqual([
+      ["put", "party:ABCDEFGHJK"],
+      ["delete", "party:ABCDEFGHJK"],
+      ["put", "room:a"],
+    ]);
+    expect(meter.counts()).toMatchObject({ party: { calls: 2, confirmed: 2, rows: 2 }, directory: { calls: 1, confirmed: 0, rows: 1 } });
+    expect(meter.counts().party!.bytes).toBe(JSON.stringify(party).length);
   });
 });

@@ -5,7 +5,7 @@
  * talks to one only through {@link HostedRoom}. Everything else in the core is the room's own.
  */
 import type { RoomStatus } from "./match/roomStatus";
-import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import type { SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
 import type { ListingInit, SavedListing } from "./room/roomListing";
 import type { BusyMeter } from "./busyMeter";
 import type { Clock } from "./clock";
@@ -333,6 +333,12 @@ export interface HostedRoom {
    * for every seat refuses, whatever the matchmaker believed.
    */
   reserveSeats(req: SeatRequest): SeatAnswer;
+  /**
+   * A matchmaker gives seats back unused (a party member left before joining): each reservation
+   * still pending for its identity is dropped and its seat is free again; used or expired ones
+   * are left alone. Returns the room's status after.
+   */
+  releaseSeats(seats: readonly SeatHold[]): RoomStatus;
   /**
    * The operator's view (admin API): every seat with its identity and state, the room's recent
    * errors, the bans in force. The stats are {@link snapshot}'s.

@@ -31,7 +31,7 @@ import { SessionTracker } from "./room/sessionTracker";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "./roomStats";
 import type { RoomStatus } from "./match/roomStatus";
-import type { SeatAnswer, SeatRequest } from "./match/roomPort";
+import type { SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
 import { RoomListing } from "./room/roomListing";
 import { SeatReservations, type PendingReservation } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
@@ -388,6 +388,11 @@ export class Room implements HostedRoom {
     // An identity already seated here needs no new seat: its join resumes its own.
     for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs);
     return { ok: true, status: this.status() };
+  }
+
+  releaseSeats(seats: readonly SeatHold[]): RoomStatus {
+    for (const s of seats) this.reservations.release(s.reservationId, s.identity);
+    return this.status();
   }
 
   seatTicket(connId: number): SeatTicket | null {

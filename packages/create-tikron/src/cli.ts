@@ -48,6 +48,10 @@ function main(argv: string[]): number {
     console.error(`create-tikron: ${(e as Error).message}`);
     return 1;
   }
+  // The project's own check, so the Node rule has one home (its package.json's engines). Its line
+  // comes first: on an older Node it is the one thing to do before anything else.
+  const check = spawnSync(process.execPath, [join(made.directory, "scripts", "check-node.mjs")], { encoding: "utf8" });
+  if (check.status !== 0) console.log(`Before npm install: ${check.stderr.trim()}\n`);
   const from = made.packages === undefined ? "the npm registry" : `the tarballs in ${made.packages}`;
   const path = relative(process.cwd(), made.directory) || ".";
   const cd = /[\s'"$`\\]/.test(path) ? `'${path.replace(/'/g, `'\\''`)}'` : path; // as a shell reads it
@@ -57,12 +61,10 @@ Next:
   cd ${cd}
   npm install
   npm test          the game's tests, in memory
-  npm run dev       the game on http://127.0.0.1:8787 (open it in two windows)
+  npm run dev       the game on http://127.0.0.1:8787 (open it in two windows; /admin: the console)
+  npm run bots -- 6 six bots playing it, until Ctrl-C
 
 README.md has the rest: the files, the commands, how to make the game your own.`);
-  // The project's own check, so the Node rule has one home (its package.json's engines).
-  const check = spawnSync(process.execPath, [join(made.directory, "scripts", "check-node.mjs")], { encoding: "utf8" });
-  if (check.status !== 0) console.log(`\nBefore npm install: ${check.stderr.trim()}`);
   return 0;
 }
 

@@ -28,6 +28,7 @@ beforeAll(() => {
   packedPackage(packs, "@tikron/core", VERSION, { "@tikron/protocol": VERSION, "@tikron/aoi": VERSION });
   packedPackage(packs, "@tikron/cloudflare", VERSION, { "@tikron/protocol": VERSION, "@tikron/core": VERSION });
   packedPackage(packs, "@tikron/client", VERSION, { "@tikron/protocol": VERSION });
+  packedPackage(packs, "@tikron/admin", VERSION);
   packedPackage(packs, "@tikron/node", VERSION, { "@tikron/core": VERSION, ws: "8.23.0" });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -62,6 +63,7 @@ describe("scaffold", () => {
     expect(m.name).toBe("my-game");
     const spec = (short: string) => `file:${join(packs, `tikron-${short}-${VERSION}.tgz`)}`;
     expect(m.dependencies).toEqual({
+      "@tikron/admin": spec("admin"),
       "@tikron/client": spec("client"),
       "@tikron/cloudflare": spec("cloudflare"),
       "@tikron/core": spec("core"),
@@ -69,6 +71,7 @@ describe("scaffold", () => {
     });
     // aoi only through core; @tikron/node is in the directory but nothing here needs it.
     expect(m.overrides).toEqual({
+      "@tikron/admin": spec("admin"),
       "@tikron/aoi": spec("aoi"),
       "@tikron/client": spec("client"),
       "@tikron/cloudflare": spec("cloudflare"),
@@ -109,6 +112,7 @@ describe("scaffold", () => {
     mkdirSync(partial);
     packedPackage(partial, "@tikron/client", VERSION, { "@tikron/protocol": VERSION });
     packedPackage(partial, "@tikron/protocol", VERSION);
+    packedPackage(partial, "@tikron/admin", VERSION);
     expect(() => scaffold({ directory: join(root, "no-core"), template, packages: partial })).toThrow(/tikron-cloudflare-.*is missing/);
     expect(existsSync(join(root, "no-core"))).toBe(false);
   });
@@ -123,9 +127,12 @@ describe("the project's Node check (scripts/check-node.mjs, run by npm install, 
     return spawnSync(process.execPath, [join(dir, "scripts", "check-node.mjs")], { encoding: "utf8" });
   };
 
-  it("the npm scripts that need wrangler, and install, run it first", () => {
-    const scripts = (manifestOf(project()) as unknown as { scripts: Record<string, string> }).scripts;
-    for (const hook of ["preinstall", "predev", "prebuild", "predeploy"]) expect(scripts[hook], hook).toBe("node scripts/check-node.mjs");
+  it("the npm scripts that need wrangler or Node 22, and install, run it first; npm itself refuses the install on an older Node", () => {
+    const dir = project();
+    const scripts = (manifestOf(dir) as unknown as { scripts: Record<string, string> }).scripts;
+    for (const hook of ["preinstall", "predev", "prebuild", "predeploy", "prebots"]) expect(scripts[hook], hook).toBe("node scripts/check-node.mjs");
+    // npm runs a project's own preinstall only after installing; engine-strict stops it before.
+    expect(readFileSync(join(dir, ".npmrc"), "utf8")).toMatch(/^engine-strict=true$/m);
   });
 
   it("passes on this Node when the project asks for it or older, at any position of the version", () => {

@@ -87,7 +87,7 @@ describe("packTemplate / unpackTemplate", () => {
     const template = join(tmp(), "template");
     packTemplate(STARTER, template);
     const packed = files(template);
-    for (const f of ["_gitignore", "package.json", "wrangler.jsonc", "README.md", "scripts/check-node.mjs", "src/server/worker.ts", "test/tag.test.ts", "public/index.html"]) {
+    for (const f of ["_gitignore", "_npmrc", "package.json", "wrangler.jsonc", "README.md", "scripts/check-node.mjs", "scripts/dev.mjs", "scripts/bots.ts", "src/server/worker.ts", "src/client/bot.ts", "test/tag.test.ts", "public/index.html"]) {
       expect(packed).toContain(f);
     }
     expect(packed.filter((f) => f.startsWith("node_modules/") || f.startsWith(".wrangler/") || f === "public/client.js")).toEqual([]);

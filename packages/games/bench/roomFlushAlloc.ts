@@ -17,7 +17,7 @@
 import { createRoom, type Clock, type Connection, type Game, type TimerHandle } from "@tikron/core";
 import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInputs } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
-import { encodeAgarInput } from "../src/schemas";
+import { agarInputs } from "../src/schemas";
 
 const gc = (globalThis as { gc?: (o?: { type: "minor" | "major" }) => void }).gc;
 if (!gc) throw new Error("run with node --expose-gc");
@@ -137,7 +137,7 @@ function measure(players: number): { flushMean: number; flushMedian: number; fra
   const inputs: Uint8Array[][] = ids.map((_, p) =>
     Array.from({ length: ticks }, (_, t) => {
       const a = p * 2.399 + t * 0.05;
-      const payload = encodeAgarInput(new BinaryWriter(16), { dx: Math.cos(a), dy: Math.sin(a), boost: false });
+      const payload = agarInputs.encode({ dx: Math.cos(a), dy: Math.sin(a), boost: false }, new BinaryWriter(16));
       return encodeInputs(w.reset(), [{ seq: t + 1, payload }]).toBytes();
     }),
   );

@@ -1,15 +1,15 @@
 import type { BotBrain, BotSpec } from "@tikron/core";
-import { FrameWriter } from "@tikron/protocol";
-import { encodeAgarInput } from "./agar/agarInput";
-import { encodeFpsMove } from "./fps/fpsInput";
-import { encodeMovementInput } from "./movement/movementInput";
+import { FrameWriter, type InputSchema } from "@tikron/protocol";
+import { agarInputs } from "./agar/agarInput";
+import { fpsInputs, type FpsMove } from "./fps/fpsInput";
+import { movementInputs } from "./movement/movementInput";
 import { Random, seedFrom } from "./random";
 import { TTT_LINES, type Board, type Mark } from "./ttt/tttRules";
 import type { TttView } from "./ttt/tttView";
 
 /**
- * Bot brains, one per game. Each speaks only through its game's own input encoder (the bytes a
- * client would send), so bots obey every rule players do. The steering bots are blind (rooms
+ * Bot brains, one per game. Each speaks only through its game's own input codec (the bytes a
+ * client would send: the declared inputs' `encode`), so bots obey every rule players do. The steering bots are blind (rooms
  * encode no frames for bots): they wander with a smoothly turning heading and let the world's
  * edges stop them, which reads as "alive" in a demo and costs one small payload per input.
  */
@@ -28,14 +28,18 @@ class Wander {
   }
 }
 
-function steeringBrain(index: number, kind: string, encode: (w: FrameWriter, dx: number, dy: number, fast: boolean) => Uint8Array): BotBrain {
+function steeringBrain<F extends string>(index: number, kind: string, inputs: InputSchema<{ dx: number; dy: number } & Record<F, boolean>>, flag: F): BotBrain {
   const rnd = new Random(seedFrom(`${kind}-bot-${index}`));
   const wander = new Wander(rnd);
   const w = new FrameWriter(32);
+  const input = { dx: 0, dy: 0, [flag]: false } as { dx: number; dy: number } & Record<F, boolean>;
   return {
     next() {
       const a = wander.step();
-      return encode(w, Math.cos(a), Math.sin(a), rnd.next() < 0.05);
+      input.dx = Math.cos(a);
+      input.dy = Math.sin(a);
+      (input as Record<string, unknown>)[flag] = rnd.next() < 0.05;
+      return inputs.encode(input, w);
     },
   };
 }
@@ -43,13 +47,13 @@ function steeringBrain(index: number, kind: string, encode: (w: FrameWriter, dx:
 /** Steering inputs at 10 Hz: the rooms hold a stick until the next input. DEV_MODE only. */
 export const agarBots: BotSpec = {
   inputEveryMs: 100,
-  create: (index) => steeringBrain(index, "agar", (w, dx, dy, boost) => encodeAgarInput(w.reset(), { dx, dy, boost })),
+  create: (index) => steeringBrain(index, "agar", agarInputs, "boost"),
 };
 
-/** Same wandering stick as agar's, in the movement room's encoding. */
+/** Same wandering stick as agar's, in the movement room's declaration. */
 export const movementBots: BotSpec = {
   inputEveryMs: 100,
-  create: (index) => steeringBrain(index, "movement", (w, dx, dy, sprint) => encodeMovementInput(w.reset(), { dx, dy, sprint })),
+  create: (index) => steeringBrain(index, "movement", movementInputs, "sprint"),
 };
 
 /**
@@ -63,11 +67,15 @@ export function fpsBots(inputEveryMs: number): BotSpec {
       const rnd = new Random(seedFrom(`fps-bot-${index}`));
       const wander = new Wander(rnd);
       const w = new FrameWriter(32);
+      const move: FpsMove = { kind: "move", dx: 0, dy: 0, dtMs: inputEveryMs, aim: 0 };
       return {
         next() {
           const a = wander.step();
-          const aim = ((a % (Math.PI * 2)) + Math.PI * 2) % (Math.PI * 2);
-          return encodeFpsMove(w.reset(), { dx: Math.cos(a), dy: Math.sin(a), dtMs: inputEveryMs, aim });
+          move.dx = Math.cos(a);
+          move.dy = Math.sin(a);
+          // The declaration wraps any finite angle.
+          move.aim = a;
+          return fpsInputs.encode(move, w);
         },
       };
     },

@@ -1,38 +1,24 @@
 import { defineGameTypes, jsonDialect } from "@tikron/protocol";
-import { encodeAgarInput, type AgarInput } from "./agar/agarInput";
 import { agarSchema } from "./agar/agarSchema";
-import { encodeFpsMove, encodeFpsShot, type FpsInput } from "./fps/fpsInput";
 import { fpsSchema } from "./fps/fpsSchema";
-import { encodeMovementInput, type MovementInput } from "./movement/movementInput";
 import { movementSchema } from "./movement/movementSchema";
 import type { TttInput } from "./ttt/tttInput";
 import type { TttView } from "./ttt/tttView";
 
 /*
  * The built-in games as clients see them: `connect(url, { game: agarTypes, room })` gives a
- * connection whose inputs, events and state are these games' types. Codecs only, no room code.
+ * connection whose inputs, events and state are these games' types. Declarations only, no room
+ * code: the binary games' inputs are declared on their schemas, which encode them.
  */
 
-/** `agar`: steering inputs, no events, the agar schema's view. */
-export const agarTypes = defineGameTypes<AgarInput>()({
-  kind: "agar",
-  schema: agarSchema,
-  encodeInput: (input, w) => encodeAgarInput(w, input),
-});
+/** `agar`: steering inputs (declared, 3 bytes), no events, the agar schema's view. */
+export const agarTypes = defineGameTypes()({ kind: "agar", schema: agarSchema });
 
-/** `movement`: steering inputs with sprint, no events, the movement schema's view. */
-export const movementTypes = defineGameTypes<MovementInput>()({
-  kind: "movement",
-  schema: movementSchema,
-  encodeInput: (input, w) => encodeMovementInput(w, input),
-});
+/** `movement`: steering inputs with sprint (declared, 3 bytes), no events, the movement schema's view. */
+export const movementTypes = defineGameTypes()({ kind: "movement", schema: movementSchema });
 
-/** `fps`: moves and shots in, the schema's declared tracers and kills out, the fps schema's view. */
-export const fpsTypes = defineGameTypes<FpsInput>()({
-  kind: "fps",
-  schema: fpsSchema,
-  encodeInput: (input, w) => (input.kind === "move" ? encodeFpsMove(w, input) : encodeFpsShot(w, input)),
-});
+/** `fps`: moves and shots in (declared kinds), the schema's declared tracers and kills out, the fps schema's view. */
+export const fpsTypes = defineGameTypes()({ kind: "fps", schema: fpsSchema });
 
 /** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
 export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect });

@@ -1,5 +1,6 @@
 /**
- * Wire-level declarations of every game (schemas with their events, input codecs) and the movement rules
+ * Wire-level declarations of every game (schemas with their events and declared inputs; ttt's
+ * input decoder) and the movement rules
  * a client predicts with, importable by clients and the load tool without pulling in room logic.
  * Nothing reachable from here may import room code (`@tikron/core`'s Room, SyncWorld, ...):
  * `test/schemasEntry.test.ts` walks the import graph to keep it so.
@@ -10,25 +11,14 @@ export { stepAgarCell, type AgarCellState, type AgarSteer } from "./agar/agarMot
 export { FPS_RULES } from "./fps/fpsRules";
 export { stepShooter, shooterStepLength, clampToArena, type ShooterBody, type ShooterStick } from "./fps/fpsMotion";
 export { rayCircle, rayExitSquare } from "./fps/hitscan";
-export { encodeAgarInput, writeAgarInput, decodeAgarInput, AGAR_INPUT_BYTES, type AgarInput } from "./agar/agarInput";
+export { agarInputs, type AgarInput } from "./agar/agarInput";
+export { STICK_STEP, stickAxis, stickScale } from "./stick";
 
 export { movementSchema, MOVEMENT_MAX_WORLD } from "./movement/movementSchema";
-export { encodeMovementInput, writeMovementInput, decodeMovementInput, MOVEMENT_INPUT_BYTES, type MovementInput } from "./movement/movementInput";
+export { movementInputs, type MovementInput } from "./movement/movementInput";
 
 export { fpsSchema, fpsEvents, FPS_MAX_WORLD, type FpsEvent, type FpsTracerEvent, type FpsKillEvent } from "./fps/fpsSchema";
-export {
-  encodeFpsMove,
-  encodeFpsShot,
-  writeFpsMove,
-  writeFpsShot,
-  decodeFpsInput,
-  FpsInputKind,
-  FPS_MOVE_BYTES,
-  FPS_SHOT_BYTES,
-  type FpsInput,
-  type FpsMove,
-  type FpsShot,
-} from "./fps/fpsInput";
+export { fpsInputs, FPS_MAX_SHOT_TIME, type FpsInput, type FpsMove, type FpsShot } from "./fps/fpsInput";
 export { FPS_PRESETS, type FpsPresetName } from "./fps/fpsPresets";
 
 export { decodeTttInput, type TttInput } from "./ttt/tttInput";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { FPS_RULES } from "../src/fps/fpsRules";
 import { segmentPointDist2 } from "../src/fps/hitscan";
 import { FpsGame, type FpsConfig } from "../src/fps/fpsGame";
-import { encodeFpsMove, encodeFpsShot, FPS_PRESETS, fpsEvents, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
+import { FPS_PRESETS, fpsEvents, fpsTypes, type FpsInput, type FpsPresetName, type FpsTracerEvent } from "../src/schemas";
 import { eventsSectionBytes, handWrittenFpsEvent } from "./support/fpsEventsBefore";
 
 const w = new BinaryWriter();
@@ -167,18 +167,20 @@ describe("fps: move budget in the room", () => {
   it("refuses malformed moves and shots as bad_input through the room", () => {
     const t = fpsRoom("hz30", null);
     const a = t.join("a");
+    // Bytes by hand (the SDK's writer clamps or refuses these): move = tag 0, dx, dy, dtMs, u16 aim;
+    // shot = tag 1, f64 time, u16 aim.
     a.inputPayloads(
-      new BinaryWriter().u8(1).f32(NaN).f32(0).u8(16).u16(0).toBytes(),
-      encodeFpsMove(w, { dx: 0, dy: 1, dtMs: 200, aim: 0 }),
-      encodeFpsMove(w, { dx: 3, dy: 0, dtMs: 16, aim: 0 }),
-      encodeFpsShot(w, { time: Infinity, aim: 0 }),
-      encodeFpsShot(w, { time: -5, aim: 0 }),
+      new Uint8Array([0, 127, 127, 200, 0, 0]),
+      new Uint8Array([0, 254, 255, 16, 0, 0]),
+      new BinaryWriter().u8(1).f64(Infinity).u16(0).toBytes(),
+      new BinaryWriter().u8(1).f64(-5).u16(0).toBytes(),
+      new BinaryWriter().u8(1).f64(NaN).u16(0).toBytes(),
       new Uint8Array([42]),
     );
     t.advance(33);
-    // One error frame for the whole batch, carrying the count.
+    // One error frame for the whole batch, carrying the count and the first refusal, its field named.
     expect(a.errors.map((e) => e.code)).toEqual([ErrorCode.bad_input]);
-    expect(a.errors[0]!.reason).toMatch(/^6 inputs refused/);
+    expect(a.errors[0]!.reason).toMatch(/^6 inputs refused; first: input move.dtMs: level 200/);
     expect(t.stats().inputs.rejectedByCode).toEqual({ bad_input: 6 });
   });
 

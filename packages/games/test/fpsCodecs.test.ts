@@ -1,28 +1,21 @@
-import { BinaryWriter, DecodeError, FrameWriter, isDecodeError, writeEvent } from "@tikron/protocol";
+import { BinaryWriter, DecodeError, FrameWriter, isDecodeError, isRejection, quantizeInput, readInput, writeEvent } from "@tikron/protocol";
 import { handWrittenFpsEvent } from "./support/fpsEventsBefore";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  decodeFpsInput,
-  encodeFpsMove,
-  encodeFpsShot,
-  fpsEvents,
-  type FpsEvent,
-  FPS_MOVE_BYTES,
-  FPS_SHOT_BYTES,
-  FpsInputKind,
-} from "../src/schemas";
+import { FPS_MAX_SHOT_TIME, STICK_STEP, fpsEvents, fpsInputs, type FpsEvent, type FpsInput } from "../src/schemas";
 
 const w = new BinaryWriter();
 const angleStep = (2 * Math.PI) / 65536;
+const MOVE = 0;
+const SHOT = 1;
 
 function angleDiff(a: number, b: number): number {
   const d = Math.abs(a - b) % (2 * Math.PI);
   return Math.min(d, 2 * Math.PI - d);
 }
 
-describe("fps input codec", () => {
-  it("round-trips moves and shots", () => {
+describe("fps declared inputs", () => {
+  it("round-trip moves (6 bytes) and shots (11 bytes) within their steps, as the prediction's quantizeInput says", () => {
     fc.assert(
       fc.property(
         fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
@@ -31,18 +24,20 @@ describe("fps input codec", () => {
         fc.double({ min: -20, max: 20, noNaN: true }),
         fc.double({ min: 0, max: 1e9, noNaN: true }),
         (dir, mag, dtMs, aim, time) => {
-          const move = encodeFpsMove(w, { dx: Math.cos(dir) * mag, dy: Math.sin(dir) * mag, dtMs, aim });
-          expect(move.length).toBe(FPS_MOVE_BYTES);
-          const m = decodeFpsInput(move);
-          if (!("kind" in m) || m.kind !== "move") throw new Error(JSON.stringify(m));
-          expect(m.dx).toBeCloseTo(Math.cos(dir) * mag, 5);
-          expect(m.dy).toBeCloseTo(Math.sin(dir) * mag, 5);
+          const sent: FpsInput = { kind: "move", dx: Math.cos(dir) * mag, dy: Math.sin(dir) * mag, dtMs, aim };
+          const move = fpsInputs.encode(sent, w);
+          expect(move.length).toBe(6);
+          const m = readInput(fpsInputs, move);
+          if (isRejection(m) || m.kind !== "move") throw new Error(JSON.stringify(m));
+          expect(m).toEqual(quantizeInput(fpsInputs, sent));
+          expect(Math.abs(m.dx - Math.cos(dir) * mag)).toBeLessThanOrEqual(STICK_STEP / 2 + 1e-12);
+          expect(Math.abs(m.dy - Math.sin(dir) * mag)).toBeLessThanOrEqual(STICK_STEP / 2 + 1e-12);
           expect(m.dtMs).toBe(dtMs);
           expect(angleDiff(m.aim, aim)).toBeLessThanOrEqual(angleStep / 2 + 1e-9);
-          const shot = encodeFpsShot(w, { time, aim });
-          expect(shot.length).toBe(FPS_SHOT_BYTES);
-          const s = decodeFpsInput(shot);
-          if (!("kind" in s) || s.kind !== "shot") throw new Error(JSON.stringify(s));
+          const shot = fpsInputs.encode({ kind: "shot", time, aim }, w);
+          expect(shot.length).toBe(11);
+          const s = readInput(fpsInputs, shot);
+          if (isRejection(s) || s.kind !== "shot") throw new Error(JSON.stringify(s));
           expect(s.time).toBe(time);
           expect(angleDiff(s.aim, aim)).toBeLessThanOrEqual(angleStep / 2 + 1e-9);
         },
@@ -50,30 +45,31 @@ describe("fps input codec", () => {
     );
   });
 
+  const shotBytes = (time: number) => new BinaryWriter().u8(SHOT).f64(time).u16(0).toBytes();
   it.each([
-    ["NaN direction", () => new BinaryWriter().u8(FpsInputKind.Move).f32(NaN).f32(0).u8(16).u16(0).toBytes()],
-    ["infinite direction", () => new BinaryWriter().u8(FpsInputKind.Move).f32(0).f32(-Infinity).u8(16).u16(0).toBytes()],
-    ["magnitude over 1", () => encodeFpsMove(w, { dx: 1.2, dy: 0, dtMs: 16, aim: 0 })],
-    ["step over 100 ms", () => encodeFpsMove(w, { dx: 1, dy: 0, dtMs: 101, aim: 0 })],
-    ["NaN shot time", () => encodeFpsShot(w, { time: NaN, aim: 0 })],
-    ["infinite shot time", () => encodeFpsShot(w, { time: Infinity, aim: 0 })],
-    ["negative shot time", () => encodeFpsShot(w, { time: -1, aim: 0 })],
-    ["absurd shot time", () => encodeFpsShot(w, { time: 2 ** 33, aim: 0 })],
-    ["short move", () => encodeFpsMove(w, { dx: 0, dy: 0, dtMs: 0, aim: 0 }).subarray(0, 8)],
-    ["long shot", () => new BinaryWriter().bytes(encodeFpsShot(w, { time: 1, aim: 0 })).u8(0).toBytes()],
-    ["unknown kind", () => new Uint8Array([9, 0, 0])],
-    ["empty", () => new Uint8Array(0)],
-  ])("refuses %s as bad_input", (_name, make) => {
-    expect(decodeFpsInput(make())).toMatchObject({ rejected: true, code: "bad_input" });
+    ["a step over 100 ms", () => new Uint8Array([MOVE, 127, 127, 101, 0, 0]), "input move.dtMs: level 101 is past the last of 101 (quant(0,100,1))"],
+    ["a stick axis past its range", () => new Uint8Array([MOVE, 255, 127, 16, 0, 0]), "input move.dx: level 255 is past the last of 255 (quant(-1,1,0.007874015748031496))"],
+    ["a NaN shot time", () => shotBytes(NaN), "input shot.time: NaN is not a finite number"],
+    ["an infinite shot time", () => shotBytes(Infinity), "input shot.time: Infinity is not a finite number"],
+    ["a negative shot time", () => shotBytes(-1), "input shot.time: -1 is outside 0..4294967296"],
+    ["an absurd shot time", () => shotBytes(2 ** 33), "input shot.time: 8589934592 is outside 0..4294967296"],
+    ["a short move", () => fpsInputs.encode({ kind: "move", dx: 0, dy: 0, dtMs: 0, aim: 0 }, w).subarray(0, 5), "input move.aim: truncated"],
+    ["a long shot", () => new BinaryWriter().bytes(fpsInputs.encode({ kind: "shot", time: 1, aim: 0 }, w)).u8(0).toBytes(), "input: 12 bytes where the declaration reads 11"],
+    ["an unknown kind", () => new Uint8Array([9, 0, 0]), "input: unknown kind 9"],
+    ["an empty payload", () => new Uint8Array(0), "input: empty (no kind)"],
+  ])("refuses %s as bad_input, naming the field", (_name, make, reason) => {
+    expect(readInput(fpsInputs, make())).toEqual({ rejected: true, code: "bad_input", reason });
   });
 
-  it("clamps a magnitude a hair over 1 (float error) to 1", () => {
-    const m = decodeFpsInput(encodeFpsMove(w, { dx: 1.005, dy: 0, dtMs: 10, aim: 0 }));
-    expect(m).toMatchObject({ kind: "move", dx: 1, dy: 0 });
+  it("the SDK's side refuses what it cannot send (a NaN aim, an undeclared kind) and clamps the rest", () => {
+    expect(() => fpsInputs.encode({ kind: "move", dx: 1, dy: 0, dtMs: 16, aim: NaN }, w)).toThrow("input move.aim: NaN is not a finite number");
+    expect(() => fpsInputs.encode({ kind: "jump" } as unknown as FpsInput, w)).toThrow("input kind jump is not declared");
+    expect(quantizeInput(fpsInputs, { kind: "move", dx: 1.2, dy: -3, dtMs: 250, aim: 0 })).toEqual({ kind: "move", dx: 1, dy: -1, dtMs: 100, aim: 0 });
+    expect(quantizeInput(fpsInputs, { kind: "shot", time: FPS_MAX_SHOT_TIME * 2, aim: 0 })).toEqual({ kind: "shot", time: FPS_MAX_SHOT_TIME, aim: 0 });
   });
 
   it("refuses non-binary payloads", () => {
-    expect(decodeFpsInput({ kind: "move" })).toMatchObject({ rejected: true, code: "bad_input" });
+    expect(readInput(fpsInputs, { kind: "move" })).toMatchObject({ rejected: true, code: "bad_input", reason: "input must be bytes" });
   });
 });
 

@@ -1,14 +1,14 @@
 import type { RoomOptions } from "@tikron/core";
 import { TestRoom, type TestClient } from "@tikron/core/testing";
-import { BinaryWriter, ErrorCode } from "@tikron/protocol";
+import { BinaryWriter, ErrorCode, readInput } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { gameDefinitions } from "../src/gameDefinitions";
 import { MovementGame } from "../src/movement/movementGame";
-import { decodeMovementInput, encodeMovementInput, MOVEMENT_INPUT_BYTES } from "../src/movement/movementInput";
+import { movementInputs } from "../src/movement/movementInput";
 import { MOVEMENT_RULES } from "../src/movement/movementRules";
 import { Random } from "../src/random";
-import { encodeAgarInput, movementTypes } from "../src/schemas";
+import { agarInputs, movementTypes } from "../src/schemas";
 
 const w = new BinaryWriter();
 const steer = (dx: number, dy: number, sprint = false) => ({ dx, dy, sprint });
@@ -144,25 +144,43 @@ describe("movement: rules", () => {
   });
 
   it("speaks agar's steering layout byte for byte", () => {
-    const m = encodeMovementInput(w, { dx: 0.6, dy: -0.8, sprint: true });
-    const a = encodeAgarInput(new BinaryWriter(), { dx: 0.6, dy: -0.8, boost: true });
+    const m = movementInputs.encode({ dx: 0.6, dy: -0.8, sprint: true }, w);
+    const a = agarInputs.encode({ dx: 0.6, dy: -0.8, boost: true }, new BinaryWriter());
     expect(m).toEqual(a);
-    expect(m.length).toBe(MOVEMENT_INPUT_BYTES);
-    expect(decodeMovementInput(m)).toEqual({ dx: expect.closeTo(0.6, 6), dy: expect.closeTo(-0.8, 6), sprint: true });
+    expect(m.length).toBe(3);
+    expect(readInput(movementInputs, m)).toEqual({ dx: expect.closeTo(0.6, 2), dy: expect.closeTo(-0.8, 2), sprint: true });
+  });
+
+  it("moves a stick longer than 1 (a quantized diagonal) no faster than a full stick", () => {
+    const { t, game } = movementRoom();
+    const a = t.join("a");
+    const b = t.join("b");
+    const pa = game.playerOf(a.playerId)!;
+    const pb = game.playerOf(b.playerId)!;
+    // Away from the walls: 1 s of walking cannot reach one.
+    Object.assign(pa, { x: 1000, y: 1000 });
+    Object.assign(pb, { x: 1000, y: 1000 });
+    t.advance(50);
+    a.input(steer(1, 1)); // length √2 on the wire
+    b.input(steer(Math.SQRT1_2, Math.SQRT1_2)); // 90/127 per axis: length 1.002
+    t.advance(1000);
+    const walked = MOVEMENT_RULES.speed;
+    for (const p of [pa, pb]) {
+      expect(p.x).toBeCloseTo(1000 + walked * Math.SQRT1_2, 6);
+      expect(p.y).toBeCloseTo(1000 + walked * Math.SQRT1_2, 6);
+    }
   });
 
   it("refuses malformed inputs as bad_input and counts them", () => {
     const { t } = movementRoom();
     const a = t.join("a");
-    const nan = new BinaryWriter().f32(NaN).f32(0).u8(0).toBytes();
-    const inf = new BinaryWriter().f32(0).f32(Infinity).u8(0).toBytes();
-    const big = encodeMovementInput(new BinaryWriter(), steer(3, 0));
-    const flags = new BinaryWriter().f32(0).f32(0).u8(2).toBytes();
-    a.inputPayloads(nan, inf, big, flags, new Uint8Array(3));
+    // The old 9-byte float layout, a stick axis past its 255 levels, a sprint flag of 2, too short.
+    const floats = new BinaryWriter().f32(0).f32(0).u8(0).toBytes();
+    a.inputPayloads(floats, new Uint8Array([127, 255, 0]), new Uint8Array([127, 127, 2]), new Uint8Array(2));
     t.advance(50);
     expect(a.errors.map((e) => e.code)).toEqual([ErrorCode.bad_input]);
-    expect(a.errors[0]!.reason).toMatch(/^5 inputs refused/);
-    expect(t.stats().inputs.rejectedByCode).toEqual({ bad_input: 5 });
-    expect(decodeMovementInput("text")).toMatchObject({ rejected: true, code: "bad_input" });
+    expect(a.errors[0]!.reason).toBe("4 inputs refused; first: input: 9 bytes where the declaration reads 3");
+    expect(t.stats().inputs.rejectedByCode).toEqual({ bad_input: 4 });
+    expect(readInput(movementInputs, "text")).toMatchObject({ rejected: true, code: "bad_input" });
   });
 });

@@ -1,18 +1,20 @@
 /**
  * The movement rules the rooms run and the clients predict with are one function per game
  * (`stepAgarCell`, `stepShooter`). These properties drive the real rooms with random inputs and
- * check, bit for bit, that (1) the room lands where the shared step predicts, and (2) both land
- * where the room's movement did before the rule was shared (the `legacy*` oracles below are that
- * code, kept verbatim as the naive twin), so sharing the rule changed no server behaviour.
+ * check (1) bit for bit that the room lands where the shared step predicts from the input as the
+ * client's `quantizeInput` says the room reads it, and (2) that both land where the room's
+ * movement did before the rule was shared (the `legacy*` oracles below are that code, kept
+ * verbatim as the naive twin, fed the stick as the old decoders bounded it: scaled to length 1
+ * when longer), to float rounding: the length bound moved from the decoder into the step.
  */
-import { BinaryWriter } from "@tikron/protocol";
+import { BinaryWriter, isRejection, quantizeInput, readInput } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AgarGame } from "../src/agar/agarGame";
 import { AGAR_RULES, speedFor } from "../src/agar/agarRules";
 import { FPS_RULES } from "../src/fps/fpsRules";
 import { FpsGame } from "../src/fps/fpsGame";
-import { decodeAgarInput, decodeFpsInput, encodeAgarInput, encodeFpsMove, stepAgarCell, stepShooter, type AgarCellState, type ShooterBody } from "../src/schemas";
+import { agarInputs, fpsInputs, stepAgarCell, stepShooter, type AgarCellState, type FpsMove, type ShooterBody } from "../src/schemas";
 
 const w = new BinaryWriter();
 
@@ -36,6 +38,12 @@ function legacyShooterMove(rec: ShooterBody, dx: number, dy: number, dtMs: numbe
   const hi = world - FPS_RULES.playerRadius;
   rec.x = rec.x < lo ? lo : rec.x > hi ? hi : rec.x;
   rec.y = rec.y < lo ? lo : rec.y > hi ? hi : rec.y;
+}
+
+/** The old decoders' bound: a stick longer than 1 scaled to length 1. */
+function unitBounded(dx: number, dy: number): [number, number] {
+  const mag = Math.hypot(dx, dy);
+  return mag > 1 ? [dx / mag, dy / mag] : [dx, dy];
 }
 
 function clamp(v: number, lo: number, hi: number): number {
@@ -70,17 +78,24 @@ describe("agar: the room's movement is stepAgarCell", () => {
           const legacy: AgarCellState = { ...predicted };
           let t = 0;
           for (const s of steps) {
-            const seen = decodeAgarInput(encodeAgarInput(w, { dx: Math.cos(s.stick.angle) * s.stick.mag, dy: Math.sin(s.stick.angle) * s.stick.mag, boost: s.boost }));
-            if (!("dx" in seen)) throw new Error(`refused: ${seen.reason}`);
+            const sent = { dx: Math.cos(s.stick.angle) * s.stick.mag, dy: Math.sin(s.stick.angle) * s.stick.mag, boost: s.boost };
+            const seen = readInput(agarInputs, agarInputs.encode(sent, w));
+            if (isRejection(seen)) throw new Error(`refused: ${seen.reason}`);
             game.applyInput(1, seen);
             game.tick((t += s.dtMs), s.dtMs);
-            // What the demo's prediction does: a fresh state per input, never the decoder's record.
-            predicted = stepAgarCell(predicted, seen, s.dtMs, world, { x: 0, y: 0, r: 0 });
-            legacyAgarStep(legacy, seen.dx, seen.dy, seen.boost, s.dtMs, world);
+            // What the demo's prediction does: the input as quantizeInput says the room reads it,
+            // stepped into a fresh state per input, never the decoder's record.
+            const mine = quantizeInput(agarInputs, sent);
+            expect(mine).toEqual(seen);
+            predicted = stepAgarCell(predicted, mine, s.dtMs, world, { x: 0, y: 0, r: 0 });
+            const [lx, ly] = unitBounded(seen.dx, seen.dy);
+            legacyAgarStep(legacy, lx, ly, seen.boost, s.dtMs, world);
             expect(rec.x).toBe(predicted.x);
             expect(rec.y).toBe(predicted.y);
             expect(rec.r).toBe(predicted.r);
-            expect(legacy).toEqual({ x: rec.x, y: rec.y, r: rec.r });
+            expect(legacy.x).toBeCloseTo(rec.x, 6);
+            expect(legacy.y).toBeCloseTo(rec.y, 6);
+            expect(legacy.r).toBe(rec.r);
           }
         },
       ),
@@ -119,19 +134,24 @@ describe("fps: the room's movement is stepShooter", () => {
           const legacy: ShooterBody = { ...predicted };
           let at = 0;
           for (const m of moves) {
-            const seen = decodeFpsInput(encodeFpsMove(w, { dx: Math.cos(m.stick.angle) * m.stick.mag, dy: Math.sin(m.stick.angle) * m.stick.mag, dtMs: m.dtMs, aim: 0 }));
-            if (!("kind" in seen) || seen.kind !== "move") throw new Error("refused");
+            const sent: FpsMove = { kind: "move", dx: Math.cos(m.stick.angle) * m.stick.mag, dy: Math.sin(m.stick.angle) * m.stick.mag, dtMs: m.dtMs, aim: 0 };
+            const seen = readInput(fpsInputs, fpsInputs.encode(sent, w));
+            if (isRejection(seen) || seen.kind !== "move") throw new Error("refused");
+            const mine = quantizeInput(fpsInputs, sent) as FpsMove;
+            expect(mine).toEqual(seen);
             const hp = m.dead ? 0 : FPS_RULES.maxHp;
             rec.hp = predicted.hp = legacy.hp = hp;
             // Spaced so the speed budget never refuses an honest move.
             at += 200;
             expect(game.applyInput(1, seen, at)).toBeUndefined();
-            predicted = stepShooter(predicted, seen, seen.dtMs, world, { x: 0, y: 0, hp: 0 });
-            legacyShooterMove(legacy, seen.dx, seen.dy, seen.dtMs, world);
+            predicted = stepShooter(predicted, mine, mine.dtMs, world, { x: 0, y: 0, hp: 0 });
+            const [lx, ly] = unitBounded(seen.dx, seen.dy);
+            legacyShooterMove(legacy, lx, ly, seen.dtMs, world);
             expect(rec.x).toBe(predicted.x);
             expect(rec.y).toBe(predicted.y);
             expect(predicted.hp).toBe(hp);
-            expect(legacy).toEqual({ x: rec.x, y: rec.y, hp });
+            expect(legacy.x).toBeCloseTo(rec.x, 6);
+            expect(legacy.y).toBeCloseTo(rec.y, 6);
           }
         },
       ),

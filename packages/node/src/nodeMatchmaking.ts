@@ -115,7 +115,10 @@ export class NodeMatchmaking {
     const spec = resolveMatchmaking(def.matchmaking);
     const mm = new Matchmaker(kind, spec, {
       clock: systemClock,
-      rooms: { reserve: async (req) => this.reserve(kind, req) },
+      rooms: {
+        reserve: async (req) => this.reserve(kind, req),
+        release: async (req) => this.d.room(kind, req.roomId)?.releaseSeats(req.seats) ?? null,
+      },
       // One process holds every shard's rooms: shard 0 of 1.
       newRoomId: () => newRoomIdFor(0, 1),
       newReservationId: () => randomId(16),
@@ -146,5 +149,11 @@ function inProcess(mm: Matchmaker): MatchBackend {
     cancel: async (queueId, who) => mm.cancel(queueId, who),
     rooms: async (filters, overrides) => mm.list(filters, overrides),
     stats: async () => [{ ...mm.stats(), directory: mm.rooms().map((e) => e.status) }],
+    partyCreate: async (req, who, creation) => mm.parties.create(req, who, creation),
+    partyJoin: async (code, req, who) => mm.parties.join(code, req, who),
+    partyWatch: (code, member, after, who) => mm.parties.watch(code, member, after, who),
+    partyLeave: async (code, member, who) => mm.parties.leave(code, member, who),
+    partyStart: (code, member, req, who) => mm.parties.start(code, member, req, who),
+    partyCancel: async (code, member, who) => mm.parties.cancel(code, member, who),
   };
 }

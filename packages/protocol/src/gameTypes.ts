@@ -141,13 +141,20 @@ export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, 
 export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S, any, any> ? S : never;
 
 /** What {@link defineGameTypes} takes for a binary room with an entity schema. */
-export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}> {
+export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}, SI = never> {
   /** The room kind. */
   kind: string;
-  /** The room's entity schema (and its declared events); the client state is its {@link ClientView}. */
-  schema: Schema<D, V>;
-  /** Encodes one input with `w` (reset it first) and returns the bytes. */
-  encodeInput(input: I, w: BinaryWriter): Uint8Array;
+  /**
+   * The room's entity schema (and its declared events and inputs); the client state is its
+   * {@link ClientView}, the input its declared one when it declares inputs.
+   */
+  schema: Schema<D, V, SI>;
+  /**
+   * Encodes one input with `w` (reset it first) and returns the bytes: the game's own codec, for
+   * a schema that declares no inputs. A schema that declares them is encoded by its declaration
+   * (`InputSchema.encode`); a codec given beside it is a type error ({@link InputCodec}).
+   */
+  encodeInput?(input: I, w: BinaryWriter): Uint8Array;
   /**
    * Decodes one event body (valid only during the call); null for a kind not known. Only for
    * events of the game's own bytes: without it, events are the schema's declared ones, or the
@@ -180,6 +187,20 @@ export interface JsonGameSpec<I, E, M = {}, N = {}> {
 }
 
 /**
+ * Where a binary game's input codec comes from: its own `encodeInput` when the schema declares no
+ * inputs (`SI` is `never`), the declaration otherwise (then `encodeInput` may not be given).
+ */
+export type InputCodec<I, SI> = [SI] extends [never]
+  ? {
+      /** The game's own codec: required when the schema declares no inputs. */
+      encodeInput(input: I, w: BinaryWriter): Uint8Array;
+    }
+  : {
+      /** Not given: the schema's declared inputs encode. */
+      encodeInput?: undefined;
+    };
+
+/**
  * The second step of {@link defineGameTypes}: takes the spec, infers the schema, and returns the
  * declaration. Binary specs get the schema's {@link ClientView} as their state type, and its
  * declared events as their event type unless `E` was given; JSON specs the `S` given to
@@ -187,9 +208,9 @@ export interface JsonGameSpec<I, E, M = {}, N = {}> {
  */
 export interface GameTypesBuilder<I, E, S> {
   /** A binary room with an entity schema. */
-  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}>(
-    spec: BinaryGameSpec<I, E, D, M, V, N>,
-  ): GameTypes<I, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N>;
+  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}, SI = never>(
+    spec: BinaryGameSpec<I, E, D, M, V, N, SI> & InputCodec<I, SI>,
+  ): GameTypes<[SI] extends [never] ? I : SI, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N>;
   /** A JSON text-mode room. */
   <M extends MessageShapes<M> = {}, N = {}>(spec: JsonGameSpec<I, E, M, N>): GameTypes<I, E, S, M, N>;
 }
@@ -197,7 +218,7 @@ export interface GameTypesBuilder<I, E, S> {
 const passThrough = (v: unknown): unknown => v;
 
 /** The event decoder of a binary declaration: the game's own, else its schema's declared events, else none. */
-function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>): (body: unknown) => unknown {
+function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl, {}, unknown>): (body: unknown) => unknown {
   const events = spec.schema.events;
   return (spec.decodeEvent ?? (events ? declaredEventDecoder(events) : passThrough)) as (body: unknown) => unknown;
 }
@@ -207,7 +228,9 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
  * for a binary room (the state type comes from the schema, the event type from its declared
  * events), or `defineGameTypes<Input, Event, View>()({ kind, json: jsonDialect })` for a JSON room. Two
  * steps so the input type is written once while the schema's types are still inferred. A binary
- * room whose events are bytes of its own gives `Event` and a `decodeEvent`.
+ * room whose events are bytes of its own gives `Event` and a `decodeEvent`. A binary room whose
+ * schema declares its inputs (`defineSchema(types, { inputs: defineInput({ … }) })`) gives
+ * neither `Input` nor `encodeInput`: both come from the declaration.
  *
  * @example
  * ```ts
@@ -215,18 +238,26 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
  *   kind: "tag", schema: tagSchema, encodeInput: (i, w) => encodeTagInput(w, i),
  * });
  * // client: const room = connect(url, { game: tagGame, room: "r1" }); room.sendInput({ dx: 1, dy: 0 });
+ *
+ * // declared inputs: the codec, the input type and the room's checks from one declaration
+ * const steerSchema = defineSchema(types, { inputs: defineInput({ dx: quant(-1, 1, 1 / 127), dy: quant(-1, 1, 1 / 127), boost: bool() }) });
+ * export const steerGame = defineGameTypes()({ kind: "steer", schema: steerSchema });
+ * // client: room.sendInput({ dx: 0.5, dy: -1, boost: false }) sends 3 bytes
  * ```
+ *
+ * @throws TypeError for a binary room with neither an `encodeInput` nor declared inputs (a type
+ * error too, as is giving both).
  */
 export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I, E, S> {
-  return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
+  return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl, {}, unknown> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
     if ("schema" in spec) {
       return {
         kind: spec.kind,
         schema: spec.schema,
         json: false,
         dialect: binaryDialect,
-        encodeInput: spec.encodeInput,
-        decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl>) as (body: unknown) => E | null,
+        encodeInput: spec.encodeInput ?? (spec.schema.inputs!.encode as GameTypes<I>["encodeInput"]),
+        decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl, {}, unknown>) as (body: unknown) => E | null,
       };
     }
     const encode = spec.encodeInput;

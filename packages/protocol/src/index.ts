@@ -28,4 +28,5 @@ export * from "./gameTypes";
 export * from "./receipts";
 export * from "./roomMessages";
 export * from "./match";
+export * from "./party";
 export * from "./admin";

@@ -101,6 +101,7 @@ export type MatchErrorCode =
   | "rate_limited"
   | "queue_timeout"
   | "cancelled"
+  | "party_full"
   | "unavailable";
 
 /** A refusal's JSON body: `{code, reason}` plus, where waiting helps, `retryAfterMs`. */
@@ -129,6 +130,7 @@ export const MATCH_ERROR_STATUS: Readonly<Record<MatchErrorCode, number>> = {
   rate_limited: 429,
   queue_timeout: 408,
   cancelled: 409,
+  party_full: 409,
   unavailable: 503,
 };
 
@@ -309,17 +311,51 @@ export interface CancelRoute {
   queueId: string;
 }
 
-/** The matchmaking paths, as every host reads them. */
-export type MatchRoute = KindRoute | JoinByIdRoute | CancelRoute;
+/** `POST /match/<kind>/party`: make a party. */
+export interface PartyCreateRoute {
+  /** Make a party. */
+  op: "partyCreate";
+  /** The room kind. */
+  kind: string;
+}
 
-const MATCH_PATH = /^\/match\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,64}))?(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/;
+/** A path of one party: join it, watch it, leave it, start it or stop its start. */
+export interface PartyRoute {
+  /**
+   * `POST /match/<kind>/party/<code>` (join), `GET` (watch), `DELETE` (leave);
+   * `POST /match/<kind>/party/<code>/start` (start), `DELETE` (stop a queued start).
+   */
+  op: "partyJoin" | "partyWatch" | "partyLeave" | "partyStart" | "partyCancel";
+  /** The room kind. */
+  kind: string;
+  /** The party's code as the path spells it (`normalizePartyCode` reads it). */
+  code: string;
+}
+
+/** The matchmaking paths, as every host reads them. */
+export type MatchRoute = KindRoute | JoinByIdRoute | CancelRoute | PartyCreateRoute | PartyRoute;
+
+const MATCH_PATH = /^\/match\/([A-Za-z0-9_-]{1,64})(?:\/([A-Za-z0-9_-]{1,64}))?(?:\/([A-Za-z0-9_-]{1,64}))?(?:\/([A-Za-z0-9_-]{1,64}))?\/?$/;
+
+/** The party paths (`a` is `party`): by method, with `start` after the code. */
+function routePartyPath(kind: string, code: string | undefined, start: string | undefined, method: string): MatchRoute | WrongMethod | null {
+  if (code === undefined) return method === "POST" ? { op: "partyCreate", kind } : { method: "POST" };
+  if (start === undefined) {
+    const op = method === "POST" ? "partyJoin" : method === "GET" ? "partyWatch" : method === "DELETE" ? "partyLeave" : null;
+    return op ? { op, kind, code } : { method: "GET, POST, DELETE" };
+  }
+  if (start !== "start") return null;
+  const op = method === "POST" ? "partyStart" : method === "DELETE" ? "partyCancel" : null;
+  return op ? { op, kind, code } : { method: "POST, DELETE" };
+}
 
 /**
  * Reads a `/match/…` path: `POST /match/<kind>`, `POST /match/<kind>/<roomId>`,
  * `GET /match/<kind>/rooms`, `POST /match/<kind>/queue`, `DELETE /match/<kind>/queue/<queueId>`,
- * and in DEV_MODE `GET /match/<kind>/stats` and `POST /match/<kind>/restart` (the host decides).
- * Null when the path is not a match path; `{method}` when the method does not fit it (405). A
- * room named like one of those words is joined by id with `POST /match/<kind>/room/<roomId>`.
+ * the party paths (`/match/<kind>/party…`, see {@link PartyRoute}), and in DEV_MODE
+ * `GET /match/<kind>/stats` and `POST /match/<kind>/restart` (the host decides). Null when the
+ * path is not a match path; `{method}` when the method does not fit it (405). A room named like
+ * one of those words is joined by id with `POST /match/<kind>/room/<roomId>`.
  */
 export function routeMatchPath(pathname: string, method: string): MatchRoute | WrongMethod | null {
   const m = MATCH_PATH.exec(pathname);
@@ -327,6 +363,8 @@ export function routeMatchPath(pathname: string, method: string): MatchRoute | W
   const kind = m[1]!;
   const a = m[2];
   const b = m[3];
+  if (a === "party") return routePartyPath(kind, b, m[4], method);
+  if (m[4] !== undefined) return null;
   if (a === undefined) return method === "POST" ? { op: "match", kind } : { method: "POST" };
   if (a === "rooms" && b === undefined) return method === "GET" ? { op: "rooms", kind } : { method: "GET" };
   if (a === "queue") {

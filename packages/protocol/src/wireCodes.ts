@@ -39,6 +39,9 @@ export const FIELD_VARINT = 5;
 export const FIELD_BOOL = 6;
 export const FIELD_STRING = 7;
 export const FIELD_MAP = 8;
+// Input-only: a float sent whole (declared inputs; not entity or event fields).
+export const FIELD_F32 = 9;
+export const FIELD_F64 = 10;
 
 // Delta body sections (DeltaSection), in the order they appear.
 export const SECTION_LEAVES = 1;

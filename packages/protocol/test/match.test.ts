@@ -1,6 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isMatchError, matchesFilters, readFilterQuery, readFilters, readMatchRequest, readQueueRequest, routeMatchPath, type MatchFilters, type RoomMetadata } from "../src";
+import {
+  PARTY_CODE_ALPHABET,
+  isMatchError,
+  matchesFilters,
+  normalizePartyCode,
+  readFilterQuery,
+  readFilters,
+  readMatchRequest,
+  readPartyAfter,
+  readPartyJoinRequest,
+  readPartyMember,
+  readPartyStartRequest,
+  readQueueRequest,
+  routeMatchPath,
+  type MatchFilters,
+  type RoomMetadata,
+} from "../src";
 
 describe("match requests", () => {
   it("reads a match body with defaults, and refuses what does not fit with a code", () => {
@@ -66,5 +82,58 @@ describe("match requests", () => {
     expect(routeMatchPath("/match/agar/r1/x", "POST")).toBeNull();
     expect(routeMatchPath("/match/a%20b", "POST")).toBeNull();
     expect(routeMatchPath("/rooms/agar/r1", "GET")).toBeNull();
+  });
+
+  it("routes the party paths: make, join, watch, leave, start and stop a start, each by its method", () => {
+    expect(routeMatchPath("/match/agar/party", "POST")).toEqual({ op: "partyCreate", kind: "agar" });
+    expect(routeMatchPath("/match/agar/party", "GET")).toEqual({ method: "POST" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345", "POST")).toEqual({ op: "partyJoin", kind: "agar", code: "ABCDE12345" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345", "GET")).toEqual({ op: "partyWatch", kind: "agar", code: "ABCDE12345" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345", "DELETE")).toEqual({ op: "partyLeave", kind: "agar", code: "ABCDE12345" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345", "PUT")).toEqual({ method: "GET, POST, DELETE" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345/start", "POST")).toEqual({ op: "partyStart", kind: "agar", code: "ABCDE12345" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345/start", "DELETE")).toEqual({ op: "partyCancel", kind: "agar", code: "ABCDE12345" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345/start", "GET")).toEqual({ method: "POST, DELETE" });
+    expect(routeMatchPath("/match/agar/party/ABCDE12345/go", "POST")).toBeNull();
+    // A fourth segment means nothing outside the party paths; a room named "party" is joined with /room/.
+    expect(routeMatchPath("/match/agar/queue/q1/x", "DELETE")).toBeNull();
+    expect(routeMatchPath("/match/agar/room/party", "POST")).toEqual({ op: "joinById", kind: "agar", roomId: "party" });
+  });
+
+  it("reads party codes as typed: any case, dashes and spaces, O for 0 and I or L for 1; nothing else", () => {
+    expect(normalizePartyCode("abcde-12345")).toBe("ABCDE12345");
+    expect(normalizePartyCode(" 7kq2m 9txab ")).toBe("7KQ2M9TXAB");
+    expect(normalizePartyCode("OOOOOIIIII")).toBe("0000011111");
+    expect(normalizePartyCode("LLLLLLLLLL")).toBe("1111111111");
+    expect(normalizePartyCode("ABCDE1234")).toBeNull();
+    expect(normalizePartyCode("ABCDE123456")).toBeNull();
+    expect(normalizePartyCode("ABCDEU2345")).toBeNull();
+    expect(normalizePartyCode("ABCD_12345")).toBeNull();
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PARTY_CODE_ALPHABET), { minLength: 10, maxLength: 10 }), (chars) => {
+        const code = chars.join("");
+        expect(normalizePartyCode(code)).toBe(code);
+        expect(normalizePartyCode(code.toLowerCase())).toBe(code);
+      }),
+    );
+  });
+
+  it("reads party bodies and queries, refusing what does not fit with bad_request", () => {
+    expect(readPartyJoinRequest(undefined)).toEqual({ name: "" });
+    expect(readPartyJoinRequest({ name: "ann", rating: 1200 })).toEqual({ name: "ann", rating: 1200 });
+    expect(readPartyJoinRequest({ name: "x".repeat(33) })).toMatchObject({ code: "bad_request" });
+    expect(readPartyJoinRequest({ rating: Number.NaN })).toMatchObject({ code: "bad_request" });
+    expect(readPartyJoinRequest({ rating: "1200" })).toMatchObject({ code: "bad_request" });
+    expect(readPartyJoinRequest([1])).toMatchObject({ code: "bad_request" });
+    expect(readPartyStartRequest(undefined)).toEqual({ queue: false, match: { mode: "joinOrCreate", filters: {}, options: {}, private: false } });
+    expect(readPartyStartRequest({ mode: "queue" })).toEqual({ queue: true });
+    expect(readPartyStartRequest({ mode: "create", private: true })).toEqual({ queue: false, match: { mode: "create", filters: {}, options: {}, private: true } });
+    expect(readPartyStartRequest({ mode: "grab" })).toMatchObject({ code: "bad_request" });
+    expect(readPartyMember(new URLSearchParams("member=abcdefghijklmnopqrstuv"))).toBe("abcdefghijklmnopqrstuv");
+    expect(readPartyMember(new URLSearchParams("member=short"))).toMatchObject({ code: "bad_request" });
+    expect(readPartyMember(new URLSearchParams(""))).toMatchObject({ code: "bad_request" });
+    expect(readPartyAfter(new URLSearchParams(""))).toBeUndefined();
+    expect(readPartyAfter(new URLSearchParams("after=7"))).toBe(7);
+    for (const bad of ["after=", "after=-1", "after=1.5", "after=x"]) expect(readPartyAfter(new URLSearchParams(bad))).toMatchObject({ code: "bad_request" });
   });
 });

@@ -38,8 +38,14 @@ export interface WranglerDevOptions {
   readyTimeoutMs?: number;
   /** Extra arguments appended to `wrangler dev`. */
   extraArgs?: string[];
-  /** Extra environment for the wrangler process. */
-  env?: Record<string, string>;
+  /**
+   * What runs `wrangler dev`, the server's arguments appended: by default this checkout's (or
+   * `root`'s) wrangler. A project's own dev script instead, e.g. `["npm", "run", "dev", "--"]`
+   * for a `dev` that runs `wrangler dev` with the arguments it is given; run in `root`.
+   */
+  command?: readonly string[];
+  /** Extra environment for the wrangler process; a key set to `undefined` is left out of it. */
+  env?: Record<string, string | undefined>;
   /** Echo wrangler's output to this process's stderr (default: env `TIKRON_WRANGLER_LOGS=1`). */
   echoOutput?: boolean;
   /** Keep the `--persist-to` directory after `stop()` (default false). */
@@ -71,7 +77,7 @@ export interface WranglerDevServer {
   wsUrl: string;
   port: number;
   inspectorPort: number;
-  /** Pid of the wrangler process; also the id of the process group holding workerd. */
+  /** Pid of the wrangler process (or of the `command` that runs it); also the id of the process group holding workerd. */
   pid: number;
   /** Local state directory passed as `--persist-to`. */
   persistDir: string;
@@ -140,9 +146,10 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   const persistDir = options.persistDir ?? join(REPO_ROOT, ".tmp", "wrangler-dev", `${Date.now()}-${process.pid}-${++instanceCounter}`);
   mkdirSync(persistDir, { recursive: true });
 
+  const [launcher, ...launcherArgs] = options.command ?? [process.execPath, wranglerBin(root), "dev"];
+  if (launcher === undefined) throw new Error("command: name what runs wrangler dev");
   const args = [
-    wranglerBin(root),
-    "dev",
+    ...launcherArgs,
     "--config", configPath,
     "--ip", "127.0.0.1",
     "--port", String(port),
@@ -156,8 +163,8 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   args.push(...(options.extraArgs ?? []));
 
   const affinity = affinityFor(options.cpus);
-  // taskset execs node in place, so the pid (and process group) is still wrangler's.
-  const [command, commandArgs] = affinity.applied ? ["taskset", ["-c", options.cpus!, process.execPath, ...args]] : [process.execPath, args];
+  // taskset execs the launcher in place, so the pid (and process group) is still its own.
+  const [command, commandArgs] = affinity.applied ? ["taskset", ["-c", options.cpus!, launcher, ...args]] : [launcher, args];
   const child = spawn(command, commandArgs, {
     cwd: root,
     // Own process group: lets stop() kill wrangler's children too, and keeps a terminal's Ctrl-C
@@ -183,7 +190,7 @@ async function startOnce(options: WranglerDevOptions): Promise<WranglerDevServer
   const pid = child.pid;
   if (pid === undefined) {
     await once(child, "error", 5_000);
-    throw new Error(`could not spawn wrangler (${process.execPath} ${args[0]})`);
+    throw new Error(`could not spawn wrangler (${launcher} ${args[0]})`);
   }
   const ownedDir = options.keepState ? undefined : persistDir;
   live.set(pid, { watchdog: spawnWatchdog(pid, ownedDir), persistDir: ownedDir });

@@ -27,13 +27,23 @@ describe("generator health", () => {
     // The monitor's first wake-up only starts its clock: let it tick before blocking.
     await new Promise((r) => setTimeout(r, 40));
     const keep: number[][] = [];
-    const until = performance.now() + 300;
-    while (performance.now() < until) keep.push(new Array(100).fill(1)); // busy and allocating
+    // Busy until this process has used 300 ms of CPU (not 300 ms of wall time: on a loaded
+    // machine the loop gets a fraction of a core), with a wall-time bound.
+    const cpu0 = process.cpuUsage();
+    const cpuMs = (): number => {
+      const c = process.cpuUsage(cpu0);
+      return (c.user + c.system) / 1000;
+    };
+    const giveUp = performance.now() + 10_000;
+    while (cpuMs() < 300 && performance.now() < giveUp) keep.push(new Array(100).fill(1)); // busy and allocating
+    const used = cpuMs();
     await new Promise((r) => setTimeout(r, 50));
     const th = t.stop("main", 10);
     const ph = p.stop([th], 10);
     expect(keep.length).toBeGreaterThan(0);
-    expect(ph.cpuPercent).toBeGreaterThan(30);
+    expect(used).toBeGreaterThanOrEqual(300);
+    // The monitor's CPU over its interval covers at least what the loop used (to its rounding).
+    expect((ph.cpuPercent / 100) * ph.wallSec * 1000).toBeGreaterThan(used * 0.9);
     expect(ph.wallSec).toBeGreaterThan(0.3);
     expect(ph.machineBusyPercent).toBeGreaterThan(0);
     expect(ph.machineBusyPercent).toBeLessThanOrEqual(100);

@@ -1,8 +1,7 @@
-import { decodeAgarInput, decodeFpsInput, decodeMovementInput, fpsEvents, writeAgarInput } from "@tikron/games/schemas";
-import { FrameWriter, writeEvent } from "@tikron/protocol";
+import { agarInputs, fpsEvents, fpsInputs, movementInputs } from "@tikron/games/schemas";
+import { FrameWriter, isRejection, readInput, writeEvent } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { Rng } from "../src/scenarios/rng";
-import { AGAR_INPUT_BYTES, FPS_MOVE_BYTES, FPS_SHOT_BYTES } from "@tikron/games/schemas";
 import { agarScenario } from "../src/scenarios/agar";
 import { fpsScenario } from "../src/scenarios/fps";
 import { getScenario, isTextScenario, scenarios, tttJsonScenario, type Scenario } from "../src/scenarios/index";
@@ -23,10 +22,11 @@ function payloads(s: Scenario, n: number, seed = 7, periodMs = 50): { bytes: Uin
 }
 
 describe("agar scenario", () => {
-  it("writes with the game's own writer: f32 dx, f32 dy, u8 flags little-endian in 9 bytes", () => {
+  it("writes with the game's declared input: u8 dx, u8 dy (127 = 0, 1/127 steps), bool boost in 3 bytes", () => {
     const w = new FrameWriter(4).u8(7);
-    writeAgarInput(w, { dx: 0.5, dy: -1, boost: true });
-    expect([...w.peek()]).toEqual([7, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf, 1]);
+    agarInputs.write(w, { dx: 0.5, dy: -1, boost: true });
+    // 0.5 → level round(1.5 × 127) = 191 (0xbf); −1 → level 0.
+    expect([...w.peek()]).toEqual([7, 0xbf, 0, 1]);
   });
 
   it("every built-in payload fits the scenario's declared maxPayloadBytes", () => {
@@ -43,10 +43,10 @@ describe("agar scenario", () => {
     }
   });
 
-  it("every payload passes the agar room's own validator", () => {
+  it("every payload passes the agar room's own reader", () => {
     for (const b of payloads(agarScenario, 2000).bytes) {
-      expect(b.length).toBe(AGAR_INPUT_BYTES);
-      const d = decodeAgarInput(b);
+      expect(b.length).toBe(3);
+      const d = readInput(agarInputs, b);
       expect(d).toHaveProperty("dx");
     }
   });
@@ -55,18 +55,18 @@ describe("agar scenario", () => {
     let prev: number | null = null;
     let boosts = 0;
     for (const b of payloads(agarScenario, 2000).bytes) {
-      const v = new DataView(b.buffer);
-      const dx = v.getFloat32(0, true);
-      const dy = v.getFloat32(4, true);
-      expect(Math.hypot(dx, dy)).toBeCloseTo(1, 5);
-      const a = Math.atan2(dy, dx);
+      const d = readInput(agarInputs, b);
+      if (isRejection(d)) throw new Error(d.reason);
+      // Unit length to within the stick's step (1/127 per axis).
+      expect(Math.abs(Math.hypot(d.dx, d.dy) - 1)).toBeLessThan(0.01);
+      const a = Math.atan2(d.dy, d.dx);
       if (prev !== null) {
-        let d = Math.abs(a - prev);
-        if (d > Math.PI) d = 2 * Math.PI - d;
-        expect(d).toBeLessThanOrEqual(0.35 + 1e-6);
+        let da = Math.abs(a - prev);
+        if (da > Math.PI) da = 2 * Math.PI - da;
+        expect(da).toBeLessThanOrEqual(0.35 + 0.02);
       }
       prev = a;
-      boosts += b[8];
+      boosts += d.boost ? 1 : 0;
     }
     expect(boosts).toBeGreaterThan(0);
     expect(boosts).toBeLessThan(300);
@@ -80,26 +80,27 @@ describe("agar scenario", () => {
 
 describe("movement scenario", () => {
   it("every payload passes the movement room's own validator", () => {
-    for (const b of payloads(movementScenario, 1000).bytes) expect(decodeMovementInput(b)).toHaveProperty("sprint");
+    for (const b of payloads(movementScenario, 1000).bytes) expect(readInput(movementInputs, b)).toHaveProperty("sprint");
   });
 });
 
 describe("fps scenario", () => {
   it("sends valid moves (step = input period, capped) and a valid shot every 15th input", () => {
     const { bytes, counters } = payloads(fpsScenario, 300, 5, 33.3);
-    const decoded = bytes.map((b) => decodeFpsInput(b));
+    const decoded = bytes.map((b) => readInput(fpsInputs, b));
     for (const d of decoded) expect(d).toHaveProperty("kind");
     const shots = decoded.filter((d) => (d as { kind?: string }).kind === "shot");
     expect(shots).toHaveLength(20);
     expect(counters.shots_sent).toBe(20);
     const move = decoded.find((d) => (d as { kind?: string }).kind === "move") as { dtMs: number };
     expect(move.dtMs).toBe(33);
-    expect(bytes.every((b) => b.length === FPS_MOVE_BYTES || b.length === FPS_SHOT_BYTES)).toBe(true);
+    // Declared sizes: a move 6 bytes (tag, stick, step, aim), a shot 11 (tag, f64 time, aim).
+    expect(bytes.every((b) => (b[0] === 0 && b.length === 6) || (b[0] === 1 && b.length === 11))).toBe(true);
     // Shot time: room time (about 60 s after the epoch above) minus the interpolation delay.
     const t = (shots[0] as { time: number }).time;
     expect(t).toBeGreaterThan(59_000);
     expect(t).toBeLessThan(61_000);
-    expect(payloads(fpsScenario, 10, 5, 1000).bytes.map((b) => decodeFpsInput(b))).not.toContainEqual(expect.objectContaining({ code: "bad_input" }));
+    expect(payloads(fpsScenario, 10, 5, 1000).bytes.map((b) => readInput(fpsInputs, b))).not.toContainEqual(expect.objectContaining({ code: "bad_input" }));
   });
 
   it("counts tracers, its own tracers and kills from event bodies", () => {

@@ -1,20 +1,18 @@
 /**
  * The page predicts with the rooms' own movement steps (`stepAgarCell`, `stepShooter` from
- * `@tikron/games/schemas`). These tests run the prediction the way the page does, on inputs
- * that went through the wire codec, against the room's real simulation; the packages' own
- * property tests cover the step itself.
+ * `@tikron/games/schemas`). These tests run the prediction the way the page does, on inputs as
+ * `quantizeInput` says the room reads them, against the room's real simulation fed the bytes
+ * the page sends; the packages' own property tests cover the step itself.
  */
 import { describe, expect, it } from "vitest";
-import { BinaryWriter } from "@tikron/protocol";
+import { BinaryWriter, isRejection, quantizeInput, readInput } from "@tikron/protocol";
 import { AgarGame } from "../../../../packages/games/src/agar/agarGame";
 import { FpsGame } from "../../../../packages/games/src/fps/fpsGame";
 import {
   AGAR_RULES,
   FPS_RULES,
-  decodeAgarInput,
-  decodeFpsInput,
-  encodeAgarInput,
-  encodeFpsMove,
+  agarInputs,
+  fpsInputs,
   stepAgarCell,
   stepShooter,
   type AgarCellState as CellState,
@@ -45,11 +43,12 @@ describe("agar prediction rule", () => {
     ];
     let touchedWall = false;
     for (let i = 0; i < 40; i++) {
-      const seen = decodeAgarInput(encodeAgarInput(w, inputs[i % inputs.length]!));
-      if (!("dx" in seen)) throw new Error("rejected");
+      const input = inputs[i % inputs.length]!;
+      const seen = readInput(agarInputs, agarInputs.encode(input, w));
+      if (isRejection(seen)) throw new Error(seen.reason);
       game.applyInput(1, seen);
       game.tick(i * 50, 50);
-      predicted = stepAgarCell(predicted, seen, 50, world, { x: 0, y: 0, r: 0 });
+      predicted = stepAgarCell(predicted, quantizeInput(agarInputs, input), 50, world, { x: 0, y: 0, r: 0 });
       expect(predicted.x).toBe(rec.x);
       expect(predicted.y).toBe(rec.y);
       expect(predicted.r).toBe(rec.r);
@@ -68,19 +67,21 @@ describe("fps prediction rule", () => {
     const game = new FpsGame({ world, seed: 1, spawnPoint: () => ({ x: 30, y: 300 }) });
     game.join(1, "a");
     let predicted: ShooterState = { x: 30, y: 300, hp: 100 };
-    const moves: Omit<FpsMove, "kind">[] = [
-      { dx: -1, dy: 0, dtMs: 33, aim: 1 },
-      { dx: 0.6, dy: 0.8, dtMs: 17, aim: 2 },
-      { dx: 0.2, dy: -0.1, dtMs: 100, aim: 0 },
-      { dx: 0, dy: 0, dtMs: 0, aim: 4 },
+    const moves: FpsMove[] = [
+      { kind: "move", dx: -1, dy: 0, dtMs: 33, aim: 1 },
+      { kind: "move", dx: 0.6, dy: 0.8, dtMs: 17, aim: 2 },
+      { kind: "move", dx: 0.2, dy: -0.1, dtMs: 100, aim: 0 },
+      { kind: "move", dx: 0, dy: 0, dtMs: 0, aim: 4 },
     ];
     let at = 0;
     for (let i = 0; i < 30; i++) {
-      const seen = decodeFpsInput(encodeFpsMove(w, moves[i % moves.length]!));
-      if (!("kind" in seen) || seen.kind !== "move") throw new Error("rejected");
+      const move = moves[i % moves.length]!;
+      const seen = readInput(fpsInputs, fpsInputs.encode(move, w));
+      if (isRejection(seen) || seen.kind !== "move") throw new Error("rejected");
       at += 100;
       expect(game.applyInput(1, seen, at)).toBeUndefined();
-      predicted = stepShooter(predicted, seen, seen.dtMs, world, { x: 0, y: 0, hp: 0 });
+      const mine = quantizeInput(fpsInputs, move) as FpsMove;
+      predicted = stepShooter(predicted, mine, mine.dtMs, world, { x: 0, y: 0, hp: 0 });
       const rec = game.playerOf(1)!;
       expect(predicted.x).toBe(rec.x);
       expect(predicted.y).toBe(rec.y);

@@ -1,8 +1,11 @@
 /**
  * The game's Worker: routes `/rooms/tag/<roomId>` joins to one Durable Object per room, the
- * matchmaker's paths (`/match/tag`: find a seat, list rooms) to one matchmaker object, and serves
- * the page in `public/`. Everything Cloudflare-specific comes from `@tikron/cloudflare`.
+ * matchmaker's paths (`/match/tag`: find a seat, list rooms) to one matchmaker object and the
+ * admin API (`/admin/api/…`) to them both, serves the operator console at `/admin` from
+ * `@tikron/admin`, and the page in `public/`. Everything Cloudflare-specific comes from
+ * `@tikron/cloudflare`.
  */
+import { adminConsole } from "@tikron/admin";
 import { MatchmakerObject, RoomObject, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
 import { games } from "./tagGame";
 
@@ -20,7 +23,8 @@ export class TagMatchmaker extends MatchmakerObject<Env> {
 }
 
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
-    return routeGatewayRequest(request, env, games);
+  async fetch(request: Request, env: Env): Promise<Response> {
+    // The console's page, script and stylesheet; everything else (its API included) is routed.
+    return adminConsole(request) ?? routeGatewayRequest(request, env, games);
   },
 } satisfies ExportedHandler<Env>;

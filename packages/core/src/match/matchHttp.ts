@@ -1,6 +1,7 @@
-import { ROOM_OVERRIDE_KEYS, hasRoomOverrides, isMatchError, matchError, parseRoomOverrides, readFilterQuery, type MatchError, type MatchFilters, type SeatReservation } from "@tikron/protocol";
+import { PARTY_CODE_ALPHABET, PARTY_CODE_LENGTH, ROOM_OVERRIDE_KEYS, hasRoomOverrides, isMatchError, matchError, parseRoomOverrides, readFilterQuery, type MatchError, type MatchFilters, type PartyView, type SeatReservation } from "@tikron/protocol";
 import { toBase64Url } from "../base64url";
-import type { ReservedSeat } from "./matchmaker";
+import type { PartyAnswer } from "./parties";
+import type { ReservedSeat } from "./seats";
 import { NO_OVERRIDES, type RoomCreation } from "./roomPort";
 
 /**
@@ -75,6 +76,12 @@ export function seatReservationOf(kind: string, seat: ReservedSeat, wsOrigin: st
   return out;
 }
 
+/** A party answer as its member reads it: the kind, and its seat (once matched) with the URL to join it. */
+export function partyViewOf(kind: string, answer: PartyAnswer, wsOrigin: string): PartyView {
+  const { seat, ...rest } = answer;
+  return seat ? { kind, ...rest, seat: seatReservationOf(kind, seat, wsOrigin) } : { kind, ...rest };
+}
+
 /** `bytes` random bytes as base64url: room ids (10 bytes, 14 characters), reservation ids (16). */
 export function randomId(bytes: number): string {
   const b = new Uint8Array(bytes);
@@ -115,5 +122,20 @@ export function newRoomIdFor(shard: number, shards: number): string {
   for (;;) {
     const id = randomId(10);
     if (shardOfRoom(id, shards) === shard) return id;
+  }
+}
+
+/**
+ * A fresh party code that belongs to `shard` (codes are drawn until one hashes there): the
+ * party's every request reaches the shard that holds it by its code alone.
+ */
+export function newPartyCodeFor(shard: number, shards: number): string {
+  const b = new Uint8Array(PARTY_CODE_LENGTH);
+  for (;;) {
+    crypto.getRandomValues(b);
+    // 256 is a multiple of 32: every character is equally likely.
+    let code = "";
+    for (const x of b) code += PARTY_CODE_ALPHABET[x & 31];
+    if (shardOfRoom(code, shards) === shard) return code;
   }
 }

@@ -10,6 +10,16 @@ export interface QueueEntry {
   rating: number;
   /** When it joined the queue (matchmaker clock). */
   enqueuedAt: number;
+  /**
+   * A party's entry: the identities it seats (its members), in order; `rating` is then their
+   * mean. Absent: one player, {@link identity}.
+   */
+  seats?: readonly string[];
+}
+
+/** Seats an entry takes in a group: its party's members, or one. */
+export function seatsOf(e: QueueEntry): number {
+  return e.seats?.length ?? 1;
 }
 
 /** The rating window of a player who has waited `waitedMs`. */
@@ -19,10 +29,11 @@ export function ratingWindow(spec: Required<QueueSpec>, waitedMs: number): numbe
 }
 
 /**
- * Players waiting to be grouped, and the grouping rule: a group is `groupSize` players whose
- * ratings all lie within the window of every member (max − min ≤ the narrowest member window),
- * and the longest-waiting player is served first. Pure: the matchmaker owns the timers and
- * seats the groups this returns.
+ * Players (and parties) waiting to be grouped, and the grouping rule: a group is entries whose
+ * seats add up to `groupSize` and whose ratings all lie within the window of every entry (max −
+ * min ≤ the narrowest window; a party counts as one entry of its members' mean rating, so a party
+ * of `groupSize` is a group by itself), and the longest-waiting entry is served first. Pure: the
+ * matchmaker owns the timers and seats the groups this returns.
  */
 export class MatchQueue {
   private readonly waiting = new Map<string, QueueEntry>();
@@ -70,14 +81,17 @@ export class MatchQueue {
   }
 
   /**
-   * Forms every group it can at `now` and takes its members out of the queue. For each waiting
-   * player, oldest first, the `groupSize − 1` others nearest in rating are tried; the group is
-   * kept when its spread fits the narrowest window among its members.
+   * Forms every group it can at `now` and takes its entries out of the queue. For each waiting
+   * entry, oldest first, the others nearest in rating whose seats still fit are added until the
+   * group has `groupSize` seats; the group is kept when its spread fits the narrowest window
+   * among its entries.
    */
   takeGroups(now: number): QueueEntry[][] {
     const size = this.spec.groupSize;
     const groups: QueueEntry[][] = [];
-    if (this.waiting.size < size) return groups;
+    let seats = 0;
+    for (const e of this.waiting.values()) seats += seatsOf(e);
+    if (seats < size) return groups;
     const byAge = [...this.waiting.values()].sort((a, b) => a.enqueuedAt - b.enqueuedAt || (a.queueId < b.queueId ? -1 : 1));
     const byRating = byAge.slice().sort((a, b) => a.rating - b.rating);
     const taken = new Set<QueueEntry>();
@@ -94,25 +108,29 @@ export class MatchQueue {
     return groups;
   }
 
-  /** The anchor and the `size − 1` untaken players nearest it in rating (two pointers outward). */
+  /**
+   * The anchor and the untaken entries nearest it in rating (two pointers outward) until the
+   * group has `size` seats; an entry with more seats than are left is passed over for good.
+   */
   private nearest(anchor: QueueEntry, byRating: QueueEntry[], taken: ReadonlySet<QueueEntry>, size: number): QueueEntry[] | null {
     const at = byRating.indexOf(anchor);
     const group = [anchor];
+    let filled = seatsOf(anchor);
+    if (filled > size) return null;
     let lo = at - 1;
     let hi = at + 1;
-    while (group.length < size) {
-      while (lo >= 0 && taken.has(byRating[lo]!)) lo--;
-      while (hi < byRating.length && taken.has(byRating[hi]!)) hi++;
+    const skip = (e: QueueEntry): boolean => taken.has(e) || seatsOf(e) > size - filled;
+    while (filled < size) {
+      while (lo >= 0 && skip(byRating[lo]!)) lo--;
+      while (hi < byRating.length && skip(byRating[hi]!)) hi++;
       const left = lo >= 0 ? byRating[lo]! : undefined;
       const right = hi < byRating.length ? byRating[hi]! : undefined;
       if (!left && !right) return null;
-      if (right && (!left || right.rating - anchor.rating < anchor.rating - left.rating)) {
-        group.push(right);
-        hi++;
-      } else {
-        group.push(left!);
-        lo--;
-      }
+      const next = right && (!left || right.rating - anchor.rating < anchor.rating - left.rating) ? right : left!;
+      group.push(next);
+      filled += seatsOf(next);
+      if (next === right) hi++;
+      else lo--;
     }
     return group;
   }

@@ -5,10 +5,33 @@
  * and the body, and a {@link MatchBackend} (the Node host: a `Matchmaker` in process; Cloudflare:
  * the kind's matchmaker objects by RPC, shard by shard), then writes the {@link MatchAnswer} out.
  */
-import { MATCH_ERROR_STATUS, MAX_MATCH_BODY_CHARS, isMatchError, matchError, readMatchRequest, readQueueRequest, type MatchError, type MatchFilters, type MatchRequest, type MatchRoute, type QueueRequest, type RoomListing } from "@tikron/protocol";
+import {
+  MATCH_ERROR_STATUS,
+  MAX_MATCH_BODY_CHARS,
+  MAX_PARTY_BODY_CHARS,
+  isMatchError,
+  matchError,
+  normalizePartyCode,
+  readMatchRequest,
+  readPartyAfter,
+  readPartyJoinRequest,
+  readPartyMember,
+  readPartyStartRequest,
+  readQueueRequest,
+  type MatchError,
+  type MatchFilters,
+  type MatchRequest,
+  type MatchRoute,
+  type PartyJoinRequest,
+  type PartyRoute,
+  type PartyStartRequest,
+  type QueueRequest,
+  type RoomListing,
+} from "@tikron/protocol";
 import { SIGN_IN_RETRY_MS, type CallerVerdict } from "../auth/identify";
-import { anonymousIdentity, listingQuery, matchOverrides, seatReservationOf } from "./matchHttp";
-import type { Caller, ReservedSeat } from "./matchmaker";
+import { anonymousIdentity, listingQuery, matchOverrides, partyViewOf, seatReservationOf } from "./matchHttp";
+import type { PartyAnswer } from "./parties";
+import type { Caller, ReservedSeat } from "./seats";
 import type { RoomCreation } from "./roomPort";
 
 /** An HTTP answer for the host to write: status, JSON body (none for 204), extra headers. */
@@ -37,6 +60,18 @@ export interface MatchBackend {
   stats(): Promise<unknown>;
   /** `POST /match/<kind>/restart` (DEV_MODE): restart the matchmakers; absent where it means nothing. */
   restart?(): Promise<unknown>;
+  /** `POST /match/<kind>/party`: a new party, the caller its leader (its rooms made with `creation`). */
+  partyCreate(req: PartyJoinRequest, who: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError>;
+  /** `POST /match/<kind>/party/<code>`: the caller joins the party. */
+  partyJoin(code: string, req: PartyJoinRequest, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `GET /match/<kind>/party/<code>`: the party as `member` sees it, held until it changes past `after`. */
+  partyWatch(code: string, member: string, after: number | undefined, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `DELETE /match/<kind>/party/<code>`: `member` leaves. */
+  partyLeave(code: string, member: string, who: Caller): Promise<true | MatchError>;
+  /** `POST /match/<kind>/party/<code>/start`: the leader starts the party; answers once it is matched or not. */
+  partyStart(code: string, member: string, req: PartyStartRequest, who: Caller): Promise<PartyAnswer | MatchError>;
+  /** `DELETE /match/<kind>/party/<code>/start`: the leader stops a queued start. */
+  partyCancel(code: string, member: string, who: Caller): Promise<true | MatchError>;
 }
 
 /** One request to a match path, as the host read it. */
@@ -78,14 +113,56 @@ export function callerOfVerdict(verdict: CallerVerdict, address: string | undefi
   return matchError("forbidden", `match request refused: ${verdict.message}`);
 }
 
-/** A match request's body: JSON within {@link MAX_MATCH_BODY_CHARS}, or none. */
-export function readMatchBody(text: string): unknown {
-  if (text.length > MAX_MATCH_BODY_CHARS) return matchError("bad_request", `the body is over ${MAX_MATCH_BODY_CHARS} characters`);
+/** A match request's body: JSON within `limit` characters ({@link MAX_MATCH_BODY_CHARS} unless a route says less), or none. */
+export function readMatchBody(text: string, limit = MAX_MATCH_BODY_CHARS): unknown {
+  if (text.length > limit) return matchError("bad_request", `the body is over ${limit} characters`);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return matchError("bad_request", "the body is not JSON");
+  }
+}
+
+/** A party's answer: 200 with the view (its seat as a join URL), or the refusal. */
+function partyAnswer(kind: string, out: PartyAnswer | MatchError, wsOrigin: string): MatchAnswer {
+  return isMatchError(out) ? matchRefusal(out) : { status: 200, body: partyViewOf(kind, out, wsOrigin) };
+}
+
+/**
+ * The paths of one party: its code read (any spelling, {@link normalizePartyCode}), the caller
+ * and, but for a join, the member it names itself by (`?member=`), then the body where there is one.
+ */
+async function serveParty(
+  call: MatchCall,
+  route: PartyRoute,
+  backend: MatchBackend,
+  body: <T>(read: (v: unknown) => T | MatchError, limit?: number) => Promise<T | MatchError>,
+): Promise<MatchAnswer> {
+  const code = normalizePartyCode(route.code);
+  if (code === null) return matchRefusal(matchError("not_found", "no such party: a code is 10 letters and digits"));
+  const who = await call.caller();
+  if (isMatchError(who)) return matchRefusal(who);
+  const gone = (out: true | MatchError): MatchAnswer => (out === true ? { status: 204 } : matchRefusal(out));
+  if (route.op === "partyJoin") {
+    const req = await body(readPartyJoinRequest, MAX_PARTY_BODY_CHARS);
+    return isMatchError(req) ? matchRefusal(req) : partyAnswer(route.kind, await backend.partyJoin(code, req, who), call.wsOrigin);
+  }
+  const member = readPartyMember(call.url.searchParams);
+  if (isMatchError(member)) return matchRefusal(member);
+  switch (route.op) {
+    case "partyWatch": {
+      const after = readPartyAfter(call.url.searchParams);
+      return isMatchError(after) ? matchRefusal(after) : partyAnswer(route.kind, await backend.partyWatch(code, member, after, who), call.wsOrigin);
+    }
+    case "partyLeave":
+      return gone(await backend.partyLeave(code, member, who));
+    case "partyCancel":
+      return gone(await backend.partyCancel(code, member, who));
+    case "partyStart": {
+      const req = await body(readPartyStartRequest, MAX_MATCH_BODY_CHARS);
+      return isMatchError(req) ? matchRefusal(req) : partyAnswer(route.kind, await backend.partyStart(code, member, req, who), call.wsOrigin);
+    }
   }
 }
 
@@ -97,11 +174,26 @@ export function readMatchBody(text: string): unknown {
 export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): Promise<MatchAnswer> {
   const { route, url, devMode } = call;
   const seat = (out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? matchRefusal(out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
-  const body = async <T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError> => {
-    const parsed = readMatchBody(await call.body());
+  // Every body is read here, each route with its own limit.
+  const body = async <T>(read: (v: unknown) => T | MatchError, limit = MAX_MATCH_BODY_CHARS): Promise<T | MatchError> => {
+    const parsed = readMatchBody(await call.body(), limit);
     return isMatchError(parsed) ? parsed : read(parsed);
   };
   switch (route.op) {
+    case "partyCreate": {
+      const who = await call.caller();
+      if (isMatchError(who)) return matchRefusal(who);
+      const req = await body(readPartyJoinRequest, MAX_PARTY_BODY_CHARS);
+      if (isMatchError(req)) return matchRefusal(req);
+      const creation = matchOverrides(url.searchParams, devMode);
+      return isMatchError(creation) ? matchRefusal(creation) : partyAnswer(route.kind, await backend.partyCreate(req, who, creation), call.wsOrigin);
+    }
+    case "partyJoin":
+    case "partyWatch":
+    case "partyLeave":
+    case "partyStart":
+    case "partyCancel":
+      return serveParty(call, route, backend, body);
     case "rooms": {
       const q = listingQuery(url.searchParams, devMode);
       if (isMatchError(q)) return matchRefusal(q);

@@ -10,38 +10,17 @@ import {
   type RoomListing,
   type RoomMetadata,
 } from "@tikron/protocol";
-import type { Clock, TimerHandle } from "../clock";
+import type { Clock } from "../clock";
 import { DurationStats, type DurationSummary } from "../durationStats";
 import { TokenBucket } from "../tokenBucket";
-import { MatchQueue, type QueueEntry } from "./matchQueue";
 import type { ResolvedMatchmaking } from "./matchmakingSpec";
+import type { PartyStore } from "./parties";
+import { PartyDesk } from "./partyDesk";
+import { QueueDesk } from "./queueDesk";
 import { RoomDirectory, type DirectoryEntry } from "./roomDirectory";
 import { toListing, type RoomStatus } from "./roomStatus";
-import { NO_OVERRIDES, type RoomCreation, type RoomPort, type SeatRequest } from "./roomPort";
-
-/** Who is asking: the identity a seat is bound to, and the key its requests are limited by. */
-export interface Caller {
-  /** The identity a reserved seat is bound to (a verified player id, or an anonymous one). */
-  identity: string;
-  /** True when {@link identity} was verified (a ticket): it owns its queue entries. */
-  verified: boolean;
-  /** The key requests are rate-limited by (identity or address); undefined: not limited. */
-  rateKey?: string;
-}
-
-/** A seat a matchmaker reserved: what a host turns into a `SeatReservation` answer. */
-export interface ReservedSeat {
-  /** The room. */
-  roomId: string;
-  /** The signed reservation token. */
-  token: string;
-  /** When the held seat is given up if unused (Unix ms). */
-  expiresAt: number;
-  /** The room was created for this request. */
-  created: boolean;
-  /** Queue matches: the group's size. */
-  group?: number;
-}
+import { NO_OVERRIDES, type RoomCreation, type RoomPort, type SeatHold, type SeatRequest } from "./roomPort";
+import type { Caller, HeldSeats, ReservedSeat } from "./seats";
 
 /** Where a matchmaker keeps its directory across restarts (a host may keep none). */
 export interface DirectoryStore {
@@ -69,6 +48,10 @@ export interface MatchmakerHost {
   signSeat(seat: { roomId: string; identity: string; reservationId: string }): Promise<string>;
   /** The seat cap of a room created with `overrides` (the kind's defaults layered with them). */
   capFor(overrides: RoomCreation["overrides"]): number;
+  /** Where parties are kept across restarts; omitted: in memory only. */
+  partyStore?: PartyStore;
+  /** A fresh party code (unguessable; on a sharded kind, one of this shard's). Default: any code. */
+  newPartyCode?(): string;
 }
 
 /** Counters behind a matchmaker's stats. */
@@ -91,14 +74,21 @@ export interface MatchmakerStats {
   queued: number;
   /** Queue groups seated. */
   groups: number;
+  /** Parties held now, made, and matched. */
+  parties: {
+    /** Held now (forming, matching, or matched and not yet ended). */
+    held: number;
+    /** Made since the matchmaker started. */
+    made: number;
+    /** Matched (every member seated in one room) since it started. */
+    matched: number;
+  };
   /** Time from a match request to its answer (ms), reserve round trips included. */
   decision: DurationSummary;
 }
 
 /** Rooms one request asks before it creates one (or answers `no_room`). */
 const MAX_TRIES = 5;
-/** How often the queue is re-grouped while anyone waits (windows widen with time). */
-const QUEUE_TICK_MS = 250;
 /**
  * How often rooms that stopped refreshing are looked for: on a request or a report, never by a
  * timer (a pending timer would keep a matchmaker object awake, and billed, with nothing to do).
@@ -107,17 +97,10 @@ const EXPIRE_EVERY_MS = 30_000;
 /** Rate-limit keys kept before idle ones are swept. */
 const SWEEP_ABOVE = 4096;
 
-type QueueAnswer = (answer: ReservedSeat | MatchError) => void;
-
-/** Seats a room held: one signed token per caller, in the callers' order. */
-interface HeldSeats {
-  roomId: string;
-  tokens: string[];
-  expiresAt: number;
-}
-
-function oneSeat(held: HeldSeats, created: boolean): ReservedSeat {
-  return { roomId: held.roomId, token: held.tokens[0]!, expiresAt: held.expiresAt, created };
+function oneSeat(held: HeldSeats): ReservedSeat {
+  const seat: ReservedSeat = { roomId: held.roomId, token: held.tokens[0]!, expiresAt: held.expiresAt, created: held.created };
+  if (held.group !== undefined) seat.group = held.group;
+  return seat;
 }
 
 /**
@@ -131,12 +114,10 @@ function oneSeat(held: HeldSeats, created: boolean): ReservedSeat {
  */
 export class Matchmaker {
   private readonly directory = new RoomDirectory();
-  private readonly queue: MatchQueue | null;
-  private readonly queueAnswers = new Map<string, QueueAnswer>();
-  private queueTimer: TimerHandle | null = null;
+  private readonly queue: QueueDesk | null;
   private expiredAt: number;
   private readonly limits = new Map<string, TokenBucket>();
-  private readonly counters: Omit<MatchmakerStats, "rooms" | "queued" | "decision"> = {
+  private readonly counters: Omit<MatchmakerStats, "rooms" | "queued" | "decision" | "parties"> = {
     requests: {},
     seated: 0,
     roomsCreated: 0,
@@ -146,6 +127,8 @@ export class Matchmaker {
   };
   private readonly decision = new DurationStats();
   private disposed = false;
+  /** Parties of this kind: made, joined, watched, started into a room or the queue (`PartyDesk`). */
+  readonly parties: PartyDesk;
 
   constructor(
     /** The kind matched. */
@@ -153,12 +136,33 @@ export class Matchmaker {
     private readonly spec: ResolvedMatchmaking,
     private readonly host: MatchmakerHost,
   ) {
-    this.queue = spec.queue ? new MatchQueue(spec.queue) : null;
+    this.queue = spec.queue
+      ? new QueueDesk(spec.queue, host.clock, {
+          seatGroup: async (callers) => this.create({ filters: {}, options: {}, private: true }, callers, NO_OVERRIDES),
+          refuse: (err) => void this.refuse(err),
+          grouped: () => void this.counters.groups++,
+        })
+      : null;
     this.expiredAt = host.clock.now();
+    this.parties = new PartyDesk(host, {
+      admit: (op, who) => {
+        this.expireRooms(host.clock.now());
+        this.count(op);
+        const limited = this.rateLimited(who, host.clock.now());
+        return limited && this.refuse(limited);
+      },
+      refuse: (err) => this.refuse(err),
+      seatTogether: (req, callers, creation) => this.seatTogether(req, callers, creation),
+      enqueue: (entry) => (this.queue ? this.queue.enqueue(entry) : Promise.resolve(this.refuse(matchError("no_queue", `${kind} has no queue`)))),
+      dequeue: (queueId, reason) => this.queue?.dequeue(queueId, reason),
+      release: (roomId, seats) => this.release(roomId, seats),
+      groupSize: spec.queue?.groupSize ?? null,
+    });
   }
 
-  /** Loads the directory from the host's store; call once before the first request. */
+  /** Loads the directory and the parties from the host's stores; call once before the first request. */
   async load(): Promise<void> {
+    await this.parties.load();
     if (!this.host.store) return;
     const now = this.host.clock.now();
     for (const s of await this.host.store.load()) this.directory.apply(s, now);
@@ -175,22 +179,8 @@ export class Matchmaker {
    */
   async match(req: MatchRequest, who: Caller, creation: RoomCreation = NO_OVERRIDES): Promise<ReservedSeat | MatchError> {
     return this.answer("match", who, async () => {
-      const bad = this.checkFilterKeys(req.filters);
-      if (bad) return bad;
-      if (req.mode !== "create") {
-        const tried = new Set<string>();
-        for (let i = 0; i < MAX_TRIES; i++) {
-          const e = this.directory.pick(req.filters, creation.key, 1, tried);
-          if (!e) break;
-          tried.add(e.status.roomId);
-          const held = await this.reserveIn(e, [who], false);
-          if (!isMatchError(held)) return oneSeat(held, false);
-          if (held.code === "unavailable") return held;
-        }
-        if (req.mode === "join") return matchError("no_room", "no open room matches");
-      }
-      const held = await this.create(req, [who], creation);
-      return isMatchError(held) ? held : oneSeat(held, true);
+      const held = await this.seatTogether(req, [who], creation);
+      return isMatchError(held) ? held : oneSeat(held);
     });
   }
 
@@ -200,7 +190,7 @@ export class Matchmaker {
       const known = this.directory.get(roomId);
       const e = known ?? this.directory.addCreating(unknownRoom(roomId), this.host.clock.now());
       const held = await this.reserveIn(e, [who], true);
-      if (!isMatchError(held)) return oneSeat(held, false);
+      if (!isMatchError(held)) return oneSeat(held);
       if (!known && this.directory.get(roomId) === e && e.inflight === 0 && e.status.version[0] === 0) this.directory.remove(roomId);
       return held;
     });
@@ -223,23 +213,16 @@ export class Matchmaker {
    * within the rating window, then answers a seat in the group's new room; or `queue_timeout`,
    * or `cancelled` (by {@link cancel}, or by the same identity queueing again).
    */
-  queueFor(req: QueueRequest, who: Caller): Promise<ReservedSeat | MatchError> {
-    const queue = this.queue;
+  async queueFor(req: QueueRequest, who: Caller): Promise<ReservedSeat | MatchError> {
     const started = this.host.clock.now();
     this.count("queue");
-    if (!queue) return Promise.resolve(this.refuse(matchError("no_queue", `${this.kind} has no queue`)));
+    if (!this.queue) return this.refuse(matchError("no_queue", `${this.kind} has no queue`));
     const limited = this.rateLimited(who, started);
-    if (limited) return Promise.resolve(this.refuse(limited));
-    return new Promise((resolve) => {
-      const entry: QueueEntry = { queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started };
-      const replaced = queue.add(entry);
-      if (replaced) this.settleQueued(replaced.queueId, matchError("cancelled", "replaced by a newer queue request"));
-      this.queueAnswers.set(req.queueId, (answer) => {
-        if (!isMatchError(answer)) this.decision.record(this.host.clock.now() - started);
-        resolve(answer);
-      });
-      this.groupQueue();
-    });
+    if (limited) return this.refuse(limited);
+    const held = await this.queue.enqueue({ queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started });
+    if (isMatchError(held)) return held;
+    this.decision.record(this.host.clock.now() - started);
+    return oneSeat(held);
   }
 
   /** `DELETE /match/<kind>/queue/<queueId>`: false when nothing of the caller's waits under that id. */
@@ -248,14 +231,14 @@ export class Matchmaker {
     const e = this.queue?.get(queueId);
     // A verified identity cancels only its own wait; an anonymous caller's capability is the id.
     if (!e || (who.verified && e.identity !== who.identity)) return false;
-    this.queue!.remove(queueId);
-    this.settleQueued(queueId, matchError("cancelled", "cancelled"));
+    this.queue!.dequeue(queueId, "cancelled");
     return true;
   }
 
   /** Counters, the directory's size and decision times. */
   stats(): Omit<MatchmakerStats, "directory"> {
-    return { ...this.counters, rooms: this.directory.size, queued: this.queue?.size ?? 0, decision: this.decision.summary() };
+    const parties = { held: this.parties.size, ...this.parties.counts };
+    return { ...this.counters, rooms: this.directory.size, queued: this.queue?.size ?? 0, parties, decision: this.decision.summary() };
   }
 
   /** The directory's entries (tests, DEV_MODE stats). */
@@ -266,12 +249,8 @@ export class Matchmaker {
   /** Stops timers and every decision in flight; every queued player is answered `unavailable`. */
   dispose(): void {
     this.disposed = true;
-    if (this.queueTimer !== null) this.host.clock.clearTimer(this.queueTimer);
-    this.queueTimer = null;
-    for (const id of [...this.queueAnswers.keys()]) {
-      this.queue?.remove(id);
-      this.settleQueued(id, matchError("unavailable", "the matchmaker is shutting down", 1000));
-    }
+    this.parties.dispose();
+    this.queue?.dispose();
   }
 
   // ---- deciding -------------------------------------------------------------------------
@@ -288,7 +267,30 @@ export class Matchmaker {
     return out;
   }
 
-  /** A new room for `callers` (one request, or a queue group), with a seat reserved for each. */
+  /**
+   * Seats every caller in one room, all or none: the fullest public, unlocked room matching the
+   * filters with a free seat for each (`join`, `joinOrCreate`), or a new room (`create`, and
+   * `joinOrCreate` when none fits).
+   */
+  private async seatTogether(req: MatchRequest, callers: readonly Caller[], creation: RoomCreation): Promise<HeldSeats | MatchError> {
+    const bad = this.checkFilterKeys(req.filters);
+    if (bad) return bad;
+    if (req.mode !== "create") {
+      const tried = new Set<string>();
+      for (let i = 0; i < MAX_TRIES; i++) {
+        const e = this.directory.pick(req.filters, creation.key, callers.length, tried);
+        if (!e) break;
+        tried.add(e.status.roomId);
+        const held = await this.reserveIn(e, callers, false);
+        if (!isMatchError(held)) return held;
+        if (held.code === "unavailable") return held;
+      }
+      if (req.mode === "join") return matchError("no_room", callers.length > 1 ? `no open room matches with ${callers.length} free seats` : "no open room matches");
+    }
+    return this.create(req, callers, creation);
+  }
+
+  /** A new room for `callers` (one request, a party, or a queue group), with a seat reserved for each. */
   private async create(req: Pick<MatchRequest, "filters" | "options" | "private">, callers: readonly Caller[], creation: RoomCreation): Promise<HeldSeats | MatchError> {
     let metadata: RoomMetadata;
     try {
@@ -321,7 +323,7 @@ export class Matchmaker {
       return held;
     }
     this.counters.roomsCreated++;
-    return held;
+    return { ...held, created: true };
   }
 
   /**
@@ -357,7 +359,20 @@ export class Matchmaker {
     const expiresAt = this.host.clock.now() + this.spec.reservationTtlMs;
     const tokens = await Promise.all(seats.map((s) => this.host.signSeat({ roomId, identity: s.identity, reservationId: s.reservationId })));
     this.counters.seated += seats.length;
-    return { roomId, tokens, expiresAt };
+    return { roomId, tokens, reservationIds: seats.map((s) => s.reservationId), expiresAt, created: false };
+  }
+
+  /** Has a room give back seats it holds unused (a party member left); the directory takes its answer. */
+  private release(roomId: string, seats: SeatHold[]): void {
+    const release = this.host.rooms.release;
+    if (!release) return;
+    release
+      .call(this.host.rooms, { roomId, seats })
+      .then((status) => {
+        if (status && !this.disposed) this.record(status);
+      })
+      // An unreachable room keeps the seats until they expire: nothing else to do.
+      .catch(() => {});
   }
 
   private record(status: RoomStatus): void {
@@ -381,42 +396,6 @@ export class Matchmaker {
       if (!this.spec.filterBy.includes(k)) return matchError("bad_filter", `${this.kind} rooms are not filtered by "${k}" (filterable: ${this.spec.filterBy.join(", ") || "none"})`);
     }
     return null;
-  }
-
-  // ---- the queue ------------------------------------------------------------------------
-
-  private groupQueue(): void {
-    const queue = this.queue;
-    if (!queue || this.disposed) return;
-    const now = this.host.clock.now();
-    for (const e of queue.takeExpired(now)) this.settleQueued(e.queueId, matchError("queue_timeout", `no match within ${this.spec.queue!.timeoutMs} ms`));
-    for (const group of queue.takeGroups(now)) void this.seatGroup(group);
-    if (queue.size > 0 && this.queueTimer === null) {
-      this.queueTimer = this.host.clock.setTimer(() => {
-        this.queueTimer = null;
-        this.groupQueue();
-      }, QUEUE_TICK_MS);
-    }
-  }
-
-  /** A new private room for a whole group, every seat reserved in one request. */
-  private async seatGroup(group: QueueEntry[]): Promise<void> {
-    const callers = group.map((e) => ({ identity: e.identity, verified: true }));
-    const held = await this.create({ filters: {}, options: {}, private: true }, callers, NO_OVERRIDES);
-    if (isMatchError(held)) {
-      for (const e of group) this.settleQueued(e.queueId, held.code === "unavailable" ? held : matchError("unavailable", held.reason, 500));
-      return;
-    }
-    this.counters.groups++;
-    group.forEach((e, i) => this.settleQueued(e.queueId, { roomId: held.roomId, token: held.tokens[i]!, expiresAt: held.expiresAt, created: true, group: group.length }));
-  }
-
-  private settleQueued(queueId: string, answer: ReservedSeat | MatchError): void {
-    const settle = this.queueAnswers.get(queueId);
-    if (!settle) return;
-    this.queueAnswers.delete(queueId);
-    if (isMatchError(answer)) this.refuse(answer);
-    settle(answer);
   }
 
   // ---- bookkeeping ----------------------------------------------------------------------

@@ -71,8 +71,22 @@ export type SeatAnswer =
       status?: RoomStatus;
     };
 
+/** Seats a matchmaker gives back unused: a party member left before taking its seat. */
+export interface SeatRelease {
+  /** The room holding them. */
+  roomId: string;
+  /** The reservations to give up, each with the identity it is held for. */
+  seats: SeatHold[];
+}
+
 /** How a matchmaker reaches the rooms of its kind (a Durable Object stub, or the Node host's room map). */
 export interface RoomPort {
   /** Asks a room to hold seats (see {@link SeatRequest}). Rejects when the room cannot be reached. */
   reserve(req: SeatRequest): Promise<SeatAnswer>;
+  /**
+   * Has a room give up reservations not used yet (see {@link SeatRelease}); the room's status
+   * after, or null when the room is not there. Without it a released seat waits for its
+   * reservation to expire.
+   */
+  release?(req: SeatRelease): Promise<RoomStatus | null>;
 }

@@ -31,6 +31,8 @@ export interface ReservationCounts {
   refused: number;
   /** Joins that presented a reservation the room did not hold (unknown, used, expired, other identity). */
   invalid: number;
+  /** Reservations the matchmaker gave back unused (a party member left before joining). */
+  released: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export class SeatReservations {
   /** The reservation id each identity holds (one per identity: a newer one replaces it). */
   private readonly byIdentity = new Map<string, string>();
   /** Counters behind `tk:stats` `reservations`. */
-  readonly counts: ReservationCounts = { made: 0, used: 0, expired: 0, refused: 0, invalid: 0 };
+  readonly counts: ReservationCounts = { made: 0, used: 0, expired: 0, refused: 0, invalid: 0, released: 0 };
 
   /** @param onChange called when the number of pending reservations changes (listing reports). */
   constructor(
@@ -98,6 +100,18 @@ export class SeatReservations {
     }
     this.drop(id);
     this.counts.used++;
+    this.onChange();
+    return true;
+  }
+
+  /**
+   * Gives reservation `id` up before its lifetime ends (its player will not come): true when it
+   * was pending for `identity`. A used, expired or unknown id changes nothing.
+   */
+  release(id: string, identity: string): boolean {
+    if (this.pending.get(id)?.identity !== identity) return false;
+    this.drop(id);
+    this.counts.released++;
     this.onChange();
     return true;
   }

@@ -5,7 +5,7 @@
 import { GridAoi, type PriorityTier, PriorityTiers } from "@tikron/aoi";
 import type { Schema, SchemaDecl } from "@tikron/protocol";
 import { EntityRow } from "./entityRow";
-import { maxFields, positionFields } from "./schemaLayout";
+import { checkRoomSchema, maxFields, positionFields } from "./schemaLayout";
 import type { MapFieldState } from "./mapFieldState";
 import type { QuantizedWorld } from "./quantizedWorld";
 import { Viewer } from "./viewer";
@@ -68,6 +68,7 @@ export abstract class QuantizedStore<D extends SchemaDecl = SchemaDecl> implemen
     /** The options it was made with: a relay's mirror is made with the same. */
     readonly options: SyncWorldOptions,
   ) {
+    checkRoomSchema(schema);
     this.tiers = new PriorityTiers(options.tiers);
     // About half the radius: a query box then spans ~4×4 small cells, scanning fewer
     // candidates than 3×3 radius-sized ones (measured; see the benchmark).

@@ -4,7 +4,7 @@
  * from the protocol's one declaration (`Schema.types`) rather than stored on it, so a browser page
  * does not bundle what only rooms use.
  */
-import { type EntityType, FieldCode, type Schema } from "@tikron/protocol";
+import { type EntityType, FieldCode, type Schema, checkInputSchema } from "@tikron/protocol";
 
 /**
  * The field indices of a type's position, `[x, y]`, or `[-1, -1]` when it has none (its entities
@@ -17,6 +17,22 @@ export function positionFields(type: EntityType): readonly [x: number, y: number
   // An undeclared field (index -1) reads as undefined, which compares false.
   const positioned = type.fields[x]?.field.code < FieldCode.Bool && type.fields[y]?.field.code < FieldCode.Bool;
   return positioned ? [x, y] : [-1, -1];
+}
+
+/**
+ * Refuses a schema a room cannot run, where a world is made (a page never needs these checks):
+ * an entity field that is a float (`f32`, `f64`: inputs only; state is quantized) and declared
+ * inputs the room could not read (`checkInputSchema`).
+ *
+ * @throws TypeError or RangeError naming the field.
+ */
+export function checkRoomSchema(schema: Schema<any, any, any>): void {
+  for (const t of schema.types) {
+    for (const f of t.fields) {
+      if (f.field.code > FieldCode.Map) throw new TypeError(`type ${t.name}.${f.name}: ${f.field.descriptor} is for declared inputs; state fields are quantized`);
+    }
+  }
+  if (schema.inputs) checkInputSchema(schema.inputs);
 }
 
 /** The largest field count over a schema's types (stride of per-entity quantized stores). */

@@ -123,6 +123,26 @@ describe("Room: seat reservations", () => {
     expect(() => game.ctx.setMetadata({ "bad key": 1 })).toThrow(/metadata key/);
     expect(() => game.ctx.setMetadata({ n: Number.NaN })).toThrow(/finite/);
   });
+
+  it("gives back a reservation its matchmaker releases (its seat free again), leaving used ones and other identities' alone", () => {
+    const { room, join, reserve, reports } = setup({ cap: 3 });
+    expect(reserve([["res-aaaaaaaaaaaaaaaa", "ann"], ["res-bbbbbbbbbbbbbbbb", "bob"], ["res-cccccccccccccccc", "cid"]]).ok).toBe(true);
+    expect(join("ann", "res-aaaaaaaaaaaaaaaa").welcome).toBeDefined();
+    const before = reports();
+    // Ann's was used; bob's is named with another identity: neither changes. Cid's goes.
+    const status = room.releaseSeats([
+      { reservationId: "res-aaaaaaaaaaaaaaaa", identity: "ann" },
+      { reservationId: "res-bbbbbbbbbbbbbbbb", identity: "eve" },
+      { reservationId: "res-cccccccccccccccc", identity: "cid" },
+    ]);
+    expect(status).toMatchObject({ clients: 1, reserved: 1 });
+    expect(reports()).toBe(before + 1);
+    expect(room.snapshot().reservations).toMatchObject({ released: 1, used: 1, pending: 1 });
+    // The released seat is free for anyone; its reservation no longer seats cid.
+    expect(join().welcome).toBeDefined();
+    expect(join("cid", "res-cccccccccccccccc").conn.closedWith?.code).toBe(CloseCode.reservation_invalid);
+    expect(join("bob", "res-bbbbbbbbbbbbbbbb").welcome).toBeDefined();
+  });
 });
 
 describe("Room: a restart keeps how the room is listed", () => {

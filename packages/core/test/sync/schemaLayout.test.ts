@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type Field, bool, defineSchema, map, quant, quantAngle, string, u16, u8, varint, varuint } from "@tikron/protocol";
-import { maxFields, positionFields, typeNamed } from "../../src/sync/schemaLayout";
+import { type Field, bool, defineInput, defineInputs, defineSchema, f32, f64, map, quant, quantAngle, string, u16, u8, varint, varuint } from "@tikron/protocol";
+import { SyncWorld } from "../../src/sync/syncWorld";
+import { checkRoomSchema, maxFields, positionFields, typeNamed } from "../../src/sync/schemaLayout";
 
 describe("what the world reads off a schema", () => {
   const schema = defineSchema({
@@ -31,5 +32,17 @@ describe("what the world reads off a schema", () => {
     for (const decl of [{ x: u8() }, { y: u8() }, { x: u8(), z: u8() }] as Record<string, Field>[]) {
       expect(positionFields(defineSchema({ t: decl }).types[0]!)).toEqual([-1, -1]);
     }
+  });
+});
+
+describe("a schema a room cannot run", () => {
+  it("is refused where its world is made: a float in an entity type, inputs a room could not read", () => {
+    const types = { dot: { x: quant(0, 100, 1), y: quant(0, 100, 1) } };
+    const options = { tiers: [{ radius: 50, every: 1 }] };
+    expect(() => new SyncWorld(defineSchema({ dot: { x: quant(0, 100, 1), hp: f32(0, 1) } }), options)).toThrow("type dot.hp: f32(0,1) is for declared inputs; state fields are quantized");
+    expect(() => checkRoomSchema(defineSchema({ dot: { t: f64(0, 1) } }))).toThrow(TypeError);
+    expect(() => new SyncWorld(defineSchema(types, { inputs: defineInputs({ go: { kind: u8() } }) }), options)).toThrow("input go: a field may not be called kind");
+    expect(() => new SyncWorld(defineSchema(types, { inputs: defineInput({ name: string(8) } as never) }), options)).toThrow(TypeError);
+    expect(() => new SyncWorld(defineSchema(types, { inputs: defineInput({ dx: quant(-1, 1, 1 / 127), fire: bool() }) }), options)).not.toThrow();
   });
 });

@@ -5,11 +5,11 @@
 import { IdBuffer } from "@tikron/aoi";
 import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import type { EntityRecord } from "@tikron/protocol";
+import { readInput, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Roster } from "../roster";
-import { decodeAgarInput, type AgarInput } from "./agarInput";
+import { agarInputs, type AgarInput } from "./agarInput";
 import { stepAgarCell } from "./agarMotion";
 import { AGAR_RULES, canEat, grow } from "./agarRules";
 import { AGAR_MAX_WORLD, agarSchema } from "./agarSchema";
@@ -91,7 +91,7 @@ export class AgarGame implements Game<AgarInput> {
   }
 
   decodeInput(payload: unknown): AgarInput | InputRejection {
-    return decodeAgarInput(payload);
+    return readInput(agarInputs, payload);
   }
 
   applyInput(playerId: number, input: AgarInput): void {

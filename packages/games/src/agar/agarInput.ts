@@ -1,27 +1,20 @@
-import { type BinaryWriter, type InputRejection } from "@tikron/protocol";
-import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
+import { bool, defineInput, type InputSchema } from "@tikron/protocol";
+import { stickAxis } from "../stick";
 
-/** One `agar` steering input: a direction (magnitude = throttle, ≤ 1) and boost. */
+/** One `agar` steering input: a direction (its length is the throttle, at most 1) and boost. */
 export interface AgarInput {
+  /** Stick x, −1..1 in 1/127 steps. */
   dx: number;
+  /** Stick y, −1..1 in 1/127 steps. */
   dy: number;
   boost: boolean;
 }
 
-/** Wire size of an agar input payload: f32 dx, f32 dy, u8 flags (bit 0 = boost). */
-export const AGAR_INPUT_BYTES = STEERING_INPUT_BYTES;
-
-/** Encodes an agar input payload (client side: SDK, demo, load tool). */
-export function encodeAgarInput(w: BinaryWriter, input: AgarInput): Uint8Array {
-  return encodeSteering(w, input.dx, input.dy, input.boost);
-}
-
-/** Appends an agar input payload to `w` (no reset, no copy; see {@link writeSteering}). */
-export function writeAgarInput(w: BinaryWriter, input: AgarInput): BinaryWriter {
-  return writeSteering(w, input.dx, input.dy, input.boost);
-}
-
-/** Validates an agar payload (see {@link decodeSteering}); refusals are `bad_input`. */
-export function decodeAgarInput(payload: unknown): AgarInput | InputRejection {
-  return decodeSteering(payload, "agar input", "boost");
-}
+/**
+ * agar's declared input: `u8 dx, u8 dy` (stick axes, −1..1 in 1/127 steps) and `bool boost`,
+ * 3 bytes. Declared on `agarSchema`, so the codec, the typed `sendInput` and the room's
+ * range checks all come from here; a client predicts with `quantizeInput(agarInputs, input)`,
+ * what the room reads. A longer stick than 1 (a diagonal) is scaled down by the step
+ * (`stepAgarCell`), not refused.
+ */
+export const agarInputs: InputSchema<AgarInput> = defineInput({ dx: stickAxis(), dy: stickAxis(), boost: bool() });

@@ -1,9 +1,10 @@
+import { stickScale } from "../stick";
 import { AGAR_RULES, speedFor } from "./agarRules";
 
 /**
  * The agar movement rule, in one place: the room's tick and the client's prediction both call
  * {@link stepAgarCell}, so a prediction fed the inputs the room applied lands where the room
- * put the cell. Imports nothing but the rule table, so clients can bundle it (it is exported by
+ * put the cell. Imports nothing but the rule tables, so clients can bundle it (it is exported by
  * `@tikron/games/schemas`) without pulling in room code.
  */
 
@@ -14,7 +15,7 @@ export interface AgarCellState {
   r: number;
 }
 
-/** Steering as the room holds it after decoding (a unit-or-shorter direction and the boost flag). */
+/** Steering as the room holds it after decoding (each axis −1..1, the step bounds the length to 1) and the boost flag. */
 export interface AgarSteer {
   readonly dx: number;
   readonly dy: number;
@@ -22,9 +23,10 @@ export interface AgarSteer {
 }
 
 /**
- * Advances a cell by `dtMs` of steering: speed by radius, boost (only above the start radius)
- * burns mass, walls clamp the centre one radius inside a `world`-sized arena. Eating is not part
- * of it: that needs the other entities, and only the room knows them.
+ * Advances a cell by `dtMs` of steering: the stick scaled to a length of at most 1
+ * (`stickScale`), speed by radius, boost (only above the start radius) burns mass, walls clamp
+ * the centre one radius inside a `world`-sized arena. Eating is not part of it: that needs the
+ * other entities, and only the room knows them.
  *
  * Writes into `out` and returns it. `out` may be `state` itself (the room steps its synced
  * record in place, allocating nothing per tick); the prediction passes a fresh object, since the
@@ -34,7 +36,7 @@ export function stepAgarCell<T extends AgarCellState>(state: Readonly<AgarCellSt
   const dt = dtMs / 1000;
   const r = state.r;
   const boosting = input.boost && r > AGAR_RULES.startRadius;
-  const v = speedFor(r, boosting) * dt;
+  const v = speedFor(r, boosting) * dt * stickScale(input.dx, input.dy);
   // Read everything before writing: `out` may alias `state`.
   const x = clamp(state.x + input.dx * v, r, world - r);
   const y = clamp(state.y + input.dy * v, r, world - r);

@@ -4,11 +4,12 @@
  */
 import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import type { EntityRecord } from "@tikron/protocol";
+import { readInput, type EntityRecord } from "@tikron/protocol";
 import type { fpsTypes } from "../clientTypes";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Random, seedFrom } from "../random";
-import { decodeFpsInput, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
+import { stickScale } from "../stick";
+import { fpsInputs, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
 import { clampToArena, shooterStepLength, stepShooter } from "./fpsMotion";
 import { FPS_PRESETS } from "./fpsPresets";
 import { FPS_RULES } from "./fpsRules";
@@ -203,7 +204,7 @@ export class FpsGame implements Game<FpsInput> {
   }
 
   decodeInput(payload: unknown): FpsInput | InputRejection {
-    return decodeFpsInput(payload);
+    return readInput(fpsInputs, payload);
   }
 
   applyInput(playerId: number, input: FpsInput, receivedAt: number): void | InputRejection {
@@ -235,7 +236,8 @@ export class FpsGame implements Game<FpsInput> {
   private move(s: Shooter, m: FpsMove, receivedAt: number): void | InputRejection {
     // A dead player's stick does nothing, and costs nothing either.
     if (s.rec.hp === 0) return;
-    const distance = Math.hypot(m.dx, m.dy) * shooterStepLength(m.dtMs);
+    // The stick's length as the step moves it: at most 1.
+    const distance = Math.hypot(m.dx, m.dy) * stickScale(m.dx, m.dy) * shooterStepLength(m.dtMs);
     if (!s.budget.take(distance, receivedAt)) {
       return reject("speed_violation", `move of ${distance.toFixed(1)} units exceeds the speed budget (${s.budget.available(receivedAt).toFixed(1)} left)`);
     }

@@ -1,11 +1,6 @@
-import { PayloadReader, reject, type BinaryWriter, type InputRejection } from "@tikron/protocol";
+import { defineInputs, f64, quant, quantAngle, type InputSchema } from "@tikron/protocol";
+import { stickAxis } from "../stick";
 import { FPS_RULES } from "./fpsRules";
-
-/** First byte of an fps input payload. */
-export const FpsInputKind = {
-  Move: 1,
-  Shot: 2,
-} as const;
 
 /**
  * One client step: the stick direction held for `dtMs` and the aim at its end. The server
@@ -14,11 +9,13 @@ export const FpsInputKind = {
  */
 export interface FpsMove {
   kind: "move";
+  /** Stick x, −1..1 in 1/127 steps. */
   dx: number;
+  /** Stick y, −1..1 in 1/127 steps. */
   dy: number;
-  /** Step duration, 0..{@link FPS_RULES.maxStepMs} ms (0: aim-only update). */
+  /** Step duration, 0..{@link FPS_RULES.maxStepMs} whole ms (0: aim-only update). */
   dtMs: number;
-  /** Facing in radians, [0, 2π). */
+  /** Facing in radians, [0, 2π) in 1/65536 turns (any finite angle is wrapped). */
   aim: number;
 }
 
@@ -31,92 +28,28 @@ export interface FpsShot {
    * Targets are rewound to this time, at most {@link FPS_RULES.rewindCapMs} back.
    */
   time: number;
-  /** Shot direction in radians, [0, 2π). */
+  /** Shot direction in radians, [0, 2π) in 1/65536 turns. */
   aim: number;
 }
 
+/** An fps input: a move or a shot. */
 export type FpsInput = FpsMove | FpsShot;
 
-/** Wire size of a move: u8 kind=1, f32 dx, f32 dy, u8 dtMs, u16 aim (1/65536 turn). */
-export const FPS_MOVE_BYTES = 12;
-/** Wire size of a shot: u8 kind=2, f64 time (room ms), u16 aim (1/65536 turn). */
-export const FPS_SHOT_BYTES = 11;
-
-/** Latest shot time accepted (about 49 days of room time); anything later is garbage, not clock skew. */
-const MAX_SHOT_TIME = 2 ** 32;
-/** Largest accepted stick magnitude; a hair over 1 absorbs f32 rounding of unit vectors. */
-const MAX_MAGNITUDE = 1.01;
-const TAU = 2 * Math.PI;
+/** Latest shot time a room takes (about 49 days of room time); anything later is garbage, not clock skew. */
+export const FPS_MAX_SHOT_TIME = 2 ** 32;
 
 /**
- * Appends a move payload to `w` without resetting or copying it (senders that reuse one writer
- * per input, like the load generator). `aim` may be any finite angle; it is wrapped.
+ * fps's declared inputs, two kinds (a `u8` tag first):
+ * - `move` (6 bytes): `u8 dx, u8 dy` (stick axes, −1..1 in 1/127 steps), `u8 dtMs`
+ *   (0..{@link FPS_RULES.maxStepMs}), `u16 aim` (1/65536 turn);
+ * - `shot` (11 bytes): `f64 time` (room ms, 0..2^32, refused if NaN, infinite or outside),
+ *   `u16 aim`.
+ * The room reads them with `readInput` (every range checked, the field named in a refusal); a
+ * client predicts with `quantizeInput(fpsInputs, move)`. A stick longer than 1 is scaled down by
+ * the step (`stepShooter`) and charged as 1. Future shot times are not refused: they are clamped
+ * to now when the shot is resolved.
  */
-export function writeFpsMove(w: BinaryWriter, move: Omit<FpsMove, "kind">): BinaryWriter {
-  return w.u8(FpsInputKind.Move).f32(move.dx).f32(move.dy).u8(move.dtMs).u16(aimToWire(move.aim));
-}
-
-/** Appends a shot payload to `w` (no reset, no copy). */
-export function writeFpsShot(w: BinaryWriter, shot: Omit<FpsShot, "kind">): BinaryWriter {
-  return w.u8(FpsInputKind.Shot).f64(shot.time).u16(aimToWire(shot.aim));
-}
-
-/** Encodes a move payload (client side). `aim` may be any finite angle; it is wrapped. */
-export function encodeFpsMove(w: BinaryWriter, move: Omit<FpsMove, "kind">): Uint8Array {
-  return writeFpsMove(w.reset(), move).toBytes();
-}
-
-/** Encodes a shot payload (client side). */
-export function encodeFpsShot(w: BinaryWriter, shot: Omit<FpsShot, "kind">): Uint8Array {
-  return writeFpsShot(w.reset(), shot).toBytes();
-}
-
-/**
- * Validates an fps payload. Refused as `bad_input`: wrong size or kind, NaN/Infinity, a stick
- * magnitude over 1.01, a step over {@link FPS_RULES.maxStepMs}, a negative or absurd shot time.
- * Magnitudes in (1, 1.01] are clamped to 1. Future shot times are not refused here: they are
- * clamped to now when the shot is resolved.
- */
-export function decodeFpsInput(payload: unknown): FpsInput | InputRejection {
-  if (!(payload instanceof Uint8Array)) return reject("bad_input", "fps input must be binary");
-  if (payload.length === 0) return reject("bad_input", "empty fps input");
-  const r = new PayloadReader(payload);
-  const kind = r.u8();
-  if (kind === FpsInputKind.Move) {
-    if (payload.length !== FPS_MOVE_BYTES) return reject("bad_input", `fps move is ${FPS_MOVE_BYTES} bytes, got ${payload.length}`);
-    let dx = r.f32();
-    let dy = r.f32();
-    const dtMs = r.u8();
-    const aim = aimFromWire(r.u16());
-    if (!Number.isFinite(dx) || !Number.isFinite(dy)) return reject("bad_input", "move direction is not finite");
-    const mag = Math.hypot(dx, dy);
-    if (mag > MAX_MAGNITUDE) return reject("bad_input", `move magnitude ${mag.toFixed(3)} exceeds 1`);
-    if (mag > 1) {
-      dx /= mag;
-      dy /= mag;
-    }
-    if (dtMs > FPS_RULES.maxStepMs) return reject("bad_input", `move step of ${dtMs} ms exceeds ${FPS_RULES.maxStepMs} ms`);
-    return { kind: "move", dx, dy, dtMs, aim };
-  }
-  if (kind === FpsInputKind.Shot) {
-    if (payload.length !== FPS_SHOT_BYTES) return reject("bad_input", `fps shot is ${FPS_SHOT_BYTES} bytes, got ${payload.length}`);
-    const time = r.f64();
-    const aim = aimFromWire(r.u16());
-    if (!Number.isFinite(time)) return reject("bad_input", "shot time is not finite");
-    if (time < 0 || time > MAX_SHOT_TIME) return reject("bad_input", `shot time ${time} is out of range`);
-    return { kind: "shot", time, aim };
-  }
-  return reject("bad_input", `unknown fps input kind ${kind}`);
-}
-
-/** An angle as 1/65536 turns (wrapped); non-finite angles become 0. */
-function aimToWire(a: number): number {
-  if (!Number.isFinite(a)) return 0;
-  let t = a / TAU;
-  t -= Math.floor(t);
-  return Math.round(t * 65536) & 0xffff;
-}
-
-function aimFromWire(q: number): number {
-  return (q * TAU) / 65536;
-}
+export const fpsInputs: InputSchema<FpsInput> = defineInputs({
+  move: { dx: stickAxis(), dy: stickAxis(), dtMs: quant(0, FPS_RULES.maxStepMs, 1), aim: quantAngle(16) },
+  shot: { time: f64(0, FPS_MAX_SHOT_TIME), aim: quantAngle(16) },
+});

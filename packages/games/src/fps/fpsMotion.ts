@@ -1,9 +1,10 @@
+import { stickScale } from "../stick";
 import { FPS_RULES } from "./fpsRules";
 
 /**
  * The fps movement rule, in one place: the room applies every move with {@link stepShooter} and
  * the client predicts with the same function, so with the same moves in the same order the
- * prediction equals the room's result. Imports nothing but the rule table, so clients can
+ * prediction equals the room's result. Imports nothing but the rule tables, so clients can
  * bundle it (exported by `@tikron/games/schemas`) without pulling in room code.
  */
 
@@ -15,7 +16,7 @@ export interface ShooterBody {
   hp: number;
 }
 
-/** A move's stick, as decoded (magnitude ≤ 1). */
+/** A move's stick, as decoded (each axis −1..1; the step bounds its length to 1). */
 export interface ShooterStick {
   readonly dx: number;
   readonly dy: number;
@@ -37,8 +38,9 @@ export function clampToArena(v: number, world: number): number {
 }
 
 /**
- * Applies one move of `dtMs` with stick (dx, dy): `moveSpeed × dtMs` along the stick, clamped to
- * the arena inset by the player radius; nothing while dead.
+ * Applies one move of `dtMs` with stick (dx, dy): `moveSpeed × dtMs` along the stick (scaled to a
+ * length of at most 1, `stickScale`), clamped to the arena inset by the player radius; nothing
+ * while dead.
  *
  * Writes into `out` and returns it; `out` may be `state` itself (the room moves its synced
  * record in place), and the prediction passes a fresh object.
@@ -50,7 +52,7 @@ export function stepShooter<T extends ShooterBody>(state: Readonly<ShooterBody>,
     out.y = state.y;
     return out;
   }
-  const step = shooterStepLength(dtMs);
+  const step = shooterStepLength(dtMs) * stickScale(stick.dx, stick.dy);
   out.x = clampToArena(state.x + stick.dx * step, world);
   out.y = clampToArena(state.y + stick.dy * step, world);
   return out;

@@ -1,4 +1,5 @@
 import { defineEvents, defineSchema, map, quant, quantAngle, string, u8, varuint, type DeclaredEvent } from "@tikron/protocol";
+import { fpsInputs } from "./fpsInput";
 
 /** Largest fps world edge the schema (and the tracer event format) can carry. */
 export const FPS_MAX_WORLD = 4096;
@@ -28,8 +29,8 @@ export type FpsTracerEvent = Extract<FpsEvent, { kind: "tracer" }>;
 export type FpsKillEvent = Extract<FpsEvent, { kind: "kill" }>;
 
 /**
- * The `fps` entity schema and its events, shared by the room (encode), the client SDK and the
- * load tool (decode).
+ * The `fps` entity schema, its events and its declared inputs ({@link fpsInputs}), shared by
+ * the room (encode, read inputs), the client SDK and the load tool (decode, write inputs).
  *
  * - `player`: `pid` links the entity to the player id (scoreboard keys, tracer events);
  *   positions to 1/16 unit; facing in 10 bits (~0.35°); `hp` 0 means dead (waiting to respawn).
@@ -51,5 +52,5 @@ export const fpsSchema = defineSchema(
       deaths: map(varuint(), 1024),
     },
   },
-  { events: fpsEvents },
+  { events: fpsEvents, inputs: fpsInputs },
 );

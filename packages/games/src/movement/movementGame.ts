@@ -4,11 +4,12 @@
  */
 import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import type { EntityRecord } from "@tikron/protocol";
+import { readInput, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Roster } from "../roster";
-import { decodeMovementInput, type MovementInput } from "./movementInput";
+import { stickScale } from "../stick";
+import { movementInputs, type MovementInput } from "./movementInput";
 import { MOVEMENT_RULES } from "./movementRules";
 import { MOVEMENT_MAX_WORLD, movementSchema } from "./movementSchema";
 
@@ -83,7 +84,7 @@ export class MovementGame implements Game<MovementInput> {
   }
 
   decodeInput(payload: unknown): MovementInput | InputRejection {
-    return decodeMovementInput(payload);
+    return readInput(movementInputs, payload);
   }
 
   applyInput(playerId: number, input: MovementInput): void {
@@ -124,7 +125,7 @@ export class MovementGame implements Game<MovementInput> {
     for (let i = 0; i < list.length; i++) {
       const w = list[i];
       if (w.idle || (w.dx === 0 && w.dy === 0)) continue;
-      const v = MOVEMENT_RULES.speed * (w.sprint ? MOVEMENT_RULES.sprintFactor : 1) * dt;
+      const v = MOVEMENT_RULES.speed * (w.sprint ? MOVEMENT_RULES.sprintFactor : 1) * dt * stickScale(w.dx, w.dy);
       w.rec.x = clamp(w.rec.x + w.dx * v, lo, hi);
       w.rec.y = clamp(w.rec.y + w.dy * v, lo, hi);
     }

@@ -1,30 +1,18 @@
-import { type BinaryWriter, type InputRejection } from "@tikron/protocol";
-import { STEERING_INPUT_BYTES, decodeSteering, encodeSteering, writeSteering } from "../steeringInput";
+import { bool, defineInput, type InputSchema } from "@tikron/protocol";
+import { stickAxis } from "../stick";
 
-/** One `movement` steering input: a direction (magnitude = throttle, ≤ 1) and sprint. */
+/** One `movement` steering input: a direction (its length is the throttle, at most 1) and sprint. */
 export interface MovementInput {
+  /** Stick x, −1..1 in 1/127 steps. */
   dx: number;
+  /** Stick y, −1..1 in 1/127 steps. */
   dy: number;
   sprint: boolean;
 }
 
 /**
- * Wire size of a movement input payload: f32 dx, f32 dy, u8 flags (bit 0 = sprint) — the same
- * steering layout as agar's, so a client that steers agar can drive this room unchanged.
+ * movement's declared input: the same 3 bytes as agar's (`u8 dx, u8 dy, bool sprint`), so a
+ * client that steers agar can drive this room unchanged. A stick longer than 1 is scaled down
+ * by the room's step.
  */
-export const MOVEMENT_INPUT_BYTES = STEERING_INPUT_BYTES;
-
-/** Encodes a movement input payload (client side: SDK, demo, load tool). */
-export function encodeMovementInput(w: BinaryWriter, input: MovementInput): Uint8Array {
-  return encodeSteering(w, input.dx, input.dy, input.sprint);
-}
-
-/** Appends a movement input payload to `w` (no reset, no copy; see {@link writeSteering}). */
-export function writeMovementInput(w: BinaryWriter, input: MovementInput): BinaryWriter {
-  return writeSteering(w, input.dx, input.dy, input.sprint);
-}
-
-/** Validates a movement payload (see {@link decodeSteering}); refusals are `bad_input`. */
-export function decodeMovementInput(payload: unknown): MovementInput | InputRejection {
-  return decodeSteering(payload, "movement input", "sprint");
-}
+export const movementInputs: InputSchema<MovementInput> = defineInput({ dx: stickAxis(), dy: stickAxis(), sprint: bool() });

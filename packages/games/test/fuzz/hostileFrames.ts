@@ -30,9 +30,19 @@ const hostileFloat: fc.Arbitrary<number> = fc.oneof(
   fc.double({ min: -2, max: 2, noNaN: true }),
 );
 
-/** A raw agar payload: usually 9 bytes (f32 dx, f32 dy, u8 flags), sometimes the wrong length. */
+/** A hostile level byte: the ends of a stick's 255 levels (0..254), just past them, anything. */
+const hostileLevel: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, 1, 2, 126, 127, 128, 253, 254, 255), fc.integer({ min: 0, max: 255 }));
+
+/**
+ * A raw input payload: usually agar's declared 3 bytes (u8 dx, u8 dy levels, bool boost) with
+ * hostile levels, or an fps-declared one (tag, then a move's levels or a shot's f64 time, NaN and
+ * ±Infinity included); sometimes agar's old 9-byte float layout or random bytes of any length.
+ */
 const agarPayload: fc.Arbitrary<Uint8Array> = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(hostileFloat, hostileFloat, fc.oneof(fc.constantFrom(0, 1, 2, 128, 255), fc.integer({ min: 0, max: 255 }))).map(([dx, dy, flags]) => new BinaryWriter(9).f32(dx).f32(dy).u8(flags).toBytes()) },
+  { weight: 4, arbitrary: fc.tuple(hostileLevel, hostileLevel, hostileLevel).map((b) => Uint8Array.from(b)) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(0, 1, 2, 255), hostileLevel, hostileLevel, hostileLevel, fc.integer({ min: 0, max: 0xffff })).map(([tag, a, b, c, aim]) => new BinaryWriter(8).u8(tag).u8(a).u8(b).u8(c).u16(aim).toBytes()) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(0, 1), hostileFloat, fc.integer({ min: 0, max: 0xffff })).map(([tag, t, aim]) => new BinaryWriter(11).u8(tag).f64(t).u16(aim).toBytes()) },
+  { weight: 1, arbitrary: fc.tuple(hostileFloat, hostileFloat, fc.oneof(fc.constantFrom(0, 1, 2, 128, 255), fc.integer({ min: 0, max: 255 }))).map(([dx, dy, flags]) => new BinaryWriter(9).f32(dx).f32(dy).u8(flags).toBytes()) },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 0, maxLength: 300 }) },
 );
 

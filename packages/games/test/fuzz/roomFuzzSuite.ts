@@ -7,8 +7,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeClientMessage, decodeJsonClientMessage, isDecodeError } from "@tikron/protocol";
-import { decodeAgarInput } from "../../src/agar/agarInput";
+import { decodeClientMessage, decodeJsonClientMessage, isDecodeError, isRejection, readInput } from "@tikron/protocol";
+import { agarInputs } from "../../src/agar/agarInput";
+import { fpsInputs } from "../../src/fps/fpsInput";
 import { hostileFrame } from "./hostileFrames";
 import { runTwinScenario, scenarioArb } from "./roomTwin";
 
@@ -47,10 +48,17 @@ export function defineRoomFuzz(numRuns: number, timeoutMs: number): void {
           if (m.kind === "input") {
             for (const e of m.inputs) {
               expect(Number.isInteger(e.seq) && e.seq >= 0 && e.seq <= 0xffffffff).toBe(true);
-              const input = decodeAgarInput(e.payload);
-              if ("rejected" in input) continue;
-              expect(Number.isFinite(input.dx) && Number.isFinite(input.dy)).toBe(true);
-              expect(Math.hypot(input.dx, input.dy)).toBeLessThanOrEqual(1 + 1e-6);
+              // Whatever the declared readers take is within its declared ranges; the rest is refused with a reason.
+              const steer = readInput(agarInputs, e.payload);
+              if (isRejection(steer)) expect(steer.reason).toMatch(/^input/);
+              else {
+                for (const v of [steer.dx, steer.dy]) expect(v >= -1 && v <= 1).toBe(true);
+                expect(typeof steer.boost).toBe("boolean");
+              }
+              const fps = readInput(fpsInputs, e.payload);
+              if (isRejection(fps)) expect(fps.reason).toMatch(/^input/);
+              else if (fps.kind === "shot") expect(fps.time >= 0 && fps.time <= 2 ** 32).toBe(true);
+              else expect(fps.dtMs >= 0 && fps.dtMs <= 100 && fps.aim >= 0 && fps.aim < 2 * Math.PI).toBe(true);
             }
           }
           if (m.kind === "ping") expect(Number.isFinite(m.clientTime)).toBe(true);

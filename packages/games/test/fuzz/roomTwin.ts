@@ -21,7 +21,7 @@ import fc from "fast-check";
 import { BinaryWriter, CloseCode, Kind, PROTOCOL_VERSION, decodeClientMessage, decodeServerMessage, encodeHello, encodeInputs, encodeLeave, encodePing, isDecodeError } from "@tikron/protocol";
 import { FakeClock, Room, defaultRoomOptions, type Connection } from "@tikron/core";
 import { AgarGame } from "../../src/agar/agarGame";
-import { encodeAgarInput } from "../../src/agar/agarInput";
+import { agarInputs } from "../../src/agar/agarInput";
 import { AGAR_RULES } from "../../src/agar/agarRules";
 import { gameDefinitions } from "../../src/gameDefinitions";
 import { hostileFrame, type WireFrame } from "./hostileFrames";
@@ -227,7 +227,7 @@ export function runTwinScenario(s: Scenario): { framesToHonest: number } {
           if (a.t === "honestPing") {
             frame = encodePing(w.reset(), side.clock.now()).toBytes();
           } else {
-            const payload = encodeAgarInput(payloadWriter, { dx: a.throttle * Math.cos(a.angle), dy: a.throttle * Math.sin(a.angle), boost: a.boost });
+            const payload = agarInputs.encode({ dx: a.throttle * Math.cos(a.angle), dy: a.throttle * Math.sin(a.angle), boost: a.boost }, payloadWriter);
             frame = encodeInputs(w.reset(), [{ seq: ++h.seq, payload }]).toBytes();
           }
           side.room.message(h.id, frame);

@@ -67,7 +67,8 @@ export class EventSchema<V extends EventDecl = EventDecl> {
       for (const f of fields) {
         // `kind` carries the kind's name.
         if (f.name === "kind") throw new TypeError(`event ${name}: a field may not be called kind`);
-        if (f.field.code === FIELD_MAP) throw new TypeError(`event ${name}.${f.name}: events carry scalars and strings, not maps`);
+        // Maps and the input-only floats (codes past FIELD_MAP) are not event fields.
+        if (f.field.code >= FIELD_MAP) throw new TypeError(`event ${name}.${f.name}: events carry scalars and strings, not maps or floats`);
       }
       return { name, index, fields };
     });
@@ -114,7 +115,7 @@ export function declaredEventDecoder<V extends EventDecl>(events: EventSchema<V>
  * Declares a room's events, e.g. `defineEvents({ kill: { killer: varuint(), victim: varuint() } })`.
  * Order matters: kinds and fields are tagged on the wire by position.
  *
- * @throws TypeError for a map field, or a field called `kind` or `__proto__`; RangeError for more than 256 kinds or 32 fields in one.
+ * @throws TypeError for a map or float field, or a field called `kind` or `__proto__`; RangeError for more than 256 kinds or 32 fields in one.
  */
 export function defineEvents<V extends EventDecl>(decl: V): EventSchema<V> {
   return new EventSchema(decl);

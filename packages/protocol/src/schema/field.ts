@@ -1,4 +1,4 @@
-import { FIELD_ANGLE, FIELD_BOOL, FIELD_MAP, FIELD_QUANT, FIELD_STRING, FIELD_U16, FIELD_U8, FIELD_VARINT, FIELD_VARUINT } from "../wireCodes";
+import { FIELD_ANGLE, FIELD_BOOL, FIELD_F32, FIELD_F64, FIELD_MAP, FIELD_QUANT, FIELD_STRING, FIELD_U16, FIELD_U8, FIELD_VARINT, FIELD_VARUINT } from "../wireCodes";
 /**
  * Numeric tags of the field kinds. Hot loops switch on these instead of calling methods on
  * different classes, so every call site stays monomorphic.
@@ -23,6 +23,10 @@ export const FieldCode = {
   String: FIELD_STRING,
   /** A map from integer keys to numbers or booleans. */
   Map: FIELD_MAP,
+  /** A 32-bit float within [min, max], sent whole: declared inputs only. */
+  F32: FIELD_F32,
+  /** A 64-bit float within [min, max], sent whole: declared inputs only. */
+  F64: FIELD_F64,
 } as const;
 
 /** One of the {@link FieldCode} tags. */
@@ -43,9 +47,9 @@ export class Field<V = unknown> {
   declare readonly code: FieldCodeValue;
   /** Canonical declaration text, e.g. `quant(0,8192,0.0625)`; part of the schema hash. */
   declare readonly descriptor: string;
-  /** quant: lower bound. */
+  /** quant, f32, f64: lower bound. */
   declare readonly min: number;
-  /** quant: upper bound (inclusive). */
+  /** quant, f32, f64: upper bound (inclusive). */
   declare readonly max: number;
   /** quant: step; angle: radians per level; integers: 1. Decoded values are within `step/2`
    *  of the clamped input when the range is a whole number of steps, within `step` otherwise. */
@@ -69,9 +73,9 @@ export class Field<V = unknown> {
     this.value = value;
   }
 
-  /** True for fields stored as one quantized integer (everything but string and map). */
+  /** True for fields stored as one quantized integer (everything but string, map and the input-only floats). */
   get scalar(): boolean {
-    return this.code !== FIELD_STRING && this.code !== FIELD_MAP;
+    return this.code < FIELD_STRING;
   }
 }
 
@@ -125,6 +129,28 @@ export function varuint(): Field<number> {
 /** An integer -2^31..2^31-1 in 1-5 bytes (rounded, clamped). */
 export function varint(): Field<number> {
   return new Field(FIELD_VARINT, "varint", -0x80000000, 0x7fffffff, 1, 0);
+}
+
+/**
+ * A number sent whole as a 32-bit float, for declared inputs only (`defineInput`): a sender
+ * clamps it into `[min, max]`, a room refuses NaN, ±Infinity and anything outside. `min` and
+ * `max` must be exact 32-bit floats (so the bound a sender clamps to is the one the room checks).
+ * Entity types and events take quantized fields instead.
+ */
+export function f32(min: number, max: number): Field<number> {
+  return float(FIELD_F32, "f32", min, max, Math.fround(min) === min && Math.fround(max) === max);
+}
+
+/** {@link f32} as a 64-bit float (8 bytes): for values a 32-bit float cannot hold exactly, such as room times in ms. Declared inputs only. */
+export function f64(min: number, max: number): Field<number> {
+  return float(FIELD_F64, "f64", min, max, true);
+}
+
+function float(code: FieldCodeValue, name: string, min: number, max: number, exact: boolean): Field<number> {
+  const descriptor = `${name}(${min},${max})`;
+  // One test, written so that NaN in either bound fails it.
+  if (!(min > -Infinity && max > min && max < Infinity && exact)) throw new RangeError(`${descriptor}: needs finite min < max${exact ? "" : ", both exact 32-bit floats"}`);
+  return new Field(code, descriptor, min, max, 0, 0);
 }
 
 /** A boolean (one byte). */

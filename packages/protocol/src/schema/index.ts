@@ -5,6 +5,8 @@ export {
   type ScalarField,
   quant,
   quantAngle,
+  f32,
+  f64,
   u8,
   u16,
   varuint,
@@ -42,3 +44,5 @@ export {
   type SchemaOptions,
 } from "./schema";
 export { EventSchema, defineEvents, declaredEventDecoder, writeEvent, type EventDecl, type DeclaredEvent, type EventKind } from "./events";
+export { InputSchema, defineInput, defineInputs, quantizeInput, inputMaxBytes, type InputDecl } from "./inputs";
+export { readInput, checkInputSchema } from "./inputRead";

@@ -1,5 +1,5 @@
-import { AGAR_INPUT_BYTES, writeAgarInput, type AgarInput } from "@tikron/games/schemas";
-import type { BinaryWriter } from "@tikron/protocol";
+import { agarInputs, type AgarInput } from "@tikron/games/schemas";
+import { inputMaxBytes, type BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "./rng";
 import { defineScenario } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
@@ -13,12 +13,12 @@ export interface SteeringPlayer {
   input: AgarInput;
 }
 
-/** Random-walk steering with the agar room's own input writer. */
+/** Random-walk steering with the agar room's declared input. */
 export const agarScenario = defineScenario<SteeringPlayer>({
   name: "agar",
   roomKind: "agar",
   defaultRate: 20,
-  maxPayloadBytes: AGAR_INPUT_BYTES,
+  maxPayloadBytes: inputMaxBytes(agarInputs),
   counters: [],
   createPlayer: (rng: Rng) => ({ heading: randomHeading(rng), input: { dx: 1, dy: 0, boost: false } }),
   writeInput(p: SteeringPlayer, rng: Rng, w: BinaryWriter): void {
@@ -26,6 +26,6 @@ export const agarScenario = defineScenario<SteeringPlayer>({
     p.input.dx = Math.cos(p.heading.angle);
     p.input.dy = Math.sin(p.heading.angle);
     p.input.boost = rng.next() < BOOST_PROBABILITY;
-    writeAgarInput(w, p.input);
+    agarInputs.write(w, p.input);
   },
 });

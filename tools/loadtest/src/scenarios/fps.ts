@@ -1,5 +1,5 @@
-import { FPS_MOVE_BYTES, FPS_RULES, fpsEvents, writeFpsMove, writeFpsShot, type FpsMove, type FpsShot } from "@tikron/games/schemas";
-import type { BinaryWriter } from "@tikron/protocol";
+import { FPS_RULES, fpsEvents, fpsInputs, type FpsMove, type FpsShot } from "@tikron/games/schemas";
+import { inputMaxBytes, type BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "./rng";
 import { defineScenario, type WelcomeInfo } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
@@ -24,8 +24,8 @@ interface FpsPlayer {
   /** Local epoch ms + this = room time (ms). */
   roomTimeOffset: number;
   /** Rewritten in place for every send (no allocation). */
-  move: Omit<FpsMove, "kind">;
-  shot: Omit<FpsShot, "kind">;
+  move: FpsMove;
+  shot: FpsShot;
 }
 
 function varuintAt(buf: Uint8Array, at: number, end: number): number {
@@ -48,7 +48,7 @@ export const fpsScenario = defineScenario<FpsPlayer>({
   name: "fps",
   roomKind: "fps",
   defaultRate: 30,
-  maxPayloadBytes: FPS_MOVE_BYTES,
+  maxPayloadBytes: inputMaxBytes(fpsInputs),
   counters: ["shots_sent", "tracers_received", "own_tracers_received", "kills_received"],
   createPlayer: (rng: Rng, periodMs: number) => ({
     heading: randomHeading(rng),
@@ -56,8 +56,8 @@ export const fpsScenario = defineScenario<FpsPlayer>({
     n: Math.floor(rng.next() * SHOT_EVERY),
     playerId: -1,
     roomTimeOffset: 0,
-    move: { dx: 1, dy: 0, dtMs: 0, aim: 0 },
-    shot: { time: 0, aim: 0 },
+    move: { kind: "move", dx: 1, dy: 0, dtMs: 0, aim: 0 },
+    shot: { kind: "shot", time: 0, aim: 0 },
   }),
   onWelcome(p: FpsPlayer, info: WelcomeInfo): void {
     p.playerId = info.playerId;
@@ -70,7 +70,7 @@ export const fpsScenario = defineScenario<FpsPlayer>({
       counters.shots_sent = (counters.shots_sent ?? 0) + 1;
       p.shot.time = Math.max(0, Date.now() + p.roomTimeOffset - INTERP_DELAY_MS);
       p.shot.aim = a;
-      writeFpsShot(w, p.shot);
+      fpsInputs.write(w, p.shot);
       return;
     }
     const m = p.move;
@@ -78,7 +78,7 @@ export const fpsScenario = defineScenario<FpsPlayer>({
     m.dy = Math.sin(a);
     m.dtMs = p.stepMs;
     m.aim = a;
-    writeFpsMove(w, m);
+    fpsInputs.write(w, m);
   },
   onEvent(p: FpsPlayer, buf: Uint8Array, offset: number, length: number, counters: Record<string, number>): void {
     if (length < 1) return;

@@ -1,5 +1,5 @@
-import { MOVEMENT_INPUT_BYTES, writeMovementInput, type MovementInput } from "@tikron/games/schemas";
-import type { BinaryWriter } from "@tikron/protocol";
+import { movementInputs, type MovementInput } from "@tikron/games/schemas";
+import { inputMaxBytes, type BinaryWriter } from "@tikron/protocol";
 import type { Rng } from "./rng";
 import { defineScenario } from "./scenario";
 import { randomHeading, wander, type Heading } from "./steering";
@@ -17,7 +17,7 @@ export const movementScenario = defineScenario<MovementPlayer>({
   name: "movement",
   roomKind: "movement",
   defaultRate: 20,
-  maxPayloadBytes: MOVEMENT_INPUT_BYTES,
+  maxPayloadBytes: inputMaxBytes(movementInputs),
   counters: [],
   createPlayer: (rng: Rng) => ({ heading: randomHeading(rng), input: { dx: 1, dy: 0, sprint: false } }),
   writeInput(p: MovementPlayer, rng: Rng, w: BinaryWriter): void {
@@ -25,6 +25,6 @@ export const movementScenario = defineScenario<MovementPlayer>({
     p.input.dx = Math.cos(p.heading.angle);
     p.input.dy = Math.sin(p.heading.angle);
     p.input.sprint = rng.next() < SPRINT_PROBABILITY;
-    writeMovementInput(w, p.input);
+    movementInputs.write(w, p.input);
   },
 });

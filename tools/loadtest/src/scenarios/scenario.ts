@@ -46,9 +46,9 @@ export interface Scenario<S = unknown> {
   onWelcome?(player: S, info: WelcomeInfo): void;
   /**
    * Appends the next input payload to `w` (already reset; the generator copies the bytes behind
-   * their length prefix). Use the game's own writer from `@tikron/games/schemas` (e.g.
-   * `writeAgarInput(w, input)` with an input object kept in the player state). Called once per
-   * scheduled input on the hot path: must not allocate.
+   * their length prefix). Use the game's own codec from `@tikron/games/schemas` (e.g.
+   * `agarInputs.write(w, input)`, a declared input, with an input object kept in the player
+   * state). Called once per scheduled input on the hot path: must not allocate.
    */
   writeInput(player: S, rng: Rng, w: BinaryWriter, counters: Record<string, number>): void;
   /**

@@ -1,10 +1,10 @@
 /**
  * A scenario written the way a game developer would write one, against the public API only:
- * strafes left and right in the agar room with the game's own input writer, counts the state
+ * strafes left and right in the agar room with the game's declared input, counts the state
  * frames whose events it sees, and brings its own threshold.
  */
-import { AGAR_INPUT_BYTES, writeAgarInput, type AgarInput } from "@tikron/games/schemas";
-import type { BinaryWriter } from "@tikron/protocol";
+import { agarInputs, type AgarInput } from "@tikron/games/schemas";
+import { inputMaxBytes, type BinaryWriter } from "@tikron/protocol";
 import { defineScenario, type Rng } from "../../src/index";
 
 interface Strafer {
@@ -16,7 +16,7 @@ export default defineScenario<Strafer>({
   name: "strafer",
   roomKind: "agar",
   defaultRate: 10,
-  maxPayloadBytes: AGAR_INPUT_BYTES,
+  maxPayloadBytes: inputMaxBytes(agarInputs),
   counters: ["strafes"],
   thresholds: ["scenario.strafes>=4"],
   createPlayer: () => ({ input: { dx: 1, dy: 0, boost: false }, n: 0 }),
@@ -26,6 +26,6 @@ export default defineScenario<Strafer>({
       p.input.dx = -p.input.dx;
       counters.strafes = (counters.strafes ?? 0) + 1;
     }
-    writeAgarInput(w, p.input);
+    agarInputs.write(w, p.input);
   },
 });

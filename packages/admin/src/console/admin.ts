@@ -8,7 +8,7 @@
  */
 import type { AdminRoomDetail, AdminRoomSummary, AdminSeat, AuditEntry } from "@tikron/protocol";
 import { AdminApi, AdminApiError } from "./adminApi";
-import { LaneChart } from "./laneChart";
+import { LaneChart } from "../laneChart";
 
 const ROOMS_POLL_MS = 2000;
 const ROOM_POLL_MS = 1000;
