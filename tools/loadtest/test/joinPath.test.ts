@@ -61,4 +61,12 @@ describe("the join path per seated player", () => {
     expect(noRooms.rooms).toBeNull();
     expect(noRooms.confirmedWrites).toBeNull();
   });
+
+  it("is not measured across a server restart: the end readings are another instance's", () => {
+    const end = { busy: { request: 30 }, objectCalls: { MATCHMAKER: 9, ROOMS: 8 } };
+    const mm = [shard({ rpc: 12 }, {}, 8)];
+    const p = summarizeJoinPath(start, end, mm, [room("a", { request: 2, timer: 40 }, {}, 1)], 8, true);
+    expect(p).toMatchObject({ seated: 8, ms: null, confirmedWrites: null, gateway: null, matchmaker: null, rooms: null, calls: null });
+    expect(p.missing.join()).toMatch(/restarted/);
+  });
 });

@@ -122,8 +122,16 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 const sumLabels = (e: Record<string, number>, skip: readonly string[]): number => Object.entries(e).reduce((s, [k, v]) => (skip.includes(k) ? s : s + v), 0);
 const confirmedOf = (w: Record<string, WriteCounts>): number => Object.values(w).reduce((s, c) => s + c.confirmed, 0);
 
-/** The join path of a run: its start and end readings and its rooms' final tk:stats, per seated player. */
-export function summarizeJoinPath(start: PathStart | null | undefined, endGateway: GatewayReading | null | undefined, endMatchmaker: readonly ShardCost[] | null, rooms: readonly RoomData[], seated: number): JoinPathSummary {
+/**
+ * The join path of a run: its start and end readings and its rooms' final tk:stats, per seated
+ * player. A run that `restarted` its server has none: its end readings are another instance's,
+ * which saw the reconnects, not the joins.
+ */
+export function summarizeJoinPath(start: PathStart | null | undefined, endGateway: GatewayReading | null | undefined, endMatchmaker: readonly ShardCost[] | null, rooms: readonly RoomData[], seated: number, restarted = false): JoinPathSummary {
+  if (restarted) {
+    const missing = ["all of it: the server restarted during the run, and its figures after the restart are another instance's (the reconnects'); measure joins without --restart-at"];
+    return { seated, ms: null, confirmedWrites: null, gateway: null, matchmaker: null, rooms: null, calls: null, missing };
+  }
   const missing: string[] = [];
   const n = Math.max(1, seated);
   let gateway: PathPart | null = null;

@@ -125,8 +125,8 @@ function reservationsOf(rooms: readonly RoomData[]): ReservationFates | null {
   return out;
 }
 
-/** The matchmaking figures of a run whose rooms are `rooms` (the room totals in `total`). */
-export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], total: RoomData): MatchSummary {
+/** The matchmaking figures of a run whose rooms are `rooms` (the room totals in `total`); `restarted`: the run restarted its server. */
+export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], total: RoomData, restarted = false): MatchSummary {
   const ours = new Set(rooms.map((r) => r.roomId));
   const mm = match.matchmaker;
   let matchmaker: MatchSummary["matchmaker"] = null;
@@ -160,6 +160,6 @@ export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], tot
     reservations: rooms.length ? reservationsOf(rooms) : null,
     matchmaker,
     matchmakerError: match.matchmakerError,
-    joinPath: summarizeJoinPath(match.pathStart, match.gateway, match.matchmaker, rooms, total.counters.joined),
+    joinPath: summarizeJoinPath(match.pathStart, match.gateway, match.matchmaker, rooms, total.counters.joined, restarted),
   };
 }

@@ -245,7 +245,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       relays: fetched.reduce((n, r) => Math.max(n, relayCount(r.tkStats!.stats)), 0),
     },
     rooms: roomsSummary,
-    ...(match ? { match: summarizeMatch(match, rooms, total) } : {}),
+    ...(match ? { match: summarizeMatch(match, rooms, total, restart !== undefined) } : {}),
     ...(restart ? { restart: summarizeRestart(restart, rooms, total) } : {}),
   };
 }
