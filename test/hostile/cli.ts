@@ -5,14 +5,23 @@
  * length, with `--honest` players in the same room,
  * prints a Markdown table of what the honest players saw, and exits 1 if any attack broke the
  * suite's bar (see `verdict`). The short version runs in CI (apps/gateway/test/hostile.integration.test.ts).
+ * Two measurements of issue 36 share the entry: `npm run hostile -- refusals` (refusals.ts) and
+ * `npm run hostile -- bodies` (bodyFlood.ts).
  */
 import { parseArgs } from "node:util";
+import { measureRefusals } from "./refusals";
+import { measureBodies } from "./bodyFlood";
 import { mintRoomTicket } from "../../packages/cloudflare/src/roomTicket";
 import { startWranglerDev } from "../../apps/gateway/test/harness/wranglerDev";
 import { freezeWorker } from "../../apps/gateway/test/hardeningWorker";
 import { ATTACKS, REPORTED_ONLY } from "./attacks";
 import { phaseCpu, profileWorker, type ProfileSummary } from "./probe";
 import { runPhase, verdict, type PhaseResult } from "./run";
+
+// `npm run hostile -- refusals …`: what refused upgrades cost the runtime (refusals.ts);
+// `npm run hostile -- bodies …`: what big and endless bodies cost it (bodyFlood.ts).
+if (process.argv[2] === "refusals") process.exit((await measureRefusals(process.argv.slice(3))) ? 0 : 1);
+if (process.argv[2] === "bodies") process.exit((await measureBodies(process.argv.slice(3))) ? 0 : 1);
 
 const { values } = parseArgs({
   options: {

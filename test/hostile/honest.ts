@@ -120,6 +120,15 @@ export class HonestPlayer {
     });
   }
 
+  /** Sends `data` as it is on the player's socket (a hostile frame); resolves with the socket's close code. */
+  sendRaw(data: Uint8Array): Promise<number> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(this.closeCode);
+    const closed = new Promise<number>((r) => ws.once("close", (code: number) => r(code)));
+    ws.send(data);
+    return closed;
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;

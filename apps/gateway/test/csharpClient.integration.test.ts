@@ -124,7 +124,7 @@ describe("the C# SDK against wrangler dev", () => {
     }
   });
 
-  it("refused joins end in a typed JoinException within 2 s: a full room, a bad ticket", async () => {
+  it("refused joins end in a typed JoinException within 2 s: a full room, a bad ticket (the same code on connect and through the matchmaker)", async () => {
     const holder = connect(`${server.url}?cap=1`, { game: agarTypes, room: "cs-full" });
     await holder.whenJoined();
     try {
@@ -142,6 +142,10 @@ describe("the C# SDK against wrangler dev", () => {
     expect(bad.lines).toMatchObject([{ exception: "JoinException", code: "unauthorized", closeCode: 4011 }, { exception: "JoinException", code: "unauthorized", closeCode: 4011 }]);
     expect(bad.lines[1]!.ms as number).toBeLessThan(2000);
     console.log(`[csharp] unauthorized refusal: ${Math.round(bad.lines[0]!.ms as number)} ms in a fresh process, ${Math.round(bad.lines[1]!.ms as number)} ms in a running one`);
+    // The same bad ticket through the matchmaker is the same code (its own refusal: close code 0).
+    const viaMatch = csharp(["refuse", "--url", server.url, "--room", "cs-ticket", "--ticket", "eyJ2IjoxfQ.bm90LWEtc2lnbmF0dXJl", "--via", "match"]);
+    await viaMatch.done;
+    expect(viaMatch.lines).toMatchObject([{ exception: "JoinException", code: "unauthorized", closeCode: 0 }]);
   });
 
   it("a server restart brings the C# client back into its seat", async () => {

@@ -124,10 +124,10 @@ describe("matchmaking with the production config (match tickets)", () => {
     b.close();
   });
 
-  it("a ticket for one room does not buy a match", async () => {
+  it("a ticket for one room does not buy a match: unauthorized, as it would be on connect", async () => {
     const roomTicket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "eve", ttlSeconds: 600 });
     const err = await matchmaker(prod!.url, { ticket: roomTicket }).joinOrCreate(agarTypes).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JoinError);
-    expect(err).toMatchObject({ code: "forbidden" });
+    expect(err).toMatchObject({ code: "unauthorized" });
   });
 });

@@ -95,7 +95,7 @@ describe("sign in with the game's provider", () => {
     open.push(conn);
     const detail = await api(`/rooms/agar/${conn.room}`);
     expect(detail.body.seats.map((s: { identity: string }) => s.identity)).toContain("jwt:dora");
-    await expect(matchmaker(server.url, { authToken: await token("x", { aud: "elsewhere" }) }).joinOrCreate("agar")).rejects.toMatchObject({ code: "forbidden" });
+    await expect(matchmaker(server.url, { authToken: await token("x", { aud: "elsewhere" }) }).joinOrCreate("agar")).rejects.toMatchObject({ code: "unauthorized" });
   });
 });
 
@@ -106,7 +106,7 @@ describe("the admin API", () => {
     const paths: Array<[string, string]> = [["GET", "/rooms"], ["GET", "/audit"], ["GET", "/rooms/agar/op1"], ["GET", "/rooms/agar/op1/metrics"], ...ADMIN_ACTIONS.map((op): [string, string] => ["POST", `/rooms/agar/op1/${op}`]), ["GET", "/nowhere"]];
     for (const [method, path] of paths) {
       expect((await api(path, { method, headers: {}, ...(method === "POST" ? { body: { playerId: 1, text: "x", locked: true, identity: "jwt:bob", seconds: 60 } } : {}) })).status, `${method} ${path}`).toBe(401);
-      expect((await api(path, { method, headers: { authorization: "Bearer wrong-token-0123456789abcdef" } })).status, `${method} ${path}`).toBe(403);
+      expect((await api(path, { method, headers: { authorization: "Bearer wrong-token-0123456789abcdef" } })).status, `${method} ${path}`).toBe(401);
     }
     // Nothing happened to the room meanwhile (no kick, no close, no lock).
     expect(await seats()).toEqual(before);
@@ -175,7 +175,7 @@ describe("the admin API", () => {
     expect(await api("/rooms/agar/op3/notice", { method: "POST", headers, body: { text: "hi" } })).toMatchObject({ status: 200, body: { audited: true } });
     expect(await query("SELECT actor FROM admin_actions WHERE room_id = 'op3'")).toEqual([{ actor: "access:ops@studio.example" }]);
     const foreign = await sign(accessKey, Date.now(), { iss: team, aud: ["another-app"], email: "ops@studio.example" });
-    expect((await api("/rooms", { headers: { "cf-access-jwt-assertion": foreign } })).status).toBe(403);
+    expect((await api("/rooms", { headers: { "cf-access-jwt-assertion": foreign } })).status).toBe(401);
   });
 
   it("serves each room's metric points, one per interval while it has players", async () => {

@@ -12,6 +12,7 @@ import { resolveMatchmaking, type RoomStatus } from "@tikron/core/match";
 import { isAdminPath, type AdminRoomList, type AdminRoomSummary, type AdminStatsSummary } from "@tikron/protocol";
 import { auditDatabase, readAdminActions, recordAdminAction } from "./adminAudit";
 import { matchmakerStub } from "./matchmakerRpc";
+import { gatewayRefusals } from "./gatewayRefusals";
 import type { RoomAdminRpcRequest } from "./roomOperations";
 
 /** The bindings the admin routes read. */
@@ -54,8 +55,10 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
     },
     record: (entry) => recordAdminAction(db, entry),
     audit: async (limit) => (db ? readAdminActions(db, limit) : null),
+    // This isolate's count: each isolate keeps its own (the Analytics Engine points add them up).
+    refusals: () => gatewayRefusals.snapshot(),
   };
-  const out = await serveAdmin({ url, method: request.method, headers: request.headers, text: () => request.text() }, auth, host);
+  const out = await serveAdmin({ url, method: request.method, headers: request.headers, body: { contentLength: request.headers.get("content-length"), body: request.body } }, auth, host);
   return out && new Response(out.body, { status: out.status, headers: out.headers });
 }
 

@@ -1,7 +1,6 @@
-import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
-import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, refusalCloseReason, routeRoomUrl } from "@tikron/protocol";
-import { TICKET_REFUSAL_TEXT, verifyRoomTicket } from "@tikron/core/ticket";
-import { readCredential } from "@tikron/core/auth";
+import { ADMISSION_CLOSE_HEADER, admissionAddress, credentialRefusalCause, resolveRoomOptions, type GameDefinition } from "@tikron/core";
+import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, routeRoomUrl, type RefusalCause } from "@tikron/protocol";
+import { identifyReservedJoin, readCredential } from "@tikron/core/auth";
 import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
@@ -12,9 +11,10 @@ import type { AdminEnv } from "@tikron/core/admin";
 import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
-import { closedUpgrade } from "./upgradeRefusal";
+import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayRefusals";
 import { gatewayHold } from "./gatewayMeter";
-import { relayedFromStart, relayIndexFor, relayObjectName, relaysFor, roomObjectName, type RelaysEnv } from "./relayLink";
+import { relayedFromStart, relayIndexFor, relaysFor, type RelaysEnv } from "@tikron/core";
+import { relayObjectName, roomObjectName } from "./relayLink";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
@@ -70,28 +70,22 @@ export const GATE_REFUSAL_DELAY_MS = 1_000;
 async function gateRefusal(request: Request, r: GateRefusal): Promise<Response> {
   await gatewayHold(GATE_REFUSAL_DELAY_MS);
   const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
-  return refuse(request, 429, body, CloseCode.join_throttled, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
+  return refuse(request, "throttled", 429, body, CloseCode.join_throttled, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
 }
 
 function text(status: number, body: string): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
-function isUpgrade(request: Request): boolean {
-  return request.headers.get("Upgrade")?.toLowerCase() === "websocket";
-}
-
 /**
- * A refused join. A WebSocket upgrade is accepted and closed at once with `close` and the reason
- * (the wait in it, see the protocol's `refusalCloseReason`): a browser cannot read the HTTP status
- * of a failed upgrade, every client reads a close. Any other request (curl, a health check) gets
- * `status`, with `Retry-After` when there is a wait.
+ * A join the gateway refuses, counted under `cause` (gatewayRefusals.ts). A WebSocket upgrade is
+ * accepted and closed at once with `close` and the reason (the wait in it, see the protocol's
+ * `refusalCloseReason`): a browser cannot read the HTTP status of a failed upgrade, every client
+ * reads a close. Any other request (curl, a health check), and an upgrade from an address past
+ * its budget of refusals, gets `status`, with `Retry-After` when there is a wait.
  */
-function refuse(request: Request, status: number, reason: string, close = refusalCloseCode(status), retryAfterMs = 0): Response {
-  if (isUpgrade(request)) return closedUpgrade(close, refusalCloseReason(reason, retryAfterMs));
-  const res = text(status, reason);
-  if (retryAfterMs > 0) res.headers.set("retry-after", String(Math.ceil(retryAfterMs / 1000)));
-  return res;
+function refuse(request: Request, cause: RefusalCause, status: number, reason: string, close = refusalCloseCode(status), retryAfterMs = 0): Response {
+  return refuseJoin(request, cause, status, reason, close, retryAfterMs);
 }
 
 /**
@@ -106,7 +100,8 @@ async function roomAnswer(request: Request, response: Response): Promise<Respons
   const close = Number(response.headers.get(ADMISSION_CLOSE_HEADER)) || (response.status === 429 || response.status === 503 ? CloseCode.join_throttled : 0);
   if (close === 0 || !isUpgrade(request)) return response;
   const retryAfterS = Number(response.headers.get("retry-after")) || 1;
-  return refuse(request, response.status, await response.text(), close, retryAfterS * 1000);
+  // The room's own refusal, counted by the room: answered as it asked, outside the gateway's budget.
+  return refusalAnswer(request, response.status, await response.text(), close, retryAfterS * 1000);
 }
 
 /**
@@ -164,12 +159,15 @@ async function joinRoom(env: GatewayEnv, request: Request, headers: Headers, met
  * `routeRoomUrl`: unknown kind 404 `not_found`, bad room id 400 `bad_request`, overrides or stats
  * outside DEV_MODE 403 `forbidden`), then foreign Origin 403 `forbidden`, a ticket the room
  * refused moments ago (429 `join_throttled` until its Retry-After, before the signature is
- * checked again), missing ticket 401 and bad/expired/wrong-room ticket 403 (both
- * `unauthorized`), no secret 503 `unavailable`, not an upgrade 426, and the caller's own 429s
+ * checked again), a missing, malformed, forged, expired or wrong-room credential 401
+ * `unauthorized` (also a seat reservation sent with another player's ticket or token: one
+ * identity per join), no secret 503 `unavailable`, not an upgrade 426, and the caller's own 429s
  * (`join_throttled`): refused by the room moments ago, or a burst of more upgrades in flight than
  * the room lets one caller have waiting (callerGate.ts). An upgrade gets each refusal as its
- * close code right after the upgrade (see `refuse`), any other request as its HTTP status;
- * the room's own admission refusals are converted the same way (see `roomAnswer`).
+ * close code right after the upgrade (see `refuse`; past its address's budget of refusals, as
+ * its HTTP status), any other request as its HTTP status; every refusal is counted by cause
+ * (gatewayRefusals.ts); the room's own admission refusals are converted the same way (see
+ * `roomAnswer`).
  */
 export async function routeGatewayRequest(
   request: Request,
@@ -178,6 +176,7 @@ export async function routeGatewayRequest(
 ): Promise<Response> {
   const url = new URL(request.url);
   const devMode = env.DEV_MODE === "true";
+  reportRefusals(env);
   if (url.pathname === "/health") {
     return Response.json({ ok: true, devMode, kinds: Object.keys(games) });
   }
@@ -191,7 +190,7 @@ export async function routeGatewayRequest(
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
-  if (isRouteRefusal(route)) return refuse(request, route.status, route.reason);
+  if (isRouteRefusal(route)) return refuse(request, route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, route.reason);
   const { kind, roomId, stats: isStats, bots: isBots, overrides } = route;
   if (route.abort) return abortObject(request, env, kind, roomId, url.searchParams);
   if (isBots) {
@@ -205,20 +204,24 @@ export async function routeGatewayRequest(
   const reservationToken = url.searchParams.get("reservation");
   if (!isStats && reservationToken !== null) {
     // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
-    // seat is held for and the reservation; the room decides whether it still holds it.
+    // seat is held for and the reservation; the room decides whether it still holds it. Any other
+    // credential sent with it must name the same player (core `identifyReservedJoin`).
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
+    if (!origin.ok) return refuse(request, "forbidden", 403, `origin ${origin.origin} may not open room sockets`);
     const secret = signingSecret(env);
-    if (!secret) return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
-    const verdict = await verifyRoomTicket(reservationToken, { secret, kind, roomId });
-    if (!verdict.ok) return refuse(request, 403, `seat reservation refused: ${TICKET_REFUSAL_TEXT[verdict.reason]}`, CloseCode.unauthorized);
-    if (verdict.claims.seat === undefined) return refuse(request, 403, "seat reservation refused: a room ticket is not a reservation (?ticket=)", CloseCode.unauthorized);
-    playerId = verdict.claims.playerId;
-    reservation = verdict.claims.seat;
+    if (!secret) return refuse(request, "unavailable", 503, "joins are not configured on this gateway", CloseCode.unavailable);
+    const verdict = await identifyReservedJoin(request, reservationToken, { secret, kind, roomId }, () => identifyRequest(request, env, kind, roomId));
+    if (!verdict.ok) {
+      if (verdict.reason === "jwks_unavailable") return refuse(request, "unavailable", 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
+      if (verdict.status === 503) return refuse(request, "unavailable", 503, verdict.message, CloseCode.unavailable);
+      return refuse(request, credentialRefusalCause(verdict.reason), 401, verdict.message, CloseCode.unauthorized);
+    }
+    playerId = verdict.identity;
+    reservation = verdict.reservation;
     if (!isUpgrade(request)) return text(426, "expected a WebSocket upgrade");
   } else if (!isStats) {
     const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return refuse(request, 403, `origin ${origin.origin} may not open room sockets`);
+    if (!origin.ok) return refuse(request, "forbidden", 403, `origin ${origin.origin} may not open room sockets`);
     const sent = readCredential(request);
     credential = sent !== null && sent !== "ambiguous" ? sent.value : null;
     // A credential the room refused a moment ago is answered before its signature is checked again.
@@ -229,9 +232,9 @@ export async function routeGatewayRequest(
     // A room ticket or the game's sign-in JWT; DEV_MODE needs neither, but checks one that is sent.
     const verdict = await identifyRequest(request, env, kind, roomId);
     if (!verdict.ok) {
-      if (verdict.reason === "jwks_unavailable") return refuse(request, 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
-      if (verdict.reason === "unconfigured") return refuse(request, 503, verdict.message, CloseCode.unavailable);
-      return refuse(request, verdict.status, verdict.message, CloseCode.unauthorized);
+      if (verdict.reason === "jwks_unavailable") return refuse(request, "unavailable", 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
+      if (verdict.reason === "unconfigured") return refuse(request, "unavailable", 503, verdict.message, CloseCode.unavailable);
+      return refuse(request, sent === "ambiguous" ? "two_identities" : credentialRefusalCause(verdict.reason), 401, verdict.message, CloseCode.unauthorized);
     }
     playerId = verdict.identity ?? undefined;
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -255,7 +258,7 @@ export async function routeGatewayRequest(
     relays = relayedFromStart(plan) ? plan.relays : 0;
   } catch (e) {
     console.error(`[gateway] ${(e as Error).message}`);
-    return refuse(request, 503, "joins are not configured on this gateway", CloseCode.unavailable);
+    return refuse(request, "unavailable", 503, "joins are not configured on this gateway", CloseCode.unavailable);
   }
   const relay = relays >= 1 && !isStats && !isBots ? relayIndexFor(playerId, relays) : undefined;
   const headers = new Headers(request.headers);

@@ -69,6 +69,30 @@ export function gatewayWait<T>(io: Promise<T>): Promise<T> {
   return busy.waiting(io);
 }
 
+/**
+ * A request's body whose chunks' arrival is I/O, not the gateway's time (see {@link gatewayWait}),
+ * for the core's bounded reader (`readBoundedBody`): it reads it chunk by chunk and, refusing the
+ * rest, calls `return`, which cancels the stream. Null for a request without a body.
+ */
+export function gatewayBody(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> | null {
+  if (body === null) return null;
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const reader = body.getReader();
+      return {
+        next: async () => {
+          const r = await gatewayWait(reader.read());
+          return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+        },
+        return: async () => {
+          await reader.cancel().catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
 /** Metered envs by env and label: the Worker's env is one object per isolate. */
 const meteredEnvs = new WeakMap<object, Map<string, object>>();
 

@@ -1,11 +1,11 @@
 import { admissionAddress, type GameDefinition } from "@tikron/core";
-import { callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
+import { RateLimitMemory, callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
 import { ANY_ROOM } from "@tikron/core/ticket";
 import { isMatchError, matchError, routeMatchPath, type RoomListing } from "@tikron/protocol";
 import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
 import { checkOrigin } from "./originPolicy";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
-import { gatewayWait } from "./gatewayMeter";
+import { gatewayBody } from "./gatewayMeter";
 
 /** Bindings the match routes read (a subset of the gateway's; `AUTH_*`: see `IdentityEnv`). */
 export interface MatchEnv extends IdentityEnv {
@@ -18,6 +18,9 @@ export interface MatchEnv extends IdentityEnv {
   /** Origins whose pages may call the API (the same list as for room sockets). */
   ALLOWED_ORIGINS?: string;
 }
+
+/** Callers a matchmaker told to wait, answered by this isolate until then (before their body is read). */
+const limits = new RateLimitMemory();
 
 function respond(answer: MatchAnswer, cors: Record<string, string>): Response {
   const headers = { ...cors, ...answer.headers };
@@ -34,9 +37,10 @@ function corsFor(request: Request): Record<string, string> {
 
 /**
  * Serves the matchmaking paths (`/match/…`, see the protocol's `routeMatchPath`); null for any
- * other path. Origin and kind are checked here, the rest by the core's `serveMatchRoute` (who is
- * asking, by the joins' rule: a match ticket for room `*` or the room asked for, or a sign-in JWT,
- * which is good for any room; the body; overrides), before any object is touched; the decision
+ * other path. Origin and kind are checked here, the rest by the core's `serveMatchRoute` (a body
+ * declared over the limit, who is asking, by the joins' rule: a match ticket for room `*` or the
+ * room asked for, or a sign-in JWT, which is good for any room; a caller told to wait moments
+ * ago; the body, read bounded; overrides), before any object is touched; the decision
  * is the kind's matchmaker objects' (`MatchmakerObject`), reached by RPC. A matchmaker that
  * cannot be reached (restarting, deploying) is answered `503 unavailable` with a short
  * `retryAfterMs`: the request is safe to repeat.
@@ -71,8 +75,9 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
         wsOrigin: webSocketOrigin(url),
         caller: async (roomId) =>
           callerOfVerdict(await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]), admissionAddress(request.headers.get("CF-Connecting-IP")), "gateway"),
-        // The body's arrival is I/O, not the gateway's time (gatewayMeter.ts).
-        body: () => gatewayWait(request.text()),
+        // Read bounded by the core; its arrival is I/O, not the gateway's time (gatewayMeter.ts).
+        body: { contentLength: request.headers.get("content-length"), body: gatewayBody(request.body) },
+        limits,
       },
       backend,
     );

@@ -9,7 +9,7 @@ import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
-import type { ObserveBuffered } from "./socketApis";
+import { isOversizedFrame, type ObserveBuffered } from "./socketApis";
 
 /** The sockets of one relay object and the relay they go to. */
 export class RelayHost {
@@ -50,7 +50,8 @@ export class RelayHost {
     const { busy } = this;
     server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string), "socket"));
     server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code), "socket"));
-    server.addEventListener("error", busy.wrap(() => close(1006), "socket"));
+    // A frame over the runtime's limit reaches the simulation as 1009: an oversized frame.
+    server.addEventListener("error", busy.wrap((e: Event) => close(isOversizedFrame(e) ? 1009 : 1006), "socket"));
   }
 }
 

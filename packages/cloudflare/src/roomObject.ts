@@ -241,8 +241,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** A hibernatable socket failed. */
-  override webSocketError(ws: WebSocket): void {
-    this.busy.run(() => this.sockets?.failed(ws), "socket");
+  override webSocketError(ws: WebSocket, error: unknown): void {
+    this.busy.run(() => this.sockets?.failed(ws, error), "socket");
   }
 
   /**

@@ -5,9 +5,8 @@
  * `RoomObject` because when a room is promoted and in what order its parts are handed over is
  * one rule, read in one place; how the object makes its room again is the object's.
  */
-import type { BusyMeter, GameDefinition, HostedRoom } from "@tikron/core";
+import { promotionDue, relaysAtMaking, relaysFor, SINGLE_ROOM, type BusyMeter, type GameDefinition, type HostedRoom, type RelayPlan, type RelaysEnv } from "@tikron/core";
 import { CloseCode } from "@tikron/protocol";
-import { promotionDue, relayedFromStart, relaysFor, type RelayPlan, type RelaysEnv } from "./relayLink";
 import type { RoomRequestMeta } from "./roomRequest";
 
 /** What a promotion asks of the room's object. */
@@ -26,13 +25,10 @@ export interface PromotedObject {
   remakeRelayed(old: HostedRoom, relays: number): HostedRoom | null;
 }
 
-/** A room not relayed by the rule, and one whose promotion failed. */
-const SINGLE: RelayPlan = { relays: 0, at: 0 };
-
 /** The relay plan of a room's object's current room, and its promotion when the plan says so. */
 export class RoomPromotion {
   /** How the current room is relayed by the rule (`relaysFor`): a threshold makes it promote itself. */
-  plan: RelayPlan = SINGLE;
+  plan: RelayPlan = SINGLE_ROOM;
   /** A promotion asked for by a seat and not run yet. */
   private promotion: ReturnType<typeof setTimeout> | null = null;
 
@@ -52,7 +48,7 @@ export class RoomPromotion {
   newRoom(meta: RoomRequestMeta, def: GameDefinition, env: unknown, promoteTo: number, stored: number): number {
     const plan = relaysFor(meta.kind, def, env as RelaysEnv | undefined, meta.options);
     this.plan = plan;
-    return promoteTo || stored || (relayedFromStart(plan) ? plan.relays : 0);
+    return relaysAtMaking(plan, promoteTo, stored);
   }
 
   /**
@@ -91,7 +87,7 @@ export class RoomPromotion {
     } catch (e) {
       // A game that cannot be relayed (its sync names no world): the single room goes on as it
       // was, and is not promoted again.
-      this.plan = SINGLE;
+      this.plan = SINGLE_ROOM;
       console.error(`[room ${old.kind}:${old.roomId}] not promoted: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }

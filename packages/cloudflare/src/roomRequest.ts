@@ -63,7 +63,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
 
 /**
  * Header of a room object's answer to a join that reached a relayed room's own object (a room
- * promoted past its threshold, see relayLink.ts `promotionDue`): the room's relay count. The
+ * promoted past its threshold, see core placement `promotionDue`): the room's relay count. The
  * gateway re-sends the join to one of those relays; no client ever sees this answer.
  */
 export const ROOM_RELAYED_HEADER = "x-tikron-relayed";

@@ -25,8 +25,23 @@ export interface RoomSocketApi {
   message(ws: WebSocket, data: string | ArrayBuffer): void;
   /** The peer closed a socket: the room holds or frees the seat; the close is finished here. */
   closed(ws: WebSocket, code: number, reason: string): void;
-  /** A socket failed (`error`): the room hears of it as an abnormal close (1006). */
-  failed(ws: WebSocket): void;
+  /**
+   * A socket failed (`error`): the room hears of it as an abnormal close (1006), or, when the
+   * runtime refused a frame over its own limit (workerd: 32 MiB), as 1009, an oversized frame.
+   */
+  failed(ws: WebSocket, error?: unknown): void;
+}
+
+/**
+ * Whether a socket's error is the runtime refusing a frame over its own size limit (workerd's
+ * "WebSocket protocol error; protocolError.statusCode = 1009; … Message is too large"): an
+ * `ErrorEvent` (standard sockets) or the error itself (`webSocketError`). workerd still logs the
+ * error itself (its read loop rethrows it after the event); the room counts it.
+ */
+export function isOversizedFrame(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const text = `${(error as { message?: unknown }).message ?? ""} ${(error as { error?: { message?: unknown } }).error?.message ?? ""}`;
+  return /statusCode = 1009|Message is too large/.test(text);
 }
 
 /** Sees every backlog reading of a socket (DEV_MODE stats: what the runtime reported). */
@@ -61,9 +76,9 @@ abstract class SocketTable {
     }
   }
 
-  failed(ws: WebSocket): void {
+  failed(ws: WebSocket, error?: unknown): void {
     const id = this.untrack(ws);
-    if (id !== undefined) this.room.closed(id, 1006, "socket error");
+    if (id !== undefined) this.room.closed(id, isOversizedFrame(error) ? 1009 : 1006, "socket error");
   }
 
   protected connection(ws: WebSocket): SocketConnection {
@@ -108,7 +123,7 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
     const { busy } = this;
     server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string), "socket"));
     server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason), "socket"));
-    server.addEventListener("error", busy.wrap(() => this.failed(server), "socket"));
+    server.addEventListener("error", busy.wrap((e: Event) => this.failed(server, e), "socket"));
   }
 
   seated(): void {}

@@ -88,14 +88,14 @@ describe("gateway routing: the decision travels with the request", () => {
 });
 
 describe("gateway routing: join tickets outside DEV_MODE", () => {
-  it("closes a join without a ticket, or with an expired, tampered or wrong-room one, with unauthorized; plain requests get 401 and 403", async () => {
+  it("closes a join without a ticket, or with an expired, tampered or wrong-room one, with unauthorized; plain requests get 401", async () => {
     const e = env();
     expect(await call("/rooms/agar/r1", e)).toMatchObject({ close: CloseCode.unauthorized, reason: "a room ticket is required (?ticket=)" });
     expect((await call("/rooms/agar/r1?ticket=", e)).close).toBe(CloseCode.unauthorized);
     expect((await call("/rooms/agar/r1", e, {})).status).toBe(401);
     const expired = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "a", ttlSeconds: 1, nowMs: Date.now() - 5_000 });
     expect(await call(`/rooms/agar/r1?ticket=${expired}`, e)).toMatchObject({ close: CloseCode.unauthorized, reason: expect.stringMatching(/expired/) });
-    expect(await call(`/rooms/agar/r1?ticket=${expired}`, e, {})).toMatchObject({ status: 403, body: expect.stringMatching(/expired/) });
+    expect(await call(`/rooms/agar/r1?ticket=${expired}`, e, {})).toMatchObject({ status: 401, body: expect.stringMatching(/expired/) });
     const good = await ticketFor();
     const tampered = good.slice(0, 5) + (good[5] === "A" ? "B" : "A") + good.slice(6);
     expect((await call(`/rooms/agar/r1?ticket=${tampered}`, e)).close).toBe(CloseCode.unauthorized);

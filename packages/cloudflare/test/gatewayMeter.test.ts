@@ -1,10 +1,11 @@
 /**
  * The gateway's meter (gatewayMeter.ts): each request's own time, without its waits on objects;
  * the calls into objects counted by binding (a stats probe's apart); the figures answered at
- * `GET /gateway/stats` in DEV_MODE only.
+ * `GET /gateway/stats` in DEV_MODE only; a request's body read bounded, its arrival not the gateway's.
  */
 import { describe, expect, it } from "vitest";
-import { gatewayHold, meteredGateway, type GatewayStats } from "../src/gatewayMeter";
+import { readBoundedBody } from "@tikron/core/match";
+import { gatewayBody, gatewayHold, meteredGateway, type GatewayStats } from "../src/gatewayMeter";
 
 const BASE = "https://rooms.example.com";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,6 +62,42 @@ describe("the gateway's meter", () => {
     expect(spent).toBeLessThan(250);
     expect(after.requests - before.requests).toBe(1);
     expect((after.objectCalls.ROOMS ?? 0) - (before.objectCalls.ROOMS ?? 0)).toBe(2);
+  });
+
+  it("reads a body bounded through its waits, which are not the gateway's, and cancels it past the limit", async () => {
+    const env: Env = { DEV_MODE: "true", ROOMS: namespace(1) };
+    const enc = new TextEncoder();
+    /** A body of `chunks` that arrive `gapMs` apart; `cancelled` says whether its reader gave up. */
+    const slowBody = (chunks: string[], gapMs: number) => {
+      const state = { cancelled: false };
+      let i = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        async pull(c) {
+          await sleep(gapMs);
+          if (i < chunks.length) c.enqueue(enc.encode(chunks[i++]));
+          else c.close();
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      });
+      return { stream, state };
+    };
+    const before = await stats(env);
+    const ok = slowBody(['{"a":', "1}"], 150);
+    let read: Awaited<ReturnType<typeof readBoundedBody>> | undefined;
+    await meteredGateway(new Request(`${BASE}/match/agar`), env, async () => {
+      read = await readBoundedBody({ contentLength: null, body: gatewayBody(ok.stream) }, 100);
+      return new Response("ok");
+    });
+    expect(read).toEqual({ ok: true, text: '{"a":1}' });
+    const after = await stats(env);
+    // Three gaps of 150 ms went by while the body arrived: none of them is the gateway's.
+    expect(after.busy.entries!.request! - (before.busy.entries?.request ?? 0)).toBeLessThan(200);
+    const big = slowBody(["x".repeat(200), "y".repeat(200)], 1);
+    expect((await readBoundedBody({ contentLength: null, body: gatewayBody(big.stream) }, 50)).ok).toBe(false);
+    expect(big.state.cancelled).toBe(true);
+    expect(gatewayBody(null)).toBeNull();
   });
 
   it("files a stats probe's time and calls apart", async () => {

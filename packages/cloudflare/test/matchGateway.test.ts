@@ -51,14 +51,16 @@ async function call(path: string, e: ReturnType<typeof env>, init: RequestInit =
 const matchTicket = (playerId = "alice", roomId = ANY_ROOM) => mintRoomTicket({ secret: SECRET, kind: "agar", roomId, playerId, ttlSeconds: 60 });
 
 describe("gateway: /match outside DEV_MODE", () => {
-  it("answers 401 without a ticket and 403 for a ticket of one room, never reaching the matchmaker", async () => {
+  it("answers 401 unauthorized without a ticket and for a ticket of one room or a forged one (as a join would), never reaching the matchmaker", async () => {
     const e = env();
     expect(await call("/match/agar", e, { body: "{}" })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
     const roomTicket = await matchTicket("alice", "r1");
-    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: `Bearer ${roomTicket}` } })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: `Bearer ${roomTicket}` } })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
     // Not shaped like a ticket, and this gateway takes no sign-in tokens: no credential it accepts.
     expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer nonsense" } })).toMatchObject({ status: 401 });
-    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer non.sense" } })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: "Bearer non.sense" } })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
+    const expired = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: ANY_ROOM, playerId: "alice", ttlSeconds: 1, nowMs: Date.now() - 60_000 });
+    expect(await call("/match/agar", e, { body: "{}", headers: { authorization: `Bearer ${expired}` } })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
     expect(e.calls).toEqual([]);
   });
 
@@ -75,7 +77,7 @@ describe("gateway: /match outside DEV_MODE", () => {
     // A ticket for the room itself also lets its player join that room by id.
     const own = await matchTicket("bob", "r7");
     expect((await call("/match/agar/r7", e, { body: "{}", headers: { authorization: `Bearer ${own}` } })).status).toBe(200);
-    expect((await call("/match/agar/r8", e, { body: "{}", headers: { authorization: `Bearer ${own}` } })).status).toBe(403);
+    expect((await call("/match/agar/r8", e, { body: "{}", headers: { authorization: `Bearer ${own}` } })).status).toBe(401);
   });
 
   it("refuses DEV_MODE overrides, bad bodies and unknown kinds with codes; only GET lists rooms", async () => {
@@ -84,7 +86,7 @@ describe("gateway: /match outside DEV_MODE", () => {
     expect(await call("/match/agar?cap=4", e, { body: "{}", headers: auth })).toMatchObject({ status: 403, body: { code: "forbidden" } });
     expect(await call("/match/agar", e, { body: "{not json", headers: auth })).toMatchObject({ status: 400, body: { code: "bad_request" } });
     expect(await call("/match/agar", e, { body: JSON.stringify({ mode: "x" }), headers: auth })).toMatchObject({ status: 400 });
-    expect(await call("/match/agar", e, { body: "x".repeat(5000), headers: auth })).toMatchObject({ status: 400 });
+    expect(await call("/match/agar", e, { body: "x".repeat(5000), headers: auth })).toMatchObject({ status: 413, body: { code: "too_large" } });
     expect(await call("/match/chess", e, { body: "{}", headers: auth })).toMatchObject({ status: 404, body: { code: "unknown_kind" } });
     expect((await call("/match/agar/rooms", e)).status).toBe(405);
     expect((await call("/match/agar/rooms", e, { method: "GET" })).status).toBe(200);

@@ -4,16 +4,13 @@
  * if it wants to hear of a room's life, {@link RoomHooks}; it makes rooms with `createRoom` and
  * talks to one only through {@link HostedRoom}. Everything else in the core is the room's own.
  */
-import type { RoomStatus } from "./match/roomStatus";
-import type { SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
-import type { ListingInit, SavedListing } from "./room/roomListing";
+import type { ListingInit, RoomStatus, SavedListing } from "./match/roomStatus";
+import type { PendingReservation, SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
 import type { BusyMeter } from "./busyMeter";
 import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
-import type { AdmissionRefusal } from "./room/admission";
-import type { PendingReservation } from "./room/seatReservations";
 import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
@@ -231,6 +228,20 @@ export interface RoomInit {
   store?: unknown;
 }
 
+/** Why a socket or a join was refused by the room's per-identity admission ({@link HostedRoom.admitSocket}). */
+export interface AdmissionRefusal {
+  /** HTTP status a host answers before the upgrade: 503 (room backlog; a relay whose link is down), 429 (this caller), 403 (banned). */
+  status: 403 | 429 | 503;
+  /** The `tk:stats` counter under `refused.*`. */
+  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown" | "banned" | "relinking";
+  /** The close an upgrade gets instead: `join_throttled` (retry after the wait), or `banned`. */
+  closeCode: number;
+  /** A short human-readable reason for the response body. */
+  reason: string;
+  /** How long the caller should wait (the host sends it as `Retry-After`, in seconds). */
+  retryAfterMs: number;
+}
+
 /**
  * The room as its host sees it: every call a host makes. A socket's life is
  * {@link admitSocket} (before the upgrade) → {@link open} (or {@link adopt} after a restart) →
@@ -288,7 +299,11 @@ export interface HostedRoom {
   adopt(conn: Connection, ticket: SeatTicket): number;
   /** One message arrived on a socket. Never throws; bad input is answered and counted. */
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void;
-  /** A socket closed (by the peer or the network). */
+  /**
+   * A socket closed (by the peer or the network). A host whose runtime refused a frame over its
+   * own size limit reports code 1009: the room treats it as an oversized frame (counted as
+   * `errors.frame_too_large`, the seat freed, the identity cooling down).
+   */
   closed(connId: number, code: number, reason?: string): void;
   /** The `tk:stats` snapshot. */
   snapshot(): RoomStatsSnapshot;

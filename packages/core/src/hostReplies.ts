@@ -5,8 +5,7 @@
  * URL's business (the protocol's `routeRoomUrl`) and the host's own policy (DEV_MODE, tickets).
  */
 import { parseBotCount } from "@tikron/protocol";
-import type { HostedRoom } from "./host";
-import type { AdmissionRefusal } from "./room/admission";
+import type { AdmissionRefusal, HostedRoom } from "./host";
 
 /** An HTTP answer, runtime-neutral. */
 export interface HostReply {

@@ -5,12 +5,13 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
-export { admissionAddress, type AdmissionRefusal } from "./room/admission";
+export type { AdmissionRefusal, Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
+export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
 export { createRoom, type RoomRequest } from "./roomFactory";
-export { RoomListing, MAX_METADATA_KEYS, type ListingInit, type SavedListing } from "./room/roomListing";
-export type { ReservationCounts, PendingReservation } from "./room/seatReservations";
+export { RoomListing, MAX_METADATA_KEYS } from "./room/roomListing";
+export type { ListingInit, SavedListing } from "./match/roomStatus";
+export type { PendingReservation } from "./match/roomPort";
 export { ADMISSION_CLOSE_HEADER, admissionReply, botsReply, statsReply, textReply, type HostReply } from "./hostReplies";
 export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
@@ -25,9 +26,12 @@ export type { StateEncoder, JsonStateSource } from "./stateEncoder";
 export { TickScheduler } from "./tickScheduler";
 export { InputQueue, type QueuedInput } from "./inputQueue";
 export { TokenBucket } from "./tokenBucket";
+export { HostRefusals, credentialRefusalCause, spendsBudget, REFUSAL_UPGRADE_BURST, REFUSAL_UPGRADE_PER_SEC, type RefusalReport } from "./hostRefusals";
 export { DurationStats, DURATION_BUCKETS_MS, type DurationSummary } from "./durationStats";
 export { BusyMeter, BUSY_WINDOW_MS, type BusyReading } from "./busyMeter";
-export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts } from "./roomStats";
+export { TIMING_NOTE, type RoomStatsSnapshot, type DeferredCounts, type ReservationCounts } from "./roomStats";
 export { RoomMetrics, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, METRIC_POINTS_KEPT, type RoomMetricsOptions } from "./roomMetrics";
 export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefinition";
 export { MAX_BOTS } from "./room/bots";
+export { parseRoomRelays, promotionDue, relayedFromStart, relaysAtMaking, relaysFor, SINGLE_ROOM, type RelayPlan, type RelaysEnv } from "./placement/relayPlan";
+export { relayIndexFor } from "./placement/relayIndex";

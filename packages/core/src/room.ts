@@ -7,9 +7,9 @@ import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import { InputQueue } from "./inputQueue";
-import { Admission, type AdmissionRefusal } from "./room/admission";
+import { Admission } from "./room/admission";
 import { AdminActions } from "./room/adminActions";
 import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
@@ -24,16 +24,16 @@ import { GameOutput } from "./room/gameOutput";
 import type { Inbound, InboundInput } from "./room/inbound";
 import { InputIntake } from "./room/inputIntake";
 import { sendCadence, sendStats } from "./room/replies";
-import { RoomSockets, type RoomParts } from "./room/roomSockets";
+import { MESSAGE_TOO_BIG, RoomSockets, type RoomParts } from "./room/roomSockets";
 import { SeatRegistry } from "./room/seatRegistry";
 import { Seating } from "./room/seating";
 import { SessionTracker } from "./room/sessionTracker";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 import { RoomStats, buildStatsSnapshot, type RoomStatsSnapshot } from "./roomStats";
 import type { RoomStatus } from "./match/roomStatus";
-import type { SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
+import type { PendingReservation, SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
 import { RoomListing } from "./room/roomListing";
-import { SeatReservations, type PendingReservation } from "./room/seatReservations";
+import { SeatReservations } from "./room/seatReservations";
 import { TickScheduler } from "./tickScheduler";
 import { perfNow } from "./durationStats";
 import { SlicedFlush } from "./room/slicedFlush";
@@ -48,9 +48,9 @@ const STATUS_REFRESH_MS = 60_000;
  * wire protocol over `Connection`s handed in by a host ({@link HostedRoom} is all a host calls)
  * and knows nothing of the runtime.
  *
- * A message arrives at the sockets
- * (room/roomSockets.ts: guards, then decoded at the edge, room/inbound.ts) and comes back here
- * to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
+ * A message (`message`) goes through the sockets' guards
+ * (room/roomSockets.ts `arrive`: counted, size, budget, dialect, decoded at the edge,
+ * room/inbound.ts) and on to `handle`, the one dispatch: a hello to seating (room/seating.ts), inputs to the
  * intake (room/inputIntake.ts), game messages to their router, probes answered in the socket's
  * dialect (room/replies.ts). A tick is `runTick`; its flush goes through the game's
  * flusher (room/flushers.ts: binary FRAMEs or JSON states), which also sends what the game
@@ -149,7 +149,6 @@ export class Room implements HostedRoom {
       writer,
       sessions,
       admission,
-      handler: this,
       recentErrors,
       seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
     });
@@ -300,11 +299,23 @@ export class Room implements HostedRoom {
   }
 
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
-    this.sockets.message(connId, data);
+    const link = this.sockets.get(connId);
+    if (!link || link.closed) return;
+    const now = this.clock.now();
+    const m = this.sockets.arrive(link, data, now);
+    if (m === null) return;
+    try {
+      this.handle(link, m, now);
+    } catch (e) {
+      this.sockets.dispatchFailed(link, e);
+    } finally {
+      this.sockets.release();
+    }
   }
 
   closed(connId: number, code: number, _reason = ""): void {
-    this.sockets.closed(connId, code);
+    if (code === MESSAGE_TOO_BIG) this.sockets.oversized(connId);
+    else this.sockets.closed(connId, code);
   }
 
   /**
@@ -545,11 +556,8 @@ export class Room implements HostedRoom {
 
   // ---- the one dispatch of a decoded message ----------------------------------------------
 
-  /**
-   * Where every decoded message goes (called by the sockets, room/roomSockets.ts).
-   * @internal
-   */
-  handle(link: ClientLink, m: Inbound, now: number): void {
+  /** Where every decoded message goes: what {@link message} got through the sockets' guards. */
+  private handle(link: ClientLink, m: Inbound, now: number): void {
     switch (m.kind) {
       case "hello":
         return this.seating.hello(link, m, now);

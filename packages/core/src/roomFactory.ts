@@ -8,7 +8,7 @@ import type { GameDefinition, GameParams } from "./gameDefinition";
 import type { RoomHooks } from "./host";
 import { Room } from "./room";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
-import type { ListingInit } from "./room/roomListing";
+import type { ListingInit } from "./match/roomStatus";
 
 /** What a host knows when the first socket of a room arrives. */
 export interface RoomRequest {

@@ -1,5 +1,4 @@
 import type { RoomMetadata } from "@tikron/protocol";
-import type { ReservationCounts } from "./room/seatReservations";
 import type { BusyReading } from "./busyMeter";
 import { DurationStats, type DurationSummary } from "./durationStats";
 
@@ -165,6 +164,22 @@ export interface DeferredCounts {
   failed: number;
   /** Work refused because `MAX_PENDING_DEFERRED` (64) were pending. */
   refused: number;
+}
+
+/** What happened to reservations, for `tk:stats` (`reservations.*`). */
+export interface ReservationCounts {
+  /** Seats reserved. */
+  made: number;
+  /** Reservations a join used. */
+  used: number;
+  /** Reservations given up unused after their lifetime. */
+  expired: number;
+  /** Reserve requests refused (room full, locked, private). */
+  refused: number;
+  /** Joins that presented a reservation the room did not hold (unknown, used, expired, other identity). */
+  invalid: number;
+  /** Reservations the matchmaker gave back unused (a party member left before joining). */
+  released: number;
 }
 
 /** The sum of a counter map (`errors`, `closes`, …): every kind counted once. */

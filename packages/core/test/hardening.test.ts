@@ -61,6 +61,23 @@ describe("one size check for every frame", () => {
     expect(errors.bad_frame).toBeUndefined();
     expect(room.seatCount).toBe(0); // abuse kicks free the seat
   });
+
+  it("takes a close 1009 (the runtime refused a frame over its own limit) as an oversized frame: counted, seat freed, identity cooling down", () => {
+    const { room, open } = setup();
+    const s = open("mallory");
+    room.message(s.id, hello());
+    expect(room.seatCount).toBe(1);
+    room.closed(s.id, 1009, "Message is too large");
+    expect(room.snapshot().errors.frame_too_large).toBe(1);
+    expect(room.seatCount).toBe(0);
+    expect(room.admitSocket("mallory", undefined)).toMatchObject({ counter: "cooldown" });
+    // An ordinary drop holds the seat and counts nothing.
+    const other = open("alice");
+    room.message(other.id, hello());
+    room.closed(other.id, 1006);
+    expect(room.seatCount).toBe(1);
+    expect(room.snapshot().errors.frame_too_large).toBe(1);
+  });
 });
 
 describe("sockets before hello", () => {

@@ -7,8 +7,9 @@
 import type { IncomingMessage } from "node:http";
 import { RoomMetrics, type Room } from "@tikron/core";
 import { runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
-import type { AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
+import type { AdminRefusals, AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
 import type { HttpAnswer } from "./nodeMatchmaking";
+import { nodeBody } from "./nodeBody";
 
 /** Audit entries kept in memory. */
 export const NODE_AUDIT_ENTRIES = 500;
@@ -23,6 +24,8 @@ export interface NodeAdminDeps {
   room(kind: string, roomId: string): Room | undefined;
   /** Whether the server hosts a kind. */
   hasKind(kind: string): boolean;
+  /** The joins the host refused before any room. */
+  refusals(): AdminRefusals;
 }
 
 /** The Node host's admin API and its rooms' metrics (see the module comment). */
@@ -48,6 +51,7 @@ export class NodeAdmin {
         return true;
       },
       audit: async (limit) => this.#audit.slice(-Math.max(1, Math.min(NODE_AUDIT_ENTRIES, limit))).reverse(),
+      refusals: () => deps.refusals(),
     };
   }
 
@@ -68,14 +72,14 @@ export class NodeAdmin {
   }
 
   /** Serves one request under `/admin/api`; null for any other path. */
-  async serve(req: IncomingMessage, url: URL, readBody: () => Promise<string>): Promise<HttpAnswer | null> {
+  async serve(req: IncomingMessage, url: URL): Promise<HttpAnswer | null> {
     const headers = {
       get: (name: string) => {
         const v = req.headers[name.toLowerCase()];
         return typeof v === "string" ? v : null;
       },
     };
-    const out = await serveAdmin({ url, method: req.method ?? "GET", headers, text: readBody }, this.#d.auth, this.#host);
+    const out = await serveAdmin({ url, method: req.method ?? "GET", headers, body: nodeBody(req) }, this.#d.auth, this.#host);
     // The body is JSON text already; its content-type header goes with it.
     return out && { status: out.status, body: out.body, headers: out.headers };
   }

@@ -18,7 +18,7 @@ export interface NodeIdentityOptions {
 }
 
 /** A Node request's headers as `identify` reads them. */
-function headersOf(req: IncomingMessage): HeadersLike {
+export function headersOf(req: IncomingMessage): HeadersLike {
   return {
     get: (name) => {
       const v = req.headers[name.toLowerCase()];

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { admissionAddress, resolveRoomOptions, systemClock, type GameDefinition, type ListingInit, type Room } from "@tikron/core";
 import {
   Matchmaker,
+  RateLimitMemory,
   callerOfVerdict,
   matchRefusal,
   newRoomIdFor,
@@ -14,9 +15,11 @@ import {
   type SeatAnswer,
   type SeatRequest,
 } from "@tikron/core/match";
-import { ANY_ROOM, DEV_MODE_SECRET, TICKET_REFUSAL_TEXT, mintRoomTicket, verifyRoomTicket } from "@tikron/core/ticket";
+import { ANY_ROOM, DEV_MODE_SECRET, mintRoomTicket } from "@tikron/core/ticket";
+import { identifyReservedJoin, type CallerVerdict, type ReservedJoinVerdict } from "@tikron/core/auth";
 import { matchError, routeMatchPath } from "@tikron/protocol";
-import type { NodeIdentity } from "./nodeIdentity";
+import { headersOf, type NodeIdentity } from "./nodeIdentity";
+import { nodeBody } from "./nodeBody";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 const SEAT_TICKET_TTL_SECONDS = 3600;
@@ -53,6 +56,8 @@ export interface NodeMatchmakingDeps {
  */
 export class NodeMatchmaking {
   private readonly matchmakers = new Map<string, Matchmaker>();
+  /** Callers a matchmaker told to wait, answered here until then (before their body is read). */
+  private readonly limits = new RateLimitMemory();
 
   constructor(private readonly d: NodeMatchmakingDeps) {}
 
@@ -67,20 +72,18 @@ export class NodeMatchmaking {
   }
 
   /**
-   * Checks a join's `?reservation=`: its identity and reservation id, or why it is refused (the
-   * room still decides whether it holds the seat).
+   * Checks a join's `?reservation=` (core `identifyReservedJoin`): its identity and reservation
+   * id, or why it is refused (the room still decides whether it holds the seat). `other` is the
+   * host's rule for any other credential the join carries, which must name the same player.
    */
-  async verifyReservation(token: string, kind: string, roomId: string): Promise<{ identity: string; reservation: string } | string> {
+  async verifyReservation(req: IncomingMessage, token: string, kind: string, roomId: string, other: () => Promise<CallerVerdict>): Promise<ReservedJoinVerdict> {
     const secret = this.secret;
-    if (!secret) return "joins with a reservation are not configured on this host";
-    const verdict = await verifyRoomTicket(token, { secret, kind, roomId });
-    if (!verdict.ok) return `seat reservation refused: ${TICKET_REFUSAL_TEXT[verdict.reason]}`;
-    if (verdict.claims.seat === undefined) return "seat reservation refused: a room ticket is not a reservation";
-    return { identity: verdict.claims.playerId, reservation: verdict.claims.seat };
+    if (!secret) return { ok: false, reason: "unconfigured", status: 503, message: "joins with a reservation are not configured on this host" };
+    return identifyReservedJoin({ url: req.url ?? "/", headers: headersOf(req) }, token, { secret, kind, roomId }, other);
   }
 
   /** Serves one `/match/…` request; null when the path is not a match path. */
-  async serve(req: IncomingMessage, url: URL, readBody: () => Promise<string>): Promise<HttpAnswer | null> {
+  async serve(req: IncomingMessage, url: URL): Promise<HttpAnswer | null> {
     const route = routeMatchPath(url.pathname, req.method ?? "GET");
     if (route === null) return null;
     if ("method" in route) return { status: 405, body: matchError("bad_request", `use ${route.method}`), headers: { allow: route.method } };
@@ -95,7 +98,8 @@ export class NodeMatchmaking {
         wsOrigin: `ws://${req.headers.host ?? "localhost"}`,
         caller: async (roomId) =>
           callerOfVerdict(await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true), admissionAddress(req.socket.remoteAddress), "host"),
-        body: readBody,
+        body: nodeBody(req),
+        limits: this.limits,
       },
       inProcess(mm),
     );

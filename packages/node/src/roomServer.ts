@@ -1,18 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, credentialRefusalCause, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, MAX_ADMIN_BODY_CHARS, MAX_MATCH_BODY_CHARS, isAdminPath, isRouteRefusal, refusalCloseCode, refusalCloseReason, routeRoomUrl, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, isAdminPath, isRouteRefusal, refusalCloseCode, routeRoomUrl, type RefusalCause, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
-import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
-import { NodeIdentity } from "./nodeIdentity";
+import { SIGN_IN_RETRY_MS, readCredential } from "@tikron/core/auth";
+import { NodeIdentity, headersOf } from "./nodeIdentity";
+import { closeAtOnce, refuseUpgrade } from "./upgradeRefusal";
 import { NodeAdmin } from "./nodeAdmin";
 import { adminAuthFromEnv } from "@tikron/core/admin";
 import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
 import { nodeClock } from "./nodeClock";
+import { hasUnreadBody } from "./nodeBody";
 
 /** Options of {@link serveRooms}. */
 export interface ServeRoomsOptions {
@@ -52,7 +54,8 @@ export interface ServeRoomsOptions {
    * Largest WebSocket message ws accepts before it closes the socket itself (1009). Well above
    * the protocol's 4096-byte frame limit, so the room sees an oversized frame, refuses it and
    * counts it (4007) as under workerd; bounded so one peer cannot make the process buffer
-   * megabytes. Default 1 MiB.
+   * megabytes. A frame over it is counted by the room too (`errors.frame_too_large`, the seat
+   * freed), as workerd's own limit (32 MiB) is on Cloudflare. Default 1 MiB.
    */
   maxPayloadBytes?: number;
   /**
@@ -91,29 +94,19 @@ interface HostedRoom {
   busy: BusyMeter;
 }
 
+/** Headers of an answer: a request whose body was left unread is answered with the connection closed after it (nodeBody.ts). */
+function closing(res: ServerResponse, headers: Record<string, string>): Record<string, string> {
+  return hasUnreadBody(res.req) ? { ...headers, connection: "close" } : headers;
+}
+
 function send(res: ServerResponse, r: HostReply): void {
-  res.writeHead(r.status, r.headers).end(r.body);
+  res.writeHead(r.status, closing(res, r.headers)).end(r.body);
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (body === undefined) return void res.writeHead(status, headers).end();
+  if (body === undefined) return void res.writeHead(status, closing(res, headers)).end();
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json", ...headers }).end(text);
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => {
-      text += chunk;
-      // Past the limit the rest is not worth reading; the length check refuses it.
-      if (text.length > limit) req.destroy();
-    });
-    req.on("end", () => resolve(text));
-    req.on("close", () => resolve(text));
-    req.on("error", reject);
-  });
+  res.writeHead(status, closing(res, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json", ...headers })).end(text);
 }
 
 /**
@@ -160,8 +153,11 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // Overrides take effect only for the join that creates the room, as on Cloudflare.
     return hosted.get(`${route.kind}:${route.roomId}`) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
   };
+  /** The joins this host refused before any room, by cause (the admin API's `refusals`). */
+  const refusals = new HostRefusals();
   // Throws for a token too short: a host refuses to start rather than serve a guessable admin API.
   const admin = new NodeAdmin({
+    refusals: () => refusals.snapshot(),
     auth: adminAuthFromEnv({ ADMIN_TOKEN: options.adminToken }),
     rooms: () => [...hosted.values()].map((h) => h.room),
     room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
@@ -186,14 +182,14 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const url = new URL(req.url ?? "/", "http://host");
     if (url.pathname === "/health") return reply(res, 200, { ok: true, devMode, kinds: Object.keys(games) });
     if (isAdminPath(url.pathname)) {
-      admin.serve(req, url, () => readBody(req, MAX_ADMIN_BODY_CHARS)).then(
+      admin.serve(req, url).then(
         (a) => (a ? reply(res, a.status, a.body, a.headers) : reply(res, 404, "not found")),
         (e: unknown) => reply(res, 500, e instanceof Error ? e.message : "error"),
       );
       return;
     }
     if (url.pathname.startsWith("/match/")) {
-      matchmaking.serve(req, url, () => readBody(req, MAX_MATCH_BODY_CHARS)).then(
+      matchmaking.serve(req, url).then(
         (a: HttpAnswer | null) => (a ? reply(res, a.status, a.body, a.headers) : reply(res, 404, "not found")),
         (e: unknown) => reply(res, 500, e instanceof Error ? e.message : "error"),
       );
@@ -219,39 +215,47 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // A refused join is accepted and closed at once with the refusal's code and reason (and its
     // wait): every client can read a close, while a browser cannot read a failed upgrade's status.
-    // The socket is never handed to a room.
-    const refuse = (code: number, reason: string, retryAfterMs = 0): void =>
-      wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, refusalCloseReason(reason, retryAfterMs)));
-    if (closing) return refuse(CloseCode.going_away, "server is shutting down");
+    // The socket is never handed to a room. The host's own refusals are counted by cause, and
+    // past an address's budget answered plain (upgradeRefusal.ts).
+    const u = { req, socket, head };
+    const refuse = (cause: RefusalCause, status: number, code: number, reason: string, retryAfterMs = 0): void => refuseUpgrade(wss, refusals, u, cause, status, code, reason, retryAfterMs);
+    if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
     const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
-    if (!route) return refuse(CloseCode.not_found, "not found");
-    if (isRouteRefusal(route)) return refuse(refusalCloseCode(route.status), route.reason);
-    if (route.stats || route.bots || route.abort) return refuse(CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
+    if (!route) return refuse("not_found", 404, CloseCode.not_found, "not found");
+    if (isRouteRefusal(route)) return refuse(route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, refusalCloseCode(route.status), route.reason);
+    if (route.stats || route.bots || route.abort) return refuse("bad_request", 400, CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
     const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
-      if (closing) return refuse(CloseCode.going_away, "server is shutting down");
+      if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
       const refusal = h.room.admitSocket(seat?.identity, address);
-      if (refusal) return refuse(refusal.closeCode, refusal.reason, refusal.retryAfterMs);
+      // The room's own refusal, counted by the room: answered as it asked.
+      if (refusal) return closeAtOnce(wss, u, refusal.closeCode, refusal.reason, refusal.retryAfterMs);
       wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
     };
+    const refuseCredential = (v: { reason: Parameters<typeof credentialRefusalCause>[0]; status: number; message: string }, cause = credentialRefusalCause(v.reason)): void => {
+      if (v.reason === "jwks_unavailable") return refuse("unavailable", 503, CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
+      if (v.status === 503) return refuse("unavailable", 503, CloseCode.unavailable, v.message);
+      return refuse(cause, 401, CloseCode.unauthorized, v.message);
+    };
+    // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
+    const caller = () => identity.caller(req, route.kind, route.roomId, false);
     const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
     if (token === null) {
-      // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
-      identity.caller(req, route.kind, route.roomId, false).then(
+      caller().then(
         (v) => {
           if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined });
-          if (v.reason === "jwks_unavailable") return refuse(CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
-          return refuse(v.reason === "unconfigured" ? CloseCode.unavailable : CloseCode.unauthorized, v.message);
+          return refuseCredential(v, readCredential({ url: req.url ?? "/", headers: headersOf(req) }) === "ambiguous" ? "two_identities" : undefined);
         },
-        () => refuse(CloseCode.unavailable, "could not check the sign-in"),
+        () => refuse("unavailable", 503, CloseCode.unavailable, "could not check the sign-in"),
       );
       return;
     }
-    // A seat reservation from the matchmaker: its signature and room checked before the upgrade.
-    matchmaking.verifyReservation(token, route.kind, route.roomId).then(
-      (v) => (typeof v === "string" ? refuse(CloseCode.unauthorized, v) : upgrade(v)),
-      () => refuse(CloseCode.unavailable, "could not check the reservation"),
+    // A seat reservation from the matchmaker: its signature and room checked before the upgrade,
+    // and any other credential sent with it must name the same player.
+    matchmaking.verifyReservation(req, token, route.kind, route.roomId, caller).then(
+      (v) => (v.ok ? upgrade(v) : refuseCredential(v)),
+      () => refuse("unavailable", 503, CloseCode.unavailable, "could not check the reservation"),
     );
   });
 
@@ -268,11 +272,16 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         h.busy.exit();
       }
     });
-    // A socket error is followed by a close event; the room hears about it there, once.
-    ws.on("error", () => {});
+    // A socket error is followed by a close event; the room hears about it there, once. A frame
+    // over `maxPayloadBytes` is refused by ws itself (it closes 1009, then reports 1006): the
+    // room hears 1009, an oversized frame.
+    let oversized = false;
+    ws.on("error", (e: Error & { code?: string }) => {
+      if (e.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") oversized = true;
+    });
     ws.on("close", (code: number, reason: Buffer) => {
       h.sockets.delete(ws);
-      h.busy.run(() => h.room.closed(connId, code, reason.toString()), "socket");
+      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()), "socket");
     });
   };
 

@@ -42,11 +42,11 @@ async function player(roomId: string, name: string, withTicket = true) {
 }
 
 describe("the Node host's admin API", () => {
-  it("refuses every path without the admin token (401) or with another (403)", async () => {
-    const paths: Array<[string, string]> = [["GET", "/rooms"], ["GET", "/audit"], ["GET", "/rooms/agar/x"], ["GET", "/rooms/agar/x/metrics"], ...ADMIN_ACTIONS.map((op): [string, string] => ["POST", `/rooms/agar/x/${op}`]), ["GET", "/nowhere"]];
+  it("refuses every path without the admin token (401) or with another alike (401)", async () => {
+    const paths: Array<[string, string]> = [["GET", "/rooms"], ["GET", "/audit"], ["GET", "/refusals"], ["GET", "/rooms/agar/x"], ["GET", "/rooms/agar/x/metrics"], ...ADMIN_ACTIONS.map((op): [string, string] => ["POST", `/rooms/agar/x/${op}`]), ["GET", "/nowhere"]];
     for (const [method, path] of paths) {
       expect((await api(path, { method, headers: {} })).status, `${method} ${path}`).toBe(401);
-      expect((await api(path, { method, headers: { authorization: "Bearer nope" } })).status, `${method} ${path}`).toBe(403);
+      expect((await api(path, { method, headers: { authorization: "Bearer nope" } })).status, `${method} ${path}`).toBe(401);
     }
     expect(server.rooms()).toEqual([]);
     expect((await api("/audit")).body).toEqual([]);

@@ -74,7 +74,8 @@ describe("the Node host's sign-in", () => {
     ws.terminate();
     expect((await fetch(`${server.httpUrl}/match/agar`, { method: "POST", body: "{}" })).status).toBe(401);
     const bad = await fetch(`${server.httpUrl}/match/agar`, { method: "POST", body: "{}", headers: { authorization: `Bearer ${await token({ iss: "https://x.example/" })}` } });
-    expect(bad.status).toBe(403);
+    expect(bad.status).toBe(401);
+    expect(((await bad.json()) as { code: string }).code).toBe("unauthorized");
     const ticket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: ANY_ROOM, playerId: "erin", ttlSeconds: 60 });
     expect((await fetch(`${server.httpUrl}/match/agar`, { method: "POST", body: "{}", headers: { authorization: `Bearer ${ticket}` } })).status).toBe(200);
   });

@@ -11,6 +11,7 @@
  * | `GET /admin/api/rooms/<kind>/<roomId>/metrics` | {@link MetricPoint}[] |
  * | `POST /admin/api/rooms/<kind>/<roomId>/<kick\|ban\|unban\|lock\|close\|notice>` | {@link AdminActionResult} |
  * | `GET /admin/api/audit?limit=N` | {@link AuditEntry}[] |
+ * | `GET /admin/api/refusals` | {@link AdminRefusals} |
  */
 import { ROOM_ID_PATTERN } from "./joinUrl";
 import type { RoomMetadata } from "./match";
@@ -44,6 +45,10 @@ export type AdminRoute =
       op: "audit";
     }
   | {
+      /** The joins this host refused before any room, by cause. */
+      op: "refusals";
+    }
+  | {
       /** One room's detail (`room`), or its recent metric points (`metrics`). */
       op: "room" | "metrics";
       /** Room kind. */
@@ -61,7 +66,7 @@ export type AdminRoute =
     };
 
 /** Why an admin request was refused. */
-export type AdminErrorCode = "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "unavailable";
+export type AdminErrorCode = "bad_request" | "too_large" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "unavailable";
 
 /** An admin refusal: its code and a reason for the operator (its HTTP status: {@link ADMIN_ERROR_STATUS}). */
 export interface AdminError {
@@ -74,6 +79,7 @@ export interface AdminError {
 /** The HTTP status of each {@link AdminErrorCode}. */
 export const ADMIN_ERROR_STATUS: Readonly<Record<AdminErrorCode, number>> = {
   bad_request: 400,
+  too_large: 413,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -116,6 +122,7 @@ export function routeAdminPath(pathname: string, method: string): AdminRoute | A
   const get = (route: AdminRoute): AdminRoute | AdminMethodHint => (method === "GET" ? route : { method: "GET" });
   if (parts.length === 1 && parts[0] === "rooms") return get({ op: "rooms" });
   if (parts.length === 1 && parts[0] === "audit") return get({ op: "audit" });
+  if (parts.length === 1 && parts[0] === "refusals") return get({ op: "refusals" });
   if (parts[0] === "rooms" && (parts.length === 3 || parts.length === 4)) {
     const [, kind, roomId, op] = parts as [string, string, string, string | undefined];
     if (!KIND_PATTERN.test(kind) || !ROOM_ID_PATTERN.test(roomId)) return adminError("not_found", "room kinds and ids are 1-64 characters of A-Z a-z 0-9 _ -");
@@ -132,7 +139,7 @@ export const MAX_ADMIN_REASON_CHARS = 200;
 /** Longest ban: 30 days (seconds). */
 export const MAX_BAN_SECONDS = 30 * 24 * 3600;
 
-/** Longest admin request body (characters). */
+/** Longest admin request body (characters; longer: `too_large`, 413). */
 export const MAX_ADMIN_BODY_CHARS = 4096;
 
 /** A player identity as rooms bind it: 1–128 printable ASCII characters without spaces. */
@@ -219,11 +226,11 @@ export function readAdminAction(op: AdminActionOp, body: unknown): AdminAction |
 }
 
 /**
- * Reads an action's request body as it arrived (text): over {@link MAX_ADMIN_BODY_CHARS}, not
- * JSON, or not what the action needs are `bad_request`; an empty body is `{}`.
+ * Reads an action's request body as it arrived (text): over {@link MAX_ADMIN_BODY_CHARS} is
+ * `too_large`; not JSON, or not what the action needs, `bad_request`; an empty body is `{}`.
  */
 export function parseAdminAction(op: AdminActionOp, text: string): AdminAction | AdminError {
-  if (text.length > MAX_ADMIN_BODY_CHARS) return adminError("bad_request", `the body is over ${MAX_ADMIN_BODY_CHARS} characters`);
+  if (text.length > MAX_ADMIN_BODY_CHARS) return adminError("too_large", `the body is over ${MAX_ADMIN_BODY_CHARS} characters`);
   let body: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -430,4 +437,36 @@ export interface AuditEntry {
   detail: string;
   /** `ok`, or the refusal's {@link AdminErrorCode}. */
   result: string;
+}
+
+/**
+ * Why a host refused a join before any room saw it (counted per cause): no credential; one that
+ * is `malformed`, `forged` (a signature that does not verify, a key the provider does not
+ * publish, an algorithm not accepted), `expired` (or not valid yet, or living too long), or a
+ * valid one for another room, kind, issuer or audience (`wrong_room`); credentials naming two
+ * players (`two_identities`); an unknown kind or path (`not_found`); a malformed room id or
+ * override (`bad_request`); a foreign origin or a DEV_MODE-only request (`forbidden`); joins not
+ * configured, or the sign-in provider unreachable (`unavailable`); and the host's own
+ * `join_throttled` answers to a caller the room refused moments ago (`throttled`).
+ */
+export const REFUSAL_CAUSES = ["no_credential", "malformed", "forged", "expired", "wrong_room", "two_identities", "not_found", "bad_request", "forbidden", "unavailable", "throttled"] as const;
+
+/** One of {@link REFUSAL_CAUSES}. */
+export type RefusalCause = (typeof REFUSAL_CAUSES)[number];
+
+/**
+ * The joins a host refused before any room (`GET /admin/api/refusals`): on Cloudflare the Worker
+ * isolate that answered (each isolate counts its own; the Analytics Engine points add them up),
+ * on the Node host the process.
+ */
+export interface AdminRefusals {
+  /** When counting started (Unix ms): the isolate's or process's start. */
+  since: number;
+  /** Refusals by cause, since {@link since}. */
+  byCause: Record<RefusalCause, number>;
+  /**
+   * Of those, refused upgrades answered with a plain HTTP status instead of an upgrade closed at
+   * once, because their address had used its budget of refusals read as a close.
+   */
+  plain: number;
 }

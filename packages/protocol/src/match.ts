@@ -88,6 +88,7 @@ export interface RoomListing {
 /** Why a match request was refused: the `code` of a refusal's JSON body. */
 export type MatchErrorCode =
   | "bad_request"
+  | "too_large"
   | "bad_filter"
   | "bad_options"
   | "unauthorized"
@@ -117,6 +118,7 @@ export interface MatchError {
 /** The HTTP status each refusal is answered with. */
 export const MATCH_ERROR_STATUS: Readonly<Record<MatchErrorCode, number>> = {
   bad_request: 400,
+  too_large: 413,
   bad_filter: 400,
   bad_options: 400,
   unauthorized: 401,
@@ -157,7 +159,10 @@ export function isMatchError(v: unknown): v is MatchError {
 
 /** Most filter keys one request may name. */
 export const MAX_FILTER_KEYS = 16;
-/** Most characters of JSON a request body may hold. */
+/**
+ * Most characters of JSON a request body may hold (UTF-16 units; a host refuses a longer body
+ * `too_large`, 413, reading at most three bytes of UTF-8 per character of it).
+ */
 export const MAX_MATCH_BODY_CHARS = 4096;
 /** Metadata keys: short identifiers. */
 export const METADATA_KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/;

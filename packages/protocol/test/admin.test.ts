@@ -78,12 +78,14 @@ describe("admin action bodies", () => {
       }),
     ));
 
-  it("are read from the text as it arrived: empty is {}, not JSON or too long is bad_request", () => {
+  it("are read from the text as it arrived: empty is {}, not JSON is bad_request, too long too_large", () => {
     expect(parseAdminAction("close", "")).toEqual({ op: "close", reason: "" });
     expect(parseAdminAction("kick", '{"playerId":2}')).toEqual({ op: "kick", playerId: 2, reason: "" });
-    for (const text of ["{nope", "x".repeat(MAX_ADMIN_BODY_CHARS + 1), '{"playerId":"2"}']) {
+    for (const text of ["{nope", '{"playerId":"2"}']) {
       const r = parseAdminAction("kick", text);
       expect(isAdminError(r) && r.code).toBe("bad_request");
     }
+    const long = parseAdminAction("kick", "x".repeat(MAX_ADMIN_BODY_CHARS + 1));
+    expect(isAdminError(long) && long.code).toBe("too_large");
   });
 });

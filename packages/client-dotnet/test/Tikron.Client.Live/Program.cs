@@ -15,7 +15,8 @@ using Tikron.Games.Agar;
 // test reads.
 //   play    --url U --seconds S --name N --out DIR : JoinOrCreate an agar seat through the matchmaker,
 //            steer S seconds, write every message received (DIR/N.messages.jsonl), print the view.
-//   refuse  --url U --room R [--ticket T]          : join a room directly; print the JoinException.
+//   refuse  --url U --room R [--ticket T] [--via match] : join a room directly (or through the
+//            matchmaker: JoinOrCreate with the ticket); print the JoinException.
 //   stay    --url U --room R --seconds S           : join, print each welcome (a restart brings a second).
 //   bench   --golden DIR [--runs 5]                 : decode cost per frame over the golden frames (PERFORMANCE.md).
 var opts = new Dictionary<string, string>();
@@ -98,9 +99,18 @@ async Task Refuse()
         o.Room = Opt("room");
         if (opts.ContainsKey("ticket")) o.Ticket = Opt("ticket");
         var watch = Stopwatch.StartNew();
-        var room = loop.Invoke(() => TikronClient.Connect(Opt("url"), o));
         try
         {
+            if (Opt("via") == "match")
+            {
+                // The same credential through the matchmaker: one cause is one code either way.
+                var mm = new Matchmaker(Opt("url")) { Ticket = opts.ContainsKey("ticket") ? Opt("ticket") : null };
+                var seated = await mm.JoinOrCreate(AgarGame.Kind, null, o);
+                Console.WriteLine(JsonValue.NewObject().Set("joined", true).Set("room", seated.Room));
+                loop.Invoke(() => { seated.Close(); return 0; });
+                continue;
+            }
+            var room = loop.Invoke(() => TikronClient.Connect(Opt("url"), o));
             var w = await room.WhenJoined();
             Console.WriteLine(JsonValue.NewObject().Set("joined", true).Set("playerId", w.PlayerId));
         }

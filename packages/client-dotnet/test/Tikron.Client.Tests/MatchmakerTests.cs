@@ -91,6 +91,18 @@ namespace Tikron.Client.Tests
         }
 
         [Fact]
+        public async Task ABadTicketIsUnauthorizedFromTheMatchmakerAsOnConnectAndNotAskedAgain()
+        {
+            var http = new FakeHttp();
+            http.Answers.Enqueue((401, "{\"code\":\"unauthorized\",\"reason\":\"match request refused: ticket signature is invalid\"}"));
+            var mm = new Matchmaker("https://host") { Http = new HttpClient(http), Ticket = "forged" };
+            var e = await Assert.ThrowsAsync<JoinException>(() => mm.JoinOrCreate("agar", null, new ConnectOptions()));
+            // The code a 4011 close names on connect (CloseCodes' table), with the matchmaker's close code 0.
+            Assert.Equal((CloseCodes.Name(CloseCodes.Unauthorized), 0), (e.Code, e.CloseCode));
+            Assert.Single(http.Requests);
+        }
+
+        [Fact]
         public async Task RoomsAreListedWithTheirFiltersInTheQuery()
         {
             var http = new FakeHttp();

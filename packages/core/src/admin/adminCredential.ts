@@ -44,7 +44,11 @@ export type AdminVerdict =
   | {
       /** Refused. */
       ok: false;
-      /** `unauthorized` (401), `forbidden` (403) or `unavailable` (503: the admin API is not configured). */
+      /**
+       * `unauthorized` (401: no credential, or one that is wrong, refused or of a kind not
+       * configured here: one refusal, as joins and match requests answer a bad credential) or
+       * `unavailable` (503: the admin API is not configured, or Access cannot be checked now).
+       */
       error: AdminError;
     };
 
@@ -96,15 +100,15 @@ export async function checkAdmin(request: IdentifyRequest, auth: AdminAuth): Pro
   const bearer = BEARER.exec(request.headers?.get("authorization") ?? "")?.[1];
   if (bearer !== undefined) {
     if (auth.token !== null && (await sameSecret(bearer, auth.token))) return { ok: true, actor: "token" };
-    return { ok: false, error: adminError("forbidden", "the admin token is wrong") };
+    return { ok: false, error: adminError("unauthorized", "the admin token is wrong") };
   }
   const assertion = request.headers?.get(ACCESS_JWT_HEADER);
   if (assertion) {
-    if (!auth.access) return { ok: false, error: adminError("forbidden", "Cloudflare Access is not configured for the admin API") };
+    if (!auth.access) return { ok: false, error: adminError("unauthorized", "Cloudflare Access is not configured for the admin API") };
     const verdict = await auth.access.verify(assertion);
     if (verdict.ok) return { ok: true, actor: verdict.identity };
     if (verdict.reason === "jwks_unavailable") return { ok: false, error: adminError("unavailable", "the Access keys cannot be had right now; try again shortly") };
-    return { ok: false, error: adminError("forbidden", `the Access assertion was refused (${verdict.reason})`) };
+    return { ok: false, error: adminError("unauthorized", `the Access assertion was refused (${verdict.reason})`) };
   }
   return { ok: false, error: adminError("unauthorized", "the admin API needs a credential: Authorization: Bearer <ADMIN_TOKEN>, or a Cloudflare Access sign-in") };
 }

@@ -6,17 +6,20 @@
  */
 import {
   ADMIN_ERROR_STATUS,
+  MAX_ADMIN_BODY_CHARS,
   adminError,
   isAdminError,
   isAdminPath,
   parseAdminAction,
   routeAdminPath,
   type AdminError,
+  type AdminRefusals,
   type AdminRoomList,
   type AuditEntry,
 } from "@tikron/protocol";
 import type { HeadersLike } from "../auth/identify";
 import type { HostReply } from "../hostReplies";
+import { declaredTooLarge, readBoundedBody, type BodySource } from "../match/boundedBody";
 import { checkAdmin, type AdminAuth } from "./adminCredential";
 import type { AdminRoomAnswer, AdminRoomRequest } from "./roomAdmin";
 
@@ -32,6 +35,8 @@ export interface AdminHost {
   record(entry: Omit<AuditEntry, "id">): Promise<boolean>;
   /** The newest `limit` recorded actions, newest first; null when the host keeps no log. */
   audit(limit: number): Promise<AuditEntry[] | null>;
+  /** The joins the host refused before any room, by cause (core `HostRefusals.snapshot`). */
+  refusals(): AdminRefusals;
 }
 
 /** An admin request as the router reads it. */
@@ -42,8 +47,8 @@ export interface AdminRequest {
   method: string;
   /** The request's headers (the credential). */
   headers: HeadersLike;
-  /** The body's text (read only for actions). */
-  text(): Promise<string>;
+  /** The request's body, unread: only actions read it, bounded, once the credential passed. */
+  body: BodySource;
 }
 
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): HostReply {
@@ -54,15 +59,22 @@ function refuse(e: AdminError, headers: Record<string, string> = {}): HostReply 
   return reply(ADMIN_ERROR_STATUS[e.code], e, e.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="admin"', ...headers } : headers);
 }
 
-/** Serves one admin request; null for a path outside the admin API. */
+/**
+ * Serves one admin request; null for a path outside the admin API. The credential comes first on
+ * every path; then a declared body over {@link MAX_ADMIN_BODY_CHARS} is refused `too_large`
+ * (413) before anything is read, and an action's body is read through the bounded reader.
+ */
 export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: AdminHost): Promise<HostReply | null> {
   if (!isAdminPath(req.url.pathname)) return null;
   const who = await checkAdmin({ url: req.url, headers: req.headers }, auth);
   if (!who.ok) return refuse(who.error);
+  const declared = declaredTooLarge(req.body.contentLength, MAX_ADMIN_BODY_CHARS);
+  if (declared && !declared.ok) return refuse(adminError(declared.status === 413 ? "too_large" : "bad_request", declared.reason));
   const route = routeAdminPath(req.url.pathname, req.method);
   if (isAdminError(route)) return refuse(route);
   if ("method" in route) return refuse(adminError("method_not_allowed", `use ${route.method}`), { allow: route.method });
   if (route.op === "rooms") return reply(200, await host.list());
+  if (route.op === "refusals") return reply(200, host.refusals());
   if (route.op === "audit") {
     const log = await host.audit(Number(req.url.searchParams.get("limit")) || 50);
     return log ? reply(200, log) : refuse(adminError("unavailable", "this host keeps no audit log (on Cloudflare: a DB binding)"));
@@ -73,9 +85,10 @@ export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: Admin
     const out = await host.room(route.kind, route.roomId, { op: route.op });
     return out === null ? refuse(notRunning) : out.ok ? reply(200, out.body) : refuse(out.error);
   }
-  // An action: its body checked, run by the room, and recorded whatever came of it.
-  const text = await req.text();
-  const action = parseAdminAction(route.op, text);
+  // An action: its body read (bounded) and checked, run by the room, and recorded whatever came of it.
+  const read = await readBoundedBody(req.body, MAX_ADMIN_BODY_CHARS);
+  const text = read.ok ? read.text : "";
+  const action = read.ok ? parseAdminAction(route.op, text) : adminError(read.status === 413 ? "too_large" : "bad_request", read.reason);
   const out: AdminRoomAnswer = isAdminError(action) ? { ok: false, error: action } : ((await host.room(route.kind, route.roomId, action)) ?? { ok: false, error: notRunning });
   const audited = await host.record({
     at: Date.now(),

@@ -87,8 +87,12 @@ export type IdentityVerdict =
       via: "ticket" | "jwt" | null;
       /** Why. */
       reason: IdentityRefusal;
-      /** 401 no credential, 503 the provider's keys cannot be had now, 403 anything else. */
-      status: 401 | 403 | 503;
+      /**
+       * 401 for every refusal of the caller's credential (none, malformed, forged, expired, for
+       * another room, another audience, …: one refusal, `unauthorized`, on every host and path);
+       * 503 when the provider's keys cannot be had now.
+       */
+      status: 401 | 503;
       /** Text safe to send the client. */
       message: string;
       /** One line for the server's log (may hold claims: never send it). */
@@ -189,7 +193,7 @@ export async function identifyCaller(request: IdentifyRequest, options: Identify
   return verdict;
 }
 
-const AMBIGUOUS = "send one credential: a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer), not both";
+const AMBIGUOUS = "two credentials (they may name two players): send one, a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer)";
 
 const JWT_TEXT: Record<JwtRefusal, string> = {
   missing: "a sign-in token is required (?token= or Authorization: Bearer)",
@@ -212,6 +216,6 @@ function missingText(options: IdentifyOptions): string {
 }
 
 function refuse(via: "ticket" | "jwt" | null, reason: IdentityRefusal, message: string, detail?: string): IdentityVerdict {
-  const status = reason === "missing" ? 401 : reason === "jwks_unavailable" ? 503 : 403;
+  const status = reason === "jwks_unavailable" ? 503 : 401;
   return detail === undefined ? { ok: false, via, reason, status, message } : { ok: false, via, reason, status, message, detail };
 }

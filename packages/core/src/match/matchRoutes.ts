@@ -29,8 +29,10 @@ import {
   type RoomListing,
 } from "@tikron/protocol";
 import { SIGN_IN_RETRY_MS, type CallerVerdict } from "../auth/identify";
+import { declaredTooLarge, readBoundedBody, type BodySource, type BoundedBody } from "./boundedBody";
 import { anonymousIdentity, listingQuery, matchOverrides, partyViewOf, seatReservationOf } from "./matchHttp";
 import type { PartyAnswer } from "./parties";
+import type { RateLimitMemory } from "./rateMemory";
 import type { Caller, ReservedSeat } from "./seats";
 import type { RoomCreation } from "./roomPort";
 
@@ -86,8 +88,15 @@ export interface MatchCall {
   wsOrigin: string;
   /** Who is asking, for a request that names `roomId` (a join by id) or none. */
   caller(roomId?: string): Promise<Caller | MatchError>;
-  /** The request body as text. */
-  body(): Promise<string>;
+  /** The request's body, unread: the route reads it, bounded (`readBoundedBody`), once the caller is known. */
+  body: BodySource;
+  /**
+   * The host's memory of callers told `rate_limited` (one per process or isolate): their
+   * requests within the wait are answered before their body is read. Absent: none kept.
+   */
+  limits?: RateLimitMemory;
+  /** The host's clock for {@link limits} (default `Date.now`). */
+  now?(): number;
 }
 
 /** The answer to a refused match request: its status, the error as JSON, a `retry-after` when it says to wait. */
@@ -109,13 +118,14 @@ export function callerOfVerdict(verdict: CallerVerdict, address: string | undefi
   }
   if (verdict.reason === "unconfigured") return matchError("unavailable", `matchmaking is not configured on this ${host}`, 60_000);
   if (verdict.reason === "jwks_unavailable") return matchError("unavailable", verdict.message, SIGN_IN_RETRY_MS);
-  if (verdict.status === 401) return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
-  return matchError("forbidden", `match request refused: ${verdict.message}`);
+  // A missing, malformed, forged or expired credential is one refusal everywhere: unauthorized.
+  if (verdict.reason === "missing") return matchError("unauthorized", "a match ticket (Authorization: Bearer <ticket>, room id *) or a sign-in token (Authorization: Bearer <JWT>) is required");
+  return matchError("unauthorized", `match request refused: ${verdict.message}`);
 }
 
 /** A match request's body: JSON within `limit` characters ({@link MAX_MATCH_BODY_CHARS} unless a route says less), or none. */
 export function readMatchBody(text: string, limit = MAX_MATCH_BODY_CHARS): unknown {
-  if (text.length > limit) return matchError("bad_request", `the body is over ${limit} characters`);
+  if (text.length > limit) return matchError("too_large", `the body is over ${limit} characters`);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -124,76 +134,115 @@ export function readMatchBody(text: string, limit = MAX_MATCH_BODY_CHARS): unkno
   }
 }
 
+function bodyRefusal(r: Exclude<BoundedBody, { ok: true }>): MatchError {
+  return matchError(r.status === 413 ? "too_large" : "bad_request", r.reason);
+}
+
+/**
+ * The most characters a route's body may hold: a party's create and join carry a name and a
+ * rating ({@link MAX_PARTY_BODY_CHARS}); every other route that takes a body (a match, the queue,
+ * a party's start) {@link MAX_MATCH_BODY_CHARS}. Routes without a body are held to the larger.
+ */
+export function bodyLimitOf(op: MatchRoute["op"]): number {
+  return op === "partyCreate" || op === "partyJoin" ? MAX_PARTY_BODY_CHARS : MAX_MATCH_BODY_CHARS;
+}
+
+/** What one request's routes share: its caller (with the remembered wait), its body, and its refusals. */
+interface RouteKit {
+  /** The caller, unless refused or still told to wait. */
+  caller(roomId?: string): Promise<Caller | MatchError>;
+  /** The body read (bounded by the route's limit) and parsed by `read`. */
+  body<T>(read: (v: unknown) => T | MatchError): Promise<T | MatchError>;
+  /** The refusal's answer; a `rate_limited` one is remembered for `who`. */
+  refuse(who: Caller, err: MatchError): MatchAnswer;
+}
+
 /** A party's answer: 200 with the view (its seat as a join URL), or the refusal. */
-function partyAnswer(kind: string, out: PartyAnswer | MatchError, wsOrigin: string): MatchAnswer {
-  return isMatchError(out) ? matchRefusal(out) : { status: 200, body: partyViewOf(kind, out, wsOrigin) };
+function partyAnswer(kit: RouteKit, who: Caller, kind: string, out: PartyAnswer | MatchError, wsOrigin: string): MatchAnswer {
+  return isMatchError(out) ? kit.refuse(who, out) : { status: 200, body: partyViewOf(kind, out, wsOrigin) };
 }
 
 /**
  * The paths of one party: its code read (any spelling, {@link normalizePartyCode}), the caller
  * and, but for a join, the member it names itself by (`?member=`), then the body where there is one.
  */
-async function serveParty(
-  call: MatchCall,
-  route: PartyRoute,
-  backend: MatchBackend,
-  body: <T>(read: (v: unknown) => T | MatchError, limit?: number) => Promise<T | MatchError>,
-): Promise<MatchAnswer> {
+async function serveParty(call: MatchCall, route: PartyRoute, backend: MatchBackend, kit: RouteKit): Promise<MatchAnswer> {
   const code = normalizePartyCode(route.code);
   if (code === null) return matchRefusal(matchError("not_found", "no such party: a code is 10 letters and digits"));
-  const who = await call.caller();
+  const who = await kit.caller();
   if (isMatchError(who)) return matchRefusal(who);
-  const gone = (out: true | MatchError): MatchAnswer => (out === true ? { status: 204 } : matchRefusal(out));
+  const answer = (out: PartyAnswer | MatchError): MatchAnswer => partyAnswer(kit, who, route.kind, out, call.wsOrigin);
+  const gone = (out: true | MatchError): MatchAnswer => (out === true ? { status: 204 } : kit.refuse(who, out));
   if (route.op === "partyJoin") {
-    const req = await body(readPartyJoinRequest, MAX_PARTY_BODY_CHARS);
-    return isMatchError(req) ? matchRefusal(req) : partyAnswer(route.kind, await backend.partyJoin(code, req, who), call.wsOrigin);
+    const req = await kit.body(readPartyJoinRequest);
+    return isMatchError(req) ? matchRefusal(req) : answer(await backend.partyJoin(code, req, who));
   }
   const member = readPartyMember(call.url.searchParams);
   if (isMatchError(member)) return matchRefusal(member);
   switch (route.op) {
     case "partyWatch": {
       const after = readPartyAfter(call.url.searchParams);
-      return isMatchError(after) ? matchRefusal(after) : partyAnswer(route.kind, await backend.partyWatch(code, member, after, who), call.wsOrigin);
+      return isMatchError(after) ? matchRefusal(after) : answer(await backend.partyWatch(code, member, after, who));
     }
     case "partyLeave":
       return gone(await backend.partyLeave(code, member, who));
     case "partyCancel":
       return gone(await backend.partyCancel(code, member, who));
     case "partyStart": {
-      const req = await body(readPartyStartRequest, MAX_MATCH_BODY_CHARS);
-      return isMatchError(req) ? matchRefusal(req) : partyAnswer(route.kind, await backend.partyStart(code, member, req, who), call.wsOrigin);
+      const req = await kit.body(readPartyStartRequest);
+      return isMatchError(req) ? matchRefusal(req) : answer(await backend.partyStart(code, member, req, who));
     }
   }
 }
 
 /**
- * Serves one match path: the caller is identified before the body is read, the body and the
- * overrides checked before the backend is asked, and every refusal is a {@link matchRefusal}.
- * What the backend throws is the host's to answer (a matchmaker that cannot be reached).
+ * Serves one match path. The order is the cheapest refusal first, and nothing is read before it
+ * must be: a declared body over the limit (any path: 413 without reading), the caller (its
+ * credential), a caller the host remembers told to wait (`rate_limited`, before its body is
+ * read), then the body through the bounded reader, the overrides, and the backend. Every refusal
+ * is a {@link matchRefusal}; what the backend throws is the host's to answer (a matchmaker that
+ * cannot be reached).
  */
 export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): Promise<MatchAnswer> {
   const { route, url, devMode } = call;
-  const seat = (out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? matchRefusal(out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
-  // Every body is read here, each route with its own limit.
-  const body = async <T>(read: (v: unknown) => T | MatchError, limit = MAX_MATCH_BODY_CHARS): Promise<T | MatchError> => {
-    const parsed = readMatchBody(await call.body(), limit);
-    return isMatchError(parsed) ? parsed : read(parsed);
+  const now = call.now ?? Date.now;
+  const limit = bodyLimitOf(route.op);
+  const declared = declaredTooLarge(call.body.contentLength, limit);
+  if (declared && !declared.ok) return matchRefusal(bodyRefusal(declared));
+  const kit: RouteKit = {
+    async caller(roomId) {
+      const who = await call.caller(roomId);
+      if (isMatchError(who)) return who;
+      const wait = call.limits?.waitMs(who.rateKey, now()) ?? 0;
+      return wait > 0 ? matchError("rate_limited", "too many match requests; retry later", Math.max(100, wait)) : who;
+    },
+    async body(read) {
+      const text = await readBoundedBody(call.body, limit);
+      if (!text.ok) return bodyRefusal(text);
+      const parsed = readMatchBody(text.text, limit);
+      return isMatchError(parsed) ? parsed : read(parsed);
+    },
+    refuse(who, err) {
+      if (err.code === "rate_limited") call.limits?.remember(who.rateKey, err.retryAfterMs ?? 0, now());
+      return matchRefusal(err);
+    },
   };
+  const seat = (who: Caller, out: ReservedSeat | MatchError): MatchAnswer => (isMatchError(out) ? kit.refuse(who, out) : { status: 200, body: seatReservationOf(route.kind, out, call.wsOrigin) });
   switch (route.op) {
     case "partyCreate": {
-      const who = await call.caller();
+      const who = await kit.caller();
       if (isMatchError(who)) return matchRefusal(who);
-      const req = await body(readPartyJoinRequest, MAX_PARTY_BODY_CHARS);
+      const req = await kit.body(readPartyJoinRequest);
       if (isMatchError(req)) return matchRefusal(req);
       const creation = matchOverrides(url.searchParams, devMode);
-      return isMatchError(creation) ? matchRefusal(creation) : partyAnswer(route.kind, await backend.partyCreate(req, who, creation), call.wsOrigin);
+      return isMatchError(creation) ? matchRefusal(creation) : partyAnswer(kit, who, route.kind, await backend.partyCreate(req, who, creation), call.wsOrigin);
     }
     case "partyJoin":
     case "partyWatch":
     case "partyLeave":
     case "partyStart":
     case "partyCancel":
-      return serveParty(call, route, backend, body);
+      return serveParty(call, route, backend, kit);
     case "rooms": {
       const q = listingQuery(url.searchParams, devMode);
       if (isMatchError(q)) return matchRefusal(q);
@@ -213,22 +262,22 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
       return (await backend.cancel(route.queueId, who)) ? { status: 204 } : matchRefusal(matchError("not_found", "nothing of yours waits under that queue id"));
     }
     case "joinById": {
-      const who = await call.caller(route.roomId);
-      return isMatchError(who) ? matchRefusal(who) : seat(await backend.joinById(route.roomId, who));
+      const who = await kit.caller(route.roomId);
+      return isMatchError(who) ? matchRefusal(who) : seat(who, await backend.joinById(route.roomId, who));
     }
     case "queue": {
-      const who = await call.caller();
+      const who = await kit.caller();
       if (isMatchError(who)) return matchRefusal(who);
-      const req = await body(readQueueRequest);
-      return isMatchError(req) ? matchRefusal(req) : seat(await backend.queue(req, who));
+      const req = await kit.body(readQueueRequest);
+      return isMatchError(req) ? matchRefusal(req) : seat(who, await backend.queue(req, who));
     }
     case "match": {
-      const who = await call.caller();
+      const who = await kit.caller();
       if (isMatchError(who)) return matchRefusal(who);
-      const req = await body(readMatchRequest);
+      const req = await kit.body(readMatchRequest);
       if (isMatchError(req)) return matchRefusal(req);
       const creation = matchOverrides(url.searchParams, devMode);
-      return isMatchError(creation) ? matchRefusal(creation) : seat(await backend.match(req, who, creation));
+      return isMatchError(creation) ? matchRefusal(creation) : seat(who, await backend.match(req, who, creation));
     }
   }
 }

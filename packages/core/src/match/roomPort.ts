@@ -79,6 +79,16 @@ export interface SeatRelease {
   seats: SeatHold[];
 }
 
+/** A reservation still pending, as a room handing over to another passes it on (`Room.pendingReservations`). */
+export interface PendingReservation {
+  /** The reservation id (the one its join names). */
+  id: string;
+  /** The identity it is held for. */
+  identity: string;
+  /** How long it is still held (ms). */
+  ttlMs: number;
+}
+
 /** How a matchmaker reaches the rooms of its kind (a Durable Object stub, or the Node host's room map). */
 export interface RoomPort {
   /** Asks a room to hold seats (see {@link SeatRequest}). Rejects when the room cannot be reached. */

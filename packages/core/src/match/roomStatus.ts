@@ -1,4 +1,4 @@
-import type { RoomListing } from "@tikron/protocol";
+import type { RoomListing, RoomMetadata } from "@tikron/protocol";
 
 /**
  * What a room tells its matchmaker about itself: its public listing (seats, reservations, cap,
@@ -23,6 +23,26 @@ export interface RoomStatus extends RoomListing {
   overrides: string;
   /** How often the room re-reports while it has players (ms); 0 when it does not (it may sleep). */
   refreshMs: number;
+}
+
+/** How a room is listed when it is created (by a matchmaker, or by a first join). */
+export interface ListingInit {
+  /** Initial metadata (from the create request's options). */
+  metadata?: RoomMetadata;
+  /** A private room is never listed or picked by a matchmaker; it is joined by id. */
+  private?: boolean;
+  /** Key of the DEV_MODE overrides the room was made with ("" for none). */
+  overrides?: string;
+}
+
+/** What a room's checkpoint keeps of its listing: a restarted room is listed as it was. */
+export interface SavedListing {
+  /** The room's metadata. */
+  metadata: RoomMetadata;
+  /** Never listed or picked. */
+  private: boolean;
+  /** Takes no new players. */
+  locked: boolean;
 }
 
 /** True when status `a` is newer than `b` (see {@link RoomStatus.version}). */

@@ -5,8 +5,8 @@
 import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
-import type { Connection } from "../host";
-import { Admission, type AdmissionRefusal } from "../room/admission";
+import type { AdmissionRefusal, Connection } from "../host";
+import { Admission } from "../room/admission";
 import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
 import { BinaryFlusher } from "../room/flushers";
 import type { Inbound } from "../room/inbound";
@@ -136,7 +136,6 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       writer,
       sessions: new SessionTracker(init.kind, init.roomId, clock, stats, {}),
       admission: (this.admission = new Admission(options)),
-      handler: this,
       recentErrors: new RecentErrors(),
       seatLost: (seat) => this.seatLost(seat),
     });
@@ -211,9 +210,18 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
 
   /** One message from a client socket. */
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
-    this.raw = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-    this.sockets.message(connId, this.raw);
-    this.raw = "";
+    const link = this.sockets.get(connId);
+    if (!link || link.closed) return;
+    const now = this.clock.now();
+    const m = this.sockets.arrive(link, (this.raw = data instanceof ArrayBuffer ? new Uint8Array(data) : data), now);
+    try {
+      if (m !== null) this.handle(link, m, now);
+    } catch (e) {
+      this.sockets.dispatchFailed(link, e);
+    } finally {
+      if (m !== null) this.sockets.release();
+      this.raw = "";
+    }
   }
 
   /** A client socket closed. */
@@ -277,11 +285,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     }
   }
 
-  /**
-   * Where every decoded client message goes (the relay's sockets call it).
-   * @internal
-   */
-  handle(link: ClientLink, m: Inbound, now: number): void {
+  /** Where every decoded client message goes: what {@link message} got through the sockets' guards. */
+  private handle(link: ClientLink, m: Inbound, now: number): void {
     switch (m.kind) {
       case "inputs":
         return this.takeInputs(link, m.entries, m.count);

@@ -8,6 +8,7 @@
  * rules only.
  */
 import { CloseCode } from "@tikron/protocol";
+import type { AdmissionRefusal } from "../host";
 import type { RoomOptions } from "../roomOptions";
 import { TokenBucket } from "../tokenBucket";
 
@@ -21,20 +22,6 @@ export function admissionAddress(address: string | null | undefined): string | u
   const a = address.trim().toLowerCase();
   if (a === "" || a === "::1" || a.startsWith("127.") || a.startsWith("::ffff:127.") || a === "localhost") return undefined;
   return a;
-}
-
-/** Why a socket or a join was refused by the room's per-identity admission (`Room.admitSocket`). */
-export interface AdmissionRefusal {
-  /** HTTP status a host answers before the upgrade: 503 (room backlog; a relay whose link is down), 429 (this caller), 403 (banned). */
-  status: 403 | 429 | 503;
-  /** The `tk:stats` counter under `refused.*`. */
-  counter: "socket_backlog" | "identity_backlog" | "identity_join_throttled" | "cooldown" | "banned" | "relinking";
-  /** The close an upgrade gets instead: `join_throttled` (retry after the wait), or `banned`. */
-  closeCode: number;
-  /** A short human-readable reason for the response body. */
-  reason: string;
-  /** How long the caller should wait (the host sends it as `Retry-After`, in seconds). */
-  retryAfterMs: number;
 }
 
 interface KeyState {

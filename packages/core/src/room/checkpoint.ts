@@ -8,8 +8,8 @@ import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
 import { SyncWorld } from "../sync/syncWorld";
 import { WorldChain } from "../sync/worldCheckpoint";
+import type { SavedListing } from "../match/roomStatus";
 import type { Seat } from "./clientLink";
-import type { SavedListing } from "./roomListing";
 import type { SeatRegistry } from "./seatRegistry";
 
 /** What one seat brings back after a restart (`json`: the room's dialect): the one place a seat's record is made. */

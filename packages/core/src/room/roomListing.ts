@@ -1,24 +1,5 @@
 import { isMetadataValue, METADATA_KEY_PATTERN, type RoomMetadata } from "@tikron/protocol";
-
-/** How a room is listed when it is created (by a matchmaker, or by a first join). */
-export interface ListingInit {
-  /** Initial metadata (from the create request's options). */
-  metadata?: RoomMetadata;
-  /** A private room is never listed or picked by a matchmaker; it is joined by id. */
-  private?: boolean;
-  /** Key of the DEV_MODE overrides the room was made with ("" for none). */
-  overrides?: string;
-}
-
-/** What a room's checkpoint keeps of its listing: a restarted room is listed as it was. */
-export interface SavedListing {
-  /** The room's metadata. */
-  metadata: RoomMetadata;
-  /** Never listed or picked. */
-  private: boolean;
-  /** Takes no new players. */
-  locked: boolean;
-}
+import type { ListingInit, SavedListing } from "../match/roomStatus";
 
 /** Most metadata keys a room may carry. */
 export const MAX_METADATA_KEYS = 32;

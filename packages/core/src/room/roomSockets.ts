@@ -15,12 +15,6 @@ import type { RecentErrors } from "./recentErrors";
 import { sendError, sendPong } from "./replies";
 import type { SessionTracker } from "./sessionTracker";
 
-/** Where a decoded message goes: the room's one dispatch (room.ts). */
-export interface InboundHandler {
-  /** Handles one decoded message from `link` (at room time `now`). */
-  handle(link: ClientLink, m: Inbound, now: number): void;
-}
-
 /** What every part of a room shares: its names, its game, clock, options and counters. */
 export interface RoomParts {
   readonly kind: string;
@@ -38,7 +32,6 @@ export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
   readonly writer: FrameWriter;
   readonly sessions: SessionTracker;
   readonly admission: Admission;
-  readonly handler: InboundHandler;
   /** The room's last errors, for its operator. */
   readonly recentErrors: RecentErrors;
   /** A seated socket went away: its seat is freed (`free`: a leave or an abuse kick) or held. */
@@ -53,6 +46,9 @@ export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
  * a close does to the socket's seat; and the answers any socket may get whatever it sent:
  * protocol errors, errors in its dialect, and the backpressure verdicts for replies and state.
  */
+/** The WebSocket close code a runtime closes with when it refuses a message over its size limit. */
+export const MESSAGE_TOO_BIG = 1009;
+
 export class RoomSockets {
   private readonly links = new Map<number, ClientLink>();
   private readonly inbound = new InboundReader();
@@ -85,12 +81,15 @@ export class RoomSockets {
     return link;
   }
 
-  /** One message arrived on a socket. Never throws; bad input is answered and counted. */
-  message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
-    const link = this.links.get(connId);
-    if (!link || link.closed) return;
-    const { clock, stats } = this.d;
-    const now = clock.now();
+  /**
+   * One message arrived on `link` (open, not closed) at room time `now`: the guards before any
+   * dispatch, then decoded. Returns the message for its holder's one dispatch (`Room.handle`, a
+   * relay's `RelayRoom.handle`), valid until {@link release}; null when it was answered here
+   * (refused, the socket closed) and there is nothing to dispatch. Never throws; bad input is
+   * answered and counted.
+   */
+  arrive(link: ClientLink, data: Uint8Array | ArrayBuffer | string, now: number): Inbound | null {
+    const { stats } = this.d;
     const text = typeof data === "string";
     const size = text ? data.length : data.byteLength;
     stats.messagesIn++;
@@ -103,28 +102,37 @@ export class RoomSockets {
     if (size > MAX_CLIENT_FRAME_BYTES) {
       RoomStats.bump(stats.errors, "frame_too_large");
       this.sendError(link, "frame_too_large", `frame of ${size} exceeds ${MAX_CLIENT_FRAME_BYTES}`);
-      return this.close(link, CloseCode.frame_too_large, "frame too large");
+      this.close(link, CloseCode.frame_too_large, "frame too large");
+      return null;
     }
-    if (!link.bucket.take(now)) return this.dropped(link, now);
+    if (!link.bucket.take(now)) {
+      this.dropped(link, now);
+      return null;
+    }
     if (link.seat && (link.dialect === "json") !== text) {
-      return this.protocolError(link, "bad_frame", text ? "text frame on a binary connection" : "binary frame on a JSON connection");
+      this.protocolError(link, "bad_frame", text ? "text frame on a binary connection" : "binary frame on a JSON connection");
+      return null;
     }
     const m = this.inbound.read(text ? data : data instanceof Uint8Array ? data : new Uint8Array(data));
     if (isDecodeError(m)) {
       // Frames over the size limit never get here; an over-long field inside a small frame is
       // an ordinary malformed frame.
-      return this.protocolError(link, m.code === "unknown_kind" ? "unknown_kind" : "bad_frame", m.message);
+      this.protocolError(link, m.code === "unknown_kind" ? "unknown_kind" : "bad_frame", m.message);
+      return null;
     }
-    try {
-      this.d.handler.handle(link, m, now);
-    } catch (e) {
-      // A game bug must not take the room down for everyone else.
-      RoomStats.bump(stats.errors, "internal");
-      this.sendError(link, "bad_input", "input could not be processed");
-      console.error(`[room ${this.d.kind}:${this.d.roomId}] message handler error`, e);
-    } finally {
-      this.inbound.release();
-    }
+    return m;
+  }
+
+  /** The dispatch of a message from `link` threw: a game bug must not take the room down for everyone else. */
+  dispatchFailed(link: ClientLink, e: unknown): void {
+    RoomStats.bump(this.d.stats.errors, "internal");
+    this.sendError(link, "bad_input", "input could not be processed");
+    console.error(`[room ${this.d.kind}:${this.d.roomId}] message handler error`, e);
+  }
+
+  /** Done with the message {@link arrive} returned: the reader's buffers go to the next one. */
+  release(): void {
+    this.inbound.release();
   }
 
   /**
@@ -145,7 +153,7 @@ export class RoomSockets {
     }
   }
 
-  /** A socket closed (by the peer or the network). */
+  /** A socket closed (by the peer or the network; 1009, the runtime's refusal of an oversized frame, is {@link oversized}). */
   closed(connId: number, code: number): void {
     const link = this.links.get(connId);
     if (!link) return;
@@ -157,6 +165,27 @@ export class RoomSockets {
     }
     const seat = link.seat;
     if (seat && seat.link === link) this.d.seatLost(seat, false);
+  }
+
+  /**
+   * A socket the host's runtime closed for a frame over the runtime's own limit, before the room
+   * could see it (close 1009: workerd refuses frames over 32 MiB, the Node host's `ws` those over
+   * `maxPayloadBytes`): the room's verdict on any oversized frame, as if it had seen it —
+   * counted as `frame_too_large`, the seat freed and the identity cooling down.
+   */
+  oversized(connId: number): void {
+    const link = this.links.get(connId);
+    if (!link) return;
+    RoomStats.bump(this.d.stats.errors, "frame_too_large");
+    this.links.delete(connId);
+    this.settled(link);
+    if (!link.closed) {
+      link.closed = true;
+      this.d.sessions.closed(MESSAGE_TOO_BIG);
+      this.d.admission.kicked(link.admissionKey, this.d.clock.now());
+    }
+    const seat = link.seat;
+    if (seat && seat.link === link) this.d.seatLost(seat, true);
   }
 
   /** The room closes a socket: counted, and its seat held or freed by the code (see clientLink.ts). */

@@ -1,4 +1,6 @@
 import type { Clock, TimerHandle } from "../clock";
+import type { PendingReservation } from "../match/roomPort";
+import type { ReservationCounts } from "../roomStats";
 
 /** One seat a matchmaker asked the room to hold for a player. */
 interface Reservation {
@@ -7,32 +9,6 @@ interface Reservation {
   /** When it is given up if unused (room clock). */
   expiresAt: number;
   timer: TimerHandle;
-}
-
-/** A reservation still pending, as a room handing over to another passes it on (`Room.pendingReservations`). */
-export interface PendingReservation {
-  /** The reservation id (the one its join names). */
-  id: string;
-  /** The identity it is held for. */
-  identity: string;
-  /** How long it is still held (ms). */
-  ttlMs: number;
-}
-
-/** What happened to reservations, for `tk:stats` (`reservations.*`). */
-export interface ReservationCounts {
-  /** Seats reserved. */
-  made: number;
-  /** Reservations a join used. */
-  used: number;
-  /** Reservations given up unused after their lifetime. */
-  expired: number;
-  /** Reserve requests refused (room full, locked, private). */
-  refused: number;
-  /** Joins that presented a reservation the room did not hold (unknown, used, expired, other identity). */
-  invalid: number;
-  /** Reservations the matchmaker gave back unused (a party member left before joining). */
-  released: number;
 }
 
 /**

@@ -23,11 +23,11 @@ afterAll(() => server.stop());
 const req = (headers: Record<string, string> = {}) => ({ url: "https://game.example/admin/api/rooms", headers: new Headers(headers) });
 
 describe("the admin credential", () => {
-  it("lets the admin token in (actor token), refuses a wrong one (403) and none (401)", async () => {
+  it("lets the admin token in (actor token), refuses a wrong one and none alike (401 unauthorized)", async () => {
     const auth = adminAuthFromEnv({ ADMIN_TOKEN: TOKEN });
     expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN}` }), auth)).toEqual({ ok: true, actor: "token" });
-    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN}x` }), auth)).toMatchObject({ ok: false, error: { code: "forbidden" } });
-    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN.slice(0, -1)}` }), auth)).toMatchObject({ ok: false, error: { code: "forbidden" } });
+    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN}x` }), auth)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN.slice(0, -1)}` }), auth)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     expect(await checkAdmin(req(), auth)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     expect(await checkAdmin(req({ authorization: `Basic ${TOKEN}` }), auth)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
   });
@@ -53,11 +53,11 @@ describe("the admin credential", () => {
     ];
     for (const [why, claims] of bad) {
       const token = await sign(key, now, claims);
-      expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: token }), auth), why).toMatchObject({ ok: false, error: { code: "forbidden" } });
+      expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: token }), auth), why).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     }
     // An Access assertion to a server that only has a token, and a token to one that only has Access.
-    expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: good }), adminAuthFromEnv({ ADMIN_TOKEN: TOKEN }))).toMatchObject({ ok: false, error: { code: "forbidden" } });
-    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN}` }), auth)).toMatchObject({ ok: false, error: { code: "forbidden" } });
+    expect(await checkAdmin(req({ [ACCESS_JWT_HEADER]: good }), adminAuthFromEnv({ ADMIN_TOKEN: TOKEN }))).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    expect(await checkAdmin(req({ authorization: `Bearer ${TOKEN}` }), auth)).toMatchObject({ ok: false, error: { code: "unauthorized" } });
   });
 
   it("keeps one verifier per configuration", () => {

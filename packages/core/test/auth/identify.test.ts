@@ -30,7 +30,7 @@ describe("identify: a join's identity from a room ticket or a provider's JWT", (
     const ticket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "r1", playerId: "alice", ttlSeconds: 60, nowMs: T0 });
     expect(await identify(req(`/rooms/agar/r1?ticket=${ticket}`), both)).toMatchObject({ ok: true, via: "ticket", identity: "alice", credential: ticket, claims: { roomId: "r1" } });
     const other = await identify(req(`/rooms/agar/r2?ticket=${ticket}`), { ticket: { ...ticketOnly.ticket!, roomId: "r2" } });
-    expect(other).toEqual({ ok: false, via: "ticket", reason: "wrong_room", status: 403, message: "room ticket is for another room" });
+    expect(other).toEqual({ ok: false, via: "ticket", reason: "wrong_room", status: 401, message: "room ticket is for another room" });
   });
 
   it("verifies a JWT from Authorization: Bearer or from ?token=", async () => {
@@ -44,7 +44,7 @@ describe("identify: a join's identity from a room ticket or a provider's JWT", (
 
   it("refuses a JWT with its reason, status and a message that carries none of the token's claims", async () => {
     const verdict = await identify(req("/r", `Bearer ${await sign(key, T0, { sub: "carol", iss: "https://evil.example/" })}`), both);
-    expect(verdict).toMatchObject({ ok: false, via: "jwt", reason: "wrong_issuer", status: 403, message: "sign-in token is from another issuer" });
+    expect(verdict).toMatchObject({ ok: false, via: "jwt", reason: "wrong_issuer", status: 401, message: "sign-in token is from another issuer" });
     expect(verdict.ok === false && verdict.message).not.toMatch(/evil|carol/);
   });
 
@@ -67,7 +67,7 @@ describe("identify: a join's identity from a room ticket or a provider's JWT", (
     expect(readCredential(req(`/r?token=${token}`, `Bearer ${other}`))).toBe("ambiguous");
     expect(readCredential(req(`/r?token=${token}`, `Bearer ${token}`))).toEqual({ kind: "jwt", value: token });
     expect(readCredential(req("/r", "Basic dXNlcjpwYXNz"))).toBeNull();
-    expect(await identify(req(`/r?ticket=t`, `Bearer ${token}`), both)).toMatchObject({ ok: false, via: null, reason: "malformed", status: 403 });
+    expect(await identify(req(`/r?ticket=t`, `Bearer ${token}`), both)).toMatchObject({ ok: false, via: null, reason: "malformed", status: 401 });
   });
 
   it("answers 503 when the provider's keys cannot be had, so clients retry instead of giving up", async () => {
@@ -103,7 +103,7 @@ describe("identifyCaller: the one rule of every host", () => {
     expect(await identifyCaller(req("/r"), { required: false })).toEqual(anonymous);
     expect(await identifyCaller(req("/r"), { ...both, required: false })).toEqual(anonymous);
     const expired = await sign(key, T0 - 3_600_000);
-    expect(await identifyCaller(req(`/r?token=${expired}`), { ...both, required: false })).toMatchObject({ ok: false, reason: "expired", status: 403 });
+    expect(await identifyCaller(req(`/r?token=${expired}`), { ...both, required: false })).toMatchObject({ ok: false, reason: "expired", status: 401 });
     // A token to a host without JWT sign-in: not checked, so not held against the caller.
     expect(await identifyCaller(req(`/r?token=${expired}`), { ...ticketOnly, required: false })).toEqual(anonymous);
     expect(await identifyCaller(req(`/r?token=${await sign(key, T0)}`), { ...both, required: false })).toMatchObject({ ok: true, identity: "jwt:user-1" });
