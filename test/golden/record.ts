@@ -314,6 +314,7 @@ export function clientMessages(): unknown[] {
   };
   both("hello", ["", "ann"], (d) => d.hello("", "ann"));
   both("hello", ["tok-123", "Zoë ☃"], (d) => d.hello("tok-123", "Zoë ☃"));
+  both("hello", ["", "ann", { mark: "X", level: 3 }], (d) => d.hello("", "ann", { mark: "X", level: 3 }));
   both("ping", [1234.5], (d) => d.ping(1234.5));
   both("receipt", [16, 5000], (d) => d.receipt(16, 5000));
   both("receipt", [4294967297, 4294967296 + 300], (d) => d.receipt(4294967297, 4294967296 + 300));

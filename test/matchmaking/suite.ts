@@ -6,7 +6,7 @@
  * (`?cap=N` on the matchmaker's URL), so rooms of one test never take players of another.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { JoinError, matchmaker, party, type PartyView, type RoomConnection } from "@tikron/client";
+import { JoinError, matchmaker, party, withMessages, type PartyView, type RoomConnection } from "@tikron/client";
 import { agarTypes as agarGame, tttTypes as tttGame } from "@tikron/games/schemas";
 
 /** Registers the matchmaking tests for one host; `httpUrl` is read when a test runs. */
@@ -167,16 +167,21 @@ export function describeMatchmaking(hostName: string, httpUrl: () => string): vo
       expect((await stats(room)).seats).toBe(2);
     });
 
-    it("a party in the queue is one entry of its members' ratings: a party of the group's size is seated alone, together", async () => {
+    it("a party in the queue is one entry of its members' ratings: a party of the group's size is seated alone, together, each with its own join options", async () => {
       const m = mm();
-      const lead = await party(m, tttGame, { name: "x", rating: 1500 });
-      const b = await party(m, tttGame, { code: lead.code, name: "o", rating: 1520 });
+      // A member's join options are checked when it makes or joins the party, as a match request's are.
+      await expect(party(m, tttGame, { name: "x", joinOptions: { mark: "Z" as "X" } })).rejects.toMatchObject({ code: "bad_request", closeCode: 0, reason: expect.stringContaining("mark") });
+      const lead = await party(m, tttGame, { name: "x", rating: 1500, joinOptions: { mark: "O" } });
+      const b = await party(m, tttGame, { code: lead.code, name: "o", rating: 1520, joinOptions: { mark: "X" } });
       const matched = await lead.start({ mode: "queue" });
       expect(matched.seat).toMatchObject({ group: 2, created: true });
       const [x, o] = await Promise.all([lead.join({ name: "x" }), b.join({ name: "o" })]);
       keep(x);
       keep(o);
       expect(o.room).toBe(x.room);
+      // Each member's hello carried the options it gave its party: the game seated each at the mark it asked for.
+      expect((await withMessages(x).request("whoami", undefined)).options).toEqual({ mark: "O" });
+      expect((await withMessages(o).request("whoami", undefined)).options).toEqual({ mark: "X" });
     });
 
     it("the HTTP contract: make, join, a held watch answered by a change, leave 204, refusals with their codes", async () => {
@@ -192,8 +197,8 @@ export function describeMatchmaking(hostName: string, httpUrl: () => string): vo
       expect((await fetch(`${base}/match/agar/party/${made.code}?member=${bob.member}`, { method: "DELETE" })).status).toBe(204);
       expect((await fetch(`${base}/match/agar/party/${made.code}?member=${bob.member}`)).status).toBe(404);
       expect(await (await post("/party", { name: 7 })).json()).toMatchObject({ code: "bad_request" });
-      // Over a party body's limit (256 characters): refused like any body over its path's limit.
-      const long = await post("/party", "x".repeat(300));
+      // Over a party body's limit (1024 characters: a name, a rating and 512 B of join options): refused like any body over its path's limit.
+      const long = await post("/party", "x".repeat(1100));
       expect([long.status, await long.json()]).toMatchObject([413, { code: "too_large" }]);
       expect((await fetch(`${base}/match/agar/party/${made.code}`)).status).toBe(400);
       expect((await fetch(`${base}/match/agar/party/${made.code}`, { method: "PUT" })).status).toBe(405);

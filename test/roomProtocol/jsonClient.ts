@@ -37,10 +37,10 @@ export class JsonClient {
     });
   }
 
-  /** Says hello and waits for the welcome (or a close). */
-  async join(name: string, token = ""): Promise<any> {
+  /** Says hello (with the player's join options, when given) and waits for the welcome (or a close). */
+  async join(name: string, token = "", options?: object): Promise<any> {
     await this.opened;
-    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token, name }));
+    this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token, name, ...(options ? { options } : {}) }));
     await until(() => this.messages.some((m) => m.t === "welcome") || this.closed !== null, 10_000);
     return this.messages.find((m) => m.t === "welcome");
   }
@@ -58,6 +58,14 @@ export class JsonClient {
   /** Every error received. */
   errors(): any[] {
     return this.messages.filter((m) => m.t === "error");
+  }
+
+  /** Sends room message `type` with request id `id` and waits for its reply (its `data`, or the refusal). */
+  async request(type: string, id: number, data?: unknown): Promise<any> {
+    this.ws.send(JSON.stringify({ t: "msg", type, id, ...(data !== undefined ? { data } : {}) }));
+    await until(() => this.messages.some((m) => m.t === "reply" && m.id === id));
+    const reply = this.messages.find((m) => m.t === "reply" && m.id === id);
+    return reply && "data" in reply ? reply.data : reply;
   }
 
   /** Asks for `tk:stats` and waits for the answer. */

@@ -13,6 +13,7 @@ import { BinaryWriter, ClientView, CloseCode, ErrorCode, isDecodeError, type Sch
 import { agarInputs, agarSchema, FPS_PRESETS, fpsEvents, fpsInputs, fpsSchema, movementInputs, movementSchema, type FpsEvent } from "@tikron/games/schemas";
 import { JsonClient, until } from "./jsonClient";
 import { RawClient, frameGaps, median, sleep } from "./rawClient";
+import { describePlayers } from "./players";
 
 function viewOf<D extends SchemaDecl>(c: RawClient, schema: Schema<D>): ClientView<D> {
   const view = new ClientView(schema);
@@ -374,4 +375,5 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(stats.gameMessages).toEqual({ received: 1, handled: 0, refused: 1, refusedByCode: { unknown_message: 1 } });
     });
   });
+  describePlayers(hostName, wsUrl);
 }

@@ -195,8 +195,8 @@ describe("match-API abuse", () => {
         [JSON.stringify({ mode: "create", options: { name: "x".repeat(5000) } }), 413, "too_large"],
       ];
       for (const [i, [body, status, code]] of cases.entries()) expect(await match("", `bad-${i}`, body), body.slice(0, 30)).toMatchObject({ status, body: { code } });
-      // A party's make and join take at most 256 characters.
-      expect(await match("/party", "bad-party", JSON.stringify({ name: "ann", rating: 1, pad: "x".repeat(300) }))).toMatchObject({ status: 413, body: { code: "too_large" } });
+      // A party's make and join take at most 1024 characters (a name, a rating, 512 B of join options).
+      expect(await match("/party", "bad-party", JSON.stringify({ name: "ann", rating: 1, pad: "x".repeat(1100) }))).toMatchObject({ status: 413, body: { code: "too_large" } });
     });
   });
 

@@ -4,7 +4,8 @@
  * state directory, as Durable Object storage survives in production. Sockets drop; clients
  * reconnect with their old token and their ticket, and the room, rebuilt from its checkpoint,
  * gives each its own seat back (`reconnected: true`, same player id) and a turn-based game its
- * board (see AGENTS.md, "Restarts and what survives").
+ * board (see AGENTS.md, "Restarts and what survives"), and every seat its player's record: the
+ * game sees the same identity, sign-in claims and join options after the restart.
  */
 import { CloseCode } from "@tikron/protocol";
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
@@ -13,22 +14,32 @@ import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev"
 import { LivePlayer, sleep } from "./hardeningClient";
 import { JsonClient, until } from "../../../test/roomProtocol/jsonClient";
 import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
+import { AUDIENCE, ISSUER, JwksServer, makeKey, sign, type TestKey } from "../../../packages/core/test/auth/jwksServer";
 
 const SECRET = "restart-ticket-secret-0123456789";
 const servers: WranglerDevServer[] = [];
 let worker: FrozenWorker | undefined;
+/** The game's sign-in provider: a JWKS on 127.0.0.1 with a key made here (players may sign in with a JWT). */
+const jwks = new JwksServer();
+let key: TestKey | undefined;
 
 afterAll(async () => {
   await Promise.allSettled(servers.map((s) => s.stop()));
   worker?.remove();
+  await jwks.stop();
 });
 
 /** The first start keeps its state directory; a restart (`after`) reuses it on the same port. */
 async function start(after?: WranglerDevServer): Promise<WranglerDevServer> {
   worker ??= await freezeWorker("wrangler.jsonc");
+  if (!key) {
+    key = await makeKey("restart-1", "ES256");
+    await jwks.start();
+    jwks.publish(key);
+  }
   const s = await startWranglerDev({
     config: worker.configPath,
-    vars: { TICKET_SECRET: SECRET },
+    vars: { TICKET_SECRET: SECRET, AUTH_JWKS_URL: jwks.url, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE, AUTH_CLAIMS: "name" },
     ...(after ? { port: after.port, persistDir: after.persistDir } : { keepState: true }),
   });
   servers.push(s);
@@ -83,14 +94,21 @@ describe("runtime restart under a live room", () => {
     await Promise.all([after[0]!.leave(), again.leave()]);
   });
 
-  it("a turn-based game resumes on the same board after a restart", async () => {
+  it("a turn-based game resumes on the same board after a restart, each player the same to the game (identity, sign-in claims, join options)", async () => {
     const first = await start();
-    const tickets = await Promise.all(["xena", "otto"].map((p) => mintRoomTicket({ secret: SECRET, kind: "ttt-json", roomId: "restart2", playerId: p, ttlSeconds: 600 })));
-    const url = (i: number) => `${first.wsUrl}/rooms/ttt-json/restart2?ticket=${tickets[i]}`;
+    // Xena signs in with the provider's JWT (its name claim handed to games: AUTH_CLAIMS), otto with a ticket.
+    const credentials = [`token=${await sign(key!, Date.now(), { sub: "xena", name: "Xena W.", email: "x@example.com" })}`, `ticket=${await mintRoomTicket({ secret: SECRET, kind: "ttt-json", roomId: "restart2", playerId: "otto", ttlSeconds: 600 })}`];
+    const url = (i: number) => `${first.wsUrl}/rooms/ttt-json/restart2?${credentials[i]}`;
     const x = new JsonClient(url(0));
     const o = new JsonClient(url(1));
-    const wx = await x.join("xena");
+    const wx = await x.join("xena", "", { mark: "X" });
     const wo = await o.join("otto");
+    const records = [await x.request("whoami", 1), await o.request("whoami", 1)];
+    expect(records).toEqual([
+      { playerId: wx.playerId, name: "xena", identity: "jwt:xena", claims: { name: "Xena W." }, options: { mark: "X" } },
+      { playerId: wo.playerId, name: "otto", identity: "otto", claims: {}, options: {} },
+    ]);
+    expect(await until(() => o.state()?.seats.X?.name === "Xena W.")).toBe(true);
     x.input({ cell: 0 });
     expect(await until(() => o.messages.some((m) => m.t === "state" && m.state?.turn === "O"))).toBe(true);
     o.input({ cell: 4 });
@@ -108,6 +126,8 @@ describe("runtime restart under a live room", () => {
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect(rx).toMatchObject({ reconnected: true, playerId: wx.playerId, lastSeq: 1 });
     expect(ro).toMatchObject({ reconnected: true, playerId: wo.playerId, lastSeq: 1 });
+    // The room kept each seat's record: the restored game sees the same players.
+    expect([await x2.request("whoami", 2), await o2.request("whoami", 2)]).toEqual(records);
     // X plays on from where the game was: seq 2 on X's own seat, the old board underneath.
     x2.seq = 1;
     x2.input({ cell: 8 });

@@ -4,9 +4,11 @@
  * writes it to D1 off the tick path (`ctx.env`, `ctx.defer` → `waitUntil`) and the Worker reads
  * the history back at `GET /results/ttt-json/<roomId>`; the round also stays in the room's store,
  * so once the players have left and the empty room was let go (`onDispose`), the next room under
- * the same id shows it to a newcomer.
+ * the same id shows it to a newcomer. Each player's own record across rooms (`ttt_records`, by
+ * identity) is added to in D1 as rounds end, shown to the player, and read back at
+ * `GET /records/ttt-json/me` by whoever a credential names.
  */
-import { mintRoomTicket } from "@tikron/cloudflare/ticket";
+import { ANY_ROOM, mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
@@ -45,6 +47,7 @@ interface View {
   turn: "X" | "O" | null;
   round: number;
   recent: Round[];
+  record: { wins: number; losses: number; draws: number } | null;
 }
 
 /** A ttt-json player over a plain socket, speaking the JSON dialect with a room ticket. */
@@ -142,5 +145,47 @@ describe("ttt-json results in D1", () => {
     expect(ann.view!.recent).toEqual([row]);
     expect(ann.view!.round).toBe(0);
     await ann.leave();
+  });
+
+  it("each identity's own record is kept in D1 across rooms, shown to the player, and read back by its credential at /records/ttt-json/me", async () => {
+    const own = async (playerId: string | null) => {
+      const headers: Record<string, string> = {};
+      if (playerId) headers.authorization = `Bearer ${await mintRoomTicket({ secret: SECRET, kind: "ttt-json", roomId: ANY_ROOM, playerId, ttlSeconds: 60 })}`;
+      const res = await fetch(`${server.url}/records/ttt-json/me`, { headers });
+      return { status: res.status, body: res.status === 200 ? ((await res.json()) as { identity: string | null; record: View["record"] }) : await res.text() };
+    };
+    // Nobody in particular has no record; a refused credential is refused as a join would be.
+    expect(await own(null)).toEqual({ status: 200, body: { identity: null, record: null } });
+    expect((await fetch(`${server.url}/records/ttt-json/me`, { headers: { authorization: "Bearer not.aticket" } })).status).toBe(403);
+    expect(await own("rita")).toEqual({ status: 200, body: { identity: "rita", record: { wins: 0, losses: 0, draws: 0 } } });
+    for (const [roomId, first, second] of [
+      ["rec1", "rita", "sam"],
+      ["rec2", "sam", "rita"],
+    ] as const) {
+      // The first to join sits as X and wins the round: rita wins rec1, sam wins rec2.
+      const x = await Player.join(roomId, first);
+      const o = await Player.join(roomId, second);
+      await x.until("the round to start", (v) => v?.status === "playing" && v.you === "X");
+      for (const [p, cell] of [[x, 0], [o, 3], [x, 1], [o, 4], [x, 2]] as const) {
+        const before = p.view!.board.filter((c) => c !== null).length;
+        p.move(cell);
+        await p.until(`move ${cell}`, (v) => (v?.board.filter((c) => c !== null).length ?? 0) > before);
+      }
+      await x.until("the win in its record", (v) => v?.status === "won" && (v.record?.wins ?? 0) >= 1);
+      await Promise.all([x.leave(), o.leave()]);
+    }
+    // Written off the tick path: read back once both rounds landed.
+    const deadline = Date.now() + 15_000;
+    let rita = await own("rita");
+    while ((rita.body as { record: View["record"] }).record?.losses !== 1 && Date.now() < deadline) {
+      await sleep(250);
+      rita = await own("rita");
+    }
+    expect(rita).toEqual({ status: 200, body: { identity: "rita", record: { wins: 1, losses: 1, draws: 0 } } });
+    expect((await own("sam")).body).toEqual({ identity: "sam", record: { wins: 1, losses: 1, draws: 0 } });
+    // A player joining later sees its own record from the start.
+    const again = await Player.join("rec3", "rita");
+    expect((await again.until("its record", (v) => v?.record !== null && v?.record !== undefined)).record).toEqual({ wins: 1, losses: 1, draws: 0 });
+    await again.leave();
   });
 });

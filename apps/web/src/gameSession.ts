@@ -14,6 +14,8 @@ export interface SessionOptions {
   input: InputState;
   /** World edge of the room (the DEV_MODE `world` override, else the game's default); ignored by board games. */
   world?: number;
+  /** The player's join options (tic-tac-toe's mark), sent in every hello. */
+  joinOptions?: object | undefined;
 }
 
 /** One entity as the latest server state has it (for the debug handle and tests). */

@@ -3,11 +3,14 @@
  * one room; `partyPanel.ts`); every game with what it is and how to play it; "play now" (the
  * matchmaker's joinOrCreate), "private room" (a room others join by its code), a code field,
  * "new room" buttons; and each kind's open rooms (the matchmaker's `GET /match/<kind>/rooms`,
- * polled every 2 s while the page is visible) with join links. Old game links
- * (`/?game=fps&room=x`) are sent on to `/play` with their query intact.
+ * polled every 2 s while the page is visible) with join links; and your own tic-tac-toe record
+ * across rooms, where the gateway keeps records (`GET /records/ttt-json/me`, with this browser's
+ * guest key). Old game links (`/?game=fps&room=x`) are sent on to `/play` with their query intact.
  */
 import type { RoomListing } from "@tikron/protocol";
+import type { TttRecord } from "@tikron/games/schemas";
 import { GAME_INFO } from "./gameInfo";
+import { guestKey } from "./guest";
 import { mountPartyPanel } from "./partyPanel";
 
 
@@ -80,6 +83,8 @@ async function start(): Promise<void> {
     );
   }
 
+  void showRecord(document.getElementById("game-ttt-json"));
+
   const refresh = async (): Promise<void> => {
     if (document.hidden) return;
     try {
@@ -118,4 +123,23 @@ async function start(): Promise<void> {
   await refresh();
   setInterval(() => void refresh(), POLL_MS);
   document.addEventListener("visibilitychange", () => void refresh());
+}
+
+/**
+ * Your tic-tac-toe record, in the game's section: read from the gateway as this browser's guest
+ * (a DEV_MODE gateway; a production one answers who a credential is). Nothing is shown where the
+ * gateway keeps no records or does not know you (`record` null).
+ */
+async function showRecord(section: HTMLElement | null): Promise<void> {
+  if (!section) return;
+  try {
+    const res = await fetch(`/records/ttt-json/me?guest=${encodeURIComponent(guestKey())}`, { cache: "no-store" });
+    if (!res.ok) return;
+    const { record } = (await res.json()) as { identity: string | null; record: TttRecord | null };
+    if (!record) return;
+    const text = `your record: ${record.wins} won · ${record.losses} lost · ${record.draws} drawn`;
+    section.querySelector("p.how")?.after(el("p", { className: "record", id: "ttt-record", textContent: text }));
+  } catch {
+    // An old gateway, or none to ask: no record line.
+  }
 }

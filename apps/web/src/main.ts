@@ -22,6 +22,7 @@ import { StatsOverlay } from "./overlay";
 import { readPageParams, type PageParams } from "./params";
 import { PARTY_SEAT_KEY, type PartySeat } from "./partySeat";
 import { withQuery } from "./roomOverrides";
+import { guestKey } from "./guest";
 import { createSession } from "./sessions";
 import { Viewport } from "./viewport";
 
@@ -93,7 +94,11 @@ async function findSeat(params: PageParams): Promise<{ room: string; reservation
     return { room: seat.roomId, reservation: seat.reservation };
   }
   try {
-    const seat = await matchmaker(params.server).reserve(params.game, params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" });
+    // The base URL's query goes with every match request: the guest key makes the seat this browser's guest's.
+    const seat = await matchmaker(`${params.server}?guest=${guestKey()}`).reserve(params.game, {
+      ...(params.match === "private" ? { mode: "create", private: true } : { mode: "joinOrCreate" }),
+      ...(params.joinOptions ? { joinOptions: params.joinOptions } : {}),
+    });
     return { room: seat.roomId, reservation: seat.reservation };
   } catch (e) {
     return `could not find a room: ${e instanceof JoinError ? `${e.code}: ${e.reason}` : e instanceof Error ? e.message : String(e)}`;
@@ -136,7 +141,10 @@ async function start(): Promise<void> {
 
   const net = new NetConditions(params.net);
   const Native = globalThis.WebSocket as unknown as WebSocketConstructor;
-  const WebSocketImpl = conditionedWebSocket(withQuery(Native, params.overrides), net);
+  // Every join carries the DEV_MODE overrides and this browser's guest key.
+  const joinQuery = new URLSearchParams(params.overrides);
+  joinQuery.set("guest", guestKey());
+  const WebSocketImpl = conditionedWebSocket(withQuery(Native, joinQuery), net);
   const input = new InputState(window, canvas);
   const session = createSession({ params, WebSocketImpl, input, reservation: seat.reservation });
   if (!session) {

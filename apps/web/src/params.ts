@@ -24,6 +24,8 @@ export interface PageParams {
    * lobby's party panel left in this tab's sessionStorage); null: the room named by `room`.
    */
   match: "now" | "private" | "party" | null;
+  /** The player's join options: tic-tac-toe's `?mark=X` or `?mark=O` (the seat it asks for); null for none. */
+  joinOptions: { mark: "X" | "O" } | null;
   /** Problems found in the URL, shown on the page rather than thrown. */
   problems: string[];
 }
@@ -68,6 +70,10 @@ export function readPageParams(search: string, origin: string, random: () => num
   const match = matchText === "now" || matchText === "private" || matchText === "party" ? matchText : null;
   if (matchText !== null && match === null) problems.push(`unknown match "${matchText.slice(0, 20)}" (use now, private or party)`);
 
+  const markText = q.get("mark");
+  const mark = markText === "X" || markText === "O" ? markText : null;
+  if (markText !== null && (mark === null || game !== "ttt-json")) problems.push(`mark "${markText.slice(0, 8)}" is tic-tac-toe's X or O; ignored`);
+
   const server = (q.get("server") ?? origin).replace(/\/+$/, "");
-  return { game, room, name, server, net, overrides: pickOverrides(q), match, problems };
+  return { game, room, name, server, net, overrides: pickOverrides(q), match, joinOptions: mark !== null && game === "ttt-json" ? { mark } : null, problems };
 }

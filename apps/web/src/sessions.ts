@@ -35,5 +35,6 @@ const FACTORIES: Partial<Record<GameKind, (deps: SessionDeps) => GameSession>> =
     new FpsSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
   movement: ({ params, WebSocketImpl, input, reservation }) =>
     new MovementSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
-  "ttt-json": ({ params, WebSocketImpl, input, reservation }) => new TttSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input }),
+  "ttt-json": ({ params, WebSocketImpl, input, reservation }) =>
+    new TttSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, joinOptions: params.joinOptions ?? undefined }),
 };

@@ -1,4 +1,4 @@
-import { ClockSync, SnapshotBuffer, attachSnapshots, connect, errorName, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
+import { ClockSync, SnapshotBuffer, attachSnapshots, connect, errorName, gameRefusal, type ConnectionStatus, type RoomConnection, jsonDialect } from "@tikron/client";
 import type { TttView } from "@tikron/games/schemas";
 import type { Point } from "./geometry";
 import type { EntityInfo, GameSession, SessionOptions } from "./gameSession";
@@ -29,7 +29,12 @@ export class TttSession implements GameSession {
 
   constructor(o: SessionOptions) {
     this.input = o.input;
-    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, json: jsonDialect, clock: this.clock, WebSocketImpl: o.WebSocketImpl });
+    this.conn = connect<TttView>(o.server, { kind: "ttt-json", room: o.room, name: o.name, reservation: o.reservation, joinOptions: o.joinOptions, json: jsonDialect, clock: this.clock, WebSocketImpl: o.WebSocketImpl });
+    // The game's own refusal (the mark asked for is taken) says so in its words.
+    this.conn.whenJoined().catch((e: unknown) => {
+      const refusal = gameRefusal(e);
+      if (refusal) this.lastError = `${refusal.code}: ${refusal.reason}`;
+    });
     attachSnapshots(this.conn, this.snapshots);
     this.readStats = sessionStats(this.conn, this.clock, this.snapshots);
     this.conn.on("state", (f) => {
@@ -135,7 +140,9 @@ export class TttSession implements GameSession {
     if (!v) return [];
     // The room's last rounds come from its store: they outlive restarts and the room emptying.
     const recent = (v.recent ?? []).map((r) => (r.outcome === "draw" ? `${r.x} = ${r.o}` : `${r.outcome === "X" ? r.x : r.o} beat ${r.outcome === "X" ? r.o : r.x}${r.forfeit ? " (forfeit)" : ""}`));
-    return [`round ${v.round}  score X ${v.score.X} · O ${v.score.O} · draws ${v.score.draws}`, ...(recent.length ? [`last rounds here: ${recent.join(" · ")}`] : [])];
+    // Your own record comes from where the host keeps records (D1, or the Node host's memory), by your identity.
+    const record = v.record ? [`your record: ${v.record.wins} won · ${v.record.losses} lost · ${v.record.draws} drawn`] : [];
+    return [`round ${v.round}  score X ${v.score.X} · O ${v.score.O} · draws ${v.score.draws}`, ...record, ...(recent.length ? [`last rounds here: ${recent.join(" · ")}`] : [])];
   }
   debugExtras(): Record<string, unknown> {
     return { ttt: this.view, tttStatus: this.statusText() };

@@ -8,7 +8,7 @@ import { TestRoom, type TestClient } from "@tikron/core/testing";
 import { BinaryWriter } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { games, type TagGame } from "../src/server/tagGame";
-import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, encodeTagInput, tagGame } from "../src/shared/tag";
+import { TAG_COLORS, TAG_KIND, TAG_RULES, checkChat, decodeTagInput, encodeTagInput, tagGame } from "../src/shared/tag";
 
 type Player = TestClient<typeof tagGame>;
 
@@ -90,6 +90,32 @@ describe("a tag room", () => {
     expect(ann.errors.map((e) => e.name)).toEqual(["bad_input"]);
     expect(bob.errors).toEqual([]);
     expect(ann.closed).toBeNull();
+  });
+});
+
+describe("who is joining a tag room", () => {
+  it("a player runs in the color it chose, named by its sign-in name (claims) when it has one; the seat is its identity's", () => {
+    const room = new TestRoom(games[TAG_KIND]!, tagGame);
+    // As a host passes a verified JWT's identity and claims (AUTH_CLAIMS=name), and the page's options.
+    const ann = room.join("ann", { identity: "jwt:ann", claims: { name: "Ann B." }, joinOptions: { color: "gold" } });
+    const bob = room.join("bob");
+    room.advance(50);
+    expect(me(ann)).toMatchObject({ name: "Ann B.", color: TAG_COLORS.indexOf("gold") });
+    expect(me(bob)).toMatchObject({ name: "bob", color: TAG_COLORS.indexOf("grey") }); // the option's default
+    // The same identity joining again takes its own seat back (one seat per identity): same player, same color.
+    const again = room.join("ann, another tab", { identity: "jwt:ann" });
+    room.advance(50);
+    expect(ann.closed).toMatchObject({ code: 4005 }); // replaced by the newer socket
+    expect(again.welcome).toMatchObject({ reconnected: true, playerId: ann.playerId });
+    expect(me(again)).toMatchObject({ name: "Ann B.", color: TAG_COLORS.indexOf("gold") });
+  });
+
+  it("refuses a color it does not know before seating anyone: bad_request (4014), naming the option", () => {
+    const room = new TestRoom(games[TAG_KIND]!, tagGame);
+    // @ts-expect-error: not one of TAG_COLORS
+    const odd = room.join("odd", { joinOptions: { color: "plaid" } });
+    expect(odd.closed).toMatchObject({ code: 4014, reason: expect.stringContaining('"color"') });
+    expect(room.stats()).toMatchObject({ seats: 0, refused: { bad_options: 1 } });
   });
 });
 

@@ -19,13 +19,36 @@ namespace Tikron.Games.Ttt
         public const string Kind = "ttt-json";
 
         /// <summary>Connection options for a room of this game (kind, dialect); set the room and the rest.</summary>
-        public static ConnectOptions Options(string room = "") => new ConnectOptions { Kind = Kind, Room = room, Dialect = ClientDialect.Json };
+        /// <param name="room">The room id.</param>
+        /// <param name="joinOptions">The player's join options (sent in every hello, and with the matchmaker's requests).</param>
+        public static ConnectOptions Options(string room = "", JoinOptions? joinOptions = null) => new ConnectOptions { Kind = Kind, Room = room, Dialect = ClientDialect.Json, JoinOptions = joinOptions?.ToJson() };
 
         /// <summary>Sends one input as JSON; its seq, or -1 while not joined.</summary>
         public static long SendInput(this RoomConnection room, TttInput input) => room.SendInput(input.ToJson());
 
         /// <summary>The room's latest view, or null before the first.</summary>
         public static TttView? ReadState(RoomConnection room) => room.JsonState == null ? null : TttView.FromJson(room.JsonState);
+
+        /// <summary>Sends the <c>whoami</c> message, wanting no answer; false while not joined.</summary>
+        public static bool SendWhoami(this RoomConnection room) => room.Send("whoami", JsonValue.Null);
+
+        /// <summary>Sends the <c>whoami</c> request; completes with the reply (a RequestException on refusal).</summary>
+        public static async Task<TttWhoAmI> RequestWhoami(this RoomConnection room, int timeoutMs = 5000) => TttWhoAmI.FromJson(await room.Request("whoami", JsonValue.Null, timeoutMs));
+    }
+
+    /// <summary>The game's join options: what a player may choose when joining (the room checks them before a seat is taken, and refuses others <c>bad_request</c> naming the option). Set those you choose.</summary>
+    public sealed partial class JoinOptions
+    {
+        /// <summary><c>mark</c>: one of "X", "O".</summary>
+        public string? Mark;
+
+        /// <summary>The JSON form, for <see cref="ConnectOptions.JoinOptions"/>.</summary>
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            if (Mark != null) o.Set("mark", JsonValue.From(Mark));
+            return o;
+        }
     }
 
     /// <summary>A `ttt-json` input, the `data` of a JSON `{ t: "input", seq, data }` message: either `{ "cell": 0..8 }` (place your mark) or `{ "rematch": true }` (ask for another round once the game is over; the round starts when both players asked).</summary>
@@ -49,6 +72,35 @@ namespace Tikron.Games.Ttt
             var o = JsonValue.NewObject();
             if (Cell != null) o.Set("cell", (Cell == null ? JsonValue.Null : JsonValue.From(Cell.Value)));
             if (Rematch != null) o.Set("rematch", (Rematch == null ? JsonValue.Null : JsonValue.From(Rematch.Value)));
+            return o;
+        }
+    }
+
+    /// <summary>One player's record.</summary>
+    public partial class TttRecord
+    {
+        /// <summary>Rounds won (a forfeit by the other player included).</summary>
+        public double Wins;
+        /// <summary>Rounds lost (a forfeit included).</summary>
+        public double Losses;
+        /// <summary>Rounds drawn.</summary>
+        public double Draws;
+
+        /// <summary>Reads one from its JSON form.</summary>
+        public static TttRecord FromJson(JsonValue? j) => new TttRecord
+        {
+            Wins = JsonConvert.Num(j?["wins"]),
+            Losses = JsonConvert.Num(j?["losses"]),
+            Draws = JsonConvert.Num(j?["draws"]),
+        };
+
+        /// <summary>The JSON form.</summary>
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("wins", JsonValue.From(Wins));
+            o.Set("losses", JsonValue.From(Losses));
+            o.Set("draws", JsonValue.From(Draws));
             return o;
         }
     }
@@ -150,6 +202,8 @@ namespace Tikron.Games.Ttt
         public TttViewScore Score = new TttViewScore();
         /// <summary>The room's last finished rounds, newest first, across restarts and sessions.</summary>
         public List<TttRoundResult> Recent = new List<TttRoundResult>();
+        /// <summary>The receiving player's own record across rooms (by its identity): null while it is being read, for a throwaway DEV_MODE `anon-…` identity, or where the host keeps none.</summary>
+        public TttRecord? Record;
 
         /// <summary>Reads one from its JSON form.</summary>
         public static TttView FromJson(JsonValue? j) => new TttView
@@ -166,6 +220,7 @@ namespace Tikron.Games.Ttt
             Round = JsonConvert.Num(j?["round"]),
             Score = TttViewScore.FromJson(j?["score"]),
             Recent = JsonConvert.List(j?["recent"], x => TttRoundResult.FromJson(x)),
+            Record = (JsonConvert.IsNull(j?["record"]) ? (TttRecord?)null : TttRecord.FromJson(j?["record"])),
         };
 
         /// <summary>The JSON form.</summary>
@@ -184,6 +239,7 @@ namespace Tikron.Games.Ttt
             o.Set("round", JsonValue.From(Round));
             o.Set("score", Score.ToJson());
             o.Set("recent", JsonConvert.FromList(Recent, x => x.ToJson()));
+            o.Set("record", (Record == null ? JsonValue.Null : Record.ToJson()));
             return o;
         }
     }
@@ -238,6 +294,64 @@ namespace Tikron.Games.Ttt
             var o = JsonValue.NewObject();
             o.Set("X", (X == null ? JsonValue.Null : X.ToJson()));
             o.Set("O", (O == null ? JsonValue.Null : O.ToJson()));
+            return o;
+        }
+    }
+
+    /// <summary>The answer to `whoami`: the room's record of the asking player, as the game was handed it.</summary>
+    public partial class TttWhoAmI
+    {
+        /// <summary>The seat's player id.</summary>
+        public double PlayerId;
+        /// <summary>The name its hello carried.</summary>
+        public string Name = "";
+        /// <summary>The verified identity (a ticket's player id, `jwt:&lt;sub&gt;`, a DEV_MODE `guest-…` or `anon-…`).</summary>
+        public string Identity = "";
+        /// <summary>The sign-in claims the deployment hands games (`AUTH_CLAIMS`).</summary>
+        public Dictionary<string, JsonValue> Claims = new Dictionary<string, JsonValue>();
+        /// <summary>The join options it chose.</summary>
+        public TttWhoAmIOptions Options = new TttWhoAmIOptions();
+
+        /// <summary>Reads one from its JSON form.</summary>
+        public static TttWhoAmI FromJson(JsonValue? j) => new TttWhoAmI
+        {
+            PlayerId = JsonConvert.Num(j?["playerId"]),
+            Name = JsonConvert.Str(j?["name"]),
+            Identity = JsonConvert.Str(j?["identity"]),
+            Claims = JsonConvert.Dict(j?["claims"], x => JsonConvert.Any(x)),
+            Options = TttWhoAmIOptions.FromJson(j?["options"]),
+        };
+
+        /// <summary>The JSON form.</summary>
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            o.Set("playerId", JsonValue.From(PlayerId));
+            o.Set("name", JsonValue.From(Name));
+            o.Set("identity", JsonValue.From(Identity));
+            o.Set("claims", JsonConvert.FromDict(Claims, x => (x ?? JsonValue.Null)));
+            o.Set("options", Options.ToJson());
+            return o;
+        }
+    }
+
+    /// <summary>TttWhoAmIOptions, as the game's TypeScript declares it.</summary>
+    public partial class TttWhoAmIOptions
+    {
+        /// <summary><c>mark</c></summary>
+        public string? Mark;
+
+        /// <summary>Reads one from its JSON form.</summary>
+        public static TttWhoAmIOptions FromJson(JsonValue? j) => new TttWhoAmIOptions
+        {
+            Mark = (JsonConvert.IsNull(j?["mark"]) ? (string?)null : JsonConvert.Str(j?["mark"])),
+        };
+
+        /// <summary>The JSON form.</summary>
+        public JsonValue ToJson()
+        {
+            var o = JsonValue.NewObject();
+            if (Mark != null) o.Set("mark", (Mark == null ? JsonValue.Null : JsonValue.From(Mark)));
             return o;
         }
     }

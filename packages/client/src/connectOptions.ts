@@ -1,4 +1,4 @@
-import type { AnyGameTypes, JsonDialect, StateOf } from "@tikron/protocol";
+import type { AnyGameTypes, JoinOptionsOf, JsonDialect, StateOf } from "@tikron/protocol";
 import type { ClockSync } from "./clockSync";
 import type { InputBatching } from "./inputs";
 import type { StateDecoder } from "./decoder";
@@ -37,6 +37,14 @@ export interface ConnectOptions<S = unknown> {
   reservation?: string;
   /** Display name sent in hello. */
   name?: string;
+  /**
+   * The player's join options (a team, a skin: what the game declares with `defineJoinOptions`),
+   * sent in every hello as one JSON object of at most `MAX_JOIN_OPTIONS_BYTES` bytes. The room
+   * checks them before a seat is taken: an unknown option, a wrong type, a value out of range or
+   * options too large end the join with a `JoinError` `bad_request` whose reason names the option.
+   * Typed by the game's declaration when connecting with `game`.
+   */
+  joinOptions?: object;
   /** Reconnect token of an earlier session (e.g. kept across a page reload) to reclaim its seat. */
   token?: string;
   /**
@@ -85,9 +93,11 @@ export interface ConnectOptions<S = unknown> {
  * module): the kind, JSON mode, state decoder, input encoder and event decoder all come from
  * `game`, and the connection's inputs, events and state take its types.
  */
-export type GameConnectOptions<G extends AnyGameTypes> = Omit<ConnectOptions<StateOf<G>>, "kind" | "json" | "decoder"> & {
+export type GameConnectOptions<G extends AnyGameTypes> = Omit<ConnectOptions<StateOf<G>>, "kind" | "json" | "decoder" | "joinOptions"> & {
   /** The game's client-facing declaration (see `defineGameTypes`). */
   game: G;
+  /** The player's join options, as the game declares them (see {@link ConnectOptions.joinOptions}). */
+  joinOptions?: JoinOptionsOf<G>;
   /** Room kind, when it differs from `game.kind` (one game hosted under several kinds). */
   kind?: string;
 };

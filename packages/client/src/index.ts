@@ -44,7 +44,7 @@ export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, OPERATOR_NOTIC
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";
 export { RequestError } from "@tikron/protocol";
 export { withMessages, type RoomMessaging } from "./messaging";
-export { JoinError } from "./joinError";
+export { JoinError, gameRefusal, type GameRefusal } from "./joinError";
 export { roomUrl } from "./roomUrl";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export { inputBatching, type InputBatching, type InputBatch } from "./inputs";

@@ -30,3 +30,31 @@ export class JoinError extends Error {
     this.retryAfterMs = retryAfterMs;
   }
 }
+
+/** The game's own refusal of a join: its code and reason (see {@link gameRefusal}). */
+export interface GameRefusal {
+  /** The game's code (`team_full`, `mark_taken`: what its `refuseJoin` named). */
+  code: string;
+  /** The game's reason. */
+  reason: string;
+}
+
+/**
+ * The game's own refusal in a {@link JoinError}: when the game's admission refused the join
+ * (`code` `join_refused`, close 4024), the code and reason the game gave (`refuseJoin(code,
+ * reason)` on the server); null for any other error. A page that never reads it bundles none of it.
+ *
+ * @example
+ * ```ts
+ * room.whenJoined().catch((e) => {
+ *   const refusal = gameRefusal(e);
+ *   if (refusal?.code === "mark_taken") pickTheOtherMark();
+ * });
+ * ```
+ */
+export function gameRefusal(error: unknown): GameRefusal | null {
+  if (!(error instanceof JoinError) || error.code !== "join_refused") return null;
+  // The room writes `<code>: <reason>` (the code has no colon or space).
+  const [code, ...rest] = error.reason.split(": ");
+  return { code: code!, reason: rest.join(": ") };
+}

@@ -108,9 +108,10 @@ export class MatchClient {
    * answer's `reservation` and `roomId` to `connect`): a match (`mode`, `filters`, …) or a room
    * by id (`{roomId}`). The seat is held for the game's reservation lifetime (10 s by default).
    */
-  reserve(kind: string, request: (MatchOptions & { mode?: MatchMode }) | { roomId: string }): Promise<SeatReservation> {
+  reserve(kind: string, request: ((MatchOptions & { mode?: MatchMode }) | { roomId: string }) & { joinOptions?: object }): Promise<SeatReservation> {
     const path = "roomId" in request ? `/room/${encodeURIComponent(request.roomId)}` : "";
-    return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", "roomId" in request ? {} : request) as Promise<SeatReservation>;
+    // A join by id reads only the join options of its body.
+    return this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", request) as Promise<SeatReservation>;
   }
 
   /**
@@ -137,13 +138,19 @@ export class MatchClient {
     return this.#join(game, "", () => ({ mode, filters, options: create, private: priv }), join as JoinOptions<G>);
   }
 
-  /** Match (`POST /match/<kind><path>`), join with the seat; match again when the room refuses the join. */
-  async #join<G extends AnyGameTypes | string>(game: G, path: string, body: () => unknown, options: JoinOptions<G> | undefined): Promise<ConnectionOf<G>> {
+  /**
+   * Match (`POST /match/<kind><path>`), join with the seat; match again when the room refuses the
+   * join. The player's join options go in the request too (the matchmaker refuses ones the room
+   * would, `bad_request`, before it reserves anything) and in the connection's hellos.
+   */
+  async #join<G extends AnyGameTypes | string>(game: G, path: string, body: () => object, options: JoinOptions<G> | undefined): Promise<ConnectionOf<G>> {
     const kind = kindOf(game);
+    // Left out of the body (JSON.stringify drops undefined) when there are none.
+    const joinOptions = (options as { joinOptions?: object } | undefined)?.joinOptions;
     let last: unknown;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       try {
-        return await joinSeat(game, (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", body())) as SeatReservation, options);
+        return await joinSeat(game, (await this.#fetch(`/${encodeURIComponent(kind)}${path}`, "POST", { ...body(), joinOptions })) as SeatReservation, options);
       } catch (e) {
         last = e;
         // A room that refused the join: another match. The matchmaker restarting or a rate limit:

@@ -1,16 +1,25 @@
-import type { AnyGameTypes, PartyView, SeatReservation } from "@tikron/protocol";
+import type { AnyGameTypes, JoinOptionsOf, PartyView, SeatReservation } from "@tikron/protocol";
 import { JoinError } from "./joinError";
 import type { MatchClient } from "./matchmaker";
 import { joinSeat, type ConnectionOf, type JoinOptions, type MatchOptions } from "./seatJoin";
 
-/** A party member's options: the party to join, your name for the others, your rating for the queue. */
-export interface PartyOptions {
+/**
+ * A party member's options: the party to join, your name for the others, your rating for the
+ * queue, your join options.
+ */
+export interface PartyOptions<G = string> {
   /** The code of the party to join, as typed (any case; dashes and spaces are ignored); none makes a new party. */
   code?: string;
   /** Your name as the other members see it (≤ 32 characters). */
   name?: string;
   /** Your rating: a party started into the queue is matched by its members' mean rating. */
   rating?: number;
+  /**
+   * Your join options (a team, a skin: what the game declares), checked when you make or join
+   * the party (`bad_request` naming the option) and sent in your hello by {@link Party.join}
+   * unless its own options give others.
+   */
+  joinOptions?: G extends AnyGameTypes ? JoinOptionsOf<G> : object;
 }
 
 /** How the leader starts a party: a match for every member at once (like `joinOrCreate` for all), or the game's queue. */
@@ -42,10 +51,11 @@ const MAX_WATCH_FAILURES = 10;
  * const room = await p.join({ name: "ann" });              // a joined RoomConnection, typed by tttGame
  * ```
  */
-export async function party<G extends AnyGameTypes | string>(mm: MatchClient, game: G, options: PartyOptions = {}): Promise<Party<G>> {
+export async function party<G extends AnyGameTypes | string>(mm: MatchClient, game: G, options: PartyOptions<G> = {}): Promise<Party<G>> {
   const { code, ...member } = options;
   const kind = encodeURIComponent(typeof game === "string" ? game : game.kind);
-  return new Party(mm, game, (await mm.request(`/${kind}/party${code === undefined ? "" : `/${encodeURIComponent(code.replace(/[\s-]/g, ""))}`}`, "POST", member)) as PartyView);
+  const view = (await mm.request(`/${kind}/party${code === undefined ? "" : `/${encodeURIComponent(code.replace(/[\s-]/g, ""))}`}`, "POST", member)) as PartyView;
+  return new Party(mm, game, view, member.joinOptions);
 }
 
 /**
@@ -59,15 +69,17 @@ export class Party<G extends AnyGameTypes | string = string> {
   declare view: PartyView;
   readonly #mm: MatchClient;
   readonly #game: G;
+  readonly #joinOptions: object | undefined;
   readonly #listeners: ((view: PartyView) => void)[] = [];
   readonly #stop = new AbortController();
   readonly #seat: Promise<SeatReservation>;
   #settle!: [(seat: SeatReservation) => void, (e: unknown) => void];
 
-  /** Made by {@link party}, from the matchmaker's first answer. */
-  constructor(mm: MatchClient, game: G, view: PartyView) {
+  /** Made by {@link party}, from the matchmaker's first answer (and the member's join options, if any). */
+  constructor(mm: MatchClient, game: G, view: PartyView, joinOptions?: object) {
     this.#mm = mm;
     this.#game = game;
+    this.#joinOptions = joinOptions;
     this.view = view;
     this.#seat = new Promise((resolve, reject) => (this.#settle = [resolve, reject]));
     // Nobody may be waiting for the seat: a party that ends unmatched is no unhandled rejection.
@@ -108,11 +120,11 @@ export class Party<G extends AnyGameTypes | string = string> {
 
   /**
    * Waits for the match and joins your seat: a joined connection, typed by the game declaration,
-   * with your own connection options (name, …). A refused join is not matched again alone: the
-   * party's room is the point.
+   * with your own connection options (name, …; the join options given to {@link party} unless
+   * these name others). A refused join is not matched again alone: the party's room is the point.
    */
   async join(options?: JoinOptions<G>): Promise<ConnectionOf<G>> {
-    return joinSeat(this.#game, await this.#seat, options);
+    return joinSeat(this.#game, await this.#seat, { joinOptions: this.#joinOptions, ...options } as JoinOptions<G>);
   }
 
   /** Leaves the party; a seat you had not used yet is given back (the others keep theirs). */

@@ -159,7 +159,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#inputs = inputSender(game, dialect, json ? undefined : options.batchInputs?.(post, now), this.#counters, post);
     this.#backoff = options.reconnect === false ? null : backoffTunables(options.reconnect);
     const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    if (!Impl) throw new Error("no WebSocket implementation: pass WebSocketImpl");
+    if (!Impl) throw new Error("no WebSocket: pass WebSocketImpl");
     this.#Impl = Impl;
     if (options.startClosed !== true) this.open();
   }
@@ -336,7 +336,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     ws.onopen = () => {
       if (this.#ws !== ws) return;
       this.#helloAt = this.#now();
-      this.#post(this.#dialect.hello(this.#token, this.#opts.name ?? ""));
+      this.#post(this.#dialect.hello(this.#token, this.#opts.name ?? "", this.#opts.joinOptions));
     };
     ws.onmessage = (ev: { data: unknown }) => {
       if (this.#ws === ws) this.#onMessage(ev.data);

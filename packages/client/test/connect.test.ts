@@ -44,7 +44,7 @@ describe("connect() against an in-process fake socket", () => {
     expect(sockets[0].binaryType).toBe("arraybuffer");
     expect(conn.status).toBe("connecting");
     sockets[0].serverOpen();
-    expect(sockets[0].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "", name: "ann" }]);
+    expect(sockets[0].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "", name: "ann", options: "" }]);
     expect(conn.sendInput(new Uint8Array([1]))).toBe(-1); // not joined yet
     const welcomes: unknown[] = [];
     conn.on("welcome", (w) => welcomes.push(w));
@@ -133,7 +133,7 @@ describe("connect() against an in-process fake socket", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(sockets).toHaveLength(2);
     sockets[1].serverOpen();
-    expect(sockets[1].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "seat-7", name: "" }]);
+    expect(sockets[1].messages()).toEqual([{ kind: "hello", version: PROTOCOL_VERSION, token: "seat-7", name: "", options: "" }]);
 
     // The server had applied inputs 1 and 2; 3 was lost with the socket.
     sockets[1].serverSend(welcomeBytes({ token: "seat-7", reconnected: true, lastSeq: 2 }));

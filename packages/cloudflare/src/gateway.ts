@@ -1,7 +1,8 @@
 import { ADMISSION_CLOSE_HEADER, admissionAddress, credentialRefusalCause, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, routeRoomUrl, type RefusalCause } from "@tikron/protocol";
-import { identifyReservedJoin, readCredential } from "@tikron/core/auth";
+import { identifyReservedJoin, playerClaimsOf, readCredential } from "@tikron/core/auth";
 import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
+import type { PlayerClaims } from "@tikron/core";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
@@ -198,6 +199,8 @@ export async function routeGatewayRequest(
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
   let playerId: string | undefined;
+  /** The claims verified with `playerId` (a sign-in JWT's): the seat's player gets them. */
+  let claims: PlayerClaims | undefined;
   let reservation: string | undefined;
   /** The credential the join carries (a ticket or a JWT), remembered when the room refuses it. */
   let credential: string | null = null;
@@ -237,6 +240,7 @@ export async function routeGatewayRequest(
       return refuse(request, sent === "ambiguous" ? "two_identities" : credentialRefusalCause(verdict.reason), 401, verdict.message, CloseCode.unauthorized);
     }
     playerId = verdict.identity ?? undefined;
+    claims = playerClaimsOf(verdict);
     if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return text(426, "expected a WebSocket upgrade");
     }
@@ -272,6 +276,7 @@ export async function routeGatewayRequest(
     options: overrides.options,
     params: overrides.params,
     ...(playerId !== undefined ? { playerId } : {}),
+    ...(claims !== undefined && Object.keys(claims).length > 0 ? { claims } : {}),
     ...(address !== undefined ? { address } : {}),
     ...(reservation !== undefined ? { reservation } : {}),
   };

@@ -78,6 +78,7 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
         // Read bounded by the core; its arrival is I/O, not the gateway's time (gatewayMeter.ts).
         body: { contentLength: request.headers.get("content-length"), body: gatewayBody(request.body) },
         limits,
+        joinOptions: def.joinOptions,
       },
       backend,
     );

@@ -33,7 +33,7 @@ export class RelayHost {
     server.binaryType = "arraybuffer";
     server.accept();
     const { relay } = this;
-    const id = relay.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation);
+    const id = relay.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation, meta.claims);
     this.open++;
     let closed = false;
     const close = (code: number): void => {

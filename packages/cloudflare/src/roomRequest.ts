@@ -2,7 +2,7 @@
  * The room metadata header: what the gateway Worker tells a room's object about a request (the
  * route it decided, the room, DEV_MODE overrides, the verified player id, the caller's address).
  */
-import type { GameParams, RoomOptions } from "@tikron/core";
+import { readClaims, type GameParams, type PlayerClaims, type RoomOptions } from "@tikron/core";
 
 /**
  * What the Worker's routing decided a request for a room is, besides a socket joining: the
@@ -27,6 +27,8 @@ export interface RoomRequestMeta {
   params: GameParams;
   /** The player id from a verified room ticket; absent in DEV_MODE joins without one. */
   playerId?: string;
+  /** The sign-in claims verified with `playerId` (a JWT's, as `AUTH_CLAIMS` names them): the seat's `Player.claims`. */
+  claims?: PlayerClaims;
   /** The caller's address (`CF-Connecting-IP`) when admission should limit by it (see `admissionAddress`). */
   address?: string;
   /** The seat reservation the join names (from a verified reservation token whose identity is `playerId`). */
@@ -55,6 +57,7 @@ export function readRoomMeta(headers: Headers): RoomRequestMeta | null {
     if (m.reservation !== undefined && typeof m.reservation !== "string") return null;
     if (m.route !== undefined && !ROUTES.includes(m.route)) return null;
     if (m.relay !== undefined && !(Number.isInteger(m.relay) && m.relay >= 0)) return null;
+    if (m.claims !== undefined && readClaims(m.claims) === null) return null;
     return typeof m.kind === "string" && typeof m.roomId === "string" ? m : null;
   } catch {
     return null;

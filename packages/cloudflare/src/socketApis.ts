@@ -118,7 +118,7 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
     // Since compatibility date 2026-03-17 standard sockets default to Blob; the room reads bytes.
     server.binaryType = "arraybuffer";
     server.accept();
-    const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation);
+    const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation, meta.claims);
     this.track(server, id);
     const { busy } = this;
     server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string), "socket"));
@@ -161,18 +161,21 @@ export class HibernatingSockets extends SocketTable implements RoomSocketApi {
   accept(server: WebSocket, meta: RoomRequestMeta): void {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ meta, ticket: null } satisfies SocketAttachment);
-    this.track(server, this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation));
+    this.track(server, this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation, meta.claims));
   }
 
   seated(connId: number, ticket: SeatTicket): void {
-    this.socketOf(connId)?.serializeAttachment({ meta: this.roomMeta, ticket } satisfies SocketAttachment);
+    // The ticket holds the seat's player record (claims included): the room's making meta goes
+    // without the claims of whoever made it (an attachment holds at most 2 KiB).
+    const { claims: _claims, ...meta } = this.roomMeta;
+    this.socketOf(connId)?.serializeAttachment({ meta, ticket } satisfies SocketAttachment);
   }
 
   reattach(): void {
     for (const ws of this.ctx.getWebSockets()) {
       const att = ws.deserializeAttachment() as SocketAttachment | null;
       const conn = this.connection(ws);
-      this.track(ws, att?.ticket ? this.room.adopt(conn, att.ticket) : this.room.open(conn, att?.meta.playerId));
+      this.track(ws, att?.ticket ? this.room.adopt(conn, att.ticket) : this.room.open(conn, att?.meta.playerId, undefined, undefined, att?.meta.claims));
     }
   }
 }

@@ -73,6 +73,16 @@ describe("joins with the provider's JWT", () => {
     expect(readRoomMeta(e.routed[2]!.headers)?.playerId).toBe("carol");
   });
 
+  it("hands the room the claims AUTH_CLAIMS names (the seat's Player.claims), and matches carry them to the reservation", async () => {
+    const e = env({ TICKET_SECRET: SECRET, ...authVars(), AUTH_CLAIMS: "name,roles" });
+    const t = await token({ name: "Bob B.", roles: ["beta"], email: "b@example.com" });
+    expect((await join(`/rooms/agar/r1?token=${t}`, e)).status).toBe(200);
+    expect(readRoomMeta(e.routed[0]!.headers)).toMatchObject({ playerId: "jwt:bob", claims: { name: "Bob B.", roles: ["beta"] } });
+    expect(readRoomMeta(e.routed[0]!.headers)?.claims).not.toHaveProperty("email");
+    expect((await match("/match/agar", e, { authorization: `Bearer ${t}` })).status).toBe(200);
+    expect(e.calls[0]!.args.find((a) => typeof a === "object" && a !== null && "identity" in a)).toEqual({ identity: "jwt:bob", verified: true, rateKey: "jwt:bob", claims: { name: "Bob B.", roles: ["beta"] } });
+  });
+
   it("closes a join with a bad token with unauthorized and the reason, never reaching the room", async () => {
     const e = env({ TICKET_SECRET: SECRET, ...authVars() });
     const now = Math.floor(Date.now() / 1000);
@@ -128,8 +138,8 @@ describe("match requests with the provider's JWT", () => {
     expect((await match("/match/agar", e, auth)).status).toBe(200);
     expect((await match("/match/agar/room/r7", e, auth)).status).toBe(200);
     expect(e.calls.map((c) => [c.method, c.args.find((a) => typeof a === "object" && a !== null && "identity" in a)])).toEqual([
-      ["match", { identity: "jwt:bob", verified: true, rateKey: "jwt:bob" }],
-      ["joinById", { identity: "jwt:bob", verified: true, rateKey: "jwt:bob" }],
+      ["match", { identity: "jwt:bob", verified: true, rateKey: "jwt:bob", claims: {} }],
+      ["joinById", { identity: "jwt:bob", verified: true, rateKey: "jwt:bob", claims: {} }],
     ]);
     // Match tickets still work on the same header.
     const ticket = await mintRoomTicket({ secret: SECRET, kind: "agar", roomId: ANY_ROOM, playerId: "carol", ttlSeconds: 60 });

@@ -1,5 +1,6 @@
 import { flushIntervalMs, ratesProblem, type AnyGameTypes, type EventOf, type InputRejection, type NoticesOf, type RoomMetadata, type RoomRates } from "@tikron/protocol";
 import { RoomStore, type GameStore } from "./gameStore";
+import type { AdmitVerdict, JoiningPlayer, Player } from "./player";
 import type { JsonStateSource, StateEncoder } from "./stateEncoder";
 
 // The refusal shape is shared with clients (input codecs run on both sides), so it lives in the
@@ -195,12 +196,27 @@ export interface Game<Input = unknown, Env = unknown> {
   readonly ticking: boolean;
   /** Called once when the room is created, before any seat (or checkpoint) is restored. */
   init?(ctx: GameContext<AnyGameTypes, Env>): void;
-  /** A new player took a seat. */
-  join(playerId: number, name: string): void;
+  /**
+   * Whether a player may take a seat (Colyseus's `onAuth`, PartyKit's `onBeforeConnect`): asked
+   * for every new seat (not a reconnect, not a bot) after the room's own checks (join options,
+   * lock, cap, join rates), with the player's record as it would be seated. Return nothing (or
+   * `true`) to admit, `refuseJoin(code, reason)` to refuse: the player's join ends with
+   * `join_refused` (4024) and the reason `<code>: <reason>`. May answer with a promise (read
+   * `ctx.env`, a D1 table): the seat is counted against the cap while it waits, so concurrent
+   * joins never seat past it, and an answer that takes longer than the room's
+   * `admissionTimeoutMs` (or a throw, a rejection, `false`) refuses the join `admission_failed`,
+   * retried by the client after a wait. Every refusal is counted in `tk:stats` (`refused.*`).
+   */
+  admit?(player: JoiningPlayer): AdmitVerdict | Promise<AdmitVerdict>;
+  /**
+   * A new player took a seat: its {@link Player} record (id, name, verified identity, claims,
+   * join options), the same for the seat's whole life.
+   */
+  join(player: Player): void;
   /** The player's socket dropped; the seat is held for the reconnection window. */
   disconnected?(playerId: number): void;
-  /** The player came back inside the window. */
-  reconnected?(playerId: number): void;
+  /** The player came back inside the window, with its seat's {@link Player} record (unchanged since `join`). */
+  reconnected?(player: Player): void;
   /** The seat is freed for good (leave, or the window expired). */
   leave(playerId: number): void;
   /**
@@ -242,10 +258,13 @@ export interface Game<Input = unknown, Env = unknown> {
    */
   onDispose?(info: DisposeInfo): void;
   /**
-   * Restores a {@link checkpoint} into a fresh game, before any socket is seated. The players
-   * it names are the room's restored seats, all `disconnected` until they reconnect; `join` is
-   * not called for them. Check the value whole before changing anything and throw on one it
-   * cannot use: the room then starts the game fresh (each seat `join`ed anew).
+   * Restores a {@link checkpoint} into a fresh game, before any socket is seated. `players` are
+   * the room's restored seats that state holds, each with its {@link Player} record as it was
+   * (identity, claims and options kept by the room in each seat's own record, not the game's
+   * checkpoint), all `disconnected` until they reconnect; `join` is not called for them. A seat
+   * taken after the state was (a host that keeps seats apart from it) gets `join` with its record
+   * after `restore`, and a player the state holds whose seat was freed since gets `leave`. Check the value whole before changing anything
+   * and throw on one it cannot use: the room then starts the game fresh (each seat `join`ed anew).
    */
-  restore?(state: unknown): void;
+  restore?(state: unknown, players: readonly Player[]): void;
 }

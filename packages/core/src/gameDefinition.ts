@@ -2,7 +2,7 @@
  * What a game gives a host to make rooms of its kind: a `GameDefinition` (default options, a
  * factory, bot players), the DEV_MODE params it is made with, and the bots' contract.
  */
-import type { GameParamOverrides } from "@tikron/protocol";
+import type { GameParamOverrides, JoinOptionsDecl } from "@tikron/protocol";
 import type { Game } from "./game";
 import type { MatchmakingSpec } from "./match/matchmakingSpec";
 import type { RoomOptions } from "./roomOptions";
@@ -30,6 +30,12 @@ export interface GameDefinition<Env = unknown> {
   bots?: BotSpec;
   /** How players are matched to rooms of this kind (filters, metadata, queue; see docs/matchmaking.md). */
   matchmaking?: MatchmakingSpec;
+  /**
+   * The join options players of this kind may choose (`defineJoinOptions`; the constant the
+   * game's client declaration names too): the room checks every hello's against it, and a
+   * matchmaker every match request's, before any seat is held. Absent: none is accepted.
+   */
+  joinOptions?: JoinOptionsDecl;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
-import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
+import type { AdminBan, AdminRoomError, AdminSeat, JoinOptionsDecl } from "@tikron/protocol";
+import type { PlayerClaims, SeatPlayer } from "./player";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
 
@@ -110,11 +111,16 @@ export interface SeatTicket {
   json: boolean;
   /** Verified external player id the seat is bound to (see {@link HostedRoom.open}). */
   identity?: string;
+  /**
+   * The rest of the seat's `Player` record: an anonymous seat's identity, the claims, the join
+   * options (each left out when empty; see `SeatPlayer`). What makes the record whole after a restart.
+   */
+  player?: SeatPlayer;
 }
 
 /**
  * What a room persists so a restart loses nothing a player would notice: every seat (id, token,
- * name, bound identity, last applied seq) and, when the game implements `checkpoint()`, the
+ * name, bound identity, the rest of its player record, last applied seq) and, when the game implements `checkpoint()`, the
  * game's own state (a ticking game's world only while `RoomOptions.checkpointMs` is not 0). JSON-able; hosts store it as they like (the Cloudflare adapter in Durable
  * Object storage) and hand it back to {@link HostedRoom.restoreCheckpoint} before any socket is
  * seated.
@@ -140,6 +146,12 @@ export interface RoomCheckpoint {
    * taken (each gets a fresh entity, `join`) and drops players freed since (`leave`).
    */
   gameSeats?: number[];
+  /**
+   * Seat records the host found but could not read (a host that keeps each seat on its own,
+   * room/keptRoom.ts): left out, the other seats restored; the room counts them in `tk:stats`
+   * (`errors.seat_record_refused`).
+   */
+  refusedSeats?: number;
   /**
    * Set when {@link game}'s world is a piece of the chain the host keeps it as (see
    * `HostedRoom.checkpoint`'s `world`): its index, 0 for a base.
@@ -217,6 +229,8 @@ export interface RoomInit {
   hooks?: RoomHooks;
   /** The kind's bot players (from its `GameDefinition`). */
   bots?: BotSpec;
+  /** The join options the kind's players may choose (its `GameDefinition.joinOptions`); absent: none. */
+  joinOptions?: JoinOptionsDecl;
   /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
   listing?: ListingInit;
   /** The host's environment, handed to the game as `ctx.env` (see `GameContext.env`). */
@@ -289,9 +303,11 @@ export interface HostedRoom {
    * address when the host knows one worth limiting by; admission limits per caller use the
    * identity, else the address (see room/admission.ts). `reservation` is the seat reservation
    * the join names (from a matchmaker, via a verified reservation token whose identity is
-   * `identity`): the hello takes the seat held for it.
+   * `identity`): the hello takes the seat held for it. `claims` are the sign-in claims verified
+   * with `identity` (a JWT's, as the deployment names them: `pickClaims`), handed to the game in
+   * the seat's `Player` record; a join by reservation gets those the reservation was made with.
    */
-  open(conn: Connection, identity?: string, address?: string, reservation?: string): number;
+  open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number;
   /**
    * Re-attaches a socket that survived a runtime restart (e.g. Durable Object hibernation) to a
    * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.

@@ -17,6 +17,23 @@ export { systemClock, type Clock, type TimerHandle } from "./clock";
 export { FakeClock } from "./fakeClock";
 export { defaultRoomOptions, resolveRoomOptions, type RoomOptions } from "./roomOptions";
 export { reject, isRejection, detachedContext, type Game, type GameContext, type DisposeInfo, type InputRejection } from "./game";
+export {
+  refuseJoin,
+  isJoinRefusal,
+  pickClaims,
+  readClaims,
+  readSeatPlayer,
+  anonymousIdentity,
+  MAX_PLAYER_CLAIMS_BYTES,
+  JOIN_REFUSAL_CODE_PATTERN,
+  type Player,
+  type JoiningPlayer,
+  type PlayerClaims,
+  type ClaimValue,
+  type SeatPlayer,
+  type JoinRefusal,
+  type AdmitVerdict,
+} from "./player";
 export { RoomStore, MAX_STORE_CHARS, MAX_STORE_KEY_CHARS, type GameStore, type GameStoreSnapshot } from "./gameStore";
 export { MAX_PENDING_DEFERRED } from "./room/deferredWork";
 export type { RoomRates } from "@tikron/protocol";

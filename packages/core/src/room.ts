@@ -8,6 +8,7 @@ import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
 import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { PlayerClaims } from "./player";
 import { InputQueue } from "./inputQueue";
 import { Admission } from "./room/admission";
 import { AdminActions } from "./room/adminActions";
@@ -174,6 +175,7 @@ export class Room implements HostedRoom {
       joinBucket: new TokenBucket(options.joinRatePerSec, options.joinBurst, epoch),
       reservations,
       listing,
+      joinOptions: init.joinOptions,
       sockets,
       flusher: this.flusher,
       writer,
@@ -288,8 +290,8 @@ export class Room implements HostedRoom {
     return refusal;
   }
 
-  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
-    return this.sockets.open(conn, identity, address, reservation).connId;
+  open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number {
+    return this.sockets.open(conn, identity, address, reservation, claims).connId;
   }
 
   adopt(conn: Connection, ticket: SeatTicket): number {
@@ -354,6 +356,7 @@ export class Room implements HostedRoom {
       ticksSkipped: this.scheduler.skipped,
       bots: { count: this.bots.count, inputs: this.bots.inputs },
       reservations: { ...this.reservations.counts, pending: this.reservations.size },
+      admissions: { ...this.seating.admissions.counts, waiting: this.seating.admissions.size },
       listing: { locked: this.listing.locked, private: this.listing.isPrivate, metadata: this.listing.metadata },
       deferred: { ...this.deferred.counts, pending: this.deferred.pending },
       store: { keys: this.store.size, chars: this.store.chars, version: this.store.version },
@@ -393,11 +396,12 @@ export class Room implements HostedRoom {
     const now = this.clock.now();
     if (req.seats.some((s) => this.bans.check(s.identity, now))) return refuse("locked", "banned from this room");
     const wanted = req.seats.filter((s) => !this.seats.hasIdentity(s.identity));
-    if (this.seats.size + this.reservations.size + wanted.length > this.options.cap) {
+    // Joins the game is still deciding on count too: a reservation never over-grants the cap.
+    if (this.seating.claimed + wanted.length > this.options.cap) {
       return refuse("room_full", `room is full (${this.options.cap} seats)`);
     }
     // An identity already seated here needs no new seat: its join resumes its own.
-    for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs);
+    for (const s of wanted) this.reservations.add(s.reservationId, s.identity, req.ttlMs, s.claims);
     return { ok: true, status: this.status() };
   }
 
@@ -435,8 +439,14 @@ export class Room implements HostedRoom {
   }
 
   restoreCheckpoint(value: unknown): boolean {
-    const saved = checkpointSeats(value, this.kind, this.roomId);
-    if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    if (this.seats.size > 0) return false;
+    const { seats: saved, refused } = checkpointSeats(value, this.kind, this.roomId);
+    if (refused > 0) {
+      // A stored seat that does not read is corrupt or foreign: refused and counted, never thrown.
+      RoomStats.bump(this.stats.errors, "seat_record_refused", refused);
+      console.error(`[room ${this.kind}:${this.roomId}] ${refused} seat record(s) refused${saved ? "" : "; the checkpoint is not restored"}`);
+    }
+    if (!saved || saved.length === 0) return false;
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
     const cp = value as RoomCheckpoint;
     this.listing.restore(cp.listing);
@@ -492,7 +502,7 @@ export class Room implements HostedRoom {
   }
 
   holdReservations(pending: readonly PendingReservation[]): void {
-    for (const r of pending) if (r.ttlMs > 0) this.reservations.add(r.id, r.identity, r.ttlMs);
+    for (const r of pending) if (r.ttlMs > 0) this.reservations.add(r.id, r.identity, r.ttlMs, r.claims);
   }
 
   handOver(code: number, reason: string): void {

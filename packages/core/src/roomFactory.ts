@@ -42,5 +42,5 @@ export function createRoom(definition: GameDefinition, request: RoomRequest): Ro
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
   const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
-  return new Room({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, listing, env, store });
+  return new Room({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, joinOptions: definition.joinOptions, listing, env, store });
 }

@@ -18,6 +18,12 @@ export interface RoomOptions {
   queueInputs: boolean;
   /** A socket must say hello within this many ms or it is closed (4006). */
   helloTimeoutMs: number;
+  /**
+   * How long the game's `admit` may take to answer a joining player (ms): past it the join is
+   * refused `admission_failed` (close `join_throttled`, retried after a second) and counted in
+   * `refused.admission_timeout`; its seat was counted against the cap meanwhile.
+   */
+  admissionTimeoutMs: number;
   /** Per-connection message budget: sustained messages/s (token bucket). */
   msgRatePerSec: number;
   /** Burst size of the per-connection message budget. */
@@ -120,6 +126,7 @@ export const defaultRoomOptions: RoomOptions = {
   reconnectWindowMs: 15_000,
   queueInputs: true,
   helloTimeoutMs: 3_000,
+  admissionTimeoutMs: 5_000,
   msgRatePerSec: 60,
   msgBurst: 120,
   joinRatePerSec: 20,

@@ -120,6 +120,16 @@ export interface RoomStatsSnapshot {
     /** Reservations holding a seat now. */
     pending: number;
   };
+  /**
+   * The game's own admission (`Game.admit`): joins it was asked about and admitted, and joins
+   * waiting for its answer now (each holding a seat against the cap). Its refusals are under
+   * `refused` (`join_refused`, `admission_timeout`, `admission_failed`), as are join options
+   * refused (`bad_options`).
+   */
+  admissions: AdmissionCounts & {
+    /** Joins waiting for the game's answer now. */
+    waiting: number;
+  };
   /** How a matchmaker lists the room. */
   listing: {
     /** The room takes no new players. */
@@ -239,6 +249,14 @@ export class RoomStats {
   }
 }
 
+/** Counters behind `tk:stats` `admissions` (the game's own admission, `Game.admit`). */
+export interface AdmissionCounts {
+  /** Joins the game's `admit` was asked about. */
+  asked: number;
+  /** Of those, joins it admitted. */
+  admitted: number;
+}
+
 /** What a room knows beyond its counters when it answers the probe. */
 export interface RoomStatsContext {
   kind: string;
@@ -257,6 +275,7 @@ export interface RoomStatsContext {
   ticksSkipped: number;
   bots: { count: number; inputs: number };
   reservations: ReservationCounts & { pending: number };
+  admissions: AdmissionCounts & { waiting: number };
   listing: { locked: boolean; private: boolean; metadata: RoomMetadata };
   deferred: DeferredCounts & { pending: number };
   store: { keys: number; chars: number; version: number };
@@ -322,6 +341,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     bots: { ...c.bots },
     idleFrames: s.idleFrames,
     reservations: { ...c.reservations },
+    admissions: { ...c.admissions },
     listing: { ...c.listing, metadata: { ...c.listing.metadata } },
     deferred: { ...c.deferred },
     store: { ...c.store },

@@ -1,5 +1,5 @@
 import { BinaryReader, decodeServerMessage, isDecodeError, type ServerMessage } from "@tikron/protocol";
-import type { Connection, Game, GameContext, InputRejection, StateEncoder } from "../src";
+import type { Connection, Game, GameContext, InputRejection, Player, StateEncoder } from "../src";
 import { reject } from "../src";
 
 /** In-memory socket that records everything the room sends. */
@@ -75,7 +75,7 @@ export class CounterGame implements Game<number> {
   init(ctx: GameContext): void {
     this.ctx = ctx;
   }
-  join(playerId: number): void {
+  join({ playerId }: Player): void {
     this.totals.set(playerId, 0);
     this.events.push(`join:${playerId}`);
     this.encoder.version++;
@@ -83,7 +83,7 @@ export class CounterGame implements Game<number> {
   disconnected(playerId: number): void {
     this.events.push(`disconnected:${playerId}`);
   }
-  reconnected(playerId: number): void {
+  reconnected({ playerId }: Player): void {
     this.events.push(`reconnected:${playerId}`);
   }
   leave(playerId: number): void {

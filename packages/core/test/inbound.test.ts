@@ -40,7 +40,7 @@ function naiveText(text: string): unknown {
   if (isDecodeError(m)) return { error: m.code };
   switch (m.t) {
     case "hello":
-      return { kind: "hello", version: m.v, token: m.token, name: m.name };
+      return { kind: "hello", version: m.v, token: m.token, name: m.name, options: m.options === undefined ? "" : JSON.stringify(m.options) };
     case "input":
       return { kind: "inputs", entries: [{ seq: m.seq, payload: m.data }] };
     case "ping":
@@ -74,6 +74,7 @@ const binaryFrame = fc.oneof(
 );
 const jsonText = fc.oneof(
   fc.record({ t: fc.constant("hello"), v: fc.constant(PROTOCOL_VERSION), token: fc.string({ maxLength: 20 }), name: fc.string({ maxLength: 20 }) }),
+  fc.record({ t: fc.constant("hello"), v: fc.constant(PROTOCOL_VERSION), token: fc.constant(""), name: fc.constant(""), options: fc.jsonValue() }),
   fc.record({ t: fc.constant("input"), seq: u32, data: fc.jsonValue() }),
   fc.record({ t: fc.constant("ping"), ct: fc.double({ noNaN: true, noDefaultInfinity: true }) }),
   fc.record({ t: fc.constant("stats"), id: u32 }),

@@ -1,8 +1,9 @@
-import { defineGameTypes, jsonDialect } from "@tikron/protocol";
+import { defineGameTypes, defineMessages, jsonDialect } from "@tikron/protocol";
 import { agarSchema } from "./agar/agarSchema";
 import { fpsSchema } from "./fps/fpsSchema";
 import { movementSchema } from "./movement/movementSchema";
 import type { TttInput } from "./ttt/tttInput";
+import { tttJoinOptions, type TttMessages } from "./ttt/tttJoin";
 import type { TttView } from "./ttt/tttView";
 
 /*
@@ -20,5 +21,8 @@ export const movementTypes = defineGameTypes()({ kind: "movement", schema: movem
 /** `fps`: moves and shots in (declared kinds), the schema's declared tracers and kills out, the fps schema's view. */
 export const fpsTypes = defineGameTypes()({ kind: "fps", schema: fpsSchema });
 
-/** `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}. */
-export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect });
+/**
+ * `ttt-json`: cell or rematch inputs as JSON, no events, each player's {@link TttView}; the mark
+ * a player asks for as its join option, and `whoami` (the room's record of the player).
+ */
+export const tttTypes = defineGameTypes<TttInput, never, TttView>()({ kind: "ttt-json", json: jsonDialect, joinOptions: tttJoinOptions, messages: defineMessages<TttMessages>() });

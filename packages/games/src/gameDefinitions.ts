@@ -5,6 +5,7 @@ import { FPS_PRESETS } from "./fps/fpsPresets";
 import { createFps } from "./fps/fpsGame";
 import { createMovement } from "./movement/movementGame";
 import { TicTacToeGame } from "./ttt/tttGame";
+import { tttJoinOptions } from "./ttt/tttJoin";
 
 /** fps bots move in steps this long, one per input (well inside the move budget's step cap). */
 const FPS_BOT_STEP_MS = 100;
@@ -36,6 +37,8 @@ export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
     defaults: { cap: 2 },
     create: () => new TicTacToeGame(),
     bots: tttBots,
+    // The mark a player asks for (the declaration's constant: clients type theirs with it).
+    joinOptions: tttJoinOptions,
     // Rated games: two players within 100 rating points, the window widening 50 a second.
     matchmaking: { queue: { groupSize: 2, ratingWindow: { initial: 100, widenPerSec: 50, max: 1000 }, timeoutMs: 60_000 } },
   },

@@ -12,6 +12,7 @@ export { MoveBudget } from "./fps/moveBudget";
 export { LagHistory, type HistoryPoint } from "./fps/lagHistory";
 export { TicTacToeGame, TTT_RECENT_ROUNDS } from "./ttt/tttGame";
 export { saveRound, recentRounds, MAX_HISTORY_ROUNDS, type ResultsDatabase, type TttEnv } from "./ttt/tttResults";
+export { d1TttRecords, memoryTttRecords, recordStoreOf, keepsRecord, NO_RECORD, type TttRecordStore } from "./ttt/tttRecords";
 export { winnerOf, isFull, emptyBoard, otherMark } from "./ttt/tttRules";
 export * from "./schemas";
 export { Random, seedFrom } from "./random";

@@ -24,6 +24,8 @@ export { FPS_PRESETS, type FpsPresetName } from "./fps/fpsPresets";
 export { decodeTttInput, type TttInput } from "./ttt/tttInput";
 export type { TttView, TttSeatView } from "./ttt/tttView";
 export type { TttRoundResult } from "./ttt/tttResults";
+export type { TttRecord, TttOutcome } from "./ttt/tttEnv";
+export { tttJoinOptions, type TttPlayerOptions, type TttWhoAmI, type TttMessages } from "./ttt/tttJoin";
 export { TTT_LINES, type Mark, type Board } from "./ttt/tttRules";
 export { MOVEMENT_RULES } from "./movement/movementRules";
 

@@ -7,6 +7,7 @@
  * verbatim as the naive twin, fed the stick as the old decoders bounded it: scaled to length 1
  * when longer), to float rounding: the length bound moved from the decoder into the step.
  */
+import { testPlayer } from "@tikron/core/testing";
 import { BinaryWriter, isRejection, quantizeInput, readInput } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ describe("agar: the room's movement is stepAgarCell", () => {
         fc.array(fc.record({ stick, boost: fc.boolean(), dtMs: fc.integer({ min: 1, max: 120 }) }), { minLength: 1, maxLength: 60 }),
         (world, r0, fx, fy, steps) => {
           const game = new AgarGame({ world, orbs: 0, seed: 1 });
-          game.join(1, "a");
+          game.join(testPlayer(1, "a"));
           const rec = game.cellOf(1) as AgarCellState;
           rec.r = r0;
           rec.x = r0 + fx * (world - 2 * r0);
@@ -128,7 +129,7 @@ describe("fps: the room's movement is stepShooter", () => {
           const span = world - 2 * FPS_RULES.playerRadius;
           const spawn = { x: FPS_RULES.playerRadius + fx * span, y: FPS_RULES.playerRadius + fy * span };
           const game = new FpsGame({ world, seed: 1, spawnPoint: () => spawn });
-          game.join(1, "a");
+          game.join(testPlayer(1, "a"));
           const rec = game.playerOf(1) as ShooterBody;
           let predicted: ShooterBody = { x: rec.x, y: rec.y, hp: rec.hp };
           const legacy: ShooterBody = { ...predicted };

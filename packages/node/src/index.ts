@@ -4,5 +4,5 @@
  *
  * @module @tikron/node
  */
-export { serveRooms, type RoomServer, type ServeRoomsOptions } from "./roomServer";
+export { serveRooms, type RoomServer, type ServeRoomsOptions, type CheckpointKeeper } from "./roomServer";
 export { WsConnection } from "./wsConnection";

@@ -100,6 +100,7 @@ export class NodeMatchmaking {
           callerOfVerdict(await this.d.identity.caller(req, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId], true), admissionAddress(req.socket.remoteAddress), "host"),
         body: nodeBody(req),
         limits: this.limits,
+        joinOptions: this.d.games[kind]?.joinOptions,
       },
       inProcess(mm),
     );

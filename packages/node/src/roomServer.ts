@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, credentialRefusalCause, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, credentialRefusalCause, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type PlayerClaims, type Room, type RoomCheckpoint } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, isAdminPath, isRouteRefusal, refusalCloseCode, routeRoomUrl, type RefusalCause, type RoomRoute } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
-import { SIGN_IN_RETRY_MS, readCredential } from "@tikron/core/auth";
+import { SIGN_IN_RETRY_MS, playerClaimsOf, readCredential } from "@tikron/core/auth";
 import { NodeIdentity, headersOf } from "./nodeIdentity";
 import { closeAtOnce, refuseUpgrade } from "./upgradeRefusal";
 import { NodeAdmin } from "./nodeAdmin";
@@ -63,6 +63,27 @@ export interface ServeRoomsOptions {
    * Cloudflare: stand-ins for its bindings, say). Default undefined.
    */
   env?: unknown;
+  /**
+   * Where rooms' checkpoints are kept across a restart of this host (a `Map` will do: hand the
+   * next `serveRooms` the same one, or one backed by a file). With it each room saves its
+   * checkpoint when a seat is taken or freed and as it plays (as a Durable Object does), a room
+   * made again under its id comes back from it (seats held for the reconnection window, each
+   * with its player record; the game continued when it checkpoints), and {@link RoomServer.close}
+   * is a restart: every room's checkpoint is saved and its sockets close `going_away` (1001), so
+   * clients reconnect to the next server, and no game hears `onDispose`. Without it rooms live
+   * in this process only.
+   */
+  checkpoints?: CheckpointKeeper;
+}
+
+/** Where a Node host keeps its rooms' checkpoints, by `<kind>:<roomId>` (a `Map` fits). */
+export interface CheckpointKeeper {
+  /** The checkpoint kept for a room, if any. */
+  get(key: string): unknown;
+  /** Keeps a room's latest checkpoint. */
+  set(key: string, checkpoint: RoomCheckpoint): unknown;
+  /** Forgets a room's checkpoint (its last seat was freed). */
+  delete(key: string): unknown;
 }
 
 /** A running Node room server. */
@@ -81,8 +102,9 @@ export interface RoomServer {
   readonly socketCount: number;
   /**
    * Stops accepting, shuts every room down (sockets close with 4008 `room_closed`; each game
-   * hears `onDispose`), waits up to `graceMs` (default 2000) for sockets to finish closing and
-   * the games' deferred work (`ctx.defer`) to settle, then drops the rest. Idempotent.
+   * hears `onDispose`; with `checkpoints`, a restart instead: see there), waits up to `graceMs`
+   * (default 2000) for sockets to finish closing and the games' deferred work (`ctx.defer`) to
+   * settle, then drops the rest. Idempotent.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -92,6 +114,13 @@ interface HostedRoom {
   sockets: Set<WebSocket>;
   /** The room's own time (its `tk:stats` `busy`). */
   busy: BusyMeter;
+}
+
+/** Who a verified join is: its identity, the reservation it names, the claims verified with it. */
+interface JoinSeat {
+  identity: string;
+  reservation: string | undefined;
+  claims?: PlayerClaims | undefined;
 }
 
 /** Headers of an answer: a request whose body was left unread is answered with the connection closed after it (nodeBody.ts). */
@@ -127,9 +156,13 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
 
+  const checkpoints = options.checkpoints;
   const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
+    const key = `${kind}:${roomId}`;
     // Reports are deferred and folded: one per room per turn of the event loop.
     let reportQueued = false;
+    // So are checkpoints: one write per room per turn, off the room's own event.
+    let checkpointQueued = false;
     const hooks = {
       onStatusChange: () => {
         if (reportQueued) return;
@@ -139,14 +172,30 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
           matchmaking.reported(kind, room);
         });
       },
+      onCheckpointDue: () => {
+        if (!checkpoints || checkpointQueued) return;
+        checkpointQueued = true;
+        setImmediate(() => {
+          checkpointQueued = false;
+          if (!closing) keep(key, room);
+        });
+      },
     };
     // Every room of the process shares one thread, as every object of local workerd does: the
     // room's own time (its socket events and timers) is what tells one room's cost from another's.
     const busy = new BusyMeter();
     const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy });
+    // A room this host kept before its restart comes back from its checkpoint.
+    const saved = checkpoints?.get(key);
+    if (saved !== undefined && !room.restoreCheckpoint(saved)) checkpoints!.delete(key);
     const h = { room, sockets: new Set<WebSocket>(), busy };
-    hosted.set(`${kind}:${roomId}`, h);
+    hosted.set(key, h);
     return h;
+  };
+  /** Saves a room's checkpoint, or forgets it once the room has no seat. */
+  const keep = (key: string, room: Room): void => {
+    if (room.seatCount > 0) checkpoints!.set(key, room.checkpoint());
+    else checkpoints!.delete(key);
   };
   const roomFor = (route: RoomRoute): HostedRoom => {
     const { options, params } = route.overrides as { options: Record<string, unknown>; params: Record<string, unknown> };
@@ -224,7 +273,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse("not_found", 404, CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots || route.abort) return refuse("bad_request", 400, CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
-    const upgrade = (seat: { identity: string; reservation: string | undefined } | null): void => {
+    const upgrade = (seat: JoinSeat | null): void => {
       if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
       const address = admissionAddress(req.socket.remoteAddress);
@@ -244,7 +293,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (token === null) {
       caller().then(
         (v) => {
-          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined });
+          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined, claims: playerClaimsOf(v) });
           return refuseCredential(v, readCredential({ url: req.url ?? "/", headers: headersOf(req) }) === "ambiguous" ? "two_identities" : undefined);
         },
         () => refuse("unavailable", 503, CloseCode.unavailable, "could not check the sign-in"),
@@ -259,9 +308,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: { identity: string; reservation: string | undefined } | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat | null): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation);
+    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation, seat?.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
@@ -299,7 +348,15 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
     clearInterval(sampler);
     matchmaking.dispose();
-    for (const h of hosted.values()) h.room.dispose(CloseCode.room_closed, "server shutting down");
+    for (const [key, h] of hosted) {
+      if (checkpoints) {
+        // A restart: what the next server needs is kept, and clients come back to it.
+        keep(key, h.room);
+        h.room.handOver(CloseCode.going_away, "server restarting");
+      } else {
+        h.room.dispose(CloseCode.room_closed, "server shutting down");
+      }
+    }
     const deadline = Date.now() + graceMs;
     let deferredDone = false;
     void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle())).then(() => (deferredDone = true));

@@ -104,7 +104,8 @@ export function finite(v: number, what: string): number {
   return v;
 }
 
-const f32Scratch = new DataView(new ArrayBuffer(4));
+/** Pure: a page that never reads an f32 this way bundles no scratch view. */
+const f32Scratch = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(4));
 
 /**
  * The little-endian f32 at `offset` of `bytes` (caller checks the bounds), without a reader or

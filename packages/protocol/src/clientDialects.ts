@@ -1,5 +1,5 @@
 import { BinaryWriter } from "./binaryWriter";
-import { encodeHello, encodeInputs, encodeLeave, encodePing, encodeReceipt, encodeStatsRequest } from "./clientMessages";
+import { encodeHello, encodeInput, encodeLeave, encodePing, encodeReceipt, encodeStatsRequest } from "./clientMessages";
 import { MAX_INPUT_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./constants";
 import { DecodeError } from "./decodeError";
 import { JSON_KEEPALIVE, decodeServerText, type DecodedServerMessage, type JsonClientMessage } from "./jsonMessages";
@@ -25,8 +25,11 @@ export interface ClientDialect {
    * are not read and null comes back, so a client that never asks bundles no reader of them.
    */
   decode(data: unknown, answers: AnswerReader | null): DecodedServerMessage | DecodeError | null;
-  /** A hello with the reconnect token (empty for a new seat) and the display name. */
-  hello(token: string, name: string): string | Uint8Array;
+  /**
+   * A hello with the reconnect token (empty for a new seat), the display name and the player's
+   * join options (a JSON-able object; none when undefined).
+   */
+  hello(token: string, name: string, options?: object): string | Uint8Array;
   /**
    * One input: binary rooms take a `Uint8Array` of at most MAX_INPUT_PAYLOAD_BYTES (see
    * {@link checkInputPayload}), JSON rooms any JSON value.
@@ -90,8 +93,8 @@ export const binaryDialect: ClientDialect = {
     if (ArrayBuffer.isView(data)) return decodeServerBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), answers);
     return new DecodeError("bad_value", "not_bytes");
   },
-  hello: (token, name) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name }).toBytes(),
-  input: (seq, payload) => encodeInputs(w.reset(), [{ seq, payload: checkInputPayload(payload) }]).toBytes(),
+  hello: (token, name, options) => encodeHello(w.reset(), { version: PROTOCOL_VERSION, token, name, options: options && JSON.stringify(options) }).toBytes(),
+  input: (seq, payload) => encodeInput(w.reset(), seq, checkInputPayload(payload)).toBytes(),
   ping: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
   keepalive: (clientTime) => encodePing(w.reset(), clientTime).toBytes(),
   receipt: (messages, units) => encodeReceipt(w.reset(), messages, units).toBytes(),
@@ -112,7 +115,7 @@ export const jsonDialect: JsonDialect = {
   decode(data, answers) {
     return typeof data === "string" ? decodeServerText(data, answers) : new DecodeError("bad_value", "not_text");
   },
-  hello: (token, name) => text({ t: "hello", v: PROTOCOL_VERSION, token, name }),
+  hello: (token, name, options) => text({ t: "hello", v: PROTOCOL_VERSION, token, name, options }),
   input: (seq, data) => text({ t: "input", seq, data }),
   ping: (ct) => text({ t: "ping", ct }),
   keepalive: () => JSON_KEEPALIVE,

@@ -21,6 +21,12 @@ export interface HelloMessage {
   token: string;
   /** Display name (≤ 64 bytes of UTF-8). */
   name: string;
+  /**
+   * The player's join options as JSON text (an object; at most `MAX_JOIN_OPTIONS_BYTES` bytes,
+   * which the room checks), or empty for none. Binary: a string after the name, left out by
+   * clients that send none; the frame limit bounds what the decoder reads, the room the rest.
+   */
+  options: string;
 }
 
 export type { InputEntry } from "./inputFrame";
@@ -67,9 +73,15 @@ export interface ReceiptMessage {
 /** Every binary client→server message, told apart by `kind`. */
 export type ClientMessage = HelloMessage | InputMessage | PingMessage | StatsRequestMessage | LeaveMessage | ReceiptMessage | RoomMessage;
 
-/** Writes a HELLO into `w` (reset by the caller); returns `w`. */
-export function encodeHello<W extends BinaryWriter>(w: W, m: Omit<HelloMessage, "kind">): W {
-  return w.u8(KIND_HELLO).u16(m.version).string(m.token).string(m.name);
+/**
+ * Writes a HELLO into `w` (reset by the caller); returns `w`. Join options left out (or empty)
+ * are none, and their string is not written: a hello without them is byte for byte the one
+ * clients sent before join options (the golden files' and the C# SDK's).
+ */
+export function encodeHello<W extends BinaryWriter>(w: W, m: Omit<HelloMessage, "kind" | "options"> & { options?: string }): W {
+  w.u8(KIND_HELLO).u16(m.version).string(m.token).string(m.name);
+  if (m.options) w.string(m.options);
+  return w;
 }
 
 /** Writes one INPUT frame batching `inputs` (at most `MAX_INPUTS_PER_FRAME`); returns `w`. */
@@ -129,7 +141,9 @@ export function decodeClientMessage(bytes: Uint8Array): ClientMessage | DecodeEr
     let msg: ClientMessage;
     switch (kind) {
       case KIND_HELLO:
-        msg = { kind: "hello", version: r.u16(), token: r.string(128), name: r.string(64) };
+        // The options are read up to the frame's size: the room refuses them, over their own limit,
+        // as join options (bad_request, naming the limit), not as a malformed frame.
+        msg = { kind: "hello", version: r.u16(), token: r.string(128), name: r.string(64), options: r.remaining > 0 ? r.string(MAX_CLIENT_FRAME_BYTES) : "" };
         break;
       case KIND_PING:
         msg = { kind: "ping", clientTime: r.finiteF64("clientTime") };

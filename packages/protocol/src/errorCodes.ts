@@ -6,6 +6,7 @@ import {
   CLOSE_FRAME_TOO_LARGE,
   CLOSE_GOING_AWAY,
   CLOSE_HELLO_TIMEOUT,
+  CLOSE_JOIN_REFUSED,
   CLOSE_JOIN_THROTTLED,
   CLOSE_KICKED,
   CLOSE_NORMAL,
@@ -76,6 +77,15 @@ export const ErrorCode = {
   room_locked: 20,
   /** An operator banned this player from the room for a while; the wait is in `retryAfterMs`. */
   banned: 21,
+  /** The hello's join options were refused (an unknown option, a wrong type, out of range, too large); the reason names the option. */
+  bad_request: 22,
+  /** The game's admission refused this player (`refuseJoin`): the reason is `<the game's code>: <its reason>`. */
+  join_refused: 23,
+  /**
+   * The game's admission did not decide in time (the room's `admissionTimeoutMs`), or failed: the
+   * socket closes `join_throttled`, to be retried after `retryAfterMs`.
+   */
+  admission_failed: 24,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
@@ -148,6 +158,11 @@ export const CloseCode = {
    * was banned, and the refusal of a banned player's join (the wait in the reason).
    */
   banned: CLOSE_BANNED,
+  /**
+   * The game refused this player before seating it (its admission hook, `refuseJoin`): the close
+   * reason is `<the game's code>: <its reason>` (a wait before it, when the game asked for one).
+   */
+  join_refused: CLOSE_JOIN_REFUSED,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */
@@ -158,8 +173,9 @@ export type CloseName = keyof typeof CloseCode;
  * origin (`forbidden`), an unknown kind (`not_found`), a malformed URL (`bad_request`), joins not
  * configured (`unavailable`), a full room (`room_full`), a seat reservation the room does not hold
  * (`reservation_invalid`: the matchmaker's client matches again instead), a locked room
- * (`room_locked`), an operator's ban (`banned`). A client ends the join and says why; the
- * one refusal of a join to retry is `join_throttled`, no sooner than its wait.
+ * (`room_locked`), an operator's ban (`banned`), the game's own refusal (`join_refused`). A client
+ * ends the join and says why; the one refusal of a join to retry is `join_throttled` (the game's
+ * admission out of time among them), no sooner than its wait.
  */
 export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CLOSE_ROOM_FULL,
@@ -171,6 +187,7 @@ export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CLOSE_RESERVATION_INVALID,
   CLOSE_ROOM_LOCKED,
   CLOSE_BANNED,
+  CLOSE_JOIN_REFUSED,
 ]);
 
 /**

@@ -1,6 +1,7 @@
 import type { BinaryWriter } from "./binaryWriter";
 import { binaryDialect, type ClientDialect, type JsonDialect } from "./clientDialects";
 import type { ClientView } from "./delta/clientView";
+import type { JoinOptionFields, JoinOptionsDecl, JoinOptionsInput, JoinOptionValue, JoinOptionValues, PlayerOptions } from "./joinOptions";
 import { declaredEventDecoder, type DeclaredEvent, type EventDecl } from "./schema/events";
 import type { Schema, SchemaDecl } from "./schema/schema";
 
@@ -39,6 +40,11 @@ export interface GameTypes<I = unknown, E = unknown, S = unknown, M = {}, N = {}
   readonly messageTypes?: M;
   /** Type carrier only, never set: the notice map `N`. */
   readonly noticeTypes?: N;
+  /**
+   * The join options the game declares (`defineJoinOptions`): what a player may choose when
+   * joining, checked by the room before a seat is taken. Absent: the game takes none.
+   */
+  readonly joinOptions?: JoinOptionsDecl;
 }
 
 /** Any {@link GameTypes}: the constraint of functions generic over a game. */
@@ -133,6 +139,41 @@ export type Notice<N> = {
   };
 }[keyof N & string];
 
+/**
+ * A declaration's join options as a type (what {@link defineGameTypes} returns besides its
+ * {@link GameTypes}): the declared fields, carried for {@link JoinOptionsOf} and
+ * {@link PlayerOptionsOf}. Nothing at run time (the declaration itself is `joinOptions`).
+ */
+export interface JoinOptionsCarrier<F extends JoinOptionFields> {
+  /** Type carrier only, never set: the declared join option fields. */
+  readonly joinOptionFields?: F;
+}
+
+/**
+ * What a client of game declaration `G` may send as its join options: every declared option,
+ * each optional (`{}` when the game declares none); any options for a declaration not made by
+ * {@link defineGameTypes}.
+ */
+export type JoinOptionsOf<G> = G extends {
+  /** The declared fields ({@link JoinOptionsCarrier}). */
+  readonly joinOptionFields?: infer F;
+}
+  ? unknown extends F
+    ? Record<string, JoinOptionValue>
+    : [keyof F] extends [never]
+      ? Record<string, never>
+      : JoinOptionsInput<F>
+  : Record<string, JoinOptionValue>;
+/** What the game of declaration `G` gets as `Player.options`: checked, defaults filled in. */
+export type PlayerOptionsOf<G> = G extends {
+  /** The declared fields ({@link JoinOptionsCarrier}). */
+  readonly joinOptionFields?: infer F;
+}
+  ? unknown extends F
+    ? JoinOptionValues
+    : PlayerOptions<F>
+  : JoinOptionValues;
+
 /** The input type of game declaration `G`. */
 export type InputOf<G extends AnyGameTypes> = G extends GameTypes<infer I, any, any, any, any> ? I : never;
 /** The event type of game declaration `G`. */
@@ -141,7 +182,7 @@ export type EventOf<G extends AnyGameTypes> = G extends GameTypes<any, infer E, 
 export type StateOf<G extends AnyGameTypes> = G extends GameTypes<any, any, infer S, any, any> ? S : never;
 
 /** What {@link defineGameTypes} takes for a binary room with an entity schema. */
-export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}, SI = never> {
+export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends EventDecl = {}, N = {}, SI = never, J extends JoinOptionFields = {}> {
   /** The room kind. */
   kind: string;
   /**
@@ -165,10 +206,12 @@ export interface BinaryGameSpec<I, E, D extends SchemaDecl, M = {}, V extends Ev
   messages?: MessageTypes<M>;
   /** The game's notices, as types ({@link defineNotices}). */
   notices?: NoticeTypes<N>;
+  /** The game's join options ({@link defineJoinOptions}); the same constant as its `GameDefinition.joinOptions`. */
+  joinOptions?: JoinOptionsDecl<J>;
 }
 
 /** What {@link defineGameTypes} takes for a JSON text-mode room. */
-export interface JsonGameSpec<I, E, M = {}, N = {}> {
+export interface JsonGameSpec<I, E, M = {}, N = {}, J extends JoinOptionFields = {}> {
   /** The room kind. */
   kind: string;
   /**
@@ -184,6 +227,8 @@ export interface JsonGameSpec<I, E, M = {}, N = {}> {
   messages?: MessageTypes<M>;
   /** The game's notices, as types ({@link defineNotices}). */
   notices?: NoticeTypes<N>;
+  /** The game's join options ({@link defineJoinOptions}); the same constant as its `GameDefinition.joinOptions`. */
+  joinOptions?: JoinOptionsDecl<J>;
 }
 
 /**
@@ -208,11 +253,11 @@ export type InputCodec<I, SI> = [SI] extends [never]
  */
 export interface GameTypesBuilder<I, E, S> {
   /** A binary room with an entity schema. */
-  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}, SI = never>(
-    spec: BinaryGameSpec<I, E, D, M, V, N, SI> & InputCodec<I, SI>,
-  ): GameTypes<[SI] extends [never] ? I : SI, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N>;
+  <D extends SchemaDecl, V extends EventDecl = {}, M extends MessageShapes<M> = {}, N = {}, SI = never, J extends JoinOptionFields = {}>(
+    spec: BinaryGameSpec<I, E, D, M, V, N, SI, J> & InputCodec<I, SI>,
+  ): GameTypes<[SI] extends [never] ? I : SI, [E] extends [never] ? DeclaredEvent<V> : E, ClientView<D>, M, N> & JoinOptionsCarrier<J>;
   /** A JSON text-mode room. */
-  <M extends MessageShapes<M> = {}, N = {}>(spec: JsonGameSpec<I, E, M, N>): GameTypes<I, E, S, M, N>;
+  <M extends MessageShapes<M> = {}, N = {}, J extends JoinOptionFields = {}>(spec: JsonGameSpec<I, E, M, N, J>): GameTypes<I, E, S, M, N> & JoinOptionsCarrier<J>;
 }
 
 const passThrough = (v: unknown): unknown => v;
@@ -251,22 +296,22 @@ function binaryEvents(spec: BinaryGameSpec<unknown, unknown, SchemaDecl, {}, Eve
 export function defineGameTypes<I, E = never, S = unknown>(): GameTypesBuilder<I, E, S> {
   return ((spec: BinaryGameSpec<I, E, SchemaDecl, {}, EventDecl, {}, unknown> | JsonGameSpec<I, E>): GameTypes<I, E, unknown> => {
     if ("schema" in spec) {
+      // The spec's own fields (kind, schema, encodeInput, joinOptions; messages and notices are
+      // empty carriers) as they are.
       return {
-        kind: spec.kind,
-        schema: spec.schema,
+        ...spec,
         json: false,
         dialect: binaryDialect,
         encodeInput: spec.encodeInput ?? (spec.schema.inputs!.encode as GameTypes<I>["encodeInput"]),
         decodeEvent: binaryEvents(spec as BinaryGameSpec<unknown, unknown, SchemaDecl, {}, EventDecl, {}, unknown>) as (body: unknown) => E | null,
       };
     }
-    const encode = spec.encodeInput;
     return {
-      kind: spec.kind,
+      ...spec,
       schema: null,
       json: true,
       dialect: spec.json,
-      encodeInput: encode ? (input: I) => encode(input) : passThrough,
+      encodeInput: spec.encodeInput ?? passThrough,
       decodeEvent: (spec.decodeEvent ?? passThrough) as (body: unknown) => E | null,
     };
   }) as GameTypesBuilder<I, E, S>;

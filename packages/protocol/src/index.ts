@@ -25,6 +25,7 @@ export * from "./joinUrl";
 export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";
+export * from "./joinOptions";
 export * from "./receipts";
 export * from "./roomMessages";
 export * from "./match";

@@ -17,6 +17,8 @@ export type JsonClientMessage =
       token: string;
       /** Display name (≤ 64 UTF-16 units). */
       name: string;
+      /** The player's join options (a JSON object, at most `MAX_JOIN_OPTIONS_BYTES` of JSON; the room checks them); absent for none. */
+      options?: object | undefined;
     }
   | {
       t: "input";
@@ -194,7 +196,8 @@ export function decodeJsonClientMessage(text: string): JsonClientMessage | Decod
       if (!isU32(o.v) || !isShortString(o.token ?? "", 128) || !isShortString(o.name ?? "", 64)) {
         return new DecodeError("bad_value", "hello needs v:int, token:string, name:string");
       }
-      return { t: "hello", v: o.v, token: (o.token as string) ?? "", name: (o.name as string) ?? "" };
+      // Any JSON value passes here: what the options may be is the room's check (bad_request, naming the option).
+      return { t: "hello", v: o.v, token: (o.token as string) ?? "", name: (o.name as string) ?? "", ...(o.options !== undefined ? { options: o.options as object } : {}) };
     case "input":
       if (!isU32(o.seq)) return new DecodeError("bad_value", "input.seq must be a non-negative integer");
       return { t: "input", seq: o.seq, data: o.data };

@@ -36,6 +36,11 @@ export interface MatchRequest {
   options: Record<string, unknown>;
   /** A created room is private: never listed, never picked; joined by its id only. */
   private: boolean;
+  /**
+   * The player's join options (what it will send in its hello), checked against the game's
+   * declaration before any seat is reserved (`bad_request` naming the option); unchecked here.
+   */
+  joinOptions?: unknown;
 }
 
 /** The body of `POST /match/<kind>/queue`. */
@@ -44,6 +49,14 @@ export interface QueueRequest {
   rating: number;
   /** Chosen by the client so it can cancel (`DELETE /match/<kind>/queue/<queueId>`). */
   queueId: string;
+  /** The player's join options, as in a {@link MatchRequest}. */
+  joinOptions?: unknown;
+}
+
+/** The body of `POST /match/<kind>/<roomId>` (none at all is an empty one). */
+export interface JoinByIdRequest {
+  /** The player's join options, as in a {@link MatchRequest}. */
+  joinOptions?: unknown;
 }
 
 /** A seat held for one player in one room: what every successful match answers. */
@@ -277,7 +290,7 @@ export function readMatchRequest(v: unknown): MatchRequest | MatchError {
   const priv = v.private ?? false;
   if (typeof priv !== "boolean") return matchError("bad_request", "private must be true or false");
   if (priv && mode !== "create") return matchError("bad_request", "only mode create makes a private room");
-  return { mode: mode as MatchMode, filters: read.filters, options, private: priv };
+  return { mode: mode as MatchMode, filters: read.filters, options, private: priv, ...(v.joinOptions !== undefined ? { joinOptions: v.joinOptions } : {}) };
 }
 
 /** Reads the body of `POST /match/<kind>/queue` (already parsed from JSON). */
@@ -285,7 +298,14 @@ export function readQueueRequest(v: unknown): QueueRequest | MatchError {
   if (!isPlainObject(v)) return matchError("bad_request", "the body must be a JSON object");
   if (typeof v.rating !== "number" || !Number.isFinite(v.rating)) return matchError("bad_request", "rating must be a finite number");
   if (typeof v.queueId !== "string" || !QUEUE_ID_PATTERN.test(v.queueId)) return matchError("bad_request", "queueId must be 1-64 of A-Z a-z 0-9 _ -");
-  return { rating: v.rating, queueId: v.queueId };
+  return { rating: v.rating, queueId: v.queueId, ...(v.joinOptions !== undefined ? { joinOptions: v.joinOptions } : {}) };
+}
+
+/** Reads the body of `POST /match/<kind>/<roomId>` (already parsed from JSON; none: `{}`). */
+export function readJoinByIdRequest(v: unknown): JoinByIdRequest | MatchError {
+  if (v === undefined || v === null) return {};
+  if (!isPlainObject(v)) return matchError("bad_request", "the body must be a JSON object");
+  return v.joinOptions !== undefined ? { joinOptions: v.joinOptions } : {};
 }
 
 /** A matchmaking path with no more than its kind: which operation. */

@@ -16,8 +16,11 @@ export const PARTY_CODE_LENGTH = 10;
 export const PARTY_MEMBER_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 /** Longest display name a member gives. */
 export const MAX_PARTY_NAME = 32;
-/** Most characters of JSON the body of a party create or join may hold. */
-export const MAX_PARTY_BODY_CHARS = 256;
+/**
+ * Most characters of JSON the body of a party create or join may hold: a name, a rating and the
+ * member's join options (up to `MAX_JOIN_OPTIONS_BYTES`, 512, of their own).
+ */
+export const MAX_PARTY_BODY_CHARS = 1024;
 
 const CODE = /^[0-9A-HJKMNP-TV-Z]{10}$/;
 
@@ -79,6 +82,11 @@ export interface PartyJoinRequest {
   name: string;
   /** The member's rating, for a party started into the queue. */
   rating?: number;
+  /**
+   * The member's join options (what its hello will send), checked against the game's
+   * declaration as a match request's are (`bad_request` naming the option); unchecked here.
+   */
+  joinOptions?: unknown;
 }
 
 /**
@@ -107,9 +115,12 @@ export function readPartyJoinRequest(v: unknown): PartyJoinRequest | MatchError 
   if (!isPlainObject(v)) return matchError("bad_request", "the body must be a JSON object");
   const name = v.name ?? "";
   if (typeof name !== "string" || name.length > MAX_PARTY_NAME) return matchError("bad_request", `name must be a string of at most ${MAX_PARTY_NAME} characters`);
-  if (v.rating === undefined) return { name };
+  const req: PartyJoinRequest = { name };
+  if (v.joinOptions !== undefined) req.joinOptions = v.joinOptions;
+  if (v.rating === undefined) return req;
   if (typeof v.rating !== "number" || !Number.isFinite(v.rating)) return matchError("bad_request", "rating must be a finite number");
-  return { name, rating: v.rating };
+  req.rating = v.rating;
+  return req;
 }
 
 /** Reads the body of a party start (already parsed from JSON; none is a `joinOrCreate`). */

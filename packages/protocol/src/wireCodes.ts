@@ -71,3 +71,4 @@ export const CLOSE_RESERVATION_INVALID = 4020;
 export const CLOSE_ROOM_LOCKED = 4021;
 export const CLOSE_KICKED = 4022;
 export const CLOSE_BANNED = 4023;
+export const CLOSE_JOIN_REFUSED = 4024;

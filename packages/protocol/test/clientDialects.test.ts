@@ -23,7 +23,7 @@ import {
 // What a client says in each dialect, checked against the room's decoders; and what it reads.
 const w = new BinaryWriter(8); // small on purpose: exercises growth
 const binary = {
-  hello: (token: string, name: string) => binaryDialect.hello(token, name),
+  hello: (token: string, name: string, options?: object) => binaryDialect.hello(token, name, options),
   input: (seq: number, payload: unknown) => binaryDialect.input(seq, payload),
   inputs: (entries: { seq: number; payload: Uint8Array }[]) => encodeInputs(w.reset(), entries).toBytes(),
   ping: (t: number) => binaryDialect.ping(t),
@@ -34,7 +34,7 @@ const binary = {
   leave: () => binaryDialect.leave(),
 };
 const json = {
-  hello: (token: string, name: string) => jsonDialect.hello(token, name),
+  hello: (token: string, name: string, options?: object) => jsonDialect.hello(token, name, options),
   input: (seq: number, payload: unknown) => jsonDialect.input(seq, payload),
   ping: (t: number) => jsonDialect.ping(t),
   keepalive: (t: number) => jsonDialect.keepalive(t),
@@ -51,10 +51,18 @@ const fromText = (m: string | Uint8Array) => decodeJsonClientMessage(m as string
 const messageType = fc.string({ unit: fc.constantFrom(..."abXY09_.:-"), minLength: 1, maxLength: 32 });
 
 describe("each dialect writes what the room decodes", () => {
+  it("a hello's join options: JSON text after the name in binary, an object in JSON", () =>
+    fc.assert(
+      fc.property(ascii(20), fc.dictionary(fc.string({ unit: fc.constantFrom(..."abc_"), minLength: 1, maxLength: 8 }), fc.oneof(fc.integer(), fc.boolean(), ascii(10))), (name, options) => {
+        expect(fromBinary(binary.hello("", name, options))).toEqual({ kind: "hello", version: PROTOCOL_VERSION, token: "", name, options: JSON.stringify(options) });
+        expect(fromText(json.hello("", name, options))).toEqual({ t: "hello", v: PROTOCOL_VERSION, token: "", name, options });
+      }),
+    ));
+
   it("hello, ping, stats request, receipt and leave in both dialects", () =>
     fc.assert(
       fc.property(ascii(100), ascii(60), fc.double({ noNaN: true, noDefaultInfinity: true }), u32, fc.nat(), fc.nat(), (token, name, time, id, messages, units) => {
-        expect(fromBinary(binary.hello(token, name))).toEqual({ kind: "hello", version: PROTOCOL_VERSION, token, name });
+        expect(fromBinary(binary.hello(token, name))).toEqual({ kind: "hello", version: PROTOCOL_VERSION, token, name, options: "" });
         expect(fromText(json.hello(token, name))).toEqual({ t: "hello", v: PROTOCOL_VERSION, token, name });
         expect(fromBinary(binary.ping(time))).toEqual({ kind: "ping", clientTime: time });
         expect(fromText(json.ping(time))).toEqual({ t: "ping", ct: time + 0 });

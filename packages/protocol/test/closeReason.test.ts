@@ -64,8 +64,8 @@ describe("refusal close codes", () => {
   });
 
   it("end a join for every refusal a retry meets again, and only join_throttled is left to retry", () => {
-    const { room_full, unauthorized, forbidden, not_found, bad_request, unavailable, reservation_invalid, room_locked, banned, join_throttled } = CloseCode;
-    expect([...FINAL_JOIN_REFUSALS].sort()).toEqual([room_full, unauthorized, forbidden, not_found, bad_request, unavailable, reservation_invalid, room_locked, banned].sort());
+    const { room_full, unauthorized, forbidden, not_found, bad_request, unavailable, reservation_invalid, room_locked, banned, join_refused, join_throttled } = CloseCode;
+    expect([...FINAL_JOIN_REFUSALS].sort()).toEqual([room_full, unauthorized, forbidden, not_found, bad_request, unavailable, reservation_invalid, room_locked, banned, join_refused].sort());
     expect(FINAL_JOIN_REFUSALS.has(join_throttled)).toBe(false);
     // Every close code a host refuses with by HTTP status is one of them, or join_throttled.
     for (const status of [400, 401, 403, 404, 429, 503]) expect(FINAL_JOIN_REFUSALS.has(refusalCloseCode(status)) || refusalCloseCode(status) === join_throttled).toBe(true);

@@ -28,13 +28,21 @@ const str = (max: number) => fc.string({ maxLength: max, unit: "grapheme" }).fil
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
 
 describe("client messages round-trip", () => {
-  it("hello", () =>
+  it("hello, with and without join options", () =>
     fc.assert(
-      fc.property(fc.nat({ max: 0xffff }), str(128), str(64), (version, token, name) => {
-        const m = decodeClientMessage(encodeHello(w.reset(), { version, token, name }).toBytes());
-        expect(m).toEqual({ kind: "hello", version, token, name });
+      fc.property(fc.nat({ max: 0xffff }), str(128), str(64), fc.option(str(200), { nil: undefined }), (version, token, name, options) => {
+        const m = decodeClientMessage(encodeHello(w.reset(), { version, token, name, ...(options !== undefined ? { options } : {}) }).toBytes());
+        expect(m).toEqual({ kind: "hello", version, token, name, options: options ?? "" });
       }),
     ));
+
+  it("a hello without join options ends at the name (the hello clients sent before them); an empty trailing string is none too", () => {
+    const bare = encodeHello(w.reset(), { version: 1, token: "t", name: "n" }).toBytes();
+    expect([...bare]).toEqual([1, 1, 0, 1, 0x74, 1, 0x6e]);
+    expect(encodeHello(w.reset(), { version: 1, token: "t", name: "n", options: "" }).toBytes()).toEqual(bare);
+    expect(decodeClientMessage(bare)).toEqual({ kind: "hello", version: 1, token: "t", name: "n", options: "" });
+    expect(decodeClientMessage(Uint8Array.of(...bare, 0))).toEqual({ kind: "hello", version: 1, token: "t", name: "n", options: "" });
+  });
 
   it("input batches", () =>
     fc.assert(
@@ -116,14 +124,18 @@ describe("bad frames are typed errors, never exceptions", () => {
   it("truncating any valid client frame gives a DecodeError", () =>
     fc.assert(
       fc.property(str(20), fc.uint8Array({ minLength: 1, maxLength: 30 }), fc.nat(), (token, payload, cut) => {
+        // A hello without its trailing join options is a hello of a client that sends none: the
+        // one cut that leaves a valid frame.
+        const oldHello = encodeHello(w.reset(), { version: 1, token, name: "n" }).toBytes().length;
         for (const bytes of [
-          encodeHello(w.reset(), { version: 1, token, name: "n" }).toBytes(),
+          encodeHello(w.reset(), { version: 1, token, name: "n", options: '{"mark":"X"}' }).toBytes(),
           encodeInputs(w.reset(), [{ seq: 5, payload }]).toBytes(),
           encodePing(w.reset(), 1.5).toBytes(),
         ]) {
           const at = cut % bytes.length; // strictly shorter than the frame
           const m = decodeClientMessage(bytes.subarray(0, at));
-          expect(m).toBeInstanceOf(DecodeError);
+          if (bytes[0] === 1 && at === oldHello) expect(m).toEqual({ kind: "hello", version: 1, token, name: "n", options: "" });
+          else expect(m).toBeInstanceOf(DecodeError);
         }
       }),
     ));

@@ -4,7 +4,7 @@
  * the server checks, typed entity views, event classes, and classes for its input, JSON view,
  * room messages and notices, with their JSON conversions and typed connection helpers.
  */
-import { FieldCode, type AnyGameTypes, type Field, type FieldInfo, type InputSchema } from "@tikron/protocol";
+import { FieldCode, type AnyGameTypes, type Field, type FieldInfo, type InputSchema, type JoinOption, type JoinOptionsDecl } from "@tikron/protocol";
 import { pascal, type ClassModel, type DeclaredTypes, type PropModel, type TypeRef } from "./typeModel";
 
 /** Where the C# goes and what it is called. */
@@ -226,6 +226,44 @@ ${doc}        public byte[] Encode(WireWriter w) => this switch
 `;
 }
 
+/** The C# type of a join option's value (nullable: an option left out is not sent). */
+function joinOptionType(o: JoinOption): string {
+  switch (o.kind) {
+    case "int":
+      return "long?";
+    case "number":
+      return "double?";
+    case "flag":
+      return "bool?";
+    default:
+      return "string?";
+  }
+}
+
+/** What a join option accepts, for its doc comment. */
+function joinOptionRule(o: JoinOption): string {
+  const rule =
+    o.kind === "oneOf" ? `one of ${o.values!.map((v) => JSON.stringify(v)).join(", ")}`
+    : o.kind === "text" ? `a string of at most ${o.max} characters`
+    : o.kind === "flag" ? "true or false"
+    : `${o.kind === "int" ? "a whole number" : "a number"} in ${o.min}..${o.max}`;
+  return o.default === undefined ? rule : `${rule}; the room gives ${JSON.stringify(o.default)} when it is left out`;
+}
+
+/**
+ * The class of a game's declared join options (`defineJoinOptions`): one nullable property per
+ * option (left out of the JSON when null, as a TypeScript client leaves it out), and its JSON form
+ * for `ConnectOptions.JoinOptions`. The room checks them; nothing is checked here.
+ */
+function joinOptionsClass(decl: JoinOptionsDecl): string {
+  let out = summary("    ", "The game's join options: what a player may choose when joining (the room checks them before a seat is taken, and refuses others <c>bad_request</c> naming the option). Set those you choose.");
+  out += "    public sealed partial class JoinOptions\n    {\n";
+  for (const [name, o] of Object.entries(decl.fields)) out += summary("        ", `<c>${name}</c>: ${xml(joinOptionRule(o))}.`) + `        public ${joinOptionType(o)} ${pascal(name)};\n`;
+  out += `\n        /// <summary>The JSON form, for <see cref="ConnectOptions.JoinOptions"/>.</summary>\n        public JsonValue ToJson()\n        {\n            var o = JsonValue.NewObject();\n`;
+  for (const [name, o] of Object.entries(decl.fields)) out += `            if (${pascal(name)} != null) o.Set("${name}", JsonValue.From(${pascal(name)}${o.kind === "oneOf" || o.kind === "text" ? "" : ".Value"}));\n`;
+  return out + "            return o;\n        }\n    }\n\n";
+}
+
 /** The whole C# file for one game. */
 export function emitCsharp(game: AnyGameTypes, types: DeclaredTypes, target: CsharpTarget): string {
   const schema = game.schema;
@@ -253,7 +291,10 @@ export function emitCsharp(game: AnyGameTypes, types: DeclaredTypes, target: Csh
     out += `        }${events ? `, ${eventsExpr}` : inputs ? ", null" : ""}${inputs ? ", Inputs" : ""});\n`;
   }
   out += `\n        /// <summary>Connection options for a room of this game (kind, ${schema ? "schema" : "dialect"}); set the room and the rest.</summary>\n`;
-  out += `        public static ConnectOptions Options(string room = "") => new ConnectOptions { Kind = Kind, Room = room, ${schema ? "Schema = Schema" : "Dialect = ClientDialect.Json"} };\n`;
+  const joinOptions = game.joinOptions && Object.keys(game.joinOptions.fields).length > 0 ? game.joinOptions : null;
+  if (joinOptions && types.classes.has("JoinOptions")) throw new Error(`${target.source}: a type named JoinOptions clashes with the generated join options class`);
+  if (joinOptions) out += `        /// <param name="room">The room id.</param>\n        /// <param name="joinOptions">The player's join options (sent in every hello, and with the matchmaker's requests).</param>\n`;
+  out += `        public static ConnectOptions Options(string room = ""${joinOptions ? ", JoinOptions? joinOptions = null" : ""}) => new ConnectOptions { Kind = Kind, Room = room, ${schema ? "Schema = Schema" : "Dialect = ClientDialect.Json"}${joinOptions ? ", JoinOptions = joinOptions?.ToJson()" : ""} };\n`;
   if (types.input) {
     const t = csType(types.input);
     if (schema) {
@@ -305,6 +346,7 @@ export function emitCsharp(game: AnyGameTypes, types: DeclaredTypes, target: Csh
       out += `        internal ${pascal(k.name)}Event(DeclaredEvent e)\n        {\n${k.fields.map((f) => `            ${pascal(f.name)} = e.${fieldAccess(f.field, f.index)[1]};\n`).join("")}        }\n    }\n\n`;
     }
   }
+  if (joinOptions) out += joinOptionsClass(joinOptions);
   for (const c of [...types.classes.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     const own = `\n        /// <summary>The input's payload: the game's own codec (hand-written beside this file; a game that declares its inputs gets it generated).</summary>\n        public partial byte[] Encode(WireWriter w);\n`;
     const codec = schema && c.name === inputClass && !c.base ? (inputs ? declaredEncode(c, inputs, target.game) : own) : "";

@@ -1,3 +1,4 @@
+import { testPlayer } from "@tikron/core/testing";
 import { detachedContext } from "@tikron/core";
 import { TicTacToeGame, decodeTttInput } from "@tikron/games";
 import { describe, expect, it } from "vitest";
@@ -19,9 +20,9 @@ function table(seed: number) {
     changed = false;
     players.forEach((p, i) => expect(applyTttView(p, JSON.parse(JSON.stringify(game.viewFor(ids[i]))), counters)).toBe(true));
   };
-  game.join(1, "a");
+  game.join(testPlayer(1, "a"));
   deliver();
-  game.join(2, "b");
+  game.join(testPlayer(2, "b"));
   deliver();
   /** Lets whichever player wants to act send one input; false when nobody wants to. */
   const step = (): boolean => {

@@ -1,3 +1,4 @@
+import { testPlayer } from "@tikron/core/testing";
 import type { AddressInfo } from "node:net";
 import { detachedContext } from "@tikron/core";
 import { TicTacToeGame } from "@tikron/games";
@@ -95,7 +96,7 @@ export async function startTttServer(): Promise<TttServer> {
           }
           seat = { ws, playerId: nextPlayerId++, lastSeq: 0, ackedSeq: 0 };
           room.seats.push(seat);
-          room.game.join(seat.playerId, msg.name);
+          room.game.join(testPlayer(seat.playerId, msg.name));
           const now = Date.now();
           const welcome = toJsonWelcome({
             version: PROTOCOL_VERSION,

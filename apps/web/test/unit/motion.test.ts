@@ -28,7 +28,7 @@ describe("agar prediction rule", () => {
   it("moves a cell exactly like the room's tick, walls and boost included", () => {
     const world = 1000;
     const game = new AgarGame({ world, orbs: 0, seed: 3 });
-    game.join(1, "a");
+    game.join({ playerId: 1, name: "a", identity: "test-1", claims: {}, options: {} });
     const rec = game.cellOf(1) as CellState;
     rec.x = 500;
     rec.y = 30;
@@ -65,7 +65,7 @@ describe("fps prediction rule", () => {
   it("applies moves exactly like the room", () => {
     const world = 600;
     const game = new FpsGame({ world, seed: 1, spawnPoint: () => ({ x: 30, y: 300 }) });
-    game.join(1, "a");
+    game.join({ playerId: 1, name: "a", identity: "test-1", claims: {}, options: {} });
     let predicted: ShooterState = { x: 30, y: 300, hp: 100 };
     const moves: FpsMove[] = [
       { kind: "move", dx: -1, dy: 0, dtMs: 33, aim: 1 },

@@ -4,13 +4,16 @@
  * buffer. Bundled to `public/client.js` by `npm run build`.
  */
 import { ClockSync, connect, createInterpolatedView, errorName, matchmaker, withMessages } from "@tikron/client";
-import { TAG_RULES, tagGame, type TagInput } from "../shared/tag";
+import { TAG_COLORS, TAG_RULES, tagGame, type TagColor, type TagInput } from "../shared/tag";
 
 const params = new URLSearchParams(location.search);
 const canvas = document.querySelector("canvas")!;
 const status = document.querySelector("#status")!;
 const g = canvas.getContext("2d")!;
 const name = params.get("name") ?? `guest${Math.floor(Math.random() * 1000)}`;
+// The color to run in (`?color=blue`): a join option, checked by the room before it seats us.
+const asked = params.get("color");
+const joinOptions = TAG_COLORS.includes(asked as TagColor) ? { color: asked as TagColor } : {};
 
 // Signed-in players (the Worker's AUTH_* vars): pass their token, e.g.
 // `const authToken = () => auth0.getTokenSilently();` and `authToken` in the options of `connect`
@@ -28,11 +31,12 @@ const conn = withMessages(
         game: tagGame,
         room: named,
         name,
+        joinOptions,
         clock,
         // A reload keeps the seat while the room still holds it (15 s by default).
         token: sessionStorage.getItem(`tag-token:${named}`) ?? undefined,
       })
-    : await matchmaker(location.origin).joinOrCreate(tagGame, { name, clock }),
+    : await matchmaker(location.origin).joinOrCreate(tagGame, { name, joinOptions, clock }),
 );
 const roomId = conn.room;
 if (!named) history.replaceState(null, "", `?room=${encodeURIComponent(roomId)}`);
@@ -68,19 +72,21 @@ chat.addEventListener("submit", (e) => {
 });
 
 // Every player drawn a little in the past, interpolated between the room's frames: x and y
-// blend, "it" switches at once (step).
-const values = new Float64Array(3);
+// blend, "it" and the color switch at once (step).
+const values = new Float64Array(4);
 const players = createInterpolatedView(conn, {
-  fields: ["x", "y", { name: "it", interp: "step" }],
+  fields: ["x", "y", { name: "it", interp: "step" }, { name: "color", interp: "step" }],
   collect(view, put) {
     for (const e of view.values()) {
       values[0] = e.record.x;
       values[1] = e.record.y;
       values[2] = e.record.it ? 1 : 0;
+      values[3] = e.record.color;
       put(e.id, values);
     }
   },
 });
+const PAINT: Record<TagColor, string> = { grey: "#ccc", blue: "#59f", gold: "#fc3", pink: "#f8c" };
 conn.on("error", (e) => console.warn(`room error ${e.name ?? errorName(e.code)}: ${e.reason}`));
 
 // Steering is a state: send it when it changes (the room keeps the last one).
@@ -110,7 +116,7 @@ function frame(): void {
   g.fillRect(0, 0, canvas.width, canvas.height);
   players.update(performance.now());
   players.forEach((id, v) => {
-    g.fillStyle = v[2] === 1 ? "#e33" : "#ccc";
+    g.fillStyle = v[2] === 1 ? "#e33" : PAINT[TAG_COLORS[v[3]!] ?? "grey"];
     g.beginPath();
     g.arc(v[0]! * scale, v[1]! * scale, (TAG_RULES.tagRadius / 2) * scale, 0, Math.PI * 2);
     g.fill();

@@ -1,7 +1,10 @@
-import { messageHandlers, type Game, type GameContext, type GameDefinition, type InputRejection } from "@tikron/core";
+import { messageHandlers, type Game, type GameContext, type GameDefinition, type InputRejection, type Player } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
-import type { EntityRecord } from "@tikron/protocol";
-import { TAG_KIND, TAG_RULES, checkChat, decodeTagInput, tagSchema, type TagInput, type tagGame } from "../shared/tag";
+import type { EntityRecord, PlayerOptionsOf } from "@tikron/protocol";
+import { TAG_COLORS, TAG_KIND, TAG_RULES, checkChat, decodeTagInput, tagJoinOptions, tagSchema, type TagInput, type tagGame } from "../shared/tag";
+
+/** Who joins a tag room, as the room hands it to the game: its join options are tagGame's. */
+type TagPlayer = Player<PlayerOptionsOf<typeof tagGame>>;
 
 type PlayerRecord = EntityRecord<(typeof tagSchema.decl)["player"]>;
 
@@ -33,13 +36,21 @@ export class TagGame implements Game<TagInput> {
     this.ctx = ctx;
   }
 
-  join(playerId: number, name: string): void {
+  /**
+   * A new player: its entity, named by its verified sign-in name when the Worker hands games one
+   * (`AUTH_CLAIMS=name`; `player.claims`), else the name its hello chose, in the color it chose
+   * (its join option, checked by the room; grey when it chose none).
+   */
+  join(player: TagPlayer): void {
+    const { playerId } = player;
+    const signedIn = player.claims.name;
     const rec: PlayerRecord = {
       x: TAG_RULES.world * (0.2 + 0.6 * Math.random()),
       y: TAG_RULES.world * (0.2 + 0.6 * Math.random()),
       it: this.runners.size === 0,
       tags: 0,
-      name: name || `p${playerId}`,
+      name: typeof signedIn === "string" && signedIn !== "" ? signedIn : player.name || `p${playerId}`,
+      color: TAG_COLORS.indexOf(player.options.color),
     };
     const entity = this.world.spawn("player", rec, { global: true });
     this.runners.set(playerId, { playerId, entity, rec, input: { dx: 0, dy: 0 }, canTagAt: 0, connected: true });
@@ -47,7 +58,7 @@ export class TagGame implements Game<TagInput> {
   }
 
   /** A player back inside the reconnection window starts from a fresh view: tell them again. */
-  reconnected(playerId: number): void {
+  reconnected({ playerId }: TagPlayer): void {
     const r = this.runners.get(playerId);
     if (!r) return;
     r.connected = true;
@@ -144,5 +155,7 @@ export const games: Readonly<Record<string, GameDefinition>> = {
     // 20 ticks and 20 state frames a second, at most 8 players per room.
     defaults: { tickMs: 50, syncIntervalMs: 50, cap: 8 },
     create: () => new TagGame(),
+    // The join options players may choose: the same constant the page's declaration names.
+    joinOptions: tagJoinOptions,
   },
 };

@@ -8,13 +8,16 @@ import {
   bool,
   defineEvents,
   defineGameTypes,
+  defineJoinOptions,
   defineMessages,
   defineNotices,
   defineSchema,
+  joinOption,
   quant,
   refuseMessage,
   reject,
   string,
+  u8,
   varuint,
   type BinaryWriter,
   type EventOf,
@@ -40,10 +43,25 @@ export const TAG_RULES = {
   chatMaxChars: 120,
 } as const;
 
+/** The colors a player may choose to run in (its join option `color`). */
+export const TAG_COLORS = ["grey", "blue", "gold", "pink"] as const;
+
+/** A color's index in {@link TAG_COLORS} (what the schema's `color` field carries). */
+export type TagColor = (typeof TAG_COLORS)[number];
+
+/**
+ * What a player chooses when it joins (sent in its hello; the room checks it before the seat is
+ * taken, and refuses anything else `bad_request` naming the option): the color it runs in.
+ */
+export const tagJoinOptions = defineJoinOptions({
+  color: joinOption.oneOf(TAG_COLORS, { default: "grey" }),
+});
+
 /**
  * One entity per player: positions to 1/8 unit, the "it" flag, how many tags the player made,
- * and the display name. One event: `youAre` tells a player which entity is theirs (the room
- * writes `ctx.emit({ kind: "youAre", entity })`, the page reads the same object back).
+ * the display name and the color it chose (an index into {@link TAG_COLORS}). One event:
+ * `youAre` tells a player which entity is theirs (the room writes `ctx.emit({ kind: "youAre",
+ * entity })`, the page reads the same object back).
  */
 export const tagSchema = defineSchema(
   {
@@ -53,6 +71,7 @@ export const tagSchema = defineSchema(
       it: bool(),
       tags: varuint(),
       name: string(16),
+      color: u8(),
     },
   },
   { events: defineEvents({ youAre: { entity: varuint() } }) },
@@ -125,6 +144,7 @@ export const tagGame = defineGameTypes<TagInput>()({
   encodeInput: (input, w) => encodeTagInput(w, input),
   messages: defineMessages<TagMessages>(),
   notices: defineNotices<TagNotices>(),
+  joinOptions: tagJoinOptions,
 });
 
 /** An event as the client sees it: `{ kind: "youAre", entity }`. */

@@ -151,7 +151,7 @@ namespace Tikron.Client.Tests
                 var a = c["args"]!;
                 Func<ClientDialect, Outgoing> encode = c["what"]!.AsString switch
                 {
-                    "hello" => d => d.Hello(a[0].AsString, a[1].AsString),
+                    "hello" => d => d.Hello(a[0].AsString, a[1].AsString, a.Items.Count > 2 ? a[2] : null),
                     "ping" => d => d.Ping(a[0].AsNumber),
                     "receipt" => d => d.Receipt((long)a[0].AsNumber, (long)a[1].AsNumber),
                     "leave" => d => d.Leave(),

@@ -80,6 +80,38 @@ namespace Tikron.Client.Tests
         }
 
         [Fact]
+        public void JoinOptionsGoInTheMatchRequestAndInTheHello()
+        {
+            var http = new FakeHttp();
+            http.Answers.Enqueue((200, Seat("r1", "res1")));
+            var mm = new Matchmaker("http://host:1") { Http = new HttpClient(http) };
+            var sockets = new FakeSockets();
+            var options = Games.Ttt.TttGame.Options(joinOptions: new Games.Ttt.JoinOptions { Mark = "O" });
+            options.Name = "ann";
+            options.Sockets = sockets.Open;
+            options.PingIntervalMs = 1_000_000;
+            options.Dialect = ClientDialect.Binary;
+            var conn = Pump(mm, mm.JoinOrCreate("agar", null, options), sockets, s =>
+            {
+                s.Listener.OnOpen();
+                s.Listener.OnMessage(Welcome(), null);
+            });
+            Assert.Equal(ConnectionStatus.Joined, conn.Status);
+            Assert.Equal("{\"mode\":\"joinOrCreate\",\"joinOptions\":{\"mark\":\"O\"}}", http.Requests[0].Body);
+            var hello = sockets.Last.Sent[0].Bytes!;
+            Assert.Equal(Golden.Hex(new WireWriter().U8(Kind.Hello).U16(1).String("").String("ann").String("{\"mark\":\"O\"}").ToArray()), Golden.Hex(hello));
+        }
+
+        [Fact]
+        public void TheGamesRefusalOfAJoinIsFinalAndNamed()
+        {
+            Assert.Equal("join_refused", CloseCodes.Name(CloseCodes.JoinRefused));
+            Assert.True(CloseCodes.IsFinalJoinRefusal(4024));
+            Assert.False(CloseCodes.IsRetryable(4024));
+            Assert.Equal(("bad_request", "join_refused", "admission_failed"), (ErrorCodes.Name(22), ErrorCodes.Name(23), ErrorCodes.Name(24)));
+        }
+
+        [Fact]
         public async Task AMatchmakersRefusalIsAJoinExceptionWithCloseCodeZero()
         {
             var http = new FakeHttp();

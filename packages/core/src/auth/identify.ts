@@ -8,6 +8,8 @@
 import type { JWTPayload } from "jose";
 import { TICKET_REFUSAL_TEXT, verifyRoomTicket, type RoomTicketClaims, type TicketRefusal } from "../ticket";
 import type { JwtRefusal, JwtVerifier } from "./jwtVerifier";
+import type { PlayerClaims } from "../player";
+import { toBase64Url } from "../base64url";
 
 /** The part of a `Headers` object {@link identify} reads. */
 export interface HeadersLike {
@@ -77,6 +79,8 @@ export type IdentityVerdict =
       identity: string;
       /** The token's verified claims. */
       claims: JWTPayload;
+      /** The claims handed to games in the player's record (the configuration's `claims`, bounded). */
+      playerClaims: PlayerClaims;
       /** The token itself (hosts remember refused ones). */
       credential: string;
     }
@@ -140,7 +144,7 @@ export async function identify(request: IdentifyRequest, options: IdentifyOption
   }
   if (credential?.kind === "jwt" && options.jwt) {
     const verdict = await options.jwt.verify(credential.value);
-    if (verdict.ok) return { ok: true, via: "jwt", identity: verdict.identity, claims: verdict.claims, credential: credential.value };
+    if (verdict.ok) return { ok: true, via: "jwt", identity: verdict.identity, claims: verdict.claims, playerClaims: verdict.playerClaims, credential: credential.value };
     return refuse("jwt", verdict.reason, verdict.reason === "missing" ? missingText(options) : JWT_TEXT[verdict.reason], verdict.detail);
   }
   const detail = credential ? `${credential.kind === "ticket" ? "room tickets are" : "sign-in tokens are"} not accepted here` : undefined;
@@ -158,8 +162,11 @@ export type CallerVerdict =
       ok: true;
       /** No credential was verified: an anonymous caller (DEV_MODE, or a host that asks for none). */
       via: null;
-      /** None. */
-      identity: null;
+      /**
+       * None, or the identity of the guest key it sent ({@link guestIdentity}: the same in every
+       * room and match, so what is kept by identity, a player's own record, is its own).
+       */
+      identity: string | null;
     }
   | {
       /** Refused. */
@@ -184,13 +191,37 @@ export type CallerVerdict =
  */
 export async function identifyCaller(request: IdentifyRequest, options: IdentifyOptions & { required: boolean }): Promise<CallerVerdict> {
   if (!options.ticket && !options.jwt) {
-    if (!options.required) return { ok: true, via: null, identity: null };
+    if (!options.required) return anonymousCaller(request);
     return { ok: false, via: null, reason: "unconfigured", status: 503, message: "sign-in is not configured on this server" };
   }
   const verdict = await identify(request, options);
   // Optional credentials: none (or one of a kind this host does not check) is an anonymous caller.
-  if (!verdict.ok && verdict.reason === "missing" && !options.required) return { ok: true, via: null, identity: null };
+  if (!verdict.ok && verdict.reason === "missing" && !options.required) return anonymousCaller(request);
   return verdict;
+}
+
+/** The query parameter an anonymous caller names its guest key in (`?guest=`). */
+export const GUEST_KEY_PARAM = "guest";
+
+/** A guest key: 16–128 characters of base64url (a page makes one at random and keeps it). */
+export const GUEST_KEY_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/**
+ * The identity of guest key `key`: `guest-` and 96 bits of its SHA-256 as base64url. Where
+ * credentials are optional (DEV_MODE), a caller without one that sends a guest key joins and
+ * matches as this identity (one seat per identity, like a ticket's), the same in every room:
+ * the key is its bearer secret, and the identity tells nothing of it.
+ */
+export async function guestIdentity(key: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`tikron.guest.${key}`)));
+  return `guest-${toBase64Url(digest.subarray(0, 12))}`;
+}
+
+/** An anonymous caller: a guest's identity when it sent a guest key, else none. */
+async function anonymousCaller(request: IdentifyRequest): Promise<CallerVerdict> {
+  const url = typeof request.url === "string" ? new URL(request.url, "http://localhost") : request.url;
+  const key = url.searchParams.get(GUEST_KEY_PARAM);
+  return { ok: true, via: null, identity: key !== null && GUEST_KEY_PATTERN.test(key) ? await guestIdentity(key) : null };
 }
 
 const AMBIGUOUS = "two credentials (they may name two players): send one, a room ticket (?ticket=) or a sign-in token (?token= or Authorization: Bearer)";
@@ -218,4 +249,12 @@ function missingText(options: IdentifyOptions): string {
 function refuse(via: "ticket" | "jwt" | null, reason: IdentityRefusal, message: string, detail?: string): IdentityVerdict {
   const status = reason === "jwks_unavailable" ? 503 : 401;
   return detail === undefined ? { ok: false, via, reason, status, message } : { ok: false, via, reason, status, message, detail };
+}
+
+/**
+ * The claims a verified caller's seat hands its game (`Player.claims`): a sign-in JWT's, as the
+ * configuration names them; none for a room ticket or an anonymous caller.
+ */
+export function playerClaimsOf(verdict: CallerVerdict): PlayerClaims | undefined {
+  return verdict.ok && verdict.via === "jwt" ? verdict.playerClaims : undefined;
 }

@@ -34,5 +34,5 @@ export {
   type JwksRefresh,
 } from "./jwksCache";
 export { createJwtVerifier, jwtVerifierFromEnv, MAX_JWT_LENGTH, type JwtVerifier, type JwtVerifierOptions, type JwtVerdict, type JwtRefusal } from "./jwtVerifier";
-export { identify, identifyCaller, readCredential, SIGN_IN_RETRY_MS, type CallerVerdict, type IdentifyRequest, type IdentifyOptions, type TicketRequirement, type IdentityVerdict, type IdentityRefusal, type Credential, type HeadersLike } from "./identify";
+export { identify, identifyCaller, playerClaimsOf, guestIdentity, GUEST_KEY_PARAM, GUEST_KEY_PATTERN, readCredential, SIGN_IN_RETRY_MS, type CallerVerdict, type IdentifyRequest, type IdentifyOptions, type TicketRequirement, type IdentityVerdict, type IdentityRefusal, type Credential, type HeadersLike } from "./identify";
 export { identifyReservedJoin, type ReservationRequirement, type ReservedJoinRefusal, type ReservedJoinVerdict } from "./reservedJoin";

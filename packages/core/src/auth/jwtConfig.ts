@@ -51,6 +51,11 @@ export interface JwtEnv {
   AUTH_ALGORITHMS?: unknown;
   /** Allowed clock skew in seconds, 0..{@link MAX_CLOCK_SKEW_SECONDS}; default {@link DEFAULT_CLOCK_SKEW_SECONDS}. */
   AUTH_CLOCK_SKEW_SECONDS?: unknown;
+  /**
+   * The claims handed to games in each player's record (`Player.claims`), comma-separated (e.g.
+   * `name,roles`); default none. Alone it does not turn JWT sign-in on.
+   */
+  AUTH_CLAIMS?: unknown;
 }
 
 /** A JWT sign-in as a host passes it in code (the same fields as {@link JwtEnv}, same defaults). */
@@ -69,6 +74,8 @@ export interface JwtConfigInput {
   algorithms?: readonly string[];
   /** Allowed clock skew in seconds. */
   clockSkewSeconds?: number;
+  /** The claims handed to games in each player's record (`Player.claims`); default none. */
+  claims?: readonly string[];
 }
 
 /** A validated JWT sign-in configuration ({@link resolveJwtConfig}). */
@@ -87,6 +94,8 @@ export interface JwtConfig {
   readonly algorithms: readonly JwtAlgorithm[];
   /** Allowed clock skew in seconds. */
   readonly clockSkewSeconds: number;
+  /** The claims handed to games (`Player.claims`), in the order they are kept. */
+  readonly claims: readonly string[];
 }
 
 /** A configuration that cannot be used; `problems` names each one (the message lists them all). */
@@ -101,6 +110,10 @@ export class AuthConfigError extends Error {
 }
 
 const PRINTABLE = /^[\x21-\x7e]*$/;
+/** A claim name a deployment may hand games: 1–64 printable ASCII characters without spaces or commas. */
+const CLAIM_NAME = /^[\x21-\x2b\x2d-\x7e]{1,64}$/;
+/** Most claims handed to games (their JSON is bounded too: `MAX_PLAYER_CLAIMS_BYTES`). */
+const MAX_CLAIMS = 16;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_PREFIX_LENGTH = 32;
 
@@ -110,7 +123,8 @@ const MAX_PREFIX_LENGTH = 32;
  * first request with the reason in the log instead of refusing players one by one.
  */
 export function jwtConfigFromEnv(env: JwtEnv): JwtConfig | null {
-  const set = (Object.keys(FIELD_VARS) as (keyof JwtConfigInput)[]).some((field) => present(env[FIELD_VARS[field]]));
+  // Which claims games get is no sign-in of its own: AUTH_CLAIMS alone turns nothing on.
+  const set = (Object.keys(FIELD_VARS) as (keyof JwtConfigInput)[]).some((field) => field !== "claims" && present(env[FIELD_VARS[field]]));
   if (!set) return null;
   const problems: string[] = [];
   const list = (field: keyof JwtConfigInput): string[] | undefined => {
@@ -142,6 +156,7 @@ export function jwtConfigFromEnv(env: JwtEnv): JwtConfig | null {
     identityPrefix: text("identityPrefix"),
     algorithms: list("algorithms"),
     clockSkewSeconds,
+    claims: list("claims"),
   };
   return check(input, problems);
 }
@@ -166,6 +181,7 @@ const FIELD_VARS = {
   identityPrefix: "AUTH_IDENTITY_PREFIX",
   algorithms: "AUTH_ALGORITHMS",
   clockSkewSeconds: "AUTH_CLOCK_SKEW_SECONDS",
+  claims: "AUTH_CLAIMS",
 } as const satisfies Record<keyof JwtConfigInput, keyof JwtEnv>;
 
 function name(field: keyof JwtConfigInput): string {
@@ -184,6 +200,7 @@ interface CheckInput {
   identityPrefix?: string | undefined;
   algorithms?: readonly string[] | undefined;
   clockSkewSeconds?: number | undefined;
+  claims?: readonly string[] | undefined;
 }
 
 function check(input: CheckInput, problems: string[]): JwtConfig {
@@ -226,8 +243,15 @@ function check(input: CheckInput, problems: string[]): JwtConfig {
     problems.push(`${name("clockSkewSeconds")} must be a whole number of seconds in 0..${MAX_CLOCK_SKEW_SECONDS}`);
   }
 
+  const claims: string[] = [];
+  for (const claim of input.claims?.filter((c) => c !== "") ?? []) {
+    if (!CLAIM_NAME.test(claim)) problems.push(`${name("claims")}: ${JSON.stringify(claim.slice(0, 64))} is not a claim name (1-64 printable ASCII characters, no spaces or commas)`);
+    else if (!claims.includes(claim)) claims.push(claim);
+  }
+  if (claims.length > MAX_CLAIMS) problems.push(`${name("claims")} names ${claims.length} claims; at most ${MAX_CLAIMS}`);
+
   if (problems.length > 0 || jwksUrl === null) throw new AuthConfigError(problems);
-  return { jwksUrl, issuers, audiences, identityClaim, identityPrefix, algorithms, clockSkewSeconds };
+  return { jwksUrl, issuers, audiences, identityClaim, identityPrefix, algorithms, clockSkewSeconds, claims };
 }
 
 function checkUrl(value: string | URL, problems: string[]): URL | null {

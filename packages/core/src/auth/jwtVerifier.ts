@@ -6,6 +6,7 @@
  */
 import { decodeProtectedHeader, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from "jose";
 import { TICKET_PLAYER_ID_PATTERN } from "../ticket";
+import { pickClaims, type PlayerClaims } from "../player";
 import { JwksCache, errorLine, type JwksCacheOptions } from "./jwksCache";
 import { jwtConfigFromEnv, resolveJwtConfig, type JwtConfig, type JwtConfigInput, type JwtEnv } from "./jwtConfig";
 
@@ -35,6 +36,8 @@ export type JwtVerdict =
       identity: string;
       /** The verified claims. */
       claims: JWTPayload;
+      /** The claims the configuration hands games (`claims`), bounded (core `pickClaims`). */
+      playerClaims: PlayerClaims;
     }
   | {
       /** Refused. */
@@ -144,7 +147,7 @@ function identityOf(claims: JWTPayload, config: JwtConfig): JwtVerdict {
   if (!TICKET_PLAYER_ID_PATTERN.test(identity)) {
     return { ok: false, reason: "bad_identity", detail: `${config.identityClaim} does not make a player id (1-128 printable ASCII characters without spaces, prefix included)` };
   }
-  return { ok: true, identity, claims };
+  return { ok: true, identity, claims, playerClaims: pickClaims(claims, config.claims) };
 }
 
 function refusal(err: unknown): JwtVerdict {

@@ -10,7 +10,7 @@
 export { Matchmaker, type DirectoryStore, type MatchmakerHost, type MatchmakerStats } from "./matchmaker";
 export type { Caller, HeldSeats, ReservedSeat } from "./seats";
 export { RoomDirectory, freeSeats, type DirectoryEntry, type ApplyResult } from "./roomDirectory";
-export { MatchQueue, ratingWindow, seatsOf, type QueueEntry } from "./matchQueue";
+export { MatchQueue, ratingWindow, seatsOf, type QueueEntry, type QueueSeat } from "./matchQueue";
 export { QueueDesk, type QueueSeating } from "./queueDesk";
 export { PartyDesk, PARTY_MEMBER_IDLE_MS, PARTY_TTL_MS, type PartyHost, type PartySeating } from "./partyDesk";
 export { PartyBook, PARTY_WATCH_HOLD_MS, type MemberSeat, type PartyAnswer, type PartyMemberRecord, type PartyRecord, type PartyStore } from "./parties";

@@ -89,10 +89,8 @@ export function randomId(bytes: number): string {
   return toBase64Url(b);
 }
 
-/** An anonymous identity for a DEV_MODE caller without a ticket (one per request). */
-export function anonymousIdentity(): string {
-  return `anon-${randomId(12)}`;
-}
+/** An anonymous identity for a DEV_MODE caller without a ticket (one per request): the core's one form (player.ts). */
+export { anonymousIdentity } from "../player";
 
 /** FNV-1a of a string: cheap and stable across hosts, for shard placement. */
 function fnv1a(s: string): number {

@@ -1,3 +1,4 @@
+import type { PlayerClaims } from "../player";
 import type { QueueSpec } from "./matchmakingSpec";
 
 /** One player waiting in a queue. */
@@ -10,11 +11,21 @@ export interface QueueEntry {
   rating: number;
   /** When it joined the queue (matchmaker clock). */
   enqueuedAt: number;
+  /** The sign-in claims the player was verified with (its seat's player gets them); a party's are its seats'. */
+  claims?: PlayerClaims;
   /**
-   * A party's entry: the identities it seats (its members), in order; `rating` is then their
-   * mean. Absent: one player, {@link identity}.
+   * A party's entry: who it seats (its members, each with its claims), in order; `rating` is
+   * then their mean. Absent: one player, {@link identity}.
    */
-  seats?: readonly string[];
+  seats?: readonly QueueSeat[];
+}
+
+/** One seat a party's queue entry takes: the member's identity and sign-in claims. */
+export interface QueueSeat {
+  /** The identity the seat is bound to. */
+  identity: string;
+  /** The member's sign-in claims (its seat's player gets them). */
+  claims?: PlayerClaims;
 }
 
 /** Seats an entry takes in a group: its party's members, or one. */

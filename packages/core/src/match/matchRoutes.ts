@@ -9,15 +9,18 @@ import {
   MATCH_ERROR_STATUS,
   MAX_MATCH_BODY_CHARS,
   MAX_PARTY_BODY_CHARS,
+  checkJoinOptionsValue,
   isMatchError,
   matchError,
   normalizePartyCode,
+  readJoinByIdRequest,
   readMatchRequest,
   readPartyAfter,
   readPartyJoinRequest,
   readPartyMember,
   readPartyStartRequest,
   readQueueRequest,
+  type JoinOptionsDecl,
   type MatchError,
   type MatchFilters,
   type MatchRequest,
@@ -97,6 +100,11 @@ export interface MatchCall {
   limits?: RateLimitMemory;
   /** The host's clock for {@link limits} (default `Date.now`). */
   now?(): number;
+  /**
+   * The kind's join options (its `GameDefinition.joinOptions`): a request's `joinOptions` are
+   * checked against them before any seat is reserved. Absent: the kind takes none.
+   */
+  joinOptions?: JoinOptionsDecl | undefined;
 }
 
 /** The answer to a refused match request: its status, the error as JSON, a `retry-after` when it says to wait. */
@@ -113,6 +121,9 @@ export function matchRefusal(err: MatchError): MatchAnswer {
  */
 export function callerOfVerdict(verdict: CallerVerdict, address: string | undefined, host: string): Caller | MatchError {
   if (verdict.ok) {
+    if (verdict.via === "jwt") return { identity: verdict.identity, verified: true, rateKey: verdict.identity, claims: verdict.playerClaims };
+    // A guest (a DEV_MODE caller's own key) is limited by its address: keys cost nothing to make.
+    if (verdict.via === null && verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: address };
     if (verdict.identity !== null) return { identity: verdict.identity, verified: true, rateKey: verdict.identity };
     return { identity: anonymousIdentity(), verified: false, rateKey: address };
   }
@@ -220,7 +231,13 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
       const text = await readBoundedBody(call.body, limit);
       if (!text.ok) return bodyRefusal(text);
       const parsed = readMatchBody(text.text, limit);
-      return isMatchError(parsed) ? parsed : read(parsed);
+      const req = isMatchError(parsed) ? parsed : read(parsed);
+      // The player's join options (a match, the queue, a join by id, a party made or joined) are
+      // checked with the body, before the backend reserves anything: a join the room would
+      // refuse leaves no reservation behind.
+      if (isMatchError(req) || typeof req !== "object" || req === null || !("joinOptions" in req)) return req;
+      const checked = checkJoinOptionsValue(call.joinOptions, req.joinOptions);
+      return checked.ok ? req : matchError("bad_request", checked.reason);
     },
     refuse(who, err) {
       if (err.code === "rate_limited") call.limits?.remember(who.rateKey, err.retryAfterMs ?? 0, now());
@@ -263,7 +280,9 @@ export async function serveMatchRoute(call: MatchCall, backend: MatchBackend): P
     }
     case "joinById": {
       const who = await kit.caller(route.roomId);
-      return isMatchError(who) ? matchRefusal(who) : seat(who, await backend.joinById(route.roomId, who));
+      if (isMatchError(who)) return matchRefusal(who);
+      const req = await kit.body(readJoinByIdRequest);
+      return isMatchError(req) ? matchRefusal(req) : seat(who, await backend.joinById(route.roomId, who));
     }
     case "queue": {
       const who = await kit.caller();

@@ -219,7 +219,7 @@ export class Matchmaker {
     if (!this.queue) return this.refuse(matchError("no_queue", `${this.kind} has no queue`));
     const limited = this.rateLimited(who, started);
     if (limited) return this.refuse(limited);
-    const held = await this.queue.enqueue({ queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started });
+    const held = await this.queue.enqueue({ queueId: req.queueId, identity: who.identity, rating: req.rating, enqueuedAt: started, ...(who.claims ? { claims: who.claims } : {}) });
     if (isMatchError(held)) return held;
     this.decision.record(this.host.clock.now() - started);
     return oneSeat(held);
@@ -334,7 +334,7 @@ export class Matchmaker {
    */
   private async reserveIn(e: DirectoryEntry, callers: readonly Caller[], byId: boolean, create?: SeatRequest["create"]): Promise<HeldSeats | MatchError> {
     const roomId = e.status.roomId;
-    const seats = callers.map((c) => ({ reservationId: this.host.newReservationId(), identity: c.identity }));
+    const seats = callers.map((c) => ({ reservationId: this.host.newReservationId(), identity: c.identity, ...(c.claims ? { claims: c.claims } : {}) }));
     const req: SeatRequest = { roomId, seats, ttlMs: this.spec.reservationTtlMs, byId, ...(create ? { create } : {}) };
     e.inflight += seats.length;
     let answer;

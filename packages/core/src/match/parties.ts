@@ -1,5 +1,6 @@
 import { matchError, type MatchError, type PartyState, type PartyView } from "@tikron/protocol";
 import type { Clock, TimerHandle } from "../clock";
+import type { PlayerClaims } from "../player";
 import type { ReservedSeat } from "./seats";
 import type { RoomCreation } from "./roomPort";
 
@@ -25,6 +26,8 @@ export interface PartyMemberRecord {
   verified: boolean;
   /** Its display name. */
   name: string;
+  /** The sign-in claims it was verified with (its seat's player gets them). */
+  claims?: PlayerClaims;
   /** Its rating, if given. */
   rating?: number;
   /** The last time it asked about the party (matchmaker clock; not persisted). */
@@ -91,6 +94,7 @@ function readPartyRecord(v: unknown): PartyRecord | null {
   if (p.state !== "open" && p.state !== "matching" && p.state !== "matched") return null;
   if (!Array.isArray(p.members) || typeof p.creation !== "object" || p.creation === null) return null;
   for (const m of p.members) if (typeof m?.id !== "string" || typeof m.identity !== "string" || typeof m.name !== "string") return null;
+  for (const m of p.members) if (m.claims !== undefined && (typeof m.claims !== "object" || m.claims === null)) return null;
   return p;
 }
 

@@ -177,7 +177,7 @@ export class PartyDesk {
       if (members.length > size) return this.seating.refuse(matchError("bad_request", `a party of ${members.length} does not fit the queue's groups of ${size}`));
       const ratings = members.flatMap((m) => (m.rating === undefined ? [] : [m.rating]));
       if (ratings.length === 0) return this.seating.refuse(matchError("bad_request", "a party queues by its members' ratings: give a rating when you make or join it"));
-      entry = { queueId: id, identity: `party:${code}`, rating: ratings.reduce((a, b) => a + b, 0) / ratings.length, enqueuedAt: this.host.clock.now(), seats: members.map((m) => m.identity) };
+      entry = { queueId: id, identity: `party:${code}`, rating: ratings.reduce((a, b) => a + b, 0) / ratings.length, enqueuedAt: this.host.clock.now(), seats: members.map((m) => ({ identity: m.identity, ...(m.claims ? { claims: m.claims } : {}) })) };
     }
     party.state = "matching";
     party.start = entry ? { id, queueId: id } : { id };
@@ -185,7 +185,7 @@ export class PartyDesk {
     this.book.changed(party);
     let out: HeldSeats | MatchError;
     try {
-      out = req.queue ? await this.seating.enqueue(entry!) : await this.seating.seatTogether(req.match, members.map((m) => ({ identity: m.identity, verified: m.verified })), party.creation);
+      out = req.queue ? await this.seating.enqueue(entry!) : await this.seating.seatTogether(req.match, members.map((m): Caller => ({ identity: m.identity, verified: m.verified, ...(m.claims ? { claims: m.claims } : {}) })), party.creation);
     } catch (e) {
       // A start that threw (a seat it could not sign) must not leave the party matching for good.
       out = matchError("unavailable", `the party could not be seated: ${e instanceof Error ? e.message.slice(0, 120) : "error"}`, 1000);
@@ -296,6 +296,7 @@ export class PartyDesk {
 
   private newMember(req: PartyJoinRequest, who: Caller, now: number): PartyMemberRecord {
     const m: PartyMemberRecord = { id: this.host.newReservationId(), identity: who.identity, verified: who.verified, name: req.name, seenAt: now };
+    if (who.claims) m.claims = who.claims;
     if (req.rating !== undefined) m.rating = req.rating;
     return m;
   }

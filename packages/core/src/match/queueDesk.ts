@@ -93,7 +93,7 @@ export class QueueDesk {
 
   /** One room for a whole group, every seat reserved in one request; each entry gets its own seats. */
   private async seat(group: QueueEntry[]): Promise<void> {
-    const callers = group.flatMap((e) => (e.seats ?? [e.identity]).map((identity) => ({ identity, verified: true })));
+    const callers = group.flatMap((e): Caller[] => (e.seats ?? [e]).map((s) => ({ identity: s.identity, verified: true, ...(s.claims ? { claims: s.claims } : {}) })));
     const held = await this.seating.seatGroup(callers);
     if (isMatchError(held)) {
       for (const e of group) this.settle(e.queueId, held.code === "unavailable" ? held : matchError("unavailable", held.reason, 500));

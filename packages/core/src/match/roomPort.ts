@@ -1,4 +1,5 @@
 import type { RoomMetadata } from "@tikron/protocol";
+import type { PlayerClaims } from "../player";
 import type { RoomStatus } from "./roomStatus";
 
 /** How a matchmaker creates a room: the DEV_MODE overrides it is made with, and their key. */
@@ -23,6 +24,8 @@ export interface SeatHold {
   reservationId: string;
   /** The identity the seat is bound to: only a socket of that identity may take it. */
   identity: string;
+  /** The sign-in claims the request was verified with (a JWT's, as the deployment names them): the seat's player gets them. */
+  claims?: PlayerClaims;
 }
 
 /** A matchmaker's request to a room: hold these seats (all or none), making the room if asked. */
@@ -87,6 +90,8 @@ export interface PendingReservation {
   identity: string;
   /** How long it is still held (ms). */
   ttlMs: number;
+  /** The claims it was made with, if any. */
+  claims?: PlayerClaims;
 }
 
 /** How a matchmaker reaches the rooms of its kind (a Durable Object stub, or the Node host's room map). */

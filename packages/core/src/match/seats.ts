@@ -2,6 +2,7 @@
  * Who asks a matchmaker for a seat, and the seats it answers: the shapes every part of
  * matchmaking passes around (the matchmaker, its queue and party desks, the match routes).
  */
+import type { PlayerClaims } from "../player";
 
 /** Who is asking: the identity a seat is bound to, and the key its requests are limited by. */
 export interface Caller {
@@ -11,6 +12,8 @@ export interface Caller {
   verified: boolean;
   /** The key requests are rate-limited by (identity or address); undefined: not limited. */
   rateKey?: string;
+  /** The sign-in claims verified with the identity (a JWT's, as the deployment names them): its seat's player gets them. */
+  claims?: PlayerClaims;
 }
 
 /** A seat a matchmaker reserved: what a host turns into a `SeatReservation` answer. */

@@ -26,7 +26,7 @@ export function createSimulation(definition: GameDefinition, request: RoomReques
   const options = resolveRoomOptions(definition.defaults, request.overrides);
   const game = definition.create(options, request.params ?? {});
   const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
-  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, listing, env, store }, relayedWorld(game));
+  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, joinOptions: definition.joinOptions, listing, env, store }, relayedWorld(game));
 }
 
 /**

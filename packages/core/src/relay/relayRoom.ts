@@ -6,6 +6,7 @@ import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type 
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { AdmissionRefusal, Connection } from "../host";
+import { playerRecord, type PlayerClaims } from "../player";
 import { Admission } from "../room/admission";
 import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
 import { BinaryFlusher } from "../room/flushers";
@@ -21,7 +22,7 @@ import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { InputPhase } from "./inputPhase";
 import type { RelayPort } from "./relayPort";
 import { RELAY_REPORT_MS, writeRelayReport } from "./relayReport";
-import { RelayKind, readBytes, readClientData, writeClientData, writeOptional } from "./relayWire";
+import { RelayKind, readBytes, readClientData, writeClaims, writeClientData, writeOptional } from "./relayWire";
 
 /** What a relay is made with. */
 export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
@@ -184,8 +185,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     return refusal;
   }
 
-  /** A socket was accepted: the simulation hears of it and takes it as one of its own. */
-  open(conn: Connection, identity?: string, address?: string, reservation?: string): number {
+  /** A socket was accepted: the simulation hears of it and takes it as one of its own (its claims with it). */
+  open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number {
     let clientId = 0;
     const relay = this;
     // The relay's own closes (abuse, a slow reader, no hello) are the simulation's to hear too.
@@ -197,13 +198,16 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       },
       bufferedAmount: () => conn.bufferedAmount(),
     };
-    clientId = this.sockets.open(socket, identity, address, reservation).connId;
+    const link = this.sockets.open(socket, identity, address, reservation);
+    link.claims = claims;
+    clientId = link.connId;
     // Input batches go once per tick while the relay has sockets (it stops when the last goes).
     this.inputPhase.start();
     const w = this.out.reset().u8(RelayKind.Open).varuint(clientId);
     writeOptional(w, identity);
     writeOptional(w, address);
     writeOptional(w, reservation);
+    writeClaims(w, claims);
     this.port.send(w.peek());
     return clientId;
   }
@@ -281,6 +285,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
       writeOptional(w, link.identity);
       writeOptional(w, link.admissionKey);
       w.string(seat.token).string(seat.name);
+      writeClaims(w, link.claims);
       port.send(w.peek());
     }
   }
@@ -446,7 +451,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     // The relay's seat holds what its frames need (ack, events, notices, baseline) and the token
     // and name it asks the seat back with after a lost link; the reconnection window and the
     // seat itself are the simulation's.
-    const seat = newSeat(playerId, token, name);
+    const seat = newSeat(playerRecord(playerId, name, link.identity ?? "", link.claims ?? {}, {}), token);
     seat.link = link;
     link.seat = seat;
     this.sockets.settled(link);

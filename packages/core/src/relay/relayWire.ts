@@ -5,11 +5,15 @@
  * the sockets it opened, whatever player ids it has seen.
  */
 import { BinaryReader, type FrameWriter } from "@tikron/protocol";
+import { readClaims, type PlayerClaims } from "../player";
 
 /** The first byte of a relay message. */
 export const enum RelayKind {
   // relay → simulation
-  /** A socket opened: `clientId`, then identity, address, reservation (each: flag byte, string). */
+  /**
+   * A socket opened: `clientId`, then identity, address, reservation (each: flag byte, string),
+   * then the claims verified with the identity (flag byte, JSON text; see {@link writeClaims}).
+   */
   Open = 1,
   /** A client message the simulation answers (hello, stats, game message, leave): `clientId`, text flag, the message. */
   Forward = 2,
@@ -22,8 +26,9 @@ export const enum RelayKind {
   /**
    * A client the relay kept across a lost link asks for its seat back, on the relay's new link
    * (a simulation restarted from its checkpoint): `clientId`, identity and admission key (each:
-   * flag byte, string), then the seat's token and name as {@link Seated} told them. The
-   * simulation takes it as a socket that opened and said hello with that token.
+   * flag byte, string), then the seat's token and name as {@link Seated} told them, then the
+   * claims as `Open` carried them. The simulation takes it as a socket that opened and said
+   * hello with that token.
    */
   Resume = 6,
   /**
@@ -86,4 +91,23 @@ export function readBytes(r: BinaryReader): Uint8Array {
 export function writeSection(w: FrameWriter, src: FrameWriter, end: number): void {
   w.varuint(end);
   w.copyFrom(src, 0, end);
+}
+
+/** Writes a socket's verified claims (flag byte, then their JSON text): what makes its seat's `Player` record. */
+export function writeClaims(w: FrameWriter, claims: PlayerClaims | undefined): void {
+  writeOptional(w, claims === undefined ? undefined : JSON.stringify(claims));
+}
+
+/**
+ * Reads what {@link writeClaims} wrote; a message that ends before them (a relay of a release
+ * that sent none) has none. Claims that are not claims a room holds are dropped.
+ */
+export function readClaimsField(r: BinaryReader): PlayerClaims | undefined {
+  const text = r.remaining > 0 ? readOptional(r) : undefined;
+  if (text === undefined) return undefined;
+  try {
+    return readClaims(JSON.parse(text)) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -12,7 +12,7 @@ import type { SyncWorld } from "../sync/syncWorld";
 import { WorldFeed } from "../sync/worldFeed";
 import type { RelayPort, RelayReceiver } from "./relayPort";
 import { readRelayReport, relayedStats, type RelayStatsReport } from "./relayReport";
-import { RelayKind, readBytes, readClientData, readOptional } from "./relayWire";
+import { RelayKind, readBytes, readClaimsField, readClientData, readOptional } from "./relayWire";
 import { RelayChannel, RelayedConnection, SimulationFlusher } from "./simulationFlusher";
 
 /**
@@ -108,9 +108,10 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
         const identity = readOptional(r);
         const address = readOptional(r);
         const reservation = readOptional(r);
+        const claims = readClaimsField(r);
         const refusal = room.admitSocket(identity, address);
         if (refusal) return channel.refuse(clientId, refusal.closeCode, refusal.reason);
-        channel.clients.set(clientId, room.open(new RelayedConnection(channel, clientId), identity, address, reservation));
+        channel.clients.set(clientId, room.open(new RelayedConnection(channel, clientId), identity, address, reservation, claims));
         return;
       }
       case RelayKind.Forward: {
@@ -168,11 +169,13 @@ export class RelaySimulation<D extends SchemaDecl = SchemaDecl> {
     const admissionKey = readOptional(r);
     const token = r.string(256);
     const name = r.string(256);
+    const claims = readClaimsField(r);
     if (channel.clients.has(clientId)) return;
-    const connId = this.room.open(new RelayedConnection(channel, clientId), identity, admissionKey);
+    const connId = this.room.open(new RelayedConnection(channel, clientId), identity, admissionKey, undefined, claims);
     channel.clients.set(clientId, connId);
     // Its own writer: the answers (Seated, the welcome) go out through `out` while it is read.
-    this.room.message(connId, encodeHello(this.hello.reset(), { version: PROTOCOL_VERSION, token, name }).peek());
+    // No join options: a seat the room holds keeps its own; one it does not is a new seat with none.
+    this.room.message(connId, encodeHello(this.hello.reset(), { version: PROTOCOL_VERSION, token, name, options: "" }).peek());
   }
 
   /** A tick's inputs: per row one client's frame of inputs, taken by the room's intake as that frame. */

@@ -6,8 +6,10 @@
  */
 import type { Game } from "../game";
 import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import { readKeptSeatPlayer } from "../player";
 import { SyncWorld } from "../sync/syncWorld";
 import { WorldChain } from "../sync/worldCheckpoint";
+import { TICKET_PLAYER_ID_PATTERN } from "../ticket";
 import type { SavedListing } from "../match/roomStatus";
 import type { Seat } from "./clientLink";
 import type { SeatRegistry } from "./seatRegistry";
@@ -17,20 +19,34 @@ export function seatRecord(seats: SeatRegistry, seat: Seat, json: boolean): Chec
   return { ...seats.ticketFor(seat, json), lastSeq: seat.lastProcessedSeq };
 }
 
-/** A seat record read back (see {@link seatRecord}), or null when `value` is not one. Never throws. */
+/** Most UTF-16 units of a kept seat's reconnect token (the room makes 32). */
+const MAX_SEAT_TOKEN_LENGTH = 128;
+/** Most UTF-16 units of a kept seat's name (a hello's name is cut to this). */
+export const MAX_SEAT_NAME_LENGTH = 32;
+
+/**
+ * A seat record read back (see {@link seatRecord}), or null when `value` is not one: every field
+ * of the shape checked and bounded (a token of at most 128 units, a name of at most 32, a bound
+ * identity a verified one could be, the player record whole: `readKeptSeatPlayer`); fields the
+ * shape does not name are dropped. Never throws.
+ */
 export function readCheckpointSeat(value: unknown): CheckpointSeat | null {
-  if (!value || typeof value !== "object") return null;
-  // Fields this reader does not know ride along: a seat's shape grows in one place (seatRecord).
-  const { playerId, token, name, json, identity, lastSeq, ...rest } = value as Partial<CheckpointSeat>;
-  if (!Number.isInteger(playerId) || (playerId as number) < 1 || typeof token !== "string" || token === "") return null;
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const { playerId, token, name, json, identity, player, lastSeq } = value as Partial<CheckpointSeat>;
+  if (!Number.isSafeInteger(playerId) || (playerId as number) < 1) return null;
+  if (typeof token !== "string" || token === "" || token.length > MAX_SEAT_TOKEN_LENGTH) return null;
+  if (name !== undefined && (typeof name !== "string" || name.length > MAX_SEAT_NAME_LENGTH)) return null;
+  if (identity !== undefined && (typeof identity !== "string" || !TICKET_PLAYER_ID_PATTERN.test(identity))) return null;
+  const kept = readKeptSeatPlayer(player);
+  if (kept === null) return null;
   return {
-    ...rest,
     playerId: playerId as number,
     token,
-    name: typeof name === "string" ? name : "",
+    name: name ?? "",
     json: json === true,
-    ...(typeof identity === "string" ? { identity } : {}),
-    lastSeq: Number.isInteger(lastSeq) && (lastSeq as number) >= 0 ? (lastSeq as number) : 0,
+    ...(identity !== undefined ? { identity } : {}),
+    ...(kept ? { player: kept } : {}),
+    lastSeq: Number.isSafeInteger(lastSeq) && (lastSeq as number) >= 0 ? (lastSeq as number) : 0,
   };
 }
 
@@ -79,19 +95,37 @@ export function takeCheckpoint(src: CheckpointSource): RoomCheckpoint {
   return cp;
 }
 
-/** The checkpoint's seats when `value` is a checkpoint of this room, else null. Never throws. */
-export function checkpointSeats(value: unknown, kind: string, roomId: string): CheckpointSeat[] | null {
+/** What {@link checkpointSeats} read. */
+export interface CheckpointSeatsRead {
+  /** The checkpoint's seats; null when `value` is not a checkpoint of this room, or one of its seats does not read. */
+  seats: CheckpointSeat[] | null;
+  /**
+   * Seat records refused: those of this room's checkpoint that do not read or repeat a player id
+   * (the checkpoint is then refused whole), plus those its host left out (`refusedSeats`).
+   */
+  refused: number;
+}
+
+/**
+ * The checkpoint's seats when `value` is a checkpoint of this room (see {@link CheckpointSeatsRead}),
+ * each read by {@link readCheckpointSeat}. Never throws.
+ */
+export function checkpointSeats(value: unknown, kind: string, roomId: string): CheckpointSeatsRead {
   const c = value as Partial<RoomCheckpoint> | null;
-  if (!c || typeof c !== "object" || c.v !== 1 || c.kind !== kind || c.roomId !== roomId || !Array.isArray(c.seats)) return null;
+  if (!c || typeof c !== "object" || c.v !== 1 || c.kind !== kind || c.roomId !== roomId || !Array.isArray(c.seats)) return { seats: null, refused: 0 };
+  const leftOut = Number.isSafeInteger(c.refusedSeats) && (c.refusedSeats as number) > 0 ? (c.refusedSeats as number) : 0;
   const seats: CheckpointSeat[] = [];
   const ids = new Set<number>();
+  let bad = 0;
   for (const s of c.seats) {
     const seat = readCheckpointSeat(s);
-    if (!seat || ids.has(seat.playerId)) return null;
-    ids.add(seat.playerId);
-    seats.push(seat);
+    if (!seat || ids.has(seat.playerId)) bad++;
+    else {
+      ids.add(seat.playerId);
+      seats.push(seat);
+    }
   }
-  return seats;
+  return { seats: bad > 0 ? null : seats, refused: leftOut + bad };
 }
 
 /**

@@ -10,6 +10,7 @@
 import { CloseCode } from "@tikron/protocol";
 import type { TimerHandle } from "../clock";
 import type { Connection } from "../host";
+import type { Player, PlayerClaims } from "../player";
 import type { RoomOptions } from "../roomOptions";
 import { TokenBucket } from "../tokenBucket";
 
@@ -25,6 +26,8 @@ export interface Seat {
   playerId: number;
   token: string;
   name: string;
+  /** Who sits here, as the game sees it: the same record for the seat's whole life. */
+  readonly player: Player;
   /** The live socket, or null while the seat is held for a reconnect. */
   link: ClientLink | null;
   /** Room time after which a held seat is freed. */
@@ -79,6 +82,8 @@ export interface ClientLink {
   helloTimer: TimerHandle | null;
   /** Player id verified by the adapter (e.g. from a join ticket), bound to one seat. */
   readonly identity: string | undefined;
+  /** The sign-in claims the host verified with that identity (a JWT's, as the deployment names them). */
+  claims: PlayerClaims | undefined;
   /** Room time of the last `tk:stats` answer, for `minStatsIntervalMs` spacing. */
   lastStatsAt: number;
   /** Who admission counts this socket against: the identity, else the host's remote address. */
@@ -103,12 +108,13 @@ export interface ClientLink {
   reservation: string | undefined;
 }
 
-/** A fresh seat for `playerId`, with no socket yet and held for good until one attaches. */
-export function newSeat(playerId: number, token: string, name: string): Seat {
+/** A fresh seat for `player`, with no socket yet and held for good until one attaches. */
+export function newSeat(player: Player, token: string): Seat {
   return {
-    playerId,
+    playerId: player.playerId,
     token,
-    name,
+    name: player.name,
+    player,
     link: null,
     heldUntil: Infinity,
     lastReceivedSeq: 0,
@@ -146,6 +152,7 @@ export function newClientLink(
     dropped: 0,
     helloTimer: null,
     identity,
+    claims: undefined,
     lastStatsAt: -Infinity,
     admissionKey,
     pending: true,

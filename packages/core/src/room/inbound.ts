@@ -121,7 +121,8 @@ export class InboundReader {
     if (isDecodeError(m)) return m;
     switch (m.t) {
       case "hello":
-        return { kind: "hello", version: m.v, token: m.token, name: m.name };
+        // The options as JSON text, as a binary hello carries them: one check of them (size included) for both dialects.
+        return { kind: "hello", version: m.v, token: m.token, name: m.name, options: m.options === undefined ? "" : JSON.stringify(m.options) };
       case "input":
         this.#jsonInput.seq = m.seq;
         this.#jsonInput.payload = m.data;

@@ -102,7 +102,7 @@ export class KeptRoom {
     const index = cp.worldPiece ?? 0;
     if (index !== 0 && (this.#needsBase || index !== this.#next)) throw new Error(`checkpoint piece ${index} does not continue the kept chain (next ${this.#needsBase ? "a base" : this.#next})`);
     if (index === 0) this.#gen++;
-    const { v: _v, seats, gameSeats: _g, ...rest } = cp;
+    const { v: _v, seats, gameSeats: _g, refusedSeats: _r, ...rest } = cp;
     const seqs: number[] = [];
     for (const s of seats) seqs.push(s.playerId, s.lastSeq);
     const value: KeptPiece = { ...rest, v: 2, gen: this.#gen, piece: index, seats: seqs };
@@ -126,11 +126,14 @@ export class KeptRoom {
   /**
    * The room as kept under the two prefixes (`entries`: every key found with its value), or null
    * when nothing is. Its `kind` and `roomId` are the last piece's, empty when only seats are kept
-   * (the host's own room). A seat record that does not read, or a chain that does not join, is
-   * left out with a warning: the seats that do come back, the game starts fresh.
+   * (the host's own room). A seat record that does not read (core `readCheckpointSeat`: every
+   * field checked and bounded, its player record whole) is left out and named in `refusedSeats`
+   * (the room counts it); a chain that does not join is left out with a warning: the seats that
+   * do come back, the game starts fresh.
    */
   read(entries: ReadonlyMap<string, unknown>): RoomCheckpoint | null {
     const records: CheckpointSeat[] = [];
+    let refused = 0;
     const pieces = new Map<number, KeptPiece>();
     for (const [key, raw] of entries) {
       if (key.startsWith(KEPT_SEAT_PREFIX)) {
@@ -138,7 +141,10 @@ export class KeptRoom {
         const seat = readCheckpointSeat(parsed(raw));
         if (Number.isInteger(id)) this.#seatKeys.add(id);
         if (seat && seat.playerId === id) records.push(seat);
-        else console.warn(`[kept room] seat record ${key} does not read; left out`);
+        else {
+          refused++;
+          console.warn(`[kept room] seat record ${key} does not read; left out`);
+        }
       } else if (key.startsWith(KEPT_PIECE_PREFIX)) {
         const n = Number(key.slice(KEPT_PIECE_PREFIX.length));
         if (Number.isInteger(n)) this.#pieceKeys.add(n);
@@ -150,15 +156,16 @@ export class KeptRoom {
       }
     }
     const chain = this.chainOf(pieces);
-    if (chain.length === 0 && records.length === 0) return null;
+    if (chain.length === 0 && records.length === 0 && refused === 0) return null;
     records.sort((a, b) => a.playerId - b.playerId);
     const last = chain[chain.length - 1];
-    if (!last) return { v: 1, kind: "", roomId: "", savedAt: 0, seats: records };
+    const refusedSeats = refused > 0 ? { refusedSeats: refused } : {};
+    if (!last) return { v: 1, kind: "", roomId: "", savedAt: 0, seats: records, ...refusedSeats };
     const seqs = new Map<number, number>();
     for (let i = 0; i + 1 < last.seats.length; i += 2) seqs.set(last.seats[i]!, last.seats[i + 1]!);
     const { v: _v, gen: _gen, piece: _piece, seats: _seats, ...rest } = last;
     const seats = records.map((s) => ({ ...s, lastSeq: seqs.get(s.playerId) ?? s.lastSeq }));
-    const cp: RoomCheckpoint = { ...rest, v: 1, seats };
+    const cp: RoomCheckpoint = { ...rest, v: 1, seats, ...refusedSeats };
     if (last.game !== undefined) {
       cp.gameSeats = [...seqs.keys()];
       if (last.worldPiece !== undefined && !this.joinWorld(chain, cp)) {

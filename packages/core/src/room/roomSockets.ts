@@ -6,6 +6,7 @@ import { CloseCode, JSON_KEEPALIVE, MAX_CLIENT_FRAME_BYTES, isDecodeError, type 
 import type { Clock } from "../clock";
 import type { Game } from "../game";
 import type { Connection } from "../host";
+import type { PlayerClaims } from "../player";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { Admission } from "./admission";
@@ -67,11 +68,12 @@ export class RoomSockets {
   }
 
   /** A socket was accepted: it has `helloTimeoutMs` to say hello and counts as pending until then. */
-  open(conn: Connection, identity: string | undefined, address: string | undefined, reservation?: string): ClientLink {
+  open(conn: Connection, identity: string | undefined, address: string | undefined, reservation?: string, claims?: PlayerClaims): ClientLink {
     const { clock, options } = this.d;
     const now = clock.now();
     const link = newClientLink(this.nextConnId++, conn, identity, identity ?? address, options, now);
     link.reservation = reservation;
+    link.claims = claims;
     this.d.admission.opened(link.admissionKey, now);
     link.helloTimer = clock.setTimer(() => {
       link.helloTimer = null;

@@ -1,8 +1,10 @@
 /**
  * Where a room files its seats (`SeatRegistry`): by player id, reconnect token and verified
- * identity, with the dense list the flush walks.
+ * identity, with the dense list the flush walks; and the one place a seat's `Player` record is
+ * made, from a join or from a ticket, and kept in a ticket (so it travels with the seat).
  */
 import type { SeatTicket } from "../host";
+import { anonymousIdentity, playerRecord, seatPlayerOf, type JoiningPlayer } from "../player";
 import { newSeat, type ClientLink, type Seat } from "./clientLink";
 
 /** 128 random bits as hex: a reconnect token nobody can guess. */
@@ -73,15 +75,25 @@ export class SeatRegistry {
     return this.byIdentity.has(identity);
   }
 
-  /** Files a new seat with the next player id and a fresh token. */
-  add(name: string, identity: string | undefined): Seat {
-    return this.file(this.nextPlayerId++, randomToken(), name, identity);
+  /**
+   * Files a new seat for `joining` with the next player id and a fresh token; `bound`: its
+   * identity is a verified one, which the seat is bound to (else it is an anonymous id).
+   */
+  add(joining: JoiningPlayer, bound: boolean): Seat {
+    const playerId = this.nextPlayerId++;
+    const player = playerRecord(playerId, joining.name, joining.identity, joining.claims, joining.options);
+    return this.file(player, randomToken(), bound ? joining.identity : undefined);
   }
 
-  /** Files a seat rebuilt from a ticket (after a runtime restart), keeping its id and token. */
+  /**
+   * Files a seat rebuilt from a ticket (after a runtime restart), keeping its id, token and
+   * player record (a ticket kept before records were: an anonymous identity, no claims or options).
+   */
   restore(ticket: SeatTicket): Seat {
     this.nextPlayerId = Math.max(this.nextPlayerId, ticket.playerId + 1);
-    return this.file(ticket.playerId, ticket.token, ticket.name, ticket.identity);
+    const kept = ticket.player;
+    const player = playerRecord(ticket.playerId, ticket.name, ticket.identity ?? kept?.anonymous ?? anonymousIdentity(), kept?.claims ?? {}, kept?.options ?? {});
+    return this.file(player, ticket.token, ticket.identity);
   }
 
   /** Unfiles a seat. Returns false when it was not filed. */
@@ -103,14 +115,16 @@ export class SeatRegistry {
     return this.ticketFor(seat, link.dialect === "json");
   }
 
-  /** The ticket that rebuilds this seat, connected or not (`json`: the room's dialect). */
+  /** The ticket that rebuilds this seat, connected or not (`json`: the room's dialect), its player record with it. */
   ticketFor(seat: Seat, json: boolean): SeatTicket {
     const identity = this.identityOfSeat.get(seat);
-    return { playerId: seat.playerId, token: seat.token, name: seat.name, json, ...(identity !== undefined ? { identity } : {}) };
+    const player = seatPlayerOf(seat.player, identity !== undefined);
+    return { playerId: seat.playerId, token: seat.token, name: seat.name, json, ...(identity !== undefined ? { identity } : {}), ...(player ? { player } : {}) };
   }
 
-  private file(playerId: number, token: string, name: string, identity: string | undefined): Seat {
-    const seat = newSeat(playerId, token, name);
+  private file(player: Parameters<typeof newSeat>[0], token: string, identity: string | undefined): Seat {
+    const seat = newSeat(player, token);
+    const playerId = seat.playerId;
     this.byId.set(playerId, seat);
     this.byToken.set(token, seat);
     if (identity !== undefined) {

@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from "../clock";
+import type { PlayerClaims } from "../player";
 import type { PendingReservation } from "../match/roomPort";
 import type { ReservationCounts } from "../roomStats";
 
@@ -6,6 +7,8 @@ import type { ReservationCounts } from "../roomStats";
 interface Reservation {
   /** The identity the seat is held for; only a socket of that identity may take it. */
   identity: string;
+  /** The sign-in claims the match request was verified with: the seat's player gets them. */
+  claims: PlayerClaims | undefined;
   /** When it is given up if unused (room clock). */
   expiresAt: number;
   timer: TimerHandle;
@@ -47,9 +50,10 @@ export class SeatReservations {
 
   /**
    * Holds a seat for `identity` under reservation id `id` for `ttlMs` (the caller checked there
-   * is room). A reservation the identity already held here is replaced: one player, one seat.
+   * is room), with the claims its player was verified with. A reservation the identity already
+   * held here is replaced: one player, one seat.
    */
-  add(id: string, identity: string, ttlMs: number): void {
+  add(id: string, identity: string, ttlMs: number, claims?: PlayerClaims): void {
     const older = this.byIdentity.get(identity);
     if (older !== undefined) this.drop(older);
     const timer = this.clock.setTimer(() => {
@@ -58,26 +62,38 @@ export class SeatReservations {
       this.counts.expired++;
       this.onChange();
     }, ttlMs);
-    this.pending.set(id, { identity, expiresAt: this.clock.now() + ttlMs, timer });
+    this.pending.set(id, { identity, claims, expiresAt: this.clock.now() + ttlMs, timer });
     this.byIdentity.set(identity, id);
     this.counts.made++;
     this.onChange();
   }
 
   /**
-   * Uses reservation `id` for a socket of `identity`: true (and the reservation is gone) when the
-   * room held it for that identity. A reservation of another identity is left in place.
+   * Uses reservation `id` for a socket of `identity`: what it held (its claims), and the
+   * reservation is gone, when the room held it for that identity; null otherwise (a reservation
+   * of another identity is left in place).
    */
-  take(id: string, identity: string | undefined): boolean {
+  take(id: string, identity: string | undefined): { claims: PlayerClaims | undefined } | null {
     const r = this.pending.get(id);
     if (!r || r.identity !== identity) {
       this.counts.invalid++;
-      return false;
+      return null;
     }
     this.drop(id);
     this.counts.used++;
     this.onChange();
-    return true;
+    return { claims: r.claims };
+  }
+
+  /**
+   * Gives up reservation `id` held for `identity` (a join that named it was refused before it
+   * could use it): its seat stops counting at once. Not counted as used, nor as released (the
+   * matchmaker's {@link release}): the refusal is counted where it was made.
+   */
+  giveUp(id: string, identity: string | undefined): void {
+    if (this.pending.get(id)?.identity !== identity) return;
+    this.drop(id);
+    this.onChange();
   }
 
   /**
@@ -104,7 +120,7 @@ export class SeatReservations {
   /** The reservations pending now, each with the time it has left. */
   list(): PendingReservation[] {
     const now = this.clock.now();
-    return [...this.pending].map(([id, r]) => ({ id, identity: r.identity, ttlMs: Math.max(0, r.expiresAt - now) }));
+    return [...this.pending].map(([id, r]) => ({ id, identity: r.identity, ttlMs: Math.max(0, r.expiresAt - now), ...(r.claims ? { claims: r.claims } : {}) }));
   }
 
   /** Gives every reservation up (room shutdown). */

@@ -10,4 +10,5 @@
 export { TestRoom, type TestRoomOptions } from "./testRoom";
 export { TestClient, type JoinOptions, type TestFrame, type TestClientHost, type NamedError } from "./testClient";
 export type { SocketClose } from "./testSocket";
+export { testPlayer } from "./testPlayer";
 export { RelayedTestRoom, type RelayedTestRoomOptions, type RelayedJoinOptions } from "./relayedTestRoom";

@@ -20,7 +20,7 @@ export interface RelayedTestRoomOptions<Gm extends Game, D extends SchemaDecl = 
 }
 
 /** How a client of a {@link RelayedTestRoom} joins: a {@link JoinOptions} and the relay it joins through. */
-export interface RelayedJoinOptions extends JoinOptions {
+export interface RelayedJoinOptions<G extends AnyGameTypes = AnyGameTypes> extends JoinOptions<G> {
   /** Index of the relay (default: round robin). */
   relay?: number;
 }
@@ -62,7 +62,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
 
   /** A relayed room of the kind `definition` makes (or around `game`), with its defaults under `options.overrides`. */
   constructor(source: GameDefinition | Gm, types: G, options: RelayedTestRoomOptions<Gm, D>) {
-    const definition: GameDefinition = "sync" in source ? { kind: source.kind, defaults: {}, create: () => source } : source;
+    const definition: GameDefinition = "sync" in source ? { kind: source.kind, defaults: {}, create: () => source, joinOptions: types.joinOptions } : source;
     const clock = (this.clock = options.clock ?? new FakeClock());
     this.epoch = clock.now();
     const resolved = resolveRoomOptions(definition.defaults, options.overrides);
@@ -70,7 +70,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     const roomId = options.roomId ?? "test";
     this.#definition = definition;
     this.#params = options.params ?? {};
-    this.#init = { kind: definition.kind, roomId, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store };
+    this.#init = { kind: definition.kind, roomId, options: resolved, hooks: options.hooks, clock, env: options.env, store: options.store, joinOptions: definition.joinOptions };
     this.#worldOf = options.world;
     this.#world = options.world(game);
     this.simulation = new RelaySimulation({ ...this.#init, game }, this.#world);
@@ -137,7 +137,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
   }
 
   /** Opens a socket on a relay for a new player and says hello as `name` (see `TestRoom.join`). */
-  join(name = "", options: RelayedJoinOptions = {}): TestClient<G> {
+  join(name = "", options: RelayedJoinOptions<G> = {}): TestClient<G> {
     const i = options.relay ?? this.#nextRelay++ % this.relays.length;
     const client = new TestClient({ room: this.relays[i]!, clock: this.clock }, this.types, name, options);
     this.#clients.push(client);

@@ -24,16 +24,24 @@ import {
   type ReplyMessage,
   type StateOf,
   type WelcomeFields,
+  type JoinOptionsOf,
 } from "@tikron/protocol";
-import type { FakeClock, HostedRoom } from "../index";
+import type { FakeClock, HostedRoom, PlayerClaims } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
 
-/** How a test client joins (see `TestRoom.join`). */
-export interface JoinOptions {
+/** How a test client joins (see `TestRoom.join`); `G` is the game's client declaration. */
+export interface JoinOptions<G extends AnyGameTypes = AnyGameTypes> {
   /** Reconnect token of a held seat: another client's `token`, or one kept from a checkpointed room. */
   token?: string;
   /** A verified player id, as a host passes it from a signed join ticket (one seat per identity). */
   identity?: string;
+  /**
+   * The sign-in claims verified with `identity`, as a host passes them from a JWT (the claims
+   * its deployment names, e.g. `{ name, roles }`): the game finds them in `Player.claims`.
+   */
+  claims?: PlayerClaims;
+  /** The player's join options, typed by the declaration; every hello (reconnects too) carries them, as the SDK's do. */
+  joinOptions?: JoinOptionsOf<G>;
   /** The peer's address, for the room's per-caller admission limits. */
   address?: string;
 }
@@ -88,7 +96,7 @@ export class TestClient<G extends AnyGameTypes> {
   /** The game's input codec writes here, and input batches (the dialect writes the rest). */
   readonly #writer = new BinaryWriter(64);
   readonly #view: ClientView | null;
-  readonly #options: JoinOptions;
+  readonly #options: JoinOptions<G>;
   #socket: TestSocket;
   #closeSeen = false;
   #seq = 0;
@@ -110,7 +118,7 @@ export class TestClient<G extends AnyGameTypes> {
    * @throws Error when the room's admission refuses the socket before it opens (a host would
    * answer HTTP 429 or 503 then; see `Room.admitSocket`).
    */
-  constructor(host: TestClientHost, types: G, name: string, options: JoinOptions = {}) {
+  constructor(host: TestClientHost, types: G, name: string, options: JoinOptions<G> = {}) {
     this.name = name;
     this.#label = name || "a client without a name";
     this.#host = host;
@@ -343,7 +351,7 @@ export class TestClient<G extends AnyGameTypes> {
 
   #open(token: string): TestSocket {
     const { room, clock } = this.#host;
-    const { identity, address } = this.#options;
+    const { identity, address, claims, joinOptions } = this.#options;
     const refusal = room.admitSocket(identity, address);
     if (refusal) throw new Error(`${this.#label}: the room refused the socket before it opened (${refusal.status} ${refusal.reason})`);
     const socket: TestSocket = new TestSocket((messages, units) => {
@@ -352,8 +360,8 @@ export class TestClient<G extends AnyGameTypes> {
         if (!socket.closed) room.message(socket.connId, receipt);
       }, 0);
     });
-    socket.connId = room.open(socket, identity, address);
-    room.message(socket.connId, this.#types.dialect.hello(token, this.name));
+    socket.connId = room.open(socket, identity, address, undefined, claims);
+    room.message(socket.connId, this.#types.dialect.hello(token, this.name, joinOptions as object | undefined));
     return socket;
   }
 

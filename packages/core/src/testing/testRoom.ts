@@ -61,7 +61,12 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
   /** A room around `game` (made by the test, e.g. with a fixed seed); `options.overrides` are the room's options. */
   constructor(game: Gm, types: G, options?: TestRoomOptions);
   constructor(source: GameDefinition | Gm, types: G, options: TestRoomOptions = {}) {
-    const definition: GameDefinition = "sync" in source ? { kind: source.kind, defaults: {}, create: () => source } : source;
+    // A game instance takes the join options its declaration names; a definition names its own,
+    // which must be the declaration's (else the page's options would be refused in every room).
+    const definition: GameDefinition = "sync" in source ? { kind: source.kind, defaults: {}, create: () => source, joinOptions: types.joinOptions } : source;
+    if (definition.joinOptions !== types.joinOptions) {
+      throw new TypeError(`the declaration of ${types.kind} and the definition of room ${definition.kind} name different join options (pass the same defineJoinOptions constant to both)`);
+    }
     this.clock = options.clock ?? new FakeClock();
     this.epoch = this.clock.now();
     let made: Game | undefined;
@@ -93,7 +98,7 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
    *
    * @throws Error when the room's admission refuses the socket before it opens.
    */
-  join(name = "", options: JoinOptions = {}): TestClient<G> {
+  join(name = "", options: JoinOptions<G> = {}): TestClient<G> {
     const client = new TestClient(this, this.types, name, options);
     this.#clients.push(client);
     return client;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJwtVerifier, identify, identifyCaller, readCredential, type IdentifyOptions, type JwtVerifier } from "../../src/auth";
+import { createJwtVerifier, guestIdentity, identify, identifyCaller, readCredential, type IdentifyOptions, type JwtVerifier } from "../../src/auth";
 import { ANY_ROOM, mintRoomTicket } from "../../src/ticket";
 import { AUDIENCE, ISSUER, JwksServer, makeKey, sign, T0, type TestKey } from "./jwksServer";
 
@@ -108,4 +108,18 @@ describe("identifyCaller: the one rule of every host", () => {
     expect(await identifyCaller(req(`/r?token=${expired}`), { ...ticketOnly, required: false })).toEqual(anonymous);
     expect(await identifyCaller(req(`/r?token=${await sign(key, T0)}`), { ...both, required: false })).toMatchObject({ ok: true, identity: "jwt:user-1" });
   });
+
+  it("optional: an anonymous caller that sends a guest key is that key's guest, the same identity every time; required: no guest", async () => {
+    const key = "k".repeat(16) + "-guest_1";
+    const a = await identifyCaller(req(`/r?guest=${key}`), { required: false });
+    expect(a).toEqual({ ok: true, via: null, identity: await guestIdentity(key) });
+    expect((a as { identity: string }).identity).toMatch(/^guest-[A-Za-z0-9_-]{16}$/);
+    expect(await identifyCaller(req(`/match/ttt-json?guest=${key}`), { ...both, required: false })).toEqual(a);
+    expect(await guestIdentity("another-key-0000000")).not.toBe((a as { identity: string }).identity);
+    // A key that is not one (too short, other characters) is no guest.
+    for (const bad of ["short", "k".repeat(15), "k".repeat(16) + "!", "k".repeat(129)]) expect(await identifyCaller(req(`/r?guest=${encodeURIComponent(bad)}`), { required: false })).toEqual({ ok: true, via: null, identity: null });
+    // Where a credential is required a guest key buys nothing.
+    expect(await identifyCaller(req(`/r?guest=${key}`), { ...both, required: true })).toMatchObject({ ok: false, reason: "missing", status: 401 });
+  });
 });
+

@@ -29,7 +29,15 @@ describe("JWT sign-in configuration", () => {
       identityPrefix: "jwt:",
       algorithms: ["RS256", "ES256", "EdDSA"],
       clockSkewSeconds: 60,
+      claims: [],
     });
+  });
+
+  it("reads AUTH_CLAIMS (the claims games get) as a list; alone it turns nothing on; a bad name is refused", () => {
+    expect(jwtConfigFromEnv({ ...BASE, AUTH_CLAIMS: "name, roles,name" })?.claims).toEqual(["name", "roles"]);
+    expect(jwtConfigFromEnv({ AUTH_CLAIMS: "name" })).toBeNull();
+    expect(() => jwtConfigFromEnv({ ...BASE, AUTH_CLAIMS: "a b" })).toThrow(/AUTH_CLAIMS \(claims\): "a b" is not a claim name/);
+    expect(() => jwtConfigFromEnv({ ...BASE, AUTH_CLAIMS: Array.from({ length: 17 }, (_, i) => `c${i}`).join(",") })).toThrow(/at most 16/);
   });
 
   it("reads lists comma-separated or as JSON arrays, numbers as strings or numbers, and * as any audience", () => {

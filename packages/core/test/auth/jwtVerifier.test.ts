@@ -52,6 +52,15 @@ describe("JWT verifier: valid tokens", () => {
     expect(verdict).toMatchObject({ ok: true, identity: "jwt:auth0|alice", claims: { sub: "auth0|alice", iss: ISSUER, aud: AUDIENCE } });
   });
 
+  it("hands games the claims the configuration names (AUTH_CLAIMS), present ones only, in order, within 512 bytes of JSON", async () => {
+    const token = await sign(rs, now, { sub: "alice", name: "Alice B.", roles: ["mod", "beta"], email: "a@example.com", bio: "x".repeat(600) });
+    expect(await verifier().verify(token)).toMatchObject({ ok: true, playerClaims: {} });
+    const v = await verifier({ claims: ["name", "roles", "missing", "bio"] }).verify(token);
+    // `bio` alone would pass the bound: left out, the others kept.
+    expect(v).toMatchObject({ ok: true, identity: "jwt:alice", playerClaims: { name: "Alice B.", roles: ["mod", "beta"] } });
+    expect(Object.keys((v as { playerClaims: object }).playerClaims)).toEqual(["name", "roles"]);
+  });
+
   it("takes the identity from the configured claim, with the configured prefix (or none)", async () => {
     const token = await sign(rs, now, { sub: "s-1", player_id: "p-42" });
     expect(await verifier({ identityClaim: "player_id", identityPrefix: "acme:" }).verify(token)).toMatchObject({ ok: true, identity: "acme:p-42" });

@@ -69,8 +69,8 @@ describe("MatchQueue", () => {
 
   it("a party is one entry of its seats: a party of the group's size is a group alone; a smaller one is filled by the nearest that fit", () => {
     const q = new MatchQueue(spec(4, 50, 0, 50));
-    q.add({ queueId: "duo", identity: "party:A", rating: 1000, enqueuedAt: 0, seats: ["a1", "a2"] });
-    q.add({ queueId: "trio", identity: "party:B", rating: 1010, enqueuedAt: 1, seats: ["b1", "b2", "b3"] });
+    q.add({ queueId: "duo", identity: "party:A", rating: 1000, enqueuedAt: 0, seats: [{ identity: "a1" }, { identity: "a2" }] });
+    q.add({ queueId: "trio", identity: "party:B", rating: 1010, enqueuedAt: 1, seats: [{ identity: "b1" }, { identity: "b2" }, { identity: "b3" }] });
     q.add({ queueId: "s1", identity: "s1", rating: 1020, enqueuedAt: 2 });
     // The duo (oldest) finds the solo but no fourth seat: the trio does not fit beside it (2 + 3 > 4).
     // The trio and the solo make four.
@@ -79,7 +79,7 @@ describe("MatchQueue", () => {
     expect(q.takeGroups(10)).toEqual([]);
     q.add({ queueId: "s3", identity: "s3", rating: 995, enqueuedAt: 4 });
     expect(q.takeGroups(10).map((g) => g.map((e) => e.queueId).sort())).toEqual([["duo", "s2", "s3"]]);
-    q.add({ queueId: "four", identity: "party:C", rating: 5000, enqueuedAt: 5, seats: ["c1", "c2", "c3", "c4"] });
+    q.add({ queueId: "four", identity: "party:C", rating: 5000, enqueuedAt: 5, seats: [{ identity: "c1" }, { identity: "c2" }, { identity: "c3" }, { identity: "c4" }] });
     expect(q.takeGroups(10).map((g) => g.map((e) => e.queueId))).toEqual([["four"]]);
     expect(q.size).toBe(0);
   });
@@ -95,7 +95,7 @@ describe("MatchQueue", () => {
           identity: `e${i}`,
           rating: r.rating,
           enqueuedAt: r.enqueuedAt,
-          ...(r.seats > 1 ? { seats: Array.from({ length: r.seats }, (_, k) => `e${i}.${k}`) } : {}),
+          ...(r.seats > 1 ? { seats: Array.from({ length: r.seats }, (_, k) => ({ identity: `e${i}.${k}` })) } : {}),
         }));
         for (const e of entries) q.add(e);
         const groups = q.takeGroups(now);

@@ -101,18 +101,18 @@ describe("serveMatchRoute: cheapest refusal first, nothing read before it must b
     }
   });
 
-  it("holds a party's make and join to their own limit (256 characters), its start to a match's", async () => {
+  it("holds a party's make and join to their own limit (1024 characters: a name, a rating and 512 B of join options), its start to a match's", async () => {
     const name = (n: number) => '{"name":"ann"}' + " ".repeat(n - 14); // n characters, valid JSON
     for (const path of ["/match/agar/party", `/match/agar/party/${CODE}`]) {
       const { b, calls } = backend();
       // Declared over the party's byte bound: refused before a byte is read.
-      const declared = body(name(100), String(257 * 3));
+      const declared = body(name(100), String(1025 * 3));
       expect(await serveMatchRoute(call(path, "POST", declared).c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
       expect(declared.pulled()).toBe(0);
       // Declared within it, but the text is longer than the limit.
-      expect(await serveMatchRoute(call(path, "POST", body(name(257))).c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
+      expect(await serveMatchRoute(call(path, "POST", body(name(1025))).c, b), path).toMatchObject({ status: 413, body: { code: "too_large" } });
       expect(calls).toEqual([]);
-      expect(await serveMatchRoute(call(path, "POST", body(name(256))).c, b), path).toMatchObject({ status: 200 });
+      expect(await serveMatchRoute(call(path, "POST", body(name(1024))).c, b), path).toMatchObject({ status: 200 });
       expect(calls).toHaveLength(1);
     }
     const { b, calls } = backend();
@@ -152,7 +152,8 @@ describe("serveMatchRoute: cheapest refusal first, nothing read before it must b
     expect(await serveMatchRoute(second.c, b)).toMatchObject({ status: 429, body: { code: "rate_limited", retryAfterMs: 500 }, headers: { "retry-after": "1" } });
     expect([again.pulled(), calls]).toEqual([0, ["match"]]);
     // Another caller is not held back; the waited-out one is asked again.
-    const bob = call("/match/agar/r1", "POST", body(null, null), { limits, now: () => now }, { identity: "bob", verified: true, rateKey: "bob" });
+    // (A join by id reads its body for the player's join options: an empty one here.)
+    const bob = call("/match/agar/r1", "POST", body(""), { limits, now: () => now }, { identity: "bob", verified: true, rateKey: "bob" });
     await serveMatchRoute(bob.c, b);
     now = 3_001;
     await serveMatchRoute(call("/match/agar", "POST", body("{}"), { limits, now: () => now }).c, b);

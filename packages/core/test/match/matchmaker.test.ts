@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { isMatchError } from "@tikron/protocol";
 import { FakeClock } from "../../src";
-import { Matchmaker, resolveMatchmaking, type MatchmakingSpec, type RoomStatus, type SeatAnswer, type SeatRequest } from "../../src/match";
+import { Matchmaker, NO_OVERRIDES, resolveMatchmaking, type MatchmakingSpec, type RoomStatus, type SeatAnswer, type SeatRequest } from "../../src/match";
 
 /** A matchmaker whose rooms answer at once: a cap of 4, reservations held until told otherwise. */
 function setup(spec: MatchmakingSpec = {}) {
   const clock = new FakeClock();
   const rooms = new Map<string, RoomStatus>();
   let n = 0;
+  const requests: SeatRequest[] = [];
   const reserve = async (req: SeatRequest): Promise<SeatAnswer> => {
+    requests.push(req);
     let s = rooms.get(req.roomId);
     if (!s && !req.create) return { ok: false, code: "not_found", reason: "no room" };
     s ??= { roomId: req.roomId, clients: 0, bots: 0, reserved: 0, maxClients: 4, metadata: req.create!.metadata, locked: false, private: req.create!.private, createdAt: clock.now(), version: [1, 0], overrides: "", refreshMs: 60_000 };
@@ -25,11 +27,44 @@ function setup(spec: MatchmakingSpec = {}) {
     signSeat: async (s) => `${s.roomId}/${s.identity}`,
     capFor: () => 4,
   });
-  return { clock, mm, rooms };
+  return { clock, mm, rooms, requests };
 }
 const who = (identity: string, rateKey?: string) => ({ identity, verified: true, ...(rateKey ? { rateKey } : {}) });
 
 describe("Matchmaker", () => {
+  it("asks the room to hold each seat with the claims its caller was verified with (the seat's player gets them)", async () => {
+    const { mm, requests } = setup({ queue: { groupSize: 2, ratingWindow: { initial: 100, widenPerSec: 50, max: 1000 }, timeoutMs: 5000 } });
+    await mm.match({ mode: "joinOrCreate", filters: {}, options: {}, private: false }, { ...who("jwt:ann"), claims: { name: "Ann" } });
+    expect(requests.at(-1)!.seats).toEqual([{ reservationId: expect.any(String), identity: "jwt:ann", claims: { name: "Ann" } }]);
+    await mm.match({ mode: "joinOrCreate", filters: {}, options: {}, private: false }, who("t-1"));
+    expect(requests.at(-1)!.seats).toEqual([{ reservationId: expect.any(String), identity: "t-1" }]);
+    // A queue's group: every member's own claims.
+    const a = mm.queueFor({ rating: 1000, queueId: "qa" }, { ...who("jwt:a"), claims: { name: "A" } });
+    const b = mm.queueFor({ rating: 1000, queueId: "qb" }, { ...who("jwt:b"), claims: { name: "B" } });
+    await Promise.all([a, b]);
+    expect(requests.at(-1)!.seats.map((s) => [s.identity, s.claims])).toEqual([
+      ["jwt:a", { name: "A" }],
+      ["jwt:b", { name: "B" }],
+    ]);
+  });
+
+  it("seats a party's members with their own claims, matched together or through the queue", async () => {
+    const { mm, requests } = setup({ queue: { groupSize: 2, ratingWindow: { initial: 100, widenPerSec: 50, max: 1000 }, timeoutMs: 5000 } });
+    const seatsOfLast = () => requests.at(-1)!.seats.map((s) => [s.identity, s.claims]);
+    for (const queue of [false, true]) {
+      const ann = mm.parties.create({ name: "ann", rating: 1000 }, { ...who("jwt:ann"), claims: { name: "Ann" } }, NO_OVERRIDES);
+      if (isMatchError(ann)) throw new Error(ann.reason);
+      const bob = mm.parties.join(ann.code, { name: "bob", rating: 1000 }, who("t-bob"));
+      if (isMatchError(bob)) throw new Error(bob.reason);
+      const started = await mm.parties.start(ann.code, ann.member, queue ? { queue: true } : { queue: false, match: { mode: "joinOrCreate", filters: {}, options: {}, private: false } }, { ...who("jwt:ann"), claims: { name: "Ann" } });
+      expect(isMatchError(started) ? started.code : started.state).toBe("matched");
+      expect(seatsOfLast()).toEqual([
+        ["jwt:ann", { name: "Ann" }],
+        ["t-bob", undefined],
+      ]);
+    }
+  });
+
   it("makes a new room's metadata from the options, with the request's equality filters under them", async () => {
     const { mm, rooms } = setup({ filterBy: ["mode", "level"] });
     const seat = await mm.match({ mode: "joinOrCreate", filters: { mode: "duel" }, options: { level: 3, map: "x" }, private: false }, who("a"));

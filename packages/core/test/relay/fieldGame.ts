@@ -5,7 +5,7 @@
  * generator every tick, so entities enter and leave views all the time.
  */
 import { defineGameTypes, defineSchema, quant, reject, varuint, type BinaryWriter, type InputRejection } from "@tikron/protocol";
-import type { Game, GameContext, GameDefinition } from "../../src";
+import type { Game, GameContext, GameDefinition, Player } from "../../src";
 import { SyncWorld } from "../../src/sync";
 
 export const fieldSchema = defineSchema({
@@ -50,7 +50,7 @@ export class FieldGame implements Game<FieldInput> {
     this.ctx = ctx;
   }
 
-  join(playerId: number): void {
+  join({ playerId }: Player): void {
     const id = this.world.spawn("ship", { x: (playerId * 137) % 1000, y: (playerId * 311) % 1000, hp: 3 });
     this.ships.set(playerId, id);
     this.world.viewer(playerId).follow(id);

@@ -20,7 +20,7 @@ import {
   type InputRejection,
   jsonDialect,
 } from "@tikron/protocol";
-import { messageHandlers, type Game, type GameContext, type GameDefinition } from "../../src";
+import { messageHandlers, type Game, type GameContext, type GameDefinition, type Player } from "../../src";
 import { SyncWorld } from "../../src/sync";
 
 /** `moved`: a player's dot moved to `x` (to everyone); `yours`: your dot's entity id (to you). */
@@ -77,14 +77,14 @@ export class DotsGame implements Game<DotsInput> {
     this.ctx = ctx;
   }
 
-  join(playerId: number, name: string): void {
+  join({ playerId, name }: Player): void {
     const rec = { x: 500, y: 500, name };
     const entity = this.world.spawn("dot", rec, { global: true });
     this.dots.set(playerId, { entity, rec });
     this.ctx.emit({ kind: "yours", entity }, [playerId]);
   }
 
-  reconnected(playerId: number): void {
+  reconnected({ playerId }: Player): void {
     const d = this.dots.get(playerId);
     if (d) this.ctx.emit({ kind: "yours", entity: d.entity }, [playerId]);
   }
@@ -158,7 +158,7 @@ export class TallyGame implements Game<TallyInput> {
   init(ctx: GameContext<typeof tallyTypes>): void {
     this.ctx = ctx;
   }
-  join(playerId: number): void {
+  join({ playerId }: Player): void {
     this.players.add(playerId);
     this.ctx.markChanged();
   }

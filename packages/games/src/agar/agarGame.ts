@@ -3,11 +3,12 @@
  * smaller cells, each client seeing its area of interest.
  */
 import { IdBuffer } from "@tikron/aoi";
-import type { Game, GameContext, GameParams, InputRejection, RoomOptions } from "@tikron/core";
+import type { Game, GameContext, GameParams, InputRejection, Player, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { readInput, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
+import { displayName } from "../playerName";
 import { Roster } from "../roster";
 import { agarInputs, type AgarInput } from "./agarInput";
 import { stepAgarCell } from "./agarMotion";
@@ -70,8 +71,9 @@ export class AgarGame implements Game<AgarInput> {
     this.ctx = ctx;
   }
 
-  join(playerId: number, name: string): void {
-    const rec: PlayerRecord = { pid: playerId, x: 0, y: 0, r: AGAR_RULES.startRadius, name: name || `p${playerId}`, score: 0 };
+  join(player: Player): void {
+    const { playerId } = player;
+    const rec: PlayerRecord = { pid: playerId, x: 0, y: 0, r: AGAR_RULES.startRadius, name: displayName(player), score: 0 };
     this.placeCell(rec);
     const entity = this.world.spawn("player", rec);
     this.cells.add(playerId, { entity, rec, dx: 0, dy: 0, boost: false, idle: false });
@@ -82,8 +84,8 @@ export class AgarGame implements Game<AgarInput> {
     this.cells.disconnected(playerId);
   }
 
-  reconnected(playerId: number): void {
-    this.cells.reconnected(playerId);
+  reconnected(player: Player): void {
+    this.cells.reconnected(player.playerId);
   }
 
   leave(playerId: number): void {

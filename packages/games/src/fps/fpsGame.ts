@@ -2,8 +2,9 @@
  * The `fps` room (`FpsGame`, `createFps`): a top-down hitscan shooter with lag-compensated shots,
  * a move budget against speed hacks and a synced scoreboard.
  */
-import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type RoomOptions } from "@tikron/core";
+import { TokenBucket, detachedContext, reject, type Game, type GameContext, type GameParams, type InputRejection, type Player, type RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
+import { displayName } from "../playerName";
 import { readInput, type EntityRecord } from "@tikron/protocol";
 import type { fpsTypes } from "../clientTypes";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
@@ -126,9 +127,10 @@ export class FpsGame implements Game<FpsInput> {
     this.ctx = ctx;
   }
 
-  join(playerId: number, name: string): void {
+  join(player: Player): void {
+    const { playerId } = player;
     const at = this.spawnPoint(playerId, this.rng, this.config.world);
-    const rec: PlayerRecord = { pid: playerId, x: at.x, y: at.y, angle: 0, hp: FPS_RULES.maxHp, name: name || `p${playerId}` };
+    const rec: PlayerRecord = { pid: playerId, x: at.x, y: at.y, angle: 0, hp: FPS_RULES.maxHp, name: displayName(player) };
     this.clampToArena(rec);
     this.seat(playerId, rec, this.world.spawn("player", rec), 0, 0);
   }

@@ -2,8 +2,9 @@
  * The `movement` room (`MovementGame`, `createMovement`): players walking a shared square,
  * everyone seeing everyone (the fan-out worst case).
  */
-import type { Game, GameParams, InputRejection, RoomOptions } from "@tikron/core";
+import type { Game, GameParams, InputRejection, Player, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
+import { displayName } from "../playerName";
 import { readInput, type EntityRecord } from "@tikron/protocol";
 import { Random, seedFrom } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
@@ -60,13 +61,14 @@ export class MovementGame implements Game<MovementInput> {
     this.walkers = new Roster(this.world);
   }
 
-  join(playerId: number, name: string): void {
+  join(player: Player): void {
     const m = MOVEMENT_RULES.margin;
     const rec: PlayerRecord = {
       x: this.rng.range(m, this.config.world - m),
       y: this.rng.range(m, this.config.world - m),
-      name: name || `p${playerId}`,
+      name: displayName(player),
     };
+    const { playerId } = player;
     const entity = this.world.spawn("player", rec, { global: true });
     this.walkers.add(playerId, { entity, rec, dx: 0, dy: 0, sprint: false, idle: false });
   }
@@ -75,8 +77,8 @@ export class MovementGame implements Game<MovementInput> {
     this.walkers.disconnected(playerId);
   }
 
-  reconnected(playerId: number): void {
-    this.walkers.reconnected(playerId);
+  reconnected(player: Player): void {
+    this.walkers.reconnected(player.playerId);
   }
 
   leave(playerId: number): void {

@@ -1,7 +1,12 @@
-import type { AnyGameTypes } from "@tikron/protocol";
-import { detachedContext, reject, type Game, type GameContext, type InputRejection } from "@tikron/core";
+import { refuseMessage, type AnyGameTypes } from "@tikron/protocol";
+import { detachedContext, messageHandlers, refuseJoin, reject, type AdmitVerdict, type Game, type GameContext, type InputRejection, type JoiningPlayer, type Player } from "@tikron/core";
+import type { tttTypes } from "../clientTypes";
+import { displayName } from "../playerName";
+import type { TttEnv, TttRecord, TttRecordStore } from "./tttEnv";
 import { decodeTttInput, type TttInput } from "./tttInput";
-import { saveRound, type TttEnv, type TttRoundResult } from "./tttResults";
+import type { TttPlayerOptions, TttWhoAmI } from "./tttJoin";
+import { keepsRecord, recordStoreOf } from "./tttRecords";
+import { saveRound, type TttRoundResult } from "./tttResults";
 import { emptyBoard, isFull, otherMark, winnerOf, type Board, type Mark } from "./tttRules";
 import type { TttSeatView, TttView } from "./tttView";
 
@@ -43,6 +48,14 @@ export const TTT_RECENT_ROUNDS = 5;
  * shown to players as `recent`; they survive restarts and the room emptying) and, when the host
  * has a `RESULTS` D1 binding, written there off the tick path (`ctx.defer`) for the history
  * (tttResults.ts; docs/write-your-own-room.md, "Keeping results").
+ *
+ * Players: each seat's `Player` record (its identity, claims and join options) is kept by the
+ * room and handed here on `join`, `reconnected` and `restore`. A player may ask for a mark (the
+ * join option `mark`): a taken one is refused before the seat is taken (`admit`: `mark_taken`).
+ * A seat shows the player's verified sign-in name (`claims.name`) when it has one. Each
+ * identity's wins, losses and draws across rooms are kept where the host keeps them (tttRecords.ts:
+ * D1 on Cloudflare, memory on the Node host) and shown to the player (`record`); `whoami` answers
+ * the room's record of the asking player.
  */
 export class TicTacToeGame implements Game<TttInput, TttEnv> {
   readonly kind = "ttt-json";
@@ -59,20 +72,37 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
   private round = 0;
   private score = { X: 0, O: 0, draws: 0 };
   private ctx: GameContext<AnyGameTypes, TttEnv> = NO_CONTEXT;
+  /** Every seated player's record (watchers too), as the room handed it. */
+  private readonly players = new Map<number, Player<TttPlayerOptions>>();
+  /** Where players' records across rooms are kept (null: nowhere, so none are shown). */
+  private recordStore: TttRecordStore | null = null;
+  /** The records read (or added to) so far, by identity. */
+  private readonly records = new Map<string, TttRecord>();
 
   init(ctx: GameContext<AnyGameTypes, TttEnv>): void {
     this.ctx = ctx;
+    this.recordStore = recordStoreOf(ctx.env);
   }
 
-  join(playerId: number, name: string): void {
-    const mark: Mark | null = this.seats.X === null ? "X" : this.seats.O === null ? "O" : null;
+  /** A player asking for a mark that is taken is refused before it takes a seat. */
+  admit(player: JoiningPlayer<TttPlayerOptions>): AdmitVerdict {
+    const asked = player.options.mark;
+    if (asked !== undefined && this.seats[asked] !== null) return refuseJoin("mark_taken", `${asked} is taken; ask for ${otherMark(asked)}, or for no mark`);
+  }
+
+  join(player: Player<TttPlayerOptions>): void {
+    const { playerId } = player;
+    this.players.set(playerId, player);
+    this.readRecord(player.identity);
+    const asked = player.options.mark;
+    const mark: Mark | null = asked !== undefined && this.seats[asked] === null ? asked : this.seats.X === null ? "X" : this.seats.O === null ? "O" : null;
     // The default cap (2) keeps a third player out; with a larger cap (a DEV_MODE override)
     // extra players watch: they get the state with `you: null` and their moves are refused.
     if (mark === null) {
       this.ctx.markChanged();
       return;
     }
-    this.seats[mark] = { playerId, name: name || `p${playerId}`, connected: true };
+    this.seats[mark] = { playerId, name: displayName(player), connected: true };
     this.score = { X: 0, O: 0, draws: 0 };
     if (this.seats.X && this.seats.O) this.startRound();
     this.ctx.markChanged();
@@ -86,7 +116,9 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     }
   }
 
-  reconnected(playerId: number): void {
+  reconnected(player: Player<TttPlayerOptions>): void {
+    const { playerId } = player;
+    this.players.set(playerId, player);
     const m = this.markOf(playerId);
     if (m) {
       this.seats[m]!.connected = true;
@@ -95,6 +127,7 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
   }
 
   leave(playerId: number): void {
+    this.players.delete(playerId);
     const m = this.markOf(playerId);
     if (!m) return;
     // Finished before the seat empties: the round's result names both players.
@@ -122,6 +155,18 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     // Not ticking: the room never calls this.
   }
 
+  /** `whoami`: the room's record of the asking player. */
+  readonly onMessage = messageHandlers<typeof tttTypes>({
+    whoami: {
+      check: (payload) => (payload === undefined || payload === null ? undefined : refuseMessage("bad_message", "whoami takes no payload")),
+      handle: (playerId) => {
+        const p = this.players.get(playerId);
+        if (!p) return refuseMessage("bad_message", "no seat");
+        return { playerId: p.playerId, name: p.name, identity: p.identity, claims: { ...p.claims }, options: { ...p.options } } satisfies TttWhoAmI;
+      },
+    },
+  });
+
   /** The state as `playerId` sees it (also what the room sends). */
   viewFor(playerId: number): TttView {
     return {
@@ -137,7 +182,41 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
       round: this.round,
       score: { ...this.score },
       recent: this.recent(),
+      record: this.recordOf(playerId),
     };
+  }
+
+  /** `playerId`'s record across rooms as last read or added to; null when none is kept for it. */
+  private recordOf(playerId: number): TttRecord | null {
+    const identity = this.players.get(playerId)?.identity;
+    const r = identity === undefined ? undefined : this.records.get(identity);
+    return r ? { ...r } : null;
+  }
+
+  /** Reads `identity`'s record off the tick path, and shows it once read. */
+  private readRecord(identity: string): void {
+    const store = this.recordStore;
+    if (!store || !keepsRecord(identity) || this.records.has(identity)) return;
+    this.ctx.defer(async () => {
+      const r = await store.get(identity);
+      // A round may have ended meanwhile: what the room added since is in the local copy.
+      if (!this.records.has(identity)) this.records.set(identity, r);
+      this.ctx.markChanged();
+    }, "read ttt record");
+  }
+
+  /** Adds a finished round to each seated player's record: the local copy at once, the store's off the tick path. */
+  private addRecords(winner: Mark | null): void {
+    const store = this.recordStore;
+    if (!store) return;
+    for (const m of ["X", "O"] as const) {
+      const identity = this.seats[m] ? this.players.get(this.seats[m]!.playerId)?.identity : undefined;
+      if (identity === undefined || !keepsRecord(identity)) continue;
+      const outcome = winner === null ? "draw" : winner === m ? "win" : "loss";
+      const local = this.records.get(identity);
+      if (local) local[outcome === "win" ? "wins" : outcome === "loss" ? "losses" : "draws"]++;
+      this.ctx.defer(() => store.add(identity, outcome), "add ttt record");
+    }
   }
 
   /** The room's last finished rounds, newest first (from its store). */
@@ -188,6 +267,7 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     this.turn = null;
     if (winner) this.score[winner]++;
     else this.score.draws++;
+    this.addRecords(winner);
     this.keep({ round: this.round, endedAt: Date.now(), x: this.seats.X?.name ?? "", o: this.seats.O?.name ?? "", outcome: winner ?? "draw", forfeit });
   }
 
@@ -215,8 +295,12 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     };
   }
 
-  /** Restores a {@link checkpoint}; every seated player starts disconnected. Throws on a bad value. */
-  restore(state: unknown): void {
+  /**
+   * Restores a {@link checkpoint}; every seated player starts disconnected, with the record the
+   * room kept for it (its identity, claims and options: not the checkpoint's business). Throws
+   * on a bad value.
+   */
+  restore(state: unknown, players: readonly Player<TttPlayerOptions>[] = []): void {
     const c = state as TttCheckpoint;
     const marks = (v: unknown): v is Mark | null => v === null || v === "X" || v === "O";
     if (!c || c.v !== 1 || !Array.isArray(c.board) || c.board.length !== 9 || !c.board.every(marks) || !marks(c.turn) || !marks(c.winner)) {
@@ -235,6 +319,10 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     this.rematch = new Set((c.rematch ?? []).filter((m): m is Mark => m === "X" || m === "O"));
     this.round = Number(c.round) || 0;
     this.score = { X: Number(c.score?.X) || 0, O: Number(c.score?.O) || 0, draws: Number(c.score?.draws) || 0 };
+    for (const p of players) {
+      this.players.set(p.playerId, p);
+      this.readRecord(p.identity);
+    }
   }
 
   private markOf(playerId: number): Mark | null {

@@ -4,6 +4,7 @@
  * by room id. Plain SQL on the slice of the D1 API it uses, so the games package knows nothing
  * of Cloudflare: a `D1Database` fits {@link ResultsDatabase}, and tests pass a stand-in.
  */
+import type { ResultsDatabase } from "./tttEnv";
 import type { Mark } from "./tttRules";
 
 /** One finished round. */
@@ -22,25 +23,7 @@ export interface TttRoundResult {
   forfeit: boolean;
 }
 
-/** The slice of `D1Database` the results use (a D1 binding fits it). */
-export interface ResultsDatabase {
-  /** A statement with `?1`… parameters. */
-  prepare(query: string): {
-    /** Binds the parameters, in order. */
-    bind(...values: unknown[]): {
-      /** Runs a write. */
-      run(): Promise<unknown>;
-      /** Runs a read: its rows. */
-      all(): Promise<{ results: Record<string, unknown>[] }>;
-    };
-  };
-}
-
-/** The host environment `ttt-json` reads: an optional D1 binding for its results. */
-export interface TttEnv {
-  /** Where finished rounds are written; without it they are kept only in the room's store. */
-  RESULTS?: ResultsDatabase;
-}
+export type { ResultsDatabase, TttEnv } from "./tttEnv";
 
 /** Most rounds {@link recentRounds} returns. */
 export const MAX_HISTORY_ROUNDS = 50;

@@ -1,3 +1,4 @@
+import type { TttRecord } from "./tttEnv";
 import type { TttRoundResult } from "./tttResults";
 import type { Board, Mark } from "./tttRules";
 
@@ -36,4 +37,9 @@ export interface TttView {
   score: { X: number; O: number; draws: number };
   /** The room's last finished rounds, newest first, across restarts and sessions. */
   recent: TttRoundResult[];
+  /**
+   * The receiving player's own record across rooms (by its identity): null while it is being
+   * read, for a throwaway DEV_MODE `anon-…` identity, or where the host keeps none.
+   */
+  record: TttRecord | null;
 }

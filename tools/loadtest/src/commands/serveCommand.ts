@@ -1,6 +1,6 @@
 /** `loadtest serve`: the real rooms on the Node host, loopback only, for a bounded time. */
 import { Option, type Command } from "commander";
-import { gameDefinitions } from "@tikron/games";
+import { gameDefinitions, memoryTttRecords } from "@tikron/games";
 import { serveRooms } from "@tikron/node";
 import { int, num } from "./parsers";
 
@@ -14,7 +14,8 @@ export function registerServeCommand(program: Command): void {
     .option("--no-dev-mode", "refuse DEV_MODE overrides (?tickMs=…) and HTTP stats, like production")
     .option("--max-seconds <sec>", "exit after this long", num("max-seconds"), 900)
     .action(async (o) => {
-      const server = await serveRooms({ games: gameDefinitions, port: o.port, host: o.host, devMode: o.devMode });
+      // Tic-tac-toe keeps each identity's record in this process's memory (D1 on Cloudflare).
+      const server = await serveRooms({ games: gameDefinitions, port: o.port, host: o.host, devMode: o.devMode, env: { TTT_RECORDS: memoryTttRecords() } });
       console.log(`room server listening on ${server.url} (pid ${process.pid}, kinds ${Object.keys(gameDefinitions).join(", ")}, exits after ${o.maxSeconds} s)`);
       const stop = async (): Promise<void> => {
         await server.close();

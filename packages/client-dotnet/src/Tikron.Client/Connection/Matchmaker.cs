@@ -130,8 +130,13 @@ namespace Tikron.Client
         }
 
         /// <summary>Reserves a seat without joining it (pass its reservation and room id to <see cref="TikronClient.Connect"/>).</summary>
-        public async Task<SeatReservation> Reserve(string kind, string mode = "joinOrCreate", MatchOptions? match = null) =>
-            SeatReservation.From(await Fetch("/" + Uri.EscapeDataString(kind), HttpMethod.Post, MatchBody(mode, match)).ConfigureAwait(false));
+        /// <remarks>Pass the join options the connection will send (<paramref name="joinOptions"/>): the matchmaker refuses ones the room would before it reserves.</remarks>
+        public async Task<SeatReservation> Reserve(string kind, string mode = "joinOrCreate", MatchOptions? match = null, JsonValue? joinOptions = null) =>
+            SeatReservation.From(await Fetch("/" + Uri.EscapeDataString(kind), HttpMethod.Post, WithJoinOptions(MatchBody(mode, match), joinOptions)).ConfigureAwait(false));
+
+        /// <summary>A request's body with the player's join options, when there are any.</summary>
+        static JsonValue WithJoinOptions(JsonValue body, JsonValue? joinOptions) =>
+            joinOptions != null && joinOptions.Kind == JsonKind.Object ? body.Set("joinOptions", joinOptions) : body;
 
         /// <summary>Public, unlocked rooms of <paramref name="kind"/> with a free seat, fullest first.</summary>
         public async Task<List<RoomListing>> GetAvailableRooms(string kind, JsonValue? filters = null)
@@ -186,7 +191,8 @@ namespace Tikron.Client
             {
                 try
                 {
-                    var seat = SeatReservation.From(await Fetch("/" + Uri.EscapeDataString(kind) + path, HttpMethod.Post, body()).ConfigureAwait(false));
+                    // The join options go in the request too: the matchmaker refuses ones the room would (bad_request) before it reserves.
+                    var seat = SeatReservation.From(await Fetch("/" + Uri.EscapeDataString(kind) + path, HttpMethod.Post, WithJoinOptions(body(), join?.JoinOptions)).ConfigureAwait(false));
                     var opts = (join ?? new ConnectOptions()).Copy();
                     opts.Kind = kind;
                     opts.Room = seat.RoomId;

@@ -27,6 +27,13 @@ namespace Tikron.Client
         public string? Reservation;
         /// <summary>Display name sent in hello (at most 64 bytes of UTF-8).</summary>
         public string Name = "";
+        /// <summary>
+        /// The player's join options (a team, a skin: what the game declares), sent in every hello as a
+        /// JSON object; a generated game's <c>JoinOptions.ToJson()</c>, or its <c>Options(room, joinOptions)</c>.
+        /// The room checks them before a seat is taken (<c>bad_request</c> 4014 naming the option); the
+        /// <see cref="Matchmaker"/> sends them with its requests too, so it refuses them before reserving.
+        /// </summary>
+        public JsonValue? JoinOptions;
         /// <summary>Reconnect token of an earlier session, to reclaim its seat.</summary>
         public string? Token;
         /// <summary>The dialect: <see cref="ClientDialect.Binary"/> (default) or <see cref="ClientDialect.Json"/> (turn-based rooms).</summary>

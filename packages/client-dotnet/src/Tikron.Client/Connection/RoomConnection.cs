@@ -230,7 +230,7 @@ namespace Tikron.Client
                 _c._helloAt = _c._now();
                 _c._socketOpen = true;
                 _c.ResetReceipts();
-                _c.Post(_c._dialect.Hello(_c._token, _c._opts.Name));
+                _c.Post(_c._dialect.Hello(_c._token, _c._opts.Name, _c._opts.JoinOptions));
             });
             public void OnMessage(byte[]? bytes, string? text) => _c.Enqueue(() =>
             {

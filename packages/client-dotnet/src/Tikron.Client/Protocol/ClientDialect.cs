@@ -41,8 +41,15 @@ namespace Tikron.Client.Protocol
 
         /// <summary>True for the JSON dialect.</summary>
         public abstract bool IsJson { get; }
-        /// <summary>A hello: the reconnect token (empty for a new seat) and the display name.</summary>
-        public abstract Outgoing Hello(string token, string name);
+        /// <summary>
+        /// A hello: the reconnect token (empty for a new seat), the display name, and the player's join
+        /// options (a JSON object, written as the TypeScript SDK writes it; null for none, and then nothing of
+        /// them is written).
+        /// </summary>
+        public abstract Outgoing Hello(string token, string name, JsonValue? options = null);
+
+        /// <summary>Join options to send: an object (anything else is none).</summary>
+        static protected bool HasOptions(JsonValue? options) => options != null && options.Kind == JsonKind.Object;
         /// <summary>One input: bytes (binary; at most 256) or any JSON value (JSON).</summary>
         public abstract Outgoing Input(uint seq, byte[]? payload, JsonValue? json);
         /// <summary>A clock ping.</summary>
@@ -66,8 +73,13 @@ namespace Tikron.Client.Protocol
             static WireWriter W() => (_writer ??= new WireWriter(256)).Reset();
 
             public override bool IsJson => false;
-            public override Outgoing Hello(string token, string name) =>
-                new Outgoing(W().U8(Kind.Hello).U16(Wire.ProtocolVersion).String(token).String(name).ToArray());
+            public override Outgoing Hello(string token, string name, JsonValue? options = null)
+            {
+                var w = W().U8(Kind.Hello).U16(Wire.ProtocolVersion).String(token).String(name);
+                // The options' JSON text after the name; left out when there are none (the hello before join options).
+                if (HasOptions(options)) w.String(options!.ToString());
+                return new Outgoing(w.ToArray());
+            }
             public override Outgoing Input(uint seq, byte[]? payload, JsonValue? json)
             {
                 if (payload == null) throw new ArgumentException("a binary room's input is bytes");
@@ -98,7 +110,9 @@ namespace Tikron.Client.Protocol
                 foreach (var (k, v) in fields) o.Set(k, v);
                 return new Outgoing(o.ToString());
             }
-            public override Outgoing Hello(string token, string name) => Obj("hello", ("v", Wire.ProtocolVersion), ("token", token), ("name", name));
+            public override Outgoing Hello(string token, string name, JsonValue? options = null) => HasOptions(options)
+                ? Obj("hello", ("v", Wire.ProtocolVersion), ("token", token), ("name", name), ("options", options!))
+                : Obj("hello", ("v", Wire.ProtocolVersion), ("token", token), ("name", name));
             public override Outgoing Input(uint seq, byte[]? payload, JsonValue? json) => Obj("input", ("seq", seq), ("data", json ?? JsonValue.Null));
             public override Outgoing Ping(double clientTime) => Obj("ping", ("ct", clientTime));
             public override Outgoing Keepalive(double clientTime) => new Outgoing(Wire.JsonKeepalive);

@@ -102,7 +102,7 @@ namespace Tikron.Client.Protocol
             "", "bad_frame", "unknown_kind", "bad_input", "room_full", "rate_limited", "not_joined", "illegal_move",
             "not_your_turn", "version_mismatch", "join_throttled", "frame_too_large", "speed_violation", "already_joined",
             "bad_token", "unknown_message", "message_too_large", "bad_message", "internal", "reservation_invalid",
-            "room_locked", "banned",
+            "room_locked", "banned", "bad_request", "join_refused", "admission_failed",
         };
 
         /// <summary>The reserved code a client acts on: its reconnect token was refused.</summary>
@@ -133,6 +133,8 @@ namespace Tikron.Client.Protocol
         public const int ReservationInvalid = 4020;
         /// <summary>The room is locked.</summary>
         public const int RoomLocked = 4021;
+        /// <summary>The game refused the player before seating it: the reason is <c>&lt;the game's code&gt;: &lt;its reason&gt;</c>.</summary>
+        public const int JoinRefused = 4024;
 
         static readonly Dictionary<int, string> NamesByCode = new Dictionary<int, string>
         {
@@ -140,11 +142,11 @@ namespace Tikron.Client.Protocol
             { 4003, "rate_limited" }, { 4004, "slow_consumer" }, { 4005, "replaced" }, { 4006, "hello_timeout" },
             { 4007, "frame_too_large" }, { 4008, "room_closed" }, { 4009, "join_throttled" }, { 4010, "too_many_errors" },
             { 4011, "unauthorized" }, { 4012, "forbidden" }, { 4013, "not_found" }, { 4014, "bad_request" }, { 4015, "unavailable" },
-            { 4020, "reservation_invalid" }, { 4021, "room_locked" }, { 4022, "kicked" }, { 4023, "banned" },
+            { 4020, "reservation_invalid" }, { 4021, "room_locked" }, { 4022, "kicked" }, { 4023, "banned" }, { 4024, "join_refused" },
         };
 
         /// <summary>Join refusals a retry meets again (the protocol's FINAL_JOIN_REFUSALS).</summary>
-        static readonly HashSet<int> FinalJoinRefusals = new HashSet<int> { 4002, 4011, 4012, 4013, 4014, 4015, 4020, 4021, 4023 };
+        static readonly HashSet<int> FinalJoinRefusals = new HashSet<int> { 4002, 4011, 4012, 4013, 4014, 4015, 4020, 4021, 4023, 4024 };
 
         /// <summary>Closes a client does not come back from on its own (the protocol's FINAL_CLOSES).</summary>
         static readonly HashSet<int> Final = new HashSet<int>(FinalJoinRefusals) { 1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4001, 4005, 4007, 4008, 4010, 4022 };
