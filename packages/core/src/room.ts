@@ -7,7 +7,7 @@ import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { AdmissionRefusal, BanOutcome, BanTarget, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import type { PlayerClaims } from "./player";
 import { InputQueue } from "./inputQueue";
 import { Admission } from "./room/admission";
@@ -15,7 +15,8 @@ import { AdminActions } from "./room/adminActions";
 import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
-import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
+import { checkpointGameSeats, checkpointSeats, takeCheckpoint, worldChainFor } from "./room/checkpoint";
+import type { WorldChain } from "./sync/worldCheckpoint";
 import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type FlushDeps, type Flusher } from "./room/flushers";
@@ -106,6 +107,8 @@ export class Room implements HostedRoom {
   private readonly recentErrors = new RecentErrors();
   /** The operator's actions (room/adminActions.ts). */
   private readonly admin: AdminActions;
+  /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
+  private readonly chain: WorldChain | null;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -121,6 +124,7 @@ export class Room implements HostedRoom {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
+    this.chain = worldChainFor(init.game);
     // The room's timers (its tick, a flush's later slices, bots, seat expiry) are entries of its
     // object: on a host's meter they count as the object's own time.
     this.clock = init.busy ? init.busy.clock(init.clock ?? systemClock) : (init.clock ?? systemClock);
@@ -413,10 +417,13 @@ export class Room implements HostedRoom {
     return this.seats.ticketOf(seat, link);
   }
 
-  checkpoint(): RoomCheckpoint {
+  checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
     const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
-    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
+    if (world === "base") this.chain?.rebase();
+    const chain = world === "whole" ? null : this.chain;
+    const { kind, roomId, seats, game } = this;
+    return takeCheckpoint({ kind, roomId, seats, json: this.flusher.dialect === "json", game, withGame, listing: this.listing.save(), chain });
   }
 
   get storeVersion(): number {
@@ -432,11 +439,18 @@ export class Room implements HostedRoom {
   }
 
   restoreCheckpoint(value: unknown): boolean {
-    const saved = checkpointSeats(value, this.kind, this.roomId);
-    if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    if (this.seats.size > 0) return false;
+    const { seats: saved, refused } = checkpointSeats(value, this.kind, this.roomId);
+    if (refused > 0) {
+      // A stored seat that does not read is corrupt or foreign: refused and counted, never thrown.
+      RoomStats.bump(this.stats.errors, "seat_record_refused", refused);
+      console.error(`[room ${this.kind}:${this.roomId}] ${refused} seat record(s) refused${saved ? "" : "; the checkpoint is not restored"}`);
+    }
+    if (!saved || saved.length === 0) return false;
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
-    this.listing.restore((value as RoomCheckpoint).listing);
-    this.seating.restore(saved, (value as RoomCheckpoint).game);
+    const cp = value as RoomCheckpoint;
+    this.listing.restore(cp.listing);
+    this.seating.restore(saved, cp.game, checkpointGameSeats(cp, saved));
     return true;
   }
 
