@@ -2,7 +2,7 @@
  * The Tikron gateway Worker: routes WebSocket joins to one Durable Object per room and serves
  * the demo page. Game kinds come from `@tikron/games`; hosting logic from `@tikron/cloudflare`.
  */
-import { ANY_ROOM, MatchmakerObject, RoomObject, identifyRequest, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
+import { ANY_ROOM, MatchmakerObject, RoomObject, identifyRequest, meteredGateway, routeGatewayRequest, type GatewayEnv } from "@tikron/cloudflare";
 import { d1TttRecords, gameDefinitions, recentRounds, type TttEnv } from "@tikron/games";
 import { ROOM_ID_PATTERN } from "@tikron/protocol";
 
@@ -63,6 +63,7 @@ export default {
     const results = RESULTS_PATH.exec(path);
     if (results) return tttResults(request, env, results[1]!);
     if (path === "/records/ttt-json/me") return ownTttRecord(request, env);
-    return routeGatewayRequest(request, env, gameDefinitions);
+    // Metered: DEV_MODE `GET /gateway/stats` says what the gateway's requests cost (gatewayMeter.ts).
+    return meteredGateway(request, env, (req, metered) => routeGatewayRequest(req, metered, gameDefinitions));
   },
 } satisfies ExportedHandler<Env>;

@@ -87,6 +87,12 @@ export class DrillPlayer {
     this.#turning = setInterval(turn, TURN_EVERY_MS);
   }
 
+  /** The last state of its cell the player was shown before `restored` (by the server that went down), if any. */
+  lastShownBefore(restored: OwnCell): OwnCell | undefined {
+    const at = this.seen.indexOf(restored);
+    return at > 0 ? this.seen[at - 1] : undefined;
+  }
+
   /** The newest own cell seen before `t` (`performance.now()`), if any. */
   lastSeenBefore(t: number): OwnCell | undefined {
     for (let i = this.seen.length - 1; i >= 0; i--) if (this.seen[i]!.at < t) return this.seen[i];
@@ -119,13 +125,30 @@ export class DrillPlayer {
  * "Shown by that server" is every state before `restored` (the first after the welcome that
  * brought it back), not only those read before `downAt`: a client whose event loop runs late
  * (a loaded machine) reads frames the old server sent before it went down after `downAt`, and a
- * checkpoint may hold one of those.
+ * checkpoint may hold one of those, or one just past the last it read (below).
  */
 export function continuesFrom(player: DrillPlayer, restored: OwnCell, downAt: number, windowMs: number): boolean {
+  const shown = shownAs(player, restored);
+  if (shown !== undefined) return shown.at >= downAt - windowMs;
+  // Frames the old server sent just before it went down may never reach a client whose event
+  // loop runs late (the socket dies with them): its checkpoint then holds a moment the player was
+  // not shown yet, just past the last one it was: the same entity, at most a second of movement
+  // (agar: 260 units/s) away, no smaller, no poorer. A fresh spawn is none of that.
+  const last = player.lastShownBefore(restored);
+  return last !== undefined && last.at >= downAt - windowMs && last.id === restored.id && Math.hypot(restored.x - last.x, restored.y - last.y) <= AHEAD_UNITS && restored.r >= last.r && restored.score >= last.score;
+}
+
+/** How far past the last state shown a checkpoint's cell may be: a second of agar's movement. */
+const AHEAD_UNITS = 260;
+
+/** The latest state of its cell the player was shown before `restored` that `restored` is (same entity, place, radius, score). */
+export function shownAs(player: DrillPlayer, restored: OwnCell): OwnCell | undefined {
   const end = player.seen.indexOf(restored);
-  return player.seen.some(
-    (s, i) => i < end && s.at >= downAt - windowMs && s.id === restored.id && Math.abs(s.x - restored.x) < 0.07 && Math.abs(s.y - restored.y) < 0.07 && s.r === restored.r && s.score === restored.score,
-  );
+  for (let i = end - 1; i >= 0; i--) {
+    const s = player.seen[i]!;
+    if (s.id === restored.id && Math.abs(s.x - restored.x) < 0.07 && Math.abs(s.y - restored.y) < 0.07 && s.r === restored.r && s.score === restored.score) return s;
+  }
+  return undefined;
 }
 
 /** Two tic-tac-toe players (the turn-based game whose board a restart must not change). */

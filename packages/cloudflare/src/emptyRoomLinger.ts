@@ -39,6 +39,6 @@ export class EmptyRoomLinger {
       if (!room || room.seatCount > 0) return;
       if (this.sockets() > 0 || room.status().reserved > 0) return this.letGoWhenEmpty();
       this.letGo(room);
-    }), EMPTY_ROOM_LINGER_MS);
+    }, "timer"), EMPTY_ROOM_LINGER_MS);
   }
 }

@@ -13,6 +13,7 @@ import type { OperationsEnv } from "./roomOperations";
 import { checkOrigin } from "./originPolicy";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayRefusals";
+import { gatewayHold } from "./gatewayMeter";
 import { relayedFromStart, relayIndexFor, relaysFor, type RelaysEnv } from "@tikron/core";
 import { relayObjectName, roomObjectName } from "./relayLink";
 import type { ReplaysEnv } from "./roomReplays";
@@ -69,7 +70,7 @@ function maxPendingFor(kind: string, def: GameDefinition): number {
 export const GATE_REFUSAL_DELAY_MS = 1_000;
 
 async function gateRefusal(request: Request, r: GateRefusal): Promise<Response> {
-  await new Promise((resolve) => setTimeout(resolve, GATE_REFUSAL_DELAY_MS));
+  await gatewayHold(GATE_REFUSAL_DELAY_MS);
   const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
   return refuse(request, "throttled", 429, body, CloseCode.join_throttled, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
 }

@@ -7,7 +7,9 @@
  */
 export { RoomObject } from "./roomObject";
 export { RoomReplays, r2Archive, type ReplaysEnv, type ReplayState } from "./roomReplays";
-export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS } from "./matchmakerObject";
+export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS, type MatchmakerObjectStats } from "./matchmakerObject";
+export { meteredGateway, gatewayHold, gatewayWait, gatewayBody, GATEWAY_STATS_PATH, type GatewayStats, type GatewayMeterEnv } from "./gatewayMeter";
+export type { StorageCounts, WriteCounts } from "./storageMeter";
 export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
 export { routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";

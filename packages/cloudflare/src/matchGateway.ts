@@ -5,6 +5,7 @@ import { isMatchError, matchError, routeMatchPath, type RoomListing } from "@tik
 import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
 import { checkOrigin } from "./originPolicy";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
+import { gatewayBody } from "./gatewayMeter";
 
 /** Bindings the match routes read (a subset of the gateway's; `AUTH_*`: see `IdentityEnv`). */
 export interface MatchEnv extends IdentityEnv {
@@ -74,7 +75,8 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
         wsOrigin: webSocketOrigin(url),
         caller: async (roomId) =>
           callerOfVerdict(await identifyRequest(request, env, kind, roomId === undefined ? ANY_ROOM : [ANY_ROOM, roomId]), admissionAddress(request.headers.get("CF-Connecting-IP")), "gateway"),
-        body: { contentLength: request.headers.get("content-length"), body: request.body },
+        // Read bounded by the core; its arrival is I/O, not the gateway's time (gatewayMeter.ts).
+        body: { contentLength: request.headers.get("content-length"), body: gatewayBody(request.body) },
         limits,
         joinOptions: def.joinOptions,
       },

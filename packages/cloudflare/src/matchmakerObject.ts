@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { resolveRoomOptions, systemClock, type GameDefinition } from "@tikron/core";
+import { BusyMeter, resolveRoomOptions, systemClock, type BusyReading, type GameDefinition } from "@tikron/core";
 import {
   Matchmaker,
   newPartyCodeFor,
@@ -24,12 +24,21 @@ import { mintRoomTicket } from "@tikron/core/ticket";
 import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
+import { StorageMeter, type StorageCounts } from "./storageMeter";
+import { DirectoryWrites, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s). */
 export const SEAT_TICKET_TTL_SECONDS = 3600;
 
-const ROOM_KEY = "room:";
-const PARTY_KEY = "party:";
+/** A matchmaker object's DEV_MODE stats: the core's, plus what the object itself cost. */
+export type MatchmakerObjectStats = MatchmakerStats & {
+  /** The object's own time (core `BusyMeter`): its calls, except their waits on rooms and storage; `entries.stats` is these stats' own. */
+  busy: BusyReading;
+  /** Its storage writes (the directory, parties), counted. */
+  storage: StorageCounts;
+  /** Seat requests sent to rooms (an RPC each). */
+  reserves: number;
+};
 
 /** Bindings a matchmaker object reads. */
 interface MatchmakerEnv extends SecretEnv {
@@ -49,78 +58,107 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
 
   #matchmaker: Matchmaker | null = null;
   #loading: Promise<Matchmaker> | null = null;
+  /**
+   * This object's own time (core busyMeter.ts): each call from its start until it answers,
+   * except while it waits on a room or on storage; calls in flight at once count once.
+   */
+  readonly #busy = new BusyMeter();
+  /** Its storage writes, counted. */
+  readonly #writes = new StorageMeter(this.ctx, "matchmaker");
+  /** When they happen (directoryWrites.ts): the directory batched and unconfirmed, parties at once and confirmed. */
+  readonly #directory = new DirectoryWrites(this.#writes, this.#busy);
+  #reserves = 0;
 
   /** `POST /match/<kind>`. */
-  async match(kind: string, shard: number, req: MatchRequest, caller: Caller, creation: RoomCreation): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).match(req, caller, creation);
+  match(kind: string, shard: number, req: MatchRequest, caller: Caller, creation: RoomCreation): Promise<ReservedSeat | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).match(req, caller, creation), "rpc");
   }
 
   /** `POST /match/<kind>/<roomId>`. */
-  async joinById(kind: string, shard: number, roomId: string, caller: Caller): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).joinById(roomId, caller);
+  joinById(kind: string, shard: number, roomId: string, caller: Caller): Promise<ReservedSeat | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).joinById(roomId, caller), "rpc");
   }
 
   /** `GET /match/<kind>/rooms` (this shard's part). */
-  async rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError> {
-    return (await this.matchmaker(kind, shard)).list(filters, overrides);
+  rooms(kind: string, shard: number, filters: MatchFilters, overrides?: string): Promise<RoomListing[] | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).list(filters, overrides), "rpc");
   }
 
   /** `POST /match/<kind>/queue`: answers when the player is grouped, times out, or is cancelled. */
-  async queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError> {
-    return (await this.matchmaker(kind, shard)).queueFor(req, caller);
+  queue(kind: string, shard: number, req: QueueRequest, caller: Caller): Promise<ReservedSeat | MatchError> {
+    // The wait for a group is not the object's time: only the call's own work is.
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.queueFor(req, caller));
+    }, "rpc");
   }
 
   /** `DELETE /match/<kind>/queue/<queueId>`. */
-  async cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
-    return (await this.matchmaker(kind, shard)).cancel(queueId, caller);
+  cancel(kind: string, shard: number, queueId: string, caller: Caller): Promise<boolean> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).cancel(queueId, caller), "rpc");
   }
 
   /** `POST /match/<kind>/party` (a party made here has a code of this shard). */
-  async partyCreate(kind: string, shard: number, req: PartyJoinRequest, caller: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.create(req, caller, creation);
+  partyCreate(kind: string, shard: number, req: PartyJoinRequest, caller: Caller, creation: RoomCreation): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.create(req, caller, creation), "party");
   }
 
   /** `POST /match/<kind>/party/<code>`. */
-  async partyJoin(kind: string, shard: number, code: string, req: PartyJoinRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.join(code, req, caller);
+  partyJoin(kind: string, shard: number, code: string, req: PartyJoinRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.join(code, req, caller), "party");
   }
 
   /**
    * `GET /match/<kind>/party/<code>`: a long poll, held here until the party changes (at most
    * `PARTY_WATCH_HOLD_MS`). It keeps this object awake while held; a matchmaker with parties
    * forming is awake for their requests anyway, and one poll per member per change (or per hold)
-   * costs far fewer requests of this one thread than members polling on a timer.
+   * costs far fewer requests of this one thread than members polling on a timer. The hold is
+   * not the object's time: only the call's own work up to it is (the answer is the change's).
    */
-  async partyWatch(kind: string, shard: number, code: string, member: string, after: number | undefined, caller: Caller): Promise<PartyAnswer | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.watch(code, member, after, caller);
+  partyWatch(kind: string, shard: number, code: string, member: string, after: number | undefined, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.parties.watch(code, member, after, caller));
+    }, "party");
   }
 
   /** `DELETE /match/<kind>/party/<code>`. */
-  async partyLeave(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.leave(code, member, caller);
+  partyLeave(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.leave(code, member, caller), "party");
   }
 
-  /** `POST /match/<kind>/party/<code>/start`: answers once the party is matched, or why not. */
-  async partyStart(kind: string, shard: number, code: string, member: string, req: PartyStartRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.start(code, member, req, caller);
+  /**
+   * `POST /match/<kind>/party/<code>/start`: answers once the party is matched, or why not. Like
+   * {@link queue}, the wait for a room or a group is not the object's time: the call's own work
+   * up to it is.
+   */
+  partyStart(kind: string, shard: number, code: string, member: string, req: PartyStartRequest, caller: Caller): Promise<PartyAnswer | MatchError> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return this.#busy.waiting(mm.parties.start(code, member, req, caller));
+    }, "party");
   }
 
   /** `DELETE /match/<kind>/party/<code>/start`. */
-  async partyCancel(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
-    return (await this.matchmaker(kind, shard)).parties.cancel(code, member, caller);
+  partyCancel(kind: string, shard: number, code: string, member: string, caller: Caller): Promise<true | MatchError> {
+    return this.#busy.during(async () => (await this.matchmaker(kind, shard)).parties.cancel(code, member, caller), "party");
   }
 
   /** A room of this shard reports its status (from its `waitUntil`, never awaited on a tick). */
-  async report(kind: string, shard: number, status: unknown): Promise<void> {
-    const s = readRoomStatus(status);
-    if (!s) throw new Error("malformed room status");
-    (await this.matchmaker(kind, shard)).report(s);
+  report(kind: string, shard: number, status: unknown): Promise<void> {
+    return this.#busy.during(async () => {
+      const s = readRoomStatus(status);
+      if (!s) throw new Error("malformed room status");
+      (await this.matchmaker(kind, shard)).report(s);
+    }, "report");
   }
 
-  /** DEV_MODE `GET /match/<kind>/stats`: counters, decision times, the directory. */
-  async stats(kind: string, shard: number): Promise<MatchmakerStats> {
-    const mm = await this.matchmaker(kind, shard);
-    return { ...mm.stats(), directory: mm.rooms().map((e) => e.status) };
+  /** DEV_MODE `GET /match/<kind>/stats`: counters, decision times, the directory, and what the object cost. */
+  stats(kind: string, shard: number): Promise<MatchmakerObjectStats> {
+    return this.#busy.during(async () => {
+      const mm = await this.matchmaker(kind, shard);
+      return { ...mm.stats(), directory: mm.rooms().map((e) => e.status), busy: this.#busy.reading(), storage: this.#writes.counts(), reserves: this.#reserves };
+    }, "stats");
   }
 
   /**
@@ -154,24 +192,27 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     const spec = resolveMatchmaking(def.matchmaking);
     const storage = this.ctx.storage;
     const store: DirectoryStore = {
-      load: async () => [...(await storage.list<RoomStatus>({ prefix: ROOM_KEY })).values()],
-      // Not awaited: the runtime's output gate holds this object's answers until writes land.
-      put: (s) => void storage.put(ROOM_KEY + s.roomId, s),
-      delete: (id) => void storage.delete(ROOM_KEY + id),
+      load: async () => [...(await this.#busy.waiting(storage.list<RoomStatus>({ prefix: ROOM_KEY }))).values()],
+      put: (s) => this.#directory.put(s),
+      delete: (id) => this.#directory.delete(id),
     };
     const partyStore: PartyStore = {
-      load: async () => [...(await storage.list<PartyRecord>({ prefix: PARTY_KEY })).values()],
-      put: (p) => void storage.put(PARTY_KEY + p.code, p),
-      delete: (code) => void storage.delete(PARTY_KEY + code),
+      load: async () => [...(await this.#busy.waiting(storage.list<PartyRecord>({ prefix: PARTY_KEY }))).values()],
+      put: (p) => this.#directory.putParty(p),
+      delete: (code) => this.#directory.deleteParty(code),
     };
     const roomOf = (roomId: string) => rooms.get(rooms.idFromName(`${kind}:${roomId}`)) as unknown as RoomSeatsRpc;
     const mm = new Matchmaker(kind, spec, {
-      clock: systemClock,
+      clock: this.#busy.clock(systemClock),
       store,
       partyStore,
       rooms: {
-        reserve: (req: SeatRequest): Promise<SeatAnswer> => roomOf(req.roomId).reserveSeats(kind, req),
-        release: (req: SeatRelease): Promise<RoomStatus | null> => roomOf(req.roomId).releaseSeats(kind, req),
+        reserve: (req: SeatRequest): Promise<SeatAnswer> => {
+          this.#reserves++;
+          // The room's answer is its time, not this object's.
+          return this.#busy.waiting(roomOf(req.roomId).reserveSeats(kind, req));
+        },
+        release: (req: SeatRelease): Promise<RoomStatus | null> => this.#busy.waiting(roomOf(req.roomId).releaseSeats(kind, req)),
       },
       newRoomId: () => newRoomIdFor(shard, spec.shards),
       newPartyCode: () => newPartyCodeFor(shard, spec.shards),
@@ -183,4 +224,5 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     this.#matchmaker = mm;
     return mm;
   }
+
 }

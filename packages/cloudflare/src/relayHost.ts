@@ -48,10 +48,10 @@ export class RelayHost {
       }
     };
     const { busy } = this;
-    server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string)));
-    server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code)));
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string), "socket"));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code), "socket"));
     // A frame over the runtime's limit reaches the simulation as 1009: an oversized frame.
-    server.addEventListener("error", busy.wrap((e: Event) => close(isOversizedFrame(e) ? 1009 : 1006)));
+    server.addEventListener("error", busy.wrap((e: Event) => close(isOversizedFrame(e) ? 1009 : 1006), "socket"));
   }
 }
 
@@ -111,7 +111,7 @@ export class RelayObjectSide {
   async join(meta: RoomRequestMeta): Promise<Response> {
     const host = await (this.host ??= this.start(meta));
     // What follows the await runs in a turn of its own: the object's time too.
-    return this.busy.run(() => this.admit(host, meta));
+    return this.busy.run(() => this.admit(host, meta), "request");
   }
 
   /** Admits and opens a join on the relay, or answers why not. */
@@ -192,8 +192,8 @@ export class RelayObjectSide {
     // Messages that came before the accept wait for it.
     ws.accept();
     const { busy } = this;
-    ws.addEventListener("message", busy.wrap((e: MessageEvent) => relay.receive(new Uint8Array(e.data as ArrayBuffer))));
-    const lost = busy.wrap((): void => this.lost(relay, port));
+    ws.addEventListener("message", busy.wrap((e: MessageEvent) => relay.receive(new Uint8Array(e.data as ArrayBuffer)), "link"));
+    const lost = busy.wrap((): void => this.lost(relay, port), "link");
     ws.addEventListener("close", lost);
     ws.addEventListener("error", lost);
   }
@@ -231,7 +231,7 @@ export class RelayObjectSide {
       if (!(link instanceof Response)) {
         const port = new SocketPort(link.ws);
         this.attach(relay, link.ws, port);
-        this.busy.run(() => relay.relinked(port));
+        this.busy.run(() => relay.relinked(port), "link");
         return;
       }
       why = `${link.status} ${await link.text()}`;

@@ -1,19 +1,25 @@
 /**
  * What a room's object keeps of its room in its own storage, so a restarted (or evicted, or
- * hibernated) object brings the room back: the room's checkpoint (seats, tokens, game state; a
- * relayed room's relay count) and its game's store, read once at construction and written in
- * batches. Apart from `RoomObject` because when and how a room is written is a rule of its own
- * (spacing, confirmed or not, the store only when it changed); the object's entries only say
+ * hibernated) object brings the room back: each seat's record (written when the seat is taken,
+ * before its welcome leaves: the one confirmed write a join waits for), the room's checkpoints as
+ * a chain of pieces (a ticking world every second, only what changed, without holding frames),
+ * and its game's store; laid out by the core's `KeptRoom` (core room/keptRoom.ts), read once at
+ * construction. Apart from `RoomObject` because when and how a room is written is a rule of its
+ * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due.
  */
-import type { BusyMeter, HostedRoom, RoomCheckpoint } from "@tikron/core";
+import { KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
+import { StorageMeter, type MeteredState } from "./storageMeter";
 
-/** Storage key of the room's checkpoint (`Room.checkpoint()`): seats, tokens, game state (a ticking game's world too). */
-const CHECKPOINT_KEY = "room:checkpoint";
 /**
- * The checkpoint as this object stores it: a relayed room's says over how many relays, so a
- * room promoted past its threshold comes back from a restart relayed (its relays link again to
- * a simulation), whatever the rule says for a room made anew. It lives and dies with the
+ * Storage key of a room's checkpoint as objects kept it before seats and pieces were kept apart
+ * (`Room.checkpoint()` whole): read when nothing newer is kept, removed at the next write.
+ */
+const LEGACY_CHECKPOINT_KEY = "room:checkpoint";
+/**
+ * The checkpoint as this object keeps it: a relayed room's says over how many relays, so a room
+ * promoted past its threshold comes back from a restart relayed (its relays link again to a
+ * simulation), whatever the rule says for a room made anew. It lives and dies with the
  * checkpoint: a room let go empty is made single again.
  */
 type StoredCheckpoint = RoomCheckpoint & { relays?: number };
@@ -24,23 +30,23 @@ function storedRelays(saved: unknown): number {
   return Number.isInteger(k) && (k as number) >= 1 ? (k as number) : 0;
 }
 /**
- * Storage key of the game's store (`ctx.store`, `Room.storeSnapshot()`): written with the
+ * Storage key of the game's store (`ctx.store`, `Room.storeSnapshot()`): written with a
  * checkpoint, but kept when the room empties (the next room under this id starts from it).
  */
 const STORE_KEY = "room:store";
 /**
- * Least time between two checkpoint writes: a burst of changes (a join storm, a client looping
- * hello and leave) is written as one, at most this late; a change after a quiet spell is written
- * at once.
+ * Least time between two checkpoint writes: a burst of changes (a turn-based game's moves, a
+ * client looping hello and leave) is written as one, at most this late; a change after a quiet
+ * spell is written at once.
  */
 const CHECKPOINT_SPACING_MS = 100;
 
 /** What of the object's state its keeping uses: its storage, and `waitUntil` for the writes. */
-export type KeepingState = Pick<DurableObjectState, "storage" | "waitUntil">;
+export type KeepingState = MeteredState;
 
 /**
- * The checkpoint and store keeping of one room's object. It reads the room it keeps through
- * `current` (null: none made, or it was let go) and the relays that room is relayed over
+ * The seat, checkpoint and store keeping of one room's object. It reads the room it keeps
+ * through `current` (null: none made, or it was let go) and the relays that room is relayed over
  * through `relays` (0: a single room), at the moment of each write.
  */
 export class RoomKeeping {
@@ -49,6 +55,15 @@ export class RoomKeeping {
    * promoted room's, while its relayed room is made from it).
    */
   savedCheckpoint: unknown = undefined;
+  /** Every write this object makes of its room, counted (DEV_MODE stats, `adapter.storage`). */
+  readonly writes: StorageMeter;
+  /** The keys and values of the room as kept (core `KeptRoom`). */
+  private readonly kept = new KeptRoom();
+  private readonly storage: KeepingState["storage"];
+  /** A checkpoint under the legacy key is in storage: removed with the next checkpoint write. */
+  private legacyKept = false;
+  /** The saved checkpoint came from the legacy key: its seats have no records of their own yet. */
+  private savedIsLegacy = false;
   /** The game's store as storage holds it (read at construction, then as last written). */
   private savedStore: unknown = undefined;
   /** The current room's store version last written (0: what `savedStore` holds). */
@@ -60,16 +75,27 @@ export class RoomKeeping {
 
   /** `busy` meters the batched writes' timer, an entry of the object like any other. */
   constructor(
-    private readonly state: KeepingState,
+    state: KeepingState,
     private readonly busy: BusyMeter,
     private readonly current: () => HostedRoom | null,
     private readonly relays: () => number,
-  ) {}
+  ) {
+    this.writes = new StorageMeter(state, "room");
+    this.storage = state.storage;
+  }
 
-  /** Reads the checkpoint and the store from storage (at construction, before any event). */
+  /** Reads what is kept of the room, and the store, from storage (at construction, before any event). */
   async load(): Promise<void> {
-    const saved = await this.state.storage.get([CHECKPOINT_KEY, STORE_KEY]);
-    this.savedCheckpoint = saved.get(CHECKPOINT_KEY);
+    const [seats, pieces, saved] = await Promise.all([
+      this.storage.list({ prefix: KEPT_SEAT_PREFIX }),
+      this.storage.list({ prefix: KEPT_PIECE_PREFIX }),
+      this.storage.get([LEGACY_CHECKPOINT_KEY, STORE_KEY]),
+    ]);
+    const kept = this.kept.read(new Map([...seats, ...pieces]));
+    const legacy = saved.get(LEGACY_CHECKPOINT_KEY);
+    this.legacyKept = legacy !== undefined;
+    this.savedIsLegacy = kept === null && legacy !== undefined;
+    this.savedCheckpoint = kept ?? legacy;
     this.savedStore = saved.get(STORE_KEY);
   }
 
@@ -85,23 +111,40 @@ export class RoomKeeping {
 
   /**
    * A room was made (from {@link store}): its store is not written until it changes; the saved
-   * checkpoint, if any, is restored into it and dropped.
+   * checkpoint, if any, is restored into it and dropped; its first checkpoint starts a new chain.
    */
   roomMade(room: HostedRoom): void {
     this.savedStoreVersion = 0;
-    if (this.savedCheckpoint !== undefined) {
-      room.restoreCheckpoint(this.savedCheckpoint);
-      this.savedCheckpoint = undefined;
+    this.kept.lost();
+    const saved = this.savedCheckpoint as RoomCheckpoint | undefined;
+    if (saved === undefined) return;
+    this.savedCheckpoint = undefined;
+    // Seats kept without any checkpoint piece name no room: this object's storage is its room's.
+    const restored = room.restoreCheckpoint(saved.kind === "" ? { ...saved, kind: room.kind, roomId: room.roomId } : saved);
+    if (restored && this.savedIsLegacy) {
+      // A checkpoint of the older layout: its seats get records of their own now.
+      this.writes.write("seat", room.checkpoint().seats.map((s) => this.kept.seat(s.playerId, s)), false);
     }
+    this.savedIsLegacy = false;
+  }
+
+  /**
+   * A seat was taken (`record`) or freed (null) — the room's `onSeatRecord`, called before a new
+   * seat's welcome is sent: its record is written at once and confirmed, so the welcome leaves
+   * only once the seat is durable; a freed seat's removal holds nothing back (a seat that came
+   * back after a restart anyway is freed when its reconnection window ends).
+   */
+  seatRecord(playerId: number, record: CheckpointSeat | null): void {
+    this.writes.write("seat", [this.kept.seat(playerId, record)], record !== null);
   }
 
   /**
    * Batches checkpoint writes: one pending write at a time, taken on a later turn of the event
    * loop, never inside a tick, and at most one per {@link CHECKPOINT_SPACING_MS}. A change (a
-   * seat, a turn-based move, the room going quiet) is written at once, batched within its event,
-   * and confirmed before the room's next frames leave (the output gate): it is what a player
-   * would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right after a
-   * tick's flush) is taken in the slack before the next tick and written without holding
+   * turn-based move, the game's store, the room going quiet) is written at once, batched within
+   * its event, and confirmed before the room's next frames leave (the output gate): it is what a
+   * player would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right
+   * after a tick's flush) is taken in the slack before the next tick and written without holding
    * frames back: the next one follows anyway.
    */
   checkpointDue(soon: boolean): void {
@@ -116,33 +159,44 @@ export class RoomKeeping {
         const confirmed = this.checkpointConfirmed;
         this.checkpointConfirmed = false;
         this.saveCheckpoint(confirmed);
-      }),
+      }, "checkpoint"),
       wait,
     );
   }
 
   /**
-   * Writes the room's checkpoint (or removes it once the room has no seats) and, when it changed
-   * since the last write, the game's store (removed when empty): both in this one turn, so the
-   * runtime commits them together. `confirmed`: the room's next frames wait for the write (a
-   * seat or a move a player would lose); else they do not (a periodic world checkpoint).
+   * Writes the room's next checkpoint piece (or, once the room has no seats, removes everything
+   * kept of it) and, when it changed since the last write, the game's store (removed when empty):
+   * all in this one turn, so the runtime commits them together. `confirmed`: the room's next
+   * frames wait for the write (a move a player would lose); else they do not (a periodic world
+   * checkpoint).
    */
   saveCheckpoint(confirmed = true): void {
     const room = this.current();
     if (!room) return;
-    const storage = this.state.storage;
-    const opts = { allowUnconfirmed: !confirmed };
     const relays = this.relays();
-    const checkpoint = (): StoredCheckpoint => (relays > 0 ? { ...room.checkpoint(), relays } : room.checkpoint());
-    const writes: Promise<unknown>[] = [room.seatCount === 0 ? storage.delete(CHECKPOINT_KEY, opts) : storage.put(CHECKPOINT_KEY, checkpoint(), opts)];
+    const writes: KeptWrite[] = [];
+    if (room.seatCount === 0) writes.push(...this.kept.clear());
+    else {
+      const cp = room.checkpoint(this.kept.world);
+      try {
+        writes.push(this.kept.piece(relays > 0 ? ({ ...cp, relays } as StoredCheckpoint) : cp));
+      } catch (e) {
+        // Not a piece of the kept chain (never expected): the next checkpoint starts one.
+        console.error(`[room ${room.kind}:${room.roomId}] checkpoint not kept`, e);
+        this.kept.lost();
+      }
+    }
+    if (this.legacyKept) {
+      writes.push({ key: LEGACY_CHECKPOINT_KEY, value: null });
+      this.legacyKept = false;
+    }
+    this.writes.write("checkpoint", writes, confirmed, () => this.kept.lost());
     if (room.storeVersion !== this.savedStoreVersion) {
       const store = room.storeSnapshot();
       this.savedStoreVersion = room.storeVersion;
       this.savedStore = store ?? undefined;
-      writes.push(store === null ? storage.delete(STORE_KEY) : storage.put(STORE_KEY, store));
+      this.writes.write("store", [{ key: STORE_KEY, value: store }], confirmed);
     }
-    this.state.waitUntil(
-      Promise.all(writes).catch((e: unknown) => console.error(`[room ${room.kind}:${room.roomId}] checkpoint write failed`, e)),
-    );
   }
 }

@@ -81,6 +81,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private recorderInstance: RoomRecorder | null | undefined;
   /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
   private reporter: StatusReporter | null = null;
+  /** Reports sent by this object's earlier reporters (rooms let go, promoted). */
+  private reportsSent = 0;
   /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
   private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
   /** The relay plan of the current room, and its promotion at the plan's threshold (roomPromotion.ts). */
@@ -154,14 +156,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // Its synchronous part only: the wait for D1 is not the object's time (and other entries run meanwhile).
     return this.busy.run(async () => {
       await this.recorder?.flush();
-    });
+    }, "alarm");
   }
 
   /** A request the gateway routed here: a join (WebSocket upgrade), or DEV_MODE stats, or bots. */
   override fetch(request: Request): Promise<Response> {
     // The request's synchronous part is the object's time; what it awaits (a relay's link
-    // opening, its relays' counters) runs as entries of their own.
-    return this.busy.run(() => this.answer(request));
+    // opening, its relays' counters) runs as entries of their own. A stats probe is labelled
+    // apart, so what reading the room costs is not taken for its joins.
+    return this.busy.run(() => this.answer(request), readRoomMeta(request.headers)?.route === "stats" ? "stats" : "request");
   }
 
   private async answer(request: Request): Promise<Response> {
@@ -172,7 +175,18 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (meta.route === "stats") {
       const sockets = this.sockets;
       const relayObjects = await this.relayLinks.stats();
-      const adapter = { sockets: sockets?.count ?? 0, socketApi: sockets?.name ?? null, instanceStartedAt: this.instanceStartedAt, backlog: { ...this.backlog }, metrics: this.operations?.points() ?? [], relays: this.simulation?.relayCount ?? 0, relayObjects };
+      const adapter = {
+        sockets: sockets?.count ?? 0,
+        socketApi: sockets?.name ?? null,
+        instanceStartedAt: this.instanceStartedAt,
+        backlog: { ...this.backlog },
+        metrics: this.operations?.points() ?? [],
+        relays: this.simulation?.relayCount ?? 0,
+        relayObjects,
+        // What the room cost its storage and its matchmaker: writes by kind, reports sent (RPCs).
+        storage: this.keeping.writes.counts(),
+        reports: this.reportsSent + (this.reporter?.sent ?? 0),
+      };
       return toResponse(statsReply(meta.kind, meta.roomId, this.room, adapter));
     }
     // The gateway lets bots through (POST only) in DEV_MODE or for kinds whose definition allows it.
@@ -209,7 +223,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A message on a hibernatable socket (turn-based rooms). */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    this.busy.enter();
+    this.busy.enter("socket");
     try {
       this.restoreAfterHibernation();
       this.sockets?.message(ws, message);
@@ -221,7 +235,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A hibernatable socket closed. */
   override webSocketClose(ws: WebSocket, code: number, reason: string): void {
-    this.busy.enter();
+    this.busy.enter("socket");
     try {
       this.restoreAfterHibernation();
       this.sockets?.closed(ws, code, reason);
@@ -233,7 +247,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A hibernatable socket failed. */
   override webSocketError(ws: WebSocket, error: unknown): void {
-    this.busy.run(() => this.sockets?.failed(ws, error));
+    this.busy.run(() => this.sockets?.failed(ws, error), "socket");
   }
 
   /**
@@ -242,7 +256,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * that does not exist and is not being created is `not_found`.
    */
   reserveSeats(kind: string, req: SeatRequest): SeatAnswer {
-    return this.busy.run(() => this.reserve(kind, req));
+    return this.busy.run(() => {
+      const answer = this.reserve(kind, req);
+      // The matchmaker learns the room's status from this answer: no report of it is due.
+      if (answer.status) this.reporter?.told(answer.status.version);
+      return answer;
+    }, "rpc");
   }
 
   private reserve(kind: string, req: SeatRequest): SeatAnswer {
@@ -283,7 +302,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
   relayStats(): Promise<RelayObjectStats | null> {
-    return this.busy.run(() => this.asRelay.stats());
+    return this.busy.run(() => this.asRelay.stats(), "stats");
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
@@ -299,7 +318,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
    * back) is `not_found`; the list's summary of it is null.
    */
   admin(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
-    return this.busy.run(() => this.adminAnswer(kind, roomId, req));
+    return this.busy.run(() => this.adminAnswer(kind, roomId, req), "rpc");
   }
 
   private async adminAnswer(kind: string, roomId: string, req: RoomAdminRpcRequest): Promise<AdminRoomAnswer | AdminStatsSummary | null> {
@@ -323,6 +342,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       },
       onSessionStart: (info) => this.onSessionStart(info),
       onCheckpointDue: (soon) => this.keeping.checkpointDue(soon),
+      onSeatRecord: (playerId, record) => this.keeping.seatRecord(playerId, record),
       onSessionEnd: (record) => {
         this.onSessionEnd(record);
         this.linger.letGoWhenEmpty();
@@ -341,7 +361,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.room = room;
     // The one choice of socket API (see socketApis.ts).
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered, this.busy) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
-    this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work));
+    this.reportsSent += this.reporter?.sent ?? 0;
+    this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work), this.busy);
     this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
     room.restoreBans(this.savedBans);
     this.keeping.roomMade(room);

@@ -62,7 +62,7 @@ export class RoomPromotion {
       this.busy.wrap(() => {
         this.promotion = null;
         if (this.object.current() === room && promotionDue(this.plan, this.object.relayed(), room.seatCount)) this.promote(room);
-      }),
+      }, "timer"),
       0,
     );
   }

@@ -40,12 +40,12 @@ export class SimulationLinks {
     const receive = simulation.connectRelay(port);
     const stats = ns.get(ns.idFromName(relayObjectName(meta.kind, meta.roomId, index))) as unknown as RelayRpc;
     this.links.set(index, { port, stats });
-    server.addEventListener("message", this.busy.wrap((e: MessageEvent) => receive(new Uint8Array(e.data as ArrayBuffer))));
+    server.addEventListener("message", this.busy.wrap((e: MessageEvent) => receive(new Uint8Array(e.data as ArrayBuffer)), "link"));
     const lost = this.busy.wrap((): void => {
       if (this.links.get(index)?.port !== port) return;
       this.links.delete(index);
       simulation.disconnectRelay(port);
-    });
+    }, "link");
     server.addEventListener("close", lost);
     server.addEventListener("error", lost);
     const headers = new Headers();

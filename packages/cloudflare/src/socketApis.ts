@@ -121,9 +121,9 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
     const id = this.room.open(this.connection(server), meta.playerId, meta.address, meta.reservation, meta.claims);
     this.track(server, id);
     const { busy } = this;
-    server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string)));
-    server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason)));
-    server.addEventListener("error", busy.wrap((e: Event) => this.failed(server, e)));
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string), "socket"));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason), "socket"));
+    server.addEventListener("error", busy.wrap((e: Event) => this.failed(server, e), "socket"));
   }
 
   seated(): void {}

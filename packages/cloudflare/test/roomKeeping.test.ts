@@ -1,16 +1,17 @@
 /**
- * A room object's checkpoint and store keeping (roomKeeping.ts) against an in-memory storage:
- * how writes are batched and spaced, when frames wait for them, the store written only when it
- * changed, and a relayed room's relay count kept with its checkpoint.
+ * A room object's keeping (roomKeeping.ts) against an in-memory storage: each seat's record
+ * written at once and confirmed (the one write a join waits for), checkpoints written as pieces
+ * of a chain on a later turn, batched and spaced, confirmed only for changes, everything removed
+ * once the room has no seats, the store written only when it changed, a relayed room's relay
+ * count kept, and what a restarted object reads back (the older single-key checkpoint included).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BusyMeter, type HostedRoom } from "@tikron/core";
+import { BusyMeter, type CheckpointSeat, type CheckpointWorld, type HostedRoom, type RoomCheckpoint } from "@tikron/core";
 import { RoomKeeping, type KeepingState } from "../src/roomKeeping";
 
 interface Write {
   op: "put" | "delete";
-  key: string;
-  value?: unknown;
+  keys: string[];
   unconfirmed?: boolean;
 }
 
@@ -21,13 +22,18 @@ function fakeState(initial: Record<string, unknown> = {}) {
   const state = {
     storage: {
       get: async (keys: string[]) => new Map(keys.filter((k) => data.has(k)).map((k) => [k, structuredClone(data.get(k))])),
-      put: async (key: string, value: unknown, opts?: { allowUnconfirmed?: boolean }) => {
-        writes.push({ op: "put", key, value: structuredClone(value), unconfirmed: opts?.allowUnconfirmed });
-        data.set(key, structuredClone(value));
+      list: async ({ prefix }: { prefix: string }) => new Map([...data].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k, structuredClone(v)])),
+      put: async (key: string | Record<string, unknown>, value?: unknown, opts?: { allowUnconfirmed?: boolean }) => {
+        const entries = typeof key === "string" ? { [key]: value } : key;
+        const o = typeof key === "string" ? opts : (value as typeof opts);
+        writes.push({ op: "put", keys: Object.keys(entries), unconfirmed: o?.allowUnconfirmed });
+        for (const [k, v] of Object.entries(entries)) data.set(k, structuredClone(v));
       },
-      delete: async (key: string, opts?: { allowUnconfirmed?: boolean }) => {
-        writes.push({ op: "delete", key, unconfirmed: opts?.allowUnconfirmed });
-        return data.delete(key);
+      delete: async (key: string | string[], opts?: { allowUnconfirmed?: boolean }) => {
+        const keys = typeof key === "string" ? [key] : key;
+        writes.push({ op: "delete", keys, unconfirmed: opts?.allowUnconfirmed });
+        for (const k of keys) data.delete(k);
+        return true;
       },
     },
     waitUntil: (_p: Promise<unknown>) => {},
@@ -35,8 +41,11 @@ function fakeState(initial: Record<string, unknown> = {}) {
   return { state: state as unknown as KeepingState, writes, data };
 }
 
-/** The slice of a room the keeping reads. */
+const seat = (playerId: number, lastSeq = 0): CheckpointSeat => ({ playerId, token: `t${playerId}`, name: `p${playerId}`, json: false, lastSeq });
+
+/** The slice of a room the keeping reads: its checkpoints are pieces of a world chain. */
 function fakeRoom(seats: number) {
+  let piece = -1;
   const room = {
     kind: "k",
     roomId: "r",
@@ -44,7 +53,13 @@ function fakeRoom(seats: number) {
     storeVersion: 0,
     store: null as unknown,
     restored: [] as unknown[],
-    checkpoint: () => ({ kind: "k", roomId: "r", seats: room.seatCount }),
+    asked: [] as CheckpointWorld[],
+    checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
+      room.asked.push(world);
+      piece = world === "base" ? 0 : piece + 1;
+      const game = { world: { schema: 1, entities: "", piece } };
+      return { v: 1, kind: "k", roomId: "r", savedAt: 0, seats: Array.from({ length: room.seatCount }, (_, i) => seat(i + 1, 10 + i)), game, worldPiece: piece };
+    },
     storeSnapshot: () => room.store,
     restoreCheckpoint: (value: unknown) => {
       room.restored.push(value);
@@ -54,7 +69,7 @@ function fakeRoom(seats: number) {
   return room;
 }
 
-describe("a room object's checkpoint and store keeping", () => {
+describe("a room object's keeping", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
@@ -64,22 +79,38 @@ describe("a room object's checkpoint and store keeping", () => {
     return { k, ...s };
   }
 
-  it("writes a burst of changes as one write on a later turn, confirmed when any of them was a change", () => {
+  it("writes a seat's record at once and confirmed, and its removal without holding anything back", () => {
+    const { k, writes, data } = keeping(fakeRoom(1));
+    k.seatRecord(3, seat(3));
+    expect(writes).toEqual([{ op: "put", keys: ["room:seat:3"], unconfirmed: false }]);
+    expect(JSON.parse(data.get("room:seat:3") as string)).toEqual(seat(3));
+    k.seatRecord(3, null);
+    expect(writes[1]).toEqual({ op: "delete", keys: ["room:seat:3"], unconfirmed: true });
+    expect(k.writes.counts().seat).toEqual({ calls: 2, confirmed: 1, rows: 2, bytes: JSON.stringify(seat(3)).length });
+  });
+
+  it("writes a burst of due checkpoints as one piece on a later turn, confirmed when any of them was a change", () => {
     const room = fakeRoom(2);
     const { k, writes } = keeping(room);
+    k.roomMade(room as unknown as HostedRoom);
     k.checkpointDue(false);
     k.checkpointDue(true);
     k.checkpointDue(false);
     expect(writes).toEqual([]);
     vi.advanceTimersByTime(0);
-    expect(writes).toEqual([{ op: "put", key: "room:checkpoint", value: room.checkpoint(), unconfirmed: false }]);
+    expect(writes).toEqual([{ op: "put", keys: ["room:cp:0"], unconfirmed: false }]);
   });
 
-  it("writes a periodic checkpoint without holding frames back", () => {
-    const { k, writes } = keeping(fakeRoom(1));
-    k.checkpointDue(false);
-    vi.advanceTimersByTime(0);
-    expect(writes.map((w) => w.unconfirmed)).toEqual([true]);
+  it("writes a periodic checkpoint without holding frames back, a base first and the next pieces after it", () => {
+    const room = fakeRoom(1);
+    const { k, writes } = keeping(room);
+    k.roomMade(room as unknown as HostedRoom);
+    for (let i = 0; i < 3; i++) {
+      k.checkpointDue(false);
+      vi.advanceTimersByTime(100);
+    }
+    expect(writes).toEqual([0, 1, 2].map((n) => ({ op: "put", keys: [`room:cp:${n}`], unconfirmed: true })));
+    expect(room.asked).toEqual(["base", "next", "next"]);
   });
 
   it("spaces writes at least 100 ms apart: a change right after a write waits for the rest of the spacing", () => {
@@ -95,12 +126,20 @@ describe("a room object's checkpoint and store keeping", () => {
     expect(writes).toHaveLength(2);
   });
 
-  it("removes the checkpoint once the room has no seats, and writes nothing without a room", () => {
-    const room = fakeRoom(0);
-    const { k, writes } = keeping(room);
-    k.checkpointDue(true);
-    vi.advanceTimersByTime(0);
-    expect(writes).toEqual([{ op: "delete", key: "room:checkpoint", unconfirmed: false }]);
+  it("removes everything kept once the room has no seats, and writes nothing without a room or with nothing kept", () => {
+    const room = fakeRoom(2);
+    const { k, writes, data } = keeping(room);
+    k.seatRecord(1, seat(1));
+    k.saveCheckpoint(false);
+    k.saveCheckpoint(false);
+    k.seatRecord(1, null);
+    room.seatCount = 0;
+    k.saveCheckpoint();
+    expect(writes.at(-1)).toEqual({ op: "delete", keys: ["room:cp:0", "room:cp:1"], unconfirmed: false });
+    expect([...data.keys()]).toEqual([]);
+    const count = writes.length;
+    k.saveCheckpoint();
+    expect(writes).toHaveLength(count);
     const none = keeping(null);
     none.k.checkpointDue(true);
     none.k.saveCheckpoint();
@@ -108,36 +147,36 @@ describe("a room object's checkpoint and store keeping", () => {
     expect(none.writes).toEqual([]);
   });
 
-  it("writes the store with the checkpoint only when its version changed, and removes it when empty", () => {
+  it("writes the store with a checkpoint only when its version changed, and removes it when empty", () => {
     const room = fakeRoom(1);
     const { k, writes, data } = keeping(room);
     k.saveCheckpoint();
-    expect(writes.map((w) => w.key)).toEqual(["room:checkpoint"]);
+    expect(writes.map((w) => w.keys)).toEqual([["room:cp:0"]]);
     room.storeVersion = 1;
     room.store = { best: 3 };
     k.saveCheckpoint();
-    expect(writes.slice(1).map((w) => [w.op, w.key])).toEqual([["put", "room:checkpoint"], ["put", "room:store"]]);
+    expect(writes.slice(1).map((w) => [w.op, ...w.keys])).toEqual([["put", "room:cp:1"], ["put", "room:store"]]);
     expect(data.get("room:store")).toEqual({ best: 3 });
     expect(k.store).toEqual({ best: 3 });
     k.saveCheckpoint();
-    expect(writes.slice(3).map((w) => w.key)).toEqual(["room:checkpoint"]);
+    expect(writes.slice(3).map((w) => w.keys)).toEqual([["room:cp:2"]]);
     room.storeVersion = 2;
     room.store = null;
     k.saveCheckpoint();
-    expect(writes.slice(4).map((w) => [w.op, w.key])).toEqual([["put", "room:checkpoint"], ["delete", "room:store"]]);
+    expect(writes.slice(4).map((w) => [w.op, ...w.keys])).toEqual([["put", "room:cp:3"], ["delete", "room:store"]]);
     expect(k.store).toBeUndefined();
   });
 
   it("keeps a relayed room's relay count with its checkpoint, so a restarted object makes it relayed again", async () => {
     const { k, data } = keeping(fakeRoom(3), 2);
     k.saveCheckpoint();
-    expect(data.get("room:checkpoint")).toMatchObject({ relays: 2 });
+    expect(JSON.parse(data.get("room:cp:0") as string)).toMatchObject({ relays: 2 });
     const restarted = keeping(null, 0, Object.fromEntries(data));
     await restarted.k.load();
     expect(restarted.k.savedRelays()).toBe(2);
     const single = keeping(fakeRoom(3), 0);
     single.k.saveCheckpoint();
-    expect(single.data.get("room:checkpoint")).not.toHaveProperty("relays");
+    expect(JSON.parse(single.data.get("room:cp:0") as string)).not.toHaveProperty("relays");
   });
 
   it("reads no relay count from a checkpoint without one, or with one that is not a count", async () => {
@@ -151,17 +190,52 @@ describe("a room object's checkpoint and store keeping", () => {
     expect(empty.k.savedRelays()).toBe(0);
   });
 
-  it("restores the saved checkpoint into the first room made, once, and starts it from the saved store", async () => {
-    const saved = { kind: "k", roomId: "r", seats: 2 };
-    const { k } = keeping(null, 0, { "room:checkpoint": saved, "room:store": { best: 1 } });
-    await k.load();
-    expect(k.store).toEqual({ best: 1 });
+  it("brings back every kept seat with the last piece's seqs and state, into the first room made, once", async () => {
+    const room = fakeRoom(2);
+    const { k, data } = keeping(room);
+    k.seatRecord(1, seat(1));
+    k.seatRecord(2, seat(2));
+    k.saveCheckpoint(false);
+    k.saveCheckpoint(false);
+    // A seat taken after the last piece: kept by its record alone.
+    k.seatRecord(3, seat(3));
+    const restarted = keeping(null, 0, Object.fromEntries(data));
+    await restarted.k.load();
     const first = fakeRoom(0);
-    k.roomMade(first as unknown as HostedRoom);
-    expect(first.restored).toEqual([saved]);
-    expect(k.savedCheckpoint).toBeUndefined();
+    restarted.k.roomMade(first as unknown as HostedRoom);
+    const cp = first.restored[0] as RoomCheckpoint;
+    expect(cp.seats.map((s) => [s.playerId, s.lastSeq])).toEqual([
+      [1, 10],
+      [2, 11],
+      [3, 0],
+    ]);
+    expect(cp.gameSeats).toEqual([1, 2]);
+    expect(cp.game).toEqual({ world: { schema: 1, entities: "" } });
+    expect(restarted.k.savedCheckpoint).toBeUndefined();
     const second = fakeRoom(0);
-    k.roomMade(second as unknown as HostedRoom);
+    restarted.k.roomMade(second as unknown as HostedRoom);
     expect(second.restored).toEqual([]);
+  });
+
+  it("brings back seats kept without any checkpoint as the room's own", async () => {
+    const { k } = keeping(null, 0, { "room:seat:4": JSON.stringify(seat(4, 2)) });
+    await k.load();
+    const room = fakeRoom(0);
+    k.roomMade(room as unknown as HostedRoom);
+    expect(room.restored).toEqual([{ v: 1, kind: "k", roomId: "r", savedAt: 0, seats: [seat(4, 2)] }]);
+  });
+
+  it("reads a checkpoint kept whole under the older key, gives its seats records of their own, and removes it with the next write", async () => {
+    const old: RoomCheckpoint = { v: 1, kind: "k", roomId: "r", savedAt: 1, seats: [seat(1, 5)], game: { board: [1] } };
+    const room = fakeRoom(1);
+    const { k: reading, data, writes } = keeping(room, 0, { "room:checkpoint": old, "room:store": { best: 1 } });
+    await reading.load();
+    expect(reading.store).toEqual({ best: 1 });
+    reading.roomMade(room as unknown as HostedRoom);
+    expect(room.restored).toEqual([old]);
+    expect(data.has("room:seat:1")).toBe(true);
+    reading.saveCheckpoint(false);
+    expect(writes.at(-1)).toMatchObject({ op: "delete", keys: ["room:checkpoint"] });
+    expect(data.has("room:checkpoint")).toBe(false);
   });
 });

@@ -252,8 +252,9 @@ export interface Game<Input = unknown, Env = unknown> {
    * `@tikron/core/sync` saves a `SyncWorld`'s entities with their ids), a turn-based game's
    * board. Optional: without it a restarted room gives every restored seat a fresh entity
    * (`join`). Called outside any tick: a ticking room's every `RoomOptions.checkpointMs`, right
-   * after a flush, and on seat changes (never while `checkpointMs` is 0); a turn-based room's
-   * after each change.
+   * after a flush, and when it goes quiet (never while `checkpointMs` is 0); a turn-based room's
+   * after each change. A world saved with `checkpointWorld` may be a piece of a chain the host
+   * keeps (only what changed since the last one): return it as given, wherever in the value.
    */
   checkpoint?(): unknown;
   /**
@@ -266,9 +267,11 @@ export interface Game<Input = unknown, Env = unknown> {
   onDispose?(info: DisposeInfo): void;
   /**
    * Restores a {@link checkpoint} into a fresh game, before any socket is seated. `players` are
-   * the room's restored seats, each with its {@link Player} record as it was (identity, claims
-   * and options kept by the room, not the game's checkpoint), all `disconnected` until they
-   * reconnect; `join` is not called for them. Check the value whole before changing anything
+   * the room's restored seats that state holds, each with its {@link Player} record as it was
+   * (identity, claims and options kept by the room in each seat's own record, not the game's
+   * checkpoint), all `disconnected` until they reconnect; `join` is not called for them. A seat
+   * taken after the state was (a host that keeps seats apart from it) gets `join` with its record
+   * after `restore`, and a player the state holds whose seat was freed since gets `leave`. Check the value whole before changing anything
    * and throw on one it cannot use: the room then starts the game fresh (each seat `join`ed anew).
    */
   restore?(state: unknown, players: readonly Player[]): void;

@@ -47,15 +47,25 @@ export interface RoomHooks {
   /** A socket took (or retook) a seat: adapters persist the ticket to survive restarts. */
   onSeated?(connId: number, ticket: SeatTicket): void;
   /**
+   * A seat came to be or was freed: `record` brings it back after a restart (null: the seat is
+   * gone). Called synchronously when a hello takes a new seat, before its welcome is sent, so a
+   * host that writes it durably right here holds the welcome until it is kept (a Durable
+   * Object's output gate): every welcomed seat comes back. Also when a socket that survived a
+   * restart is seated in a seat the room did not hold, and when a seat is freed for good. Not
+   * called for seats a checkpoint restores (they are kept already).
+   */
+  onSeatRecord?(playerId: number, record: CheckpointSeat | null): void;
+  /**
    * What a matchmaker knows the room by changed ({@link HostedRoom.status}): seats taken, held or
    * freed, seat reservations, metadata, lock or visibility. Called synchronously from those
    * changes: hosts report it off the tick path, coalesced (core/match `StatusReporter`).
    */
   onStatusChange?(): void;
   /**
-   * Something a restart would need changed. `soon` true: a seat taken or freed, a turn-based
-   * game's state, or a ticking room going quiet (its last socket gone, the loop stopped: what
-   * comes before an idle object's eviction) — save at once. `soon` false: a ticking room's
+   * Something a restart would need changed. `soon` true: a turn-based game's state or the
+   * game's store, a ticking room going quiet (its last socket gone, the loop stopped: what comes
+   * before an idle object's eviction), or its last seat freed (nothing to keep) — save at once.
+   * Seats themselves are kept through {@link onSeatRecord}. `soon` false: a ticking room's
    * periodic checkpoint (`RoomOptions.checkpointMs`: seats' input seqs and the game's world),
    * called right after the tick it falls on, so a host that takes {@link HostedRoom.checkpoint}
    * on its next turn takes it in the slack before the next tick; it need not hold the room's
@@ -131,7 +141,33 @@ export interface RoomCheckpoint {
   game?: unknown;
   /** How a matchmaker lists the room (its metadata, visibility and lock), so a restart keeps them. */
   listing?: SavedListing;
+  /**
+   * The players {@link game} holds, when they are not exactly {@link seats}: a host that keeps
+   * each seat on its own (room/keptRoom.ts) restores seats taken after the game's state was
+   * taken (each gets a fresh entity, `join`) and drops players freed since (`leave`).
+   */
+  gameSeats?: number[];
+  /**
+   * Seat records the host found but could not read (a host that keeps each seat on its own,
+   * room/keptRoom.ts): left out, the other seats restored; the room counts them in `tk:stats`
+   * (`errors.seat_record_refused`).
+   */
+  refusedSeats?: number;
+  /**
+   * Set when {@link game}'s world is a piece of the chain the host keeps it as (see
+   * `HostedRoom.checkpoint`'s `world`): its index, 0 for a base.
+   */
+  worldPiece?: number;
 }
+
+/**
+ * How {@link HostedRoom.checkpoint} takes a game's `SyncWorld` (a game whose binary sync names
+ * it; other state always goes whole): `whole`, every entity; `next`, the next piece of the chain
+ * the room keeps it as (`WorldChain`: a base with every entity, then only what changed since the
+ * piece before, a base again at the chain's limits), for a host that keeps every piece it is
+ * given; `base`, a base now (a host that lost a piece starts the chain again).
+ */
+export type CheckpointWorld = "whole" | "next" | "base";
 
 /** One seat in a {@link RoomCheckpoint}. */
 export interface CheckpointSeat extends SeatTicket {
@@ -295,8 +331,11 @@ export interface HostedRoom {
   snapshot(): RoomStatsSnapshot;
   /** The ticket of a live, seated socket, for hosts that persist it across restarts. */
   seatTicket(connId: number): SeatTicket | null;
-  /** Every seat and the game's own checkpoint, JSON-able (see {@link RoomHooks.onCheckpointDue}). */
-  checkpoint(): RoomCheckpoint;
+  /**
+   * Every seat and the game's own checkpoint, JSON-able (see {@link RoomHooks.onCheckpointDue});
+   * `world` says how a game's world goes in (see {@link CheckpointWorld}; default whole).
+   */
+  checkpoint(world?: CheckpointWorld): RoomCheckpoint;
   /**
    * Moves on every change of the game's store (`ctx.store`); a change also asks for a
    * checkpoint. A host that keeps the store saves {@link storeSnapshot} with its next

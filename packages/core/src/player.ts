@@ -4,7 +4,7 @@
  * player chose), what a seat keeps of it across reconnects, checkpoints and restarts
  * ({@link SeatPlayer}), and the game's answer to a player asking in ({@link refuseJoin}).
  */
-import { textEncoder, type JoinOptionValues } from "@tikron/protocol";
+import { JOIN_OPTION_NAME_PATTERN, MAX_JOIN_OPTIONS, MAX_JOIN_OPTIONS_BYTES, textEncoder, type JoinOptionValues } from "@tikron/protocol";
 import { toBase64Url } from "./base64url";
 
 /** A JSON value a sign-in claim may hold. */
@@ -115,8 +115,37 @@ export interface SeatPlayer {
 
 const ANONYMOUS_PATTERN = /^anon-[A-Za-z0-9_-]{16}$/;
 
+/**
+ * Checked join options as a seat keeps them: at most {@link MAX_JOIN_OPTIONS} of them, each named
+ * as a declaration names one, each a finite number, a flag or a string no longer than a declared
+ * text may be. (Their values were checked against the game's declaration when the seat was taken.)
+ */
 function isOptionValues(v: unknown): v is JoinOptionValues {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string" || typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x)));
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const entries = Object.entries(v);
+  return (
+    entries.length <= MAX_JOIN_OPTIONS &&
+    entries.every(([k, x]) => JOIN_OPTION_NAME_PATTERN.test(k) && (typeof x === "boolean" || (typeof x === "number" && Number.isFinite(x)) || (typeof x === "string" && x.length <= MAX_JOIN_OPTIONS_BYTES)))
+  );
+}
+
+const SEAT_PLAYER_PARTS = new Set(["anonymous", "claims", "options"]);
+
+/**
+ * `v` as a kept seat's {@link SeatPlayer}, whole: undefined when there is none (absent, or no part
+ * in it), null when anything in it is not what {@link seatPlayerOf} writes (a part malformed or
+ * past its bound, a part it does not name). A seat record that holds such a player does not
+ * read: the game would get a record other than the one it was given.
+ */
+export function readKeptSeatPlayer(v: unknown): SeatPlayer | undefined | null {
+  if (v === undefined) return undefined;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const p = v as Record<string, unknown>;
+  if (Object.keys(p).some((k) => !SEAT_PLAYER_PARTS.has(k))) return null;
+  if (p.anonymous !== undefined && (typeof p.anonymous !== "string" || !ANONYMOUS_PATTERN.test(p.anonymous))) return null;
+  if (p.claims !== undefined && readClaims(p.claims) === null) return null;
+  if (p.options !== undefined && !isOptionValues(p.options)) return null;
+  return readSeatPlayer(p);
 }
 
 /** `v` as a {@link SeatPlayer} (from a checkpoint or an attachment); the parts that are not what they should be are dropped. */

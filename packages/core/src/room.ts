@@ -7,7 +7,7 @@ import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { AdmissionRefusal, BanOutcome, BanTarget, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
 import type { PlayerClaims } from "./player";
 import { InputQueue } from "./inputQueue";
 import { Admission } from "./room/admission";
@@ -15,7 +15,8 @@ import { AdminActions } from "./room/adminActions";
 import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
-import { checkpointSeats, takeCheckpoint } from "./room/checkpoint";
+import { checkpointGameSeats, checkpointSeats, takeCheckpoint, worldChainFor } from "./room/checkpoint";
+import type { WorldChain } from "./sync/worldCheckpoint";
 import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
 import { createFlusher, type FlushDeps, type Flusher } from "./room/flushers";
@@ -109,6 +110,8 @@ export class Room implements HostedRoom {
   private readonly admin: AdminActions;
   /** The recorder of the room's match, if it is recorded (replay/matchRecorder.ts). */
   private readonly recorder: MatchRecorder | null;
+  /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
+  private readonly chain: WorldChain | null;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -124,6 +127,7 @@ export class Room implements HostedRoom {
     this.kind = init.kind;
     this.roomId = init.roomId;
     this.game = init.game;
+    this.chain = worldChainFor(init.game);
     // The room's timers (its tick, a flush's later slices, bots, seat expiry) are entries of its
     // object: on a host's meter they count as the object's own time.
     this.clock = init.busy ? init.busy.clock(init.clock ?? systemClock) : (init.clock ?? systemClock);
@@ -240,7 +244,7 @@ export class Room implements HostedRoom {
       setRates: (rates) => room.setRates(rates),
     };
     game.init?.(this.gameContext);
-    recorder?.begin({ epoch, game, framesSent: makeFlusher === undefined, checkpoint: () => room.takeCheckpoint(true) });
+    recorder?.begin({ epoch, game, framesSent: makeFlusher === undefined, checkpoint: () => room.takeCheckpoint(true, null) });
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
     // the room it is being handed).
     const initialBots = options.bots;
@@ -422,13 +426,17 @@ export class Room implements HostedRoom {
     return this.seats.ticketOf(seat, link);
   }
 
-  checkpoint(): RoomCheckpoint {
+  checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
-    return this.takeCheckpoint(!this.game.ticking || this.checkpointEveryTicks > 0);
+    const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
+    if (world === "base") this.chain?.rebase();
+    return this.takeCheckpoint(withGame, world === "whole" ? null : this.chain);
   }
 
-  private takeCheckpoint(withGame: boolean): RoomCheckpoint {
-    return takeCheckpoint(this.kind, this.roomId, this.seats, this.flusher.dialect === "json", this.game, withGame, this.listing.save());
+  /** The room's checkpoint, the game's state in it or not, its world whole (`chain` null) or as the chain's next piece. */
+  private takeCheckpoint(withGame: boolean, chain: WorldChain | null): RoomCheckpoint {
+    const { kind, roomId, seats, game } = this;
+    return takeCheckpoint({ kind, roomId, seats, json: this.flusher.dialect === "json", game, withGame, listing: this.listing.save(), chain });
   }
 
   get storeVersion(): number {
@@ -444,12 +452,19 @@ export class Room implements HostedRoom {
   }
 
   restoreCheckpoint(value: unknown): boolean {
-    const saved = checkpointSeats(value, this.kind, this.roomId);
-    if (!saved || saved.length === 0 || this.seats.size > 0) return false;
+    if (this.seats.size > 0) return false;
+    const { seats: saved, refused } = checkpointSeats(value, this.kind, this.roomId);
+    if (refused > 0) {
+      // A stored seat that does not read is corrupt or foreign: refused and counted, never thrown.
+      RoomStats.bump(this.stats.errors, "seat_record_refused", refused);
+      console.error(`[room ${this.kind}:${this.roomId}] ${refused} seat record(s) refused${saved ? "" : "; the checkpoint is not restored"}`);
+    }
+    if (!saved || saved.length === 0) return false;
     this.recorder?.restored(value as RoomCheckpoint, this.clock.now());
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
-    this.listing.restore((value as RoomCheckpoint).listing);
-    this.seating.restore(saved, (value as RoomCheckpoint).game);
+    const cp = value as RoomCheckpoint;
+    this.listing.restore(cp.listing);
+    this.seating.restore(saved, cp.game, checkpointGameSeats(cp, saved));
     return true;
   }
 

@@ -95,11 +95,13 @@ export interface RoomOptions {
   bots: number;
   /**
    * How often a ticking room checkpoints itself while anyone is connected (ms, rounded up to
-   * whole flushes; the checkpoint is taken right after one): its seats' last seqs and, when the game implements `checkpoint()`, its world,
-   * so a restart loses at most this much of the match. 0 turns the periodic checkpoint off and
-   * leaves a ticking game's world out of every checkpoint (seats are still written when they
-   * change; restored players then get a fresh entity). Turn-based rooms checkpoint on every
-   * change whatever this says.
+   * whole flushes; the checkpoint is taken right after one): its seats' last seqs and, when the
+   * game implements `checkpoint()`, its world, so a restart loses at most this much of the
+   * match. Default 1 s: a host that keeps a world as a chain writes only what changed since the
+   * last one, off the tick and without holding frames (room/keptRoom.ts). 0 turns the periodic
+   * checkpoint off and leaves a ticking game's world out of every checkpoint (seats are still
+   * kept, each on its own; restored players then get a fresh entity). Turn-based rooms
+   * checkpoint on every change whatever this says.
    */
   checkpointMs: number;
   /**
@@ -148,7 +150,7 @@ export const defaultRoomOptions: RoomOptions = {
   idleFrameMs: 250,
   flushSliceClients: 64,
   bots: 0,
-  checkpointMs: 5_000,
+  checkpointMs: 1_000,
   relays: 0,
   relayAt: 0,
 };

@@ -86,6 +86,8 @@ export interface RoomStatsSnapshot {
   framesSkipped: number;
   /** Seats rebuilt from a checkpoint after a restart. */
   restoredSeats: number;
+  /** Game states restored from a checkpoint (a ticking game's world goes on from it; `errors.checkpoint_refused` counts refusals). */
+  restoredGames: number;
   /** Bytes sent to clients. */
   bytesOut: number;
   /** Bytes received from clients. */
@@ -225,6 +227,8 @@ export class RoomStats {
   framesSkipped = 0;
   /** Seats rebuilt from a checkpoint after a restart. */
   restoredSeats = 0;
+  /** Game states restored from a checkpoint. */
+  restoredGames = 0;
   bytesOut = 0;
   bytesIn = 0;
   messagesIn = 0;
@@ -324,6 +328,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     frames: s.frames,
     framesSkipped: s.framesSkipped,
     restoredSeats: s.restoredSeats,
+    restoredGames: s.restoredGames,
     bytesOut: s.bytesOut,
     bytesIn: s.bytesIn,
     messagesIn: s.messagesIn,

@@ -53,13 +53,76 @@ describe("BusyMeter", () => {
     expect(m.ms).toBe(8);
   });
 
+  it("files each entry's time under the outermost entry's label", () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    m.run(() => {
+      t.now += 2;
+      // A timer fired inside a request counts as the request's.
+      m.run(() => (t.now += 1), "timer");
+    }, "request");
+    m.wrap(() => (t.now += 4), "socket")(undefined);
+    m.run(() => (t.now += 0.5));
+    expect(m.reading().entries).toEqual({ request: 3, socket: 4, other: 0.5 });
+    expect(m.ms).toBe(7.5);
+  });
+
+  it("counts an async entry until it settles, except its waits for I/O, and entries in flight at once as the time any ran", async () => {
+    const { t, source } = fakeTime(0);
+    const m = new BusyMeter(source);
+    let answer!: (v: number) => void;
+    const io = new Promise<number>((r) => (answer = r));
+    const a = m.during(async () => {
+      t.now += 2;
+      const got = await m.waiting(io);
+      t.now += 3;
+      return got;
+    }, "rpc");
+    // While a waits, b runs: its time alone.
+    t.now += 100;
+    await m.during(async () => {
+      t.now += 1;
+    }, "rpc");
+    t.now += 50;
+    answer(7);
+    expect(await a).toBe(7);
+    expect(m.ms).toBe(6);
+    expect(m.reading().entries).toEqual({ rpc: 6 });
+    // A wait outside any entry counts nothing and leaves the meter balanced.
+    await m.waiting(Promise.resolve(1));
+    t.now += 10;
+    m.run(() => (t.now += 1));
+    expect(m.ms).toBe(7);
+  });
+
+  it("does not count what another meter's entry runs while one of its own is open (objects sharing a thread)", async () => {
+    const { t, source } = fakeTime(0);
+    const gateway = new BusyMeter(source);
+    const room = new BusyMeter(source);
+    let arrived!: () => void;
+    const body = new Promise<void>((r) => (arrived = r));
+    const request = gateway.during(async () => {
+      t.now += 2;
+      // An await the gateway does not wrap (a body read): the room's timer runs meanwhile.
+      await body;
+      t.now += 1;
+    }, "request");
+    room.run(() => (t.now += 10), "timer");
+    t.now += 3;
+    arrived();
+    await request;
+    expect(room.ms).toBe(10);
+    // 2 + the unwrapped wait after the room's entry (3) + 1: never the room's 10.
+    expect(gateway.ms).toBe(6);
+  });
+
   it("reports the share of its recent window (or of its life, when shorter) spent busy", () => {
     const { t, source } = fakeTime(50_000);
     const m = new BusyMeter(source, 10_000);
     // 2 s of life, 0.5 s of it busy.
     m.run(() => (t.now += 500));
     t.now += 1500;
-    expect(m.reading()).toEqual({ ms: 500, share: 0.25, windowMs: 10_000 });
+    expect(m.reading()).toEqual({ ms: 500, entries: { other: 500 }, share: 0.25, windowMs: 10_000 });
     // 30 s later, 1 busy ms per 10 ms: the window forgets the first half second.
     for (let i = 0; i < 3000; i++) {
       m.run(() => (t.now += 1));
@@ -110,7 +173,7 @@ describe("a room on a meter", () => {
       }
     }
     const room = new Room({ kind: "counter", roomId: "r1", game: new SlowGame(), clock, busy });
-    expect(room.snapshot().busy).toEqual({ ms: 0, share: 0, windowMs: 10_000 });
+    expect(room.snapshot().busy).toEqual({ ms: 0, entries: {}, share: 0, windowMs: 10_000 });
     const conn = new FakeConnection();
     const id = room.open(conn);
     // A host enters the object for each socket message; the room's tick timer enters on its own.
@@ -122,6 +185,8 @@ describe("a room on a meter", () => {
     const s = room.snapshot();
     expect(s.ticks).toBeGreaterThanOrEqual(4);
     expect(s.busy!.ms).toBe(1 + 2 * s.ticks);
+    // The room's timers count as such, the host's entry as the host labelled it.
+    expect(s.busy!.entries).toEqual({ other: 1, timer: 2 * s.ticks });
     // A room no host meters says nothing of its busy time.
     expect(new Room({ kind: "counter", roomId: "r2", game: new CounterGame(), clock }).snapshot().busy).toBeUndefined();
   });

@@ -68,19 +68,58 @@ describe("room checkpoints", () => {
     expect(b.room.restoreCheckpoint(cp)).toBe(false); // only into an empty room
   });
 
-  it("tells the host when a checkpoint is due: soon for seat changes, not soon for the periodic one", () => {
+  it("tells the host when a checkpoint is due: not soon for the periodic one, soon when the last seat is freed", () => {
     const clock = new FakeClock();
     const due: boolean[] = [];
     const room = new Room({ kind: "counter", roomId: "r1", game: new CounterGame(), clock, hooks: { onCheckpointDue: (soon) => due.push(soon) } });
     const conn = new FakeConnection();
     const id = room.open(conn);
     room.message(id, hello());
-    expect(due).toEqual([true]);
+    // A seat taken is kept by its own record (onSeatRecord), not by a checkpoint.
+    expect(due).toEqual([]);
     clock.advance(200 * 50);
-    expect(due.filter((s) => !s).length).toBeGreaterThanOrEqual(1);
+    expect(due.length).toBeGreaterThanOrEqual(1);
+    expect(due.every((s) => !s)).toBe(true);
     room.message(id, new Uint8Array([0x05])); // leave frees the seat
     expect(conn.closedWith?.code).toBe(CloseCode.normal);
     expect(due.at(-1)).toBe(true);
+  });
+
+  it("hands the host each new seat's record before its welcome is sent, and a freed seat's end", () => {
+    const clock = new FakeClock();
+    const log: string[] = [];
+    const records: unknown[] = [];
+    const room = new Room({
+      kind: "counter",
+      roomId: "r1",
+      game: new CounterGame(),
+      clock,
+      hooks: {
+        onSeatRecord: (playerId, record) => {
+          log.push(`record:${playerId}:${record ? "kept" : "gone"}`);
+          records.push(record);
+        },
+      },
+    });
+    const conn = new FakeConnection();
+    const send = conn.send.bind(conn);
+    conn.send = (data) => {
+      log.push("send");
+      send(data);
+    };
+    const id = room.open(conn, "ticket-ann");
+    room.message(id, hello());
+    const welcome = conn.messages().find((m) => m.kind === "welcome") as any;
+    expect(log[0]).toBe("record:1:kept");
+    expect(log[1]).toBe("send");
+    expect(records[0]).toEqual({ playerId: 1, token: welcome.token, name: "p", json: false, identity: "ticket-ann", lastSeq: 0 });
+    // A reconnect to the same seat writes nothing new.
+    const again = new FakeConnection();
+    room.message(room.open(again, "ticket-ann"), hello(welcome.token));
+    expect(log.filter((l) => l.startsWith("record"))).toEqual(["record:1:kept"]);
+    room.kick(1);
+    expect(log.at(-1)).toBe("record:1:gone");
+    expect(records.at(-1)).toBeNull();
   });
 });
 

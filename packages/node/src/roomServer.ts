@@ -326,7 +326,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
-      h.busy.enter();
+      h.busy.enter("socket");
       try {
         h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
       } finally {
@@ -342,7 +342,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     });
     ws.on("close", (code: number, reason: Buffer) => {
       h.sockets.delete(ws);
-      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()));
+      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()), "socket");
     });
   };
 

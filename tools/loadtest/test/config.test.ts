@@ -85,6 +85,16 @@ describe("config: load models, thresholds, tickets", () => {
     expect(() => resolveConfig({ ...base, scenario: "ttt-json", players: 2, drops: [{ pct: 10, atSec: 1 }] })).toThrow(/binary scenario/);
   });
 
+  it("a server restart falls inside the run, for binary scenarios; idle players have rate 0", () => {
+    expect(resolveConfig({ ...base, restartAtSec: 3, rampSec: 1 })).toMatchObject({ restartAtSec: 3 });
+    expect(resolveConfig(base)).not.toHaveProperty("restartAtSec");
+    expect(() => resolveConfig({ ...base, restartAtSec: 0 })).toThrow(/restart-at/);
+    expect(() => resolveConfig({ ...base, restartAtSec: 30, rampSec: 1 })).toThrow(/restart-at/);
+    expect(() => resolveConfig({ ...base, scenario: "ttt-json", players: 2, restartAtSec: 1 })).toThrow(/binary scenario/);
+    expect(resolveConfig({ ...base, rate: 0 }).rate).toBe(0);
+    expect(() => resolveConfig({ ...base, rate: -1 })).toThrow(/rate/);
+  });
+
   it("thresholds are checked up front; tickets record their mode, never a secret", () => {
     expect(() => resolveConfig({ ...base, thresholds: ["ack.p99<"] })).toThrow(/threshold/);
     expect(() => resolveConfig({ ...base, thresholds: ["ackk.p99<1"] })).toThrow(/unknown figure "ackk.p99"/);

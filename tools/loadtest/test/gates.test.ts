@@ -86,4 +86,13 @@ describe("matchmaking gates (issue 22's 1,000-player run)", () => {
     expect(rejoins).toBeGreaterThan(0.7 * leaves);
     expect(getGate("match-1000-rejoin").thresholds).toEqual(getGate("match-1000").thresholds.filter((t) => !t.startsWith("clients.planned")));
   });
+
+  it("join-1000 (issue 32): match-1000's arrivals with idle players, held to match-1000's bars and the join path's", () => {
+    const cfg = resolveConfig(gateConfig(getGate("join-1000")));
+    expect(cfg).toMatchObject({ match: true, scenario: "agar", query: "cap=8", rate: 0, load: { kind: "open", arrivalRate: 100, arrivals: 1000 } });
+    const plan = buildPlan(cfg);
+    expect(plan.clients).toHaveLength(1000);
+    expect(plan.arrivalsEndMs + ARRIVALS_SETTLE_MS).toBeLessThan(plan.windowMs);
+    expect(getGate("join-1000").thresholds).toEqual([...getGate("match-1000").thresholds, "path.ms<=1.5", "path.confirmed_writes<=1"]);
+  });
 });

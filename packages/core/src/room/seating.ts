@@ -14,6 +14,7 @@ import type { Admission } from "./admission";
 import type { RoomBans } from "./bans";
 import type { ClientLink, Seat } from "./clientLink";
 import type { Flusher } from "./flushers";
+import { seatRecord } from "./checkpoint";
 import { sendWelcome } from "./replies";
 import type { RoomParts, RoomSockets } from "./roomSockets";
 import { JoinAdmissions, isThenable, type AdmissionOutcome, type Admitting } from "./joinAdmissions";
@@ -239,8 +240,9 @@ export class Seating {
     this.d.sessions.joined();
     this.d.recorder?.joined(seat.player, bound, link.connection.bot === true, now);
     this.d.game.join(seat.player);
+    // Before the welcome: a host that keeps the record durably holds the welcome until it is kept.
+    this.keep(seat);
     this.welcome(link, seat, false, now);
-    this.d.hooks.onCheckpointDue?.(true);
   }
 
   /**
@@ -261,33 +263,44 @@ export class Seating {
     // The game is as new as the room: give the restored seat its entity before it is attached.
     this.d.game.join(seat.player);
     this.attach(seat, link);
+    this.keep(seat);
   }
 
   /**
    * Seats from a checkpoint, before any socket is seated: each comes back held for the
    * reconnection window with its last applied seq and its player record; the game continues
-   * from `gameState` when it can (told the restored players), or gives each restored player a
-   * fresh entity (`join`).
+   * from `gameState` when it can (told the restored players that state holds), or gives each
+   * restored player a fresh entity (`join`). `gameSeats` are the players that state holds: a seat
+   * not among them gets a fresh entity (`join`, with its record), a player among them without a
+   * seat leaves.
    */
-  restore(saved: readonly CheckpointSeat[], gameState: unknown): void {
+  restore(saved: readonly CheckpointSeat[], gameState: unknown, gameSeats: readonly number[]): void {
     const { game, stats } = this.d;
     const restored = saved.map((s) => {
       const seat = this.take((seats) => seats.restore(s));
       seat.lastReceivedSeq = seat.lastProcessedSeq = seat.lastAckedSeq = s.lastSeq;
       return seat;
     });
-    let gameRestored = false;
+    let inGame = new Set<number>();
     if (gameState !== undefined && game.restore) {
       try {
-        game.restore(gameState, restored.map((seat) => seat.player));
-        gameRestored = true;
+        const held = new Set(gameSeats);
+        game.restore(
+          gameState,
+          restored.filter((seat) => held.has(seat.playerId)).map((seat) => seat.player),
+        );
+        inGame = held;
+        stats.restoredGames++;
       } catch (e) {
         RoomStats.bump(stats.errors, "checkpoint_refused");
         console.error(`[room ${this.d.kind}:${this.d.roomId}] game checkpoint refused; starting the game fresh`, e);
       }
     }
+    // Players freed after the game's state was taken leave it before anyone new joins.
+    const seated = new Set(restored.map((s) => s.playerId));
+    for (const id of inGame) if (!seated.has(id)) this.leaveGame(id);
     for (const seat of restored) {
-      if (!gameRestored) game.join(seat.player);
+      if (!inGame.has(seat.playerId)) game.join(seat.player);
       seat.link = null;
       seat.heldUntil = this.d.clock.now() + this.d.options.reconnectWindowMs;
       game.disconnected?.(seat.playerId);
@@ -338,16 +351,31 @@ export class Seating {
       stats.inputsRejected += dropped;
       RoomStats.bump(stats.rejectedByCode, "seat_freed", dropped);
     }
+    this.leaveGame(seat.playerId);
+    this.d.hooks.onSeatRecord?.(seat.playerId, null);
+    this.d.markChanged();
+    if (seats.size === 0) {
+      this.d.sessions.lastSeatFreed();
+      // Nothing left to keep: a host removes what it kept of the room.
+      this.d.hooks.onCheckpointDue?.(true);
+    }
+    this.d.listing.changed();
+  }
+
+  /** The game's `leave`, a throw logged and counted. */
+  private leaveGame(playerId: number): void {
     try {
-      game.leave(seat.playerId);
+      this.d.game.leave(playerId);
     } catch (e) {
-      RoomStats.bump(stats.errors, "internal");
+      RoomStats.bump(this.d.stats.errors, "internal");
       console.error(`[room ${this.d.kind}:${this.d.roomId}] leave error`, e);
     }
-    this.d.markChanged();
-    if (seats.size === 0) this.d.sessions.lastSeatFreed();
-    this.d.listing.changed();
-    this.d.hooks.onCheckpointDue?.(true);
+  }
+
+  /** Hands the host the record that brings `seat` back after a restart. */
+  private keep(seat: Seat): void {
+    const hooks = this.d.hooks;
+    if (hooks.onSeatRecord) hooks.onSeatRecord(seat.playerId, seatRecord(this.d.seats, seat, this.d.flusher.dialect === "json"));
   }
 
   /** Cancels the expiry timer and stops waiting for the game's admissions (room shutdown). */

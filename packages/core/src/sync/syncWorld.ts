@@ -25,6 +25,12 @@ import type { WorldLog } from "./worldLog";
 
 export type { SyncWorldOptions } from "./quantizedStore";
 
+/** @internal What takes a world's next checkpoint piece (`WorldChain`; typed here so the world need not import it). */
+export interface WorldPieceTaker {
+  /** The world's next piece (a `WorldCheckpoint`). */
+  take(world: SyncWorld): unknown;
+}
+
 /** Options of one spawned entity. */
 export interface SpawnOptions {
   /**
@@ -68,6 +74,12 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
    * grid change in order, so a mirror's grid answers queries in the same order as this one's.
    */
   log: WorldLog | null = null;
+  /**
+   * @internal The chain a room keeps this world's checkpoints as (`WorldChain`), set only while
+   * the game's `checkpoint()` runs: `checkpointWorld` then takes the chain's next piece. Null:
+   * whole checkpoints.
+   */
+  chain: WorldPieceTaker | null = null;
   /** @internal Per slot: 1 when the entity is global (in no grid cell). */
   isGlobal = new Uint8Array(64);
   /** @internal Live entity ids in `live[0..size)`. */

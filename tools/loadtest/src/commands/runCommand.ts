@@ -49,7 +49,8 @@ export function registerRunCommand(program: Command): void {
     .option("--match", "matchmaking: every player gets its room from the matchmaker (POST /match/<kind>, joinOrCreate; --query is the request's DEV_MODE overrides)")
     .option("--rejoin <pct>", "with --match, --arrival-rate and --session-mean: that share of the players who leave match again 1 s later, e.g. 10%", parsed(parseRejoin))
     .option("--drop <pct@t>", "reconnect storm: drop pct% of the sockets at t, e.g. 30%@20s (repeatable)", collect(parseDrop))
-    .option("--rate <n>", "inputs per second per player (default: scenario rate, 20)", num("rate"))
+    .option("--restart-at <sec>", "with --server: restart the server this many seconds into the run (same port and storage); every player comes back with its seat token", num("restart-at"))
+    .option("--rate <n>", "inputs per second per player (default: scenario rate, 20; 0: idle players, who join and read frames but send nothing)", num("rate"))
     .option("--think-ms <ms>", "turn-based scenarios: delay before acting on your turn or a finished round (default 1000)", num("think-ms"))
     .option("--keepalive-ms <ms>", "turn-based scenarios: keepalive ping period, 0 = none (default 2000, the client SDK's)", num("keepalive-ms"))
     .option("--threshold <expr>", "pass/fail rule, e.g. 'ack.p99<150' or 'room:frames_per_s>=19.8' (repeatable; README: Thresholds)", collect((v) => v))
@@ -100,6 +101,7 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
       match: o.match,
       rejoinPct: o.rejoin,
       drops: o.drop,
+      restartAtSec: o.restartAt,
       rate: o.rate,
       thinkMs: o.thinkMs,
       keepaliveMs: o.keepaliveMs,

@@ -2,11 +2,14 @@
  * The server options of commands: `run`'s (start a local wrangler dev, or read a given one's CPU)
  * and the core pinning of `ab`, `capacity` and `profile`, which start a fresh server per run.
  */
+import { rmSync } from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
+import { startWranglerDev, type WranglerDevServer } from "@tikron/devserver";
+import type { RestartTimes } from "../metrics/restartSummary";
 import type { ResolvedConfig } from "../load/config";
 import type { Report } from "../report/report";
 import { runResolved, type RunOptions } from "../run/runner";
-import { runWithServerCpu, startLocalServer } from "../run/serverRun";
+import { runWithServerCpu, SERVER_CONFIGS, startLocalServer } from "../run/serverRun";
 import { defaultPinning, type Pinning } from "../server/pinning";
 import { workerEntryUrl } from "../server/workerEntry";
 
@@ -40,18 +43,81 @@ export function addServerOptions(cmd: Command): Command {
 export async function runWithServerOptions(cfg: ResolvedConfig, o: ServerCliOptions, log: (line: string) => void, opts: RunOptions = {}): Promise<Report> {
   if (o.server !== undefined && o.serverPid !== undefined) throw new Error("--server and --server-pid exclude each other");
   if (o.serverCpus !== undefined && o.server === undefined) throw new Error("--server-cpus needs --server (a server the tool starts)");
+  const restartAtSec = cfg.restartAtSec;
+  if (restartAtSec !== undefined && o.server === undefined) throw new Error("--restart-at restarts the server the tool starts: it needs --server");
   if (o.serverPid !== undefined) return runWithServerCpu(cfg, { pid: o.serverPid }, opts);
   if (o.server === undefined) return runResolved(cfg, opts);
   log(`starting wrangler dev (${o.server})${o.serverCpus ? ` pinned to CPU ${o.serverCpus}` : ""}…`);
-  const server = await startLocalServer({ config: o.server, cpus: o.serverCpus });
+  const server = await startLocalServer({ config: o.server, cpus: o.serverCpus, keepState: restartAtSec !== undefined });
+  const restart = restartAtSec === undefined ? null : new ServerRestart(server, restartAtSec, { config: SERVER_CONFIGS[o.server] ?? o.server, cpus: o.serverCpus }, log);
   try {
-    const direct = o.viaDevProxy ? null : await workerEntryUrl(server.pid);
-    if (!o.viaDevProxy && direct === null) throw new Error("the worker's entry socket was not found: run with --via-dev-proxy");
+    // A restarted server's worker has another entry port; its public port (the dev proxy's) is the same.
+    const direct = o.viaDevProxy || restart ? null : await workerEntryUrl(server.pid);
+    if (!o.viaDevProxy && !restart && direct === null) throw new Error("the worker's entry socket was not found: run with --via-dev-proxy");
     const url = direct ?? server.wsUrl;
-    log(`server ${url}${direct ? " (worker entry, past the dev proxy)" : ""} (pid ${server.pid}) ready`);
-    return await runWithServerCpu({ ...cfg, url }, { pid: server.pid, affinity: server.affinity }, opts);
+    log(`server ${url}${direct ? " (worker entry, past the dev proxy)" : ""} (pid ${server.pid}) ready${restart ? `; restarted ${restartAtSec} s into the run` : ""}`);
+    return await runWithServerCpu({ ...cfg, url }, { pid: server.pid, affinity: server.affinity }, {
+      ...opts,
+      ...(restart ? { restartTimes: () => restart.times } : {}),
+      onStart: (startAt) => {
+        opts.onStart?.(startAt);
+        restart?.schedule(startAt);
+      },
+    });
   } finally {
-    await server.stop();
+    if (restart) await restart.finish();
+    else await server.stop();
+  }
+}
+
+/**
+ * The restart of a server the run started (`--restart-at`): at its time the server is stopped
+ * (its process group killed, as a crash or `wrangler dev` stopping would) and started again on
+ * the same port and state directory, so every Durable Object comes back from its storage.
+ */
+class ServerRestart {
+  readonly times: RestartTimes;
+  private current: WranglerDevServer;
+  private done: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly first: WranglerDevServer,
+    atSec: number,
+    private readonly how: { config: string; cpus?: string },
+    private readonly log: (line: string) => void,
+  ) {
+    this.current = first;
+    this.times = { atSec, downAtSec: null, upAtSec: null, error: null };
+  }
+
+  /** Arms the restart for `atSec` after the run's start (epoch ms). */
+  schedule(startAtEpochMs: number): void {
+    const sec = () => Math.round(Date.now() - startAtEpochMs) / 1000;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.done = (async () => {
+        try {
+          await this.current.stop();
+          this.times.downAtSec = sec();
+          this.current = await startWranglerDev({ config: this.how.config, cpus: this.how.cpus, port: this.first.port, persistDir: this.first.persistDir, keepState: true });
+          this.times.upAtSec = sec();
+          this.log(`server restarted: down at ${this.times.downAtSec} s, answering again at ${this.times.upAtSec} s (pid ${this.current.pid})`);
+        } catch (e) {
+          this.times.error = e instanceof Error ? e.message.slice(0, 300) : String(e);
+          this.log(`server restart failed: ${this.times.error}`);
+        }
+      })();
+    }, Math.max(0, startAtEpochMs + this.times.atSec * 1000 - Date.now()));
+  }
+
+  /** Waits for a restart under way, stops the server and removes its state directory. */
+  async finish(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.done;
+    await this.current.stop();
+    await this.first.stop();
+    rmSync(this.first.persistDir, { recursive: true, force: true });
   }
 }
 

@@ -50,6 +50,9 @@ const MATCH_THRESHOLDS = [
  *   room's location; jitter p99 ≤ 100 ms tolerates ordinary internet variance. Flush p99 is
  *   measured inside the room, so it keeps the local limit.
  * - match-1000, match-1000-rejoin: issue 22's matchmaking run (see {@link MATCH_LOAD}).
+ * - join-1000: issue 32's join job, the same arrivals with idle players, held to its bars on the
+ *   join path per object (a second longer window: the last joins' readings land before the end).
+ * - restart-1000: match-1000's players through a server restart.
  */
 export const gates: readonly Gate[] = [
   {
@@ -100,6 +103,33 @@ export const gates: readonly Gate[] = [
     defaultUrl: "ws://127.0.0.1:8787",
     load: MATCH_LOAD,
     thresholds: ["clients.planned==1000", ...MATCH_THRESHOLDS],
+  },
+  {
+    name: "join-1000",
+    description: "issue 32's join job: match-1000's arrivals with idle players, time to seated and the join path per object held to their bars (--server staging; the headline pins it: PERFORMANCE.md)",
+    ci: false,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: { ...MATCH_LOAD, rate: 0, durationSec: 11.5 },
+    thresholds: ["clients.planned==1000", ...MATCH_THRESHOLDS, "path.ms<=1.5", "path.confirmed_writes<=1"],
+  },
+  {
+    name: "restart-1000",
+    description: "match-1000, then the server restarted 14 s in (--server staging; the tool restarts it): every player back in its own seat and every room's world restored, within 10 s of the server answering",
+    ci: false,
+    defaultUrl: "ws://127.0.0.1:8787",
+    load: { ...MATCH_LOAD, durationSec: 40, restartAtSec: 14 },
+    thresholds: [
+      "clients.planned==1000",
+      "clients.joined_pct==100",
+      "reconnect.dropped==1000",
+      "reconnect.reconnected==1000",
+      "reconnect.new_seat==0",
+      "reconnect.failed==0",
+      "restart.back.count==1000",
+      "restart.back.max<=10000",
+      "restart.world_restored_pct==100",
+      "match.over_cap==0",
+    ],
   },
   {
     name: "match-1000-rejoin",

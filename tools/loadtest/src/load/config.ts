@@ -23,7 +23,7 @@ export interface LoadConfig {
   rampSec?: number;
   /** All joins at once (overrides rampSec). */
   storm?: boolean;
-  /** Inputs per second per player (default: the scenario's rate, 20 for agar). Not for turn-based scenarios. */
+  /** Inputs per second per player (default: the scenario's rate, 20 for agar; 0: idle players, who join and read but send nothing). Not for turn-based scenarios. */
   rate?: number;
   /** Turn-based scenarios: delay between seeing your turn (or the round's end) and acting, ms (default 1000). */
   thinkMs?: number;
@@ -71,6 +71,12 @@ export interface LoadConfig {
   match?: boolean;
   /** Reconnect storms: drop `pct`% of the joined sockets `atSec` into the run. */
   drops?: DropSpec[];
+  /**
+   * A server restart's storm: this many seconds into the run the tool restarts the server it
+   * started (`--server`; same port and state directory), and every player whose socket drops
+   * comes back with its seat token (see `runWithServerOptions`).
+   */
+  restartAtSec?: number;
   /** Pass/fail rules in the threshold language (see thresholds/figures.ts for the names). */
   thresholds?: string[];
   /** Stop the run as soon as a live-evaluable threshold fails (after `abortGraceSec`). */
@@ -114,6 +120,8 @@ export interface ResolvedConfig {
   load: LoadModel;
   /** Players get their rooms from the matchmaker (`run --match`); absent in reports of runs without. */
   match?: boolean;
+  /** Seconds into the run the server is restarted (`--restart-at`); absent otherwise. */
+  restartAtSec?: number;
   thresholds: string[];
   abortOnFail: boolean;
   abortGraceSec: number;
@@ -179,7 +187,11 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
       throw new Error(`thinkMs and keepaliveMs apply to turn-based scenarios only, not ${scenario.name}`);
     }
     rate = c.rate ?? scenario.defaultRate;
-    if (!(rate > 0 && rate <= 1000)) throw new Error(`rate must be in (0, 1000] inputs/s (got ${rate})`);
+    if (!(rate >= 0 && rate <= 1000)) throw new Error(`rate must be in [0, 1000] inputs/s, 0 for idle players (got ${rate})`);
+  }
+  if (c.restartAtSec !== undefined) {
+    if (isTextScenario(scenario)) throw new Error(`${scenario.name} is a text-mode scenario: a restart's reconnect storm needs a binary scenario`);
+    if (!(c.restartAtSec > 0 && c.restartAtSec < rampSec + durationSec)) throw new Error(`restart-at must fall inside the run (0, ${rampSec + durationSec}) s (got ${c.restartAtSec})`);
   }
   const shard = c.shard ?? { index: 0, count: 1 };
   positiveInt("shard count", shard.count);
@@ -232,6 +244,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     statsEverySec,
     load,
     ...(match ? { match } : {}),
+    ...(c.restartAtSec !== undefined ? { restartAtSec: c.restartAtSec } : {}),
     thresholds,
     abortOnFail: c.abortOnFail ?? false,
     abortGraceSec,

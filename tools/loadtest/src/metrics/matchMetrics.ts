@@ -8,6 +8,7 @@
  */
 import type { Histogram } from "hdr-histogram-js";
 import { encodeHistogram, mergeEncoded, newHistogram, recordMs } from "./histogram";
+import type { GatewayReading, PathStart, ShardCost } from "./joinPath";
 
 /** Counters of the match requests of one thread (or several merged); summed on merge. */
 export interface MatchCounters {
@@ -54,7 +55,7 @@ export interface DirectorySample {
 }
 
 /** One matchmaker shard's own stats (its counters run from the object's start, not the run's). */
-export interface MatchmakerShardStats {
+export interface MatchmakerShardStats extends ShardCost {
   /** Requests by operation (`match`, `rooms`, …). */
   requests: Record<string, number>;
   /** Seats reserved and answered. */
@@ -86,6 +87,10 @@ export interface MatchData {
   matchmaker: MatchmakerShardStats[] | null;
   /** Why the matchmaker's stats or directory could not be read, when they could not. */
   matchmakerError: string | null;
+  /** The gateway's and matchmaker's figures before the first arrival (the join path's start; metrics/joinPath.ts). */
+  pathStart?: PathStart | null;
+  /** The gateway's figures after the drain (read with the matchmaker's). */
+  gateway?: GatewayReading | null;
 }
 
 /** All counters at zero. */
@@ -106,6 +111,7 @@ export class MatchMetrics {
   readonly directory: DirectorySample[] = [];
   matchmaker: MatchmakerShardStats[] | null = null;
   matchmakerError: string | null = null;
+  gateway: GatewayReading | null = null;
 
   /** A request got an answer (of any kind) after `ms`. */
   answered(ms: number): void {
@@ -134,6 +140,7 @@ export class MatchMetrics {
       directory: [...this.directory],
       matchmaker: this.matchmaker,
       matchmakerError: this.matchmaker ? null : this.matchmakerError,
+      gateway: this.gateway,
     };
   }
 }
@@ -160,5 +167,7 @@ export function mergeMatchData(parts: readonly MatchData[]): MatchData {
     directory: parts.flatMap((p) => p.directory).sort((a, b) => a.tSec - b.tSec),
     matchmaker,
     matchmakerError: matchmaker ? null : (parts.find((p) => p.matchmakerError)?.matchmakerError ?? null),
+    pathStart: parts.find((p) => p.pathStart)?.pathStart ?? null,
+    gateway: parts.find((p) => p.gateway)?.gateway ?? null,
   };
 }

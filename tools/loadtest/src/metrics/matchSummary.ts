@@ -5,6 +5,7 @@
  */
 import { summarizeEncoded, type DurationSummary } from "./histogram";
 import type { DirectoryRoom, MatchData } from "./matchMetrics";
+import { summarizeJoinPath, type JoinPathSummary } from "./joinPath";
 import type { RoomData } from "./roomMetrics";
 import { round2 } from "./round2";
 import { at } from "./tkStats";
@@ -65,6 +66,8 @@ export interface MatchSummary {
   /** The matchmaker's own view (its counters run from its object's start); null when not read. */
   matchmaker: { shards: number; decisionP99Ms: number | null; roomsCreated: number; requests: number; refused: Record<string, number> } | null;
   matchmakerError: string | null;
+  /** What the joins cost each object on their path, per seated player (metrics/joinPath.ts). */
+  joinPath: JoinPathSummary;
 }
 
 const count = (stats: unknown, path: string): number | null => {
@@ -122,8 +125,8 @@ function reservationsOf(rooms: readonly RoomData[]): ReservationFates | null {
   return out;
 }
 
-/** The matchmaking figures of a run whose rooms are `rooms` (the room totals in `total`). */
-export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], total: RoomData): MatchSummary {
+/** The matchmaking figures of a run whose rooms are `rooms` (the room totals in `total`); `restarted`: the run restarted its server. */
+export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], total: RoomData, restarted = false): MatchSummary {
   const ours = new Set(rooms.map((r) => r.roomId));
   const mm = match.matchmaker;
   let matchmaker: MatchSummary["matchmaker"] = null;
@@ -157,5 +160,6 @@ export function summarizeMatch(match: MatchData, rooms: readonly RoomData[], tot
     reservations: rooms.length ? reservationsOf(rooms) : null,
     matchmaker,
     matchmakerError: match.matchmakerError,
+    joinPath: summarizeJoinPath(match.pathStart, match.gateway, match.matchmaker, rooms, total.counters.joined, restarted),
   };
 }

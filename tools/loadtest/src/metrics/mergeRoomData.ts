@@ -35,6 +35,7 @@ export function mergeRoomData(parts: readonly RoomData[], roomId: string): RoomD
       scheduleLag: mergeEncoded(parts.map((p) => p.histograms.scheduleLag)),
       connect: mergeEncoded(parts.map((p) => p.histograms.connect)),
       ...mergeOptional(parts, "reconnect"),
+      ...mergeOptional(parts, "reconnectAt"),
       ...mergeOptional(parts, "seated"),
     },
     tkStats,
@@ -43,7 +44,7 @@ export function mergeRoomData(parts: readonly RoomData[], roomId: string): RoomD
 }
 
 /** An optional histogram merged from the parts that have it; absent when none does. */
-function mergeOptional(parts: readonly RoomData[], key: "reconnect" | "seated"): Partial<RoomData["histograms"]> {
+function mergeOptional(parts: readonly RoomData[], key: "reconnect" | "reconnectAt" | "seated"): Partial<RoomData["histograms"]> {
   const present = parts.flatMap((p) => (p.histograms[key] ? [p.histograms[key]] : []));
   return present.length ? { [key]: mergeEncoded(present) } : {};
 }

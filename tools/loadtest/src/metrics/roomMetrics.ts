@@ -127,6 +127,12 @@ export interface RoomData {
     connect: string;
     /** Drop → welcome again (reconnect storms only; absent in reports without drops). */
     reconnect?: string;
+    /**
+     * When each dropped player was welcomed again, ms since the run's start (a server restart's
+     * storm, `--restart-at`: the report subtracts the moment the server answered again; to the
+     * histogram's 3 digits, i.e. ±0.1 % of the time since the start).
+     */
+    reconnectAt?: string;
     /** Match request sent → welcome (matchmaking runs only; absent when nobody was seated). */
     seated?: string;
   };
@@ -196,6 +202,8 @@ export class RoomMetrics implements AckSink {
   readonly scheduleLagH: Histogram = newHistogram();
   readonly connectH: Histogram = newHistogram();
   readonly reconnectH: Histogram = newHistogram();
+  /** Reconnect welcomes, ms since the run's start (see `RoomData.histograms.reconnectAt`). */
+  readonly reconnectAtH: Histogram = newHistogram();
   /** Match request sent → welcome, per player seated through the matchmaker. */
   readonly seatedH: Histogram = newHistogram();
   /** Players holding an open, welcomed socket right now (a gauge for live progress, not merged). */
@@ -263,6 +271,7 @@ export class RoomMetrics implements AckSink {
         scheduleLag: encodeHistogram(this.scheduleLagH),
         connect: encodeHistogram(this.connectH),
         ...(this.counters.dropped > 0 ? { reconnect: encodeHistogram(this.reconnectH) } : {}),
+        ...(this.reconnectAtH.totalCount > 0 ? { reconnectAt: encodeHistogram(this.reconnectAtH) } : {}),
         ...(this.seatedH.totalCount > 0 ? { seated: encodeHistogram(this.seatedH) } : {}),
       },
       tkStats: this.tkStats,

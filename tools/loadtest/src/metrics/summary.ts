@@ -7,6 +7,7 @@ import type { GeneratorProcess } from "./generatorProcess";
 import { summarizeEncoded, type DurationSummary } from "./histogram";
 import type { MatchData } from "./matchMetrics";
 import { summarizeMatch, type MatchSummary } from "./matchSummary";
+import { summarizeRestart, type RestartSummary, type RestartTimes } from "./restartSummary";
 import type { RoomData } from "./roomMetrics";
 import { round2 } from "./round2";
 import { ON_SCHEDULE_TOLERANCE_MS, onSchedulePct } from "./scheduleAccounting";
@@ -101,6 +102,8 @@ export interface Summary {
   rooms: RoomSummary[];
   /** Matchmaking runs: requests, refusals, rooms created and their fill, over-cap seats, reservations. */
   match?: MatchSummary;
+  /** Runs that restarted their server (`--restart-at`): when, how fast players were back, worlds restored. */
+  restart?: RestartSummary;
 }
 
 /** The per-room line of the summary. */
@@ -173,7 +176,7 @@ function withUnmatched(reasons: Record<string, number>, match: MatchData | undef
 }
 
 /** Derives every human-facing figure from the mergeable data (and a matchmaking run's match data). */
-export function summarize(rooms: readonly RoomData[], total: RoomData, generators: readonly GeneratorProcess[], match?: MatchData): Summary {
+export function summarize(rooms: readonly RoomData[], total: RoomData, generators: readonly GeneratorProcess[], match?: MatchData, restart?: RestartTimes): Summary {
   const c = total.counters;
   const infos = rooms.map((r) => r.info).filter((i) => i !== null);
   const threads = generators.flatMap((g) => g.threads);
@@ -242,6 +245,7 @@ export function summarize(rooms: readonly RoomData[], total: RoomData, generator
       relays: fetched.reduce((n, r) => Math.max(n, relayCount(r.tkStats!.stats)), 0),
     },
     rooms: roomsSummary,
-    ...(match ? { match: summarizeMatch(match, rooms, total) } : {}),
+    ...(match ? { match: summarizeMatch(match, rooms, total, restart !== undefined) } : {}),
+    ...(restart ? { restart: summarizeRestart(restart, rooms, total) } : {}),
   };
 }

@@ -145,8 +145,8 @@ export class SimClient extends SimSocket {
           roomEpoch: msg.roomEpoch,
           clockOffsetMs: msg.serverTime - Date.now(),
         });
-        const phase = ((this.index * PHASE_STEP) % 1) * this.periodMs;
-        this.ctx.scheduler.add(this, now + phase);
+        // An idle player (rate 0) sends nothing: it joins and reads.
+        if (Number.isFinite(this.periodMs)) this.ctx.scheduler.add(this, now + ((this.index * PHASE_STEP) % 1) * this.periodMs);
         return;
       }
       case "error":

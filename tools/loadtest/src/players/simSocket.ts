@@ -15,6 +15,12 @@ export interface SocketContext {
   readonly connectTimeoutMs: number;
   /** Routes a stats reply (its JSON text) to whoever asked. */
   readonly onStats: (requestId: number, json: string) => void;
+  /**
+   * Set when the run restarts the server (`--restart-at`): a joined player whose socket closes
+   * unexpectedly reconnects with its seat token as after a drop, for up to `giveUpMs`, and when
+   * it is welcomed again is recorded against the run's start (`startAtEpochMs`).
+   */
+  restartStorm?: { startAtEpochMs: number; giveUpMs: number };
 }
 
 /** Lifecycle of one simulated player. */
@@ -190,6 +196,8 @@ export abstract class SimSocket implements Scheduled {
       if (info.reconnected) room.counters.reconnected++;
       else room.counters.reconnectNewSeat++;
       recordMs(room.reconnectH, now - this.droppedAt);
+      const storm = this.socketCtx.restartStorm;
+      if (storm) recordMs(room.reconnectAtH, Date.now() - storm.startAtEpochMs);
       this.droppedAt = 0;
       this.reconnectAttempts = 0;
       this.tracker = new AckTracker(info.lastSeq + 1);
@@ -272,6 +280,18 @@ export abstract class SimSocket implements Scheduled {
       else this.setOutcome(closeName(code) === "unknown" ? `close_${code}` : closeName(code));
     } else if (this.state === ClientState.Joined) {
       this.room.connected--;
+      if (this.socketCtx.restartStorm) {
+        // The server went down (the run restarts it): back with the seat token, as after a drop.
+        const c = this.room.counters;
+        c.dropped++;
+        c.inputsLostOnDrop += this.tracker?.outstanding ?? 0;
+        this.droppedAt = now;
+        this.unschedule();
+        this.ws = null;
+        this.state = ClientState.Idle;
+        this.retryReconnect(now);
+        return;
+      }
       this.settle(now);
       this.room.unexpectedClose(code);
     }
@@ -367,7 +387,7 @@ export abstract class SimSocket implements Scheduled {
   }
 
   private retryReconnect(now: number): void {
-    if (this.droppedAt > 0 && now - this.droppedAt > RECONNECT_GIVE_UP_MS) {
+    if (this.droppedAt > 0 && now - this.droppedAt > (this.socketCtx.restartStorm?.giveUpMs ?? RECONNECT_GIVE_UP_MS)) {
       this.room.counters.reconnectFailed++;
       this.droppedAt = 0;
       this.settle(now);

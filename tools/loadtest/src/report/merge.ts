@@ -44,6 +44,7 @@ export function mergeReports(reports: readonly Report[], name = "merged"): Repor
     generators: reports.flatMap((r) => r.generators),
     rooms: mergeRoomsById(reports.flatMap((r) => r.rooms)),
     match: reports.flatMap((r) => (r.match ? [r.match] : [])),
+    ...(first.restart ? { restart: first.restart } : {}),
     merge: {
       inputs: reports.map((r) => ({
         name: r.name,

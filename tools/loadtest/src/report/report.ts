@@ -13,6 +13,7 @@ import type { RoomData } from "../metrics/roomMetrics";
 import { summarize, type Summary } from "../metrics/summary";
 import type { ServerCpuReport } from "../server/serverCpu";
 import type { Environment } from "./environment";
+import type { RestartTimes } from "../metrics/restartSummary";
 
 /** Report format tag; bump when a field changes meaning. */
 export const REPORT_FORMAT = "tikron-loadtest-report/1";
@@ -34,6 +35,8 @@ export interface Report {
   total: RoomData;
   /** Matchmaking runs: the match requests and the matchmaker's samples, mergeable (metrics/matchMetrics.ts). */
   match?: MatchData;
+  /** Runs that restarted their server (`--restart-at`): when it went down and came back. */
+  restart?: RestartTimes;
   summary: Summary;
   /** Present on generator benchmarks: the capacity checks and the machine's idle-timer noise floor. */
   bench?: { checks: { target: string; actual: string; ok: boolean }[]; noise: { before: NoiseProbe; after: NoiseProbe } };
@@ -58,6 +61,8 @@ export function assembleReport(args: {
   rooms: RoomData[];
   /** Matchmaking runs: each thread's or shard's match data (merged here). */
   match?: readonly MatchData[];
+  /** Runs that restarted their server. */
+  restart?: RestartTimes;
   createdAt?: string;
   merge?: Report["merge"];
 }): Report {
@@ -76,7 +81,8 @@ export function assembleReport(args: {
     rooms: args.rooms,
     total,
     ...(match ? { match } : {}),
-    summary: summarize(args.rooms, total, args.generators, match),
+    ...(args.restart ? { restart: args.restart } : {}),
+    summary: summarize(args.rooms, total, args.generators, match, args.restart),
   };
   if (args.merge) report.merge = args.merge;
   return report;

@@ -1,6 +1,8 @@
 /** The console summary of a report: one table of its figures, per-room lines, the server CPU rows. */
 import type { DurationSummary } from "../metrics/histogram";
 import type { MatchSummary } from "../metrics/matchSummary";
+import type { JoinPathSummary, WriteCounts } from "../metrics/joinPath";
+import type { RestartSummary } from "../metrics/restartSummary";
 import { round2 } from "../metrics/round2";
 import type { ServerCpuReport } from "../server/serverCpu";
 import type { Report } from "./report";
@@ -61,6 +63,7 @@ export function formatSummary(r: Report): string {
     ],
   ];
   if (s.match) rows.push(...matchRows(s.match, s.seatedMs));
+  if (s.restart) rows.push(restartRow(s.restart));
   if (r.server) rows.push(...serverRows(r.server));
   if (cfg.turnBased) {
     rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);
@@ -111,7 +114,38 @@ export function matchRows(m: MatchSummary, seated: DurationSummary | undefined):
         ? `decision p99 ${fmt(mm.decisionP99Ms, " ms")} (worst of ${mm.shards} shard${mm.shards === 1 ? "" : "s"}), ${mm.roomsCreated} rooms created, ${mm.requests} match requests, refused ${mapLine(mm.refused)} (since its object started)`
         : `n/a${m.matchmakerError ? ` (${m.matchmakerError})` : ""}`,
     ],
+    ...joinPathRows(m.joinPath),
   ];
+}
+
+/** Writes per seated player as `rows (confirmed, bytes)` by kind. */
+function writesLine(w: Record<string, WriteCounts>): string {
+  const kinds = Object.entries(w).filter(([, c]) => c.rows > 0);
+  if (kinds.length === 0) return "no writes";
+  return kinds.map(([k, c]) => `${k} ${c.rows} rows (${c.confirmed} confirmed, ${c.bytes} B)`).join(", ");
+}
+
+/** A server restart's row: when, how fast the players were back, the worlds restored. */
+export function restartRow(r: RestartSummary): [string, string] {
+  if (r.error) return ["server restart", `asked at ${r.atSec} s, failed: ${r.error}`];
+  const back = r.backMs ? `players back (welcome) after the server answered: ${dist(r.backMs)}` : "nobody back";
+  return ["server restart", `at ${r.atSec} s: down at ${fmt(r.downAtSec, " s")}, answering at ${fmt(r.upAtSec, " s")}; ${back}; worlds restored ${r.worldRestored}/${r.rooms} rooms (${fmt(r.worldRestoredPct, "%")})`];
+}
+
+/** The join path per seated player (metrics/joinPath.ts) as summary rows. */
+export function joinPathRows(p: JoinPathSummary): [string, string][] {
+  const part = (x: { ms: number } | null) => (x ? `${x.ms} ms` : "n/a");
+  const rows: [string, string][] = [
+    [
+      "join path / player",
+      `thread time ${fmt(p.ms, " ms")} = gateway ${part(p.gateway)} + matchmaker ${part(p.matchmaker)} + rooms ${part(p.rooms)} (requests, RPCs, sockets, reports); confirmed writes ${fmt(p.confirmedWrites)} (per ${p.seated} seated players)`,
+    ],
+  ];
+  if (p.rooms) rows.push(["  rooms besides", `play ${p.rooms.playMs} ms (ticks and flushes), checkpoints ${p.rooms.checkpointMs} ms, other ${p.rooms.otherMs} ms per seated player over the run`]);
+  rows.push(["  writes / player", `rooms: ${p.rooms ? writesLine(p.rooms.writes) : "n/a"}; matchmaker: ${p.matchmaker ? writesLine(p.matchmaker.writes) : "n/a"}`]);
+  if (p.calls) rows.push(["  calls / player", `gateway → matchmaker ${p.calls.gatewayToMatchmaker}, gateway → rooms ${p.calls.gatewayToRooms}, matchmaker → rooms ${fmt(p.calls.matchmakerToRooms)}, rooms → matchmaker ${fmt(p.calls.roomsToMatchmaker)}`]);
+  if (p.missing.length) rows.push(["  not measured", p.missing.join("; ")]);
+  return rows;
 }
 
 /** The server CPU section as summary rows (label, text). */

@@ -7,6 +7,7 @@
  */
 import type { DirectoryRoom, DirectorySample, DirectorySampleKind, MatchMetrics, MatchmakerShardStats } from "../metrics/matchMetrics";
 import type { RoomMetrics } from "../metrics/roomMetrics";
+import { readGatewayStats, readWrites, type GatewayReading, type PathStart } from "../metrics/joinPath";
 import { round2 } from "../metrics/round2";
 
 /** Rooms whose tk:stats are asked for at once. */
@@ -40,6 +41,7 @@ function readShard(v: unknown): { stats: MatchmakerShardStats; directory: Omit<D
       refused: counts(o.refused),
       rooms: num(o.rooms),
       decision: { count: num(d.count), p50: num(d.p50), p95: num(d.p95), p99: num(d.p99), max: num(d.max) },
+      ...(typeof o.busy === "object" && o.busy !== null ? { busy: counts((o.busy as Record<string, unknown>).entries), storage: readWrites(o.storage), reserves: num(o.reserves) } : {}),
     },
     directory,
   };
@@ -68,6 +70,26 @@ export async function readMatchmaker(
   } catch (e) {
     return `matchmaker stats: ${e instanceof Error ? e.name : "error"}`;
   }
+}
+
+/** The gateway's DEV_MODE figures (`GET /gateway/stats`), or null when it has none to give. */
+export async function readGateway(httpBase: string, timeoutMs: number): Promise<GatewayReading | null> {
+  try {
+    const res = await fetch(`${httpBase}/gateway/stats`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) {
+      await res.arrayBuffer();
+      return null;
+    }
+    return readGatewayStats(await res.json());
+  } catch {
+    return null;
+  }
+}
+
+/** The join path's start (metrics/joinPath.ts): the gateway's and the matchmaker's figures now. */
+export async function readPathStart(httpBase: string, kind: string, timeoutMs: number): Promise<PathStart> {
+  const [gateway, mm] = await Promise.all([readGateway(httpBase, timeoutMs), readMatchmaker(httpBase, kind, timeoutMs)]);
+  return { gateway, matchmaker: typeof mm === "string" ? null : mm.shards };
 }
 
 /** A directory sample: every room at the end of arrivals, only rooms above their cap otherwise. */
@@ -99,6 +121,8 @@ export class DirectorySampler {
   /** Reads the directory now (`tSec` into the run); a read that fails names why in the metrics. */
   sample(kind: DirectorySampleKind, tSec: number): void {
     this.taken.add(kind);
+    // The gateway's figures with the last sample, before the rooms' stats are read.
+    if (kind === "end") this.reads.add(readGateway(this.httpBase, this.timeoutMs).then((g) => void (this.metrics.gateway = g)));
     const p = readMatchmaker(this.httpBase, this.kind, this.timeoutMs).then((read) => {
       if (typeof read === "string") {
         this.metrics.matchmakerError = read;

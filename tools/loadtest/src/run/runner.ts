@@ -10,9 +10,10 @@ import { mergeRoomsById } from "../metrics/mergeRoomData";
 import { ticketMode, ticketSource, type TicketSpec } from "../players/tickets";
 import { collectEnvironment } from "../report/environment";
 import { assembleReport, type Report } from "../report/report";
+import type { RestartTimes } from "../metrics/restartSummary";
 import { isScenarioPath, loadScenarioFile } from "../scenarios/index";
 import { httpBase } from "../players/matchRequest";
-import { touchMatchmaker } from "./matchmakerReads";
+import { readPathStart, touchMatchmaker } from "./matchmakerReads";
 import { runShard, type ShardResult } from "./shardRun";
 import { runOnWorkers } from "./workers";
 
@@ -25,6 +26,8 @@ export interface RunOptions extends LiveOptions, RunHooks {
    * what sampling costs the generator (`loadtest bench-live`, src/bench/liveOverhead.ts).
    */
   live?: boolean;
+  /** A run that restarts its server: when it did, read once the run is over (see serverOptions.ts). */
+  restartTimes?: () => RestartTimes;
 }
 
 /**
@@ -56,6 +59,8 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     throw new Error(cfg.tickets.mode === "none" ? "tickets given but the config says none" : "the config asks for tickets but none were given");
   }
   if (cfg.match) await touchMatchmaker(httpBase(cfg.url), cfg.roomKind, cfg.query, cfg.connectTimeoutMs);
+  // The join path's start: what the gateway and the matchmaker had spent before the first arrival.
+  const pathStart = cfg.match && cfg.roomStats ? await readPathStart(httpBase(cfg.url), cfg.roomKind, cfg.statsTimeoutMs) : null;
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
@@ -86,6 +91,8 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
       ),
     ];
   }
+  const sampled = results.find((r) => r.match?.matchmaker || r.match?.gateway)?.match ?? results.find((r) => r.match)?.match;
+  if (sampled && pathStart) sampled.pathStart = pathStart;
   const threads = results.map((r) => r.thread);
   const joined = results.reduce((s, r) => s + r.joined, 0);
   const process = monitor.stop(threads, joined);
@@ -99,6 +106,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     generators: [generator],
     rooms: mergeRoomsById(shardRooms),
     match: results.flatMap((r) => (r.match ? [r.match] : [])),
+    ...(opts.restartTimes ? { restart: opts.restartTimes() } : {}),
   });
   report.series = live.series(results.flatMap((r) => r.roomStats));
   if (live.aborted) report.aborted = live.aborted;

@@ -63,6 +63,8 @@ export interface LocalServerOptions {
   cpus?: string;
   /** How long a warm-up join may take before the server is given up (default 60 s). */
   warmupTimeoutMs?: number;
+  /** Keep its state directory when it stops (a server the run restarts on the same storage). */
+  keepState?: boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ export interface LocalServerOptions {
  * before the measured run (its player leaves, so no seat is held).
  */
 export async function startLocalServer(o: LocalServerOptions): Promise<WranglerDevServer> {
-  const server = await startWranglerDev({ config: SERVER_CONFIGS[o.config] ?? o.config, root: o.root, cpus: o.cpus });
+  const server = await startWranglerDev({ config: SERVER_CONFIGS[o.config] ?? o.config, root: o.root, cpus: o.cpus, keepState: o.keepState });
   try {
     const deadline = Date.now() + (o.warmupTimeoutMs ?? 60_000);
     for (;;) {

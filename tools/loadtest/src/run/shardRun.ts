@@ -96,6 +96,9 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
   const { ctx, create } = clientFactory(cfg, scenario, scheduler, windowEnd, (id, json) => {
     statsWaiters.get(id)?.(json);
   });
+  // A run that restarts its server: every dropped player comes back with its token, for as long
+  // as a restart and the storm after it take.
+  if (cfg.restartAtSec !== undefined) ctx.restartStorm = { startAtEpochMs: spec.startAtEpochMs, giveUpMs: RESTART_GIVE_UP_MS };
 
   // A matchmaking run learns its rooms from the matchmaker's answers.
   const rooms: RoomMetrics[] = [];
@@ -277,6 +280,9 @@ export async function runShard(spec: ShardSpec, hooks: ShardHooks = {}): Promise
     ...(matched ? { match: matched.metrics.toData() } : {}),
   };
 }
+
+/** How long a player whose server went down keeps trying to come back (a `wrangler dev` start takes seconds). */
+const RESTART_GIVE_UP_MS = 60_000;
 
 /** Drops `pct`% of this thread's joined players at once (a fixed spread of them, not the first ones). */
 function dropShare(clients: readonly SimSocket[], pct: number): void {

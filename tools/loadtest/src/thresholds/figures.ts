@@ -5,6 +5,7 @@
  */
 import type { DurationSummary } from "../metrics/histogram";
 import type { MatchSummary } from "../metrics/matchSummary";
+import type { JoinPathSummary } from "../metrics/joinPath";
 import type { RoomData } from "../metrics/roomMetrics";
 import type { Summary } from "../metrics/summary";
 
@@ -102,11 +103,23 @@ export const FIGURES: readonly FigureDef[] = [
   matchFigure("over_cap", "seats", "seats above a room's cap (final tk:stats peakCcu and directory samples)", (m) => m.overCap),
   matchFigure("lost_reservations", "seats", "reservations expired, invalid (4020) or still held at the end (rooms' tk:stats)", (m) => m.reservations?.lost ?? null),
   matchFigure("decision_p99", "ms", "the matchmaker's own request -> answer p99 (worst shard, since its object started)", (m) => m.matchmaker?.decisionP99Ms ?? null),
+  ...dist("restart.back", "a server restart (--restart-at): the server answering again -> each dropped player's welcome", (s) => s.restart?.backMs ?? undefined),
+  { name: "restart.world_restored_pct", unit: "%", describe: "a server restart: rooms whose game state came back from a checkpoint / rooms read (tk:stats restoredGames)", get: (s) => s.restart?.worldRestoredPct ?? null, totalOnly: true },
+  pathFigure("ms", "ms", "thread time per seated player on the join path, every object summed (gateway, matchmaker, rooms' requests, RPCs, sockets, reports; DEV_MODE figures)", (p) => p.ms),
+  pathFigure("gateway_ms", "ms", "of that, the gateway's (GET /gateway/stats)", (p) => p.gateway?.ms ?? null),
+  pathFigure("matchmaker_ms", "ms", "of that, the matchmaker's", (p) => p.matchmaker?.ms ?? null),
+  pathFigure("room_ms", "ms", "of that, the rooms'", (p) => p.rooms?.ms ?? null),
+  pathFigure("confirmed_writes", "writes", "storage writes per seated player that held an object's messages until durable (rooms and matchmaker)", (p) => p.confirmedWrites),
   { name: "generator.cpu_pct", unit: "%", describe: "generator CPU (100 = one core)", get: (s) => s.generator.cpuPercent, totalOnly: true },
   { name: "generator.machine_busy_pct", unit: "%", describe: "machine busy share (all cores)", get: (s) => s.generator.machineBusyPercent, totalOnly: true },
   { name: "generator.event_loop_p99", unit: "ms", describe: "worst generator thread's event-loop delay p99", get: (s) => s.generator.eventLoopP99Ms, totalOnly: true },
   { name: "generator.cpu_us_per_message", unit: "µs", describe: "generator CPU per message", get: (s) => s.generator.cpuMicrosPerMessage, totalOnly: true },
 ];
+
+/** A join-path figure (matchmaking runs, metrics/joinPath.ts): per seated player, for the total only. */
+function pathFigure(name: string, unit: string, describe: string, get: (p: JoinPathSummary) => number | null): FigureDef {
+  return { name: `path.${name}`, unit, describe, get: (s) => (s.match ? get(s.match.joinPath) : null), totalOnly: true };
+}
 
 const BY_NAME = new Map(FIGURES.map((f) => [f.name, f]));
 

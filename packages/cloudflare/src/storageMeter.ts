@@ -1,0 +1,83 @@
+/**
+ * `StorageMeter`: the writes an object makes to its Durable Object storage, counted by what they
+ * keep (a seat, a checkpoint, the directory, …): calls, rows (keys written or removed: what the
+ * SQLite storage bills), JSON characters written, and how many calls were confirmed (held the
+ * object's outgoing messages until durable: the output gate) — what DEV_MODE stats show and the
+ * load tool reads per seated player. Every write goes through it, so none is uncounted.
+ */
+
+/** The writes of one kind. */
+export interface WriteCounts {
+  /** Storage calls (a put or delete of one or many keys). */
+  calls: number;
+  /** Calls that held the object's outgoing messages until they were durable. */
+  confirmed: number;
+  /** Keys written or removed: rows written, as the SQLite storage bills them. */
+  rows: number;
+  /** Characters of the values written (JSON text). */
+  bytes: number;
+}
+
+/** The writes of an object, by kind. */
+export type StorageCounts = Record<string, WriteCounts>;
+
+/** What of the object's state the meter uses: its storage, and `waitUntil` for the writes. */
+export type MeteredState = Pick<DurableObjectState, "storage" | "waitUntil">;
+
+/** Counts and makes an object's storage writes (see the module comment). */
+export class StorageMeter {
+  readonly #counts: StorageCounts = {};
+
+  constructor(
+    private readonly state: MeteredState,
+    private readonly describe: string,
+  ) {}
+
+  /**
+   * Writes `entries` (key → value, JSON text or a structured-cloneable value counted as its
+   * JSON; null removes the key) as `kind`, in one put and one delete
+   * at most: `confirmed`, the object's next messages wait for them. Not awaited; a failure is
+   * logged and handed to `failed`.
+   */
+  write(kind: string, entries: readonly { key: string; value: unknown }[], confirmed: boolean, failed?: (e: unknown) => void): void {
+    if (entries.length === 0) return;
+    const opts = { allowUnconfirmed: !confirmed };
+    const puts: Record<string, unknown> = {};
+    const removes: string[] = [];
+    let bytes = 0;
+    for (const e of entries) {
+      if (e.value === null) removes.push(e.key);
+      else {
+        puts[e.key] = e.value;
+        bytes += typeof e.value === "string" ? e.value.length : (JSON.stringify(e.value)?.length ?? 0);
+      }
+    }
+    const storage = this.state.storage;
+    const calls: Promise<unknown>[] = [];
+    const putKeys = entries.length - removes.length;
+    if (putKeys === 1) {
+      const [key, value] = Object.entries(puts)[0]!;
+      calls.push(storage.put(key, value, opts));
+    } else if (putKeys > 1) calls.push(storage.put(puts, opts));
+    if (removes.length === 1) calls.push(storage.delete(removes[0]!, opts));
+    else if (removes.length > 1) calls.push(storage.delete(removes, opts));
+    const c = (this.#counts[kind] ??= { calls: 0, confirmed: 0, rows: 0, bytes: 0 });
+    c.calls += calls.length;
+    if (confirmed) c.confirmed += calls.length;
+    c.rows += entries.length;
+    c.bytes += bytes;
+    this.state.waitUntil(
+      Promise.all(calls).catch((e: unknown) => {
+        console.error(`[${this.describe}] ${kind} write failed`, e);
+        failed?.(e);
+      }),
+    );
+  }
+
+  /** The writes so far, by kind (a copy). */
+  counts(): StorageCounts {
+    const out: StorageCounts = {};
+    for (const [k, v] of Object.entries(this.#counts)) out[k] = { ...v };
+    return out;
+  }
+}

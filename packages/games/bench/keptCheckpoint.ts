@@ -1,0 +1,77 @@
+/**
+ * What keeping an agar room costs its storage, the way the Cloudflare host keeps it (core
+ * `KeptRoom`): a record per seat, and a checkpoint piece every `checkpointMs` (a base with every
+ * entity, then only what changed). 100 players steer like the restart drill's (a new heading every
+ * 1.5 s, an input every 100 ms) for 60 s of room time in a `TestRoom`; for each world and cadence:
+ * the seat record's size, a whole checkpoint's, the pieces' (bases and changes apart), rows and
+ * characters written per room-hour, and the time to take and encode a piece on this machine.
+ *
+ *   bash scripts/toolchain.sh tsx packages/games/bench/keptCheckpoint.ts
+ *
+ * Sizes are JSON characters (what the host writes); deterministic for a given seed.
+ */
+import { KeptRoom, type CheckpointSeat } from "@tikron/core";
+import { TestRoom } from "@tikron/core/testing";
+import { AgarGame } from "../src/agar/agarGame";
+import { Random } from "../src/random";
+import { agarTypes } from "../src/schemas";
+
+const PLAYERS = 100;
+const SECONDS = 60;
+const CASES = [
+  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 1000 },
+  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 1000 },
+  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 250 },
+  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 250 },
+] as const;
+
+const avg = (a: readonly number[]): number => Math.round(a.reduce((s, x) => s + x, 0) / Math.max(1, a.length));
+const median = (a: readonly number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? 0;
+
+for (const c of CASES) {
+  const kept = new KeptRoom();
+  const seatChars: number[] = [];
+  const hooks = {
+    onSeatRecord: (id: number, rec: CheckpointSeat | null) => {
+      const w = kept.seat(id, rec);
+      if (w.value) seatChars.push(w.value.length);
+    },
+  };
+  const room = new TestRoom(new AgarGame({ world: c.world, aoiRadius: c.aoi, seed: 3 }), agarTypes, {
+    hooks,
+    overrides: { cap: PLAYERS, joinRatePerSec: 1000, joinBurst: 1000, checkpointMs: c.cadence },
+  });
+  const rng = new Random(1);
+  const players = Array.from({ length: PLAYERS }, (_, i) => room.join(`player${i}`));
+  const headings = players.map(() => [1, 0] as [number, number]);
+  const bases: number[] = [];
+  const changes: number[] = [];
+  const takeMs: number[] = [];
+  for (let t = 50; t <= SECONDS * 1000; t += 50) {
+    if (t % 1500 === 50) {
+      for (const h of headings) {
+        const a = rng.range(0, 2 * Math.PI);
+        h[0] = Math.cos(a);
+        h[1] = Math.sin(a);
+      }
+    }
+    if (t % 100 === 0) players.forEach((p, i) => p.input({ dx: headings[i]![0], dy: headings[i]![1], boost: false }));
+    room.advance(50);
+    if (t % c.cadence === 0) {
+      const at = performance.now();
+      const cp = room.room.checkpoint(kept.world);
+      const w = kept.piece(cp);
+      takeMs.push(performance.now() - at);
+      (cp.worldPiece === 0 ? bases : changes).push(w.value!.length);
+    }
+  }
+  const whole = JSON.stringify(room.room.checkpoint()).length;
+  const pieces = bases.length + changes.length;
+  const perHour = 3_600_000 / c.cadence;
+  const charsPerHour = avg([...bases, ...changes]) * perHour;
+  console.log(
+    `${c.label}, ${PLAYERS} players, a piece every ${c.cadence} ms: seat record ${avg(seatChars)} chars; whole checkpoint ${whole}; ` +
+      `${pieces} pieces in ${SECONDS} s: ${bases.length} bases (avg ${avg(bases)}), ${changes.length} changes (avg ${avg(changes)}); ` +
+      `per room-hour ${perHour} rows, ${(charsPerHour / 1e6).toFixed(1)} M chars; take + encode median ${median(takeMs).toFixed(3)} ms`,
+  );
+}
