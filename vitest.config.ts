@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "tools/loadtest/test/**/*.test.ts", "apps/*/test/unit/**/*.test.ts", "scripts/test/**/*.test.ts", "test/golden/**/*.test.ts"],
+          include: ["packages/*/test/**/*.test.ts", "tools/loadtest/test/**/*.test.ts", "tools/replay/test/**/*.test.ts", "apps/*/test/unit/**/*.test.ts", "scripts/test/**/*.test.ts", "test/golden/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "**/*.fuzz.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
           environment: "node",
           // A hang guard, not a speed check: property tests run hundreds of cases and a busy

@@ -1,6 +1,7 @@
 /**
  * Builds the static web app served by the gateway's assets binding: bundles `src/main.ts` (the
- * game page) into `dist/app.js` and `src/lobby.ts` into `dist/lobby.js`, copies everything under
+ * game page) into `dist/app.js`, `src/lobby.ts` into `dist/lobby.js` and `src/replay.ts` (the
+ * replay viewer) into `dist/replay.js`, copies everything under
  * `static/` into `dist/` as is, and writes the admin console (`@tikron/admin`, its one build in
  * packages/admin/build.ts) as `dist/admin.html`, `dist/admin/console.js` and `console.css`.
  *
@@ -39,7 +40,8 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<BuildWebR
   const result = await build({
     // The game page (/play) and the lobby (/): one bundle each, so the lobby stays small and no
     // page carries another's code.
-    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts") },
+    // The replay viewer (/replay) is a third: it carries the rooms' code, which no other page does.
+    entryPoints: { app: join(WEB_DIR, "src", "main.ts"), lobby: join(WEB_DIR, "src", "lobby.ts"), replay: join(WEB_DIR, "src", "replay.ts") },
     outdir: outDir,
     bundle: true,
     format: "esm",

@@ -28,6 +28,8 @@ export class RawClient {
   readonly ws: WebSocket;
   readonly frames: TimedFrame[] = [];
   readonly errors: ErrorMessage[] = [];
+  /** Every message received, its bytes as they arrived (a replay's frames are compared with them). */
+  readonly raw: Uint8Array[] = [];
   welcome: WelcomeMessage | null = null;
   closed: { code: number; reason: string } | null = null;
   private readonly w = new BinaryWriter();
@@ -56,6 +58,7 @@ export class RawClient {
     this.ws.on("error", () => {});
     this.ws.on("message", (data: Buffer) => {
       if (this.receipts.read(this.ws, data) && this.confirmReads) this.ws.send(encodeReceipt(this.w.reset(), this.receipts.messages, this.receipts.units).toBytes());
+      this.raw.push(new Uint8Array(data));
       const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       if (isDecodeError(m)) throw m;
       const at = performance.now();

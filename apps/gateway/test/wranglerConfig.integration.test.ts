@@ -83,6 +83,7 @@ describe.each([
     if (d1) {
       expect(output).toMatch(/env\.DB \(\S+\)\s+D1 Database/);
       expect(output).toMatch(/env\.RESULTS \(\S+\)\s+D1 Database/);
+      expect(output).toMatch(/env\.REPLAYS \(tikron-replays\)\s+R2 Bucket/);
     }
     else expect(output).not.toContain("D1 Database");
     expect(output).not.toMatch(/▲ \[WARNING\]/);
@@ -114,6 +115,8 @@ describe.each([
         expect.objectContaining({ binding: "DB", migrations_dir: "packages/cloudflare/migrations" }),
       );
       expect(config.d1_databases).toContainEqual(expect.objectContaining({ binding: "RESULTS", migrations_dir: "packages/games/migrations" }));
+      // Recorded matches (docs/replay.md); staging records none.
+      expect(config.r2_buckets).toContainEqual({ binding: "REPLAYS", bucket_name: "tikron-replays" });
     } else {
       expect(config.d1_databases ?? []).toEqual([]);
     }

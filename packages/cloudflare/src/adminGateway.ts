@@ -14,9 +14,10 @@ import { auditDatabase, readAdminActions, recordAdminAction } from "./adminAudit
 import { matchmakerStub } from "./matchmakerRpc";
 import { gatewayRefusals } from "./gatewayRefusals";
 import type { RoomAdminRpcRequest } from "./roomOperations";
+import { r2Archive, type ReplaysEnv } from "./roomReplays";
 
 /** The bindings the admin routes read. */
-export interface AdminGatewayEnv extends AdminEnv {
+export interface AdminGatewayEnv extends AdminEnv, ReplaysEnv {
   /** The room objects. */
   ROOMS: DurableObjectNamespace;
   /** The matchmakers, whose directories list the rooms (without it the list is empty). */
@@ -55,6 +56,7 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
     },
     record: (entry) => recordAdminAction(db, entry),
     audit: async (limit) => (db ? readAdminActions(db, limit) : null),
+    replays: env.REPLAYS ? r2Archive(env.REPLAYS) : undefined,
     // This isolate's count: each isolate keeps its own (the Analytics Engine points add them up).
     refusals: () => gatewayRefusals.snapshot(),
   };

@@ -16,6 +16,7 @@ import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayR
 import { gatewayHold } from "./gatewayMeter";
 import { relayedFromStart, relayIndexFor, relaysFor, type RelaysEnv } from "@tikron/core";
 import { relayObjectName, roomObjectName } from "./relayLink";
+import type { ReplaysEnv } from "./roomReplays";
 
 /**
  * Bindings the gateway needs from the Worker environment: `AUTH_*` (the game's sign-in
@@ -23,7 +24,7 @@ import { relayObjectName, roomObjectName } from "./relayLink";
  * `METRICS` and `METRICS_INTERVAL_SECONDS` (operator metrics, see `OperationsEnv`),
  * `ROOM_RELAYS` (the kinds whose rooms are relayed, see `RelaysEnv`).
  */
-export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, RelaysEnv {
+export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, RelaysEnv, ReplaysEnv {
   /** The Durable Object namespace of the room class (one object per room). */
   ROOMS: DurableObjectNamespace;
   /** Static assets served for every path that is not a room or `/health`. */

@@ -8,6 +8,7 @@
 import { createRoom, systemClock, type BusyMeter, type GameDefinition, type HostedRoom, type ListingInit, type RoomHooks } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
+import type { RecordingSink } from "@tikron/core/replay";
 import type { RoomRequestMeta } from "./roomRequest";
 
 /** What of the object a new room is made with. */
@@ -20,6 +21,8 @@ export interface RoomMakings {
   store: unknown;
   /** The object's meter of its own time. */
   busy: BusyMeter;
+  /** Where the room's match log goes when its kind records (roomReplays.ts); absent: not recorded. */
+  recording?: RecordingSink;
 }
 
 /** A room as made: its simulation when it is relayed (whose room `room` is), else null. */
@@ -52,6 +55,7 @@ export function makeRoom(def: GameDefinition, meta: RoomRequestMeta, listing: Li
     // under load is for a profile to say, not assumed.
     clock: systemClock,
     busy: makings.busy,
+    recording: makings.recording,
   };
   const simulation = relays >= 1 ? createSimulation(def, request) : null;
   return { room: simulation ? simulation.room : createRoom(def, request), simulation };

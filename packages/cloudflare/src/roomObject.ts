@@ -14,6 +14,7 @@ import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
 import { EmptyRoomLinger } from "./emptyRoomLinger";
 import { RoomKeeping } from "./roomKeeping";
+import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
 import { RoomPromotion } from "./roomPromotion";
 import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
@@ -94,6 +95,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     },
     this.busy,
   );
+  /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
+  private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
   /** Lets the room go once it stayed empty a while (emptyRoomLinger.ts). */
   private readonly linger = new EmptyRoomLinger(this.busy, () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
@@ -119,6 +122,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => {
       this.savedBans = await RoomOperations.loadBans(ctx.storage);
     });
+    // A match an earlier instance did not live to end goes to the bucket as it was cut.
+    this.replays.uploadLeftovers();
   }
 
   /** The D1 database records go to: the env's `DB` binding when present. */
@@ -347,7 +352,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
     const relays = this.promotion.newRoom(meta, def as GameDefinition, this.env, promoteTo, this.keeping.savedRelays());
-    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy };
+    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays.sink(meta.kind) };
     const { room, simulation } = makeRoom(def as GameDefinition, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;

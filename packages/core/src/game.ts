@@ -24,6 +24,13 @@ export interface GameContext<G extends AnyGameTypes = AnyGameTypes, Env = unknow
   /** Room time now: ms since the room's epoch (see {@link GameContext}). */
   now(): number;
   /**
+   * The room's epoch: the host clock's time of room time 0 (Unix ms on every host), so
+   * `ctx.epoch + ctx.now()` is the date now. Read the date this way, never with `Date.now()`:
+   * a replay of a recorded match gives the same epoch, and a game that reads the clock itself
+   * is not replayed exactly (docs/replay.md).
+   */
+  readonly epoch: number;
+  /**
    * Queues an event for the next flush. In binary rooms one of the schema's declared events
    * (`{ kind: "kill", killer, victim }`, encoded once here whatever its audience), or bytes of
    * the game's own codec; in JSON rooms a JSON value. `to` limits the audience to those player
@@ -127,6 +134,7 @@ export function detachedContext<G extends AnyGameTypes = AnyGameTypes, Env = unk
   let rates: RoomRates = { tickMs: 50, syncIntervalMs: 50 };
   return {
     now: () => 0,
+    epoch: 0,
     emit: () => {},
     markChanged: () => {},
     count: () => {},

@@ -6,6 +6,7 @@ import type { GameParamOverrides, JoinOptionsDecl } from "@tikron/protocol";
 import type { Game } from "./game";
 import type { MatchmakingSpec } from "./match/matchmakingSpec";
 import type { RoomOptions } from "./roomOptions";
+import type { RecordSpec } from "./replay/recording";
 
 /**
  * Game-level knobs a room may be created with (world size, AOI radius); DEV_MODE join
@@ -24,12 +25,23 @@ export interface GameDefinition<Env = unknown> {
   kind: string;
   /** Defaults layered over {@link defaultRoomOptions}. */
   defaults: Partial<RoomOptions>;
-  /** Creates the game of one new room from its resolved options and DEV_MODE params. */
-  create(options: RoomOptions, params: GameParams): Game<unknown, Env>;
+  /**
+   * Creates the game of one new room from its resolved options and DEV_MODE params. `seed` (32
+   * bits, drawn by the room) is what the game seeds its randomness with: a replay of a recorded
+   * match hands the same one, so a game that draws only from it is made again the same.
+   */
+  create(options: RoomOptions, params: GameParams, seed: number): Game<unknown, Env>;
   /** Bot players for this kind (absent: rooms of this kind have no bots). */
   bots?: BotSpec;
   /** How players are matched to rooms of this kind (filters, metadata, queue; see docs/matchmaking.md). */
   matchmaking?: MatchmakingSpec;
+  /**
+   * Whether rooms of this kind record their matches (`true`, or a {@link RecordSpec}), on hosts
+   * that keep recordings (Cloudflare: an R2 binding `REPLAYS`; Node: `serveRooms({ replays })`).
+   * A recorded match replays exactly when the game draws its randomness from its seed and its
+   * time from its context (docs/replay.md).
+   */
+  record?: boolean | RecordSpec;
   /**
    * The join options players of this kind may choose (`defineJoinOptions`; the constant the
    * game's client declaration names too): the room checks every hello's against it, and a

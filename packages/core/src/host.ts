@@ -15,6 +15,7 @@ import type { AdminBan, AdminRoomError, AdminSeat, JoinOptionsDecl } from "@tikr
 import type { PlayerClaims, SeatPlayer } from "./player";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
+import type { MatchRecorder } from "./replay/matchRecorder";
 
 /**
  * One client socket as the room sees it: the host wraps its runtime's socket (a Workers
@@ -240,6 +241,11 @@ export interface RoomInit {
    * one is refused (`errors.store_refused`, an empty store).
    */
   store?: unknown;
+  /**
+   * The recorder of the room's match (`createRoom` makes one when the host asks for recording
+   * and the kind's definition records: `@tikron/core/replay`); absent: not recorded.
+   */
+  recorder?: MatchRecorder;
 }
 
 /** Why a socket or a join was refused by the room's per-identity admission ({@link HostedRoom.admitSocket}). */

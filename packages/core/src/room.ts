@@ -39,6 +39,7 @@ import { TickScheduler } from "./tickScheduler";
 import { perfNow } from "./durationStats";
 import { SlicedFlush } from "./room/slicedFlush";
 import { TokenBucket } from "./tokenBucket";
+import type { MatchRecorder } from "./replay/matchRecorder";
 
 /** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
 const STATUS_REFRESH_MS = 60_000;
@@ -107,6 +108,8 @@ export class Room implements HostedRoom {
   private readonly recentErrors = new RecentErrors();
   /** The operator's actions (room/adminActions.ts). */
   private readonly admin: AdminActions;
+  /** The recorder of the room's match, if it is recorded (replay/matchRecorder.ts). */
+  private readonly recorder: MatchRecorder | null;
   /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
   private readonly chain: WorldChain | null;
   private tickIndex = 0;
@@ -131,18 +134,19 @@ export class Room implements HostedRoom {
     this.busy = init.busy ?? null;
     this.amendStats = amendStats ?? null;
     this.hooks = init.hooks ?? {};
+    this.recorder = init.recorder ?? null;
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
     // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
     this.checkpointEveryTicks = this.checkpointTicks();
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
-    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors } = this;
+    const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors, recorder } = this;
     const room = this;
     const queue = new InputQueue<unknown>();
     const admission = (this.admission = new Admission(options));
     const sessions = new SessionTracker(kind, roomId, clock, stats, hooks);
-    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch };
+    const parts: RoomParts = { kind, roomId, game, clock, options, stats, epoch, recorder };
     const listing = (this.listing = new RoomListing(init.listing, Date.now(), () => hooks.onStatusChange?.()));
     const reservations = (this.reservations = new SeatReservations(clock, () => listing.changed()));
     this.sockets = new RoomSockets({
@@ -154,14 +158,16 @@ export class Room implements HostedRoom {
       seatLost: (seat, free) => (free ? room.seating.free(seat) : room.seating.hold(seat)),
     });
     const sockets = this.sockets;
-    const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: sockets };
+    const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: recorder ? recorder.gate(sockets) : sockets, recorder };
     this.flusher = makeFlusher ? makeFlusher(flushDeps) : createFlusher(game.sync, flushDeps);
     this.flushing = new SlicedFlush({
       flusher: this.flusher,
       stats,
       clock,
       sliceClients: () => options.flushSliceClients,
-      finished: () => room.flushFinished(),
+      sliceBegins: () => recorder?.slice(clock.now()),
+      deferred: (now) => recorder?.deferred(now),
+      finished: (now) => room.flushFinished(now),
     });
     this.seating = new Seating({
       ...parts,
@@ -218,6 +224,7 @@ export class Room implements HostedRoom {
     this.admin = new AdminActions({ clock, seats, sockets, seating: this.seating, listing, reservations, bots: this.bots, bans, recentErrors, writer });
     this.gameContext = {
       now: () => clock.now() - epoch,
+      epoch,
       emit: (event, to) => output.emit(event, to),
       markChanged: () => room.markChanged(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
@@ -237,6 +244,7 @@ export class Room implements HostedRoom {
       setRates: (rates) => room.setRates(rates),
     };
     game.init?.(this.gameContext);
+    recorder?.begin({ epoch, game, framesSent: makeFlusher === undefined, checkpoint: () => room.takeCheckpoint(true, null) });
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
     // the room it is being handed).
     const initialBots = options.bots;
@@ -295,6 +303,7 @@ export class Room implements HostedRoom {
   }
 
   adopt(conn: Connection, ticket: SeatTicket): number {
+    this.recorder?.adopted(ticket, this.clock.now());
     const link = this.sockets.open(conn, ticket.identity, undefined);
     this.seating.adopt(link, ticket);
     return link.connId;
@@ -421,7 +430,11 @@ export class Room implements HostedRoom {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
     const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
     if (world === "base") this.chain?.rebase();
-    const chain = world === "whole" ? null : this.chain;
+    return this.takeCheckpoint(withGame, world === "whole" ? null : this.chain);
+  }
+
+  /** The room's checkpoint, the game's state in it or not, its world whole (`chain` null) or as the chain's next piece. */
+  private takeCheckpoint(withGame: boolean, chain: WorldChain | null): RoomCheckpoint {
     const { kind, roomId, seats, game } = this;
     return takeCheckpoint({ kind, roomId, seats, json: this.flusher.dialect === "json", game, withGame, listing: this.listing.save(), chain });
   }
@@ -447,6 +460,7 @@ export class Room implements HostedRoom {
       console.error(`[room ${this.kind}:${this.roomId}] ${refused} seat record(s) refused${saved ? "" : "; the checkpoint is not restored"}`);
     }
     if (!saved || saved.length === 0) return false;
+    this.recorder?.restored(value as RoomCheckpoint, this.clock.now());
     // Listed as it was: a private room stays private, a locked match locked, its metadata kept.
     const cp = value as RoomCheckpoint;
     this.listing.restore(cp.listing);
@@ -508,6 +522,8 @@ export class Room implements HostedRoom {
   handOver(code: number, reason: string): void {
     if (this.disposed) return;
     this.disposed = true;
+    // The match ends here: what the sockets' closes do next is not part of it.
+    this.recorder?.ended("handed_over", this.clock.now());
     // Sockets first: each closes as a dropped socket's (its seat held, arming the seats' expiry),
     // then every timer stops, that expiry's too, so no seat is freed and no session ends here.
     this.sockets.closeAll(code, reason);
@@ -520,6 +536,7 @@ export class Room implements HostedRoom {
   dispose(code: number = CloseCode.room_closed, reason = "room closed"): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.recorder?.ended("disposed", this.clock.now());
     this.scheduler.stop();
     this.flushing.finish();
     this.seating.stop();
@@ -594,6 +611,7 @@ export class Room implements HostedRoom {
   // ---- the loop: tick, then flush every syncEveryTicks ticks ----------------------------
 
   private runTick(k: number, now: number): void {
+    this.recorder?.tick(k, now);
     // A flush still in slices (a busy runtime did not get to them) ends before the game moves.
     this.flushing.finish();
     this.tickIndex = k;
@@ -623,7 +641,9 @@ export class Room implements HostedRoom {
    * checkpoint (taken on its next turn, off this path) sees the world as the frames just sent
    * showed it, in the slack before the next tick.
    */
-  private flushFinished(): void {
+  private flushFinished(now: number): void {
+    // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
+    this.recorder?.flushed(now);
     const every = this.checkpointEveryTicks;
     if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
   }

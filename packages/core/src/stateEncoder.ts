@@ -1,4 +1,4 @@
-import type { BinaryWriter, EventSchema } from "@tikron/protocol";
+import type { BinaryWriter, EventSchema, FrameWriter } from "@tikron/protocol";
 
 /**
  * The seam between the room core's flush and whatever turns game state into bytes per client.
@@ -21,6 +21,17 @@ export interface StateEncoder<ClientState = unknown> {
    * and returns false when the client has nothing new. Must not allocate per call in steady state.
    */
   encodeClient(state: ClientState, w: BinaryWriter): boolean;
+  /**
+   * A hash of the world as the last {@link beginFlush} left it (a match log records it after
+   * every flush, and a replay compares it: `@tikron/core/replay`). Optional: without it a
+   * recorded room's world digest is 0 and a replay checks its frames and records only.
+   */
+  digest?(): number;
+  /**
+   * Every entity as one delta body of enters (what a client that saw everything would get), as
+   * the last flush quantized them: a replay's whole-world view. Optional; nothing when absent.
+   */
+  writeWorld?(w: FrameWriter): void;
 }
 
 /** State source for JSON (turn-based) rooms: the whole view, sent when it changed. */

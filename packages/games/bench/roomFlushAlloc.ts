@@ -104,7 +104,7 @@ function measure(players: number): { flushMean: number; flushMedian: number; fra
   const agar = gameDefinitions.agar!;
   let game: Game | undefined;
   const room = createRoom(
-    { ...agar, create: (o, p) => (game = agar.create(o, p)) },
+    { ...agar, create: (o, p, seed) => (game = agar.create(o, p, seed)) },
     {
       kind: "agar",
       roomId: `alloc-${players}`,

@@ -15,27 +15,31 @@ export const gameDefinitions: Readonly<Record<string, GameDefinition>> = {
   agar: {
     kind: "agar",
     defaults: { tickMs: 50, syncIntervalMs: 50, cap: 20 },
-    create: (options, params) => createAgar(options, params),
+    create: (options, params, seed) => createAgar(options, params, seed),
+    record: true,
     bots: agarBots,
   },
   movement: {
     kind: "movement",
     // 20 Hz both ways: everyone sees everyone, so a flush costs cap² entity updates.
     defaults: { tickMs: 50, syncIntervalMs: 50, cap: 64 },
-    create: (options, params) => createMovement(options, params),
+    create: (options, params, seed) => createMovement(options, params, seed),
+    record: true,
     bots: movementBots,
   },
   fps: {
     kind: "fps",
     // Inputs stay queued to the tick (see FPS_PRESETS): immediate per-input acks multiply writes.
     defaults: { ...FPS_PRESETS.hz30, cap: 100, queueInputs: true },
-    create: (options, params) => createFps(options, params),
+    create: (options, params, seed) => createFps(options, params, seed),
+    record: true,
     bots: fpsBots(FPS_BOT_STEP_MS),
   },
   "ttt-json": {
     kind: "ttt-json",
     defaults: { cap: 2 },
     create: () => new TicTacToeGame(),
+    record: true,
     bots: tttBots,
     // The mark a player asks for (the declaration's constant: clients type theirs with it).
     joinOptions: tttJoinOptions,

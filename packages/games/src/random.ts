@@ -1,6 +1,7 @@
 /**
- * Small seeded PRNG (mulberry32): rooms get reproducible worlds in tests and independent ones
- * in production (seeded from the room id).
+ * Small seeded PRNG (mulberry32): a room's game draws from one seeded with the seed its room
+ * hands `create`, so every room gets a world of its own and a replay of a recorded match the
+ * same one again (docs/replay.md).
  */
 export class Random {
   private s: number;

@@ -8,7 +8,7 @@ import { agarTypes, FPS_PRESETS, fpsTypes, movementTypes, tttTypes } from "../sr
 
 function create(kind: string, params = {}): Game {
   const def = gameDefinitions[kind]!;
-  return def.create({ ...defaultRoomOptions, ...def.defaults }, params);
+  return def.create({ ...defaultRoomOptions, ...def.defaults }, params, 1);
 }
 
 describe("gameDefinitions", () => {
@@ -28,7 +28,7 @@ describe("gameDefinitions", () => {
 
   it("passes DEV_MODE params and the tick length through to the fps room", () => {
     const def = gameDefinitions.fps!;
-    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }) as FpsGame;
+    const game = def.create({ ...defaultRoomOptions, ...FPS_PRESETS.hz60, cap: 10 }, { world: 1000, aoi: 400 }, 1) as FpsGame;
     expect(game.config).toMatchObject({ world: 1000, aoiRadius: 400, tickMs: 16, slots: 10 });
     expect(game.world.tiers.tiers).toEqual([
       { radius: 200, every: 1 },

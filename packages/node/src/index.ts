@@ -6,3 +6,4 @@
  */
 export { serveRooms, type RoomServer, type ServeRoomsOptions, type CheckpointKeeper } from "./roomServer";
 export { WsConnection } from "./wsConnection";
+export { NodeReplays, type NodeReplayOptions } from "./nodeReplays";

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { RoomMetrics, type Room } from "@tikron/core";
 import { runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
+import type { ReplayArchive } from "@tikron/core/replay";
 import type { AdminRefusals, AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
 import type { HttpAnswer } from "./nodeMatchmaking";
 import { nodeBody } from "./nodeBody";
@@ -24,6 +25,8 @@ export interface NodeAdminDeps {
   room(kind: string, roomId: string): Room | undefined;
   /** Whether the server hosts a kind. */
   hasKind(kind: string): boolean;
+  /** The recorded matches (`serveRooms({ replays })`), if kept. */
+  replays?: ReplayArchive;
   /** The joins the host refused before any room. */
   refusals(): AdminRefusals;
 }
@@ -51,6 +54,7 @@ export class NodeAdmin {
         return true;
       },
       audit: async (limit) => this.#audit.slice(-Math.max(1, Math.min(NODE_AUDIT_ENTRIES, limit))).reverse(),
+      replays: deps.replays,
       refusals: () => deps.refusals(),
     };
   }

@@ -14,6 +14,7 @@ import { adminAuthFromEnv } from "@tikron/core/admin";
 import type { JwtConfigInput, JwtVerifier } from "@tikron/core/auth";
 import { WsConnection } from "./wsConnection";
 import { nodeClock } from "./nodeClock";
+import { NodeReplays, type NodeReplayOptions } from "./nodeReplays";
 import { hasUnreadBody } from "./nodeBody";
 
 /** Options of {@link serveRooms}. */
@@ -63,6 +64,13 @@ export interface ServeRoomsOptions {
    * Cloudflare: stand-ins for its bindings, say). Default undefined.
    */
   env?: unknown;
+  /**
+   * Where recorded matches are kept: rooms of a kind whose definition records (`record`) write
+   * their match log into `dir` (docs/replay.md), and the admin API lists and serves them. A
+   * room's match ends when the server closes (rooms here live until then). Absent: nothing is
+   * recorded.
+   */
+  replays?: NodeReplayOptions;
   /**
    * Where rooms' checkpoints are kept across a restart of this host (a `Map` will do: hand the
    * next `serveRooms` the same one, or one backed by a file). With it each room saves its
@@ -134,6 +142,7 @@ function send(res: ServerResponse, r: HostReply): void {
 
 function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) return void res.writeHead(status, closing(res, headers)).end();
+  if (body instanceof Uint8Array) return void res.writeHead(status, closing(res, headers)).end(body);
   const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, closing(res, { "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json", ...headers })).end(text);
 }
@@ -155,6 +164,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const hosted = new Map<string, HostedRoom>();
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
+  const replays = options.replays ? new NodeReplays(options.replays) : null;
 
   const checkpoints = options.checkpoints;
   const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
@@ -184,7 +194,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // Every room of the process shares one thread, as every object of local workerd does: the
     // room's own time (its socket events and timers) is what tells one room's cost from another's.
     const busy = new BusyMeter();
-    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy });
+    const recording = replays?.sink(kind);
+    const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy, recording });
     // A room this host kept before its restart comes back from its checkpoint.
     const saved = checkpoints?.get(key);
     if (saved !== undefined && !room.restoreCheckpoint(saved)) checkpoints!.delete(key);
@@ -211,6 +222,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     rooms: () => [...hosted.values()].map((h) => h.room),
     room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
     hasKind,
+    replays: replays ?? undefined,
   });
   const sampler = setInterval(() => admin.sample(), Math.max(MIN_METRICS_INTERVAL_MS, options.metricsIntervalMs ?? METRICS_INTERVAL_MS));
   sampler.unref();
@@ -359,7 +371,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     }
     const deadline = Date.now() + graceMs;
     let deferredDone = false;
-    void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle())).then(() => (deferredDone = true));
+    // The games' deferred work, and the recorded matches' last pieces (each room's ended with it).
+    void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle()).concat(replays ? [replays.idle()] : [])).then(() => (deferredDone = true));
     while (([...hosted.values()].some((h) => h.sockets.size > 0) || !deferredDone) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -181,8 +181,8 @@ describe("serveRooms", () => {
     const base = gameDefinitions["ttt-json"]!;
     const flushing: GameDefinition<typeof env> = {
       ...base,
-      create: (options, params) => {
-        const game = base.create(options, params) as Game<unknown, typeof env>;
+      create: (options, params, seed) => {
+        const game = base.create(options, params, seed) as Game<unknown, typeof env>;
         let ctx!: GameContext<AnyGameTypes, typeof env>;
         const init = game.init?.bind(game);
         game.init = (c) => {

@@ -11,6 +11,8 @@
  * | `GET /admin/api/rooms/<kind>/<roomId>/metrics` | {@link MetricPoint}[] |
  * | `POST /admin/api/rooms/<kind>/<roomId>/<kick\|ban\|unban\|lock\|close\|notice>` | {@link AdminActionResult} |
  * | `GET /admin/api/audit?limit=N` | {@link AuditEntry}[] |
+ * | `GET /admin/api/replays/<kind>` | {@link MatchSummary}[] (newest first) |
+ * | `GET /admin/api/replays/<kind>/<matchId>` | the match log's bytes (`application/octet-stream`; docs/replay.md) |
  * | `GET /admin/api/refusals` | {@link AdminRefusals} |
  */
 import { ROOM_ID_PATTERN } from "./joinUrl";
@@ -55,6 +57,20 @@ export type AdminRoute =
       kind: string;
       /** Room id. */
       roomId: string;
+    }
+  | {
+      /** A kind's recorded matches. */
+      op: "replays";
+      /** Room kind. */
+      kind: string;
+    }
+  | {
+      /** One recorded match's log. */
+      op: "replay";
+      /** Room kind. */
+      kind: string;
+      /** The match's id ({@link MATCH_ID_PATTERN}). */
+      matchId: string;
     }
   | {
       /** An action on one room (the body says the rest: {@link readAdminAction}). */
@@ -113,6 +129,9 @@ export function isAdminPath(pathname: string): boolean {
 
 const KIND_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A recorded match's id: its start in base 36 (9 digits, so ids sort by time), a dash, 10 hex digits. */
+export const MATCH_ID_PATTERN = /^[0-9a-z]{9}-[0-9a-f]{10}$/;
+
 /**
  * Reads an admin path (after the credential was checked): the route, `{ method }` when the path
  * exists under another method, or an {@link AdminError} (`not_found`) for anything else.
@@ -123,6 +142,13 @@ export function routeAdminPath(pathname: string, method: string): AdminRoute | A
   if (parts.length === 1 && parts[0] === "rooms") return get({ op: "rooms" });
   if (parts.length === 1 && parts[0] === "audit") return get({ op: "audit" });
   if (parts.length === 1 && parts[0] === "refusals") return get({ op: "refusals" });
+  if (parts[0] === "replays" && (parts.length === 2 || parts.length === 3)) {
+    const [, kind, matchId] = parts as [string, string, string | undefined];
+    if (!KIND_PATTERN.test(kind)) return adminError("not_found", "room kinds are 1-64 characters of A-Z a-z 0-9 _ -");
+    if (matchId === undefined) return get({ op: "replays", kind });
+    if (!MATCH_ID_PATTERN.test(matchId)) return adminError("not_found", "not a match id");
+    return get({ op: "replay", kind, matchId });
+  }
   if (parts[0] === "rooms" && (parts.length === 3 || parts.length === 4)) {
     const [, kind, roomId, op] = parts as [string, string, string, string | undefined];
     if (!KIND_PATTERN.test(kind) || !ROOM_ID_PATTERN.test(roomId)) return adminError("not_found", "room kinds and ids are 1-64 characters of A-Z a-z 0-9 _ -");
@@ -437,6 +463,26 @@ export interface AuditEntry {
   detail: string;
   /** `ok`, or the refusal's {@link AdminErrorCode}. */
   result: string;
+}
+
+/** A recorded match, as a host lists it (`GET /admin/api/replays/<kind>`). */
+export interface MatchSummary {
+  /** The match's id ({@link MATCH_ID_PATTERN}; its log's name in the host's store). */
+  matchId: string;
+  /** The room's kind. */
+  kind: string;
+  /** The room's id. */
+  roomId: string;
+  /** Room time 0 of the match (epoch ms). */
+  startedAt: number;
+  /** When the match ended (epoch ms). */
+  endedAt: number;
+  /** Players seated during the match (distinct player ids, bots included). */
+  players: number;
+  /** The log's size in bytes. */
+  bytes: number;
+  /** Why it ended: `disposed` (the room was let go or closed), `handed_over` (a restart took it on), `limit` (the record's length or size limit). */
+  reason: string;
 }
 
 /**

@@ -2,11 +2,12 @@
  * The admin console at `/admin`, on the admin API of the gateway that serves it: every room live
  * (polled every 2 s), a room's players, bans and recent errors with a live chart of its numbers
  * (polled every second), its actions (notice, kick, ban, lock, close), each asked for in a
- * confirmation dialog, and the audit log. The page holds no secret: the operator types the admin
+ * confirmation dialog, the audit log, and a kind's recorded matches, each linked to the replay
+ * viewer (`/replay?kind=…&match=…`, on a Worker that serves one: the demo's web app). The page holds no secret: the operator types the admin
  * token (kept in this tab's session storage), or signs in through Cloudflare Access in front of
  * the page and the API.
  */
-import type { AdminRoomDetail, AdminRoomSummary, AdminSeat, AuditEntry } from "@tikron/protocol";
+import type { AdminRoomDetail, AdminRoomSummary, AdminSeat, AuditEntry, MatchSummary } from "@tikron/protocol";
 import { AdminApi, AdminApiError } from "./adminApi";
 import { LaneChart } from "../laneChart";
 
@@ -166,6 +167,11 @@ async function pollRooms(): Promise<void> {
     const list = await api.rooms();
     debug.rooms++;
     renderRooms(list.rooms);
+    for (const r of list.rooms) {
+      if (kindsSeen.has(r.kind)) continue;
+      kindsSeen.add(r.kind);
+      byId<HTMLDataListElement>("replays-kinds").append(el("option", { value: r.kind }));
+    }
     status.textContent = `${list.rooms.length} rooms${list.unavailable.length ? ` (not listed: ${list.unavailable.join(", ")})` : ""}`;
     status.className = "";
   } catch (e) {
@@ -206,6 +212,38 @@ async function pollAudit(): Promise<void> {
   }
 }
 
+/** The kinds seen in the room list: the recorded matches' kind picker offers them. */
+const kindsSeen = new Set<string>();
+
+function renderReplays(kind: string, list: MatchSummary[]): void {
+  byId<HTMLTableSectionElement>("replays-body").replaceChildren(
+    ...list.map((m) =>
+      el(
+        "tr",
+        {},
+        el("td", { textContent: new Date(m.startedAt).toLocaleString() }),
+        el("td", { textContent: m.roomId }),
+        el("td", { textContent: age(m.endedAt - m.startedAt) }),
+        el("td", { textContent: String(m.players) }),
+        el("td", { textContent: `${(m.bytes / 1024).toFixed(1)} KiB` }),
+        el("td", { textContent: m.reason }),
+        el("td", {}, el("a", { href: `/replay?kind=${encodeURIComponent(kind)}&match=${encodeURIComponent(m.matchId)}`, textContent: "watch", className: "replay-link" })),
+      ),
+    ),
+  );
+  byId<HTMLElement>("replays-empty").hidden = list.length > 0;
+}
+
+async function listReplays(): Promise<void> {
+  const kind = byId<HTMLInputElement>("replays-kind").value.trim();
+  if (!kind) return;
+  try {
+    renderReplays(kind, await api.replays(kind));
+  } catch (e) {
+    showError(e);
+  }
+}
+
 function select(kind: string, roomId: string): void {
   selected = { kind, roomId, last: null };
   byId<HTMLElement>("room").hidden = false;
@@ -220,6 +258,10 @@ byId<HTMLFormElement>("token-form").addEventListener("submit", (ev) => {
   api.setToken(token);
   void pollRooms();
   void pollAudit();
+});
+byId<HTMLFormElement>("replays-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  void listReplays();
 });
 byId<HTMLButtonElement>("lock").addEventListener("click", () => {
   const locked = byId<HTMLButtonElement>("lock").dataset.locked === "true";

@@ -3,7 +3,7 @@
  * operator's token as `Authorization: Bearer` when one was given (behind Cloudflare Access the
  * browser needs none: Access adds its assertion), and every refusal as an {@link AdminApiError}.
  */
-import type { AdminActionResult, AdminError, AdminRoomDetail, AdminRoomList, AuditEntry } from "@tikron/protocol";
+import type { AdminActionResult, AdminError, AdminRoomDetail, AdminRoomList, AuditEntry, MatchSummary } from "@tikron/protocol";
 
 /** A refused or failed admin request: the API's code (or `network`) and reason. */
 export class AdminApiError extends Error {
@@ -35,6 +35,11 @@ export class AdminApi {
 
   audit(limit = 20): Promise<AuditEntry[]> {
     return this.call("GET", `/audit?limit=${limit}`) as Promise<AuditEntry[]>;
+  }
+
+  /** A kind's recorded matches, newest first. */
+  replays(kind: string): Promise<MatchSummary[]> {
+    return this.call("GET", `/replays/${encodeURIComponent(kind)}`) as Promise<MatchSummary[]>;
   }
 
   /** One action on a room (`kick`, `ban`, …) with its body. */

@@ -22,6 +22,7 @@ import type { HostReply } from "../hostReplies";
 import { declaredTooLarge, readBoundedBody, type BodySource } from "../match/boundedBody";
 import { checkAdmin, type AdminAuth } from "./adminCredential";
 import type { AdminRoomAnswer, AdminRoomRequest } from "./roomAdmin";
+import type { ReplayArchive } from "../replay/recording";
 
 /** What the admin API needs from the host that serves it. */
 export interface AdminHost {
@@ -35,6 +36,8 @@ export interface AdminHost {
   record(entry: Omit<AuditEntry, "id">): Promise<boolean>;
   /** The newest `limit` recorded actions, newest first; null when the host keeps no log. */
   audit(limit: number): Promise<AuditEntry[] | null>;
+  /** The host's recorded matches; absent: it keeps none (the replay paths answer 503). */
+  replays?: ReplayArchive;
   /** The joins the host refused before any room, by cause (core `HostRefusals.snapshot`). */
   refusals(): AdminRefusals;
 }
@@ -51,6 +54,12 @@ export interface AdminRequest {
   body: BodySource;
 }
 
+/** An admin answer: a host reply, whose body is bytes for a recorded match's log. */
+export interface AdminReply extends Omit<HostReply, "body"> {
+  /** JSON text, or a recorded match's log (`application/octet-stream`). */
+  body: string | Uint8Array<ArrayBuffer>;
+}
+
 function reply(status: number, body: unknown, headers: Record<string, string> = {}): HostReply {
   return { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: JSON.stringify(body) };
 }
@@ -64,7 +73,7 @@ function refuse(e: AdminError, headers: Record<string, string> = {}): HostReply 
  * every path; then a declared body over {@link MAX_ADMIN_BODY_CHARS} is refused `too_large`
  * (413) before anything is read, and an action's body is read through the bounded reader.
  */
-export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: AdminHost): Promise<HostReply | null> {
+export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: AdminHost): Promise<AdminReply | null> {
   if (!isAdminPath(req.url.pathname)) return null;
   const who = await checkAdmin({ url: req.url, headers: req.headers }, auth);
   if (!who.ok) return refuse(who.error);
@@ -80,6 +89,7 @@ export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: Admin
     return log ? reply(200, log) : refuse(adminError("unavailable", "this host keeps no audit log (on Cloudflare: a DB binding)"));
   }
   if (!host.hasKind(route.kind)) return refuse(adminError("not_found", `unknown room kind "${route.kind}"`));
+  if (route.op === "replays" || route.op === "replay") return serveReplays(route, host.replays);
   const notRunning = adminError("not_found", `room ${route.kind}/${route.roomId} is not running`);
   if (route.op === "room" || route.op === "metrics") {
     const out = await host.room(route.kind, route.roomId, { op: route.op });
@@ -100,4 +110,14 @@ export async function serveAdmin(req: AdminRequest, auth: AdminAuth, host: Admin
     result: out.ok ? "ok" : out.error.code,
   });
   return out.ok ? reply(200, { ...out.body, audited }) : refuse(out.error);
+}
+
+/** The recorded-match paths: a kind's list, or one match's log as bytes. */
+async function serveReplays(route: { op: "replays"; kind: string } | { op: "replay"; kind: string; matchId: string }, archive: ReplayArchive | undefined): Promise<AdminReply> {
+  if (!archive) return refuse(adminError("unavailable", "this host keeps no recorded matches (Cloudflare: an R2 binding REPLAYS; Node: serveRooms({ replays }))"));
+  if (route.op === "replays") return reply(200, await archive.list(route.kind));
+  const bytes = await archive.get(route.kind, route.matchId);
+  if (!bytes) return refuse(adminError("not_found", `no recorded match ${route.kind}/${route.matchId}`));
+  const headers = { "content-type": "application/octet-stream", "cache-control": "no-store", "content-disposition": `attachment; filename="${route.kind}-${route.matchId}.tkml"` };
+  return { status: 200, headers, body: bytes };
 }

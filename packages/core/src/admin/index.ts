@@ -8,4 +8,4 @@
  */
 export { checkAdmin, adminAuthFromEnv, sameSecret, ACCESS_JWT_HEADER, MIN_ADMIN_TOKEN_LENGTH, type AdminAuth, type AdminEnv, type AdminVerdict } from "./adminCredential";
 export { runRoomAdmin, statsSummary, type AdminRoomRequest, type AdminRoomAnswer } from "./roomAdmin";
-export { serveAdmin, type AdminHost, type AdminRequest } from "./adminRouter";
+export { serveAdmin, type AdminHost, type AdminRequest, type AdminReply } from "./adminRouter";

@@ -4,7 +4,7 @@
  */
 import type { Game } from "../game";
 import type { GameDefinition } from "../gameDefinition";
-import type { RoomRequest } from "../roomFactory";
+import { roomInitFor, type RoomRequest } from "../roomFactory";
 import { resolveRoomOptions } from "../roomOptions";
 import { SyncWorld } from "../sync/syncWorld";
 import type { RelayPort } from "./relayPort";
@@ -23,10 +23,8 @@ function relayedWorld(game: Game): SyncWorld {
  * make (same options, hooks, listing, store), with its clients behind relays.
  */
 export function createSimulation(definition: GameDefinition, request: RoomRequest): RelaySimulation {
-  const options = resolveRoomOptions(definition.defaults, request.overrides);
-  const game = definition.create(options, request.params ?? {});
-  const { kind, roomId, hooks, clock, busy, listing, env, store } = request;
-  return new RelaySimulation({ kind, roomId, game, options, hooks, clock, busy, bots: definition.bots, joinOptions: definition.joinOptions, listing, env, store }, relayedWorld(game));
+  const init = roomInitFor(definition, request);
+  return new RelaySimulation(init, relayedWorld(init.game));
 }
 
 /**
@@ -37,6 +35,7 @@ export function createSimulation(definition: GameDefinition, request: RoomReques
  */
 export function createRelay(definition: GameDefinition, request: Pick<RoomRequest, "kind" | "roomId" | "overrides" | "params" | "clock" | "busy"> & { index?: number }, port: RelayPort): RelayRoom {
   const options = resolveRoomOptions(definition.defaults, request.overrides);
-  const world = relayedWorld(definition.create(options, request.params ?? {}));
+  // Made only to read its world's layout: any seed will do.
+  const world = relayedWorld(definition.create(options, request.params ?? {}, 0));
   return new RelayRoom({ kind: request.kind, roomId: request.roomId, schema: world.schema, world: world.options, options, port, clock: request.clock, busy: request.busy, index: request.index });
 }

@@ -4,6 +4,7 @@ import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
 import type { JsonStateSource, StateEncoder } from "../stateEncoder";
 import { sendTo, type ClientLink, type Dialect, type Seat } from "./clientLink";
+import type { MatchRecorder } from "../replay/matchRecorder";
 
 /**
  * How a room's state reaches each seat: the one seam between the room's loop (when to flush,
@@ -66,6 +67,8 @@ export interface FlushDeps {
   /** Room time 0 (the welcome's `roomEpoch`): state times count from it. */
   readonly epoch: number;
   readonly gate: StreamGate;
+  /** The recorder of the room's match (it hashes every state message and notice sent), if recorded. */
+  readonly recorder?: MatchRecorder | null;
 }
 
 /** The flusher of a game's sync mode. */
@@ -89,10 +92,12 @@ export function takeAck(seat: Seat, stats: RoomStats): number {
   return seat.lastAckedSeq;
 }
 
-/** Sends one state message, counted in `frames` and `bytesOut` (UTF-16 units for text). */
-function sendState(link: ClientLink, data: Uint8Array | string, stats: RoomStats): void {
+/** Sends one state message, counted in `frames` and `bytesOut` (UTF-16 units for text), and told to the match recorder. */
+function sendState(link: ClientLink, data: Uint8Array | string, d: FlushDeps): void {
+  const stats = d.stats;
   stats.frames++;
   stats.bytesOut += typeof data === "string" ? data.length : data.byteLength;
+  if (d.recorder && link.seat) d.recorder.sent(link.seat.playerId, data);
   sendTo(link, data);
 }
 
@@ -101,10 +106,14 @@ function sendState(link: ClientLink, data: Uint8Array | string, stats: RoomStats
  * not send them again), and rare: they go out even to a client that is behind, whose backlog
  * then closes it 4004 if it never catches up.
  */
-function sendNotices(link: ClientLink, seat: Seat, stats: RoomStats): void {
+function sendNotices(link: ClientLink, seat: Seat, d: FlushDeps): void {
   const notices = seat.notices;
-  for (let i = 0; i < notices.length; i++) sendTo(link, notices[i]!);
-  stats.notices += notices.length;
+  const recorder = d.recorder;
+  for (let i = 0; i < notices.length; i++) {
+    if (recorder) recorder.sent(seat.playerId, notices[i]!);
+    sendTo(link, notices[i]!);
+  }
+  d.stats.notices += notices.length;
   notices.length = 0;
 }
 
@@ -169,7 +178,7 @@ export class BinaryFlusher implements Flusher {
     }
     const { encoder } = this;
     const { writer: w, stats, gate } = this.d;
-    if (seat.notices.length > 0) sendNotices(link, seat, stats);
+    if (seat.notices.length > 0) sendNotices(link, seat, this.d);
     // A client that is behind gets no frame: its baseline stays at the last frame it got, so
     // the next one it gets carries everything since (a fresh view, not a replay). The
     // runtime's own backlog is read every 4th flush per client, staggered.
@@ -201,7 +210,7 @@ export class BinaryFlusher implements Flusher {
     }
     seat.lastFrameAt = now;
     endFrame(w, flagsPos, flags);
-    sendState(link, w.peek(), stats);
+    sendState(link, w.peek(), this.d);
     return true;
   }
 
@@ -216,7 +225,7 @@ export class BinaryFlusher implements Flusher {
     seat.lastFrameAt = now;
     writeFrameAck(w, ack);
     endFrame(w, flagsPos, FrameFlag.Ack);
-    sendState(link, w.peek(), this.d.stats);
+    sendState(link, w.peek(), this.d);
   }
 }
 
@@ -262,7 +271,7 @@ export class JsonFlusher implements Flusher {
     if (!link) return false;
     const { stats, gate } = this.d;
     const { stateChangedAtBegin } = this;
-    if (seat.notices.length > 0) sendNotices(link, seat, stats);
+    if (seat.notices.length > 0) sendNotices(link, seat, this.d);
     // A client that is behind gets nothing now; its next state carries the view then current.
     if (!gate.streamAllowed(link, now, true)) {
       if (stateChangedAtBegin) seat.viewStale = true;
@@ -286,7 +295,7 @@ export class JsonFlusher implements Flusher {
       seat.events.length = 0;
       any = true;
     }
-    if (any) sendState(link, JSON.stringify(msg), stats);
+    if (any) sendState(link, JSON.stringify(msg), this.d);
     return link.connection.bot !== true;
   }
 
@@ -296,6 +305,6 @@ export class JsonFlusher implements Flusher {
     const ack = takeAck(seat, this.d.stats);
     if (ack === 0) return;
     const msg: Extract<JsonServerMessage, { t: "state" }> = { t: "state", tick, time: stateTime(now, this.d.epoch), ack };
-    sendState(link, JSON.stringify(msg), this.d.stats);
+    sendState(link, JSON.stringify(msg), this.d);
   }
 }

@@ -36,7 +36,9 @@ export class GameMessageRouter {
   receive(link: ClientLink, m: GameMessageInbound, now: number): void {
     const { requestId, text } = m;
     if (!this.admit(link, requestId, now)) return;
-    const size = text !== null ? text.length : JSON.stringify(m.value).length;
+    // The JSON text either way: what the size is measured on, and what a match log keeps.
+    const json = text ?? JSON.stringify(m.value);
+    const size = json.length;
     if (size > MAX_MESSAGE_PAYLOAD_CHARS) {
       return this.refuse(link, requestId, "message_too_large", `payload of ${size} chars exceeds ${MAX_MESSAGE_PAYLOAD_CHARS}`, now);
     }
@@ -48,6 +50,7 @@ export class GameMessageRouter {
         return this.refuse(link, requestId, "bad_message", "payload is not JSON", now);
       }
     }
+    this.room.recorder?.message(link.seat!.playerId, m.type, json, now);
     this.dispatch(link, requestId, m.type, payload, now);
   }
 

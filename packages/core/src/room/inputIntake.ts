@@ -44,6 +44,7 @@ export class InputIntake {
     const seat = link.seat;
     if (!seat) return this.d.sockets.protocolError(link, "not_joined", "input before hello");
     const { game, options, stats } = this.d;
+    this.d.recorder?.inputs(seat.playerId, entries, count, now);
     const queued = game.ticking && options.queueInputs;
     let appliedNow = false;
     for (let i = 0; i < count; i++) {

@@ -15,6 +15,7 @@ import { InboundReader, type Inbound, type KeepaliveInbound } from "./inbound";
 import type { RecentErrors } from "./recentErrors";
 import { sendError, sendPong } from "./replies";
 import type { SessionTracker } from "./sessionTracker";
+import type { MatchRecorder } from "../replay/matchRecorder";
 
 /** What every part of a room shares: its names, its game, clock, options and counters. */
 export interface RoomParts {
@@ -26,6 +27,8 @@ export interface RoomParts {
   readonly epoch: number;
   readonly options: RoomOptions;
   readonly stats: RoomStats;
+  /** The recorder of the room's match, when it is recorded (replay/matchRecorder.ts). */
+  readonly recorder?: MatchRecorder | null;
 }
 
 /** What a room's sockets need from it (not its game: a relay's sockets use them too). */

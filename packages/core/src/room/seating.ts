@@ -129,6 +129,7 @@ export class Seating {
       if (held.link) sockets.close(held.link, CloseCode.replaced, "seat taken by a newer connection");
       this.attach(held, link);
       stats.reconnects++;
+      this.d.recorder?.reconnected(held.playerId, now);
       game.reconnected?.(held.player);
       return this.welcome(link, held, true, now);
     }
@@ -169,7 +170,9 @@ export class Seating {
       if (link.connection.bot !== true && !this.admitJoin(link, now)) return;
     }
     const bound = link.identity !== undefined;
-    const joining: JoiningPlayer = { name: m.name.slice(0, 32), identity: link.identity ?? anonymousIdentity(), claims: claims ?? {}, options: checked.options };
+    // An anonymous identity is drawn here; a replay's recorder hands back the one the match drew.
+    const identity = link.identity ?? this.d.recorder?.anonymousIdentity?.() ?? anonymousIdentity();
+    const joining: JoiningPlayer = { name: m.name.slice(0, 32), identity, claims: claims ?? {}, options: checked.options };
     if (link.connection.bot === true || !game.admit) return this.seatNew(link, joining, bound, now);
     const a: Admitting = { link, joining, bound, reserved };
     this.admissions.counts.asked++;
@@ -235,6 +238,7 @@ export class Seating {
     const seat = this.take((seats) => seats.add(joining, bound));
     this.attach(seat, link);
     this.d.sessions.joined();
+    this.d.recorder?.joined(seat.player, bound, link.connection.bot === true, now);
     this.d.game.join(seat.player);
     // Before the welcome: a host that keeps the record durably holds the welcome until it is kept.
     this.keep(seat);
@@ -314,7 +318,9 @@ export class Seating {
     this.connectedCount--;
     this.d.flusher.detach(seat);
     seat.events.length = seat.notices.length = 0;
-    seat.heldUntil = clock.now() + this.d.options.reconnectWindowMs;
+    const now = clock.now();
+    seat.heldUntil = now + this.d.options.reconnectWindowMs;
+    this.d.recorder?.disconnected(seat.playerId, now);
     game.disconnected?.(seat.playerId);
     this.expiry.arm(seat.heldUntil);
     if (this.connectedCount === 0) {
@@ -329,6 +335,7 @@ export class Seating {
   free(seat: Seat): void {
     const { game, stats, seats } = this.d;
     if (!seats.has(seat)) return;
+    this.d.recorder?.left(seat.playerId, this.d.clock.now());
     if (seat.link) {
       seat.link.seat = null;
       seat.link = null;

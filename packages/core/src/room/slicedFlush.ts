@@ -25,8 +25,12 @@ export interface SlicedFlushDeps {
   readonly clock: Clock;
   /** Connected clients per slice (`flushSliceClients`); 0: the whole flush in one task. */
   sliceClients(): number;
-  /** The flush's last seat is done (the room's checkpoint may follow it). */
-  finished(): void;
+  /** A later slice begins in its own task (the match recorder notes it). */
+  sliceBegins?(): void;
+  /** The first slice left seats for later tasks (the match recorder notes it, at the flush's instant `now`). */
+  deferred?(now: number): void;
+  /** The flush's last seat is done (the room's checkpoint may follow it); `now`: the instant it began at, which every frame says. */
+  finished(now: number): void;
 }
 
 /**
@@ -52,7 +56,9 @@ export class SlicedFlush {
   /** The one task function, made once: scheduling a slice allocates nothing of the room's. */
   private readonly sliceTask = (): void => {
     this.taskQueued = false;
-    if (this.active) this.slice(this.d.sliceClients());
+    if (!this.active) return;
+    this.d.sliceBegins?.();
+    this.slice(this.d.sliceClients());
   };
 
   constructor(private readonly d: SlicedFlushDeps) {}
@@ -71,6 +77,7 @@ export class SlicedFlush {
     this.next = 0;
     this.active = true;
     this.slice(this.d.sliceClients());
+    if (this.active) this.d.deferred?.(now);
   }
 
   /**
@@ -114,6 +121,6 @@ export class SlicedFlush {
     stats.flush.record(t1 - this.startedAt);
     stats.flushSlice.record(this.longestSlice);
     flusher.endFlush?.();
-    this.d.finished();
+    this.d.finished(now);
   }
 }

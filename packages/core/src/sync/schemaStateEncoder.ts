@@ -91,6 +91,25 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     }
   }
 
+  /** A hash of every entity row as the last flush quantized it (see `StateEncoder.digest`). */
+  digest(): number {
+    const { rows, capacity, rowSize } = this.world;
+    let h = 0x811c9dc5;
+    for (let i = 0, n = capacity * rowSize; i < n; i++) h = Math.imul(h ^ rows[i]!, 0x01000193);
+    return h >>> 0;
+  }
+
+  /** Every live entity as enters (see `StateEncoder.writeWorld`). */
+  writeWorld(w: FrameWriter): void {
+    const { rows, capacity, rowSize } = this.world;
+    let n = 0;
+    for (let e = 0; e < capacity; e++) if (rows[e * rowSize + EntityRow.Type]! >= 0) n++;
+    if (n === 0) return;
+    writeDeltaSections(w, 0, n, 0);
+    w.varuint(n);
+    for (let e = 0; e < capacity; e++) if (rows[e * rowSize + EntityRow.Type]! >= 0) writeEnter(this.world, w, e);
+  }
+
   /** The update of entity `e` from its previous values (`world.prevValues`) to its current ones. */
   private writeSharedUpdate(w: FrameWriter, e: number): void {
     const world = this.world;

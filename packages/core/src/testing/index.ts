@@ -10,5 +10,6 @@
 export { TestRoom, type TestRoomOptions } from "./testRoom";
 export { TestClient, type JoinOptions, type TestFrame, type TestClientHost, type NamedError } from "./testClient";
 export type { SocketClose } from "./testSocket";
+export { MemoryRecording } from "./memoryRecording";
 export { testPlayer } from "./testPlayer";
 export { RelayedTestRoom, type RelayedTestRoomOptions, type RelayedJoinOptions } from "./relayedTestRoom";

@@ -7,7 +7,7 @@ import { FakeClock, resolveRoomOptions, type Game, type GameDefinition, type Roo
 import { MemoryPort, RelayRoom, RelaySimulation, type RelayedStatsSnapshot } from "../relay/index";
 import type { SyncWorld, SyncWorldOptions } from "../sync/index";
 import { TestClient, type JoinOptions } from "./testClient";
-import type { TestRoomOptions } from "./testRoom";
+import { drawSeed, type TestRoomOptions } from "./testRoom";
 
 /** Options of a {@link RelayedTestRoom}. */
 export interface RelayedTestRoomOptions<Gm extends Game, D extends SchemaDecl = SchemaDecl> extends TestRoomOptions {
@@ -66,7 +66,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     const clock = (this.clock = options.clock ?? new FakeClock());
     this.epoch = clock.now();
     const resolved = resolveRoomOptions(definition.defaults, options.overrides);
-    const game = (this.game = definition.create(resolved, options.params ?? {}) as Gm);
+    const game = (this.game = definition.create(resolved, options.params ?? {}, options.seed ?? drawSeed()) as Gm);
     const roomId = options.roomId ?? "test";
     this.#definition = definition;
     this.#params = options.params ?? {};
@@ -113,7 +113,7 @@ export class RelayedTestRoom<G extends AnyGameTypes, Gm extends Game = Game, D e
     this.simulation.room.dispose();
     for (const p of this.toRelay) p.drop();
     for (const r of this.relays) r.unlinked();
-    const game = (this.game = this.#definition.create(this.#options, this.#params) as Gm);
+    const game = (this.game = this.#definition.create(this.#options, this.#params, drawSeed()) as Gm);
     this.simulation = new RelaySimulation({ ...this.#init, game }, this.#worldOf(game));
     this.simulation.room.restoreCheckpoint(checkpoint);
     if (relink) for (let i = 0; i < this.relays.length; i++) this.relink(i);

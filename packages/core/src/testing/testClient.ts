@@ -111,6 +111,7 @@ export class TestClient<G extends AnyGameTypes> {
   readonly #errors: NamedError[] = [];
   readonly #notices: Notice<NoticesOf<G>>[] = [];
   readonly #messages: DecodedServerMessage[] = [];
+  readonly #raw: (Uint8Array | string)[] = [];
 
   /**
    * Opens a socket on `host`'s room and says hello as `name`. Use `TestRoom.join`.
@@ -186,6 +187,15 @@ export class TestClient<G extends AnyGameTypes> {
     return this.#messages;
   }
 
+  /**
+   * Every message received as it arrived (a copy of the bytes, or the text), in order, across
+   * reconnects: what a replay's frames are compared with byte for byte.
+   */
+  get raw(): readonly (Uint8Array | string)[] {
+    this.receive();
+    return this.#raw;
+  }
+
   /** The highest input seq the room acknowledged (-1 before any ack). */
   get ackSeq(): number {
     this.receive();
@@ -221,6 +231,7 @@ export class TestClient<G extends AnyGameTypes> {
     for (const data of socket.inbox.splice(0)) {
       const m = this.#types.dialect.decode(data, readAnswer)!;
       if (isDecodeError(m)) this.#fail(`a message does not decode (${m.code}: ${m.message})`);
+      this.#raw.push(data);
       this.#messages.push(m);
       if (m.kind === "welcome") this.#onWelcome(m);
       else if (m.kind === "frame") this.#onFrame(m, data.length);

@@ -1,6 +1,7 @@
 import type { AnyGameTypes } from "@tikron/protocol";
 // Only the core's public surface, as any host: the room's internals are not the harness's business.
 import { FakeClock, createRoom, type Game, type GameDefinition, type GameParams, type Room, type RoomHooks, type RoomOptions, type RoomStatsSnapshot } from "../index";
+import type { RecordingSink } from "../replay/index";
 import { TestClient, type JoinOptions } from "./testClient";
 
 /** Options of a {@link TestRoom}. */
@@ -19,6 +20,17 @@ export interface TestRoomOptions {
   env?: unknown;
   /** The game's store as a host kept it (`room.storeSnapshot()` of an earlier room), to start from. */
   store?: unknown;
+  /** The seed the game is made with (`GameDefinition.create`'s; default: 32 random bits, as a host draws them). */
+  seed?: number;
+  /** Where the match's log goes when the kind records (`createRoom`'s `recording`; see `@tikron/core/replay`). */
+  recording?: RecordingSink;
+}
+
+/** 32 random bits: a game's seed when the test names none. */
+export function drawSeed(): number {
+  const b = new Uint32Array(1);
+  crypto.getRandomValues(b);
+  return b[0]!;
 }
 
 /**
@@ -72,7 +84,7 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
     let made: Game | undefined;
     // Through createRoom, as every host makes rooms; the wrapper only keeps the game it made.
     this.room = createRoom(
-      { ...definition, create: (o, p) => (made = definition.create(o, p)) },
+      { ...definition, create: (o, p, seed) => (made = definition.create(o, p, seed)) },
       {
         kind: definition.kind,
         roomId: options.roomId ?? "test",
@@ -82,6 +94,8 @@ export class TestRoom<G extends AnyGameTypes, Gm extends Game = Game> {
         clock: this.clock,
         env: options.env,
         store: options.store,
+        seed: options.seed ?? drawSeed(),
+        recording: options.recording,
       },
     );
     this.game = made as Gm;

@@ -6,7 +6,7 @@ import { IdBuffer } from "@tikron/aoi";
 import type { Game, GameContext, GameParams, InputRejection, Player, RoomOptions } from "@tikron/core";
 import { SyncWorld } from "@tikron/core/sync";
 import { readInput, type EntityRecord } from "@tikron/protocol";
-import { Random, seedFrom } from "../random";
+import { Random } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { displayName } from "../playerName";
 import { Roster } from "../roster";
@@ -191,7 +191,7 @@ export class AgarGame implements Game<AgarInput> {
   }
 }
 
-/** Creates an agar room from room options and DEV_MODE params (seeded from `seedText`). */
-export function createAgar(_options: RoomOptions, params: GameParams, seedText = "agar"): AgarGame {
-  return new AgarGame({ world: params.world, aoiRadius: params.aoi, seed: seedFrom(seedText + Math.random()) });
+/** Creates an agar room from room options, DEV_MODE params and the room's seed (see `GameDefinition.create`). */
+export function createAgar(_options: RoomOptions, params: GameParams, seed: number): AgarGame {
+  return new AgarGame({ world: params.world, aoiRadius: params.aoi, seed });
 }

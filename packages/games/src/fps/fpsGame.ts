@@ -8,7 +8,7 @@ import { displayName } from "../playerName";
 import { readInput, type EntityRecord } from "@tikron/protocol";
 import type { fpsTypes } from "../clientTypes";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
-import { Random, seedFrom } from "../random";
+import { Random } from "../random";
 import { stickScale } from "../stick";
 import { fpsInputs, type FpsInput, type FpsMove, type FpsShot } from "./fpsInput";
 import { clampToArena, shooterStepLength, stepShooter } from "./fpsMotion";
@@ -337,13 +337,13 @@ export class FpsGame implements Game<FpsInput> {
   }
 }
 
-/** Creates an fps room from room options (tick length, cap) and DEV_MODE params (`world`, `aoi`). */
-export function createFps(options: RoomOptions, params: GameParams, seedText = "fps"): FpsGame {
+/** Creates an fps room from room options (tick length, cap), DEV_MODE params (`world`, `aoi`) and the room's seed. */
+export function createFps(options: RoomOptions, params: GameParams, seed: number): FpsGame {
   return new FpsGame({
     world: params.world,
     aoiRadius: params.aoi,
     tickMs: options.tickMs,
     slots: options.cap,
-    seed: seedFrom(seedText + Math.random()),
+    seed,
   });
 }

@@ -6,7 +6,7 @@ import type { Game, GameParams, InputRejection, Player, RoomOptions } from "@tik
 import { SyncWorld } from "@tikron/core/sync";
 import { displayName } from "../playerName";
 import { readInput, type EntityRecord } from "@tikron/protocol";
-import { Random, seedFrom } from "../random";
+import { Random } from "../random";
 import { checkpointPlayers, readPlayerWorld, type PlayerWorldCheckpoint } from "../playerWorld";
 import { Roster } from "../roster";
 import { stickScale } from "../stick";
@@ -138,7 +138,7 @@ function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-/** Creates a movement room from room options and DEV_MODE params (`world`; `aoi` is ignored: no AOI here). */
-export function createMovement(_options: RoomOptions, params: GameParams, seedText = "movement"): MovementGame {
-  return new MovementGame({ world: params.world, seed: seedFrom(seedText + Math.random()) });
+/** Creates a movement room from room options, DEV_MODE params (`world`; `aoi` is ignored: no AOI here) and the room's seed. */
+export function createMovement(_options: RoomOptions, params: GameParams, seed: number): MovementGame {
+  return new MovementGame({ world: params.world, seed });
 }

@@ -268,7 +268,8 @@ export class TicTacToeGame implements Game<TttInput, TttEnv> {
     if (winner) this.score[winner]++;
     else this.score.draws++;
     this.addRecords(winner);
-    this.keep({ round: this.round, endedAt: Date.now(), x: this.seats.X?.name ?? "", o: this.seats.O?.name ?? "", outcome: winner ?? "draw", forfeit });
+    // The date from the room's clock (a replay of the match gives the same), not Date.now().
+    this.keep({ round: this.round, endedAt: this.ctx.epoch + this.ctx.now(), x: this.seats.X?.name ?? "", o: this.seats.O?.name ?? "", outcome: winner ?? "draw", forfeit });
   }
 
   /** A finished round: into the room's store, and to the `RESULTS` database when there is one. */
