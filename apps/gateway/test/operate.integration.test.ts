@@ -91,6 +91,9 @@ describe("sign in with the game's provider", () => {
   });
 
   it("the matchmaker takes the same JWT and the room holds the seat for its identity", async () => {
+    // A room made by a direct join reaches the matchmaker's directory with its first report, a
+    // moment after the join (reports are coalesced): wait for it (≤ 5 s) so dora is matched into it.
+    for (let i = 0; i < 20 && !(await api("/rooms")).body.rooms.some((r: { roomId: string }) => r.roomId === "op1"); i++) await sleep(250);
     const conn = await matchmaker(server.url, { authToken: () => token("dora") }).joinOrCreate("agar", { name: "dora" });
     open.push(conn);
     const detail = await api(`/rooms/agar/${conn.room}`);

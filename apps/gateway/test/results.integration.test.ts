@@ -156,7 +156,7 @@ describe("ttt-json results in D1", () => {
     };
     // Nobody in particular has no record; a refused credential is refused as a join would be.
     expect(await own(null)).toEqual({ status: 200, body: { identity: null, record: null } });
-    expect((await fetch(`${server.url}/records/ttt-json/me`, { headers: { authorization: "Bearer not.aticket" } })).status).toBe(403);
+    expect((await fetch(`${server.url}/records/ttt-json/me`, { headers: { authorization: "Bearer not.aticket" } })).status).toBe(401);
     expect(await own("rita")).toEqual({ status: 200, body: { identity: "rita", record: { wins: 0, losses: 0, draws: 0 } } });
     for (const [roomId, first, second] of [
       ["rec1", "rita", "sam"],
