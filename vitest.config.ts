@@ -19,6 +19,9 @@ export default defineConfig({
           // A hang guard, not a speed check: property tests run hundreds of cases and a busy
           // 2-core machine can stretch them past vitest's 5 s default.
           testTimeout: 30_000,
+          // Vitest's default is one worker fewer than the cores: one worker on CI's 2 cores. Much
+          // of a unit file's time is loading its modules, which two workers overlap.
+          maxWorkers: 2,
         },
       },
       {
