@@ -5,7 +5,10 @@
  * each room's last state once, unconfirmed. A burst of changes to one room (a join's reservation
  * and report, a room filling) is one write, and answers never wait for one: the directory only
  * steers (rooms are the seats' authority) and is learned again from the rooms' reports after a
- * restart.
+ * restart. A room storage does not hold yet is written at once (still unconfirmed): a room
+ * reports again only when it changes or once a minute, so a new room lost with a batch in
+ * waiting would be missing from the directory that long after a restart; new rooms are rare
+ * beside the changes that batching saves.
  *
  * Parties: a party's record at once, confirmed. The matchmaker is a party's only authority (no
  * room reports it back), so an answer that names a party (its code, a member, its start) waits
@@ -27,6 +30,8 @@ export const PARTY_KEY = "party:";
 export class DirectoryWrites {
   /** Entries waiting to be written (null: removed), by room id. */
   readonly #pending = new Map<string, RoomStatus | null>();
+  /** Room ids whose entry storage holds (written, or loaded with {@link held}). */
+  readonly #stored = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -38,13 +43,19 @@ export class DirectoryWrites {
   /** Room `status.roomId` changed: its entry is written with the next batch. */
   put(status: RoomStatus): void {
     this.#pending.set(status.roomId, status);
-    this.arm();
+    if (this.#stored.has(status.roomId)) this.arm();
+    else this.flush();
   }
 
   /** Room `roomId` left the directory: its entry is removed with the next batch. */
   delete(roomId: string): void {
     this.#pending.set(roomId, null);
     this.arm();
+  }
+
+  /** The entries of rooms `roomIds` were read back from storage: their changes are batched. */
+  held(roomIds: Iterable<string>): void {
+    for (const id of roomIds) this.#stored.add(id);
   }
 
   /** Party `party.code` was made or changed: its record is written now, confirmed. */
@@ -58,14 +69,19 @@ export class DirectoryWrites {
   }
 
   private arm(): void {
-    this.#timer ??= setTimeout(
-      this.busy.wrap(() => {
-        this.#timer = null;
-        const batch = [...this.#pending].map(([id, s]) => ({ key: ROOM_KEY + id, value: s }));
-        this.#pending.clear();
-        this.writes.write("directory", batch, false);
-      }, "storage"),
-      this.delayMs,
-    );
+    this.#timer ??= setTimeout(this.busy.wrap(() => this.flush(), "storage"), this.delayMs);
+  }
+
+  /** Writes every entry in waiting now, as one unconfirmed write. */
+  private flush(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const batch = [...this.#pending].map(([id, s]) => ({ key: ROOM_KEY + id, value: s }));
+    for (const [id, s] of this.#pending) {
+      if (s) this.#stored.add(id);
+      else this.#stored.delete(id);
+    }
+    this.#pending.clear();
+    this.writes.write("directory", batch, false);
   }
 }

@@ -192,7 +192,11 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
     const spec = resolveMatchmaking(def.matchmaking);
     const storage = this.ctx.storage;
     const store: DirectoryStore = {
-      load: async () => [...(await this.#busy.waiting(storage.list<RoomStatus>({ prefix: ROOM_KEY }))).values()],
+      load: async () => {
+        const rooms = [...(await this.#busy.waiting(storage.list<RoomStatus>({ prefix: ROOM_KEY }))).values()];
+        this.#directory.held(rooms.map((r) => r.roomId));
+        return rooms;
+      },
       put: (s) => this.#directory.put(s),
       delete: (id) => this.#directory.delete(id),
     };

@@ -1,6 +1,7 @@
 /**
  * A matchmaker object's writes (directoryWrites.ts): the directory batched a moment after a
- * change, each room's last state once, removals included, never confirmed; parties written at
+ * change, each room's last state once, removals included, never confirmed, a room storage does
+ * not hold yet written at once (a restart must not lose it); parties written at
  * once and confirmed (the matchmaker is their only authority), counted apart.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -37,6 +38,7 @@ describe("a matchmaker's directory writes", () => {
 
   it("writes a burst of changes once, each room's last state, a moment later and unconfirmed", () => {
     const { dir, calls, meter } = setup();
+    dir.held(["a", "b"]);
     dir.put(status("a", 1));
     dir.put(status("a", 2));
     dir.put(status("b", 1));
@@ -55,6 +57,7 @@ describe("a matchmaker's directory writes", () => {
 
   it("removes a room put and dropped in the same moment, and starts a new batch after each write", () => {
     const { dir, calls } = setup();
+    dir.held(["a", "b"]);
     dir.put(status("a", 1));
     dir.delete("a");
     vi.advanceTimersByTime(250);
@@ -69,6 +72,7 @@ describe("a matchmaker's directory writes", () => {
   it("writes a party's record at once and confirmed, apart from the directory's batch, and counts it as the party's", () => {
     const { dir, calls, meter } = setup();
     const party = { code: "ABCDEFGHJK", version: 1, members: [] } as unknown as PartyRecord;
+    dir.held(["a"]);
     dir.put(status("a", 1));
     dir.putParty(party);
     expect(calls).toEqual([{ op: "put", keys: ["party:ABCDEFGHJK"], unconfirmed: false, values: [party] }]);
@@ -82,5 +86,29 @@ describe("a matchmaker's directory writes", () => {
     ]);
     expect(meter.counts()).toMatchObject({ party: { calls: 2, confirmed: 2, rows: 2 }, directory: { calls: 1, confirmed: 0, rows: 1 } });
     expect(meter.counts().party!.bytes).toBe(JSON.stringify(party).length);
+  });
+
+  it("writes a room storage does not hold yet at once with what waits, then batches its changes; a removed room is new again", () => {
+    const { dir, calls } = setup();
+    dir.held(["old"]);
+    dir.put(status("old", 2));
+    expect(calls).toEqual([]);
+    dir.put(status("new", 1));
+    expect(calls.map((c) => [c.op, c.unconfirmed, ...c.keys])).toEqual([["put", true, "room:old", "room:new"]]);
+    dir.put(status("new", 2));
+    vi.advanceTimersByTime(249);
+    expect(calls).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(calls.map((c) => [c.op, ...c.keys])).toEqual([
+      ["put", "room:old", "room:new"],
+      ["put", "room:new"],
+    ]);
+    dir.delete("new");
+    vi.advanceTimersByTime(250);
+    dir.put(status("new", 1));
+    expect(calls.map((c) => [c.op, ...c.keys]).slice(2)).toEqual([
+      ["delete", "room:new"],
+      ["put", "room:new"],
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { expectedFrames, isShortOfFrames } from "../src/run/steadyWindow";
 import {
@@ -145,19 +146,20 @@ describe("server CPU over the window", () => {
     expect(ServerCpuSampler.problem(2 ** 22 + 17)).toMatch(/no process/);
     // A busy child named like workerd is not needed: the sampler's clock and scheduling are
     // checked by reading a spinning child as "other" CPU of its group.
-    const child = spawn(process.execPath, ["-e", "const end = Date.now() + 1500; while (Date.now() < end) {}"], { stdio: "ignore" });
+    const child = spawn(process.execPath, ["-e", "const end = Date.now() + 2000; while (Date.now() < end) {}"], { stdio: "ignore" });
     try {
       const s = new ServerCpuSampler(child.pid!);
-      const start = Date.now() + 100;
+      // The window opens after Node's start, whose compiler and GC threads run beside the main one.
+      const start = Date.now() + 400;
       await s.run(start, start + 1200);
       const r = s.result(0);
       expect(r.samples).toBeGreaterThanOrEqual(2);
       expect(r.window.seconds).toBeGreaterThan(1);
       expect(r.cpuPct).toBe(0);
-      // A single spinning thread: clearly busy, never more than about one core (on a loaded
-      // machine it gets less than a whole one).
+      // A spinning thread: clearly busy, in percent of one core (Node's helper threads can add a
+      // little, so the ceiling is every core of the machine, not one; a unit slip reads 10x).
       expect(r.otherCpuPct!).toBeGreaterThan(5);
-      expect(r.otherCpuPct!).toBeLessThan(110);
+      expect(r.otherCpuPct!).toBeLessThan(100 * availableParallelism() + 10);
     } finally {
       child.kill("SIGKILL");
     }
