@@ -5,7 +5,7 @@
  *
  * @module @tikron/core/join
  */
-export { admitJoin, admitRoute, routeJoin, UNCONFIGURED_TEXT, type JoinAdmitted, type JoinGateConfig, type JoinRequest, type JoinSeat, type JoinVerdict } from "./joinGate";
+export { admitJoin, admitRoute, routeJoin, UNCONFIGURED_TEXT, type JoinAdmitted, type JoinGateConfig, type JoinRefused, type JoinRequest, type JoinSeat, type JoinVerdict } from "./joinGate";
 export { JOIN_REFUSALS, credentialRefusal, joinRefusal, routeRefusal, type CredentialRefusal, type JoinRefusal, type JoinRefusalKind, type JoinRefusalRow } from "./joinRefusals";
 export { parseObjectName, relayObjectName, roomObjectName, type ObjectNameParts } from "./objectNames";
 export { SEAT_RESERVATION_TTL_SECONDS, mintSeatReservation, reservationSecret, type HeldSeat } from "./seatReservations";

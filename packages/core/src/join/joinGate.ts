@@ -83,8 +83,16 @@ export interface JoinAdmitted {
   objectName: string;
 }
 
+/** A join the gate refuses. */
+export interface JoinRefused {
+  /** Refused. */
+  ok: false;
+  /** Why, and how the host answers it. */
+  refusal: JoinRefusal;
+}
+
 /** The gate's verdict on a room path: let through, or refused. */
-export type JoinVerdict = JoinAdmitted | { ok: false; refusal: JoinRefusal };
+export type JoinVerdict = JoinAdmitted | JoinRefused;
 
 /** Text of every refusal the gate makes itself for a deployment that cannot admit anyone. */
 export const UNCONFIGURED_TEXT = "joins are not configured on this server";
@@ -106,7 +114,7 @@ export async function admitJoin(request: JoinRequest, config: JoinGateConfig): P
  * path. A host that serves more than joins on a room path (bots, the abort drill) decides on
  * them between this step and {@link admitRoute}.
  */
-export function routeJoin(url: URL, config: Pick<JoinGateConfig, "devMode" | "games" | "joinsOnly">): RoomRoute | { ok: false; refusal: JoinRefusal } | null {
+export function routeJoin(url: URL, config: Pick<JoinGateConfig, "devMode" | "games" | "joinsOnly">): RoomRoute | JoinRefused | null {
   const { games } = config;
   const route = routeRoomUrl(url, { devMode: config.devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
   if (route === null) return null;
@@ -154,11 +162,11 @@ export async function admitRoute(request: JoinRequest, route: RoomRoute, config:
   return { ok: true, route, seat, credential, objectName: roomObjectName(kind, roomId) };
 }
 
-function refused(refusal: JoinRefusal): { ok: false; refusal: JoinRefusal } {
+function refused(refusal: JoinRefusal): JoinRefused {
   return { ok: false, refusal };
 }
 
-type Who = { seat: JoinSeat; credential: string | null } | { ok: false; refusal: JoinRefusal };
+type Who = { seat: JoinSeat; credential: string | null } | JoinRefused;
 
 /**
  * A join naming a seat reservation from the matchmaker: signed like a ticket, it names the

@@ -6,7 +6,6 @@
  * and the Node host answer a {@link JoinRefusal} as it says; neither maps a reason on its own.
  */
 import { CloseCode, type RefusalCause, type RouteRefusal } from "@tikron/protocol";
-import { credentialRefusalCause } from "../hostRefusals";
 import { SIGN_IN_RETRY_MS } from "../auth/identify";
 import type { ReservedJoinRefusal } from "../auth/reservedJoin";
 
@@ -24,8 +23,35 @@ export interface JoinRefusalRow {
 
 const unauthorized = (cause: RefusalCause): JoinRefusalRow => ({ cause, status: 401, close: CloseCode.unauthorized, retryAfterMs: 0 });
 
+/**
+ * The name of a row of {@link JOIN_REFUSALS}: `no_route` (not a room path, on a host that serves
+ * nothing else), `unknown_kind`, `bad_path` (bad `%` escape, room id, override), `dev_mode_only`
+ * (stats, the abort drill or overrides outside DEV_MODE), `foreign_origin`, `not_a_join` (stats,
+ * bots or the abort drill asked for with an upgrade), the credential causes (`no_credential`,
+ * `malformed`, `forged`, `expired`, `wrong_room`, `two_identities`), `sign_in_unavailable`
+ * (the provider's keys out of reach: come back shortly), `unconfigured` (the deployment admits
+ * no one), `throttled` (a wait of the host's own), `upgrade_required` (426, not counted).
+ */
+export type JoinRefusalKind =
+  | "no_route"
+  | "unknown_kind"
+  | "bad_path"
+  | "dev_mode_only"
+  | "foreign_origin"
+  | "not_a_join"
+  | "no_credential"
+  | "malformed"
+  | "forged"
+  | "expired"
+  | "wrong_room"
+  | "two_identities"
+  | "sign_in_unavailable"
+  | "unconfigured"
+  | "throttled"
+  | "upgrade_required";
+
 /** Every refusal a join can meet before a room, by name (see the module comment). */
-export const JOIN_REFUSALS = {
+export const JOIN_REFUSALS: Readonly<Record<JoinRefusalKind, JoinRefusalRow>> = {
   /** Not a room path (an upgrade to any other path, on a host that serves nothing else). */
   no_route: { cause: "not_found", status: 404, close: CloseCode.not_found, retryAfterMs: 0 },
   /** A kind this deployment does not host. */
@@ -58,10 +84,7 @@ export const JOIN_REFUSALS = {
   throttled: { cause: "throttled", status: 429, close: CloseCode.join_throttled, retryAfterMs: 1_000 },
   /** A join asked for without an upgrade: answered 426, not counted. */
   upgrade_required: { cause: null, status: 426, close: CloseCode.bad_request, retryAfterMs: 0 },
-} as const satisfies Record<string, JoinRefusalRow>;
-
-/** The name of a row of {@link JOIN_REFUSALS}. */
-export type JoinRefusalKind = keyof typeof JOIN_REFUSALS;
+};
 
 /** A join refused before any room: the row it falls under and the text the client reads. */
 export interface JoinRefusal extends JoinRefusalRow {
@@ -73,13 +96,42 @@ export interface JoinRefusal extends JoinRefusalRow {
 
 /** A refusal of `kind` with `message`; `retryAfterMs` overrides the row's wait (a host's own). */
 export function joinRefusal(kind: JoinRefusalKind, message: string, retryAfterMs?: number): JoinRefusal {
-  const row: JoinRefusalRow = JOIN_REFUSALS[kind];
+  const row = JOIN_REFUSALS[kind];
   return { kind, message, cause: row.cause, status: row.status, close: row.close, retryAfterMs: retryAfterMs ?? row.retryAfterMs };
 }
 
 /** The refusal of a join URL the protocol's `routeRoomUrl` refused (404 kind, 403 DEV_MODE only, 400 the rest). */
 export function routeRefusal(r: RouteRefusal): JoinRefusal {
   return joinRefusal(r.status === 404 ? "unknown_kind" : r.status === 403 ? "dev_mode_only" : "bad_path", r.reason);
+}
+
+/** The refusal cause of a credential (or a reservation) the host refused (see `REFUSAL_CAUSES`). */
+export function credentialRefusalCause(reason: ReservedJoinRefusal | "unconfigured"): RefusalCause {
+  switch (reason) {
+    case "missing":
+      return "no_credential";
+    case "malformed":
+    case "bad_identity":
+    case "not_a_reservation":
+      return "malformed";
+    case "two_identities":
+      return "two_identities";
+    case "bad_signature":
+    case "unknown_key":
+    case "bad_algorithm":
+      return "forged";
+    case "expired":
+    case "not_yet_valid":
+    case "too_long":
+      return "expired";
+    case "wrong_room":
+    case "wrong_issuer":
+    case "wrong_audience":
+      return "wrong_room";
+    case "jwks_unavailable":
+    case "unconfigured":
+      return "unavailable";
+  }
 }
 
 /** A refused credential or reservation as the core's verdicts say it (`identifyCaller`, `identifyReservedJoin`). */
