@@ -16,6 +16,7 @@ import { RoomBans } from "./room/bans";
 import { RecentErrors } from "./room/recentErrors";
 import { RoomBots } from "./room/bots";
 import { checkpointGameSeats, checkpointSeats, takeCheckpoint, worldChainFor } from "./room/checkpoint";
+import { CheckpointCadence } from "./room/checkpointCadence";
 import type { WorldChain } from "./sync/worldCheckpoint";
 import type { ClientLink } from "./room/clientLink";
 import { DeferredWork } from "./room/deferredWork";
@@ -79,8 +80,8 @@ export class Room implements HostedRoom {
   private readonly scheduler: TickScheduler;
   /** Ticks between two flushes (`flushEveryTicks`); moves with {@link setRates}. */
   private syncEveryTicks: number;
-  /** Ticks between periodic checkpoints (`checkpointMs` rounded up to whole flushes); 0: none. */
-  private checkpointEveryTicks: number;
+  /** When the periodic checkpoint is due (room/checkpointCadence.ts). */
+  private readonly cadence = new CheckpointCadence();
   private readonly writer = new FrameWriter(4096);
   private readonly seats = new SeatRegistry();
   private readonly admission: Admission;
@@ -138,8 +139,6 @@ export class Room implements HostedRoom {
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
-    // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
-    this.checkpointEveryTicks = this.checkpointTicks();
     this.scheduler = new TickScheduler(this.clock, this.options.tickMs, (k, now) => this.runTick(k, now));
     const { kind, roomId, game, clock, options, stats, hooks, epoch, writer, seats, bans, recentErrors, recorder } = this;
     const room = this;
@@ -227,6 +226,7 @@ export class Room implements HostedRoom {
       epoch,
       emit: (event, to) => output.emit(event, to),
       markChanged: () => room.markChanged(),
+      keepSoon: () => room.cadence.keepSoon(),
       count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
       get metadata() {
         return listing.metadata;
@@ -428,7 +428,7 @@ export class Room implements HostedRoom {
 
   checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
-    const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
+    const withGame = !this.game.ticking || this.options.checkpointMs > 0;
     if (world === "base") this.chain?.rebase();
     return this.takeCheckpoint(withGame, world === "whole" ? null : this.chain);
   }
@@ -564,7 +564,6 @@ export class Room implements HostedRoom {
     options.tickMs = next.tickMs;
     options.syncIntervalMs = next.syncIntervalMs;
     this.syncEveryTicks = flushEveryTicks(next.syncIntervalMs, next.tickMs);
-    this.checkpointEveryTicks = this.checkpointTicks();
     if (tickChanged) this.scheduler.setTickMs(next.tickMs);
     const rates = { tickMs: options.tickMs, syncIntervalMs: this.syncIntervalMs };
     if (tickChanged || rates.syncIntervalMs !== before) {
@@ -573,12 +572,6 @@ export class Room implements HostedRoom {
       }
     }
     return rates;
-  }
-
-  /** `checkpointMs` in ticks, rounded up to whole flushes (a checkpoint follows a flush); 0: none. */
-  private checkpointTicks(): number {
-    const flushMs = this.syncEveryTicks * this.options.tickMs;
-    return this.options.checkpointMs > 0 ? Math.max(1, Math.ceil(this.options.checkpointMs / flushMs)) * this.syncEveryTicks : 0;
   }
 
   // ---- the one dispatch of a decoded message ----------------------------------------------
@@ -644,8 +637,7 @@ export class Room implements HostedRoom {
   private flushFinished(now: number): void {
     // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
     this.recorder?.flushed(now);
-    const every = this.checkpointEveryTicks;
-    if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
+    if (this.game.ticking && this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs)) this.hooks.onCheckpointDue?.(false);
   }
 
   /** Flushes on a microtask: rooms without a tick loop flush when something changed. */
