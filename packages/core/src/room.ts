@@ -139,6 +139,7 @@ export class Room implements HostedRoom {
 
   /** What the parts call back on the room: the same closures the room's paths always took. */
   private calls(): RoomCalls {
+    const { game, clock } = this;
     const room = this;
     return {
       tick: (k, now) => room.runTick(k, now),
@@ -148,7 +149,7 @@ export class Room implements HostedRoom {
       },
       markChanged: () => room.markChanged(),
       flushSoon: () => room.flushSoon(),
-      ackNow: (seat) => (room.game.ticking ? room.flusher.ackNow(seat, room.tickIndex, room.clock.now()) : room.flushSoon()),
+      ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
       open: (conn) => room.open(conn),
       message: (connId, data) => room.message(connId, data),
       setRates: (rates) => room.setRates(rates),
