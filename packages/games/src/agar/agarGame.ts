@@ -63,7 +63,8 @@ export class AgarGame implements Game<AgarInput> {
     for (let i = 0; i < this.config.orbs; i++) {
       const rec: OrbRecord = { x: 0, y: 0, color: this.rng.int(8) };
       this.placeOrb(rec);
-      this.orbIds.push(this.world.spawn("orb", rec));
+      // Static: an orb changes only when eaten, and `eat` tells the world then (moved).
+      this.orbIds.push(this.world.spawn("orb", rec, { static: true }));
     }
   }
 
@@ -124,7 +125,7 @@ export class AgarGame implements Game<AgarInput> {
     for (const id of this.orbIds) this.world.despawn(id);
     this.orbIds.length = 0;
     for (const e of saved.entities.values()) {
-      if (e.type === "orb") this.orbIds.push(this.world.spawn("orb", { ...e.record }, { id: e.id }));
+      if (e.type === "orb") this.orbIds.push(this.world.spawn("orb", { ...e.record }, { id: e.id, static: true }));
     }
     for (const { playerId, entity } of saved.players) {
       const rec: PlayerRecord = { ...entity.record, pid: playerId };
