@@ -9,8 +9,14 @@
  *   bash scripts/toolchain.sh node --import tsx packages/games/bench/idleRooms.ts [--rooms 40] [--ticks 400] [--checkpoint] [--json]
  *
  * Time is `process.cpuUsage()` (user + system) over the measured ticks, so waiting for a core
- * on a shared machine does not count; compare two builds by alternating them in one run
- * (scripts in the commit that added this say how). The frame and byte counts are deterministic.
+ * on a shared machine does not count (it still includes this file's fake clocks and receipts,
+ * the same for any build). To compare two builds, alternate them in one run, e.g. with `A` a
+ * checkout of the base (`git archive main | tar -x -C A`, each package's `node_modules` copied
+ * over, the root one linked):
+ *
+ *   for i in 1 2 3 4 5; do for d in A .; do (cd $d && bash scripts/toolchain.sh node --import tsx packages/games/bench/idleRooms.ts --checkpoint --json); done; done
+ *
+ * The frame and byte counts are deterministic: two builds that send the same must print the same.
  */
 import { createRoom, type Clock, type Connection, type Room, type TimerHandle } from "@tikron/core";
 import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
