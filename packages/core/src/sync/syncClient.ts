@@ -39,7 +39,9 @@ export class SyncClient {
    * is empty without looking (see `SchemaStateEncoder.encodeClient`).
    */
   quietRows = -1;
+  /** The grid's `version` then (see {@link quietRows}). */
   quietGrid = -1;
+  /** The viewer's mode then (see {@link quietRows}). */
   quietMode = -1;
   /** The viewer's centre then (a typed array: storing doubles in it allocates nothing). */
   readonly quietAt = new Float64Array(2);
