@@ -9,15 +9,15 @@
  * units: agar's cells move 260 units a second) and at least 95 % of the players keep the score
  * they last saw; the tic-tac-toe board is unchanged. See AGENTS.md, "Restarts and what survives".
  *
- * The room checkpoints every 250 ms here, not at its default 1 s: what a kill takes from a
- * player is what happened between the last checkpoint and the kill, anywhere from nothing to one
- * interval; agar's drill players eat an orb every ~6 s (about 16 of 100 lose a point per second
- * of that), so ≥ 95 of 100 keep their score for every kill only when the interval is ≤ ~0.3 s.
- * At 1 s the bars hold for a kill in the first ~0.3 s after a checkpoint (PERFORMANCE.md, "The
- * restart drill").
+ * The room checkpoints at its default cadence (`checkpointMs` 1 s): what a kill takes from a
+ * player is what happened between the last checkpoint and the kill. Movement alone is kept once a
+ * second (the jump bar allows about a second of it); a score is what agar marks as a change a
+ * player would lose (`ctx.keepSoon`), kept within 200 ms (`KEEP_SOON_MS`): agar's drill players
+ * eat an orb every ~6 s, and ≥ 95 of 100 keep their score for every kill only when such a change
+ * is kept within ~0.3 s (PERFORMANCE.md, "The restart drill").
  *
  * Knobs for a longer local run: TIKRON_DRILL_PLAYERS (default 100), TIKRON_DRILL_CHECKPOINT_MS
- * (the room's checkpoint interval, default 250).
+ * (the room's checkpoint interval, default: the room's own).
  */
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,10 +26,12 @@ import { freezeWorker, type FrozenWorker } from "./hardeningWorker";
 import { changedCopy, continuesFrom, DrillPlayer, shownAs, TttPair } from "./restartDrill";
 import { until } from "../../../test/roomProtocol/jsonClient";
 import { Random, seedFrom } from "@tikron/games";
+import { defaultRoomOptions } from "@tikron/core";
 
 const PLAYERS = Number(process.env.TIKRON_DRILL_PLAYERS ?? 100);
-/** The room's checkpoint interval (see the module comment). */
-const CHECKPOINT_MS = Number(process.env.TIKRON_DRILL_CHECKPOINT_MS ?? 250);
+/** The room's checkpoint interval (see the module comment): its default unless the knob says otherwise. */
+const CHECKPOINT_OVERRIDE = process.env.TIKRON_DRILL_CHECKPOINT_MS;
+const CHECKPOINT_MS = CHECKPOINT_OVERRIDE === undefined ? defaultRoomOptions.checkpointMs : Number(CHECKPOINT_OVERRIDE);
 /** How long everyone plays before each kill: past a few periodic checkpoints, whatever the phase. */
 const PLAY_MS = CHECKPOINT_MS + 2500;
 /**
@@ -75,7 +77,7 @@ describe("restart drill", () => {
     workers.push(changed);
 
     let server = await start(worker);
-    const query = `cap=${PLAYERS}&checkpointMs=${CHECKPOINT_MS}&joinRatePerSec=200&joinBurst=200`;
+    const query = `cap=${PLAYERS}${CHECKPOINT_OVERRIDE === undefined ? "" : `&checkpointMs=${CHECKPOINT_MS}`}&joinRatePerSec=200&joinBurst=200`;
     const url = `${server.wsUrl}?${query}`;
     const rng = new Random(seedFrom("restart-drill"));
     for (let i = 0; i < PLAYERS; i++) players.push(new DrillPlayer(url, "drill", `d${i}`, () => rng.next()));

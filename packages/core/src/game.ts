@@ -42,6 +42,13 @@ export interface GameContext<G extends AnyGameTypes = AnyGameTypes, Env = unknow
   emit(event: EventOf<G> | Uint8Array, to?: Iterable<number>): void;
   /** Marks state as changed so a JSON room flushes (binary rooms flush on cadence anyway). */
   markChanged(): void;
+  /**
+   * Marks a change a player would lose in a restart (a score, an item picked up; not mere
+   * movement): a ticking room's next checkpoint then comes `KEEP_SOON_MS` (200 ms) after its
+   * last instead of a whole `checkpointMs` after it, so a restart takes at most about that much
+   * of it. Cheap to call on every such change; turn-based rooms checkpoint every change anyway.
+   */
+  keepSoon(): void;
   /** Increments a game-specific counter reported under `game` in `tk:stats`. */
   count(counter: string, by?: number): void;
   /**
@@ -137,6 +144,7 @@ export function detachedContext<G extends AnyGameTypes = AnyGameTypes, Env = unk
     epoch: 0,
     emit: () => {},
     markChanged: () => {},
+    keepSoon: () => {},
     count: () => {},
     get metadata() {
       return metadata;

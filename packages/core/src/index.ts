@@ -8,6 +8,7 @@ export { Room } from "./room";
 export type { AdmissionRefusal, Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
 export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
+export { KEEP_SOON_MS } from "./room/checkpointCadence";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS } from "./room/roomListing";
 export type { ListingInit, SavedListing } from "./match/roomStatus";

@@ -19,7 +19,8 @@ import type { GameMessageRouter } from "./room/gameMessageRouter";
 import type { Inbound, InboundInput } from "./room/inbound";
 import type { InputIntake } from "./room/inputIntake";
 import { sendStats } from "./room/replies";
-import { announceCadence, askedRates, checkpointTicks } from "./room/roomRates";
+import { announceCadence, askedRates } from "./room/roomRates";
+import { CheckpointCadence } from "./room/checkpointCadence";
 import { MESSAGE_TOO_BIG, type RoomSockets } from "./room/roomSockets";
 import { wireRoom, type RoomBase, type RoomCalls, type RoomWiring } from "./room/roomWiring";
 import { statsContext } from "./room/statsContext";
@@ -68,8 +69,8 @@ export class Room implements HostedRoom {
   private readonly scheduler: TickScheduler;
   /** Ticks between two flushes (`flushEveryTicks`); moves with {@link setRates}. */
   private syncEveryTicks: number;
-  /** Ticks between periodic checkpoints (`checkpointMs` rounded up to whole flushes); 0: none. */
-  private checkpointEveryTicks: number;
+  /** When the periodic checkpoint is due (room/checkpointCadence.ts). */
+  private readonly cadence = new CheckpointCadence();
   /** The room's own values every part starts from. */
   private readonly base: RoomBase;
   /** The room's parts (room/roomWiring.ts), read through this on the cold paths (admin, keeping, matchmaker). */
@@ -114,8 +115,6 @@ export class Room implements HostedRoom {
     this.options = resolveRoomOptions(init.options);
     this.epoch = this.clock.now();
     this.syncEveryTicks = flushEveryTicks(this.options.syncIntervalMs, this.options.tickMs);
-    // Whole flushes: a periodic checkpoint always follows a flush (see runTick).
-    this.checkpointEveryTicks = checkpointTicks(this.options, this.syncEveryTicks);
     const { kind, roomId, game, clock, options, stats, epoch, recorder } = this;
     this.base = { kind, roomId, game, clock, options, stats, epoch, recorder };
     const parts = (this.parts = wireRoom(init, this.base, this.hooks, this.calls(), makeFlusher));
@@ -148,6 +147,7 @@ export class Room implements HostedRoom {
         return room.syncIntervalMs;
       },
       markChanged: () => room.markChanged(),
+      keepSoon: () => room.cadence.keepSoon(),
       flushSoon: () => room.flushSoon(),
       ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
       open: (conn) => room.open(conn),
@@ -281,7 +281,7 @@ export class Room implements HostedRoom {
 
   checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
     // A ticking game's world goes in only while periodic checkpoints are on (checkpointMs).
-    const withGame = !this.game.ticking || this.checkpointEveryTicks > 0;
+    const withGame = !this.game.ticking || this.options.checkpointMs > 0;
     if (world === "base") this.chain?.rebase();
     return this.takeCheckpoint(withGame, world === "whole" ? null : this.chain);
   }
@@ -404,7 +404,6 @@ export class Room implements HostedRoom {
     options.tickMs = next.tickMs;
     options.syncIntervalMs = next.syncIntervalMs;
     this.syncEveryTicks = flushEveryTicks(next.syncIntervalMs, next.tickMs);
-    this.checkpointEveryTicks = checkpointTicks(options, this.syncEveryTicks);
     if (tickChanged) this.scheduler.setTickMs(next.tickMs);
     const rates = { tickMs: options.tickMs, syncIntervalMs: this.syncIntervalMs };
     if (tickChanged || rates.syncIntervalMs !== before) announceCadence(this.seats, rates, this.writer);
@@ -474,8 +473,7 @@ export class Room implements HostedRoom {
   private flushFinished(now: number): void {
     // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
     this.recorder?.flushed(now);
-    const every = this.checkpointEveryTicks;
-    if (every > 0 && this.game.ticking && this.tickIndex % every === 0) this.hooks.onCheckpointDue?.(false);
+    if (this.game.ticking && this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs)) this.hooks.onCheckpointDue?.(false);
   }
 
   /** Flushes on a microtask: rooms without a tick loop flush when something changed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BinaryWriter, CloseCode, PROTOCOL_VERSION, encodeHello, encodeInputs } from "@tikron/protocol";
-import { FakeClock, Room, type RoomOptions } from "../src";
+import { FakeClock, KEEP_SOON_MS, Room, type Clock, type RoomOptions } from "../src";
 import { CounterGame, FakeConnection } from "./fakes";
 
 const w = new BinaryWriter();
@@ -132,31 +132,79 @@ class SavingCounter extends CounterGame {
   }
 }
 
+/** A counter that marks a change a player would lose (`ctx.keepSoon`) on the ticks it is told to. */
+class ScoringCounter extends SavingCounter {
+  scoreOn = new Set<number>();
+  private tickNo = 0;
+  override tick(now: number): void {
+    super.tick(now);
+    if (this.scoreOn.has(++this.tickNo)) this.ctx.keepSoon();
+  }
+}
+
+/** `clock` with every timer firing `lateMs` late: a loop on one runtime thread shared by many busy rooms. */
+function starved(clock: FakeClock, lateMs: number): Clock {
+  return { now: () => clock.now(), setTimer: (fn, ms) => clock.setTimer(fn, ms + lateMs), clearTimer: (h) => clock.clearTimer(h), nextTask: (fn) => clock.nextTask(fn) };
+}
+
 describe("a ticking room's periodic checkpoint (checkpointMs)", () => {
-  function watchedRoom(opts: Partial<RoomOptions>) {
+  function watchedRoom(opts: Partial<RoomOptions>, game: SavingCounter = new SavingCounter(), lateMs = 0) {
     const clock = new FakeClock();
-    const game = new SavingCounter();
     const log: string[] = [];
+    const at: number[] = [];
     const beginFlush = game.encoder.beginFlush.bind(game.encoder);
     game.encoder.beginFlush = () => {
       log.push("flush");
       beginFlush();
     };
-    const room = new Room({ kind: "counter", roomId: "r1", game, clock, options: opts, hooks: { onCheckpointDue: (soon) => log.push(soon ? "soon" : "periodic") } });
+    const onCheckpointDue = (soon: boolean) => {
+      log.push(soon ? "soon" : "periodic");
+      if (!soon) at.push(clock.now());
+    };
+    const room = new Room({ kind: "counter", roomId: "r1", game, clock: lateMs > 0 ? starved(clock, lateMs) : clock, options: opts, hooks: { onCheckpointDue } });
     const conn = new FakeConnection();
     const id = room.open(conn);
     room.message(id, hello());
     log.length = 0;
-    return { clock, game, room, log, id };
+    return { clock, game, room, log, at, id };
   }
 
-  it("comes every checkpointMs rounded up to whole flushes, each right after a flush", () => {
+  it("comes every checkpointMs rounded up to whole flushes, each right after a flush; the first at the first flush", () => {
     // 50 ms ticks, a flush every 2 ticks (100 ms): 250 ms rounds up to 3 flushes, 300 ms.
     const { clock, log } = watchedRoom({ tickMs: 50, syncIntervalMs: 100, checkpointMs: 250 });
     clock.advance(1200);
     expect(log.filter((e) => e === "periodic")).toHaveLength(4);
     for (const [i, e] of log.entries()) if (e === "periodic") expect(log[i - 1]).toBe("flush");
-    expect(log.slice(0, 7)).toEqual(["flush", "flush", "flush", "periodic", "flush", "flush", "flush"]);
+    expect(log.slice(0, 7)).toEqual(["flush", "periodic", "flush", "flush", "flush", "periodic", "flush"]);
+  });
+
+  it("comes every checkpointMs of room time when the loop's timers are starved (ticks late, not 20 a second)", () => {
+    // Every timer 600 ms late: the loop ticks about every 650 ms. Counted in ticks, 1 s at 50 ms
+    // ticks is 20 of them, 13 s here: a restart in between found no world kept (restart-1000).
+    const { clock, at } = watchedRoom({ tickMs: 50, syncIntervalMs: 50, checkpointMs: 1000 }, new SavingCounter(), 600);
+    const start = clock.now();
+    clock.advance(14_000);
+    expect(at.length).toBeGreaterThanOrEqual(10);
+    expect(at[0]! - start).toBeLessThan(1000);
+    for (let i = 1; i < at.length; i++) {
+      expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(1000);
+      // The first flush at least 1 s after the last: never a tick late more than once.
+      expect(at[i]! - at[i - 1]!).toBeLessThan(1000 + 700);
+    }
+  });
+
+  it(`comes ${KEEP_SOON_MS} ms after the last once the game marks a change a player would lose (keepSoon)`, () => {
+    const game = new ScoringCounter();
+    const { clock, at } = watchedRoom({ tickMs: 50, syncIntervalMs: 50, checkpointMs: 1000 }, game);
+    const start = clock.now();
+    // The first flush's, then one a second while nothing is marked: at 50, 1050, 2050 ms.
+    clock.advance(2100);
+    expect(at.map((t) => t - start)).toEqual([50, 1050, 2050]);
+    // Tick 44 (2200 ms) marks a change: kept at the first flush 200 ms after the last (2250
+    // ms), not at 3050; then a second after that again.
+    game.scoreOn.add(44);
+    clock.advance(1200);
+    expect(at.slice(3).map((t) => t - start)).toEqual([2050 + KEEP_SOON_MS, 2050 + KEEP_SOON_MS + 1000]);
   });
 
   it("carries the world of a ticking game; 0 turns it off: no periodic checkpoint, seats only", () => {

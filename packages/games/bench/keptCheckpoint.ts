@@ -1,8 +1,10 @@
 /**
  * What keeping an agar room costs its storage, the way the Cloudflare host keeps it (core
- * `KeptRoom`): a record per seat, and a checkpoint piece every `checkpointMs` (a base with every
- * entity, then only what changed). 100 players steer like the restart drill's (a new heading every
- * 1.5 s, an input every 100 ms) for 60 s of room time in a `TestRoom`; for each world and cadence:
+ * `KeptRoom`): a record per seat, and a checkpoint piece whenever the room says one is due (a base
+ * with every entity, then only what changed): every `checkpointMs`, and 200 ms after the last once
+ * agar marks a score changed (`ctx.keepSoon`). Players steer like the restart drill's (a new
+ * heading every 1.5 s, an input every 100 ms) for 60 s of room time in a `TestRoom`; for each
+ * world, cadence and room size:
  * the seat record's size, a whole checkpoint's, the pieces' (bases and changes apart), rows and
  * characters written per room-hour, and the time to take and encode a piece on this machine.
  *
@@ -16,22 +18,27 @@ import { AgarGame } from "../src/agar/agarGame";
 import { Random } from "../src/random";
 import { agarTypes } from "../src/schemas";
 
-const PLAYERS = 100;
 const SECONDS = 60;
 const CASES = [
-  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 1000 },
-  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 1000 },
-  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 250 },
-  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 250 },
+  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 1000, players: 100 },
+  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 1000, players: 100 },
+  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 250, players: 100 },
+  { label: "agar standard density (1000, AOI 250)", world: 1000, aoi: 250, cadence: 250, players: 100 },
+  { label: "agar default world (4000, AOI 600)", world: 4000, aoi: 600, cadence: 1000, players: 8 },
 ] as const;
 
 const avg = (a: readonly number[]): number => Math.round(a.reduce((s, x) => s + x, 0) / Math.max(1, a.length));
 const median = (a: readonly number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? 0;
 
 for (const c of CASES) {
+  const PLAYERS = c.players;
   const kept = new KeptRoom();
   const seatChars: number[] = [];
+  let due = false;
   const hooks = {
+    onCheckpointDue: (soon: boolean) => {
+      if (!soon) due = true;
+    },
     onSeatRecord: (id: number, rec: CheckpointSeat | null) => {
       const w = kept.seat(id, rec);
       if (w.value) seatChars.push(w.value.length);
@@ -57,7 +64,8 @@ for (const c of CASES) {
     }
     if (t % 100 === 0) players.forEach((p, i) => p.input({ dx: headings[i]![0], dy: headings[i]![1], boost: false }));
     room.advance(50);
-    if (t % c.cadence === 0) {
+    if (due) {
+      due = false;
       const at = performance.now();
       const cp = room.room.checkpoint(kept.world);
       const w = kept.piece(cp);
@@ -67,10 +75,10 @@ for (const c of CASES) {
   }
   const whole = JSON.stringify(room.room.checkpoint()).length;
   const pieces = bases.length + changes.length;
-  const perHour = 3_600_000 / c.cadence;
+  const perHour = Math.round((pieces * 3600) / SECONDS);
   const charsPerHour = avg([...bases, ...changes]) * perHour;
   console.log(
-    `${c.label}, ${PLAYERS} players, a piece every ${c.cadence} ms: seat record ${avg(seatChars)} chars; whole checkpoint ${whole}; ` +
+    `${c.label}, ${PLAYERS} players, checkpointMs ${c.cadence}: seat record ${avg(seatChars)} chars; whole checkpoint ${whole}; ` +
       `${pieces} pieces in ${SECONDS} s: ${bases.length} bases (avg ${avg(bases)}), ${changes.length} changes (avg ${avg(changes)}); ` +
       `per room-hour ${perHour} rows, ${(charsPerHour / 1e6).toFixed(1)} M chars; take + encode median ${median(takeMs).toFixed(3)} ms`,
   );

@@ -1,6 +1,7 @@
 /**
- * A room's rates as its game changes them (`ctx.setRates`): the rates asked for, checked; the
- * periodic checkpoint's period in ticks; and the CADENCE every connected player hears.
+ * A room's rates as its game changes them (`ctx.setRates`): the rates asked for, checked, and
+ * the CADENCE every connected player hears (the periodic checkpoint's own clock:
+ * room/checkpointCadence.ts).
  */
 import { ratesProblem, type FrameWriter, type RoomRates } from "@tikron/protocol";
 import type { RoomOptions } from "../roomOptions";
@@ -13,12 +14,6 @@ export function askedRates(options: RoomOptions, asked: Partial<RoomRates>): Roo
   const problem = ratesProblem(next);
   if (problem) throw new RangeError(problem);
   return next;
-}
-
-/** `checkpointMs` in ticks, rounded up to whole flushes (a checkpoint follows a flush); 0: none. */
-export function checkpointTicks(options: RoomOptions, syncEveryTicks: number): number {
-  const flushMs = syncEveryTicks * options.tickMs;
-  return options.checkpointMs > 0 ? Math.max(1, Math.ceil(options.checkpointMs / flushMs)) * syncEveryTicks : 0;
 }
 
 /** Every connected player (bots aside) hears the room's new cadence. */

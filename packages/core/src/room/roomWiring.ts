@@ -44,6 +44,8 @@ export interface RoomCalls {
   readonly syncIntervalMs: number;
   /** The game's state changed. */
   markChanged(): void;
+  /** The game marked a change a player would lose in a restart (`GameContext.keepSoon`). */
+  keepSoon(): void;
   /** Flush on a microtask (rooms without a tick loop). */
   flushSoon(): void;
   /** A seat's input was applied at once: acknowledge it now. */
@@ -176,6 +178,7 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     epoch,
     emit: (event, to) => output.emit(event, to),
     markChanged: calls.markChanged,
+    keepSoon: calls.keepSoon,
     count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
     get metadata() {
       return listing.metadata;

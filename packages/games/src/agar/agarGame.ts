@@ -186,6 +186,8 @@ export class AgarGame implements Game<AgarInput> {
           this.placeOrb(orb);
           this.world.moved(id);
           this.ctx?.count("orbs_eaten");
+          // A score a restart would take back: kept within KEEP_SOON_MS, not a whole checkpointMs.
+          this.ctx?.keepSoon();
           ate = true;
         }
         continue;
@@ -198,6 +200,7 @@ export class AgarGame implements Game<AgarInput> {
         this.placeCell(other);
         this.world.moved(id);
         this.ctx?.count("cells_eaten");
+        this.ctx?.keepSoon();
         ate = true;
       }
     }

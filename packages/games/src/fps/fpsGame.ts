@@ -295,6 +295,8 @@ export class FpsGame implements Game<FpsInput> {
     this.scoreboard.kills.set(killer.playerId, killer.kills);
     this.scoreboard.deaths.set(victim.playerId, victim.deaths);
     this.ctx.count("kills");
+    // A scoreboard a restart would take back: kept within KEEP_SOON_MS.
+    this.ctx.keepSoon();
     const e = this.killed;
     e.killer = killer.playerId;
     e.victim = victim.playerId;

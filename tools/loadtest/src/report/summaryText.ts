@@ -129,7 +129,7 @@ function writesLine(w: Record<string, WriteCounts>): string {
 export function restartRow(r: RestartSummary): [string, string] {
   if (r.error) return ["server restart", `asked at ${r.atSec} s, failed: ${r.error}`];
   const back = r.backMs ? `players back (welcome) after the server answered: ${dist(r.backMs)}` : "nobody back";
-  return ["server restart", `at ${r.atSec} s: down at ${fmt(r.downAtSec, " s")}, answering at ${fmt(r.upAtSec, " s")}; ${back}; worlds restored ${r.worldRestored}/${r.rooms} rooms (${fmt(r.worldRestoredPct, "%")})`];
+  return ["server restart", `at ${r.atSec} s: down at ${fmt(r.downAtSec, " s")}, answering at ${fmt(r.upAtSec, " s")}; ${back}; worlds restored ${r.worldRestored}/${r.rooms} rooms with seats back (${fmt(r.worldRestoredPct, "%")})`];
 }
 
 /** The join path per seated player (metrics/joinPath.ts) as summary rows. */

@@ -1,0 +1,55 @@
+/**
+ * When a ticking room's periodic checkpoint is due (`checkpointMs`), looked at as each flush
+ * ends. By whole flushes and by the room's clock both: a count of ticks alone stretches with a
+ * starved loop (one runtime thread shared by many rooms fires their tick timers late, each tick
+ * still one tick, so "20 ticks" can be half a minute), while the clock says when a second has
+ * passed whatever the loop managed. The first flush takes one (a room's world is kept from its
+ * first flush, not a second later), and a change the game marks as one a player would lose in a
+ * restart (`GameContext.keepSoon`: a score, an item) brings the next one forward to
+ * {@link KEEP_SOON_MS} after the last.
+ */
+
+/**
+ * How soon after the last periodic checkpoint the next one comes once the game has marked a
+ * change a player would lose (`GameContext.keepSoon`), ms of room time: what a restart takes of
+ * such a change is at most about this long (the bars of issue 32's restart drill: ≥ 95 of 100
+ * agar players keep their score, which takes a window of ≤ ~0.3 s; PERFORMANCE.md).
+ */
+export const KEEP_SOON_MS = 200;
+
+/** The periodic-checkpoint clock of one room (see the module comment). */
+export class CheckpointCadence {
+  /** Room time of the last periodic checkpoint (none yet: the next flush's is due). */
+  #lastAt = -Infinity;
+  /** Flushes ended since it. */
+  #flushes = 0;
+  /** The game marked a change a player would lose since it. */
+  #soon = false;
+
+  /** The game marked a change a player would lose: the next checkpoint is due {@link KEEP_SOON_MS} after the last. */
+  keepSoon(): void {
+    this.#soon = true;
+  }
+
+  /**
+   * A flush ended at room time `now`, flushes `flushMs` apart, checkpoints every `everyMs` (0:
+   * none): whether a periodic checkpoint is due now (it is then counted as taken). Due once
+   * `everyMs` has passed, in whole flushes or on the clock, whichever comes first; or, after
+   * {@link keepSoon}, once {@link KEEP_SOON_MS} has (never later than `everyMs`).
+   */
+  flushEnded(now: number, everyMs: number, flushMs: number): boolean {
+    if (everyMs <= 0) return false;
+    this.#flushes++;
+    const since = now - this.#lastAt;
+    const soonMs = Math.min(everyMs, KEEP_SOON_MS);
+    const due =
+      this.#flushes * flushMs >= everyMs ||
+      since >= everyMs ||
+      (this.#soon && (this.#flushes * flushMs >= soonMs || since >= soonMs));
+    if (!due) return false;
+    this.#lastAt = now;
+    this.#flushes = 0;
+    this.#soon = false;
+    return true;
+  }
+}
