@@ -315,7 +315,7 @@ describe("GridAoi", () => {
           } else if (o.k === "remove") {
             grid.remove(o.id);
             model.delete(o.id);
-          } else {
+          } else if (o.k === "stay") {
             const placed = [...model.entries()].filter((e): e is [number, readonly [number, number]] => e[1] !== "global");
             if (placed.length === 0) continue;
             const [i, p] = placed[o.pick % placed.length]!;

@@ -188,7 +188,7 @@ class Twins {
 }
 
 const tiersArb: fc.Arbitrary<PriorityTier[]> = fc.oneof(
-  fc.constant([{ radius: VIEW_RADIUS, every: 1 }]),
+  fc.constant<PriorityTier[]>([{ radius: VIEW_RADIUS, every: 1 }]),
   fc.integer({ min: 2, max: 4 }).map((every) => [
     { radius: VIEW_RADIUS / 2, every: 1 },
     { radius: VIEW_RADIUS, every },
