@@ -1,59 +1,15 @@
 /**
- * A room object acting as a relay of a relayed room (`RelayObjectSide`), and the relay's client
- * sockets (`RelayHost`, on the standard API: a relay ticks while it has sockets, so hibernation
- * would save nothing; see socketApis.ts).
+ * A room object acting as a relay of a relayed room (`RelayObjectSide`). The relay is a
+ * `SocketRoom` like a single room: its client sockets go through the object's one socket table
+ * (socketApis.ts `StandardSockets`: a relay ticks while it has sockets, so hibernation would
+ * save nothing).
  */
-import { admissionReply, systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
+import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
 import { createRelay, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
-import { SocketConnection, sendableCloseCode } from "./socketConnection";
-import { isOversizedFrame, type ObserveBuffered } from "./socketApis";
-
-/** The sockets of one relay object and the relay they go to. */
-export class RelayHost {
-  private open = 0;
-
-  constructor(
-    /** The relay: its sockets' edge and its clients' frames. */
-    readonly relay: RelayRoom,
-    private readonly observeBuffered: ObserveBuffered,
-    /** The object's meter: each socket event is an entry of the object. */
-    private readonly busy: BusyMeter,
-  ) {}
-
-  /** Sockets open on this relay. */
-  get count(): number {
-    return this.open;
-  }
-
-  /** Accepts the server end of a new socket pair and opens it on the relay. */
-  accept(server: WebSocket, meta: RoomRequestMeta): void {
-    server.binaryType = "arraybuffer";
-    server.accept();
-    const { relay } = this;
-    const id = relay.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation, meta.claims);
-    this.open++;
-    let closed = false;
-    const close = (code: number): void => {
-      if (closed) return;
-      closed = true;
-      this.open--;
-      relay.closed(id, code);
-      try {
-        server.close(sendableCloseCode(code), "closing");
-      } catch {
-        // already closed
-      }
-    };
-    const { busy } = this;
-    server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string), "socket"));
-    server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code), "socket"));
-    // A frame over the runtime's limit reaches the simulation as 1009: an oversized frame.
-    server.addEventListener("error", busy.wrap((e: Event) => close(isOversizedFrame(e) ? 1009 : 1006), "socket"));
-  }
-}
+import { StandardSockets, type ObserveBuffered } from "./socketApis";
 
 /** First wait before a relay whose link closed links again; doubled per attempt, up to {@link RELINK_MAX_WAIT_MS}. */
 const RELINK_FIRST_WAIT_MS = 50;
@@ -86,7 +42,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class RelayObjectSide {
   private relay: RelayRoom | null = null;
   /** The relay's sockets once its link is open, or why it could not be. */
-  private host: Promise<RelayHost | Response> | null = null;
+  private host: Promise<StandardSockets | Response> | null = null;
   private port: SocketPort | null = null;
   private index = 0;
   /** The join that made the relay: what it links to the simulation with, again after a lost link. */
@@ -115,20 +71,13 @@ export class RelayObjectSide {
   }
 
   /** Admits and opens a join on the relay, or answers why not. */
-  private admit(host: RelayHost | Response, meta: RoomRequestMeta): Response {
+  private admit(host: StandardSockets | Response, meta: RoomRequestMeta): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();
     }
     // While its link is down the relay refuses (503, retry): see `RelayRoom.admitSocket`.
-    const refusal = host.relay.admitSocket(meta.playerId, meta.address);
-    if (refusal) {
-      const r = admissionReply(refusal);
-      return new Response(r.body, { status: r.status, headers: r.headers });
-    }
-    const pair = new WebSocketPair();
-    host.accept(pair[1], meta);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return host.join(meta);
   }
 
   /** The relay's own counters; null when this object holds no relay. */
@@ -139,7 +88,7 @@ export class RelayObjectSide {
     const s = relay.stats;
     return {
       index: this.index,
-      sockets: host instanceof RelayHost ? host.count : 0,
+      sockets: host instanceof StandardSockets ? host.count : 0,
       seated: relay.seatedCount,
       flushes: s.flushes,
       frames: s.frames,
@@ -153,7 +102,7 @@ export class RelayObjectSide {
   }
 
   /** Opens the link to the simulation and makes the relay on it. */
-  private async start(meta: RoomRequestMeta): Promise<RelayHost | Response> {
+  private async start(meta: RoomRequestMeta): Promise<StandardSockets | Response> {
     const def = this.definition(meta.kind);
     if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const link = await this.openLink(meta);
@@ -166,7 +115,7 @@ export class RelayObjectSide {
     this.index = meta.relay ?? 0;
     this.linkMeta = meta;
     this.attach(relay, ws, port);
-    return new RelayHost(relay, this.observeBuffered, busy);
+    return new StandardSockets(relay, this.observeBuffered, busy);
   }
 
   /**

@@ -8,7 +8,7 @@
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due.
  */
-import { KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
+import { KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
 import { StorageMeter, type MeteredState } from "./storageMeter";
 
 /**
@@ -23,6 +23,9 @@ const LEGACY_CHECKPOINT_KEY = "room:checkpoint";
  * checkpoint: a room let go empty is made single again.
  */
 type StoredCheckpoint = RoomCheckpoint & { relays?: number };
+
+/** The room as its keeping sees it: what survives a restart, its name and its seat count. */
+export type KeptView = KeepableRoom & Pick<HostedRoom, "kind" | "roomId" | "seatCount">;
 
 /** The relay count a stored checkpoint names (0: the room was not relayed, or nothing is stored). */
 function storedRelays(saved: unknown): number {
@@ -77,7 +80,7 @@ export class RoomKeeping {
   constructor(
     state: KeepingState,
     private readonly busy: BusyMeter,
-    private readonly current: () => HostedRoom | null,
+    private readonly current: () => KeptView | null,
     private readonly relays: () => number,
   ) {
     this.writes = new StorageMeter(state, "room");
@@ -113,7 +116,7 @@ export class RoomKeeping {
    * A room was made (from {@link store}): its store is not written until it changes; the saved
    * checkpoint, if any, is restored into it and dropped; its first checkpoint starts a new chain.
    */
-  roomMade(room: HostedRoom): void {
+  roomMade(room: KeptView): void {
     this.savedStoreVersion = 0;
     this.kept.lost();
     const saved = this.savedCheckpoint as RoomCheckpoint | undefined;

@@ -5,7 +5,7 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
@@ -202,12 +202,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // promoted past its threshold; a `relays=0` override, or `ROOM_RELAYS` changed under a live
     // room) is answered with its relay count, and the gateway sends it on to one of them.
     if (this.simulation) return relayedAnswer(this.relayedOver);
-    const refusal = room.admitSocket(meta.playerId, meta.address);
-    if (refusal) return toResponse(admissionReply(refusal));
-    const pair = new WebSocketPair();
-    this.sockets.accept(pair[1], meta);
-    this.operations?.activity();
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    const answer = this.sockets.join(meta);
+    if (answer.status === 101) this.operations?.activity();
+    return answer;
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
+ * The room a host drives (`Room`, seen through hostedRoom.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
 import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
@@ -7,7 +7,8 @@ import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
 import { RoomStore, type GameStoreSnapshot } from "./gameStore";
-import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { HostedRoom } from "./hostedRoom";
 import type { PlayerClaims } from "./player";
 import { InputQueue } from "./inputQueue";
 import { Admission } from "./room/admission";
@@ -251,7 +252,7 @@ export class Room implements HostedRoom {
     if (initialBots > 0) clock.setTimer(() => this.setBots(initialBots), 0);
   }
 
-  // ---- what a host reads and calls (HostedRoom, host.ts) ---------------------------------
+  // ---- what a host reads and calls (HostedRoom, hostedRoom.ts) ---------------------------------
 
   get ticking(): boolean {
     return this.game.ticking;
