@@ -5,7 +5,7 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
@@ -16,7 +16,6 @@ import { EmptyRoomLinger } from "./emptyRoomLinger";
 import { RoomKeeping } from "./roomKeeping";
 import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
-import { RoomPromotion } from "./roomPromotion";
 import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -38,7 +37,7 @@ function toResponse(r: HostReply): Response {
  * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
  * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
  * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
- * its relay plan and promotion (roomPromotion.ts), its reports to its matchmaker
+ * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
  * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
  * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
@@ -85,15 +84,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private reportsSent = 0;
   /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
   private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
-  /** The relay plan of the current room, and its promotion at the plan's threshold (roomPromotion.ts). */
-  private readonly promotion = new RoomPromotion(
+  /** The relay plan of the current room, and its promotion at the plan's threshold (core placement/promotion.ts). */
+  private readonly promotion = new RoomPromotion<HostedRoom>(
     {
       current: () => this.room,
       relayed: () => this.simulation !== null,
       saveCheckpoint: () => this.keeping.saveCheckpoint(),
-      remakeRelayed: (old, relays) => this.remakeRelayed(old, relays),
+      remake: (old, relays) => this.remakeRelayed(old, relays),
     },
-    this.busy,
+    this.busy.clock(systemClock),
   );
   /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
   private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
@@ -327,11 +326,16 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     return this.operations.handle(req);
   }
 
-  /** The room, made from `meta` when there is none (relayed over `promoteTo` relays when given: a promotion). */
-  private roomFor(meta: RoomRequestMeta, listing?: ListingInit, promoteTo = 0): HostedRoom | null {
+  /** The room, made from `meta` when there is none, relayed as its plan says (core placement). */
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
     if (!def) return null;
+    return this.make(def as GameDefinition, meta, listing, this.promotion.place(meta.kind, def as GameDefinition, this.env, meta.options, this.keeping.savedRelays()));
+  }
+
+  /** Makes the room `meta` names over `relays` relays (0: single), and wires the object's parts to it. */
+  private make(def: GameDefinition, meta: RoomRequestMeta, listing: ListingInit | undefined, relays: number): HostedRoom {
     const hooks: RoomHooks = {
       onSeated: (connId, ticket) => {
         this.sockets?.seated(connId, ticket);
@@ -348,9 +352,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const relays = this.promotion.newRoom(meta, def as GameDefinition, this.env, promoteTo, this.keeping.savedRelays());
     const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays.sink(meta.kind) };
-    const { room, simulation } = makeRoom(def as GameDefinition, meta, listing, relays, makings);
+    const { room, simulation } = makeRoom(def, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
     this.roomMadeWith = { options: meta.options, params: meta.params };
@@ -367,9 +370,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * A promotion's remaking of the room (roomPromotion.ts): the old room's checkpoint, bans and
-   * overrides make a relayed room in its place, as a restart would bring it back; when that
-   * throws (a game that cannot be relayed), the old room is put back as it was.
+   * A promotion's remaking of the room (core placement/promotion.ts): the old room's checkpoint,
+   * bans and overrides make a relayed room over `relays` in its place, as a restart would bring
+   * it back; when that throws (a game that cannot be relayed), the old room is put back as it was.
    */
   private remakeRelayed(old: HostedRoom, relays: number): HostedRoom | null {
     // The old room's store (and a checkpoint the simulation's replaces below) is written first.
@@ -380,7 +383,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.room = null;
     let made: HostedRoom | null;
     try {
-      made = this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
+      const def = this.games[old.kind];
+      made = def ? this.make(def as GameDefinition, { kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays) : null;
     } catch (e) {
       // Nothing of the old room was touched yet.
       this.room = old;

@@ -53,3 +53,4 @@ export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefini
 export { MAX_BOTS } from "./room/bots";
 export { parseRoomRelays, promotionDue, relayedFromStart, relaysAtMaking, relaysFor, SINGLE_ROOM, type RelayPlan, type RelaysEnv } from "./placement/relayPlan";
 export { relayIndexFor } from "./placement/relayIndex";
+export { RoomPromotion, type PromotedRoom, type PromotionHost } from "./placement/promotion";
