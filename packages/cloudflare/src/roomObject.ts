@@ -66,13 +66,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
   private readonly relayLinks = new SimulationLinks(this.busy);
-  /** As a relay object of a relayed room (the gateway's joins name a relay index). */
-  private readonly asRelay = new RelayObjectSide(
-    () => this.roomsNamespace(),
-    (kind) => this.games[kind],
-    (bytes, reported) => this.observeBuffered(bytes, reported),
-    this.busy,
-  );
+  /**
+   * What this object is, fixed once by the first request that makes it something: a room's own
+   * object (a single room, or a relayed room's simulation: {@link room}), or a relay of a
+   * relayed room ({@link asRelay}, made by the first join that names a relay index). Its name
+   * says the same (relayLink.ts); a join for the other role is refused (409).
+   */
+  private role: "room" | "relay" | null = null;
+  /** As a relay object of a relayed room: made with the role. */
+  private asRelay: RelayObjectSide | null = null;
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
@@ -193,8 +195,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
+    // A relay's link names its relay index too, but is for the room's own object.
+    const role = meta.relay !== undefined && meta.route !== "relay-link" ? "relay" : "room";
+    if ((this.role ??= role) !== role) return new Response(`this object is a ${this.role} object, not a ${role} one`, { status: 409 });
     if (meta.route === "relay-link") return this.relayLink(meta);
-    if (meta.relay !== undefined) return this.asRelay.join(meta);
+    if (role === "relay") return this.relaySide().join(meta);
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     // A relayed room's clients come through its relays: a join the gateway sent here (a room
@@ -298,7 +303,17 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
   relayStats(): Promise<RelayObjectStats | null> {
-    return this.busy.run(() => this.asRelay.stats(), "stats");
+    return this.busy.run(async () => (this.asRelay ? this.asRelay.stats() : null), "stats");
+  }
+
+  /** This object as a relay (its role: see {@link role}). */
+  private relaySide(): RelayObjectSide {
+    return (this.asRelay ??= new RelayObjectSide(
+      () => this.roomsNamespace(),
+      (kind) => this.games[kind],
+      (bytes, reported) => this.observeBuffered(bytes, reported),
+      this.busy,
+    ));
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
@@ -330,7 +345,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
-    if (!def) return null;
+    // A relay object makes no room (a matchmaker's or an operator's call that reached one).
+    if (!def || this.role === "relay") return null;
+    this.role = "room";
     return this.make(def as GameDefinition, meta, listing, this.promotion.place(meta.kind, def as GameDefinition, this.env, meta.options, this.keeping.savedRelays()));
   }
 
