@@ -9,6 +9,7 @@ export type { AdmissionRefusal, Connection, RoomInit, RoomHooks, RoomSessionReco
 export type { HostedRoom, KeepableRoom, ListedRoom, OperatedRoom, SocketRoom } from "./hostedRoom";
 export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
+export { CheckpointCadence, CHECKPOINT_SPACING_MS } from "./room/checkpointCadence";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS } from "./room/roomListing";
 export type { ListingInit, SavedListing } from "./match/roomStatus";
