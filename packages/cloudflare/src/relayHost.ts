@@ -5,23 +5,11 @@
  * save nothing).
  */
 import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
-import { createRelay, type RelayRoom } from "@tikron/core/relay";
+import { createRelay, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { StandardSockets, type ObserveBuffered } from "./socketApis";
-
-/** First wait before a relay whose link closed links again; doubled per attempt, up to {@link RELINK_MAX_WAIT_MS}. */
-const RELINK_FIRST_WAIT_MS = 50;
-/** Longest wait between two attempts to link again. */
-const RELINK_MAX_WAIT_MS = 1_000;
-/**
- * How long a relay tries to link again before it gives its clients up and closes them with
- * `going_away` (they rejoin their held seats through the gateway). A simulation restarting from
- * its checkpoint answers within a second or two; a room that cannot come back should not hold
- * its players' sockets much longer than that.
- */
-const RELINK_GIVE_UP_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * seated clients' sockets (`RelayRoom.unlinked`) and links again with bounded retries and
  * backoff: the simulation, back from its checkpoint, takes each client back into its seat with
  * a welcome (`RelayRoom.relinked`). Joins meanwhile are refused with a retry (503). A relay that
- * cannot link again within {@link RELINK_GIVE_UP_MS}, or is refused for good (4xx), closes its
+ * cannot link again within core `RELINK_GIVE_UP_MS`, or is refused for good (4xx), closes its
  * clients with `going_away` and forgets itself: they rejoin their held seats through the gateway.
  */
 export class RelayObjectSide {
@@ -157,14 +145,14 @@ export class RelayObjectSide {
   }
 
   /**
-   * Links again, at once and then with backoff, until {@link RELINK_GIVE_UP_MS} has passed or
-   * the simulation refuses for good; then the relay's clients are closed as before.
+   * Links again, at once and then with backoff (core `RelinkBackoff`), until it gives up or the
+   * simulation refuses for good; then the relay's clients are closed as before.
    */
   private async relink(relay: RelayRoom): Promise<void> {
     const meta = this.linkMeta!;
-    const giveUpAt = Date.now() + RELINK_GIVE_UP_MS;
+    const backoff = new RelinkBackoff(systemClock);
     let why = "";
-    for (let wait = RELINK_FIRST_WAIT_MS; ; wait = Math.min(2 * wait, RELINK_MAX_WAIT_MS)) {
+    for (;;) {
       // Everyone it kept left meanwhile: nothing to link again for.
       if (relay.waitingCount === 0) return this.forget(relay);
       let link: { ws: WebSocket; made: RoomRequestMeta } | Response;
@@ -184,7 +172,8 @@ export class RelayObjectSide {
         return;
       }
       why = `${link.status} ${await link.text()}`;
-      if (link.status < 500 || Date.now() + wait > giveUpAt) break;
+      const wait = backoff.next(link.status);
+      if (wait === null) break;
       await sleep(wait);
       if (this.relay !== relay) return;
     }
