@@ -5,14 +5,13 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
-import { EmptyRoomLinger } from "./emptyRoomLinger";
 import { RoomKeeping } from "./roomKeeping";
 import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
@@ -43,7 +42,7 @@ function toResponse(r: HostReply): Response {
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
  * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a
- * room that stayed empty for 10 s (emptyRoomLinger.ts) is disposed (the game's `onDispose`)
+ * room that stayed empty for 10 s (core room/emptyRoomLinger.ts) is disposed (the game's `onDispose`)
  * and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
@@ -98,8 +97,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   );
   /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
   private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
-  /** Lets the room go once it stayed empty a while (emptyRoomLinger.ts). */
-  private readonly linger = new EmptyRoomLinger(this.busy, () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
+  /** Lets the room go once it stayed empty a while (core room/emptyRoomLinger.ts). */
+  private readonly linger = new EmptyRoomLinger<HostedRoom>(this.busy.clock(systemClock), () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
@@ -420,7 +419,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets?.reattach();
   }
 
-  /** A room that stayed empty (emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
+  /** A room that stayed empty (core room/emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
   private letGo(room: HostedRoom): void {
     room.dispose();
     this.keeping.saveCheckpoint();

@@ -10,6 +10,7 @@ export type { HostedRoom, KeepableRoom, ListedRoom, OperatedRoom, SocketRoom } f
 export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
 export { CheckpointCadence, CHECKPOINT_SPACING_MS } from "./room/checkpointCadence";
+export { EmptyRoomLinger, EMPTY_ROOM_LINGER_MS, type LingeringRoom } from "./room/emptyRoomLinger";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS } from "./room/roomListing";
 export type { ListingInit, SavedListing } from "./match/roomStatus";
