@@ -5,15 +5,10 @@
  * talks to one only through `HostedRoom` and its views by who asks (hostedRoom.ts). Everything
  * else in the core is the room's own.
  */
-import type { ListingInit, SavedListing } from "./match/roomStatus";
-import type { BusyMeter } from "./busyMeter";
-import type { Clock } from "./clock";
-import type { Game } from "./game";
-import type { BotSpec } from "./gameDefinition";
-import type { AdminBan, AdminRoomError, AdminSeat, JoinOptionsDecl } from "@tikron/protocol";
+import type { SavedListing } from "./match/roomStatus";
+import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { SeatPlayer } from "./player";
 import type { RoomOptions } from "./roomOptions";
-import type { MatchRecorder } from "./replay/matchRecorder";
 
 /**
  * One client socket as the room sees it: the host wraps its runtime's socket (a Workers
@@ -206,45 +201,6 @@ export type BanOutcome =
     }
   | "no_such_player"
   | "anonymous";
-
-/** What a room is made of; hosts usually go through `createRoom` (roomFactory.ts). */
-export interface RoomInit {
-  /** Room kind. */
-  kind: string;
-  /** Room id. */
-  roomId: string;
-  /** The game this room runs. */
-  game: Game;
-  /** Layered over the defaults by `resolveRoomOptions`. */
-  options?: Partial<RoomOptions>;
-  /** Clock the room runs on (default: the system clock; tests pass a `FakeClock`). */
-  clock?: Clock;
-  /**
-   * The host's meter of the object's own time (busyMeter.ts): the room counts its timers on it
-   * and reports it in `tk:stats` (`busy`). Absent: no `busy` figure.
-   */
-  busy?: BusyMeter;
-  /** Observers of the room's life (records, restarts, the lobby). */
-  hooks?: RoomHooks;
-  /** The kind's bot players (from its `GameDefinition`). */
-  bots?: BotSpec;
-  /** The join options the kind's players may choose (its `GameDefinition.joinOptions`); absent: none. */
-  joinOptions?: JoinOptionsDecl;
-  /** How a matchmaker lists the room: initial metadata, visibility, creation overrides. */
-  listing?: ListingInit;
-  /** The host's environment, handed to the game as `ctx.env` (see `GameContext.env`). */
-  env?: unknown;
-  /**
-   * The game's store as the host kept it (`HostedRoom.storeSnapshot`); a value that is not
-   * one is refused (`errors.store_refused`, an empty store).
-   */
-  store?: unknown;
-  /**
-   * The recorder of the room's match (`createRoom` makes one when the host asks for recording
-   * and the kind's definition records: `@tikron/core/replay`); absent: not recorded.
-   */
-  recorder?: MatchRecorder;
-}
 
 /** Why a socket or a join was refused by the room's per-identity admission (`HostedRoom.admitSocket`). */
 export interface AdmissionRefusal {

@@ -5,7 +5,8 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { AdmissionRefusal, Connection, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
+export type { RoomInit } from "./roomInit";
+export type { AdmissionRefusal, Connection, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
 export type { HostedRoom, KeepableRoom, ListedRoom, OperatedRoom, SocketRoom } from "./hostedRoom";
 export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
