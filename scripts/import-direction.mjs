@@ -24,7 +24,8 @@ const ROOT = rootAt >= 0 ? resolve(args.splice(rootAt, 2)[1]) : resolve(dirname(
  * the room's internals, replay and the room factory on floors of their own).
  */
 const KNOWN_LOOPS = [
-  "packages/core/src/{gameDefinition, host, replay, room, roomFactory}",
+  // host.ts left it (RoomInit, which names the game and the recorder, went to roomInit.ts).
+  "packages/core/src/{gameDefinition, replay, room, roomFactory, roomInit}",
   "packages/games/src/{clientTypes, fps, ttt}",
 ];
 

@@ -1,71 +1,15 @@
 /**
- * A room object acting as a relay of a relayed room (`RelayObjectSide`), and the relay's client
- * sockets (`RelayHost`, on the standard API: a relay ticks while it has sockets, so hibernation
- * would save nothing; see socketApis.ts).
+ * A room object acting as a relay of a relayed room (`RelayObjectSide`). The relay is a
+ * `SocketRoom` like a single room: its client sockets go through the object's one socket table
+ * (socketApis.ts `StandardSockets`: a relay ticks while it has sockets, so hibernation would
+ * save nothing).
  */
-import { admissionReply, systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
-import { createRelay, type RelayRoom } from "@tikron/core/relay";
+import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
+import { createRelay, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
-import { SocketConnection, sendableCloseCode } from "./socketConnection";
-import { isOversizedFrame, type ObserveBuffered } from "./socketApis";
-
-/** The sockets of one relay object and the relay they go to. */
-export class RelayHost {
-  private open = 0;
-
-  constructor(
-    /** The relay: its sockets' edge and its clients' frames. */
-    readonly relay: RelayRoom,
-    private readonly observeBuffered: ObserveBuffered,
-    /** The object's meter: each socket event is an entry of the object. */
-    private readonly busy: BusyMeter,
-  ) {}
-
-  /** Sockets open on this relay. */
-  get count(): number {
-    return this.open;
-  }
-
-  /** Accepts the server end of a new socket pair and opens it on the relay. */
-  accept(server: WebSocket, meta: RoomRequestMeta): void {
-    server.binaryType = "arraybuffer";
-    server.accept();
-    const { relay } = this;
-    const id = relay.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation, meta.claims);
-    this.open++;
-    let closed = false;
-    const close = (code: number): void => {
-      if (closed) return;
-      closed = true;
-      this.open--;
-      relay.closed(id, code);
-      try {
-        server.close(sendableCloseCode(code), "closing");
-      } catch {
-        // already closed
-      }
-    };
-    const { busy } = this;
-    server.addEventListener("message", busy.wrap((e: MessageEvent) => relay.message(id, e.data as ArrayBuffer | string), "socket"));
-    server.addEventListener("close", busy.wrap((e: CloseEvent) => close(e.code), "socket"));
-    // A frame over the runtime's limit reaches the simulation as 1009: an oversized frame.
-    server.addEventListener("error", busy.wrap((e: Event) => close(isOversizedFrame(e) ? 1009 : 1006), "socket"));
-  }
-}
-
-/** First wait before a relay whose link closed links again; doubled per attempt, up to {@link RELINK_MAX_WAIT_MS}. */
-const RELINK_FIRST_WAIT_MS = 50;
-/** Longest wait between two attempts to link again. */
-const RELINK_MAX_WAIT_MS = 1_000;
-/**
- * How long a relay tries to link again before it gives its clients up and closes them with
- * `going_away` (they rejoin their held seats through the gateway). A simulation restarting from
- * its checkpoint answers within a second or two; a room that cannot come back should not hold
- * its players' sockets much longer than that.
- */
-const RELINK_GIVE_UP_MS = 10_000;
+import { StandardSockets, type ObserveBuffered } from "./socketApis";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -80,13 +24,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * seated clients' sockets (`RelayRoom.unlinked`) and links again with bounded retries and
  * backoff: the simulation, back from its checkpoint, takes each client back into its seat with
  * a welcome (`RelayRoom.relinked`). Joins meanwhile are refused with a retry (503). A relay that
- * cannot link again within {@link RELINK_GIVE_UP_MS}, or is refused for good (4xx), closes its
+ * cannot link again within core `RELINK_GIVE_UP_MS`, or is refused for good (4xx), closes its
  * clients with `going_away` and forgets itself: they rejoin their held seats through the gateway.
  */
 export class RelayObjectSide {
   private relay: RelayRoom | null = null;
   /** The relay's sockets once its link is open, or why it could not be. */
-  private host: Promise<RelayHost | Response> | null = null;
+  private host: Promise<StandardSockets | Response> | null = null;
   private port: SocketPort | null = null;
   private index = 0;
   /** The join that made the relay: what it links to the simulation with, again after a lost link. */
@@ -115,20 +59,13 @@ export class RelayObjectSide {
   }
 
   /** Admits and opens a join on the relay, or answers why not. */
-  private admit(host: RelayHost | Response, meta: RoomRequestMeta): Response {
+  private admit(host: StandardSockets | Response, meta: RoomRequestMeta): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();
     }
     // While its link is down the relay refuses (503, retry): see `RelayRoom.admitSocket`.
-    const refusal = host.relay.admitSocket(meta.playerId, meta.address);
-    if (refusal) {
-      const r = admissionReply(refusal);
-      return new Response(r.body, { status: r.status, headers: r.headers });
-    }
-    const pair = new WebSocketPair();
-    host.accept(pair[1], meta);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return host.join(meta);
   }
 
   /** The relay's own counters; null when this object holds no relay. */
@@ -139,7 +76,7 @@ export class RelayObjectSide {
     const s = relay.stats;
     return {
       index: this.index,
-      sockets: host instanceof RelayHost ? host.count : 0,
+      sockets: host instanceof StandardSockets ? host.count : 0,
       seated: relay.seatedCount,
       flushes: s.flushes,
       frames: s.frames,
@@ -153,7 +90,7 @@ export class RelayObjectSide {
   }
 
   /** Opens the link to the simulation and makes the relay on it. */
-  private async start(meta: RoomRequestMeta): Promise<RelayHost | Response> {
+  private async start(meta: RoomRequestMeta): Promise<StandardSockets | Response> {
     const def = this.definition(meta.kind);
     if (!def) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     const link = await this.openLink(meta);
@@ -166,7 +103,7 @@ export class RelayObjectSide {
     this.index = meta.relay ?? 0;
     this.linkMeta = meta;
     this.attach(relay, ws, port);
-    return new RelayHost(relay, this.observeBuffered, busy);
+    return new StandardSockets(relay, this.observeBuffered, busy);
   }
 
   /**
@@ -208,14 +145,14 @@ export class RelayObjectSide {
   }
 
   /**
-   * Links again, at once and then with backoff, until {@link RELINK_GIVE_UP_MS} has passed or
-   * the simulation refuses for good; then the relay's clients are closed as before.
+   * Links again, at once and then with backoff (core `RelinkBackoff`), until it gives up or the
+   * simulation refuses for good; then the relay's clients are closed as before.
    */
   private async relink(relay: RelayRoom): Promise<void> {
     const meta = this.linkMeta!;
-    const giveUpAt = Date.now() + RELINK_GIVE_UP_MS;
+    const backoff = new RelinkBackoff(systemClock);
     let why = "";
-    for (let wait = RELINK_FIRST_WAIT_MS; ; wait = Math.min(2 * wait, RELINK_MAX_WAIT_MS)) {
+    for (;;) {
       // Everyone it kept left meanwhile: nothing to link again for.
       if (relay.waitingCount === 0) return this.forget(relay);
       let link: { ws: WebSocket; made: RoomRequestMeta } | Response;
@@ -235,7 +172,8 @@ export class RelayObjectSide {
         return;
       }
       why = `${link.status} ${await link.text()}`;
-      if (link.status < 500 || Date.now() + wait > giveUpAt) break;
+      const wait = backoff.next(link.status);
+      if (wait === null) break;
       await sleep(wait);
       if (this.relay !== relay) return;
     }

@@ -6,9 +6,9 @@
  * and its game's store; laid out by the core's `KeptRoom` (core room/keptRoom.ts), read once at
  * construction. Apart from `RoomObject` because when and how a room is written is a rule of its
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
- * that a write is due.
+ * that a write is due. When a checkpoint is written is the core's rule (`CheckpointWrites`, room/checkpointWrites.ts).
  */
-import { KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
+import { CheckpointWrites, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
 import { StorageMeter, type MeteredState } from "./storageMeter";
 
 /**
@@ -24,6 +24,9 @@ const LEGACY_CHECKPOINT_KEY = "room:checkpoint";
  */
 type StoredCheckpoint = RoomCheckpoint & { relays?: number };
 
+/** The room as its keeping sees it: what survives a restart, its name and its seat count. */
+export type KeptView = KeepableRoom & Pick<HostedRoom, "kind" | "roomId" | "seatCount">;
+
 /** The relay count a stored checkpoint names (0: the room was not relayed, or nothing is stored). */
 function storedRelays(saved: unknown): number {
   const k = (saved as StoredCheckpoint | undefined)?.relays;
@@ -34,12 +37,6 @@ function storedRelays(saved: unknown): number {
  * checkpoint, but kept when the room empties (the next room under this id starts from it).
  */
 const STORE_KEY = "room:store";
-/**
- * Least time between two checkpoint writes: a burst of changes (a turn-based game's moves, a
- * client looping hello and leave) is written as one, at most this late; a change after a quiet
- * spell is written at once.
- */
-const CHECKPOINT_SPACING_MS = 100;
 
 /** What of the object's state its keeping uses: its storage, and `waitUntil` for the writes. */
 export type KeepingState = MeteredState;
@@ -68,19 +65,18 @@ export class RoomKeeping {
   private savedStore: unknown = undefined;
   /** The current room's store version last written (0: what `savedStore` holds). */
   private savedStoreVersion = 0;
-  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The pending write was asked for by a change (not only the periodic checkpoint): see {@link checkpointDue}. */
-  private checkpointConfirmed = false;
-  private lastCheckpointAt = -Infinity;
+  /** When the room's checkpoints are written (core `CheckpointWrites` (room/checkpointWrites.ts), room/checkpointWrites.ts). */
+  private readonly cadence: CheckpointWrites;
 
   /** `busy` meters the batched writes' timer, an entry of the object like any other. */
   constructor(
     state: KeepingState,
-    private readonly busy: BusyMeter,
-    private readonly current: () => HostedRoom | null,
+    busy: BusyMeter,
+    private readonly current: () => KeptView | null,
     private readonly relays: () => number,
   ) {
     this.writes = new StorageMeter(state, "room");
+    this.cadence = new CheckpointWrites(busy.clock(systemClock, "checkpoint"), (confirmed) => this.saveCheckpoint(confirmed));
     this.storage = state.storage;
   }
 
@@ -113,7 +109,7 @@ export class RoomKeeping {
    * A room was made (from {@link store}): its store is not written until it changes; the saved
    * checkpoint, if any, is restored into it and dropped; its first checkpoint starts a new chain.
    */
-  roomMade(room: HostedRoom): void {
+  roomMade(room: KeptView): void {
     this.savedStoreVersion = 0;
     this.kept.lost();
     const saved = this.savedCheckpoint as RoomCheckpoint | undefined;
@@ -138,30 +134,9 @@ export class RoomKeeping {
     this.writes.write("seat", [this.kept.seat(playerId, record)], record !== null);
   }
 
-  /**
-   * Batches checkpoint writes: one pending write at a time, taken on a later turn of the event
-   * loop, never inside a tick, and at most one per {@link CHECKPOINT_SPACING_MS}. A change (a
-   * turn-based move, the game's store, the room going quiet) is written at once, batched within
-   * its event, and confirmed before the room's next frames leave (the output gate): it is what a
-   * player would lose. A ticking room's periodic checkpoint (`checkpointMs`, asked for right
-   * after a tick's flush) is taken in the slack before the next tick and written without holding
-   * frames back: the next one follows anyway.
-   */
+  /** A checkpoint is due (the room's `onCheckpointDue`): written as core `CheckpointWrites` (room/checkpointWrites.ts) says. */
   checkpointDue(soon: boolean): void {
-    if (!this.current()) return;
-    this.checkpointConfirmed ||= soon;
-    if (this.checkpointTimer !== null) return;
-    const wait = Math.max(0, this.lastCheckpointAt + CHECKPOINT_SPACING_MS - Date.now());
-    this.checkpointTimer = setTimeout(
-      this.busy.wrap(() => {
-        this.checkpointTimer = null;
-        this.lastCheckpointAt = Date.now();
-        const confirmed = this.checkpointConfirmed;
-        this.checkpointConfirmed = false;
-        this.saveCheckpoint(confirmed);
-      }, "checkpoint"),
-      wait,
-    );
+    if (this.current()) this.cadence.due(soon);
   }
 
   /**

@@ -1,13 +1,14 @@
 /**
  * How a room's object makes its core room: the request the core gets (the join's overrides and
  * params, the listing, the Worker's env, the kept store, the clock and the object's busy meter)
- * and the one choice between a single room and a relayed room's simulation. Apart from
+ * for the core's one choice between a single room and a relayed room's simulation
+ * (`createPlacedRoom`). Apart from
  * `RoomObject` because what a room is made of is read in one place; which parts of the object
  * are wired to it (sockets, reporter, operations) stays with the object.
  */
-import { createRoom, systemClock, type BusyMeter, type GameDefinition, type HostedRoom, type ListingInit, type RoomHooks } from "@tikron/core";
+import { systemClock, type BusyMeter, type GameDefinition, type ListingInit, type RoomHooks } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { createSimulation, type RelaySimulation } from "@tikron/core/relay";
+import { createPlacedRoom, type PlacedRoom } from "@tikron/core/relay";
 import type { RecordingSink } from "@tikron/core/replay";
 import type { RoomRequestMeta } from "./roomRequest";
 
@@ -25,19 +26,11 @@ export interface RoomMakings {
   recording?: RecordingSink;
 }
 
-/** A room as made: its simulation when it is relayed (whose room `room` is), else null. */
-export interface MadeRoom {
-  /** The core room the object hosts. */
-  room: HostedRoom;
-  /** A relayed room's simulation, else null. */
-  simulation: RelaySimulation | null;
-}
-
 /**
  * Makes the room `meta` names, relayed over `relays` relays when ≥ 1 (it throws when the game
  * cannot be relayed), listed as `listing` says (a matchmaker's room) or by its overrides.
  */
-export function makeRoom(def: GameDefinition, meta: RoomRequestMeta, listing: ListingInit | undefined, relays: number, makings: RoomMakings): MadeRoom {
+export function makeRoom(def: GameDefinition, meta: RoomRequestMeta, listing: ListingInit | undefined, relays: number, makings: RoomMakings): PlacedRoom {
   const request = {
     kind: meta.kind,
     roomId: meta.roomId,
@@ -57,6 +50,5 @@ export function makeRoom(def: GameDefinition, meta: RoomRequestMeta, listing: Li
     busy: makings.busy,
     recording: makings.recording,
   };
-  const simulation = relays >= 1 ? createSimulation(def, request) : null;
-  return { room: simulation ? simulation.room : createRoom(def, request), simulation };
+  return createPlacedRoom(def, request, relays);
 }

@@ -5,18 +5,16 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
-import { EmptyRoomLinger } from "./emptyRoomLinger";
 import { RoomKeeping } from "./roomKeeping";
 import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
-import { RoomPromotion } from "./roomPromotion";
 import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -38,13 +36,13 @@ function toResponse(r: HostReply): Response {
  * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
  * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
  * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
- * its relay plan and promotion (roomPromotion.ts), its reports to its matchmaker
+ * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
  * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
  * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
  * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a
- * room that stayed empty for 10 s (emptyRoomLinger.ts) is disposed (the game's `onDispose`)
+ * room that stayed empty for 10 s (core room/emptyRoomLinger.ts) is disposed (the game's `onDispose`)
  * and let go.
  */
 export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
@@ -67,13 +65,15 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private roomMadeWith: Pick<RoomRequestMeta, "options" | "params"> = { options: {}, params: {} };
   /** As a relayed room's simulation: the links of its relay objects. */
   private readonly relayLinks = new SimulationLinks(this.busy);
-  /** As a relay object of a relayed room (the gateway's joins name a relay index). */
-  private readonly asRelay = new RelayObjectSide(
-    () => this.roomsNamespace(),
-    (kind) => this.games[kind],
-    (bytes, reported) => this.observeBuffered(bytes, reported),
-    this.busy,
-  );
+  /**
+   * What this object is, fixed once by the first request that makes it something: a room's own
+   * object (a single room, or a relayed room's simulation: {@link room}), or a relay of a
+   * relayed room ({@link asRelay}, made by the first join that names a relay index). Its name
+   * says the same (relayLink.ts); a join for the other role is refused (409).
+   */
+  private role: "room" | "relay" | null = null;
+  /** As a relay object of a relayed room: made with the role. */
+  private asRelay: RelayObjectSide | null = null;
   /** The room's sockets, by the API its kind uses (made with the room). */
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
@@ -85,20 +85,20 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private reportsSent = 0;
   /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
   private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
-  /** The relay plan of the current room, and its promotion at the plan's threshold (roomPromotion.ts). */
-  private readonly promotion = new RoomPromotion(
+  /** The relay plan of the current room, and its promotion at the plan's threshold (core placement/promotion.ts). */
+  private readonly promotion = new RoomPromotion<HostedRoom>(
     {
       current: () => this.room,
       relayed: () => this.simulation !== null,
       saveCheckpoint: () => this.keeping.saveCheckpoint(),
-      remakeRelayed: (old, relays) => this.remakeRelayed(old, relays),
+      remake: (old, relays) => this.remakeRelayed(old, relays),
     },
-    this.busy,
+    this.busy.clock(systemClock),
   );
   /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
   private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
-  /** Lets the room go once it stayed empty a while (emptyRoomLinger.ts). */
-  private readonly linger = new EmptyRoomLinger(this.busy, () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
+  /** Lets the room go once it stayed empty a while (core room/emptyRoomLinger.ts). */
+  private readonly linger = new EmptyRoomLinger<HostedRoom>(this.busy.clock(systemClock), () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
@@ -194,20 +194,20 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
+    // A relay's link names its relay index too, but is for the room's own object.
+    const role = meta.relay !== undefined && meta.route !== "relay-link" ? "relay" : "room";
+    if ((this.role ??= role) !== role) return new Response(`this object is a ${this.role} object, not a ${role} one`, { status: 409 });
     if (meta.route === "relay-link") return this.relayLink(meta);
-    if (meta.relay !== undefined) return this.asRelay.join(meta);
+    if (role === "relay") return this.relaySide().join(meta);
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     // A relayed room's clients come through its relays: a join the gateway sent here (a room
     // promoted past its threshold; a `relays=0` override, or `ROOM_RELAYS` changed under a live
     // room) is answered with its relay count, and the gateway sends it on to one of them.
     if (this.simulation) return relayedAnswer(this.relayedOver);
-    const refusal = room.admitSocket(meta.playerId, meta.address);
-    if (refusal) return toResponse(admissionReply(refusal));
-    const pair = new WebSocketPair();
-    this.sockets.accept(pair[1], meta);
-    this.operations?.activity();
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    const answer = this.sockets.join(meta);
+    if (answer.status === 101) this.operations?.activity();
+    return answer;
   }
 
   /**
@@ -302,7 +302,17 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
 
   /** A relay object's own counters (RPC from its simulation's DEV_MODE stats); null when it holds no relay. */
   relayStats(): Promise<RelayObjectStats | null> {
-    return this.busy.run(() => this.asRelay.stats(), "stats");
+    return this.busy.run(async () => (this.asRelay ? this.asRelay.stats() : null), "stats");
+  }
+
+  /** This object as a relay (its role: see {@link role}). */
+  private relaySide(): RelayObjectSide {
+    return (this.asRelay ??= new RelayObjectSide(
+      () => this.roomsNamespace(),
+      (kind) => this.games[kind],
+      (bytes, reported) => this.observeBuffered(bytes, reported),
+      this.busy,
+    ));
   }
 
   /** The rooms' namespace (the gateway's `ROOMS`), which holds simulations and relays alike. */
@@ -330,11 +340,18 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     return this.operations.handle(req);
   }
 
-  /** The room, made from `meta` when there is none (relayed over `promoteTo` relays when given: a promotion). */
-  private roomFor(meta: RoomRequestMeta, listing?: ListingInit, promoteTo = 0): HostedRoom | null {
+  /** The room, made from `meta` when there is none, relayed as its plan says (core placement). */
+  private roomFor(meta: RoomRequestMeta, listing?: ListingInit): HostedRoom | null {
     if (this.room) return this.room;
     const def = this.games[meta.kind];
-    if (!def) return null;
+    // A relay object makes no room (a matchmaker's or an operator's call that reached one).
+    if (!def || this.role === "relay") return null;
+    this.role = "room";
+    return this.make(def as GameDefinition, meta, listing, this.promotion.place(meta.kind, def as GameDefinition, this.env, meta.options, this.keeping.savedRelays()));
+  }
+
+  /** Makes the room `meta` names over `relays` relays (0: single), and wires the object's parts to it. */
+  private make(def: GameDefinition, meta: RoomRequestMeta, listing: ListingInit | undefined, relays: number): HostedRoom {
     const hooks: RoomHooks = {
       onSeated: (connId, ticket) => {
         this.sockets?.seated(connId, ticket);
@@ -351,9 +368,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const relays = this.promotion.newRoom(meta, def as GameDefinition, this.env, promoteTo, this.keeping.savedRelays());
     const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays.sink(meta.kind) };
-    const { room, simulation } = makeRoom(def as GameDefinition, meta, listing, relays, makings);
+    const { room, simulation } = makeRoom(def, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
     this.roomMadeWith = { options: meta.options, params: meta.params };
@@ -370,9 +386,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /**
-   * A promotion's remaking of the room (roomPromotion.ts): the old room's checkpoint, bans and
-   * overrides make a relayed room in its place, as a restart would bring it back; when that
-   * throws (a game that cannot be relayed), the old room is put back as it was.
+   * A promotion's remaking of the room (core placement/promotion.ts): the old room's checkpoint,
+   * bans and overrides make a relayed room over `relays` in its place, as a restart would bring
+   * it back; when that throws (a game that cannot be relayed), the old room is put back as it was.
    */
   private remakeRelayed(old: HostedRoom, relays: number): HostedRoom | null {
     // The old room's store (and a checkpoint the simulation's replaces below) is written first.
@@ -383,7 +399,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.room = null;
     let made: HostedRoom | null;
     try {
-      made = this.roomFor({ kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays);
+      const def = this.games[old.kind];
+      made = def ? this.make(def as GameDefinition, { kind: old.kind, roomId: old.roomId, ...this.roomMadeWith }, undefined, relays) : null;
     } catch (e) {
       // Nothing of the old room was touched yet.
       this.room = old;
@@ -402,7 +419,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets?.reattach();
   }
 
-  /** A room that stayed empty (emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
+  /** A room that stayed empty (core room/emptyRoomLinger.ts): disposed (its game hears `onDispose`), its store saved, dropped. */
   private letGo(room: HostedRoom): void {
     room.dispose();
     this.keeping.saveCheckpoint();

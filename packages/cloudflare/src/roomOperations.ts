@@ -7,7 +7,7 @@
  * loop keeps the object awake then anyway); a turn-based one, which sleeps between moves, is
  * sampled on its own events, so no timer ever keeps it awake.
  */
-import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, RoomMetrics, type HostedRoom } from "@tikron/core";
+import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, RoomMetrics, type HostedRoom, type OperatedRoom } from "@tikron/core";
 import { runRoomAdmin, statsSummary, type AdminRoomAnswer, type AdminRoomRequest } from "@tikron/core/admin";
 import type { AdminBan, AdminStatsSummary, MetricPoint } from "@tikron/protocol";
 import { metricsDataPoint, type MetricsDataset } from "./metricsDataPoint";
@@ -37,15 +37,18 @@ export function metricsIntervalMs(env: OperationsEnv | undefined): number {
   return Number.isFinite(s) && s > 0 ? Math.max(MIN_METRICS_INTERVAL_MS, Math.round(s * 1000)) : METRICS_INTERVAL_MS;
 }
 
+/** The room as its operator's side sees it: its operated view, its name, its clients and bans. */
+export type OperatedView = OperatedRoom & Pick<HostedRoom, "kind" | "roomId" | "ticking" | "connectedCount" | "activeBans">;
+
 /** The operator's side of one room object (see the module comment). */
 export class RoomOperations {
-  readonly #room: HostedRoom;
+  readonly #room: OperatedView;
   readonly #storage: DurableObjectStorage;
   readonly #intervalMs: number;
   readonly #metrics: RoomMetrics;
   #timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(room: HostedRoom, storage: DurableObjectStorage, env: OperationsEnv | undefined) {
+  constructor(room: OperatedView, storage: DurableObjectStorage, env: OperationsEnv | undefined) {
     this.#room = room;
     this.#storage = storage;
     this.#intervalMs = metricsIntervalMs(env);

@@ -4,7 +4,7 @@
  * `RoomObject` because it is the one place a room reaches its matchmaker (the matchmaker reaching
  * the room is `RoomObject.reserveSeats`).
  */
-import { systemClock, type BusyMeter, type HostedRoom } from "@tikron/core";
+import { systemClock, type BusyMeter, type ListedRoom } from "@tikron/core";
 import { resolveMatchmaking, shardOfRoom, StatusReporter, type MatchmakingSpec } from "@tikron/core/match";
 import { matchmakerStub } from "./matchmakerRpc";
 
@@ -28,7 +28,7 @@ export function statusReporterFor(
   matchmaking: MatchmakingSpec | undefined,
   kind: string,
   roomId: string,
-  room: HostedRoom,
+  room: ListedRoom,
   waitUntil: (work: Promise<unknown>) => void,
   busy: BusyMeter,
 ): StatusReporter | null {

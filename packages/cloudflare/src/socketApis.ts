@@ -1,4 +1,4 @@
-import type { BusyMeter, HostedRoom, SeatTicket } from "@tikron/core";
+import { admissionReply, type BusyMeter, type KeepableRoom, type SeatTicket, type SocketRoom } from "@tikron/core";
 import type { RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 
@@ -9,12 +9,19 @@ import { SocketConnection, sendableCloseCode } from "./socketConnection";
  * through the Hibernation API costs several times more CPU; {@link HibernatingSockets}
  * (`ctx.acceptWebSocket`, attachments) for turn-based rooms, so an idle one sleeps and its
  * sockets are re-seated when it wakes. Both hand the room the same `open`/`message`/`closed`.
+ * A relay of a relayed room (relayHost.ts) is a `SocketRoom` too and takes its sockets through
+ * the same standard table: one socket table for every role an object plays.
  */
 export interface RoomSocketApi {
   /** The API's name in DEV_MODE stats (`adapter.socketApi`). */
   readonly name: "standard" | "hibernation";
   /** Open sockets. */
   readonly count: number;
+  /**
+   * A join the object takes here: admitted by the room (else its refusal, `admissionReply`),
+   * then a socket pair made, its server end accepted and opened in the room (101).
+   */
+  join(meta: RoomRequestMeta): Response;
   /** Accepts the server end of a new socket pair and opens it in the room. */
   accept(server: WebSocket, meta: RoomRequestMeta): void;
   /** A socket took a seat (the room's `onSeated` hook). */
@@ -47,18 +54,31 @@ export function isOversizedFrame(error: unknown): boolean {
 /** Sees every backlog reading of a socket (DEV_MODE stats: what the runtime reported). */
 export type ObserveBuffered = (bytes: number, reported: boolean) => void;
 
-/** The sockets of one room by WebSocket and by the room's connection id. */
-abstract class SocketTable {
+/** The sockets of one room (a single room's, or a relay's) by WebSocket and by the room's connection id. */
+abstract class SocketTable<R extends SocketRoom = SocketRoom> {
   private readonly connIds = new Map<WebSocket, number>();
   private readonly byId = new Map<number, WebSocket>();
 
   constructor(
-    protected readonly room: HostedRoom,
+    protected readonly room: R,
     protected readonly observeBuffered: ObserveBuffered,
   ) {}
 
   get count(): number {
     return this.connIds.size;
+  }
+
+  abstract accept(server: WebSocket, meta: RoomRequestMeta): void;
+
+  join(meta: RoomRequestMeta): Response {
+    const refusal = this.room.admitSocket(meta.playerId, meta.address);
+    if (refusal) {
+      const r = admissionReply(refusal);
+      return new Response(r.body, { status: r.status, headers: r.headers });
+    }
+    const pair = new WebSocketPair();
+    this.accept(pair[1], meta);
+    return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   message(ws: WebSocket, data: string | ArrayBuffer): void {
@@ -103,14 +123,15 @@ abstract class SocketTable {
 }
 
 /**
- * Ticking rooms: the standard API. Messages, closes and errors arrive through the socket's own
- * listeners; the sockets die with the object, so there is nothing to persist or re-attach.
+ * Ticking rooms and relays: the standard API. Messages, closes and errors arrive through the
+ * socket's own listeners; the sockets die with the object, so there is nothing to persist or
+ * re-attach.
  */
 export class StandardSockets extends SocketTable implements RoomSocketApi {
   readonly name = "standard";
 
   /** @param busy the object's meter: each socket event is an entry of the object. */
-  constructor(room: HostedRoom, observeBuffered: ObserveBuffered, private readonly busy: BusyMeter) {
+  constructor(room: SocketRoom, observeBuffered: ObserveBuffered, private readonly busy: BusyMeter) {
     super(room, observeBuffered);
   }
 
@@ -145,11 +166,11 @@ export interface SocketAttachment {
  * `webSocketMessage/Close/Error`; each socket's attachment names its seat, which is how a woken
  * object re-seats it ({@link reattach}).
  */
-export class HibernatingSockets extends SocketTable implements RoomSocketApi {
+export class HibernatingSockets extends SocketTable<SocketRoom & Pick<KeepableRoom, "adopt">> implements RoomSocketApi {
   readonly name = "hibernation";
 
   constructor(
-    room: HostedRoom,
+    room: SocketRoom & Pick<KeepableRoom, "adopt">,
     observeBuffered: ObserveBuffered,
     private readonly ctx: DurableObjectState,
     /** The request that made the room: the meta of every seated socket's attachment. */

@@ -5,7 +5,8 @@
  * URL's business (the protocol's `routeRoomUrl`) and the host's own policy (DEV_MODE, tickets).
  */
 import { parseBotCount } from "@tikron/protocol";
-import type { AdmissionRefusal, HostedRoom } from "./host";
+import type { AdmissionRefusal } from "./host";
+import type { HostedRoom, OperatedRoom } from "./hostedRoom";
 
 /** An HTTP answer, runtime-neutral. */
 export interface HostReply {
@@ -31,7 +32,7 @@ export function textReply(status: number, body: string, headers: Record<string, 
  * room does not exist, its idle shape (`ccu: 0, idle: true`); either with what the host saw
  * itself under `adapter`.
  */
-export function statsReply(kind: string, roomId: string, room: HostedRoom | null | undefined, adapter: object): HostReply {
+export function statsReply(kind: string, roomId: string, room: OperatedRoom | null | undefined, adapter: object): HostReply {
   return json(200, room ? { ...room.snapshot(), adapter } : { kind, roomId, ccu: 0, idle: true, adapter });
 }
 
@@ -40,7 +41,7 @@ export function statsReply(kind: string, roomId: string, room: HostedRoom | null
  * the room (made by `roomFor` when it does not exist yet) and answers `{ bots, ccu }`; 400 for
  * a bad count, 404 for an unknown kind or one without bots.
  */
-export function botsReply(kind: string, query: URLSearchParams, roomFor: () => HostedRoom | null): HostReply {
+export function botsReply(kind: string, query: URLSearchParams, roomFor: () => (OperatedRoom & Pick<HostedRoom, "connectedCount">) | null): HostReply {
   const count = parseBotCount(query);
   if (typeof count === "string") return textReply(400, count);
   const room = roomFor();

@@ -5,10 +5,14 @@
  * @module @tikron/core
  */
 export { Room } from "./room";
-export type { AdmissionRefusal, Connection, HostedRoom, RoomInit, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
+export type { RoomInit } from "./roomInit";
+export type { AdmissionRefusal, Connection, RoomHooks, RoomSessionRecord, SeatTicket, RoomCheckpoint, CheckpointSeat, CheckpointWorld, RoomAdminView, BanTarget, BanOutcome } from "./host";
+export type { HostedRoom, KeepableRoom, ListedRoom, OperatedRoom, SocketRoom } from "./hostedRoom";
 export { admissionAddress } from "./room/admission";
 export { KeptRoom, KEPT_SEAT_PREFIX, KEPT_PIECE_PREFIX, type KeptWrite } from "./room/keptRoom";
 export { KEEP_SOON_MS } from "./room/checkpointCadence";
+export { CheckpointWrites, CHECKPOINT_SPACING_MS } from "./room/checkpointWrites";
+export { EmptyRoomLinger, EMPTY_ROOM_LINGER_MS, type LingeringRoom } from "./room/emptyRoomLinger";
 export { createRoom, type RoomRequest } from "./roomFactory";
 export { RoomListing, MAX_METADATA_KEYS } from "./room/roomListing";
 export type { ListingInit, SavedListing } from "./match/roomStatus";
@@ -54,3 +58,4 @@ export type { GameDefinition, GameParams, BotBrain, BotSpec } from "./gameDefini
 export { MAX_BOTS } from "./room/bots";
 export { parseRoomRelays, promotionDue, relayedFromStart, relaysAtMaking, relaysFor, SINGLE_ROOM, type RelayPlan, type RelaysEnv } from "./placement/relayPlan";
 export { relayIndexFor } from "./placement/relayIndex";
+export { RoomPromotion, type PromotedRoom, type PromotionHost } from "./placement/promotion";

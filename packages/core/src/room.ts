@@ -1,13 +1,13 @@
-/**
- * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
- * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
- */
+/** The room a host drives (`Room`, seen through hostedRoom.ts's `HostedRoom`): its parts wired together (room/), its tick
+ * loop and flush cadence, and the one dispatch of a decoded message. */
 import { CloseCode, flushEveryTicks, type AdminBan, type FrameWriter, type RoomRates } from "@tikron/protocol";
 import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
-import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, HostedRoom, RoomAdminView, RoomCheckpoint, RoomHooks, RoomInit, SeatTicket } from "./host";
+import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, RoomAdminView, RoomCheckpoint, RoomHooks, SeatTicket } from "./host";
+import type { HostedRoom } from "./hostedRoom";
+import type { RoomInit } from "./roomInit";
 import type { PlayerClaims } from "./player";
 import type { RoomBots } from "./room/bots";
 import { takeCheckpoint, worldChainFor } from "./room/checkpoint";
@@ -156,7 +156,7 @@ export class Room implements HostedRoom {
     };
   }
 
-  // ---- what a host reads and calls (HostedRoom, host.ts) ---------------------------------
+  // ---- what a host reads and calls (HostedRoom, hostedRoom.ts) ---------------------------------
 
   get ticking(): boolean {
     return this.game.ticking;

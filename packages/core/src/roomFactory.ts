@@ -5,7 +5,8 @@
 import type { BusyMeter } from "./busyMeter";
 import type { Clock } from "./clock";
 import type { GameDefinition, GameParams } from "./gameDefinition";
-import type { RoomHooks, RoomInit } from "./host";
+import type { RoomHooks } from "./host";
+import type { RoomInit } from "./roomInit";
 import { Room } from "./room";
 import { resolveRoomOptions, type RoomOptions } from "./roomOptions";
 import type { ListingInit } from "./match/roomStatus";

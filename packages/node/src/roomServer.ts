@@ -117,7 +117,8 @@ export interface RoomServer {
   close(graceMs?: number): Promise<void>;
 }
 
-interface HostedRoom {
+/** A room this server serves: the core room, the `ws` sockets open on it, its meter. */
+interface ServedRoom {
   room: Room;
   sockets: Set<WebSocket>;
   /** The room's own time (its `tk:stats` `busy`). */
@@ -154,13 +155,13 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const devMode = options.devMode ?? true;
   const games = options.games;
   const env = options.env;
-  const hosted = new Map<string, HostedRoom>();
+  const hosted = new Map<string, ServedRoom>();
   const hasKind = (kind: string): boolean => Object.hasOwn(games, kind);
   let closing: Promise<void> | null = null;
   const replays = options.replays ? new NodeReplays(options.replays) : null;
 
   const checkpoints = options.checkpoints;
-  const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
+  const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): ServedRoom => {
     const key = roomObjectName(kind, roomId);
     // Reports are deferred and folded: one per room per turn of the event loop.
     let reportQueued = false;
@@ -202,8 +203,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     else checkpoints!.delete(key);
   };
   /** The room a gate's verdict names: this host's room of that object name, made for the join that comes first. */
-  const hostedAs = (v: JoinAdmitted): HostedRoom => hosted.get(v.objectName) ?? roomFor(v.route);
-  const roomFor = (route: RoomRoute): HostedRoom => {
+  const hostedAs = (v: JoinAdmitted): ServedRoom => hosted.get(v.objectName) ?? roomFor(v.route);
+  const roomFor = (route: RoomRoute): ServedRoom => {
     const { options, params } = route.overrides as { options: Record<string, unknown>; params: Record<string, unknown> };
     // Overrides take effect only for the join that creates the room, as on Cloudflare.
     return hosted.get(roomObjectName(route.kind, route.roomId)) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
@@ -305,7 +306,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat): void => {
+  const attachSocket = (h: ServedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat): void => {
     h.sockets.add(ws);
     const connId = h.room.open(new WsConnection(ws), seat.identity, address, seat.reservation, seat.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {

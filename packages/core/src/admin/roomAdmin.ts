@@ -5,7 +5,7 @@
  * words the answer.
  */
 import { adminError, type AdminAction, type AdminActionResult, type AdminError, type AdminRoomDetail, type AdminStatsSummary, type MetricPoint } from "@tikron/protocol";
-import type { HostedRoom } from "../host";
+import type { HostedRoom, OperatedRoom } from "../hostedRoom";
 import { counterTotal, type RoomStatsSnapshot } from "../roomStats";
 
 /** What a host asks a room for: its detail, its metric points, or an action. */
@@ -41,7 +41,7 @@ export function statsSummary(s: RoomStatsSnapshot): AdminStatsSummary {
 }
 
 /** Runs one admin request against `room`; `metrics` are the points the host keeps for it. */
-export function runRoomAdmin(room: HostedRoom, req: AdminRoomRequest, metrics: readonly MetricPoint[]): AdminRoomAnswer {
+export function runRoomAdmin(room: OperatedRoom & Pick<HostedRoom, "kind" | "roomId">, req: AdminRoomRequest, metrics: readonly MetricPoint[]): AdminRoomAnswer {
   const done = (body: Extract<AdminRoomAnswer, { ok: true }>["body"]): AdminRoomAnswer => ({ ok: true, body });
   switch (req.op) {
     case "room": {

@@ -4,7 +4,8 @@
  */
 import type { Game } from "../game";
 import type { GameDefinition } from "../gameDefinition";
-import { roomInitFor, type RoomRequest } from "../roomFactory";
+import type { HostedRoom } from "../hostedRoom";
+import { createRoom, roomInitFor, type RoomRequest } from "../roomFactory";
 import { resolveRoomOptions } from "../roomOptions";
 import { SyncWorld } from "../sync/syncWorld";
 import type { RelayPort } from "./relayPort";
@@ -38,4 +39,22 @@ export function createRelay(definition: GameDefinition, request: Pick<RoomReques
   // Made only to read its world's layout: any seed will do.
   const world = relayedWorld(definition.create(options, request.params ?? {}, 0));
   return new RelayRoom({ kind: request.kind, roomId: request.roomId, schema: world.schema, world: world.options, options, port, clock: request.clock, busy: request.busy, index: request.index });
+}
+
+/** A room as a host makes it for its placement: its simulation when it is relayed (whose room `room` is), else null. */
+export interface PlacedRoom {
+  /** The core room the host holds. */
+  room: HostedRoom;
+  /** A relayed room's simulation, else null. */
+  simulation: RelaySimulation | null;
+}
+
+/**
+ * The one choice between a single room and a relayed room's simulation: the room `request`
+ * names, relayed over `relays` relays when ≥ 1 (core placement: `relaysFor`, a stored count, a
+ * promotion's), else single. Throws when the game cannot be relayed.
+ */
+export function createPlacedRoom(definition: GameDefinition, request: RoomRequest, relays: number): PlacedRoom {
+  const simulation = relays >= 1 ? createSimulation(definition, request) : null;
+  return { room: simulation ? simulation.room : createRoom(definition, request), simulation };
 }

@@ -6,6 +6,7 @@ import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type 
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { AdmissionRefusal, Connection } from "../host";
+import type { SocketRoom } from "../hostedRoom";
 import { playerRecord, type PlayerClaims } from "../player";
 import { Admission } from "../room/admission";
 import { newSeat, sendTo, type ClientLink, type Seat } from "../room/clientLink";
@@ -46,10 +47,9 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
   index?: number;
 }
 
-
 /**
- * The socket side of a relayed room. A host hands it client `Connection`s as it would a room's
- * (`admitSocket`, `open`, `message`, `closed`); the relay does the socket's edge with the
+ * The socket side of a relayed room. A host hands it client `Connection`s as it would a room's:
+ * it is a {@link SocketRoom}, so one socket table serves both; the relay does the socket's edge with the
  * room's own sockets (room/roomSockets.ts: size check, message budget, dialect, decoding),
  * answers what is the socket's business (pings, receipts, keepalives), forwards what the
  * simulation answers (hello, stats, game messages, leave), and sends its clients' inputs to the
@@ -67,7 +67,7 @@ export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
  * before its first frame of the new world (the welcome clears the client's view, so it holds no
  * entity of the old one).
  */
-export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
+export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom {
   /** The relay's counters (its sockets' messages, frames, errors), apart from the simulation's. */
   readonly stats = new RoomStats();
   /** The relay's copy of the simulation's world. */
@@ -168,7 +168,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> {
     return this.linked;
   }
 
-  // ---- what a host calls, as on a room -----------------------------------------------------
+  // ---- what a host calls, as on a room (SocketRoom, hostedRoom.ts) -------------------------
 
   /**
    * The relay's own admission of a socket (per-caller limits; none while its link is down: the

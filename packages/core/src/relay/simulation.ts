@@ -4,7 +4,7 @@
  */
 import { BinaryReader, DecodeError, FrameWriter, PROTOCOL_VERSION, encodeHello, isDecodeError, type SchemaDecl } from "@tikron/protocol";
 import { systemClock, type Clock } from "../clock";
-import type { RoomInit } from "../host";
+import type { RoomInit } from "../roomInit";
 import type { InboundInput } from "../room/inbound";
 import { Room } from "../room";
 import { RoomStats } from "../roomStats";

@@ -26,7 +26,7 @@ import {
   type WelcomeFields,
   type JoinOptionsOf,
 } from "@tikron/protocol";
-import type { FakeClock, HostedRoom, PlayerClaims } from "../index";
+import type { FakeClock, PlayerClaims, SocketRoom } from "../index";
 import { TestSocket, type SocketClose } from "./testSocket";
 
 /** How a test client joins (see `TestRoom.join`); `G` is the game's client declaration. */
@@ -65,7 +65,7 @@ export interface TestFrame<E> {
 /** What a test client needs of its room: the real room (or a relay in front of one), and the clock receipts are timed on. */
 export interface TestClientHost {
   /** Where the client's sockets are opened: a room, or a relay of a relayed room. */
-  readonly room: Pick<HostedRoom, "admitSocket" | "open" | "message" | "closed">;
+  readonly room: SocketRoom;
   /** The room's clock. */
   readonly clock: FakeClock;
 }

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../../src";
-import { createRelay, createSimulation, MemoryPort } from "../../src/relay";
+import { createPlacedRoom, createRelay, createSimulation, MemoryPort, RelaySimulation } from "../../src/relay";
+import { Room } from "../../src/room";
 import { TestClient } from "../../src/testing";
 import { dotsDefinition } from "../testing/games";
 import { fieldDefinition, fieldTypes } from "./fieldGame";
@@ -29,6 +30,19 @@ describe("relayed rooms from a definition", () => {
     client.receive();
     expect(simulation.room.seatCount).toBe(1);
     expect([...client.state.values()].filter((e) => e.type === "ship")).toHaveLength(1);
+  });
+
+  it("places a room single at 0 relays and as a simulation over 1 or more, whose room the host holds", () => {
+    const clock = new FakeClock();
+    const single = createPlacedRoom(fieldDefinition(7), { kind: "field", roomId: "a", clock }, 0);
+    expect(single.simulation).toBeNull();
+    expect(single.room).toBeInstanceOf(Room);
+    const relayed = createPlacedRoom(fieldDefinition(7), { kind: "field", roomId: "b", overrides: { relays: 2 }, clock }, 2);
+    expect(relayed.simulation).toBeInstanceOf(RelaySimulation);
+    expect(relayed.room).toBe(relayed.simulation!.room);
+    // A game that cannot be relayed is placed single, and refused relayed.
+    expect(createPlacedRoom(dotsDefinition, { kind: "dots", roomId: "c", clock }, 0).simulation).toBeNull();
+    expect(() => createPlacedRoom(dotsDefinition, { kind: "dots", roomId: "d", clock }, 1)).toThrow(/cannot be relayed/);
   });
 
   it("refuses a game whose binary sync does not name its world, saying so", () => {

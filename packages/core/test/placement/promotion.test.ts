@@ -1,13 +1,13 @@
 /**
- * A room's relay plan and promotion (roomPromotion.ts) against a fake object: promoted on the
+ * A room's relay plan and promotion (placement/promotion.ts) against a fake host: promoted on the
  * turn after the seat that reaches the threshold, in order (remade, reservations held, old room
  * handed over, checkpoint written), and a room whose game cannot be relayed left as it was.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BusyMeter, type HostedRoom } from "@tikron/core";
 import { CloseCode } from "@tikron/protocol";
-import { RoomPromotion, type PromotedObject } from "../src/roomPromotion";
-import type { RoomRequestMeta } from "../src/roomRequest";
+import { FakeClock } from "../../src/fakeClock";
+import type { HostedRoom } from "../../src/hostedRoom";
+import { RoomPromotion, type PromotionHost } from "../../src/placement/promotion";
 
 function fakeRoom(name: string, seats: number, log: string[]) {
   return {
@@ -21,13 +21,13 @@ function fakeRoom(name: string, seats: number, log: string[]) {
 }
 
 describe("a room's relay plan and promotion", () => {
+  let clock: FakeClock;
   beforeEach(() => {
-    vi.useFakeTimers();
+    clock = new FakeClock();
     vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation(() => {});
   });
   afterEach(() => {
-    vi.useRealTimers();
     vi.restoreAllMocks();
   });
 
@@ -35,11 +35,11 @@ describe("a room's relay plan and promotion", () => {
     const log: string[] = [];
     let current: HostedRoom | null = fakeRoom("old", seats, log) as unknown as HostedRoom;
     let relayed = false;
-    const object: PromotedObject = {
+    const host: PromotionHost<HostedRoom> = {
       current: () => current,
       relayed: () => relayed,
       saveCheckpoint: () => log.push("save"),
-      remakeRelayed:
+      remake:
         remake ??
         ((_old, relays) => {
           log.push(`remake ${relays}`);
@@ -48,20 +48,25 @@ describe("a room's relay plan and promotion", () => {
           return current;
         }),
     };
-    const promotion = new RoomPromotion(object, new BusyMeter());
+    const promotion = new RoomPromotion(host, clock);
     return { promotion, log, room: () => current, setRoom: (r: HostedRoom | null) => (current = r) };
   }
 
-  const meta: RoomRequestMeta = { kind: "k", roomId: "r", options: {}, params: {} };
-
-  it("chooses a new room's relays: a promotion's own, else a stored count, else the rule's from the start", () => {
+  it("chooses a new room's relays: a stored count, else the rule's from the start (a promotion remakes over its own)", () => {
     const { promotion } = setUp(0);
-    expect(promotion.newRoom(meta, undefined as never, { ROOM_RELAYS: "k=2@3" }, 0, 0)).toBe(0);
+    expect(promotion.place("k", undefined, { ROOM_RELAYS: "k=2@3" }, {}, 0)).toBe(0);
     expect(promotion.plan).toEqual({ relays: 2, at: 3 });
-    expect(promotion.newRoom(meta, undefined as never, { ROOM_RELAYS: "k=2@3" }, 0, 4)).toBe(4);
-    expect(promotion.newRoom(meta, undefined as never, { ROOM_RELAYS: "k=2@3" }, 2, 0)).toBe(2);
-    expect(promotion.newRoom(meta, undefined as never, { ROOM_RELAYS: "k=3" }, 0, 0)).toBe(3);
-    expect(promotion.newRoom(meta, undefined as never, {}, 0, 0)).toBe(0);
+    expect(promotion.place("k", undefined, { ROOM_RELAYS: "k=2@3" }, {}, 4)).toBe(4);
+    expect(promotion.place("k", undefined, { ROOM_RELAYS: "k=3" }, {}, 0)).toBe(3);
+    expect(promotion.place("k", undefined, {}, {}, 0)).toBe(0);
+  });
+
+  it("promotes over the plan's relays, whatever a stored count said", () => {
+    const { promotion, log } = setUp(3);
+    promotion.place("k", undefined, { ROOM_RELAYS: "k=2@3" }, {}, 0);
+    promotion.promoteWhenDue();
+    clock.advance(0);
+    expect(log[0]).toBe("remake 2");
   });
 
   it("promotes a room at its threshold on the next turn, in order: remade, reservations held, old handed over, saved", () => {
@@ -70,10 +75,10 @@ describe("a room's relay plan and promotion", () => {
     promotion.promoteWhenDue();
     promotion.promoteWhenDue();
     expect(log).toEqual([]);
-    vi.advanceTimersByTime(0);
+    clock.advance(0);
     expect(log).toEqual(["remake 2", "new.hold old-res", `old.handOver ${CloseCode.going_away}`, "save"]);
     promotion.promoteWhenDue();
-    vi.advanceTimersByTime(0);
+    clock.advance(0);
     expect(log).toHaveLength(4);
   });
 
@@ -88,7 +93,7 @@ describe("a room's relay plan and promotion", () => {
     gone.promotion.plan = { relays: 2, at: 3 };
     gone.promotion.promoteWhenDue();
     gone.setRoom(null);
-    vi.advanceTimersByTime(0);
+    clock.advance(0);
     expect([below.log, fromStart.log, gone.log]).toEqual([[], [], []]);
   });
 
@@ -101,13 +106,13 @@ describe("a room's relay plan and promotion", () => {
     const before = room();
     promotion.plan = { relays: 2, at: 3 };
     promotion.promoteWhenDue();
-    vi.advanceTimersByTime(0);
+    clock.advance(0);
     expect(tries).toBe(1);
     expect(log).toEqual([]);
     expect(room()).toBe(before);
     expect(promotion.plan).toEqual({ relays: 0, at: 0 });
     promotion.promoteWhenDue();
-    vi.advanceTimersByTime(0);
+    clock.advance(0);
     expect(tries).toBe(1);
   });
 });
