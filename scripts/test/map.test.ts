@@ -1,7 +1,7 @@
 /**
  * AGENTS.md is the one-page map of the repository and `docs/architecture/` holds what it points
  * at; files move, and a map that names what is gone sends the reader nowhere. This keeps it
- * honest: AGENTS.md stays one page (≤ 400 lines); every repository path it and
+ * honest: AGENTS.md stays one page (≤ 400 lines); every repository path it, README.md and
  * `docs/architecture/*.md` name (in backticks, in links, or written out from a top-level folder)
  * exists; every guide in `docs/` and `docs/architecture/` is linked from README.md or AGENTS.md;
  * README's layout lists every top-level part and every guide; and every `AGENTS.md "Section"`
@@ -182,9 +182,9 @@ describe("the map (AGENTS.md, docs/architecture)", () => {
     expect(map.split("\n").length - (map.endsWith("\n") ? 1 : 0)).toBeLessThanOrEqual(MAX_MAP_LINES);
   });
 
-  it("every repository path AGENTS.md and docs/architecture name exists", () => {
+  it("every repository path README.md, AGENTS.md and docs/architecture name exists", () => {
     expect(architecture.length).toBeGreaterThan(0);
-    const missing = ["AGENTS.md", ...architecture].flatMap((doc) => missingIn(doc, read(doc), tree));
+    const missing = ["README.md", "AGENTS.md", ...architecture].flatMap((doc) => missingIn(doc, read(doc), tree));
     expect(missing).toEqual([]);
   });
 
