@@ -152,7 +152,7 @@ function missingIn(doc: string, markdown: string, tree: Tree): string[] {
 function citedSections(text: string): string[] {
   // Join comment continuations, so a citation broken over two comment lines reads as one.
   const flat = text.replace(/\s*\n\s*(?:\*(?!\/)|\/\/|#)?\s*/g, " ");
-  return [...flat.matchAll(/AGENTS\.md,?\s*\(?\s*"([^"]{1,80})"/g)].map((m) => m[1]!.trim());
+  return [...flat.matchAll(/AGENTS\.md(?:,\s*|\s*\(\s*|\s+)"([^"]{1,80})"/g)].map((m) => m[1]!.trim());
 }
 
 /** The names AGENTS.md answers to: its headings, and the names in its "Sections that moved" table. */
@@ -267,6 +267,8 @@ describe("the map's checks see what they must", () => {
   it("reads section citations in every form the tree uses, across comment lines", () => {
     const ts = '/**\n * A relayed room (AGENTS.md "Relays",\n * "Promotion"); see AGENTS.md, "Restarts and what\n * survives", and AGENTS.md ("Declared inputs").\n */';
     expect(citedSections(ts)).toEqual(["Relays", "Restarts and what survives", "Declared inputs"]);
+    // A file name in code is not a citation.
+    expect(citedSections('readFileSync(join(ROOT, "AGENTS.md"), "utf8"); const files = { "AGENTS.md": text };')).toEqual([]);
     const names = sectionNames('## Timing: what it means\n\n| cited as | now in |\n|---|---|\n| "Relays", "Promotion" | [r](r.md) |\n');
     expect(resolves("Timing", names)).toBe(true);
     expect(resolves("Promotion", names)).toBe(true);
