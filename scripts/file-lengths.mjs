@@ -1,7 +1,7 @@
 // Fails when a source file passes 500 lines without saying why in its opening comment: files are
-// split by concept before that (AGENTS.md, "Files small enough to read in one sitting"). A file
-// that must stay long says so in its first comment with the words "Long by design:" and its
-// reason. Run by scripts/typecheck.sh (so in CI):
+// split by concept before that (AGENTS.md, "Folders and their one-way dependencies": the rules
+// under the table). A file that must stay long says so in its first comment with the words
+// "Long by design:" and its reason. Run by scripts/typecheck.sh (so in CI):
 //   node scripts/file-lengths.mjs                  this repository
 //   --root <dir>                                   another tree
 // Not held to it: tests (`test/` folders, `*.test.ts`), fixtures and benches, generated files

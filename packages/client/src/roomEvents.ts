@@ -49,7 +49,7 @@ export interface GameEvent<E = unknown> {
  */
 export interface RoomError {
   /**
-   * Numeric error code (`ErrorCode`, the table in AGENTS.md; `errorName(code)` names it, e.g.
+   * Numeric error code (`ErrorCode`, the table in docs/architecture/refusals.md; `errorName(code)` names it, e.g.
    * `join_throttled`, `illegal_move`); 0 for local problems.
    */
   code: number;

@@ -32,7 +32,7 @@ export const BAD_TOKEN_ERROR = 14;
 
 /**
  * Error codes carried by ERROR frames, and the WebSocket close codes the server uses.
- * AGENTS.md documents both tables; keep them in step.
+ * docs/architecture/refusals.md documents both tables; keep them in step.
  */
 export const ErrorCode = {
   /** Undecodable frame, or a frame in the wrong wire format. */
