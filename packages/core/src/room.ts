@@ -2,7 +2,7 @@
  * The room a host drives (`Room`, seen through host.ts's `HostedRoom`): its parts wired
  * together (room/), its tick loop and flush cadence, and the one dispatch of a decoded message.
  */
-import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates } from "@tikron/protocol";
+import { CloseCode, FrameWriter, flushEveryTicks, ratesProblem, type AdminBan, type RoomRates, type SpectateRequest } from "@tikron/protocol";
 import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game, GameContext } from "./game";
@@ -40,6 +40,8 @@ import { perfNow } from "./durationStats";
 import { SlicedFlush } from "./room/slicedFlush";
 import { TokenBucket } from "./tokenBucket";
 import type { MatchRecorder } from "./replay/matchRecorder";
+import { RoomSpectators } from "./spectate/roomSpectators";
+import { SpectatorHub } from "./spectate/spectatorHub";
 
 /** How often a ticking room's status is re-reported while it has players (a sleeping room's is not). */
 const STATUS_REFRESH_MS = 60_000;
@@ -112,6 +114,8 @@ export class Room implements HostedRoom {
   private readonly recorder: MatchRecorder | null;
   /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
   private readonly chain: WorldChain | null;
+  /** Spectators watching from this object (core/src/spectate): no seats, fed by a feed of the world. */
+  private readonly spectators: RoomSpectators;
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -199,6 +203,14 @@ export class Room implements HostedRoom {
       ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
     });
     this.gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
+    this.spectators = new RoomSpectators({
+      kind,
+      world: game.sync.mode === "binary" ? game.sync.world : undefined,
+      options,
+      stats,
+      epoch,
+      syncIntervalMs: () => room.syncIntervalMs,
+    });
     const output = new GameOutput({
       seats,
       dialect: this.flusher.dialect,
@@ -309,7 +321,21 @@ export class Room implements HostedRoom {
     return link.connId;
   }
 
+  /**
+   * A spectator socket opened (a join URL with `spectate=1`, protocol `readSpectate`): no seat,
+   * apart from the cap. Returns its id for {@link message} and {@link closed}, or -1 when it was
+   * refused and closed (`spectators_full`, or `bad_request` for a game without a sync world).
+   */
+  spectate(conn: Connection, req: SpectateRequest): number {
+    if (this.disposed) {
+      conn.close(CloseCode.room_closed, "room closed");
+      return -1;
+    }
+    return this.spectators.open(conn, req, this.clock.now(), (c) => c.close(CloseCode.bad_request, `${this.kind} rooms cannot be watched`));
+  }
+
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
+    if (SpectatorHub.owns(connId)) return this.spectators.message(connId, data, this.clock.now());
     const link = this.sockets.get(connId);
     if (!link || link.closed) return;
     const now = this.clock.now();
@@ -325,6 +351,7 @@ export class Room implements HostedRoom {
   }
 
   closed(connId: number, code: number, _reason = ""): void {
+    if (SpectatorHub.owns(connId)) return this.spectators.closed(connId);
     if (code === MESSAGE_TOO_BIG) this.sockets.oversized(connId);
     else this.sockets.closed(connId, code);
   }
@@ -371,6 +398,7 @@ export class Room implements HostedRoom {
       store: { keys: this.store.size, chars: this.store.chars, version: this.store.version },
       busy: this.busy?.reading(),
     });
+    own.spectators = this.spectators.stats();
     return this.amendStats ? this.amendStats(own) : own;
   }
 
@@ -527,6 +555,7 @@ export class Room implements HostedRoom {
     // Sockets first: each closes as a dropped socket's (its seat held, arming the seats' expiry),
     // then every timer stops, that expiry's too, so no seat is freed and no session ends here.
     this.sockets.closeAll(code, reason);
+    this.spectators.closeAll(code, reason);
     this.scheduler.stop();
     this.flushing.finish();
     this.seating.stop();
@@ -542,6 +571,7 @@ export class Room implements HostedRoom {
     this.seating.stop();
     this.reservations.clear();
     this.sockets.closeAll(code, reason);
+    this.spectators.closeAll(code, reason);
     try {
       this.game.onDispose?.({ reason: this.seats.size === 0 ? "empty" : "shutdown" });
     } catch (e) {
@@ -634,6 +664,7 @@ export class Room implements HostedRoom {
   /** Begins a flush; its first slice runs now, the rest in tasks of their own (room/slicedFlush.ts). */
   private flush(now: number): void {
     this.flushing.run(this.seats.list, this.tickIndex, now);
+    this.spectators.flushed(this.tickIndex, Math.max(0, Math.round(now - this.epoch)), now);
   }
 
   /**

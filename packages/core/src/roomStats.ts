@@ -1,6 +1,7 @@
 import type { RoomMetadata } from "@tikron/protocol";
 import type { BusyReading } from "./busyMeter";
 import { DurationStats, type DurationSummary } from "./durationStats";
+import type { SpectatorStats } from "./spectate/spectatorStats";
 
 /** Snapshot returned by the `tk:stats` probe. Field names are part of the public contract. */
 export interface RoomStatsSnapshot {
@@ -106,6 +107,13 @@ export interface RoomStatsSnapshot {
   errors: Record<string, number>;
   /** The game's own counters (`ctx.count`). */
   game: Record<string, number>;
+  /**
+   * This object's spectators (core/src/spectate), once one came: sockets, lanes and groups now,
+   * frames, keyframes, encodes (one per watched target per flush), refusals. A relayed room's
+   * are on its relays (each relay's report). Their refused joins are also in `refused.spectators_full`,
+   * their refused messages in `errors.spectating`.
+   */
+  spectators?: SpectatorStats;
   /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
   bots: {
     /** Bot seats now. */
