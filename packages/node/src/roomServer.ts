@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, credentialRefusalCause, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type PlayerClaims, type Room, type RoomCheckpoint } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, isAdminPath, isRouteRefusal, refusalCloseCode, routeRoomUrl, type RefusalCause, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, isAdminPath, isRouteRefusal, readSpectate, refusalCloseCode, routeRoomUrl, type RefusalCause, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
 import { SIGN_IN_RETRY_MS, playerClaimsOf, readCredential } from "@tikron/core/auth";
@@ -285,6 +285,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (!route) return refuse("not_found", 404, CloseCode.not_found, "not found");
     if (isRouteRefusal(route)) return refuse(route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, refusalCloseCode(route.status), route.reason);
     if (route.stats || route.bots || route.abort) return refuse("bad_request", 400, CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
+    // A spectator's join (`spectate=1`): the same credential and admission, then no seat.
+    const spectate = readSpectate(new URL(req.url ?? "/", "http://host").searchParams);
+    if (typeof spectate === "string") return refuse("bad_request", 400, CloseCode.bad_request, spectate);
     const upgrade = (seat: JoinSeat | null): void => {
       if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
       const h = roomFor(route);
@@ -292,7 +295,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       const refusal = h.room.admitSocket(seat?.identity, address);
       // The room's own refusal, counted by the room: answered as it asked.
       if (refusal) return closeAtOnce(wss, u, refusal.closeCode, refusal.reason, refusal.retryAfterMs);
-      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat));
+      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat, spectate));
     };
     const refuseCredential = (v: { reason: Parameters<typeof credentialRefusalCause>[0]; status: number; message: string }, cause = credentialRefusalCause(v.reason)): void => {
       if (v.reason === "jwks_unavailable") return refuse("unavailable", 503, CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
@@ -320,9 +323,10 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat | null, spectate: SpectateRequest | null): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws), seat?.identity, address, seat?.reservation, seat?.claims);
+    const conn = new WsConnection(ws);
+    const connId = spectate ? h.room.spectate(conn, spectate) : h.room.open(conn, seat?.identity, address, seat?.reservation, seat?.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
