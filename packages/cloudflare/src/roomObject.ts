@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { admissionReply, botsReply, BusyMeter, statsReply, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
-import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
@@ -204,8 +204,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (this.simulation) return relayedAnswer(this.relayedOver);
     const refusal = room.admitSocket(meta.playerId, meta.address);
     if (refusal) return toResponse(admissionReply(refusal));
+    // A spectator (`spectate=1`, core/src/spectate): no seat; ticking rooms' standard sockets only.
+    const spectate = readSpectate(new URL(request.url).searchParams);
+    if (typeof spectate === "string") return new Response(spectate, { status: 400 });
+    if (spectate && !(this.sockets instanceof StandardSockets)) return new Response(`${meta.kind} rooms cannot be watched`, { status: 400 });
     const pair = new WebSocketPair();
-    this.sockets.accept(pair[1], meta);
+    if (spectate) (this.sockets as StandardSockets).spectate(pair[1], spectate);
+    else this.sockets.accept(pair[1], meta);
     this.operations?.activity();
     return new Response(null, { status: 101, webSocket: pair[0] });
   }

@@ -1,6 +1,7 @@
 import type { BusyMeter, HostedRoom, SeatTicket } from "@tikron/core";
 import type { RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
+import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 
 /**
  * The two ways a room's Durable Object takes WebSockets, chosen once per room by whether its
@@ -129,6 +130,23 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
   seated(): void {}
 
   reattach(): void {}
+
+  /** Accepts a spectator's socket (no seat; core/src/spectate): the same listeners as a player's. */
+  spectate(server: WebSocket, request: SpectateRequest): void {
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const conn = this.connection(server);
+    const id = this.room.spectate ? this.room.spectate(conn, request) : -1;
+    if (id < 0) {
+      if (!this.room.spectate) conn.close(CloseCode.bad_request, "this room takes no spectators");
+      return;
+    }
+    this.track(server, id);
+    const { busy } = this;
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string), "socket"));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason), "socket"));
+    server.addEventListener("error", busy.wrap((e: Event) => this.failed(server, e), "socket"));
+  }
 }
 
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */

@@ -11,7 +11,7 @@ import type { Clock } from "./clock";
 import type { Game } from "./game";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { BotSpec } from "./gameDefinition";
-import type { AdminBan, AdminRoomError, AdminSeat, JoinOptionsDecl } from "@tikron/protocol";
+import type { AdminBan, AdminRoomError, AdminSeat, JoinOptionsDecl, SpectateRequest } from "@tikron/protocol";
 import type { PlayerClaims, SeatPlayer } from "./player";
 import type { RoomOptions } from "./roomOptions";
 import type { RoomStatsSnapshot } from "./roomStats";
@@ -314,6 +314,13 @@ export interface HostedRoom {
    * the seat's `Player` record; a join by reservation gets those the reservation was made with.
    */
   open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number;
+  /**
+   * A spectator socket opened (a join URL with `spectate=1`: protocol `readSpectate`): no seat,
+   * apart from the cap, no inputs (core/src/spectate). Returns the id for {@link message} and
+   * {@link closed}, or -1 when the room refused it and closed it (`spectators_full`; `bad_request`
+   * for a room that cannot be watched). Absent: the room takes no spectators.
+   */
+  spectate?(conn: Connection, request: SpectateRequest): number;
   /**
    * Re-attaches a socket that survived a runtime restart (e.g. Durable Object hibernation) to a
    * fresh room: the seat is rebuilt with the same id and token, and the client gets no welcome.
