@@ -47,7 +47,7 @@ export { RequestError } from "@tikron/protocol";
 export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError, gameRefusal, type GameRefusal } from "./joinError";
 export { roomUrl } from "./roomUrl";
-export { watch, type WatchOptions, type WatchConnection, type WatchTarget } from "./watch";
+export { watch, type WatchOptions, type WatchExtras, type WatchConnection, type WatchTarget } from "./watch";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export { inputBatching, type InputBatching, type InputBatch } from "./inputs";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo, CadenceInfo } from "./roomEvents";

@@ -9,22 +9,25 @@ import {
   type SpectateTarget,
   type StateOf,
 } from "@tikron/protocol";
-import type { GameConnectOptions } from "./connectOptions";
+import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { RoomConnection } from "./roomConnection";
 
 /** What a spectator watches: a player (by player id) or a point of the world. */
 export type WatchTarget = number | { x: number; y: number };
 
-/** How to watch: {@link GameConnectOptions} (room, game, clock, …) and the spectator's own. */
-export type WatchOptions<G extends AnyGameTypes> = Omit<GameConnectOptions<G>, "joinOptions" | "predictor"> & {
+/** What a spectator asks for beside the connection's options. */
+export interface WatchExtras {
   /** Whom to watch: a player id (see as that player sees) or a point; none: someone playing. */
   follow?: WatchTarget;
   /** Seconds behind the live match (whole seconds; the room may hold a longer least delay). */
   delay?: number;
-};
+}
+
+/** How to watch with a game's declaration: {@link GameConnectOptions} (room, game, clock, …) and {@link WatchExtras}. */
+export type WatchOptions<G extends AnyGameTypes> = Omit<GameConnectOptions<G>, "joinOptions" | "predictor"> & WatchExtras;
 
 /** A spectator's connection: a room connection without a seat, that can switch target. */
-export type WatchConnection<G extends AnyGameTypes> = RoomConnection<StateOf<G>, never, EventOf<G>, AnyMessages, AnyNotices> & {
+export type WatchConnection<S, E = unknown> = RoomConnection<S, never, E, AnyMessages, AnyNotices> & {
   /**
    * Watches another player or point; false, sending nothing, while not joined. The room then
    * sends a welcome (the view clears) and the new target's whole view; a target it refuses
@@ -50,10 +53,13 @@ const toTarget = (t: WatchTarget): SpectateTarget => (typeof t === "number" ? { 
  * view.follow({ x: 500, y: 500 });
  * ```
  */
-export function watch<G extends AnyGameTypes>(url: string, options: WatchOptions<G>): WatchConnection<G> {
+export function watch<G extends AnyGameTypes>(url: string, options: WatchOptions<G>): WatchConnection<StateOf<G>, EventOf<G>>;
+/** Watches with an explicit `kind` and `decoder` (see `connect`). */
+export function watch<S = unknown>(url: string, options: Omit<ConnectOptions<S>, "joinOptions" | "predictor"> & WatchExtras): WatchConnection<S>;
+export function watch(url: string, options: (WatchOptions<AnyGameTypes> | ConnectOptions) & WatchExtras): WatchConnection<unknown> {
   const [, head, query] = /^([^?#]*)\??([^#]*)/.exec(url)!;
   const q = spectateQuery({ target: options.follow === undefined ? null : toTarget(options.follow), delaySec: options.delay ?? 0 });
-  const conn = new RoomConnection(`${head}?${query ? query + "&" : ""}${q}`, options as GameConnectOptions<AnyGameTypes>) as unknown as WatchConnection<G>;
+  const conn = new RoomConnection(`${head}?${query ? query + "&" : ""}${q}`, options as ConnectOptions) as unknown as WatchConnection<unknown>;
   conn.follow = (target) => conn._send((d) => requestsOf(d).message(0, FOLLOW_MESSAGE, JSON.stringify(toTarget(target))));
   return conn;
 }
