@@ -5,7 +5,7 @@
  */
 import { admissionReply, systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
 import { createRelay, type RelayRoom } from "@tikron/core/relay";
-import { CloseCode } from "@tikron/protocol";
+import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
@@ -28,12 +28,14 @@ export class RelayHost {
     return this.open;
   }
 
-  /** Accepts the server end of a new socket pair and opens it on the relay. */
-  accept(server: WebSocket, meta: RoomRequestMeta): void {
+  /** Accepts the server end of a new socket pair and opens it on the relay (a spectator's with `spectate`: core/src/spectate). */
+  accept(server: WebSocket, meta: RoomRequestMeta, spectate?: SpectateRequest | null): void {
     server.binaryType = "arraybuffer";
     server.accept();
     const { relay } = this;
-    const id = relay.open(new SocketConnection(server, this.observeBuffered), meta.playerId, meta.address, meta.reservation, meta.claims);
+    const conn = new SocketConnection(server, this.observeBuffered);
+    const id = spectate ? relay.spectate(conn, spectate) : relay.open(conn, meta.playerId, meta.address, meta.reservation, meta.claims);
+    if (id < 0) return;
     this.open++;
     let closed = false;
     const close = (code: number): void => {
@@ -108,14 +110,14 @@ export class RelayObjectSide {
   ) {}
 
   /** A join the gateway sent to this relay. */
-  async join(meta: RoomRequestMeta): Promise<Response> {
+  async join(meta: RoomRequestMeta, spectate?: SpectateRequest | null): Promise<Response> {
     const host = await (this.host ??= this.start(meta));
     // What follows the await runs in a turn of its own: the object's time too.
-    return this.busy.run(() => this.admit(host, meta), "request");
+    return this.busy.run(() => this.admit(host, meta, spectate), "request");
   }
 
   /** Admits and opens a join on the relay, or answers why not. */
-  private admit(host: RelayHost | Response, meta: RoomRequestMeta): Response {
+  private admit(host: RelayHost | Response, meta: RoomRequestMeta, spectate?: SpectateRequest | null): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();
@@ -127,7 +129,7 @@ export class RelayObjectSide {
       return new Response(r.body, { status: r.status, headers: r.headers });
     }
     const pair = new WebSocketPair();
-    host.accept(pair[1], meta);
+    host.accept(pair[1], meta, spectate);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 

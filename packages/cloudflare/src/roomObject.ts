@@ -195,7 +195,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       return new Response("expected a WebSocket upgrade", { status: 426 });
     }
     if (meta.route === "relay-link") return this.relayLink(meta);
-    if (meta.relay !== undefined) return this.asRelay.join(meta);
+    // A spectator (`spectate=1`, core/src/spectate): no seat; on a relay of a relayed room, else
+    // in the room's own object (ticking rooms' standard sockets only).
+    const spectate = readSpectate(new URL(request.url).searchParams);
+    if (typeof spectate === "string") return new Response(spectate, { status: 400 });
+    if (meta.relay !== undefined) return this.asRelay.join(meta, spectate);
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     // A relayed room's clients come through its relays: a join the gateway sent here (a room
@@ -204,9 +208,6 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     if (this.simulation) return relayedAnswer(this.relayedOver);
     const refusal = room.admitSocket(meta.playerId, meta.address);
     if (refusal) return toResponse(admissionReply(refusal));
-    // A spectator (`spectate=1`, core/src/spectate): no seat; ticking rooms' standard sockets only.
-    const spectate = readSpectate(new URL(request.url).searchParams);
-    if (typeof spectate === "string") return new Response(spectate, { status: 400 });
     if (spectate && !(this.sockets instanceof StandardSockets)) return new Response(`${meta.kind} rooms cannot be watched`, { status: 400 });
     const pair = new WebSocketPair();
     if (spectate) (this.sockets as StandardSockets).spectate(pair[1], spectate);

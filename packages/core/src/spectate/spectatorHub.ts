@@ -46,8 +46,11 @@ export interface SpectatorHubInit {
   readonly options: RoomOptions;
   /** The room's counters (`refused.spectators_full`, `errors.spectating` are bumped there too). */
   readonly stats: RoomStats;
-  /** Wall clock ms of room time 0 (the welcome's `roomEpoch`). */
-  readonly epoch: number;
+  /**
+   * Wall clock ms of room time 0 (the welcome's `roomEpoch`); null where the object does not
+   * know it (a relay): learned from the stream's first flush (its arrival less its time).
+   */
+  readonly epoch: number | null;
   /** The syncing interval the room flushes at (the welcome's). */
   readonly syncIntervalMs: () => number;
   /** The world stream must carry a snapshot soon (a mirror has none, or lost its place). */
@@ -93,6 +96,7 @@ export class SpectatorHub {
   private readonly writer = new FrameWriter(1 << 12);
   private readonly small = new FrameWriter(256);
   private nextId = SPECTATOR_ID_BASE;
+  private learnedEpoch: number | null = null;
 
   constructor(private readonly init: SpectatorHubInit) {}
 
@@ -186,6 +190,7 @@ export class SpectatorHub {
    * written right after it (or null). The bytes are copied once (a lane replays them later).
    */
   stream(tick: number, time: number, update: Uint8Array, snapshot: Uint8Array | null, now: number): void {
+    this.learnedEpoch ??= Date.now() - time;
     if (this.lanes.size === 0) return;
     const entry = { at: now, tick, time, update: update.slice(), snapshot: snapshot ? snapshot.slice() : null };
     for (const lane of this.lanes.values()) lane.push(entry, now, this.writer);
@@ -205,7 +210,8 @@ export class SpectatorHub {
 
   /** @internal Sends `s` a welcome: no seat (player 0, no token), the room's cadence and clock. */
   welcome(s: Spectator): void {
-    const { options, kind, epoch } = this.init;
+    const { options, kind } = this.init;
+    const epoch = this.init.epoch ?? this.learnedEpoch ?? Date.now();
     const w = encodeWelcome(this.small.reset(), {
       version: PROTOCOL_VERSION,
       playerId: 0,

@@ -6,8 +6,8 @@
 import { CloseCode, ErrorCode, binaryDialect, type SpectateTarget } from "@tikron/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TestRoom } from "../../src/testing";
-import { type FieldGame, fieldDefinition, fieldSchema, fieldTypes } from "../relay/fieldGame";
+import { RelayedTestRoom, TestRoom } from "../../src/testing";
+import { type FieldGame, fieldDefinition, fieldSchema, fieldTypes, fieldWorldOptions } from "../relay/fieldGame";
 import { Watcher } from "./watcher";
 
 const FLUSH = 50;
@@ -179,5 +179,26 @@ describe("spectators", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("on a relay: fed the stream the relay gets, nothing on the simulation, the same view as the room's own spectators", () => {
+    const relayed = new RelayedTestRoom<typeof fieldTypes, FieldGame, typeof fieldSchema.decl>(fieldDefinition(7), fieldTypes, { relays: 1, world: (g) => g.world, worldOptions: fieldWorldOptions });
+    const single = fieldRoom();
+    const [a, b] = [relayed.join("ann", { relay: 0 }), single.join("ann")];
+    const onRelay = new Watcher(relayed.relays[0]!, fieldSchema).open({ target: { player: a.playerId }, delaySec: 0 });
+    const inRoom = watcher(single, { player: b.playerId });
+    for (let i = 0; i < 20; i++) {
+      a.input({ dir: ((i % 4) + 1) as 1 });
+      b.input({ dir: ((i % 4) + 1) as 1 });
+      relayed.advance(FLUSH);
+      single.advance(FLUSH);
+    }
+    expect(onRelay.frames).toBeGreaterThan(10);
+    expect(onRelay.entities()).toEqual(inRoom.entities());
+    expect(relayed.relays[0]!.spectators.stats()).toMatchObject({ connected: 1, groups: 1 });
+    expect(relayed.room.snapshot().spectators).toBeUndefined();
+    onRelay.say(binaryDialect.input(1, new Uint8Array([1])) as Uint8Array);
+    expect(onRelay.messages.at(-1)).toMatchObject({ kind: "error", code: ErrorCode.spectating });
+    expect(relayed.relays[0]!.stats.errors.spectating).toBe(1);
   });
 });

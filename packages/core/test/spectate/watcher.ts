@@ -3,7 +3,14 @@
  * decodes it as a client would (its view cleared at every welcome, each delta applied).
  */
 import { ClientView, DecodeError, binaryDialect, binaryRequests, readAnswer, type DecodedServerMessage, type Schema, type SpectateRequest } from "@tikron/protocol";
-import type { Connection, Room } from "../../src";
+import type { Connection } from "../../src";
+
+/** What a spectator socket is opened on: a room or a relay. */
+export interface Watched {
+  spectate(conn: Connection, req: SpectateRequest): number;
+  message(connId: number, data: Uint8Array): void;
+  closed(connId: number, code: number): void;
+}
 
 /** One spectator socket of a room, decoding what it gets. */
 export class Watcher implements Connection {
@@ -17,7 +24,7 @@ export class Watcher implements Connection {
   id = -1;
 
   constructor(
-    private readonly room: Room,
+    private readonly room: Watched,
     schema: Schema,
   ) {
     this.view = new ClientView(schema);
