@@ -5,7 +5,8 @@
  * The cap, the delay and the shared frames are the core's unit tests (core/test/spectate).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { ErrorCode, connect, watch, withMessages } from "@tikron/client";
+import { ErrorCode, connect, withMessages } from "@tikron/client";
+import { watch } from "@tikron/client/watch";
 import { BinaryWriter } from "@tikron/protocol";
 import { agarInputs, agarTypes } from "@tikron/games/schemas";
 import { until } from "./jsonClient";

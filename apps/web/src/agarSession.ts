@@ -2,7 +2,6 @@ import {
   ClockSync,
   Predictor,
   connect,
-  watch,
   createInterpolatedView,
   schemaDecoder,
   type EntitySink,
@@ -10,6 +9,7 @@ import {
   type RoomConnection,
   type StateEvent,
 } from "@tikron/client";
+import { watch } from "@tikron/client/watch";
 import { agarInputs, agarSchema, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
 import { BinaryWriter, quantizeInput } from "@tikron/protocol";
 import { Camera } from "./camera";

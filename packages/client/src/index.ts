@@ -5,8 +5,9 @@
  *   join pacing on `join_throttled`) and emits typed events; a refused join rejects
  *   `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …). What a game may
  *   not use is opt-in, bundled only when used: a synced clock (`clock: new ClockSync()`), room
- *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}),
- *   watching a room as a spectator ({@link watch}: no seat, no inputs, a target to follow, a delay).
+ *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}); watching
+ *   a room as a spectator is an entry of its own (`@tikron/client/watch`: no seat, no inputs, a
+ *   target to follow, a delay).
  * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
  *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
  *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.
@@ -47,7 +48,6 @@ export { RequestError } from "@tikron/protocol";
 export { withMessages, type RoomMessaging } from "./messaging";
 export { JoinError, gameRefusal, type GameRefusal } from "./joinError";
 export { roomUrl } from "./roomUrl";
-export { watch, type WatchOptions, type WatchExtras, type WatchConnection, type WatchTarget } from "./watch";
 export type { ConnectOptions, GameConnectOptions, PredictionHooks } from "./connectOptions";
 export { inputBatching, type InputBatching, type InputBatch } from "./inputs";
 export type { ConnectionStatus, RoomEvents, StateEvent, GameEvent, RoomError, CloseInfo, ReconnectingInfo, CadenceInfo } from "./roomEvents";

@@ -1,3 +1,9 @@
+/**
+ * Watching a room as a spectator: {@link watch}. An entry of its own (`@tikron/client/watch`), so
+ * a page that only plays bundles none of it, and the SDK's main entry stays within its budget.
+ *
+ * @module @tikron/client/watch
+ */
 import {
   FOLLOW_MESSAGE,
   requestsOf,
@@ -13,7 +19,14 @@ import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { RoomConnection } from "./roomConnection";
 
 /** What a spectator watches: a player (by player id) or a point of the world. */
-export type WatchTarget = number | { x: number; y: number };
+export type WatchTarget =
+  | number
+  | {
+      /** The point's x, in world units. */
+      x: number;
+      /** The point's y, in world units. */
+      y: number;
+    };
 
 /** What a spectator asks for beside the connection's options. */
 export interface WatchExtras {

@@ -166,7 +166,7 @@ export const CloseCode = {
    * reason is `<the game's code>: <its reason>` (a wait before it, when the game asked for one).
    */
   join_refused: CLOSE_JOIN_REFUSED,
-  /** Join refused: the room holds as many spectators as it takes (its `maxSpectators`). */
+  /** Join refused: the room holds as many spectators as it takes (its `maxSpectators`); retried like any other close (a spectator may leave). */
   spectators_full: CLOSE_SPECTATORS_FULL,
 } as const;
 
@@ -193,7 +193,6 @@ export const FINAL_JOIN_REFUSALS: ReadonlySet<number> = new Set<number>([
   CLOSE_ROOM_LOCKED,
   CLOSE_BANNED,
   CLOSE_JOIN_REFUSED,
-  CLOSE_SPECTATORS_FULL,
 ]);
 
 /**

@@ -10,7 +10,17 @@
  */
 
 /** What a spectator watches: a player's view, or a fixed point of the world. */
-export type SpectateTarget = { player: number } | { x: number; y: number };
+export type SpectateTarget =
+  | {
+      /** The player whose view to watch (their viewer: what they see). */
+      player: number;
+    }
+  | {
+      /** A point of the world to watch from: x. */
+      x: number;
+      /** A point of the world to watch from: y. */
+      y: number;
+    };
 
 /** A spectator's join: what it watches and how far behind the live match. */
 export interface SpectateRequest {

@@ -147,7 +147,7 @@ namespace Tikron.Client.Protocol
         };
 
         /// <summary>Join refusals a retry meets again (the protocol's FINAL_JOIN_REFUSALS).</summary>
-        static readonly HashSet<int> FinalJoinRefusals = new HashSet<int> { 4002, 4011, 4012, 4013, 4014, 4015, 4020, 4021, 4023, 4024, 4025 };
+        static readonly HashSet<int> FinalJoinRefusals = new HashSet<int> { 4002, 4011, 4012, 4013, 4014, 4015, 4020, 4021, 4023, 4024 };
 
         /// <summary>Closes a client does not come back from on its own (the protocol's FINAL_CLOSES).</summary>
         static readonly HashSet<int> Final = new HashSet<int>(FinalJoinRefusals) { 1000, 1002, 1003, 1007, 1008, 1009, 1010, 4000, 4001, 4005, 4007, 4008, 4010, 4022 };
