@@ -3,10 +3,30 @@ import { defineConfig } from "vitest/config";
 /**
  * Test projects:
  * - unit: pure Node tests of every package (fast; fake clocks, property tests).
- * - integration: real `wrangler dev` processes on loopback (slower; one file at a time).
+ * - integration: real `wrangler dev` processes on loopback (slower; two files at a time).
+ * - integration-timed: the integration files whose bars are timings or CPU (one file at a time).
  * - fuzz: the long fuzz run (`npm run fuzz`); CI runs the smaller in-unit fuzz budget instead.
  * - browser: the demo page in headless Chromium against `wrangler dev` (installs Chromium if missing).
  */
+/**
+ * Integration files whose bars are timings or CPU next to honest players (ack p99 against a
+ * baseline, seats back within 5 s, CPU readings): they run one at a time, alone on the machine.
+ */
+const TIMED_INTEGRATION = [
+  "apps/gateway/test/hostile.integration.test.ts",
+  "apps/gateway/test/abuse.integration.test.ts",
+  "apps/gateway/test/hardening.integration.test.ts",
+  "apps/gateway/test/restartDrill.integration.test.ts",
+  "apps/gateway/test/restart.integration.test.ts",
+  "apps/gateway/test/relays.integration.test.ts",
+  "apps/gateway/test/relayFailover.integration.test.ts",
+  "apps/gateway/test/relayPromotion.integration.test.ts",
+  "tools/loadtest/test/loadtest.integration.test.ts",
+  "tools/loadtest/test/serverCpu.integration.test.ts",
+  "tools/loadtest/test/transportBench.integration.test.ts",
+  "tools/loadtest/test/match.integration.test.ts",
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -28,6 +48,21 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.integration.test.ts"],
+          exclude: ["**/node_modules/**", ...TIMED_INTEGRATION],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // These files assert what a server did, not how fast: two at a time, each with its own
+          // wrangler dev (ports and state directories are unique per server). Much of a file's
+          // time is waiting on a server's start or a client's timers, which the two overlap.
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: "integration-timed",
+          include: TIMED_INTEGRATION,
           exclude: ["**/node_modules/**"],
           environment: "node",
           testTimeout: 120_000,

@@ -59,6 +59,7 @@ step "dotnet client" bash scripts/dotnet-test.sh "$RESULTS"
 expected_reports+=(--expect "dotnet=$RESULTS/dotnet.json")
 vitest_step unit
 vitest_step integration
+vitest_step integration-timed
 vitest_step browser
 
 echo

@@ -295,17 +295,19 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
       expect(board.kills.get(me)).toBe(1);
       expect(board.deaths.get(them)).toBe(1);
 
-      // 20 steps of 100 ms at once: 2 s of movement claimed in an instant.
-      for (let i = 0; i < 20; i++) shooter.sendInput(fpsInputs.encode({ kind: "move", dx: 1, dy: 0, dtMs: 100, aim: 0 }, w));
+      // 40 steps of 100 ms at once: 4 s of movement claimed in an instant (the budget refills with
+      // real time, so on a machine slow enough to spread the burst over a second or two, most of
+      // it is still refused).
+      for (let i = 0; i < 40; i++) shooter.sendInput(fpsInputs.encode({ kind: "move", dx: 1, dy: 0, dtMs: 100, aim: 0 }, w));
       expect(await until(() => shooter.highestAck === shooter.lastSeq)).toBe(true);
       // Refusals are reported together: one error frame per tick's worth, carrying the count.
       const refusals = shooter.errors.filter((e) => e.code === ErrorCode.speed_violation);
       expect(refusals.length).toBeGreaterThanOrEqual(1);
-      expect(refusals.length).toBeLessThan(20);
+      expect(refusals.length).toBeLessThan(40);
 
       const stats = await shooter.stats();
       expect(stats).toMatchObject({ kind: "fps", ccu: 2, game: { shots: 4, hits: 4, kills: 1 } });
-      expect(stats.inputs.rejectedByCode.speed_violation).toBeGreaterThan(10);
+      expect(stats.inputs.rejectedByCode.speed_violation).toBeGreaterThan(20);
     });
 
     it("declared inputs: out of range, NaN, truncated or over-long payloads are refused bad_input naming the field, counted, the seat kept", async () => {

@@ -14,7 +14,7 @@ export interface Env extends GatewayEnv, TttEnv {
   RESULTS?: D1Database;
 }
 
-/** One instance per room (`idFromName(kind + ':' + roomId)`). */
+/** One instance per room (`idFromName(roomObjectName(kind, roomId))`: `kind:roomId`, core/src/join/objectNames.ts). */
 export class RoomDurableObject extends RoomObject<Env> {
   protected readonly games = gameDefinitions;
 }

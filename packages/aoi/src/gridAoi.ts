@@ -54,6 +54,7 @@ export class GridAoi implements AoiIndex {
   private readonly globals: number[] = [];
   private globalCount = 0;
   private nowhereCount = 0;
+  private changes = 0;
 
   /** @param cellSize Side of a grid cell in world units (about half the usual query radius). */
   constructor(readonly cellSize: number) {
@@ -65,6 +66,15 @@ export class GridAoi implements AoiIndex {
     let n = this.globalCount;
     for (const c of this.occupied) n += c.count;
     return n + this.nowhereCount;
+  }
+
+  /**
+   * Counts the changes a query could see: every insert and remove, and every move to another
+   * position (a move to where the entity already is does not count). Two queries with the same
+   * arguments at the same version answer the same, so a caller can keep an answer until it moves.
+   */
+  get version(): number {
+    return this.changes;
   }
 
   /** True when `id` is in the index. */
@@ -93,6 +103,9 @@ export class GridAoi implements AoiIndex {
 
   move(id: number, x: number, y: number): void {
     if (id >= this.state.length || this.state[id] !== PLACED) return;
+    // NaN never equals itself: a move at a non-finite position always counts.
+    if (this.xs[id] === x && this.ys[id] === y) return;
+    this.changes++;
     this.xs[id] = x;
     this.ys[id] = y;
     const key = this.keyOf(x, y);
@@ -117,6 +130,7 @@ export class GridAoi implements AoiIndex {
     if (id >= this.state.length) return;
     const s = this.state[id];
     if (s === ABSENT) return;
+    this.changes++;
     if (s === GLOBAL) {
       const i = this.slot[id];
       const last = this.globals[--this.globalCount];
@@ -195,6 +209,7 @@ export class GridAoi implements AoiIndex {
     if (id >= this.state.length) this.growTo(id + 1);
     if (this.state[id] !== ABSENT) throw new Error(`entity ${id} is already in the index`);
     this.state[id] = s;
+    this.changes++;
   }
 
   private enter(id: number, key: number): void {

@@ -276,4 +276,57 @@ describe("GridAoi", () => {
     expect(() => g.insert(1, 5, 5)).toThrow();
     expect(() => g.insertGlobal(1)).toThrow();
   });
+
+  it("moves its version whenever what a query could answer changes (against a map of the entities)", () => {
+    type GridOp = { k: "insert" | "move"; id: number; x: number; y: number } | { k: "global" | "remove"; id: number } | { k: "stay"; pick: number };
+    const id = fc.integer({ min: 0, max: 12 });
+    const at = fc.oneof(fc.integer({ min: -3, max: 3 }).map((k) => k * 50), fc.double({ min: -200, max: 200, noNaN: true }), fc.constantFrom(0, -0, NaN, Infinity));
+    const op: fc.Arbitrary<GridOp> = fc.oneof(
+      fc.record({ k: fc.constantFrom("insert" as const, "move" as const), id, x: at, y: at }),
+      fc.record({ k: fc.constantFrom("global" as const, "remove" as const), id }),
+      // A move to where an entity already is: no change, so no new version.
+      fc.record({ k: fc.constant("stay" as const), pick: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const grid = new GridAoi(50);
+        // id → [x, y] placed, or "global".
+        const model = new Map<number, readonly [number, number] | "global">();
+        const key = (): string =>
+          [...model.entries()]
+            .sort((a, b) => a[0] - b[0])
+            .map(([i, p]) => (p === "global" ? `${i}:g` : `${i}:${p[0] === 0 ? 0 : p[0]},${p[1] === 0 ? 0 : p[1]}`))
+            .join(" ");
+        for (const o of ops) {
+          const before = key();
+          const version = grid.version;
+          let sameSpot = false;
+          if (o.k === "insert") {
+            if (model.has(o.id)) continue;
+            grid.insert(o.id, o.x, o.y);
+            model.set(o.id, [o.x, o.y]);
+          } else if (o.k === "global") {
+            if (model.has(o.id)) continue;
+            grid.insertGlobal(o.id);
+            model.set(o.id, "global");
+          } else if (o.k === "move") {
+            grid.move(o.id, o.x, o.y);
+            if (Array.isArray(model.get(o.id))) model.set(o.id, [o.x, o.y]);
+          } else if (o.k === "remove") {
+            grid.remove(o.id);
+            model.delete(o.id);
+          } else {
+            const placed = [...model.entries()].filter((e): e is [number, readonly [number, number]] => e[1] !== "global");
+            if (placed.length === 0) continue;
+            const [i, p] = placed[o.pick % placed.length]!;
+            grid.move(i, p[0], p[1]);
+            sameSpot = !Number.isNaN(p[0]) && !Number.isNaN(p[1]);
+          }
+          if (key() !== before) expect(grid.version).not.toBe(version);
+          if (sameSpot) expect(grid.version).toBe(version);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

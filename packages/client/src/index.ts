@@ -41,6 +41,7 @@
  * @module @tikron/client
  */
 export { connect, RoomConnection } from "./connect";
+export type { RoomConnectionApi } from "./roomConnectionApi";
 export { RoomEmitter } from "./listeners";
 export { CloseCode, ErrorCode, errorName, closeName, jsonDialect, OPERATOR_NOTICE, type CloseName, type ErrorName, type ClientDialect, type JsonDialect } from "@tikron/protocol";
 export type { GameTypes, InputOf, EventOf, StateOf, MessagesOf, MessageName, MessageRequest, MessageResponse, AnyMessages, NoticesOf, Notice, AnyNotices, DeclaredEvent } from "@tikron/protocol";

@@ -10,6 +10,9 @@ export type ReconnectOptions = BackoffOptions;
 /** A joined connection that stays up this long resets the backoff (ms). */
 export const STABLE_AFTER_MS = 5000;
 
+/** The retry of a deliberate restart (`reconnect`, `switchTo`): the next attempt starts at once, the backoff fresh. */
+export const RESTART = { attempt: 0, delayMs: 0 };
+
 /** What to do about one socket close. */
 export type ReconnectDecision =
   | {

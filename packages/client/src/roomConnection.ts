@@ -1,83 +1,47 @@
 /**
- * {@link RoomConnection}, the SDK's one public object. About 600 lines (a third of them doc
- * comments on the public methods and fields) because the whole life of a connection is one state
- * machine over one set of fields: the socket side (one attempt at a time, its timeout, the retry
- * delay chosen by the reconnect rules (reconnect.ts, backoff.ts), every way a socket ends in one place) and the protocol
- * side (hello → welcome → frames, the seat's token, clock pings, the events listeners see). The
- * parts that need none of those fields live beside it: listeners (listeners.ts), inputs
- * (inputs.ts), the traffic counters (stats.ts); what a page opts into follows it from outside (room
- * messages: messaging.ts; snapshot buffers: snapshotLink.ts; a `clock`). Splitting the
- * state machine itself would turn its private fields into an interface between two halves.
+ * {@link RoomConnection}, the SDK's one public object: the whole life of a connection as one state
+ * machine over one set of fields, the socket side (one attempt at a time, its timeout, the retry
+ * delay the reconnect rules choose: reconnect.ts, backoff.ts; every way a socket ends in one
+ * place) and the protocol side (hello → welcome → frames, the seat's token, clock pings, the
+ * events listeners see). What a game sees of it, documented: roomConnectionApi.ts. The parts that
+ * need none of those fields live beside it: listeners (listeners.ts), inputs (inputs.ts), the
+ * traffic counters (stats.ts); what a page opts into follows it from outside (room messages:
+ * messaging.ts; snapshot buffers: snapshotLink.ts; a `clock`).
  */
-import {
-  BAD_TOKEN_ERROR,
-  CloseCode,
-  DecodeError,
-  PROTOCOL_VERSION,
-  ReceiptCounter,
-  binaryDialect,
-  closeName,
-  readCloseReason,
-  type AnswerMessage,
-  type AnswerReader,
-  type AnyGameTypes,
-  type ClientDialect,
-  type EventOf,
-  type InputOf,
-  type MessagesOf,
-  type Notice,
-  type StateOf,
-} from "@tikron/protocol";
+import { BAD_TOKEN_ERROR, CloseCode, DecodeError, PROTOCOL_VERSION, ReceiptCounter, binaryDialect, closeName, readCloseReason } from "@tikron/protocol";
+import type { AnswerMessage, AnswerReader, AnyGameTypes, ClientDialect, EventOf, InputOf, MessagesOf, Notice, StateOf } from "@tikron/protocol";
 import { PING_BURST, type ClockSync } from "./clockSync";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { jsonStateDecoder, rawDeltaDecoder, type StateDecoder } from "./decoder";
 import { inputSender, type InputSender } from "./inputs";
 import { JoinError } from "./joinError";
 import { RoomEmitter } from "./listeners";
+import type { RoomConnectionApi } from "./roomConnectionApi";
 import { backoffDelay, backoffTunables, type BackoffTunables } from "./backoff";
-import { STABLE_AFTER_MS, mayRetry } from "./reconnect";
+import { RESTART, STABLE_AFTER_MS, mayRetry } from "./reconnect";
 import type { ConnectionStatus, RoomEvents } from "./roomEvents";
 import { roomUrl } from "./roomUrl";
 import { schemaDecoder } from "./schemaDecoder";
 import { WS_OPEN, type WebSocketConstructor, type WebSocketLike } from "./socket";
 import { createStats, type ConnectionStats } from "./stats";
-import { utf8Length, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
-
-/** Close code used locally when the server's stream cannot be understood: retrying would repeat it. */
-const LOCAL_PROTOCOL_CLOSE = CloseCode.protocol_error;
+import { byteSize, type Incoming, type IncomingFrame, type WelcomeInfo } from "./wire";
 
 /** Spacing of the quick clock pings right after a welcome (ms). */
 const PING_BURST_SPACING_MS = 100;
 
-type Timer = ReturnType<typeof setTimeout>;
-
-/** The `retry` of a deliberate restart (`reconnect`, `switchTo`): the next attempt starts at once. */
-const RESTART = { attempt: 0, delayMs: 0 };
-
-/** Payload bytes of a WebSocket message (text as UTF-8; binary as ArrayBuffer or view), for the traffic counters. */
-function byteSize(data: unknown): number {
-  return typeof data === "string" ? utf8Length(data) : ((data as { byteLength?: number }).byteLength ?? 0);
-}
-
-// Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
-type Events<S> = RoomEvents<S, any, any>;
-
 /**
- * A live room connection: joins, keeps the seat across drops, syncs a `clock` given one, and turns the
- * server's frames into typed events. Created by {@link connect}.
- *
- * `S` is the state `state` events carry, `I` what {@link sendInput} takes, `E` the body of
- * `event` events, `M` the room messages `send` and `request` take (once `withMessages` gave the
- * connection them) and `N` the notices `notice` events carry; connecting with a `game` declaration fills all five from it.
+ * A live room connection: joins, keeps the seat across drops, syncs a `clock` given one, and turns
+ * the server's frames into typed events. Created by {@link connect}. `S` is the state `state`
+ * events carry, `I` what {@link sendInput} takes, `E` the body of `event` events, `M` the room
+ * messages `send` and `request` take (once `withMessages` gave the connection them) and `N` the
+ * notices `notice` events carry; connecting with a `game` declaration fills all five from it.
  * Written by hand, `RoomConnection<S>` (or `RoomConnection`) takes the connection of any game
  * whose state is `S`: `M` and `N` default to `any`, since a connection limited to its game's
  * message names could not pass where any name may be sent.
  */
-export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> {
+export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = any> extends RoomEmitter<RoomEvents<S, E, N>> implements RoomConnectionApi<S, I> {
   // Declared, not defined: as ES2022 class fields each name would be emitted twice (see Field).
-  /** The server the connection was opened against (`connect`'s `url`). */
   declare readonly baseUrl: string;
-  /** The state decoder in use. */
   declare readonly decoder: StateDecoder<S>;
   readonly #opts: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>;
   /** The game declaration connected with, or null (raw payloads and bodies). */
@@ -92,10 +56,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   readonly #backoff: BackoffTunables | null;
   /** Retries since the connection was last stable (the next delay's attempt number). */
   #failures = 0;
-  /**
-   * @internal Reads and takes the room's answers (REPLY, STATS) once `withMessages` gave the
-   * connection requests; without it they are dropped unread (none were asked).
-   */
+  /** @internal Reads and takes the room's answers (REPLY, STATS) once `withMessages` gave the connection requests; else they are dropped unread. */
   declare _answers?: { read: AnswerReader; take(m: AnswerMessage): void };
   /** @internal The game's room messages: a type for `withMessages` (never set). */
   declare readonly _messages?: M;
@@ -129,15 +90,11 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * The one wait of the current phase: the connect timeout while an attempt waits for its
    * welcome, the next ping while joined, the backoff delay between attempts.
    */
-  #timer: Timer | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #pingsLeft = 0;
 
   /** @internal Use {@link connect}. Connects at once unless `startClosed`. */
-  constructor(
-    /** The server the connection was opened against (`connect`'s `url`). */
-    baseUrl: string,
-    options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>,
-  ) {
+  constructor(baseUrl: string, options: ConnectOptions<S> | GameConnectOptions<AnyGameTypes>) {
     super();
     this.baseUrl = baseUrl;
     this.#opts = options;
@@ -164,79 +121,44 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     if (options.startClosed !== true) this.open();
   }
 
-  /** Lifecycle status: `idle`, `connecting`, `joined`, `reconnecting` or `closed`. */
   get status(): ConnectionStatus {
     return this.#status;
   }
 
-  /**
-   * The decoded state now (the decoder's `state`). With a schema it is the live `ClientView`:
-   * `room.state.onAdd(...)`, `onRemove(...)` and `onChange("field", (e, value, previous) => ...)`
-   * report what each frame changed.
-   */
   get state(): S {
     return this.decoder.state;
   }
 
-  /** The room id joined (or being joined): `connect`'s `room`, or the last {@link switchTo}'s. */
   get room(): string {
     return this.#roomId;
   }
 
-  /** The room kind joined (or being joined). */
   get kind(): string {
     return this.#kindName;
   }
 
-  /** The latest welcome (null before the first); its `tickMs` and `syncIntervalMs` follow later CADENCE messages. */
   get welcome(): WelcomeInfo | null {
     return this.#welcome;
   }
 
-  /** Our player id in the room (-1 before the first welcome). */
   get playerId(): number {
     return this.#welcome?.playerId ?? -1;
   }
 
-  /** The reconnect token; persist it to reclaim the seat after a page reload (pass as `token`). */
   get token(): string {
     return this.#token;
   }
 
-  /**
-   * The connection's traffic counters, live (the same object on every read). The round trip is
-   * the `clock`'s, the interpolation delay its buffer's, the prediction error its predictor's.
-   */
   get stats(): ConnectionStats {
     return this.#counters;
   }
 
-  /**
-   * Resolves with the next welcome, or at once when joined; rejects with a {@link JoinError} when
-   * the connection ends for good first (or has ended): a refused join (`unauthorized`,
-   * `room_full`, `not_found`, …) at once, since those are not retried; a throttled join or a
-   * drop once the retries are used up; `closed` after {@link close}.
-   */
   whenJoined(): Promise<WelcomeInfo> {
     if (this.#status === "joined") return Promise.resolve(this.#welcome!);
     if (this.#status === "closed") return Promise.reject(this.#ended);
     return new Promise((resolve, reject) => this.#joinWaiters.push({ resolve, reject }));
   }
 
-  /**
-   * Sends one input and returns its sequence number (strictly increasing for the life of the
-   * connection, across reconnects). Connected with a `game`, it takes the game's input type and
-   * the game's codec encodes it; otherwise binary rooms take a `Uint8Array`, JSON rooms any JSON
-   * value. Returns -1, sending nothing, while not joined: an input held back over a drop would
-   * be replayed against a state that has moved on.
-   *
-   * With `batchInputs` the first input after a quiet interval goes out at once and later ones
-   * wait and leave together in one INPUT frame, at most once per interval (the payload is copied:
-   * callers may reuse their buffer).
-   *
-   * @throws TypeError or RangeError when the payload cannot be sent (not bytes in a binary room,
-   * too large); no sequence number is used then.
-   */
   sendInput(input: I): number {
     return this.#inputs.send(input, this.#canSend());
   }
@@ -244,11 +166,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   /** Sends any batched inputs now (see `batchInputs`); what cannot be sent is dropped, never kept for later. */
   readonly flushInputs = (): void => this.#inputs.flush();
 
-  /**
-   * Closes for good; no reconnect follows. By default a `leave` is sent first so the seat is
-   * freed at once; `{ leave: false }` keeps it for the room's reconnection window (resume with
-   * {@link token}).
-   */
   close(options: { leave?: boolean } = {}): void {
     if (this.#status === "closed") return;
     // Also before the welcome: the room may have seated us on the hello already sent (#post sends only on an open socket).
@@ -256,41 +173,19 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     this.#end(1000, "client closed", true, null);
   }
 
-  /**
-   * Leaves the room for good: sends `leave` (the seat is freed at once) and closes. The same
-   * connection can join another room afterwards with {@link switchTo}.
-   */
   leave(): void {
     this.close();
   }
 
-  /**
-   * Connects: the first attempt of a connection made with `startClosed`, or, once closed, the
-   * same as {@link reconnect}. Does nothing while connecting or joined.
-   */
   open(): void {
     // From idle, the restart reports no close: there was no socket.
     if (this.#status === "idle" || this.#status === "closed") this.reconnect();
   }
 
-  /**
-   * Drops the current socket, if any, and connects again at once with the held {@link token}, so
-   * the room gives back the seat while it still holds it: after the retries gave up, after
-   * `close({ leave: false })`, or when the link looks stuck. Starts a fresh backoff. A `close`
-   * event (`deliberate`, `willReconnect`) reports the dropped socket (none without one).
-   */
   reconnect(): void {
     this.#end(1000, "reconnect", true, RESTART);
   }
 
-  /**
-   * Leaves the current room (the seat is freed at once) and joins room `room` on this same
-   * connection: listeners, the decoder, views and stats carry over; the next welcome resets the
-   * decoder and starts a fresh state and a fresh clock, and interpolation buffers are cleared. Works from
-   * any status, including after {@link leave} or {@link close}. `kind` switches the room kind
-   * too (a game connection keeps its game's types), `ticket` replaces the admission ticket, and
-   * `token` reclaims a seat held in the new room.
-   */
   switchTo(room: string, options: { kind?: string; ticket?: ConnectOptions["ticket"]; token?: string } = {}): void {
     this.#post(this.#dialect.leave());
     this.#roomId = room;
@@ -447,7 +342,8 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
   };
 
   /** Emits `event`; false when a listener closed, reconnected or switched the connection meanwhile. */
-  #emitStill<K extends keyof Events<S>>(event: K, payload: Events<S>[K]): boolean {
+  // Events typed loosely inside (`any` body) so a connection of any event type passes where any is taken.
+  #emitStill<K extends keyof RoomEvents<S, any, any>>(event: K, payload: RoomEvents<S, any, any>[K]): boolean {
     const attempt = this.#attempt;
     this.emit(event, payload);
     return attempt === this.#attempt;
@@ -505,7 +401,6 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     if (prev) this.#counters.reconnects++;
     this.#welcome = welcome;
     this.#token = welcome.token;
-
     // Inputs not applied before the drop are stale: dropped, never replayed; sequence numbers
     // go on above the last one the server applied.
     this.#inputs.rejoined(welcome.lastSeq);
@@ -518,14 +413,12 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
     // The clock refuses a sample that is no round trip (no hello went out on this socket); a
     // second welcome on a joined socket (a relayed room's simulation restarted) answers none.
     if (this.#status !== "joined") clock?.addSample(this.#helloAt, welcome.serverTime, now);
-
     this.#status = "joined";
     this.#joinedAt = now;
     // The connect timeout is over; the pings start, with a fresh burst for the clock.
     clearTimeout(this.#timer);
     this.#pingsLeft = clock ? PING_BURST : 0;
     this.#schedulePing();
-
     this.emit("welcome", welcome);
     for (const w of this.#joinWaiters.splice(0)) w.resolve(welcome);
   }
@@ -593,7 +486,7 @@ export class RoomConnection<S = unknown, I = unknown, E = unknown, M = any, N = 
    * decoder refuses): reports it and drops the socket with a code that is not retried.
    */
   #fail(name: string, reason: string): void {
-    if (this.#error(name, reason)) this.#dropped(LOCAL_PROTOCOL_CLOSE, name);
+    if (this.#error(name, reason)) this.#dropped(CloseCode.protocol_error, name); // retrying would repeat it
   }
 
   /**

@@ -27,3 +27,8 @@ export type Incoming = DecodedServerMessage;
 export function utf8Length(s: string): number {
   return textEncoder.encode(s).length;
 }
+
+/** Payload bytes of a WebSocket message (text as UTF-8; binary as ArrayBuffer or view), for the traffic counters. */
+export function byteSize(data: unknown): number {
+  return typeof data === "string" ? utf8Length(data) : ((data as { byteLength?: number }).byteLength ?? 0);
+}

@@ -7,6 +7,7 @@
  */
 import type { GameDefinition } from "@tikron/core";
 import { AuthConfigError } from "@tikron/core/auth";
+import { roomObjectName } from "@tikron/core/join";
 import { adminAuthFromEnv, serveAdmin, type AdminEnv, type AdminHost, type AdminRoomAnswer } from "@tikron/core/admin";
 import { resolveMatchmaking, type RoomStatus } from "@tikron/core/match";
 import { isAdminPath, type AdminRoomList, type AdminRoomSummary, type AdminStatsSummary } from "@tikron/protocol";
@@ -45,7 +46,7 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
     console.error("[admin] the admin credential is misconfigured; refusing every admin request:", e instanceof AuthConfigError ? e.message : e);
     auth = { token: null, access: null };
   }
-  const stub = (kind: string, roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(`${kind}:${roomId}`)) as unknown as RoomAdminRpc;
+  const stub = (kind: string, roomId: string) => env.ROOMS.get(env.ROOMS.idFromName(roomObjectName(kind, roomId))) as unknown as RoomAdminRpc;
   const db = auditDatabase(env);
   const host: AdminHost = {
     hasKind: (kind) => Object.hasOwn(games, kind),

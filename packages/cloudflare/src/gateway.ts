@@ -1,8 +1,6 @@
-import { ADMISSION_CLOSE_HEADER, admissionAddress, credentialRefusalCause, resolveRoomOptions, type GameDefinition } from "@tikron/core";
-import { CloseCode, isRouteRefusal, parseAbortRelay, refusalCloseCode, routeRoomUrl, type RefusalCause } from "@tikron/protocol";
-import { identifyReservedJoin, playerClaimsOf, readCredential } from "@tikron/core/auth";
-import { SIGN_IN_RETRY_MS } from "@tikron/core/auth";
-import type { PlayerClaims } from "@tikron/core";
+import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
+import { CloseCode, parseAbortRelay } from "@tikron/protocol";
+import { admitRoute, joinRefusal, relayObjectName, roomObjectName, routeJoin, type JoinRefusal } from "@tikron/core/join";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
@@ -14,8 +12,7 @@ import { checkOrigin } from "./originPolicy";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayRefusals";
 import { gatewayHold } from "./gatewayMeter";
-import { relayedFromStart, relayIndexFor, relaysFor, type RelaysEnv } from "@tikron/core";
-import { relayObjectName, roomObjectName } from "./relayLink";
+import { relayIndexFor, type RelaysEnv } from "@tikron/core";
 import type { ReplaysEnv } from "./roomReplays";
 
 /**
@@ -69,10 +66,10 @@ function maxPendingFor(kind: string, def: GameDefinition): number {
  */
 export const GATE_REFUSAL_DELAY_MS = 1_000;
 
-async function gateRefusal(request: Request, r: GateRefusal): Promise<Response> {
+async function gateRefusal(r: GateRefusal): Promise<JoinRefusal> {
   await gatewayHold(GATE_REFUSAL_DELAY_MS);
   const body = r.why === "burst" ? "too many of your sockets are on their way into this room; retry later" : "refused by the room; retry later";
-  return refuse(request, "throttled", 429, body, CloseCode.join_throttled, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
+  return joinRefusal("throttled", body, Math.max(1000, r.retryAfterMs - GATE_REFUSAL_DELAY_MS));
 }
 
 function text(status: number, body: string): Response {
@@ -80,14 +77,16 @@ function text(status: number, body: string): Response {
 }
 
 /**
- * A join the gateway refuses, counted under `cause` (gatewayRefusals.ts). A WebSocket upgrade is
- * accepted and closed at once with `close` and the reason (the wait in it, see the protocol's
- * `refusalCloseReason`): a browser cannot read the HTTP status of a failed upgrade, every client
- * reads a close. Any other request (curl, a health check), and an upgrade from an address past
- * its budget of refusals, gets `status`, with `Retry-After` when there is a wait.
+ * A join the gate refused (core `JOIN_REFUSALS`), counted under its cause (gatewayRefusals.ts). A
+ * WebSocket upgrade is accepted and closed at once with its close code and the reason (the wait
+ * in it, see the protocol's `refusalCloseReason`): a browser cannot read the HTTP status of a
+ * failed upgrade, every client reads a close. Any other request (curl, a health check), and an
+ * upgrade from an address past its budget of refusals, gets the status, with `Retry-After` when
+ * there is a wait. A row without a cause (426) is a plain answer, not counted.
  */
-function refuse(request: Request, cause: RefusalCause, status: number, reason: string, close = refusalCloseCode(status), retryAfterMs = 0): Response {
-  return refuseJoin(request, cause, status, reason, close, retryAfterMs);
+function refuse(request: Request, r: JoinRefusal): Response {
+  if (r.cause === null) return text(r.status, r.message);
+  return refuseJoin(request, r.cause, r.status, r.message, r.close, r.retryAfterMs);
 }
 
 /**
@@ -136,30 +135,32 @@ async function abortObject(request: Request, env: GatewayEnv, kind: string, room
  * join of a promoted room, and no state shared between gateways: the room's object is the one
  * that knows, and a room never goes back to single while it lives.
  */
-async function joinRoom(env: GatewayEnv, request: Request, headers: Headers, meta: RoomRequestMeta, relay: number | undefined): Promise<Response> {
+async function joinRoom(env: GatewayEnv, request: Request, headers: Headers, meta: RoomRequestMeta, relay: number | undefined, objectName: string): Promise<Response> {
   const { kind, roomId } = meta;
-  const send = (to: number | undefined): Promise<Response> => {
+  const send = (to: number | undefined, name: string): Promise<Response> => {
     writeRoomMeta(headers, to === undefined ? meta : { ...meta, relay: to });
-    const stub = env.ROOMS.get(env.ROOMS.idFromName(to === undefined ? roomObjectName(kind, roomId) : relayObjectName(kind, roomId, to)));
-    return stub.fetch(new Request(request.url, { method: request.method, headers }));
+    return env.ROOMS.get(env.ROOMS.idFromName(name)).fetch(new Request(request.url, { method: request.method, headers }));
   };
-  const answer = await send(relay);
+  const answer = await send(relay, objectName);
   const relays = relay === undefined && meta.route === undefined ? readRelayedAnswer(answer) : 0;
   if (relays === 0) return answer;
   await answer.body?.cancel();
-  return send(relayIndexFor(meta.playerId, relays));
+  const to = relayIndexFor(meta.playerId, relays);
+  return send(to, relayObjectName(kind, roomId, to));
 }
 
 /**
  * Routes one Worker request: `GET /rooms/:kind/:roomId` (WebSocket upgrade) to the room's
- * Durable Object (`idFromName(kind + ':' + roomId)`), the admin API `/admin/api/…`
+ * Durable Object (`idFromName` of the core join gate's `objectName`), the admin API `/admin/api/…`
  * (adminGateway.ts), the matchmaking paths `/match/…` (matchGateway.ts), `/health`, DEV_MODE stats at `/rooms/:kind/:roomId/stats`, and static
  * assets for everything else. A join may name a seat reservation (`?reservation=`, from the
  * matchmaker) instead of a ticket: it is verified the same way and binds the same identity.
  *
- * Refusals happen here, before the Durable Object is touched: the join URL's own (the protocol's
- * `routeRoomUrl`: unknown kind 404 `not_found`, bad room id 400 `bad_request`, overrides or stats
- * outside DEV_MODE 403 `forbidden`), then foreign Origin 403 `forbidden`, a ticket the room
+ * Refusals happen here, before the Durable Object is touched, decided by the core's join gate
+ * (`routeJoin`, `admitRoute`; their causes, statuses and close codes in one table,
+ * `JOIN_REFUSALS`, the Node host's too): the join URL's own (the protocol's `routeRoomUrl`:
+ * unknown kind 404 `not_found`, bad room id 400 `bad_request`, overrides or stats outside
+ * DEV_MODE 403 `forbidden`), then foreign Origin 403 `forbidden`, a ticket the room
  * refused moments ago (429 `join_throttled` until its Retry-After, before the signature is
  * checked again), a missing, malformed, forged, expired or wrong-room credential 401
  * `unauthorized` (also a seat reservation sent with another player's ticket or token: one
@@ -187,85 +188,48 @@ export async function routeGatewayRequest(
   if (admin) return admin;
   const matched = await routeMatchRequest(request, url, env, games);
   if (matched) return matched;
-  const route = routeRoomUrl(url, { devMode, hasKind: (kind) => Object.hasOwn(games, kind) });
+  const route = routeJoin(url, { devMode, games });
   if (!route) {
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return text(404, "not found");
   }
-  if (isRouteRefusal(route)) return refuse(request, route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, route.reason);
+  if ("refusal" in route) return refuse(request, route.refusal);
   const { kind, roomId, stats: isStats, bots: isBots, overrides } = route;
   if (route.abort) return abortObject(request, env, kind, roomId, url.searchParams);
   if (isBots) {
     if (request.method !== "POST") return text(405, "POST /rooms/:kind/:roomId/bots?count=N");
     if (!devMode && games[kind]!.bots?.allowInProduction !== true) return text(403, `bots are available in DEV_MODE only for ${kind}`);
   }
-  let playerId: string | undefined;
-  /** The claims verified with `playerId` (a sign-in JWT's): the seat's player gets them. */
-  let claims: PlayerClaims | undefined;
-  let reservation: string | undefined;
-  /** The credential the join carries (a ticket or a JWT), remembered when the room refuses it. */
-  let credential: string | null = null;
-  const reservationToken = url.searchParams.get("reservation");
-  if (!isStats && reservationToken !== null) {
-    // A seat reservation from the matchmaker: signed like a ticket, it names the identity the
-    // seat is held for and the reservation; the room decides whether it still holds it. Any other
-    // credential sent with it must name the same player (core `identifyReservedJoin`).
-    const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return refuse(request, "forbidden", 403, `origin ${origin.origin} may not open room sockets`);
-    const secret = signingSecret(env);
-    if (!secret) return refuse(request, "unavailable", 503, "joins are not configured on this gateway", CloseCode.unavailable);
-    const verdict = await identifyReservedJoin(request, reservationToken, { secret, kind, roomId }, () => identifyRequest(request, env, kind, roomId));
-    if (!verdict.ok) {
-      if (verdict.reason === "jwks_unavailable") return refuse(request, "unavailable", 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
-      if (verdict.status === 503) return refuse(request, "unavailable", 503, verdict.message, CloseCode.unavailable);
-      return refuse(request, credentialRefusalCause(verdict.reason), 401, verdict.message, CloseCode.unauthorized);
-    }
-    playerId = verdict.identity;
-    reservation = verdict.reservation;
-    if (!isUpgrade(request)) return text(426, "expected a WebSocket upgrade");
-  } else if (!isStats) {
-    const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
-    if (!origin.ok) return refuse(request, "forbidden", 403, `origin ${origin.origin} may not open room sockets`);
-    const sent = readCredential(request);
-    credential = sent !== null && sent !== "ambiguous" ? sent.value : null;
-    // A credential the room refused a moment ago is answered before its signature is checked again.
-    if (credential !== null) {
+  // The core's join gate: origin, a seat reservation or a credential, the upgrade, the relay (core/src/join).
+  const verdict = await admitRoute({ url, headers: request.headers, upgrade: isUpgrade(request) }, route, {
+    devMode,
+    games,
+    reservationSecret: signingSecret(env),
+    caller: (k, r) => identifyRequest(request, env, k, r),
+    relays: env,
+    refusedOrigin: () => {
+      const origin = checkOrigin(request, env.ALLOWED_ORIGINS, devMode);
+      return origin.ok ? null : origin.origin;
+    },
+    remembered: async (credential) => {
       const remembered = gate.checkTicket(credential, Date.now());
-      if (remembered) return gateRefusal(request, remembered);
-    }
-    // A room ticket or the game's sign-in JWT; DEV_MODE needs neither, but checks one that is sent.
-    const verdict = await identifyRequest(request, env, kind, roomId);
-    if (!verdict.ok) {
-      if (verdict.reason === "jwks_unavailable") return refuse(request, "unavailable", 503, verdict.message, CloseCode.join_throttled, SIGN_IN_RETRY_MS);
-      if (verdict.reason === "unconfigured") return refuse(request, "unavailable", 503, verdict.message, CloseCode.unavailable);
-      return refuse(request, sent === "ambiguous" ? "two_identities" : credentialRefusalCause(verdict.reason), 401, verdict.message, CloseCode.unauthorized);
-    }
-    playerId = verdict.identity ?? undefined;
-    claims = playerClaimsOf(verdict);
-    if (!isBots && request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-      return text(426, "expected a WebSocket upgrade");
-    }
-  }
+      return remembered ? gateRefusal(remembered) : null;
+    },
+  });
+  if (!verdict.ok) return refuse(request, verdict.refusal);
+  const { seat, credential, relay, objectName } = verdict;
+  const playerId = seat.identity;
   const caller = playerId ?? admissionAddress(request.headers.get("CF-Connecting-IP"));
   const gateKey = caller !== undefined && !isStats && !isBots ? `${kind}:${roomId}:${caller}` : undefined;
   if (gateKey !== undefined) {
     const refused = gate.checkCaller(gateKey, maxPendingFor(kind, games[kind]!), Date.now());
-    if (refused) return gateRefusal(request, refused);
+    if (refused) return refuse(request, await gateRefusal(refused));
   }
-  // A room relayed from its start (`relays=K`, or its kind's `K` in `ROOM_RELAYS`): a join goes
-  // to one of its K relay objects, which reach the room's own object (the simulation)
+  // A room relayed from its start (`relays=K`, or its kind's `K` in `ROOM_RELAYS`): the gate sent
+  // the join to one of its K relay objects, which reach the room's own object (the simulation)
   // themselves. Any other join goes to the room's object, which answers `relayedAnswer(K)` when
   // the room is relayed now (promoted past its threshold, `K@N`): the join is then sent on to a
   // relay (`joinRoom`). Stats and bots go to the room's object.
-  let relays: number;
-  try {
-    const plan = relaysFor(kind, games[kind], env, overrides.options);
-    relays = relayedFromStart(plan) ? plan.relays : 0;
-  } catch (e) {
-    console.error(`[gateway] ${(e as Error).message}`);
-    return refuse(request, "unavailable", 503, "joins are not configured on this gateway", CloseCode.unavailable);
-  }
-  const relay = relays >= 1 && !isStats && !isBots ? relayIndexFor(playerId, relays) : undefined;
   const headers = new Headers(request.headers);
   // The address lets the room limit callers without a ticket (DEV_MODE) per address; with a
   // ticket the player id is the key and the address is not used.
@@ -277,11 +241,11 @@ export async function routeGatewayRequest(
     options: overrides.options,
     params: overrides.params,
     ...(playerId !== undefined ? { playerId } : {}),
-    ...(claims !== undefined && Object.keys(claims).length > 0 ? { claims } : {}),
+    ...(seat.claims !== undefined && Object.keys(seat.claims).length > 0 ? { claims: seat.claims } : {}),
     ...(address !== undefined ? { address } : {}),
-    ...(reservation !== undefined ? { reservation } : {}),
+    ...(seat.reservation !== undefined ? { reservation: seat.reservation } : {}),
   };
-  const join = (): Promise<Response> => joinRoom(env, request, headers, meta, relay);
+  const join = (): Promise<Response> => joinRoom(env, request, headers, meta, relay, objectName);
   if (gateKey === undefined) return roomAnswer(request, await join());
   gate.forwarded(gateKey);
   let response: Response;
@@ -292,8 +256,8 @@ export async function routeGatewayRequest(
     throw e;
   }
   const retryAfter = Number(response.headers.get("retry-after")) || 0;
-  // Only a verified credential is remembered (DEV_MODE without one verifies none).
-  const waitS = gate.answered(gateKey, playerId !== undefined ? credential : null, response.status, retryAfter, Date.now());
+  // Only a verified credential is remembered (the gate names none otherwise).
+  const waitS = gate.answered(gateKey, credential, response.status, retryAfter, Date.now());
   if (waitS > retryAfter) {
     // Refused again right after its last wait: the caller is told the longer wait it now has.
     response = new Response(response.body, response);

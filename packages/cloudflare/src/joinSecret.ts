@@ -1,4 +1,4 @@
-import { DEV_MODE_SECRET } from "@tikron/core/ticket";
+import { reservationSecret } from "@tikron/core/join";
 
 /** The bindings that decide how joins and seat reservations are signed. */
 export interface SecretEnv {
@@ -9,11 +9,10 @@ export interface SecretEnv {
 }
 
 /**
- * The secret seat reservations are signed and verified with: `TICKET_SECRET` when set, else in
- * DEV_MODE the public development secret (a DEV_MODE gateway trusts nobody anyway), else none —
- * and then no reservation is handed out or accepted.
+ * The secret seat reservations are signed and verified with, by the core's one rule
+ * (`reservationSecret`): `TICKET_SECRET` when set, else in DEV_MODE the public development
+ * secret, else none — and then no reservation is handed out or accepted.
  */
 export function signingSecret(env: SecretEnv): string | null {
-  if (env.TICKET_SECRET) return env.TICKET_SECRET;
-  return env.DEV_MODE === "true" ? DEV_MODE_SECRET : null;
+  return reservationSecret(env.TICKET_SECRET, env.DEV_MODE === "true");
 }

@@ -20,15 +20,15 @@ import {
   type SeatRelease,
   type SeatRequest,
 } from "@tikron/core/match";
-import { mintRoomTicket } from "@tikron/core/ticket";
+import { SEAT_RESERVATION_TTL_SECONDS, mintSeatReservation, roomObjectName } from "@tikron/core/join";
 import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
 import type { RoomSeatsRpc } from "./matchmakerRpc";
 import { StorageMeter, type StorageCounts } from "./storageMeter";
 import { DirectoryWrites, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
 
-/** How long a reservation token stays good as its player's ticket back into the room (s). */
-export const SEAT_TICKET_TTL_SECONDS = 3600;
+/** How long a reservation token stays good as its player's ticket back into the room (s): the core's one rule. */
+export const SEAT_TICKET_TTL_SECONDS = SEAT_RESERVATION_TTL_SECONDS;
 
 /** A matchmaker object's DEV_MODE stats: the core's, plus what the object itself cost. */
 export type MatchmakerObjectStats = MatchmakerStats & {
@@ -205,7 +205,7 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
       put: (p) => this.#directory.putParty(p),
       delete: (code) => this.#directory.deleteParty(code),
     };
-    const roomOf = (roomId: string) => rooms.get(rooms.idFromName(`${kind}:${roomId}`)) as unknown as RoomSeatsRpc;
+    const roomOf = (roomId: string) => rooms.get(rooms.idFromName(roomObjectName(kind, roomId))) as unknown as RoomSeatsRpc;
     const mm = new Matchmaker(kind, spec, {
       clock: this.#busy.clock(systemClock),
       store,
@@ -221,7 +221,7 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
       newRoomId: () => newRoomIdFor(shard, spec.shards),
       newPartyCode: () => newPartyCodeFor(shard, spec.shards),
       newReservationId: () => randomId(16),
-      signSeat: (seat) => mintRoomTicket({ secret, kind, roomId: seat.roomId, playerId: seat.identity, ttlSeconds: SEAT_TICKET_TTL_SECONDS, seat: seat.reservationId }),
+      signSeat: (seat) => mintSeatReservation(secret, kind, seat),
       capFor: (overrides) => resolveRoomOptions(def.defaults, overrides.options).cap,
     });
     await mm.load();

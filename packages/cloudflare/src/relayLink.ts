@@ -1,21 +1,14 @@
 /**
  * The link between a relayed room's simulation object and its relay objects (AGENTS.md
- * "Relays"): how a relay object is named, the one transport choice ({@link SocketPort}), and
+ * "Relays"): how a relay object is named (the core's rule, `@tikron/core/join`), the one transport choice ({@link SocketPort}), and
  * the RPC a simulation asks its relays' counters with. Nothing here needs `cloudflare:workers` (the
  * gateway imports the naming and is unit-tested in Node).
  */
 import type { BusyReading, DurationSummary } from "@tikron/core";
 import type { RelayPort } from "@tikron/core/relay";
 
-/** Name of room `kind:roomId`'s object in the rooms' namespace (a relayed room's simulation). */
-export function roomObjectName(kind: string, roomId: string): string {
-  return `${kind}:${roomId}`;
-}
-
-/** Name of relay `index` of room `kind:roomId` in the rooms' namespace (the simulation is `kind:roomId`). */
-export function relayObjectName(kind: string, roomId: string, index: number): string {
-  return `${kind}:${roomId}#relay${index}`;
-}
+/** The objects' names in the rooms' namespace: the core join gate's one naming rule, every host's. */
+export { relayObjectName, roomObjectName } from "@tikron/core/join";
 
 /** A relay object's RPC surface as its simulation sees it (see `RoomObject`): DEV_MODE stats only. */
 export interface RelayRpc {

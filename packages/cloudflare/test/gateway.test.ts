@@ -218,6 +218,13 @@ describe("gateway: what it answers for the room", () => {
     return { e: { env: { ROOMS, DEV_MODE: "false", TICKET_SECRET: SECRET } as unknown as GatewayEnv, routed: [] }, routed, releaseAll };
   }
   const settle = () => new Promise((r) => setTimeout(r, 20));
+  /**
+   * Waits (bounded) until `done`: a join reaches the held room only after its ticket's HMAC is
+   * verified, which a loaded machine can take longer than a fixed pause for.
+   */
+  const until = async (done: () => boolean, ms = 10_000) => {
+    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await settle();
+  };
 
   it("turns the room's admission refusals (429, 503) into join_throttled closes with the room's wait, with or without a caller key", async () => {
     const cases = [
@@ -253,7 +260,7 @@ describe("gateway: what it answers for the room", () => {
     const verify = vi.spyOn(crypto.subtle, "verify");
     try {
       const first = call(`/rooms/agar/sig1?ticket=${mallory}`, e);
-      await settle();
+      await until(() => routed.length === 1);
       releaseAll();
       expect((await first).close).toBe(CloseCode.join_throttled);
       const verified = verify.mock.calls.length;
@@ -276,9 +283,11 @@ describe("gateway: what it answers for the room", () => {
     const mallory = await ticketFor("burst1", "mallory");
     const alice = await ticketFor("burst1", "alice");
     const burst = Array.from({ length: 12 }, () => call(`/rooms/agar/burst1?ticket=${mallory}`, e));
+    // 8 reach the room; the other 4 are held back (their answers come after the gateway's hold).
+    await until(() => routed.length === 8);
     await settle();
     const honest = call(`/rooms/agar/burst1?ticket=${alice}`, e);
-    await settle();
+    await until(() => routed.includes("alice"));
     // defaultRoomOptions.maxPendingPerIdentity is 8: the other 4 are answered here.
     expect(routed.filter((p) => p === "mallory")).toHaveLength(8);
     expect(routed).toContain("alice");
@@ -289,7 +298,7 @@ describe("gateway: what it answers for the room", () => {
     expect((await honest).status).toBe(200);
     // Once the room has answered, the caller's upgrades go through again.
     const again = call(`/rooms/agar/burst1?ticket=${mallory}`, e);
-    await settle();
+    await until(() => routed.length === 10);
     releaseAll();
     expect((await again).status).toBe(200);
   });

@@ -9,7 +9,6 @@
  * gives it a fresh budget.
  */
 import { REFUSAL_CAUSES, type AdminRefusals, type RefusalCause } from "@tikron/protocol";
-import type { ReservedJoinRefusal } from "./auth/reservedJoin";
 import { TokenBucket } from "./tokenBucket";
 
 /** Refused upgrades one address may have answered as a close before its refusals turn plain. */
@@ -18,35 +17,6 @@ export const REFUSAL_UPGRADE_BURST = 50;
 export const REFUSAL_UPGRADE_PER_SEC = 5;
 /** Addresses kept before the budget memory starts over. */
 const MAX_ADDRESSES = 4096;
-
-/** The refusal cause of a credential (or a reservation) the host refused (see `REFUSAL_CAUSES`). */
-export function credentialRefusalCause(reason: ReservedJoinRefusal | "unconfigured"): RefusalCause {
-  switch (reason) {
-    case "missing":
-      return "no_credential";
-    case "malformed":
-    case "bad_identity":
-    case "not_a_reservation":
-      return "malformed";
-    case "two_identities":
-      return "two_identities";
-    case "bad_signature":
-    case "unknown_key":
-    case "bad_algorithm":
-      return "forged";
-    case "expired":
-    case "not_yet_valid":
-    case "too_long":
-      return "expired";
-    case "wrong_room":
-    case "wrong_issuer":
-    case "wrong_audience":
-      return "wrong_room";
-    case "jwks_unavailable":
-    case "unconfigured":
-      return "unavailable";
-  }
-}
 
 /**
  * Whether a refusal of `cause` spends its address's budget: the final ones, which the same

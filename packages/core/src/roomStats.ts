@@ -289,6 +289,8 @@ export interface RoomStatsContext {
   store: { keys: number; chars: number; version: number };
   /** The object's own time, where the host meters it. */
   busy?: BusyReading;
+  /** The object's spectators, once one came (core/src/spectate). */
+  spectators?: SpectatorStats;
 }
 
 /**
@@ -354,6 +356,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     deferred: { ...c.deferred },
     store: { ...c.store },
     ...(c.busy ? { busy: c.busy } : {}),
+    ...(c.spectators ? { spectators: c.spectators } : {}),
     timing: TIMING_NOTE,
   };
 }

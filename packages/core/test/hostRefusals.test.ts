@@ -1,6 +1,7 @@
 import { REFUSAL_CAUSES } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
-import { HostRefusals, REFUSAL_UPGRADE_BURST, REFUSAL_UPGRADE_PER_SEC, credentialRefusalCause } from "../src/hostRefusals";
+import { HostRefusals, REFUSAL_UPGRADE_BURST, REFUSAL_UPGRADE_PER_SEC } from "../src/hostRefusals";
+import { credentialRefusalCause } from "../src/join/joinRefusals";
 
 describe("HostRefusals: refusals counted by cause, and each address's budget of refusals read as a close", () => {
   it("answers an address's refusals as closes up to its budget, then plain, and gives the budget back over time", () => {

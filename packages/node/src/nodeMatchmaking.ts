@@ -15,14 +15,11 @@ import {
   type SeatAnswer,
   type SeatRequest,
 } from "@tikron/core/match";
-import { ANY_ROOM, DEV_MODE_SECRET, mintRoomTicket } from "@tikron/core/ticket";
-import { identifyReservedJoin, type CallerVerdict, type ReservedJoinVerdict } from "@tikron/core/auth";
+import { ANY_ROOM } from "@tikron/core/ticket";
+import { mintSeatReservation, reservationSecret } from "@tikron/core/join";
 import { matchError, routeMatchPath } from "@tikron/protocol";
-import { headersOf, type NodeIdentity } from "./nodeIdentity";
+import type { NodeIdentity } from "./nodeIdentity";
 import { nodeBody } from "./nodeBody";
-
-/** How long a reservation token stays good as its player's ticket back into the room (s). */
-const SEAT_TICKET_TTL_SECONDS = 3600;
 
 /** An HTTP answer: status, JSON body (or none), headers. */
 export type HttpAnswer = MatchAnswer;
@@ -51,8 +48,8 @@ export interface NodeMatchmakingDeps {
  * The Node host's matchmakers: one core `Matchmaker` per kind in this process, whose rooms are
  * the host's own (a seat request is a method call), with the same HTTP paths and answers as the
  * Cloudflare gateway (`/match/…`). Rooms report with {@link reported}; joins naming a
- * reservation are checked with {@link verifyReservation}. Directories live in memory: the Node
- * host keeps no state across restarts.
+ * reservation are checked by the core's join gate (`admitJoin`, with {@link secret}).
+ * Directories live in memory: the Node host keeps no state across restarts.
  */
 export class NodeMatchmaking {
   private readonly matchmakers = new Map<string, Matchmaker>();
@@ -61,25 +58,14 @@ export class NodeMatchmaking {
 
   constructor(private readonly d: NodeMatchmakingDeps) {}
 
-  /** The secret reservations are signed with, or null (production without a secret: none handed out). */
+  /** The secret reservations are signed and verified with (core `reservationSecret`), or null: none handed out or accepted. */
   get secret(): string | null {
-    return this.d.ticketSecret ?? (this.d.devMode ? DEV_MODE_SECRET : null);
+    return reservationSecret(this.d.ticketSecret, this.d.devMode);
   }
 
   /** A room's status changed: its kind's matchmaker hears of it (the host defers this call). */
   reported(kind: string, room: Room): void {
     this.matchmakers.get(kind)?.report(room.status());
-  }
-
-  /**
-   * Checks a join's `?reservation=` (core `identifyReservedJoin`): its identity and reservation
-   * id, or why it is refused (the room still decides whether it holds the seat). `other` is the
-   * host's rule for any other credential the join carries, which must name the same player.
-   */
-  async verifyReservation(req: IncomingMessage, token: string, kind: string, roomId: string, other: () => Promise<CallerVerdict>): Promise<ReservedJoinVerdict> {
-    const secret = this.secret;
-    if (!secret) return { ok: false, reason: "unconfigured", status: 503, message: "joins with a reservation are not configured on this host" };
-    return identifyReservedJoin({ url: req.url ?? "/", headers: headersOf(req) }, token, { secret, kind, roomId }, other);
   }
 
   /** Serves one `/match/…` request; null when the path is not a match path. */
@@ -130,7 +116,7 @@ export class NodeMatchmaking {
       signSeat: (seat) => {
         const secret = this.secret;
         if (!secret) throw new Error("no secret to sign seat reservations with");
-        return mintRoomTicket({ secret, kind, roomId: seat.roomId, playerId: seat.identity, ttlSeconds: SEAT_TICKET_TTL_SECONDS, seat: seat.reservationId });
+        return mintSeatReservation(secret, kind, seat);
       },
       capFor: (overrides) => resolveRoomOptions(def.defaults, overrides.options).cap,
     });

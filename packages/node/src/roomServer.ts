@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, credentialRefusalCause, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type PlayerClaims, type Room, type RoomCheckpoint } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, isAdminPath, isRouteRefusal, readSpectate, refusalCloseCode, routeRoomUrl, type RefusalCause, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
+import { CloseCode, isAdminPath, readSpectate, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
+import { UNCONFIGURED_TEXT, admitRoute, joinRefusal, roomObjectName, routeJoin, type JoinAdmitted, type JoinRefusal, type JoinSeat } from "@tikron/core/join";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
-import { SIGN_IN_RETRY_MS, playerClaimsOf, readCredential } from "@tikron/core/auth";
 import { NodeIdentity, headersOf } from "./nodeIdentity";
 import { closeAtOnce, refuseUpgrade } from "./upgradeRefusal";
 import { NodeAdmin } from "./nodeAdmin";
@@ -84,7 +84,7 @@ export interface ServeRoomsOptions {
   checkpoints?: CheckpointKeeper;
 }
 
-/** Where a Node host keeps its rooms' checkpoints, by `<kind>:<roomId>` (a `Map` fits). */
+/** Where a Node host keeps its rooms' checkpoints, by `<kind>:<roomId>` (core `roomObjectName`; a `Map` fits). */
 export interface CheckpointKeeper {
   /** The checkpoint kept for a room, if any. */
   get(key: string): unknown;
@@ -124,13 +124,6 @@ interface HostedRoom {
   busy: BusyMeter;
 }
 
-/** Who a verified join is: its identity, the reservation it names, the claims verified with it. */
-interface JoinSeat {
-  identity: string;
-  reservation: string | undefined;
-  claims?: PlayerClaims | undefined;
-}
-
 /** Headers of an answer: a request whose body was left unread is answered with the connection closed after it (nodeBody.ts). */
 function closing(res: ServerResponse, headers: Record<string, string>): Record<string, string> {
   return hasUnreadBody(res.req) ? { ...headers, connection: "close" } : headers;
@@ -168,7 +161,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
 
   const checkpoints = options.checkpoints;
   const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): HostedRoom => {
-    const key = `${kind}:${roomId}`;
+    const key = roomObjectName(kind, roomId);
     // Reports are deferred and folded: one per room per turn of the event loop.
     let reportQueued = false;
     // So are checkpoints: one write per room per turn, off the room's own event.
@@ -208,10 +201,12 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (room.seatCount > 0) checkpoints!.set(key, room.checkpoint());
     else checkpoints!.delete(key);
   };
+  /** The room a gate's verdict names: this host's room of that object name, made for the join that comes first. */
+  const hostedAs = (v: JoinAdmitted): HostedRoom => hosted.get(v.objectName) ?? roomFor(v.route);
   const roomFor = (route: RoomRoute): HostedRoom => {
     const { options, params } = route.overrides as { options: Record<string, unknown>; params: Record<string, unknown> };
     // Overrides take effect only for the join that creates the room, as on Cloudflare.
-    return hosted.get(`${route.kind}:${route.roomId}`) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
+    return hosted.get(roomObjectName(route.kind, route.roomId)) ?? make(route.kind, route.roomId, options, params, { overrides: overridesKey(options, params) });
   };
   /** The joins this host refused before any room, by cause (the admin API's `refusals`). */
   const refusals = new HostRefusals();
@@ -220,7 +215,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     refusals: () => refusals.snapshot(),
     auth: adminAuthFromEnv({ ADMIN_TOKEN: options.adminToken }),
     rooms: () => [...hosted.values()].map((h) => h.room),
-    room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
+    room: (kind, roomId) => hosted.get(roomObjectName(kind, roomId))?.room,
     hasKind,
     replays: replays ?? undefined,
   });
@@ -233,7 +228,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     identity,
     ...(options.ticketSecret !== undefined ? { ticketSecret: options.ticketSecret } : {}),
     room: (kind, roomId, create) => {
-      const h = hosted.get(`${kind}:${roomId}`);
+      const h = hosted.get(roomObjectName(kind, roomId));
       if (h || !create) return h?.room;
       return make(kind, roomId, create.creation.overrides.options, create.creation.overrides.params, create.listing).room;
     },
@@ -256,9 +251,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       );
       return;
     }
-    const route = routeRoomUrl(url, { devMode, hasKind });
+    const route = routeJoin(url, { devMode, games });
     if (!route) return reply(res, 404, "not found");
-    if (isRouteRefusal(route)) return reply(res, route.status, route.reason);
+    if ("refusal" in route) return reply(res, route.refusal.status, route.refusal.message);
     if (route.bots) {
       if (req.method !== "POST") return reply(res, 405, "POST /rooms/:kind/:roomId/bots?count=N");
       if (!devMode) return reply(res, 403, "bots are available in DEV_MODE only on the Node host");
@@ -267,7 +262,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // The abort drill makes one Durable Object die; rooms here share the process, none dies alone.
     if (route.abort) return reply(res, 404, "aborting a room's object is a Durable Objects drill; the Node host has none");
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
-    const h = hosted.get(`${route.kind}:${route.roomId}`);
+    const h = hosted.get(roomObjectName(route.kind, route.roomId));
     return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0, metrics: h ? admin.points(h.room) : [] }));
   });
 
@@ -279,54 +274,44 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     // The socket is never handed to a room. The host's own refusals are counted by cause, and
     // past an address's budget answered plain (upgradeRefusal.ts).
     const u = { req, socket, head };
-    const refuse = (cause: RefusalCause, status: number, code: number, reason: string, retryAfterMs = 0): void => refuseUpgrade(wss, refusals, u, cause, status, code, reason, retryAfterMs);
+    const refuse = (r: JoinRefusal): void => refuseUpgrade(wss, refusals, u, r.cause ?? "bad_request", r.status, r.close, r.message, r.retryAfterMs);
     if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
-    const route = routeRoomUrl(new URL(req.url ?? "/", "http://host"), { devMode, hasKind });
-    if (!route) return refuse("not_found", 404, CloseCode.not_found, "not found");
-    if (isRouteRefusal(route)) return refuse(route.status === 404 ? "not_found" : route.status === 403 ? "forbidden" : "bad_request", route.status, refusalCloseCode(route.status), route.reason);
-    if (route.stats || route.bots || route.abort) return refuse("bad_request", 400, CloseCode.bad_request, "stats, bots and abort are plain HTTP, without an upgrade");
-    // A spectator's join (`spectate=1`): the same credential and admission, then no seat.
-    const spectate = readSpectate(new URL(req.url ?? "/", "http://host").searchParams);
-    if (typeof spectate === "string") return refuse("bad_request", 400, CloseCode.bad_request, spectate);
-    const upgrade = (seat: JoinSeat | null): void => {
+    // The core's join gate (core/src/join), as the gateway calls it: the route, then a seat
+    // reservation or a credential (a room ticket or a sign-in JWT, by nodeIdentity.ts's rule);
+    // the room's object is this host's room under the same name.
+    const url = new URL(req.url ?? "/", "http://host");
+    const route = routeJoin(url, { devMode, games, joinsOnly: true });
+    if (!route) return refuse(joinRefusal("no_route", "not found"));
+    if ("refusal" in route) return refuse(route.refusal);
+    // A spectator's join (`spectate=1`, core/src/spectate): the same credential and admission, then no seat.
+    const spectate = readSpectate(url.searchParams);
+    if (typeof spectate === "string") return refuse(joinRefusal("bad_path", spectate));
+    const upgrade = (v: JoinAdmitted): void => {
       if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
-      const h = roomFor(route);
+      const h = hostedAs(v);
       const address = admissionAddress(req.socket.remoteAddress);
-      const refusal = h.room.admitSocket(seat?.identity, address);
+      const refusal = h.room.admitSocket(v.seat.identity, address);
       // The room's own refusal, counted by the room: answered as it asked.
       if (refusal) return closeAtOnce(wss, u, refusal.closeCode, refusal.reason, refusal.retryAfterMs);
-      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, seat, spectate));
+      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, v.seat, spectate));
     };
-    const refuseCredential = (v: { reason: Parameters<typeof credentialRefusalCause>[0]; status: number; message: string }, cause = credentialRefusalCause(v.reason)): void => {
-      if (v.reason === "jwks_unavailable") return refuse("unavailable", 503, CloseCode.join_throttled, v.message, SIGN_IN_RETRY_MS);
-      if (v.status === 503) return refuse("unavailable", 503, CloseCode.unavailable, v.message);
-      return refuse(cause, 401, CloseCode.unauthorized, v.message);
-    };
-    // A room ticket or a sign-in JWT, by the gateway's rule (nodeIdentity.ts).
-    const caller = () => identity.caller(req, route.kind, route.roomId, false);
-    const token = new URL(req.url ?? "/", "http://host").searchParams.get("reservation");
-    if (token === null) {
-      caller().then(
-        (v) => {
-          if (v.ok) return upgrade(v.identity === null ? null : { identity: v.identity, reservation: undefined, claims: playerClaimsOf(v) });
-          return refuseCredential(v, readCredential({ url: req.url ?? "/", headers: headersOf(req) }) === "ambiguous" ? "two_identities" : undefined);
-        },
-        () => refuse("unavailable", 503, CloseCode.unavailable, "could not check the sign-in"),
-      );
-      return;
-    }
-    // A seat reservation from the matchmaker: its signature and room checked before the upgrade,
-    // and any other credential sent with it must name the same player.
-    matchmaking.verifyReservation(req, token, route.kind, route.roomId, caller).then(
-      (v) => (v.ok ? upgrade(v) : refuseCredential(v)),
-      () => refuse("unavailable", 503, CloseCode.unavailable, "could not check the reservation"),
+    void admitRoute({ url, headers: headersOf(req), upgrade: true }, route, {
+      devMode,
+      games,
+      reservationSecret: matchmaking.secret,
+      caller: (kind, roomId) => identity.caller(req, kind, roomId, false),
+      // Every room of this host is one room in this process: nothing is relayed.
+      relays: null,
+    }).then(
+      (v) => (v.ok ? upgrade(v) : refuse(v.refusal)),
+      () => refuse(joinRefusal("unconfigured", UNCONFIGURED_TEXT)),
     );
   });
 
-  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat | null, spectate: SpectateRequest | null): void => {
+  const attachSocket = (h: HostedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat, spectate: SpectateRequest | null): void => {
     h.sockets.add(ws);
     const conn = new WsConnection(ws);
-    const connId = spectate ? h.room.spectate(conn, spectate) : h.room.open(conn, seat?.identity, address, seat?.reservation, seat?.claims);
+    const connId = spectate ? h.room.spectate(conn, spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
@@ -390,7 +375,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     port,
     url: `ws://${urlHost}:${port}`,
     httpUrl: `http://${urlHost}:${port}`,
-    room: (kind, roomId) => hosted.get(`${kind}:${roomId}`)?.room,
+    room: (kind, roomId) => hosted.get(roomObjectName(kind, roomId))?.room,
     rooms: () => [...hosted.values()].map((h) => h.room),
     get socketCount() {
       let n = 0;

@@ -32,3 +32,4 @@ export * from "./roomMessages";
 export * from "./match";
 export * from "./party";
 export * from "./admin";
+export * from "./adminAnswers";

@@ -2,7 +2,7 @@
  * {@link RoomSpectators}: spectators held by a room's own object, fed by a world feed on the
  * room's own world (a single room has none until its first spectator).
  */
-import { FrameWriter, type SpectateRequest } from "@tikron/protocol";
+import { CloseCode, FrameWriter, type SpectateRequest } from "@tikron/protocol";
 import type { Connection } from "../host";
 import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
@@ -41,12 +41,17 @@ export class RoomSpectators {
 
   /**
    * Opens spectator `conn`: its id, or -1 when it was refused and closed (a room whose game
-   * names no sync world cannot be watched: `bad_request`; the cap: `spectators_full`).
+   * names no sync world, or a relayed room's simulation, cannot be watched here: `bad_request`;
+   * a room that stopped: `room_closed`; the cap: `spectators_full`).
    */
-  open(conn: Connection, req: SpectateRequest, now: number, closeUnwatchable: (conn: Connection) => void): number {
+  open(conn: Connection, req: SpectateRequest, now: number, disposed: boolean): number {
     const world = this.init.world;
+    if (disposed) {
+      conn.close(CloseCode.room_closed, "room closed");
+      return -1;
+    }
     if (!(world instanceof SyncWorld) || (this.feed === null && world.log !== null)) {
-      closeUnwatchable(conn);
+      conn.close(CloseCode.bad_request, `${this.init.kind} rooms cannot be watched here`);
       return -1;
     }
     if (this.hub === null) {
@@ -58,14 +63,16 @@ export class RoomSpectators {
     return this.hub.open(conn, req, now);
   }
 
-  /** A message from spectator `connId`. */
+  /** A message from spectator `connId` (a room's own socket's id, or one gone: nothing). */
   message(connId: number, data: Uint8Array | ArrayBuffer | string, now: number): void {
-    this.hub?.message(connId, data, now);
+    if (SpectatorHub.owns(connId)) this.hub?.message(connId, data, now);
   }
 
-  /** Spectator `connId`'s socket closed. */
-  closed(connId: number): void {
+  /** Spectator `connId`'s socket closed; false when `connId` is not a spectator's (the room's own socket). */
+  closed(connId: number): boolean {
+    if (!SpectatorHub.owns(connId)) return false;
     this.hub?.closed(connId);
+    return true;
   }
 
   /**

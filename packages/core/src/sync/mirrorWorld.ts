@@ -99,6 +99,7 @@ export class MirrorWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedSto
     // Whatever throws below leaves a half-applied world: nothing is encoded from it again
     // until a snapshot replaces it.
     this.synced = false;
+    this.rowsVersion++;
     if (kind === FeedKind.Update) this.applyUpdate(r);
     else this.applySnapshot(r);
     r.expectEnd();

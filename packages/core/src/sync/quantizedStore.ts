@@ -57,6 +57,12 @@ export abstract class QuantizedStore<D extends SchemaDecl = SchemaDecl> implemen
   changed = new Int32Array(64);
   /** @internal Entries of `changed` in use. */
   changedCount = 0;
+  /**
+   * @internal Counts writes of rows that a client's delta could show: a spawn, a despawn, a
+   * flush whose quantize changed values, a feed message applied. With the grid's `version` it
+   * tells the encoder that nothing a client could see changed (see `SchemaStateEncoder`).
+   */
+  rowsVersion = 0;
   /** @internal Every viewer by player id. */
   readonly viewers = new Map<number, Viewer>();
   /** Slots allocated: an upper bound on entity ids + 1. */

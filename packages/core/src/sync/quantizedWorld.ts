@@ -22,6 +22,7 @@ export interface QuantizedWorld<D extends SchemaDecl = SchemaDecl> {
   readonly prevValues: Int32Array;
   readonly changed: Int32Array;
   readonly changedCount: number;
+  readonly rowsVersion: number;
   readonly capacity: number;
   /** Quantizes every changed record into the store (once per flush). */
   quantizeAll(): void;

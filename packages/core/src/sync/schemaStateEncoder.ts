@@ -137,6 +137,21 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
   encodeClient(c: SyncClient, w: FrameWriter): boolean {
     if (c.released) return false;
     const world = this.world;
+    // Nothing this client could see moved or changed since it was left holding all of it
+    // (an idle room, most flushes): the delta is empty, known without the AOI query or the scan.
+    const viewer = c.viewer;
+    const grid = world.grid;
+    viewer.track(grid);
+    const center = viewer.center;
+    if (
+      c.quietRows === world.rowsVersion &&
+      c.quietGrid === grid.version &&
+      c.quietMode === viewer.mode &&
+      c.quietAt[0] === center[0] &&
+      c.quietAt[1] === center[1]
+    ) {
+      return false;
+    }
     const wrows = world.rows;
     const W = world.rowSize;
     const epoch = world.epoch;
@@ -174,6 +189,7 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     // 3. Classify: enter (new or reused id), update (changed and due), or nothing.
     let nEnter = 0;
     let nUpdate = 0;
+    let deferred = false;
     const ids = vis.ids;
     const dist2 = vis.dist2;
     for (let i = 0; i < vis.length; i++) {
@@ -196,7 +212,10 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
       const syncedAt = seen[s + 3];
       if (changedAt <= syncedAt) continue;
       // The one per-entity scheduling decision; a byte budget would rank here instead.
-      if (!tiers.isDueAt(dist2[i], this.flushIndex, c.phase)) continue;
+      if (!tiers.isDueAt(dist2[i], this.flushIndex, c.phase)) {
+        deferred = true;
+        continue;
+      }
       if (changedAt === epoch && syncedAt === epoch - 1) {
         // Holds the previous flush's values: the shared update fits (mask 0 marks it).
         this.updateRow[nUpdate] = j;
@@ -218,6 +237,15 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     }
     let nLeave = 0;
     for (let j = 0; j < c.count; j++) if (visited[j] === 0) this.leaveRow[nLeave++] = j;
+    // After this encode the client holds everything in view unless its tiers held some back.
+    if (deferred) c.quietRows = -1;
+    else {
+      c.quietRows = world.rowsVersion;
+      c.quietGrid = grid.version;
+      c.quietMode = viewer.mode;
+      c.quietAt[0] = center[0];
+      c.quietAt[1] = center[1];
+    }
     if (nEnter + nUpdate + nLeave === 0) return false;
 
     // 4. Write the body.

@@ -32,6 +32,19 @@ export class SyncClient {
   readonly phase: number;
   /** True once released to the encoder's pool; a released client is never encoded again. */
   released = false;
+  /**
+   * What the world and the viewer were when this client was last left holding all it can see
+   * (nothing left for a later flush by its tiers): the world's `rowsVersion` and grid `version`
+   * (-1: not known to be so), the viewer's mode and centre. While all four stay, its next delta
+   * is empty without looking (see `SchemaStateEncoder.encodeClient`).
+   */
+  quietRows = -1;
+  /** The grid's `version` then (see {@link quietRows}). */
+  quietGrid = -1;
+  /** The viewer's mode then (see {@link quietRows}). */
+  quietMode = -1;
+  /** The viewer's centre then (a typed array: storing doubles in it allocates nothing). */
+  readonly quietAt = new Float64Array(2);
 
   constructor(
     /** The player this baseline belongs to. */

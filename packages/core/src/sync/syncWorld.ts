@@ -44,6 +44,14 @@ export interface SpawnOptions {
    * under the same id. Throws when that id is taken or above {@link MAX_RESTORED_ENTITY_ID}.
    */
   id?: number;
+  /**
+   * The game tells the world of every change of this record: it calls {@link SyncWorld.moved}
+   * (or {@link SyncWorld.touched}) after changing it. A flush then reads the record only after
+   * such a call, instead of at every flush (most entities of a world, e.g. agar's orbs, change
+   * rarely, and reading every record of a large world each flush is most of an idle room's
+   * cost). A change made without the call is not sent until the next call.
+   */
+  static?: boolean;
 }
 
 /**
@@ -82,6 +90,8 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
   chain: WorldPieceTaker | null = null;
   /** @internal Per slot: 1 when the entity is global (in no grid cell). */
   isGlobal = new Uint8Array(64);
+  /** @internal Per slot: 1 for a {@link SpawnOptions.static} entity; 2 for one whose record changed since the last flush. */
+  staticState = new Uint8Array(64);
   /** @internal Live entity ids in `live[0..size)`. */
   live = new Int32Array(64);
 
@@ -131,6 +141,8 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
       this.strings[base + fi.index] = undefined;
     }
     this.quantizeEntity(id, t, false);
+    this.staticState[id] = options?.static === true ? STATIC : 0;
+    this.rowsVersion++;
     const pos = this.positions[t.index];
     const global = options?.global === true || pos[0] < 0;
     this.isGlobal[id] = global ? 1 : 0;
@@ -165,6 +177,8 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
     this.grid.remove(id);
     if (this.log !== null) this.log.despawned(id);
     this.rows[id * this.rowSize + EntityRow.Type] = -1;
+    this.rowsVersion++;
+    this.staticState[id] = 0;
     this.records[id] = undefined;
     const base = id * this.stride;
     for (let i = 0; i < this.stride; i++) {
@@ -180,9 +194,14 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
     this.free.push(id);
   }
 
-  /** Re-reads the entity's `x`/`y` into the grid now (cheap unless it changed cell). */
+  /**
+   * Re-reads the entity's `x`/`y` into the grid now (cheap unless it changed cell); a
+   * {@link SpawnOptions.static} entity's record is also read again at the next flush.
+   */
   moved(id: number): void {
-    if (!this.isAlive(id) || this.isGlobal[id]) return;
+    if (!this.isAlive(id)) return;
+    if (this.staticState[id] !== 0) this.staticState[id] = STATIC_CHANGED;
+    if (this.isGlobal[id]) return;
     const t = this.schema.types[this.typeIndexOf(id)];
     const pos = this.positions[t.index];
     const rec = this.records[id]!;
@@ -190,6 +209,14 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
     const y = +(rec[t.fields[pos[1]].name] as number);
     this.grid.move(id, x, y);
     if (this.log !== null) this.log.moved(id, x, y);
+  }
+
+  /**
+   * The record of {@link SpawnOptions.static} entity `id` changed: the next flush reads it.
+   * (Every other entity is read at every flush; for them this does nothing.)
+   */
+  touched(id: number): void {
+    if (this.isAlive(id) && this.staticState[id] !== 0) this.staticState[id] = STATIC_CHANGED;
   }
 
   /** @internal Type index of a live entity. */
@@ -226,8 +253,13 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
     this.epoch++;
     this.changedCount = 0;
     const types = this.schema.types;
+    const statics = this.staticState;
     for (let i = 0; i < this.liveCount; i++) {
       const id = this.live[i];
+      // A static entity nobody said changed is as it was: no record read, no grid move.
+      const st = statics[id];
+      if (st === STATIC) continue;
+      if (st === STATIC_CHANGED) statics[id] = STATIC;
       const t = types[this.rows[id * this.rowSize]];
       if (this.quantizeEntity(id, t, true)) this.changed[this.changedCount++] = id;
       if (this.isGlobal[id] === 0) {
@@ -239,6 +271,7 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
         if (this.log !== null) this.log.moved(id, x, y);
       }
     }
+    if (this.changedCount > 0) this.rowsVersion++;
   }
 
   /**
@@ -313,7 +346,14 @@ export class SyncWorld<D extends SchemaDecl = SchemaDecl> extends QuantizedStore
     const g = new Uint8Array(cap);
     g.set(this.isGlobal);
     this.isGlobal = g;
+    const st = new Uint8Array(cap);
+    st.set(this.staticState);
+    this.staticState = st;
   }
 }
 
 const utf8 = new TextEncoder();
+/** `staticState`: a static entity as the last flush read it. */
+const STATIC = 1;
+/** `staticState`: a static entity the game said changed since. */
+const STATIC_CHANGED = 2;

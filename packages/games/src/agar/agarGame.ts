@@ -52,6 +52,12 @@ export class AgarGame implements Game<AgarInput> {
   private readonly rng: Random;
   private readonly near = new IdBuffer(64);
   private ctx: GameContext | null = null;
+  /**
+   * The grid's version after an eating pass in which nothing was eaten, or -1. While the grid
+   * stays at it (nothing placed, moved or removed), no radius changes and the eaters stay the
+   * same, the next pass would find nothing either: idle rooms skip it.
+   */
+  private eatQuietAt = -1;
 
   constructor(config: Partial<AgarConfig> = {}) {
     const world = Math.min(AGAR_MAX_WORLD, config.world ?? AGAR_RULES.defaultWorld);
@@ -63,7 +69,8 @@ export class AgarGame implements Game<AgarInput> {
     for (let i = 0; i < this.config.orbs; i++) {
       const rec: OrbRecord = { x: 0, y: 0, color: this.rng.int(8) };
       this.placeOrb(rec);
-      this.orbIds.push(this.world.spawn("orb", rec));
+      // Static: an orb changes only when eaten, and `eat` tells the world then (moved).
+      this.orbIds.push(this.world.spawn("orb", rec, { static: true }));
     }
   }
 
@@ -78,18 +85,22 @@ export class AgarGame implements Game<AgarInput> {
     const entity = this.world.spawn("player", rec);
     this.cells.add(playerId, { entity, rec, dx: 0, dy: 0, boost: false, idle: false });
     this.world.viewer(playerId).follow(entity);
+    this.eatQuietAt = -1;
   }
 
   disconnected(playerId: number): void {
     this.cells.disconnected(playerId);
+    this.eatQuietAt = -1;
   }
 
   reconnected(player: Player): void {
     this.cells.reconnected(player.playerId);
+    this.eatQuietAt = -1;
   }
 
   leave(playerId: number): void {
     this.cells.leave(playerId);
+    this.eatQuietAt = -1;
   }
 
   decodeInput(payload: unknown): AgarInput | InputRejection {
@@ -124,7 +135,7 @@ export class AgarGame implements Game<AgarInput> {
     for (const id of this.orbIds) this.world.despawn(id);
     this.orbIds.length = 0;
     for (const e of saved.entities.values()) {
-      if (e.type === "orb") this.orbIds.push(this.world.spawn("orb", { ...e.record }, { id: e.id }));
+      if (e.type === "orb") this.orbIds.push(this.world.spawn("orb", { ...e.record }, { id: e.id, static: true }));
     }
     for (const { playerId, entity } of saved.players) {
       const rec: PlayerRecord = { ...entity.record, pid: playerId };
@@ -132,6 +143,7 @@ export class AgarGame implements Game<AgarInput> {
       this.cells.add(playerId, { entity: entity.id, rec, dx: 0, dy: 0, boost: false, idle: false });
       this.world.viewer(playerId).follow(entity.id);
     }
+    this.eatQuietAt = -1;
   }
 
   /** The record of a player's cell (tests, demo bots). */
@@ -145,13 +157,22 @@ export class AgarGame implements Game<AgarInput> {
     for (const c of list) {
       if (c.idle) continue;
       // The cell's held steering (dx, dy, boost) is the input; the record is stepped in place.
+      const r = c.rec.r;
       stepAgarCell(c.rec, c, dtMs, size, c.rec);
+      // A boost with the stick at rest burns mass without moving: the grid would not see it.
+      if (c.rec.r !== r) this.eatQuietAt = -1;
       this.world.moved(c.entity);
     }
-    for (const c of list) if (!c.idle) this.eat(c);
+    const grid = this.world.grid;
+    if (this.eatQuietAt === grid.version) return;
+    let ate = false;
+    for (const c of list) if (!c.idle && this.eat(c)) ate = true;
+    this.eatQuietAt = ate ? -1 : grid.version;
   }
 
-  private eat(c: Cell): void {
+  /** Cell `c` eats what it covers; true when it ate anything. */
+  private eat(c: Cell): boolean {
+    let ate = false;
     const rec = c.rec;
     const n = this.world.queryCircle(rec.x, rec.y, rec.r + AGAR_RULES.orbRadius, this.near);
     for (let i = 0; i < n; i++) {
@@ -165,6 +186,7 @@ export class AgarGame implements Game<AgarInput> {
           this.placeOrb(orb);
           this.world.moved(id);
           this.ctx?.count("orbs_eaten");
+          ate = true;
         }
         continue;
       }
@@ -176,8 +198,10 @@ export class AgarGame implements Game<AgarInput> {
         this.placeCell(other);
         this.world.moved(id);
         this.ctx?.count("cells_eaten");
+        ate = true;
       }
     }
+    return ate;
   }
 
   private placeOrb(rec: OrbRecord): void {

@@ -10,7 +10,7 @@ import { RESULTS_DIR, writeReport } from "../report/reportFiles";
 import { formatSummary } from "../report/summaryText";
 import { runOnFreshServer } from "../run/freshRun";
 import { profileLines } from "../server/cpuProfile";
-import { posNum } from "./parsers";
+import { num, posNum } from "./parsers";
 import { addPinningOptions, pinningFrom } from "./serverOptions";
 
 /** Registers `profile` on the program. */
@@ -24,10 +24,11 @@ export function registerProfileCommand(program: Command): void {
       .option("-p, --players <n>", "players in the one room (cap=<n> is added to the query)", posNum("players"), 100)
       .option("-d, --duration <sec>", "steady window, seconds", posNum("duration"), 20)
       .option("--seconds <sec>", "profile length (default: the window minus 6 s)", posNum("seconds"))
+      .option("--skip <sec>", "seconds of the window to let pass before the profile starts (e.g. a --match run's arrivals, to profile the rooms they filled)", num("skip"), 0)
       .option("--query <qs>", "DEV_MODE query (e.g. tickMs=33&syncIntervalMs=33)")
       .option("--match", "matchmaking arrivals instead of one room: --arrival-rate players/s, each matched by joinOrCreate (the query, e.g. cap=8, goes to the rooms the matchmaker makes)")
       .option("--arrival-rate <r>", "with --match: players arriving per second", posNum("arrival-rate"), 100)
-      .option("--rate <n>", "inputs per second per player (default: the scenario's)", posNum("rate"))
+      .option("--rate <n>", "inputs per second per player (default: the scenario's; 0: idle players)", num("rate"))
       .option("--top <n>", "functions listed", posNum("top"), 25)
       .option("--out <dir>", "results directory", RESULTS_DIR),
   ).action(async (o) => {
@@ -66,7 +67,7 @@ export function registerProfileCommand(program: Command): void {
               },
           pinning: pinningFrom(o),
           workDir,
-          profile: { seconds, profilePath },
+          profile: { seconds, profilePath, skipSec: o.skip },
         },
         (line) => console.error(line),
       );

@@ -31,10 +31,10 @@ export interface FreshRunJob {
   workDir: string;
   /**
    * Also profile the Worker's isolate through the inspector for this many seconds from the
-   * steady window's start; the raw profile is written to `profilePath` and its summary lands
+   * steady window's start (after `skipSec` more); the raw profile is written to `profilePath` and its summary lands
    * in `report.server.profile`.
    */
-  profile?: { seconds: number; profilePath: string };
+  profile?: { seconds: number; profilePath: string; skipSec?: number };
 }
 
 /** Phases after which a silent child is killed, on top of the run's own length. */
@@ -87,13 +87,13 @@ export async function runOnFreshServer(job: FreshRunJob, log: (line: string) => 
 async function profileSteadyWindow(
   inspectorPort: number,
   rampSec: number,
-  o: { seconds: number; profilePath: string },
+  o: { seconds: number; profilePath: string; skipSec?: number },
   child: Promise<void>,
 ): Promise<ProfileSummary | undefined> {
   let ended = false;
   child.then(() => (ended = true), () => (ended = true));
   // The child needs a few seconds to start before its ramp begins.
-  await new Promise((r) => setTimeout(r, (rampSec + CHILD_STARTUP_SEC) * 1000));
+  await new Promise((r) => setTimeout(r, (rampSec + CHILD_STARTUP_SEC + (o.skipSec ?? 0)) * 1000));
   if (ended) return undefined;
   const profile = await captureCpuProfile(inspectorPort, o.seconds);
   writeFileSync(o.profilePath, JSON.stringify(profile));

@@ -1,0 +1,178 @@
+/**
+ * The standing cost of many small idle rooms: R agar rooms (as the join job makes them: cap 8,
+ * the kind's defaults, world and AOI as shipped) of 8 connected clients that send nothing, driven
+ * through the real room core (`createRoom`) with sockets that only count bytes, each room on its
+ * own fake clock. Prints the thread time per room per tick (the tick, its flush and the room's
+ * timers; with `--checkpoint`, also the periodic checkpoint the host takes when the room asks),
+ * and per tick the frames and bytes a room sends.
+ *
+ *   bash scripts/toolchain.sh node --import tsx packages/games/bench/idleRooms.ts [--rooms 40] [--ticks 400] [--checkpoint] [--json]
+ *
+ * Time is `process.cpuUsage()` (user + system) over the measured ticks, so waiting for a core
+ * on a shared machine does not count (it still includes this file's fake clocks and receipts,
+ * the same for any build). To compare two builds, alternate them in one run, e.g. with `A` a
+ * checkout of the base (`git archive main | tar -x -C A`, each package's `node_modules` copied
+ * over, the root one linked):
+ *
+ *   for i in 1 2 3 4 5; do for d in A .; do (cd $d && bash scripts/toolchain.sh node --import tsx packages/games/bench/idleRooms.ts --checkpoint --json); done; done
+ *
+ * The frame and byte counts are deterministic: two builds that send the same must print the same.
+ */
+import { createRoom, type Clock, type Connection, type Room, type TimerHandle } from "@tikron/core";
+import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
+import { gameDefinitions } from "../src";
+
+const TICK_MS = 50;
+const PLAYERS = 8;
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const ROOMS = arg("--rooms", 40);
+const WARMUP_TICKS = arg("--warmup", 100);
+const TICKS = arg("--ticks", 400);
+const CHECKPOINT = process.argv.includes("--checkpoint");
+
+/** One room's clock: its few timers in a list, fired in deadline order. */
+class RoomClock implements Clock {
+  t = 1_000_000;
+  private nextId = 1;
+  private readonly timers: { id: number; at: number; fn: () => void }[] = [];
+  now(): number {
+    return this.t;
+  }
+  setTimer(fn: () => void, delayMs: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.t + Math.max(0, delayMs), fn });
+    return id;
+  }
+  clearTimer(handle: TimerHandle): void {
+    const i = this.timers.findIndex((x) => x.id === handle);
+    if (i >= 0) this.timers.splice(i, 1);
+  }
+  nextTask(fn: () => void): void {
+    this.setTimer(fn, 0);
+  }
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < this.timers.length; i++) {
+        const x = this.timers[i]!;
+        if (x.at <= end && (best < 0 || x.at < this.timers[best]!.at || (x.at === this.timers[best]!.at && x.id < this.timers[best]!.id))) best = i;
+      }
+      if (best < 0) break;
+      const timer = this.timers.splice(best, 1)[0]!;
+      this.t = Math.max(this.t, timer.at);
+      timer.fn();
+    }
+    this.t = end;
+  }
+}
+
+/**
+ * A socket that counts what it is sent and keeps nothing, and confirms what it read as the SDK
+ * does (a receipt when its counter says so, sent after the room's task, as a socket would).
+ */
+class CountingConnection implements Connection {
+  messages = 0;
+  bytes = 0;
+  receiptDue = false;
+  readonly receipts = new ReceiptCounter();
+  send(data: Uint8Array | string): void {
+    this.messages++;
+    this.bytes += typeof data === "string" ? data.length : data.byteLength;
+    if (this.receipts.read(this, data)) this.receiptDue = true;
+  }
+  close(): void {}
+  bufferedAmount(): number {
+    return 0;
+  }
+}
+
+interface Hosted {
+  room: Room;
+  clock: RoomClock;
+  conns: CountingConnection[];
+  ids: number[];
+}
+
+const receiptWriter = new BinaryWriter(32);
+
+function makeRoom(i: number): Hosted {
+  const clock = new RoomClock();
+  let hosted: Hosted | null = null;
+  const room = createRoom(gameDefinitions.agar!, {
+    kind: "agar",
+    roomId: `idle-${i}`,
+    clock,
+    seed: 1000 + i,
+    overrides: { cap: PLAYERS },
+    // The host's periodic checkpoint: taken when the room asks (a Durable Object writes it).
+    hooks: CHECKPOINT ? { onCheckpointDue: () => void hosted?.room.checkpoint("next") } : undefined,
+  });
+  const w = new BinaryWriter(64);
+  const conns: CountingConnection[] = [];
+  const ids: number[] = [];
+  for (let p = 0; p < PLAYERS; p++) {
+    const conn = new CountingConnection();
+    const id = room.open(conn, `r${i}p${p}`);
+    room.message(id, encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name: `p${p}` }).toBytes());
+    conns.push(conn);
+    ids.push(id);
+  }
+  hosted = { room, clock, conns, ids };
+  return hosted;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+const rooms = Array.from({ length: ROOMS }, (_, i) => makeRoom(i));
+const step = (): void => {
+  for (const h of rooms) {
+    h.clock.advance(TICK_MS);
+    for (let p = 0; p < PLAYERS; p++) {
+      const c = h.conns[p]!;
+      if (!c.receiptDue) continue;
+      c.receiptDue = false;
+      h.room.message(h.ids[p]!, encodeReceipt(receiptWriter.reset(), c.receipts.messages, c.receipts.units).toBytes());
+    }
+  }
+};
+for (let t = 0; t < WARMUP_TICKS; t++) step();
+let messages0 = 0;
+let bytes0 = 0;
+for (const h of rooms) for (const c of h.conns) (messages0 += c.messages), (bytes0 += c.bytes);
+const c0 = cpuMs();
+const w0 = performance.now();
+for (let t = 0; t < TICKS; t++) step();
+const cpu = cpuMs() - c0;
+const wall = performance.now() - w0;
+let messages = -messages0;
+let bytes = -bytes0;
+for (const h of rooms) for (const c of h.conns) (messages += c.messages), (bytes += c.bytes);
+const perRoomTick = (x: number): number => x / (ROOMS * TICKS);
+const result = {
+  rooms: ROOMS,
+  ticks: TICKS,
+  checkpoint: CHECKPOINT,
+  cpuUsPerRoomTick: perRoomTick(cpu * 1000),
+  wallUsPerRoomTick: perRoomTick(wall * 1000),
+  framesPerRoomTick: perRoomTick(messages),
+  bytesPerRoomTick: perRoomTick(bytes),
+};
+const seated = rooms.reduce((n, h) => n + h.room.snapshot().ccu, 0);
+if (seated !== ROOMS * PLAYERS) throw new Error(`only ${seated} of ${ROOMS * PLAYERS} clients still seated`);
+for (const h of rooms) h.room.dispose();
+if (process.argv.includes("--json")) console.log(JSON.stringify(result));
+else
+  console.log(
+    `${ROOMS} agar rooms × ${PLAYERS} idle clients, ${TICKS} ticks${CHECKPOINT ? ", checkpoints" : ""}: ` +
+      `${result.cpuUsPerRoomTick.toFixed(1)} µs CPU per room per tick (wall ${result.wallUsPerRoomTick.toFixed(1)}), ` +
+      `${result.framesPerRoomTick.toFixed(2)} frames and ${result.bytesPerRoomTick.toFixed(1)} B per room per tick`,
+  );
