@@ -148,9 +148,13 @@ describe("spectators of a relayed room (relays=2)", () => {
       expect(playersSeen(w).sort()).toEqual(["a", "b"]);
     }
     watchers[0]!.sendInput(agarInputs.encode({ dx: 1, dy: 0, boost: false }, new BinaryWriter()));
-    await sleep(1_500); // the relay's next report carries its counters to the simulation
+    // The relay counts it at once; its next report (one a second) carries it to the simulation.
+    let stats = await players[0]!.stats();
+    for (let i = 0; i < 10 && stats.errors.spectating !== 1; i++) {
+      await sleep(300); // the room answers one stats request per 250 ms
+      stats = await players[0]!.stats();
+    }
     expect(watchers[0]!.errors.map((e) => e.code)).toEqual([25]);
-    const stats = await players[0]!.stats();
     expect(stats.seats).toBe(2);
     expect(stats.errors.spectating).toBe(1);
     // The simulation holds no spectator: they are the relays' (round robin over both).
