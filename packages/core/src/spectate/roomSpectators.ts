@@ -3,7 +3,7 @@
  * room's own world (a single room has none until its first spectator).
  */
 import { CloseCode, FrameWriter, type SpectateRequest } from "@tikron/protocol";
-import type { Connection } from "../host";
+import type { SpectatorSocket } from "./spectatorSocket";
 import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
 import { SyncWorld } from "../sync/syncWorld";
@@ -44,7 +44,7 @@ export class RoomSpectators {
    * names no sync world, or a relayed room's simulation, cannot be watched here: `bad_request`;
    * a room that stopped: `room_closed`; the cap: `spectators_full`).
    */
-  open(conn: Connection, req: SpectateRequest, now: number, disposed: boolean): number {
+  open(conn: SpectatorSocket, req: SpectateRequest, now: number, disposed: boolean): number {
     const world = this.init.world;
     if (disposed) {
       conn.close(CloseCode.room_closed, "room closed");

@@ -22,7 +22,7 @@ import {
   encodeWelcome,
   readTarget,
 } from "@tikron/protocol";
-import type { Connection } from "../host";
+import type { SpectatorSocket } from "./spectatorSocket";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
@@ -67,7 +67,7 @@ class Spectator implements LaneMember {
 
   constructor(
     readonly id: number,
-    readonly conn: Connection,
+    readonly conn: SpectatorSocket,
     public target: SpectateTarget | null,
     readonly lane: SpectatorLane,
     readonly budget: TokenBucket,
@@ -114,7 +114,7 @@ export class SpectatorHub {
    * A spectator socket opened: returns its id, or -1 when it was refused and closed
    * (`spectators_full` at the cap, `bad_request` for a room without spectators).
    */
-  open(conn: Connection, req: SpectateRequest, now: number): number {
+  open(conn: SpectatorSocket, req: SpectateRequest, now: number): number {
     const { options, stats } = this.init;
     if (this.spectators.size >= options.maxSpectators) {
       this.counters.refusedFull++;

@@ -120,7 +120,7 @@ export interface ResolvedConfig {
   statsTimeoutMs: number;
   roomStats: boolean;
   statsEverySec: number;
-  /** Spectators beside the players (0: none) and the delay they ask for (players/spectatorSwarm.ts). */
+  /** Spectators beside the players (0: none) and the delay they ask for (run/spectatorSwarm.ts). */
   spectators: number;
   spectatorDelaySec: number;
   /** Who joins when (ramp, stages, open arrival; sessions; rejoins; drops). */

@@ -2,7 +2,7 @@
  * One run in this process: resolve the config, drive the clients on this thread or on worker
  * threads, watch it live, and assemble the report from the threads' mergeable data.
  */
-import { SpectatorSwarm, type SpectatorSummary } from "../players/spectatorSwarm";
+import { SpectatorSwarm, type SpectatorSummary } from "./spectatorSwarm";
 import { LiveRun, type LiveOptions } from "../live/liveRun";
 import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
 import { ProcessMonitor } from "../metrics/genHealth";

@@ -7,23 +7,9 @@
 import { binaryDialect, spectateQuery } from "@tikron/protocol";
 import WebSocket from "ws";
 import { type ResolvedConfig, roomUrl } from "../load/config";
+import type { SpectatorSummary } from "../metrics/spectatorSummary";
 
-/** What the spectators of a run saw (report `summary.spectators`). */
-export interface SpectatorSummary {
-  requested: number;
-  /** Spectators welcomed. */
-  joined: number;
-  /** Spectators refused or closed by the room, by close code. */
-  closes: Record<string, number>;
-  /** Frames received by all of them. */
-  frames: number;
-  /** Frames per second of each welcomed spectator over its window (first frame + 1 s to the end): min, p5, p50. */
-  framesPerSec: { min: number; p5: number; p50: number } | null;
-  /** Gaps between a spectator's frames (ms), over every spectator: p50, p99, max. */
-  gapMs: { p50: number; p99: number; max: number } | null;
-  /** Welcomed spectators under 19 frames/s (the bar of issue 34). */
-  below19: number;
-}
+export type { SpectatorSummary } from "../metrics/spectatorSummary";
 
 /** How long a spectator's first second is left out of its rate (its keyframe and the welcome's). */
 const SETTLE_MS = 1000;
