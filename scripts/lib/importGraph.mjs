@@ -3,6 +3,7 @@
 // Edges are static imports and re-exports (type-only ones included), side-effect imports and
 // import("…") of a literal path, relative or naming a workspace package (`@tikron/x[/sub]`, read
 // through its package.json `exports`).
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
@@ -15,12 +16,35 @@ const SPECIFIERS = [
   /\bimport\(\s*["']([^"']+)["']\s*\)/g,
 ];
 
-/** Every source file under `dir` (declaration files and the folders in {@link SKIP} left out). */
+/** Per git work tree: the absolute paths it ignores (folders end with "/"); empty outside git. */
+const ignoredByGit = new Map();
+
+/**
+ * Whether git ignores `p` (a generated copy such as create-tikron's template, written by a build
+ * and listed in .gitignore, is not our source).
+ */
+function gitIgnores(p, isDir) {
+  const abs = resolve(p);
+  let top = [...ignoredByGit.keys()].find((t) => abs.startsWith(t + "/"));
+  if (top === undefined) {
+    try {
+      top = execFileSync("git", ["-C", isDir ? abs : dirname(abs), "rev-parse", "--show-toplevel"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+      return false;
+    }
+    const listed = execFileSync("git", ["-C", top, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], { encoding: "utf8", maxBuffer: 64 << 20 });
+    ignoredByGit.set(top, new Set(listed.split("\n").filter(Boolean).map((l) => resolve(top, l) + (l.endsWith("/") ? "/" : ""))));
+  }
+  return ignoredByGit.get(top).has(abs + (isDir ? "/" : ""));
+}
+
+/** Every source file under `dir` (declaration files, the folders in {@link SKIP} and what git ignores left out). */
 export function sourceFiles(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     if (SKIP.has(name)) continue;
     const p = join(dir, name);
+    if (gitIgnores(p, statSync(p).isDirectory())) continue;
     if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
     else if (SOURCE.test(name) && !name.endsWith(".d.ts")) out.push(p);
   }
