@@ -14,6 +14,7 @@ import { agarInputs, agarSchema, FPS_PRESETS, fpsEvents, fpsInputs, fpsSchema, m
 import { JsonClient, until } from "./jsonClient";
 import { RawClient, frameGaps, median, sleep } from "./rawClient";
 import { describePlayers } from "./players";
+import { describeSpectators } from "./spectators";
 
 function viewOf<D extends SchemaDecl>(c: RawClient, schema: Schema<D>): ClientView<D> {
   const view = new ClientView(schema);
@@ -378,4 +379,5 @@ export function describeRoomProtocol(hostName: string, wsUrl: () => string): voi
     });
   });
   describePlayers(hostName, wsUrl);
+  describeSpectators(hostName, wsUrl);
 }

@@ -3,7 +3,8 @@
  * DEV_MODE override `relays=2` runs its simulation in the room's object and takes its sockets in
  * two relay objects the gateway spreads the joins over. Clients on both relays see each other,
  * get their inputs acked, and one that reconnects keeps its seat. A client's tk:stats carries
- * the relays' counters, summed and apart, and each object's own time. A kind relayed by the
+ * the relays' counters, summed and apart, and each object's own time. Spectators sit on the
+ * relays, not the simulation. A kind relayed by the
  * Worker var `ROOM_RELAYS` takes the matchmaker's players through relays too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +128,38 @@ describe("a relayed room (relays=2)", () => {
     const after = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as any;
     expect(after).toMatchObject({ seats: 4, ccu: 4 });
   }, 60_000);
+});
+
+describe("spectators of a relayed room (relays=2)", () => {
+  it("sit on the relay objects: welcomed without a seat, frames of the whole match, an input refused and counted, nothing on the simulation", async () => {
+    const room = `watched-${Date.now()}`;
+    const players = ["a", "b"].map(() => open(room));
+    for (const [i, p] of players.entries()) await p.join(["a", "b"][i]);
+    const watchers = [0, 1, 2, 3].map(() => {
+      const c = new RawClient(`${server!.wsUrl}/rooms/agar/${room}${QUERY}&spectate=1`);
+      sockets.push(c);
+      return c;
+    });
+    for (const w of watchers) expect(await w.join("watcher")).toMatchObject({ playerId: 0, token: "", roomKind: "agar" });
+    await steer(players, 2_000);
+    for (const w of watchers) {
+      expect(w.closed).toBeNull();
+      expect(w.frames.length).toBeGreaterThan(20);
+      expect(playersSeen(w).sort()).toEqual(["a", "b"]);
+    }
+    watchers[0]!.sendInput(agarInputs.encode({ dx: 1, dy: 0, boost: false }, new BinaryWriter()));
+    // The relay counts it at once; its next report (one a second) carries it to the simulation.
+    let stats = await players[0]!.stats();
+    for (let i = 0; i < 10 && stats.errors.spectating !== 1; i++) {
+      await sleep(300); // the room answers one stats request per 250 ms
+      stats = await players[0]!.stats();
+    }
+    expect(watchers[0]!.errors.map((e) => e.code)).toEqual([25]);
+    expect(stats.seats).toBe(2);
+    expect(stats.errors.spectating).toBe(1);
+    // The simulation holds no spectator: they are the relays' (round robin over both).
+    expect(stats.spectators).toBeUndefined();
+  });
 });
 
 describe("a relayed room across a restart of the runtime", () => {

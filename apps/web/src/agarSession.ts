@@ -9,6 +9,7 @@ import {
   type RoomConnection,
   type StateEvent,
 } from "@tikron/client";
+import { watch } from "@tikron/client/watch";
 import { agarInputs, agarSchema, stepAgarCell, type AgarCellState, type AgarInput, type AgarSteer } from "@tikron/games/schemas";
 import { BinaryWriter, quantizeInput } from "@tikron/protocol";
 import { Camera } from "./camera";
@@ -47,6 +48,8 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
   readonly camera = new Camera();
   readonly world: number;
   showGhosts = false;
+  /** True for a spectator's session (no seat, no inputs). */
+  readonly watching: boolean;
 
   private readonly input: InputState;
   private readonly writer = new BinaryWriter(16);
@@ -76,17 +79,11 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       if (e.type === "player") this.playerEntered(e.id, e.record);
       else this.orbs.set(e.id, e.record);
     });
-    this.conn = connect(options.server, {
-      kind: "agar",
-      room: options.room,
-      name: options.name,
-      reservation: options.reservation,
-      decoder,
-      predictor: this.predictor,
-      // The overlay shows the round trip and the clock skew.
-      clock: this.clock,
-      WebSocketImpl: options.WebSocketImpl,
-    });
+    this.watching = options.watch === true;
+    // The overlay shows the round trip and the clock skew.
+    const common = { kind: "agar", room: options.room, name: options.name, decoder, clock: this.clock, WebSocketImpl: options.WebSocketImpl };
+    // A spectator (the lobby's "watch"): the same view and drawing, no seat, no inputs.
+    this.conn = this.watching ? watch(options.server, common) : connect(options.server, { ...common, reservation: options.reservation, predictor: this.predictor });
     // Other cells are drawn interpolated; the own cell is predicted, so it is left out.
     this.remotes = createInterpolatedView(this.conn, { fields: ["x", "y", "r"], collect: this.collectRemotes });
     this.conn.on("welcome", (w) => {
@@ -97,7 +94,7 @@ export class AgarSession extends ConnectedSession<PlayerRecord, AgarView> implem
       if (w.tickMs > 0) this.tickMs = w.tickMs;
       this.own.setInterval(this.tickMs);
       this.lastError = null;
-      this.startInputs();
+      if (!this.watching) this.startInputs();
     });
     this.conn.on("state", (f) => this.onState(f));
     this.reportConnectionProblems((c) => {

@@ -13,7 +13,7 @@ export interface TikronDebug {
   readonly room: string;
   readonly name: string;
   readonly status: ConnectionStatus;
-  /** True once welcomed and the own avatar was found in the state. */
+  /** True once welcomed and the own avatar was found in the state (a spectator: once welcomed). */
   readonly joined: boolean;
   readonly playerId: number;
   readonly selfId: number;
@@ -66,7 +66,8 @@ export function installDebugHandle(win: Window, src: DebugSources): TikronDebug 
       return s.status;
     },
     get joined() {
-      return s.status === "joined" && s.selfId >= 0;
+      // A spectator has no avatar of its own: joined once welcomed.
+      return s.status === "joined" && (s.selfId >= 0 || (s as { watching?: boolean }).watching === true);
     },
     get playerId() {
       return s.playerId;

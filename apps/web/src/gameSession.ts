@@ -16,6 +16,8 @@ export interface SessionOptions {
   world?: number;
   /** The player's join options (tic-tac-toe's mark), sent in every hello. */
   joinOptions?: object | undefined;
+  /** Watch the room as a spectator (the lobby's "watch": no seat, no inputs; agar only). */
+  watch?: boolean;
 }
 
 /** One entity as the latest server state has it (for the debug handle and tests). */

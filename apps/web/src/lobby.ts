@@ -3,7 +3,8 @@
  * one room; `partyPanel.ts`); every game with what it is and how to play it; "play now" (the
  * matchmaker's joinOrCreate), "private room" (a room others join by its code), a code field,
  * "new room" buttons; and each kind's open rooms (the matchmaker's `GET /match/<kind>/rooms`,
- * polled every 2 s while the page is visible) with join links; and your own tic-tac-toe record
+ * polled every 2 s while the page is visible) with join links (and "watch" links for agar: a
+ * spectator, no seat); and your own tic-tac-toe record
  * across rooms, where the gateway keeps records (`GET /records/ttt-json/me`, with this browser's
  * guest key). Old game links (`/?game=fps&room=x`) are sent on to `/play` with their query intact.
  */
@@ -110,7 +111,13 @@ async function start(): Promise<void> {
                   el("td", {}, el("a", { href: url, textContent: r.roomId, title: new URL(url, location.href).href })),
                   el("td", { textContent: `${r.clients} / ${r.maxClients}${r.bots > 0 ? ` (${r.bots} bots)` : ""}` }),
                   el("td", { textContent: age(now - r.createdAt) }),
-                  el("td", {}, el("a", { className: "button join", href: url, textContent: "join" })),
+                  el(
+                    "td",
+                    {},
+                    el("a", { className: "button join", href: url, textContent: "join" }),
+                    // A spectator: no seat, no inputs (core/src/spectate); agar's page draws it.
+                    ...(kind === "agar" ? [" ", el("a", { className: "button watch", href: playUrl(kind, r.roomId, "&watch=1"), textContent: "watch" })] : []),
+                  ),
                 );
               })),
         );

@@ -30,7 +30,7 @@ function worldOverride(params: PageParams): number | undefined {
 
 const FACTORIES: Partial<Record<GameKind, (deps: SessionDeps) => GameSession>> = {
   agar: ({ params, WebSocketImpl, input, reservation }) =>
-    new AgarSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
+    new AgarSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params), watch: params.watch }),
   fps: ({ params, WebSocketImpl, input, reservation }) =>
     new FpsSession({ server: params.server, room: params.room, name: params.name, reservation, WebSocketImpl, input, world: worldOverride(params) }),
   movement: ({ params, WebSocketImpl, input, reservation }) =>

@@ -1,6 +1,6 @@
 /**
  * The first five minutes, end to end in headless Chromium against `wrangler dev` (staging
- * config): the lobby lists a room another client made and joins it; two tabs form a party in the
+ * config): the lobby lists a room another client made and joins it, and watches one as a spectator; two tabs form a party in the
  * lobby and land in one room; old `/?game=` links land on `/play`; movement (steered with the
  * touch stick on a phone-sized screen) and ttt-json (against a bot) render and react; bots added from the page are seen moving; the net graph and room
  * panel draw; an idle fps room counts no starvation over 20 s. Screenshots go to test-artifacts/.
@@ -89,6 +89,28 @@ describe("the first five minutes", () => {
     await lobby.goto(`${server!.url}/`);
     await lobby.locator(`#game-agar tr.room`, { hasText: "2 / 20" }).filter({ hasText: room }).waitFor({ timeout: 15_000 });
     await lobby.close();
+    await page.close();
+  });
+
+  it("the lobby's watch link opens a live agar match as a spectator: no seat, the players' cells drawn", async () => {
+    const room = uid("watch-e2e");
+    const other = connect(server!.wsUrl, { kind: "agar", room, name: "watched", WebSocketImpl: WsWebSocket as unknown as WebSocketConstructor });
+    others.push(other as RoomConnection<unknown>);
+    await other.whenJoined();
+    const page = await newPage();
+    await page.goto(`${server!.url}/`);
+    const row = page.locator(`#game-agar tr.room`, { hasText: room });
+    await row.waitFor({ timeout: 15_000 });
+    await row.locator("a.watch").click();
+    await page.waitForURL(/\/play\?.*watch=1/);
+    await waitJoined(page);
+    expect(await page.evaluate(() => window.__tikron!.playerId)).toBe(0);
+    // The watched player's cell reaches the spectator's view.
+    await page.waitForFunction(() => window.__tikron!.entities().some((e) => e.type === "player" && e.name === "watched"), undefined, { timeout: 15_000, polling: 100 });
+    const stats = (await (await fetch(`${server!.url}/rooms/agar/${room}/stats`)).json()) as { seats: number; spectators?: { connected: number } };
+    expect(stats.seats).toBe(1);
+    expect(stats.spectators?.connected).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, "watch.png") });
     await page.close();
   });
 

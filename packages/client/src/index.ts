@@ -5,7 +5,9 @@
  *   join pacing on `join_throttled`) and emits typed events; a refused join rejects
  *   `whenJoined()` with a {@link JoinError} (`unauthorized`, `room_full`, …). What a game may
  *   not use is opt-in, bundled only when used: a synced clock (`clock: new ClockSync()`), room
- *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}).
+ *   messages and requests ({@link withMessages}), input batching ({@link inputBatching}); watching
+ *   a room as a spectator is an entry of its own (`@tikron/client/watch`: no seat, no inputs, a
+ *   target to follow, a delay).
  * - {@link createInterpolatedView} draws remote entities smoothly: it feeds the connection's
  *   decoded states into a {@link SnapshotBuffer} (interpolation with an adaptive delay, capped
  *   extrapolation, short-way angles, no allocation per frame) and reads them back per frame.

@@ -6,7 +6,7 @@
  */
 import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
 import { createRelay, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
-import { CloseCode } from "@tikron/protocol";
+import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { StandardSockets, type ObserveBuffered } from "./socketApis";
@@ -52,20 +52,20 @@ export class RelayObjectSide {
   ) {}
 
   /** A join the gateway sent to this relay. */
-  async join(meta: RoomRequestMeta): Promise<Response> {
+  async join(meta: RoomRequestMeta, spectate?: SpectateRequest | null): Promise<Response> {
     const host = await (this.host ??= this.start(meta));
     // What follows the await runs in a turn of its own: the object's time too.
-    return this.busy.run(() => this.admit(host, meta), "request");
+    return this.busy.run(() => this.admit(host, meta, spectate), "request");
   }
 
   /** Admits and opens a join on the relay, or answers why not. */
-  private admit(host: StandardSockets | Response, meta: RoomRequestMeta): Response {
+  private admit(host: StandardSockets | Response, meta: RoomRequestMeta, spectate?: SpectateRequest | null): Response {
     if (host instanceof Response) {
       this.host = null;
       return host.clone();
     }
     // While its link is down the relay refuses (503, retry): see `RelayRoom.admitSocket`.
-    return host.join(meta);
+    return host.join(meta, spectate);
   }
 
   /** The relay's own counters; null when this object holds no relay. */

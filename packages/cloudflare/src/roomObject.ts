@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
-import { JSON_KEEPALIVE } from "@tikron/protocol";
+import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
@@ -198,14 +198,19 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     const role = meta.relay !== undefined && meta.route !== "relay-link" ? "relay" : "room";
     if ((this.role ??= role) !== role) return new Response(`this object is a ${this.role} object, not a ${role} one`, { status: 409 });
     if (meta.route === "relay-link") return this.relayLink(meta);
-    if (role === "relay") return this.relaySide().join(meta);
+    // A spectator (`spectate=1`, core/src/spectate): no seat; on a relay of a relayed room, else
+    // in the room's own object (ticking rooms' standard sockets only).
+    const spectate = readSpectate(new URL(request.url).searchParams);
+    if (typeof spectate === "string") return new Response(spectate, { status: 400 });
+    if (role === "relay") return this.relaySide().join(meta, spectate);
     const room = this.roomFor(meta);
     if (!room || !this.sockets) return new Response(`unknown room kind ${meta.kind}`, { status: 404 });
     // A relayed room's clients come through its relays: a join the gateway sent here (a room
     // promoted past its threshold; a `relays=0` override, or `ROOM_RELAYS` changed under a live
     // room) is answered with its relay count, and the gateway sends it on to one of them.
     if (this.simulation) return relayedAnswer(this.relayedOver);
-    const answer = this.sockets.join(meta);
+    if (spectate && !(this.sockets instanceof StandardSockets)) return new Response(`${meta.kind} rooms cannot be watched`, { status: 400 });
+    const answer = this.sockets.join(meta, spectate);
     if (answer.status === 101) this.operations?.activity();
     return answer;
   }

@@ -1,6 +1,7 @@
 import { admissionReply, type BusyMeter, type KeepableRoom, type SeatTicket, type SocketRoom } from "@tikron/core";
 import type { RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
+import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 
 /**
  * The two ways a room's Durable Object takes WebSockets, chosen once per room by whether its
@@ -19,9 +20,10 @@ export interface RoomSocketApi {
   readonly count: number;
   /**
    * A join the object takes here: admitted by the room (else its refusal, `admissionReply`),
-   * then a socket pair made, its server end accepted and opened in the room (101).
+   * then a socket pair made, its server end accepted and opened in the room (101); a
+   * spectator's (`spectate`: core/src/spectate) opened without a seat.
    */
-  join(meta: RoomRequestMeta): Response;
+  join(meta: RoomRequestMeta, spectate?: SpectateRequest | null): Response;
   /** Accepts the server end of a new socket pair and opens it in the room. */
   accept(server: WebSocket, meta: RoomRequestMeta): void;
   /** A socket took a seat (the room's `onSeated` hook). */
@@ -70,14 +72,21 @@ abstract class SocketTable<R extends SocketRoom = SocketRoom> {
 
   abstract accept(server: WebSocket, meta: RoomRequestMeta): void;
 
-  join(meta: RoomRequestMeta): Response {
+  /** Accepts a spectator's socket; a table whose rooms cannot be watched closes it with `bad_request`. */
+  spectate(server: WebSocket, _request: SpectateRequest): void {
+    server.accept();
+    server.close(CloseCode.bad_request, "this room takes no spectators");
+  }
+
+  join(meta: RoomRequestMeta, spectate?: SpectateRequest | null): Response {
     const refusal = this.room.admitSocket(meta.playerId, meta.address);
     if (refusal) {
       const r = admissionReply(refusal);
       return new Response(r.body, { status: r.status, headers: r.headers });
     }
     const pair = new WebSocketPair();
-    this.accept(pair[1], meta);
+    if (spectate) this.spectate(pair[1], spectate);
+    else this.accept(pair[1], meta);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -150,6 +159,23 @@ export class StandardSockets extends SocketTable implements RoomSocketApi {
   seated(): void {}
 
   reattach(): void {}
+
+  /** Accepts a spectator's socket (no seat; core/src/spectate): the same listeners as a player's. */
+  override spectate(server: WebSocket, request: SpectateRequest): void {
+    server.binaryType = "arraybuffer";
+    server.accept();
+    const conn = this.connection(server);
+    const id = this.room.spectate ? this.room.spectate(conn, request) : -1;
+    if (id < 0) {
+      if (!this.room.spectate) conn.close(CloseCode.bad_request, "this room takes no spectators");
+      return;
+    }
+    this.track(server, id);
+    const { busy } = this;
+    server.addEventListener("message", busy.wrap((e: MessageEvent) => this.room.message(id, e.data as ArrayBuffer | string), "socket"));
+    server.addEventListener("close", busy.wrap((e: CloseEvent) => this.closed(server, e.code, e.reason), "socket"));
+    server.addEventListener("error", busy.wrap((e: Event) => this.failed(server, e), "socket"));
+  }
 }
 
 /** What each hibernatable socket carries, so a restarted object can rebuild its room. */

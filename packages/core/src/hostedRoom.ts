@@ -6,7 +6,7 @@
  * makes it; a host's part asks for the narrow view it uses. Shapes only: nothing here knows the
  * room's insides.
  */
-import type { AdminBan } from "@tikron/protocol";
+import type { AdminBan, SpectateRequest } from "@tikron/protocol";
 import type { AdmissionRefusal, BanOutcome, BanTarget, CheckpointWorld, Connection, RoomAdminView, RoomCheckpoint, SeatTicket } from "./host";
 import type { GameStoreSnapshot } from "./gameStore";
 import type { PendingReservation, SeatAnswer, SeatHold, SeatRequest } from "./match/roomPort";
@@ -44,6 +44,13 @@ export interface SocketRoom {
    * the seat's `Player` record; a join by reservation gets those the reservation was made with.
    */
   open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number;
+  /**
+   * A spectator socket opened (a join URL with `spectate=1`: protocol `readSpectate`): no seat,
+   * apart from the cap, no inputs (core/src/spectate). Returns the id for {@link message} and
+   * {@link closed}, or -1 when the room refused it and closed it (`spectators_full`; `bad_request`
+   * for a room that cannot be watched). Absent: the room takes no spectators.
+   */
+  spectate?(conn: Connection, request: SpectateRequest): number;
   /** One message arrived on a socket. Never throws; bad input is answered and counted. */
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void;
   /**

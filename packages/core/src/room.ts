@@ -1,6 +1,6 @@
 /** The room a host drives (`Room`, seen through hostedRoom.ts's `HostedRoom`): its parts wired together (room/), its tick
  * loop and flush cadence, and the one dispatch of a decoded message. */
-import { CloseCode, flushEveryTicks, type AdminBan, type FrameWriter, type RoomRates } from "@tikron/protocol";
+import { CloseCode, flushEveryTicks, type AdminBan, type FrameWriter, type RoomRates, type SpectateRequest } from "@tikron/protocol";
 import type { BusyMeter } from "./busyMeter";
 import { systemClock, type Clock } from "./clock";
 import type { Game } from "./game";
@@ -89,6 +89,7 @@ export class Room implements HostedRoom {
   private readonly recorder: MatchRecorder | null;
   /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
   private readonly chain: WorldChain | null;
+  readonly spectate = (conn: Connection, req: SpectateRequest): number => this.parts.spectators.open(conn, req, this.clock.now(), this.disposed); // SocketRoom.spectate: core/src/spectate
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -216,7 +217,7 @@ export class Room implements HostedRoom {
 
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
     const link = this.sockets.get(connId);
-    if (!link || link.closed) return;
+    if (!link || link.closed) return this.parts.spectators.message(connId, data, this.clock.now());
     const now = this.clock.now();
     const m = this.sockets.arrive(link, data, now);
     if (m === null) return;
@@ -231,7 +232,7 @@ export class Room implements HostedRoom {
 
   closed(connId: number, code: number, _reason = ""): void {
     if (code === MESSAGE_TOO_BIG) this.sockets.oversized(connId);
-    else this.sockets.closed(connId, code);
+    else if (!this.parts.spectators.closed(connId)) this.sockets.closed(connId, code);
   }
 
   /**

@@ -91,6 +91,16 @@ export interface RoomOptions {
    * not advance within a task. 0 sends every flush in one task.
    */
   flushSliceClients: number;
+  /**
+   * Spectators one object of the room holds at most (its own sockets, apart from the seat cap;
+   * core/src/spectate): one more is refused with `spectators_full` (4025). 0: no spectators.
+   */
+  maxSpectators: number;
+  /**
+   * The least delay a spectator watches with, in seconds (one asking for less gets this), so
+   * watching cannot be used to see the live match; a competitive kind sets it.
+   */
+  spectateMinDelaySec: number;
   /** Bot players seated when the room is created (games that define bots; DEV_MODE `bots=N`). */
   bots: number;
   /**
@@ -149,6 +159,8 @@ export const defaultRoomOptions: RoomOptions = {
   gameMessageBurst: 10,
   idleFrameMs: 250,
   flushSliceClients: 64,
+  maxSpectators: 2_000,
+  spectateMinDelaySec: 0,
   bots: 0,
   checkpointMs: 1_000,
   relays: 0,

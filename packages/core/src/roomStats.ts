@@ -106,6 +106,13 @@ export interface RoomStatsSnapshot {
   errors: Record<string, number>;
   /** The game's own counters (`ctx.count`). */
   game: Record<string, number>;
+  /**
+   * This object's spectators (core/src/spectate), once one came: sockets, lanes and groups now,
+   * frames, keyframes, encodes (one per watched target per flush), refusals. A relayed room's
+   * are on its relays (each relay's report). Their refused joins are also in `refused.spectators_full`,
+   * their refused messages in `errors.spectating`.
+   */
+  spectators?: SpectatorStats;
   /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
   bots: {
     /** Bot seats now. */
@@ -281,6 +288,8 @@ export interface RoomStatsContext {
   store: { keys: number; chars: number; version: number };
   /** The object's own time, where the host meters it. */
   busy?: BusyReading;
+  /** The object's spectators, once one came (core/src/spectate). */
+  spectators?: SpectatorStats;
 }
 
 /**
@@ -346,6 +355,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     deferred: { ...c.deferred },
     store: { ...c.store },
     ...(c.busy ? { busy: c.busy } : {}),
+    ...(c.spectators ? { spectators: c.spectators } : {}),
     timing: TIMING_NOTE,
   };
 }
@@ -356,3 +366,32 @@ export const TIMING_NOTE =
   "coarse (advances only across I/O, usually reads 0) inside deployed Workers";
 
 export type { DurationSummary } from "./durationStats";
+
+/** What a room's spectators cost and did, counted by its hub (core/src/spectate). */
+export interface SpectatorCounters {
+  /** Frames sent to spectators (deltas and idle frames; each send counted). */
+  frames: number;
+  /** Keyframes sent (a join, a target switch, a spectator back from being behind). */
+  keyframes: number;
+  /** Encodes run: one per target group per flush, one per keyframe. The cost that does not grow with spectators. */
+  encodes: number;
+  /** Bytes sent to spectators. */
+  bytesOut: number;
+  /** Frames a spectator could not take (its socket behind): it gets a keyframe later. */
+  skipped: number;
+  /** Inputs and other seat-only messages refused from spectators (`spectating`). */
+  refused: number;
+  /** Spectator joins refused because the room held `maxSpectators`. */
+  refusedFull: number;
+  /** Stream messages a spectator mirror could not read (it then waits for a snapshot). */
+  streamErrors: number;
+}
+
+/** The `spectators` section of `tk:stats`: one object's spectators. */
+export interface SpectatorStats extends SpectatorCounters {
+  /** Spectator sockets connected now. */
+  connected: number;
+  /** Delay lanes (one mirror each) and target groups (one encode each per flush) now. */
+  lanes: number;
+  groups: number;
+}

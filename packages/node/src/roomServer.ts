@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
-import { CloseCode, isAdminPath, type RoomRoute } from "@tikron/protocol";
+import { CloseCode, isAdminPath, readSpectate, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
 import { UNCONFIGURED_TEXT, admitRoute, joinRefusal, roomObjectName, routeJoin, type JoinAdmitted, type JoinRefusal, type JoinSeat } from "@tikron/core/join";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { NodeMatchmaking, type HttpAnswer } from "./nodeMatchmaking";
@@ -284,6 +284,9 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const route = routeJoin(url, { devMode, games, joinsOnly: true });
     if (!route) return refuse(joinRefusal("no_route", "not found"));
     if ("refusal" in route) return refuse(route.refusal);
+    // A spectator's join (`spectate=1`, core/src/spectate): the same credential and admission, then no seat.
+    const spectate = readSpectate(url.searchParams);
+    if (typeof spectate === "string") return refuse(joinRefusal("bad_path", spectate));
     const upgrade = (v: JoinAdmitted): void => {
       if (closing) return closeAtOnce(wss, u, CloseCode.going_away, "server is shutting down");
       const h = hostedAs(v);
@@ -291,7 +294,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       const refusal = h.room.admitSocket(v.seat.identity, address);
       // The room's own refusal, counted by the room: answered as it asked.
       if (refusal) return closeAtOnce(wss, u, refusal.closeCode, refusal.reason, refusal.retryAfterMs);
-      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, v.seat));
+      wss.handleUpgrade(req, socket, head, (ws) => attachSocket(h, ws, address, v.seat, spectate));
     };
     void admitRoute({ url, headers: headersOf(req), upgrade: true }, route, {
       devMode,
@@ -306,9 +309,15 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     );
   });
 
-  const attachSocket = (h: ServedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat): void => {
+  const attachSocket = (h: ServedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat, spectate: SpectateRequest | null): void => {
     h.sockets.add(ws);
-    const connId = h.room.open(new WsConnection(ws), seat.identity, address, seat.reservation, seat.claims);
+    const conn = new WsConnection(ws);
+    const watch = (req: SpectateRequest): number => {
+      if (h.room.spectate) return h.room.spectate(conn, req);
+      conn.close(CloseCode.bad_request, "this room takes no spectators");
+      return -1;
+    };
+    const connId = spectate ? watch(spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims);
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;

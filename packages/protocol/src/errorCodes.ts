@@ -8,6 +8,7 @@ import {
   CLOSE_HELLO_TIMEOUT,
   CLOSE_JOIN_REFUSED,
   CLOSE_JOIN_THROTTLED,
+  CLOSE_SPECTATORS_FULL,
   CLOSE_KICKED,
   CLOSE_NORMAL,
   CLOSE_NOT_FOUND,
@@ -86,6 +87,8 @@ export const ErrorCode = {
    * socket closes `join_throttled`, to be retried after `retryAfterMs`.
    */
   admission_failed: 24,
+  /** A spectator sent what only a seated player may (an input, a stats request, a room message other than `tk:follow`), or a follow target the room refused. */
+  spectating: 25,
 } as const;
 
 /** The symbolic name of an {@link ErrorCode}, e.g. `bad_input`. */
@@ -163,6 +166,8 @@ export const CloseCode = {
    * reason is `<the game's code>: <its reason>` (a wait before it, when the game asked for one).
    */
   join_refused: CLOSE_JOIN_REFUSED,
+  /** Join refused: the room holds as many spectators as it takes (its `maxSpectators`); retried like any other close (a spectator may leave). */
+  spectators_full: CLOSE_SPECTATORS_FULL,
 } as const;
 
 /** The symbolic name of a {@link CloseCode}, e.g. `replaced`. */

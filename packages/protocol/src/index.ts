@@ -22,6 +22,7 @@ export { MAX_REASON_BYTES, clipReason } from "./serverFields";
 export * from "./jsonMessages";
 export * from "./cadence";
 export * from "./joinUrl";
+export * from "./spectate";
 export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";

@@ -72,3 +72,4 @@ export const CLOSE_ROOM_LOCKED = 4021;
 export const CLOSE_KICKED = 4022;
 export const CLOSE_BANNED = 4023;
 export const CLOSE_JOIN_REFUSED = 4024;
+export const CLOSE_SPECTATORS_FULL = 4025;

@@ -2,7 +2,7 @@
  * A relay (`RelayRoom`): the sockets of some of a relayed room's clients and the per-client
  * work of its flush, next to a simulation (relay/simulation.ts) that runs the game and seats.
  */
-import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type Schema, type SchemaDecl } from "@tikron/protocol";
+import { BinaryReader, CloseCode, DecodeError, FrameWriter, isDecodeError, type SchemaDecl, type SpectateRequest } from "@tikron/protocol";
 import type { BusyMeter } from "../busyMeter";
 import { systemClock, type Clock } from "../clock";
 import type { AdmissionRefusal, Connection } from "../host";
@@ -19,33 +19,14 @@ import { SlicedFlush } from "../room/slicedFlush";
 import { resolveRoomOptions, type RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import { MirrorWorld } from "../sync/mirrorWorld";
-import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { InputPhase } from "./inputPhase";
 import type { RelayPort } from "./relayPort";
 import { RELAY_REPORT_MS, writeRelayReport } from "./relayReport";
 import { RelayKind, readBytes, readClientData, writeClaims, writeClientData, writeOptional } from "./relayWire";
+import type { RelayInit } from "./relayInit";
+import { SpectatorHub } from "../spectate/spectatorHub";
 
-/** What a relay is made with. */
-export interface RelayInit<D extends SchemaDecl = SchemaDecl> {
-  /** Kind of the relayed room, for logs. */
-  kind: string;
-  /** Id of the relayed room, for logs. */
-  roomId: string;
-  /** The game's schema: the mirror's layout. */
-  schema: Schema<D>;
-  /** The simulation world's options (tiers, cell size), which the mirror must share. */
-  world: SyncWorldOptions;
-  /** The room's options as the simulation resolves them (socket budgets, backpressure, slices, tick). */
-  options?: Partial<RoomOptions>;
-  /** Carries the relay's messages to the simulation. */
-  port: RelayPort;
-  /** The relay's clock (default: the system's). */
-  clock?: Clock;
-  /** The host's meter of the relay object's own time: the relay's timers count on it. */
-  busy?: BusyMeter;
-  /** The relay's index in its room, as its host names it (its counters' label in `tk:stats`; default 0). */
-  index?: number;
-}
+export type { RelayInit } from "./relayInit";
 
 /**
  * The socket side of a relayed room. A host hands it client `Connection`s as it would a room's:
@@ -72,6 +53,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
   readonly stats = new RoomStats();
   /** The relay's copy of the simulation's world. */
   readonly mirror: MirrorWorld<D>;
+  /** Spectators on this relay (core/src/spectate), fed the world stream it gets: not the simulation's cost. */
+  readonly spectators: SpectatorHub;
   /** The resolved options the relay's sockets and flushes run with. */
   readonly options: RoomOptions;
   private readonly clock: Clock;
@@ -128,6 +111,8 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
     const options = (this.options = resolveRoomOptions(init.options));
     const { stats, writer } = this;
     this.mirror = new MirrorWorld(init.schema, init.world);
+    const wantSnapshot = () => this.port.send(this.out.reset().u8(RelayKind.WantSnapshot).peek());
+    this.spectators = new SpectatorHub({ ...init, options, stats, epoch: null, syncIntervalMs: () => options.syncIntervalMs, wantSnapshot });
     this.sockets = new RoomSockets({
       kind: init.kind,
       roomId: init.roomId,
@@ -185,6 +170,11 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
     return refusal;
   }
 
+  /** A spectator's socket (core/src/spectate): its id, or -1 when refused and closed. */
+  spectate(conn: Connection, request: SpectateRequest): number {
+    return this.spectators.open(conn, request, this.clock.now());
+  }
+
   /** A socket was accepted: the simulation hears of it and takes it as one of its own (its claims with it). */
   open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number {
     let clientId = 0;
@@ -214,6 +204,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
 
   /** One message from a client socket. */
   message(connId: number, data: Uint8Array | ArrayBuffer | string): void {
+    if (SpectatorHub.owns(connId)) return this.spectators.message(connId, data, this.clock.now());
     const link = this.sockets.get(connId);
     if (!link || link.closed) return;
     const now = this.clock.now();
@@ -230,6 +221,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
 
   /** A client socket closed. */
   closed(connId: number, code: number, _reason = ""): void {
+    if (SpectatorHub.owns(connId)) return this.spectators.closed(connId);
     const link = this.sockets.get(connId);
     if (link && !link.closed) this.sendClosed(connId, code, false, "");
     this.sockets.closed(connId, code);
@@ -481,12 +473,15 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
     }
     this.checkProbe(tick);
     const { mirror } = this;
-    mirror.apply(readBytes(r));
-    if (r.u8() === 1 && mirror.apply(readBytes(r)) === "reset") {
+    const update = readBytes(r);
+    const snapshot = r.u8() === 1 ? readBytes(r) : null;
+    mirror.apply(update);
+    if (snapshot && mirror.apply(snapshot) === "reset") {
       // Another world (the simulation restarted): every client starts from a fresh baseline.
       for (const seat of this.seats) this.flusher.attach(seat);
     }
     r.expectEnd();
+    this.spectators.stream(tick, time, update, snapshot, this.clock.now());
     this.reportDue();
     if (!mirror.isSynced) {
       if (!this.snapshotAsked) this.port.send(this.out.reset().u8(RelayKind.WantSnapshot).peek());

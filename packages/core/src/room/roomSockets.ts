@@ -40,6 +40,8 @@ export interface RoomSocketsDeps extends Omit<RoomParts, "game" | "epoch"> {
   readonly recentErrors: RecentErrors;
   /** A seated socket went away: its seat is freed (`free`: a leave or an abuse kick) or held. */
   seatLost(seat: Seat, free: boolean): void;
+  /** Every socket was closed ({@link RoomSockets.closeAll}): the room's spectators close too (core/src/spectate). */
+  closedAll?(code: number, reason: string): void;
 }
 
 /**
@@ -209,6 +211,7 @@ export class RoomSockets {
   /** Closes every socket (room shutdown). */
   closeAll(code: number, reason: string): void {
     for (const link of [...this.links.values()]) this.close(link, code, reason);
+    this.d.closedAll?.(code, reason);
   }
 
   /** Closes every socket admission counts against `key` (seated or still before its hello); returns how many. */

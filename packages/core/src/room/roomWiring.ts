@@ -3,6 +3,7 @@
  * intake, flusher and the rest that `Room` (room.ts) names in its constructor. What a part asks of
  * the room itself (its loop, its flush, its cadence) goes through {@link RoomCalls}.
  */
+import { RoomSpectators } from "../spectate/roomSpectators";
 import { FrameWriter, type RoomRates } from "@tikron/protocol";
 import type { Clock } from "../clock";
 import type { Game, GameContext } from "../game";
@@ -80,6 +81,7 @@ export interface RoomWiring {
   readonly admin: AdminActions;
   readonly matchSeats: MatchSeats;
   readonly gameContext: GameContext;
+  readonly spectators: RoomSpectators;
 }
 
 /** The room's own values every part starts from. */
@@ -113,6 +115,8 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
   const reservations = new SeatReservations(clock, () => listing.changed());
   // Seating is made below; a socket is lost only once messages flow, long after.
   let seating: Seating | null = null;
+  // Spectators (core/src/spectate): no seats; fed a feed of the game's world from its first one.
+  const spectators = new RoomSpectators({ kind, world: game.sync.mode === "binary" ? game.sync.world : undefined, options, stats, epoch, syncIntervalMs: () => calls.syncIntervalMs });
   const sockets = new RoomSockets({
     ...parts,
     writer,
@@ -120,6 +124,7 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     admission,
     recentErrors,
     seatLost: (seat, free) => (free ? seating!.free(seat) : seating!.hold(seat)),
+    closedAll: (code, reason) => spectators.closeAll(code, reason),
   });
   const flushDeps: FlushDeps = { options, stats, writer, epoch, gate: recorder ? recorder.gate(sockets) : sockets, recorder };
   const flusher = makeFlusher ? makeFlusher(flushDeps) : createFlusher(game.sync, flushDeps);
@@ -128,6 +133,7 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     stats,
     clock,
     sliceClients: () => options.flushSliceClients,
+    begun: (tick, now) => spectators.flushed(tick, Math.max(0, Math.round(now - epoch)), now),
     sliceBegins: () => recorder?.slice(clock.now()),
     deferred: (now) => recorder?.deferred(now),
     finished: calls.flushed,
@@ -217,5 +223,6 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     admin,
     matchSeats,
     gameContext,
+    spectators,
   };
 }

@@ -25,6 +25,8 @@ export interface SlicedFlushDeps {
   readonly clock: Clock;
   /** Connected clients per slice (`flushSliceClients`); 0: the whole flush in one task. */
   sliceClients(): number;
+  /** The flush began: the encoder quantized the world (a room's spectators take the world's feed update here: core/src/spectate). */
+  begun?(tick: number, now: number): void;
   /** A later slice begins in its own task (the match recorder notes it). */
   sliceBegins?(): void;
   /** The first slice left seats for later tasks (the match recorder notes it, at the flush's instant `now`). */
@@ -71,6 +73,7 @@ export class SlicedFlush {
     this.longestSlice = 0;
     stats.flushes++;
     this.d.flusher.beginFlush(tick, now);
+    this.d.begun?.(tick, now);
     this.seats = seats;
     this.now = now;
     this.end = seats.length;

@@ -28,5 +28,6 @@ export function statsContext(base: RoomBase, parts: RoomWiring, syncIntervalMs: 
     deferred: { ...deferred.counts, pending: deferred.pending },
     store: { keys: store.size, chars: store.chars, version: store.version },
     busy: busy?.reading(),
+    spectators: parts.spectators.stats(),
   };
 }

@@ -68,6 +68,7 @@ export function sideLoad(base: AbBase, spec: AbSpec, name: string): Omit<LoadCon
     durationSec: base.durationSec,
     rampSec: base.rampSec,
     rate: spec.rate ?? base.rate,
+    ...(spec.spectators ? { spectators: spec.spectators } : {}),
     query: mergeQuery(base.query, spec.query),
     workers: base.workers,
     name,

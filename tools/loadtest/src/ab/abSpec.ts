@@ -12,9 +12,11 @@ export interface AbSpec {
   scenario?: string;
   players?: number;
   rate?: number;
+  /** Spectators beside the players (`--spectators`; issue 34's A/B: the same match with and without them). */
+  spectators?: number;
 }
 
-const KEYS = ["label", "config", "rev", "query", "scenario", "players", "rate"] as const;
+const KEYS = ["label", "config", "rev", "query", "scenario", "players", "rate", "spectators"] as const;
 
 /**
  * Parses `key=value` pairs separated by commas, e.g.
@@ -39,6 +41,12 @@ export function parseAbSpec(text: string, defaultLabel: string): AbSpec {
       case "query":
         spec.query = value.replace(/^\?/, "");
         break;
+      case "spectators": {
+        const n = Number(value);
+        if (!(Number.isInteger(n) && n >= 0)) throw new Error(`spec spectators must be a whole number (got ${value})`);
+        spec.spectators = n;
+        break;
+      }
       case "players":
       case "rate": {
         const n = Number(value);

@@ -15,7 +15,7 @@ export function registerAbCommand(program: Command): void {
       .description(
         "compare two server configurations: A and B alternately, k repeats each, every run on a fresh wrangler dev; prints median [min–max] per side and B/A for server CPU, latency, cadence and bandwidth",
       )
-      .requiredOption("--a <spec>", "side A: comma-separated key=value: label=, config=<staging|wrangler config>, rev=<git revision>, query=<DEV_MODE query>, scenario=, players=, rate=")
+      .requiredOption("--a <spec>", "side A: comma-separated key=value: label=, config=<staging|wrangler config>, rev=<git revision>, query=<DEV_MODE query>, scenario=, players=, rate=, spectators=")
       .requiredOption("--b <spec>", "side B (same keys)")
       .option("--repeats <k>", "runs per side", posInt("repeats"), 3)
       .addOption(new Option("--order <order>", "run order: abba (A B B A …, cancels drift) or alternate (A B A B …)").choices(["abba", "alternate"]).default("abba"))

@@ -70,6 +70,8 @@ export function registerRunCommand(program: Command): void {
     .option("--quiet", "no progress line")
     .option("--no-html", "do not write report.html")
     .option("--no-room-stats", "do not request tk:stats")
+    .option("--spectators <n>", "spectators beside the players, spread over the rooms (spectate=1; their frames/s and gaps in the report's summary.spectators)", int("spectators"))
+    .option("--spectator-delay <sec>", "seconds behind the live match the spectators ask for (default 0)", num("spectator-delay"))
     .action(async (o, cmd: Command) => {
       process.exitCode = await runCommand(o, cmd);
     });
@@ -115,6 +117,8 @@ async function runCommand(o: Record<string, any>, cmd: Command): Promise<number>
       seed: o.seed,
       name: o.name,
       statsEverySec: o.statsEvery,
+      spectators: o.spectators,
+      spectatorDelaySec: o.spectatorDelay,
       roomStats: given(cmd, "roomStats", o.roomStats) as boolean | undefined,
     };
     const merged: LoadConfig = { ...RUN_DEFAULTS, ...file };

@@ -53,6 +53,10 @@ export interface LoadConfig {
   roomStats?: boolean;
   /** Also sample each room's tk:stats every this many seconds during the run (default 5; 0 = only at the end). */
   statsEverySec?: number;
+  /** Spectators beside the players (`--spectators N`), spread over the rooms; 0: none. */
+  spectators?: number;
+  /** Seconds behind the live match each spectator asks for (`--spectator-delay`). */
+  spectatorDelaySec?: number;
   /** Stages (per-room targets over time) instead of one ramp; see loadPlan.ts. */
   stages?: Stage[];
   /** Open model: joins per second across all rooms for `durationSec`, whatever the server does. */
@@ -116,6 +120,9 @@ export interface ResolvedConfig {
   statsTimeoutMs: number;
   roomStats: boolean;
   statsEverySec: number;
+  /** Spectators beside the players (0: none) and the delay they ask for (run/spectatorSwarm.ts). */
+  spectators: number;
+  spectatorDelaySec: number;
   /** Who joins when (ramp, stages, open arrival; sessions; rejoins; drops). */
   load: LoadModel;
   /** Players get their rooms from the matchmaker (`run --match`); absent in reports of runs without. */
@@ -242,6 +249,8 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     statsTimeoutMs: c.statsTimeoutMs ?? 5_000,
     roomStats: c.roomStats ?? true,
     statsEverySec,
+    spectators: nonNegative("spectators", c.spectators ?? 0),
+    spectatorDelaySec: nonNegative("spectatorDelaySec", c.spectatorDelaySec ?? 0),
     load,
     ...(match ? { match } : {}),
     ...(c.restartAtSec !== undefined ? { restartAtSec: c.restartAtSec } : {}),

@@ -3,6 +3,7 @@
  * data and recomputed after every merge, so a merged report reads exactly like one process that
  * saw every sample.
  */
+import type { SpectatorSummary } from "./spectatorSummary";
 import type { GeneratorProcess } from "./generatorProcess";
 import { summarizeEncoded, type DurationSummary } from "./histogram";
 import type { MatchData } from "./matchMetrics";
@@ -16,6 +17,8 @@ import { busyPct, flushP99Ms, flushSliceP99Ms, relayCount, relaysBusyPct, tickP9
 
 /** Figures derived from the mergeable data; recomputed after every merge. */
 export interface Summary {
+  /** The run's spectators (`--spectators N`; run/spectatorSwarm.ts), when it had any. */
+  spectators?: SpectatorSummary;
   /** In a matchmaking run, players never seated by the matchmaker count as planned and failed (`match:<reason>`). */
   clients: { planned: number; joined: number; refused: number; throttled: number; failed: number };
   failureReasons: Record<string, number>;

@@ -64,6 +64,12 @@ export function formatSummary(r: Report): string {
   ];
   if (s.match) rows.push(...matchRows(s.match, s.seatedMs));
   if (s.restart) rows.push(restartRow(s.restart));
+  if (s.spectators) {
+    const v = s.spectators;
+    const fps = v.framesPerSec ? `frames/s min ${v.framesPerSec.min} p5 ${v.framesPerSec.p5} p50 ${v.framesPerSec.p50}` : "no frames";
+    const gap = v.gapMs ? `, gap p50 ${v.gapMs.p50} p99 ${v.gapMs.p99} max ${v.gapMs.max} ms` : "";
+    rows.push(["spectators", `${v.joined}/${v.requested} joined, ${fps}${gap}, ${v.below19} under 19/s${Object.keys(v.closes).length ? `, closes ${mapLine(v.closes)}` : ""}`]);
+  }
   if (r.server) rows.push(...serverRows(r.server));
   if (cfg.turnBased) {
     rows.push(["idle per client", `down ${s.perClient.idle.downlinkBytesPerSec} B/s, up ${s.perClient.idle.uplinkBytesPerSec} B/s (keepalive only)`]);

@@ -2,6 +2,7 @@
  * One run in this process: resolve the config, drive the clients on this thread or on worker
  * threads, watch it live, and assemble the report from the threads' mergeable data.
  */
+import { SpectatorSwarm, type SpectatorSummary } from "./spectatorSwarm";
 import { LiveRun, type LiveOptions } from "../live/liveRun";
 import { resolveConfig, type LoadConfig, type ResolvedConfig } from "../load/config";
 import { ProcessMonitor } from "../metrics/genHealth";
@@ -64,6 +65,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
   const environment = collectEnvironment();
   const monitor = new ProcessMonitor();
   const live = new LiveRun(cfg, Math.max(1, cfg.workers >= 2 ? cfg.workers : 1), opts);
+  const spectators = spectatorsFor(cfg);
   let results: ShardResult[];
   if (cfg.workers >= 2) {
     results = await runOnWorkers(
@@ -91,6 +93,7 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
       ),
     ];
   }
+  const spectated = spectators?.stop();
   const sampled = results.find((r) => r.match?.matchmaker || r.match?.gateway)?.match ?? results.find((r) => r.match)?.match;
   if (sampled && pathStart) sampled.pathStart = pathStart;
   const threads = results.map((r) => r.thread);
@@ -108,7 +111,25 @@ export async function runResolved(cfg: ResolvedConfig, opts: RunOptions = {}): P
     match: results.flatMap((r) => (r.match ? [r.match] : [])),
     ...(opts.restartTimes ? { restart: opts.restartTimes() } : {}),
   });
+  if (spectated) report.summary.spectators = spectated;
   report.series = live.series(results.flatMap((r) => r.roomStats));
   if (live.aborted) report.aborted = live.aborted;
   return report;
+}
+
+/**
+ * The run's spectators (`--spectators N`), opened once the players had time to join (half the
+ * ramp, at most 5 s, after the run starts) and closed when the players are done.
+ */
+function spectatorsFor(cfg: ResolvedConfig): { stop(): SpectatorSummary } | null {
+  if (cfg.spectators <= 0) return null;
+  const swarm = new SpectatorSwarm(cfg);
+  const leadMs = Math.min(5, cfg.load.kind === "ramp" ? cfg.rampSec / 2 : 1) * 1000;
+  const timer = setTimeout(() => void swarm.start(), leadMs);
+  return {
+    stop: () => {
+      clearTimeout(timer);
+      return swarm.stop();
+    },
+  };
 }

@@ -49,6 +49,11 @@ function matchFigure(name: string, unit: string, describe: string, get: (m: Matc
 export const FIGURES: readonly FigureDef[] = [
   { name: "clients.planned", unit: "players", describe: "players the run planned (sessions, with churn)", get: (s) => s.clients.planned },
   { name: "clients.joined", unit: "players", describe: "players that got a welcome", get: (s) => s.clients.joined },
+  { name: "spectators.joined", unit: "spectators", describe: "spectators that got a welcome (--spectators)", get: (s) => s.spectators?.joined ?? null, totalOnly: true },
+  { name: "spectators.fps_min", unit: "frames/s", describe: "the slowest spectator's frames per second", get: (s) => s.spectators?.framesPerSec?.min ?? null, totalOnly: true },
+  { name: "spectators.fps_p5", unit: "frames/s", describe: "spectators' frames per second, 5th percentile", get: (s) => s.spectators?.framesPerSec?.p5 ?? null, totalOnly: true },
+  { name: "spectators.gap_p99", unit: "ms", describe: "gaps between a spectator's frames, p99", get: (s) => s.spectators?.gapMs?.p99 ?? null, totalOnly: true },
+  { name: "spectators.below_19", unit: "spectators", describe: "spectators under 19 frames/s", get: (s) => s.spectators?.below19 ?? null, totalOnly: true },
   { name: "clients.joined_pct", unit: "%", describe: "joined / planned", get: (s) => pct(s.clients.joined, s.clients.planned) },
   { name: "clients.refused", unit: "players", describe: "refused with room_full", get: (s) => s.clients.refused },
   { name: "clients.throttled", unit: "players", describe: "refused with join_throttled", get: (s) => s.clients.throttled },

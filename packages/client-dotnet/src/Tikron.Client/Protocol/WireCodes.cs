@@ -102,7 +102,7 @@ namespace Tikron.Client.Protocol
             "", "bad_frame", "unknown_kind", "bad_input", "room_full", "rate_limited", "not_joined", "illegal_move",
             "not_your_turn", "version_mismatch", "join_throttled", "frame_too_large", "speed_violation", "already_joined",
             "bad_token", "unknown_message", "message_too_large", "bad_message", "internal", "reservation_invalid",
-            "room_locked", "banned", "bad_request", "join_refused", "admission_failed",
+            "room_locked", "banned", "bad_request", "join_refused", "admission_failed", "spectating",
         };
 
         /// <summary>The reserved code a client acts on: its reconnect token was refused.</summary>
@@ -143,6 +143,7 @@ namespace Tikron.Client.Protocol
             { 4007, "frame_too_large" }, { 4008, "room_closed" }, { 4009, "join_throttled" }, { 4010, "too_many_errors" },
             { 4011, "unauthorized" }, { 4012, "forbidden" }, { 4013, "not_found" }, { 4014, "bad_request" }, { 4015, "unavailable" },
             { 4020, "reservation_invalid" }, { 4021, "room_locked" }, { 4022, "kicked" }, { 4023, "banned" }, { 4024, "join_refused" },
+            { 4025, "spectators_full" },
         };
 
         /// <summary>Join refusals a retry meets again (the protocol's FINAL_JOIN_REFUSALS).</summary>

@@ -1,0 +1,18 @@
+/** What a run's spectators saw (`--spectators N`; run/spectatorSwarm.ts measures it). */
+
+/** What the spectators of a run saw (report `summary.spectators`). */
+export interface SpectatorSummary {
+  requested: number;
+  /** Spectators welcomed. */
+  joined: number;
+  /** Spectators refused or closed by the room, by close code. */
+  closes: Record<string, number>;
+  /** Frames received by all of them. */
+  frames: number;
+  /** Frames per second of each welcomed spectator over its window (first frame + 1 s to the end): min, p5, p50. */
+  framesPerSec: { min: number; p5: number; p50: number } | null;
+  /** Gaps between a spectator's frames (ms), over every spectator: p50, p99, max. */
+  gapMs: { p50: number; p99: number; max: number } | null;
+  /** Welcomed spectators under 19 frames/s (the bar of issue 34). */
+  below19: number;
+}
