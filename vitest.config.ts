@@ -21,6 +21,8 @@ const TIMED_INTEGRATION = [
   "apps/gateway/test/relays.integration.test.ts",
   "apps/gateway/test/relayFailover.integration.test.ts",
   "apps/gateway/test/relayPromotion.integration.test.ts",
+  // An idle object's eviction and the runtime's keepalive answers, timed in seconds.
+  "apps/gateway/test/socketApis.integration.test.ts",
   "tools/loadtest/test/loadtest.integration.test.ts",
   "tools/loadtest/test/serverCpu.integration.test.ts",
   "tools/loadtest/test/transportBench.integration.test.ts",

@@ -71,6 +71,8 @@ describe("socket API per room kind", () => {
       b.ws.send(JSON_KEEPALIVE);
       await sleep(1_500);
     }
+    // Answers still on their way are waited for (bounded); none may be missing or doubled.
+    await until(() => keepalives(a) - kaBefore >= 12);
     expect(keepalives(a) - kaBefore).toBe(12);
 
     const after = await httpStats("ttt-json", room);
