@@ -18,7 +18,8 @@
  *
  * The frame and byte counts are deterministic: two builds that send the same must print the same.
  */
-import { createRoom, type Clock, type Connection, type Room, type TimerHandle } from "@tikron/core";
+import { createRoom, type Connection, type Room } from "@tikron/core";
+import { BenchClock } from "./benchClock";
 import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 
@@ -35,42 +36,6 @@ const WARMUP_TICKS = arg("--warmup", 100);
 const TICKS = arg("--ticks", 400);
 const CHECKPOINT = process.argv.includes("--checkpoint");
 
-/** One room's clock: its few timers in a list, fired in deadline order. */
-class RoomClock implements Clock {
-  t = 1_000_000;
-  private nextId = 1;
-  private readonly timers: { id: number; at: number; fn: () => void }[] = [];
-  now(): number {
-    return this.t;
-  }
-  setTimer(fn: () => void, delayMs: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.push({ id, at: this.t + Math.max(0, delayMs), fn });
-    return id;
-  }
-  clearTimer(handle: TimerHandle): void {
-    const i = this.timers.findIndex((x) => x.id === handle);
-    if (i >= 0) this.timers.splice(i, 1);
-  }
-  nextTask(fn: () => void): void {
-    this.setTimer(fn, 0);
-  }
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < this.timers.length; i++) {
-        const x = this.timers[i]!;
-        if (x.at <= end && (best < 0 || x.at < this.timers[best]!.at || (x.at === this.timers[best]!.at && x.id < this.timers[best]!.id))) best = i;
-      }
-      if (best < 0) break;
-      const timer = this.timers.splice(best, 1)[0]!;
-      this.t = Math.max(this.t, timer.at);
-      timer.fn();
-    }
-    this.t = end;
-  }
-}
 
 /**
  * A socket that counts what it is sent and keeps nothing, and confirms what it read as the SDK
@@ -94,7 +59,7 @@ class CountingConnection implements Connection {
 
 interface Hosted {
   room: Room;
-  clock: RoomClock;
+  clock: BenchClock;
   conns: CountingConnection[];
   ids: number[];
 }
@@ -102,7 +67,7 @@ interface Hosted {
 const receiptWriter = new BinaryWriter(32);
 
 function makeRoom(i: number): Hosted {
-  const clock = new RoomClock();
+  const clock = new BenchClock();
   let hosted: Hosted | null = null;
   const room = createRoom(gameDefinitions.agar!, {
     kind: "agar",

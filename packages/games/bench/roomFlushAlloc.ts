@@ -14,7 +14,8 @@
  * tick's timer record (~50 B). Memory, not time: the figures do not depend on how busy the
  * machine is.
  */
-import { createRoom, type Clock, type Connection, type Game, type TimerHandle } from "@tikron/core";
+import { BenchClock } from "./benchClock";
+import { createRoom, type Connection, type Game } from "@tikron/core";
 import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInputs } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 import { agarInputs } from "../src/schemas";
@@ -25,50 +26,6 @@ if (!gc) throw new Error("run with node --expose-gc");
 const WARMUP_TICKS = 60;
 const MEASURED_TICKS = 200;
 const TICK_MS = 50;
-
-/**
- * A fake clock that allocates nothing of its own but the timer records a real runtime makes
- * too (index loops, no iterators or filtered copies), so what is measured is the room.
- */
-class BenchClock implements Clock {
-  private t = 1_000_000;
-  private nextId = 1;
-  private readonly timers: { id: number; at: number; fn: () => void }[] = [];
-  now(): number {
-    return this.t;
-  }
-  setTimer(fn: () => void, delayMs: number): TimerHandle {
-    const id = this.nextId++;
-    this.timers.push({ id, at: this.t + Math.max(0, delayMs), fn });
-    return id;
-  }
-  clearTimer(handle: TimerHandle): void {
-    for (let i = 0; i < this.timers.length; i++) if (this.timers[i]!.id === handle) return this.removeAt(i);
-  }
-  nextTask(fn: () => void): void {
-    this.setTimer(fn, 0);
-  }
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      let best = -1;
-      for (let i = 0; i < this.timers.length; i++) {
-        const x = this.timers[i]!;
-        if (x.at <= end && (best < 0 || x.at < this.timers[best]!.at || (x.at === this.timers[best]!.at && x.id < this.timers[best]!.id))) best = i;
-      }
-      if (best < 0) break;
-      const timer = this.timers[best]!;
-      this.removeAt(best);
-      this.t = Math.max(this.t, timer.at);
-      timer.fn();
-    }
-    this.t = end;
-  }
-  private removeAt(i: number): void {
-    for (let j = i + 1; j < this.timers.length; j++) this.timers[j - 1] = this.timers[j]!;
-    this.timers.length--;
-  }
-}
 
 /** A socket that reads everything and keeps nothing: no allocation on its side. */
 class CountingConnection implements Connection {
