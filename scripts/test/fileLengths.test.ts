@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCheck, writeTree } from "./support/scriptFixture";
 
 const SCRIPT = fileURLToPath(new URL("../file-lengths.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -18,17 +19,10 @@ const code = (n: number) => Array.from({ length: n }, (_, i) => `export const v$
 
 function tree(files: Record<string, string>): string {
   dir = mkdtempSync(join(tmpdir(), "tikron-lengths-"));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
+  return writeTree(dir, files);
 }
 
-function check(root: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [SCRIPT, "--root", root], { cwd: root, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const check = (root: string) => runCheck(SCRIPT, root);
 
 describe("file-lengths", () => {
   it("passes this repository: every source file is at most 500 lines or says why not", () => {

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCheck, writeTree } from "./support/scriptFixture";
 
 const SCRIPT = fileURLToPath(new URL("../import-direction.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -57,17 +58,10 @@ function workspace(extra: Record<string, string> = {}): string {
     "apps/web/src/main.ts": 'import { client } from "@t/client";\nimport { low } from "@t/low";\nimport { log } from "@t/mid/replay";\nexport const page = client + low + log;\n',
     ...extra,
   };
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(dir, name, ".."), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
+  return writeTree(dir, files);
 }
 
-function check(root: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [SCRIPT, "--root", root], { cwd: root, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const check = (root: string) => runCheck(SCRIPT, root);
 
 describe("import-direction", () => {
   it("passes this repository: no import runs back up across its folders, and inside packages only the listed loops stand", () => {
