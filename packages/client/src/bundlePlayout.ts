@@ -5,7 +5,7 @@
  * were made, as an undelayed spectator's. Part of the watch entry: a page that only plays ships
  * none of it.
  */
-import { FrameHeaderReader, isBundle, readBundle } from "@tikron/protocol";
+import { VaruintCursor, isBundle, readBundle } from "@tikron/protocol";
 import type { WebSocketConstructor, WebSocketLike } from "./socket";
 
 /** KIND_PONG: its arrival time is a clock sample, so it is never held behind frames. */
@@ -19,8 +19,13 @@ const MAX_HOLD_MS = 1000;
  * are delivered at once, the waiting frames first); only a pong passes them.
  */
 export function playOutBundles(Impl: WebSocketConstructor, now: () => number): WebSocketConstructor {
-  const header = new FrameHeaderReader();
-  const timeOf = (frame: Uint8Array): number => (header.read(frame) === null ? header.time : NaN);
+  const cursor = new VaruintCursor();
+  // A FRAME's time: after its kind, its flags and its tick (a malformed one: NaN, played at once;
+  // the connection's decoder refuses it).
+  const timeOf = (frame: Uint8Array): number => {
+    cursor.at = 2;
+    return cursor.varuint(frame) < 0 ? NaN : cursor.varuint(frame);
+  };
 
   return class implements WebSocketLike {
     readonly #ws: WebSocketLike;
