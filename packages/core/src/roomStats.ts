@@ -108,7 +108,8 @@ export interface RoomStatsSnapshot {
   game: Record<string, number>;
   /**
    * This object's spectators (core/src/spectate), once one came: sockets, lanes and groups now,
-   * frames, keyframes, encodes (one per watched target per flush), refusals. A relayed room's
+   * frames, keyframes and the sends carrying them (a delayed spectator's bundles), encodes (one
+   * per watched target per flush), refusals, hello timeouts. A relayed room's
    * are on its relays (each relay's report). Their refused joins are also in `refused.spectators_full`,
    * their refused messages in `errors.spectating`.
    */
