@@ -5,7 +5,7 @@
  * few flushes together in one message (a bundle, {@link framesPerBundle}).
  */
 import { PriorityTiers } from "@tikron/aoi";
-import { FrameFlag, FrameWriter, beginFrame, endFrame, type Schema, type SpectateTarget } from "@tikron/protocol";
+import { FrameFlag, FrameWriter, MAX_FRAMES_PER_BUNDLE, beginFrame, endFrame, type Schema, type SpectateTarget } from "@tikron/protocol";
 import { MirrorWorld } from "../sync/mirrorWorld";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { SyncClient } from "../sync/syncClient";
@@ -34,7 +34,7 @@ export const MAX_BUNDLE_MS = 250;
  */
 export function framesPerBundle(delayMs: number, syncIntervalMs: number): number {
   if (delayMs <= 0 || !(syncIntervalMs > 0)) return 1;
-  return Math.max(1, Math.floor(Math.min(delayMs / 10, MAX_BUNDLE_MS) / syncIntervalMs));
+  return Math.min(MAX_FRAMES_PER_BUNDLE, Math.max(1, Math.floor(Math.min(delayMs / 10, MAX_BUNDLE_MS) / syncIntervalMs)));
 }
 
 /** One flush of the room's world stream, as a lane replays it later. */

@@ -4,7 +4,7 @@
  * gets; an undelayed spectator gets each frame alone. And a spectator that never says hello is
  * closed, counted, and frees its place.
  */
-import { CloseCode, type SpectateTarget } from "@tikron/protocol";
+import { CloseCode, MAX_FRAMES_PER_BUNDLE, type SpectateTarget } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { framesPerBundle, MAX_BUNDLE_MS } from "../../src/spectate/spectatorLane";
 import { TestRoom } from "../../src/testing";
@@ -32,6 +32,7 @@ describe("frame bundles", () => {
     expect(framesPerBundle(60_000, 50)).toBe(MAX_BUNDLE_MS / 50);
     expect(framesPerBundle(1000, 100)).toBe(1);
     expect(framesPerBundle(1000, 0)).toBe(1);
+    expect(framesPerBundle(60_000, 1)).toBe(MAX_FRAMES_PER_BUNDLE);
   });
 
   it("a delayed spectator decodes every frame an undelayed one does, once and in order, in half the messages", () => {
