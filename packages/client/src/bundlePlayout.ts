@@ -5,7 +5,7 @@
  * were made, as an undelayed spectator's. Part of the watch entry: a page that only plays ships
  * none of it.
  */
-import { VaruintCursor, isBundle, readBundle } from "@tikron/protocol";
+import { frameTime, isBundle, readBundle } from "@tikron/protocol";
 import type { WebSocketConstructor, WebSocketLike } from "./socket";
 
 /** KIND_PONG: its arrival time is a clock sample, so it is never held behind frames. */
@@ -19,13 +19,6 @@ const MAX_HOLD_MS = 1000;
  * are delivered at once, the waiting frames first); only a pong passes them.
  */
 export function playOutBundles(Impl: WebSocketConstructor, now: () => number): WebSocketConstructor {
-  const cursor = new VaruintCursor();
-  // A FRAME's time: after its kind, its flags and its tick (a malformed one: NaN, played at once;
-  // the connection's decoder refuses it).
-  const timeOf = (frame: Uint8Array): number => {
-    cursor.at = 2;
-    return cursor.varuint(frame) < 0 ? NaN : cursor.varuint(frame);
-  };
 
   return class implements WebSocketLike {
     readonly #ws: WebSocketLike;
@@ -75,9 +68,11 @@ export function playOutBundles(Impl: WebSocketConstructor, now: () => number): W
         const frames = readBundle(bytes);
         // One it cannot split goes up whole: the connection's decoder refuses it and drops the socket.
         if (!Array.isArray(frames)) return this.#emit(data);
-        const t0 = timeOf(frames[0]!);
+        // A frame whose header does not read (-1) goes at once: the connection's decoder refuses it.
+        const t0 = frameTime(frames[0]!);
         for (const f of frames) {
-          const offset = timeOf(f) - t0;
+          const t = frameTime(f);
+          const offset = t >= 0 && t0 >= 0 ? t - t0 : 0;
           waiting.push({ due: Math.max(last, at + (offset >= 0 && offset <= MAX_HOLD_MS ? offset : 0)), data: f });
         }
       } else if (waiting.length > 0 && bytes && bytes[0] === 0x82) {

@@ -64,3 +64,18 @@ export function readBundle(bytes: Uint8Array): Uint8Array[] | DecodeError {
   }
   return frames;
 }
+
+const timeCursor = new VaruintCursor();
+
+/**
+ * The room time of a FRAME message (its `time`, read past its kind, flags and tick, nothing
+ * else), or -1 when its header does not read: what a receiver of a bundle plays its frames out
+ * by, without decoding them yet.
+ */
+export function frameTime(frame: Uint8Array): number {
+  const c = timeCursor;
+  c.at = 2;
+  if (frame.length < 2 || frame[0] !== KIND_FRAME || c.varuint(frame) < 0) return -1;
+  const time = c.varuint(frame);
+  return time < 0 ? -1 : time;
+}

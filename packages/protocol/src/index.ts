@@ -24,7 +24,6 @@ export * from "./cadence";
 export * from "./joinUrl";
 export * from "./spectate";
 export * from "./bundle";
-export { VaruintCursor } from "./varuintCursor";
 export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";

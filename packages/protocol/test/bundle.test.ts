@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryReader, DecodeError, FrameWriter, Kind, MAX_FRAMES_PER_BUNDLE, beginBundle, decodeServerMessage, isBundle, readBundle, writeBundledFrame } from "../src/index";
+import { BinaryReader, DecodeError, FrameWriter, Kind, MAX_FRAMES_PER_BUNDLE, beginBundle, decodeServerMessage, frameTime, isBundle, readBundle, writeBundledFrame } from "../src/index";
 import { frameBytes } from "./support/frames";
 import { mutate, mutation } from "./support/mutations";
 
@@ -65,7 +65,11 @@ describe("BUNDLE", () => {
         const back = readBundle(bytes);
         if (back instanceof DecodeError) throw back;
         expect(back.map((f) => [...f])).toEqual(list.map((f) => [...f]));
-        for (let i = 0; i < list.length; i++) expect(decodeServerMessage(back[i]!)).toEqual(decodeServerMessage(list[i]!));
+        for (let i = 0; i < list.length; i++) {
+          const alone = decodeServerMessage(list[i]!);
+          expect(decodeServerMessage(back[i]!)).toEqual(alone);
+          expect(frameTime(back[i]!)).toBe((alone as { time: number }).time);
+        }
       }),
       { numRuns: 300 },
     );
@@ -89,6 +93,8 @@ describe("BUNDLE", () => {
     const one = frameBytes(1, 2);
     expect(read(encode(Array.from({ length: MAX_FRAMES_PER_BUNDLE }, () => one)))).toHaveLength(MAX_FRAMES_PER_BUNDLE);
     expect(read(encode(Array.from({ length: MAX_FRAMES_PER_BUNDLE + 1 }, () => one)))).toBe("too_large");
+    expect(frameTime(Uint8Array.of(Kind.Frame, 0, 0x80))).toBe(-1);
+    expect(frameTime(Uint8Array.of(Kind.Pong, 0, 1, 2))).toBe(-1);
     const m = decodeServerMessage(encode([one]));
     expect(m instanceof DecodeError && m.code).toBe("unknown_kind");
   });
