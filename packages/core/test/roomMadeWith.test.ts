@@ -170,4 +170,28 @@ describe("a checkpoint that holds nothing new is not written again", () => {
     host.piece(room);
     expect(pieces()).toBe(3);
   });
+
+  it("compares with what was written, not with state the game handed out and goes on changing", () => {
+    /** A game whose checkpoint is its own live state object. */
+    class LiveStateGame extends CountGame {
+      readonly state = { moves: 0 };
+      override applyInput(id: number, input: { n: number }): void {
+        super.applyInput(id, input);
+        this.state.moves = this.moves;
+      }
+      override checkpoint(): unknown {
+        return this.state;
+      }
+    }
+    const live: GameDefinition = { kind: "probe", defaults: {}, create: () => new LiveStateGame() };
+    const host = keptHost({ options: {}, params: {} });
+    const room = new TestRoom(live, types, { roomId: "w2", hooks: host.hooks });
+    room.join("a");
+    host.piece(room);
+    // The state changes in place, no seat's seq with it (the same object the last piece held).
+    (room.game as LiveStateGame).state.moves = 5;
+    host.piece(room);
+    expect(host.written.filter((k) => k.startsWith("room:cp:"))).toHaveLength(2);
+    expect(new KeptRoom().read(new Map(host.data))!.game).toEqual({ moves: 5 });
+  });
 });

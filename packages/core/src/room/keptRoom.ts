@@ -104,8 +104,13 @@ export class KeptRoom {
   readonly #pieceKeys = new Set<number>();
   /** Pieces of the world's chain not written since its base (they held nothing new): a chain piece's key is its index less these. */
   #skipped = 0;
-  /** The last piece written (null: none, or storage may not hold it). */
-  #last: KeptPiece | null = null;
+  /**
+   * The last piece written, as the text written (null: none, or storage may not hold it): text,
+   * not the value, since a game's checkpoint may hand out state it goes on changing.
+   */
+  #lastText: string | null = null;
+  /** Its content ({@link contentOf}), read off {@link #lastText} when a piece is first compared with it. */
+  #lastContent: string | null = null;
   #unchanged = 0;
   /** What the room being kept was made with, as JSON text (null: no overrides). */
   #madeWith: string | null = null;
@@ -125,7 +130,7 @@ export class KeptRoom {
   /** A kept piece may be lost (a write failed): the next checkpoint starts a new chain. */
   lost(): void {
     this.#needsBase = true;
-    this.#last = null;
+    this.#lastText = this.#lastContent = null;
   }
 
   /** The room being kept was made with `madeWith` (undefined: no overrides); kept with its next seat record. */
@@ -170,8 +175,7 @@ export class KeptRoom {
     if (world) world.piece = index;
     const value: KeptPiece = { ...rest, ...(world ? { worldPiece: index } : {}), v: 2, gen: this.#gen, piece: index, seats: seqs };
     // Nothing new: a chain's later piece whose world did not change, or a game kept whole the same as before.
-    const last = this.#last;
-    if (last && (cp.worldPiece === undefined || (index > 0 && world?.entities === "")) && contentOf(value) === contentOf(last)) {
+    if (this.#lastText !== null && (cp.worldPiece === undefined || (index > 0 && world?.entities === "")) && contentOf(value) === this.lastContent(this.#lastText)) {
       if (index > 0) this.#skipped++;
       this.#unchanged++;
       return null;
@@ -180,8 +184,15 @@ export class KeptRoom {
     this.#pieceKeys.add(index);
     this.#next = cp.worldPiece === undefined ? 0 : index + 1;
     this.#needsBase = false;
-    this.#last = value;
-    return { key: KEPT_PIECE_PREFIX + index, value: JSON.stringify(value) };
+    const text = JSON.stringify(value);
+    this.#lastText = text;
+    this.#lastContent = null;
+    return { key: KEPT_PIECE_PREFIX + index, value: text };
+  }
+
+  /** The content of the last piece written, `text` (read once, then kept until the next write). */
+  private lastContent(text: string): string {
+    return (this.#lastContent ??= contentOf(JSON.parse(text) as KeptPiece));
   }
 
   /** Removes every key written or found: nothing of the room is left. The next checkpoint starts a chain. */
