@@ -8,7 +8,7 @@
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due. When a checkpoint is written is the core's rule (`CheckpointWrites`, room/checkpointWrites.ts).
  */
-import { CheckpointWrites, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
+import { CheckpointWrites, KEPT_MADE_WITH_KEY, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
 import { StorageMeter, type MeteredState } from "./storageMeter";
 
 /**
@@ -85,9 +85,10 @@ export class RoomKeeping {
     const [seats, pieces, saved] = await Promise.all([
       this.storage.list({ prefix: KEPT_SEAT_PREFIX }),
       this.storage.list({ prefix: KEPT_PIECE_PREFIX }),
-      this.storage.get([LEGACY_CHECKPOINT_KEY, STORE_KEY]),
+      this.storage.get([LEGACY_CHECKPOINT_KEY, STORE_KEY, KEPT_MADE_WITH_KEY]),
     ]);
-    const kept = this.kept.read(new Map([...seats, ...pieces]));
+    const madeWith = saved.get(KEPT_MADE_WITH_KEY);
+    const kept = this.kept.read(new Map([...seats, ...pieces, ...(madeWith === undefined ? [] : [[KEPT_MADE_WITH_KEY, madeWith] as const])]));
     const legacy = saved.get(LEGACY_CHECKPOINT_KEY);
     this.legacyKept = legacy !== undefined;
     this.savedIsLegacy = kept === null && legacy !== undefined;
@@ -106,12 +107,14 @@ export class RoomKeeping {
   }
 
   /**
-   * A room was made (from {@link store}): its store is not written until it changes; the saved
-   * checkpoint, if any, is restored into it and dropped; its first checkpoint starts a new chain.
+   * A room was made (from {@link store}) with `madeWith` (core roomMadeWith.ts; kept with its
+   * first seat): its store is not written until it changes; the saved checkpoint, if any, is
+   * restored into it and dropped; its first checkpoint starts a new chain.
    */
-  roomMade(room: KeptView): void {
+  roomMade(room: KeptView, madeWith?: RoomMadeWith): void {
     this.savedStoreVersion = 0;
     this.kept.lost();
+    this.kept.madeWith(madeWith);
     const saved = this.savedCheckpoint as RoomCheckpoint | undefined;
     if (saved === undefined) return;
     this.savedCheckpoint = undefined;
@@ -119,7 +122,7 @@ export class RoomKeeping {
     const restored = room.restoreCheckpoint(saved.kind === "" ? { ...saved, kind: room.kind, roomId: room.roomId } : saved);
     if (restored && this.savedIsLegacy) {
       // A checkpoint of the older layout: its seats get records of their own now.
-      this.writes.write("seat", room.checkpoint().seats.map((s) => this.kept.seat(s.playerId, s)), false);
+      this.writes.write("seat", this.withMadeWith(room.checkpoint().seats.map((s) => this.kept.seat(s.playerId, s))), false);
     }
     this.savedIsLegacy = false;
   }
@@ -131,7 +134,14 @@ export class RoomKeeping {
    * back after a restart anyway is freed when its reconnection window ends).
    */
   seatRecord(playerId: number, record: CheckpointSeat | null): void {
-    this.writes.write("seat", [this.kept.seat(playerId, record)], record !== null);
+    const write = [this.kept.seat(playerId, record)];
+    this.writes.write("seat", record ? this.withMadeWith(write) : write, record !== null);
+  }
+
+  /** Seat writes, with what the room was made with when storage does not hold it yet (one call, so never a seat without it). */
+  private withMadeWith(writes: KeptWrite[]): KeptWrite[] {
+    const made = this.kept.madeWithWrite();
+    return made ? [...writes, made] : writes;
   }
 
   /** A checkpoint is due (the room's `onCheckpointDue`): written as core `CheckpointWrites` (room/checkpointWrites.ts) says. */
@@ -155,7 +165,10 @@ export class RoomKeeping {
     else {
       const cp = room.checkpoint(this.kept.world);
       try {
-        writes.push(this.kept.piece(relays > 0 ? ({ ...cp, relays } as StoredCheckpoint) : cp));
+        const piece = this.kept.piece(relays > 0 ? ({ ...cp, relays } as StoredCheckpoint) : cp);
+        // Null: it holds nothing the last piece does not; counted, not written.
+        if (piece) writes.push(piece);
+        else this.writes.unchanged("checkpoint");
       } catch (e) {
         // Not a piece of the kept chain (never expected): the next checkpoint starts one.
         console.error(`[room ${room.kind}:${room.roomId}] checkpoint not kept`, e);

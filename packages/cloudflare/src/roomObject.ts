@@ -5,7 +5,7 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, EmptyRoomLinger, makingFor, RoomPromotion, roomMadeWith, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
@@ -352,7 +352,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // A relay object makes no room (a matchmaker's or an operator's call that reached one).
     if (!def || this.role === "relay") return null;
     this.role = "room";
-    return this.make(def as GameDefinition, meta, listing, this.promotion.place(meta.kind, def as GameDefinition, this.env, meta.options, this.keeping.savedRelays()));
+    // A kept room comes back made as it was (core roomMadeWith.ts), whatever the overrides of the join that wakes it.
+    const made = makingFor(this.keeping.savedCheckpoint, meta);
+    return this.make(def as GameDefinition, made, listing, this.promotion.place(made.kind, def as GameDefinition, this.env, made.options, this.keeping.savedRelays()));
   }
 
   /** Makes the room `meta` names over `relays` relays (0: single), and wires the object's parts to it. */
@@ -386,7 +388,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work), this.busy);
     this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
     room.restoreBans(this.savedBans);
-    this.keeping.roomMade(room);
+    this.keeping.roomMade(room, roomMadeWith(meta));
     return room;
   }
 

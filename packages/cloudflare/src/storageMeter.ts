@@ -16,6 +16,8 @@ export interface WriteCounts {
   rows: number;
   /** Characters of the values written (JSON text). */
   bytes: number;
+  /** Writes not made because they would have held nothing new (a checkpoint piece the same as the last). */
+  unchanged: number;
 }
 
 /** The writes of an object, by kind. */
@@ -61,7 +63,7 @@ export class StorageMeter {
     } else if (putKeys > 1) calls.push(storage.put(puts, opts));
     if (removes.length === 1) calls.push(storage.delete(removes[0]!, opts));
     else if (removes.length > 1) calls.push(storage.delete(removes, opts));
-    const c = (this.#counts[kind] ??= { calls: 0, confirmed: 0, rows: 0, bytes: 0 });
+    const c = this.countsOf(kind);
     c.calls += calls.length;
     if (confirmed) c.confirmed += calls.length;
     c.rows += entries.length;
@@ -72,6 +74,15 @@ export class StorageMeter {
         failed?.(e);
       }),
     );
+  }
+
+  /** A write of `kind` was not made: it would have held nothing new. */
+  unchanged(kind: string): void {
+    this.countsOf(kind).unchanged++;
+  }
+
+  private countsOf(kind: string): WriteCounts {
+    return (this.#counts[kind] ??= { calls: 0, confirmed: 0, rows: 0, bytes: 0, unchanged: 0 });
   }
 
   /** The writes so far, by kind (a copy). */

@@ -474,7 +474,7 @@ export class Room implements HostedRoom {
   private flushFinished(now: number): void {
     // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
     this.recorder?.flushed(now);
-    if (this.game.ticking && this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs)) this.hooks.onCheckpointDue?.(false);
+    if (this.game.ticking && this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs, this.options.keepSoonMs)) this.hooks.onCheckpointDue?.(false);
   }
 
   /** Flushes on a microtask: rooms without a tick loop flush when something changed. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, makingFor, roomMadeWith, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, isAdminPath, readSpectate, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
 import { UNCONFIGURED_TEXT, admitRoute, joinRefusal, roomObjectName, routeJoin, type JoinAdmitted, type JoinRefusal, type JoinSeat } from "@tikron/core/join";
@@ -123,6 +123,8 @@ interface ServedRoom {
   sockets: Set<WebSocket>;
   /** The room's own time (its `tk:stats` `busy`). */
   busy: BusyMeter;
+  /** The overrides it was made with (core roomMadeWith.ts), kept with its checkpoint. */
+  madeWith: RoomMadeWith | undefined;
 }
 
 /** Headers of an answer: a request whose body was left unread is answered with the connection closed after it (nodeBody.ts). */
@@ -161,8 +163,14 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const replays = options.replays ? new NodeReplays(options.replays) : null;
 
   const checkpoints = options.checkpoints;
-  const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): ServedRoom => {
+  const make = (kind: string, roomId: string, requested: Record<string, unknown>, requestedParams: Record<string, unknown>, requestedListing: ListingInit): ServedRoom => {
     const key = roomObjectName(kind, roomId);
+    // A room this host kept before its restart comes back from its checkpoint, made as it was
+    // (core roomMadeWith.ts), whatever the overrides of the join that wakes it.
+    const saved = checkpoints?.get(key);
+    const { options, params } = makingFor(saved, { options: requested, params: requestedParams });
+    const listing = saved === undefined ? requestedListing : { ...requestedListing, overrides: overridesKey(options, params) };
+    const madeWith = roomMadeWith({ options, params });
     // Reports are deferred and folded: one per room per turn of the event loop.
     let reportQueued = false;
     // So are checkpoints: one write per room per turn, off the room's own event.
@@ -181,7 +189,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         checkpointQueued = true;
         setImmediate(() => {
           checkpointQueued = false;
-          if (!closing) keep(key, room);
+          if (!closing) keep(key, room, madeWith);
         });
       },
     };
@@ -190,16 +198,14 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const busy = new BusyMeter();
     const recording = replays?.sink(kind);
     const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy, recording });
-    // A room this host kept before its restart comes back from its checkpoint.
-    const saved = checkpoints?.get(key);
     if (saved !== undefined && !room.restoreCheckpoint(saved)) checkpoints!.delete(key);
-    const h = { room, sockets: new Set<WebSocket>(), busy };
+    const h = { room, sockets: new Set<WebSocket>(), busy, madeWith };
     hosted.set(key, h);
     return h;
   };
-  /** Saves a room's checkpoint, or forgets it once the room has no seat. */
-  const keep = (key: string, room: Room): void => {
-    if (room.seatCount > 0) checkpoints!.set(key, room.checkpoint());
+  /** Saves a room's checkpoint with what it was made with, or forgets it once the room has no seat. */
+  const keep = (key: string, room: Room, madeWith: RoomMadeWith | undefined): void => {
+    if (room.seatCount > 0) checkpoints!.set(key, madeWith ? { ...room.checkpoint(), madeWith } : room.checkpoint());
     else checkpoints!.delete(key);
   };
   /** The room a gate's verdict names: this host's room of that object name, made for the join that comes first. */
@@ -358,7 +364,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     for (const [key, h] of hosted) {
       if (checkpoints) {
         // A restart: what the next server needs is kept, and clients come back to it.
-        keep(key, h.room);
+        keep(key, h.room, h.madeWith);
         h.room.handOver(CloseCode.going_away, "server restarting");
       } else {
         h.room.dispose(CloseCode.room_closed, "server shutting down");
