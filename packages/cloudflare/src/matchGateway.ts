@@ -1,9 +1,9 @@
 import { admissionAddress, type GameDefinition } from "@tikron/core";
 import { RateLimitMemory, callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
 import { ANY_ROOM } from "@tikron/core/ticket";
+import { checkOrigin } from "@tikron/core/join";
 import { isMatchError, matchError, routeMatchPath, type RoomListing } from "@tikron/protocol";
 import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
-import { checkOrigin } from "./originPolicy";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { gatewayBody } from "./gatewayMeter";
 

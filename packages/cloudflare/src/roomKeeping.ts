@@ -8,8 +8,7 @@
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due. When a checkpoint is written is the core's rule (`CheckpointWrites`, room/checkpointWrites.ts).
  */
-import { CheckpointWrites, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
-import { StorageMeter, type MeteredState } from "./storageMeter";
+import { CheckpointWrites, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, StorageMeter, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
 
 /**
  * Storage key of a room's checkpoint as objects kept it before seats and pieces were kept apart
@@ -39,7 +38,7 @@ function storedRelays(saved: unknown): number {
 const STORE_KEY = "room:store";
 
 /** What of the object's state its keeping uses: its storage, and `waitUntil` for the writes. */
-export type KeepingState = MeteredState;
+export type KeepingState = Pick<DurableObjectState, "storage" | "waitUntil">;
 
 /**
  * The seat, checkpoint and store keeping of one room's object. It reads the room it keeps

@@ -5,7 +5,7 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, EmptyRoomLinger, recordDatabaseIn, RoomPromotion, RoomRecorder, statsReply, systemClock, type RecordDatabase, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
@@ -15,7 +15,6 @@ import { SimulationLinks } from "./simulationLinks";
 import { RoomKeeping } from "./roomKeeping";
 import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
-import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
 import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
@@ -38,7 +37,7 @@ function toResponse(r: HostReply): Response {
  * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
  * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
  * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
- * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
+ * (core storage/roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
  * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a

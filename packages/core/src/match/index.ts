@@ -23,3 +23,4 @@ export { anonymousIdentity, listingQuery, matchOverrides, overridesKey, matchmak
 export { serveMatchRoute, matchRefusal, callerOfVerdict, readMatchBody, type MatchAnswer, type MatchBackend, type MatchCall } from "./matchRoutes";
 export { readBoundedBody, declaredTooLarge, bodyByteLimit, MAX_BYTES_PER_CHAR, type BodySource, type BoundedBody } from "./boundedBody";
 export { RateLimitMemory } from "./rateMemory";
+export { DirectoryWrites, DIRECTORY_WRITE_MS, PARTY_KEY, ROOM_KEY } from "./directoryWrites";

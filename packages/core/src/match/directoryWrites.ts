@@ -15,9 +15,10 @@
  * until the record is durable, and a restart never forgets a code a member was given. Parties
  * change at people's pace (a member joins, the leader starts), not per join of the matched path.
  */
-import type { BusyMeter } from "@tikron/core";
-import type { PartyRecord, RoomStatus } from "@tikron/core/match";
-import type { StorageMeter } from "./storageMeter";
+import type { BusyMeter } from "../busyMeter";
+import type { PartyRecord } from "./parties";
+import type { RoomStatus } from "./roomStatus";
+import type { StorageMeter } from "../storage/storageMeter";
 
 /** How long a changed entry waits for the changes after it before it is written. */
 export const DIRECTORY_WRITE_MS = 250;
