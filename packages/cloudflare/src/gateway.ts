@@ -6,7 +6,7 @@ import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
 import { routeAdminRequest } from "./adminGateway";
 import type { AdminEnv } from "@tikron/core/admin";
-import type { OperationsEnv } from "./roomOperations";
+import type { OperationsEnv } from "./metricsDataPoint";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayRefusals";
 import { gatewayHold } from "./gatewayMeter";

@@ -14,9 +14,10 @@ export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSea
 export { routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
-export { routeAdminRequest, MAX_LISTED_ROOMS, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";
-export type { OperationsEnv, RoomAdminRpcRequest } from "./roomOperations";
-export { metricsDataPoint, METRIC_DOUBLES, type MetricsDataset, type AnalyticsDataPoint } from "./metricsDataPoint";
+export { routeAdminRequest, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";
+export { MAX_LISTED_ROOMS } from "@tikron/core/admin";
+export type { RoomAdminRpcRequest } from "@tikron/core/admin";
+export { metricsDataPoint, METRIC_DOUBLES, type MetricsDataset, type AnalyticsDataPoint, type OperationsEnv } from "./metricsDataPoint";
 export { identifyRequest, type IdentityEnv } from "./callerIdentity";
 export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";

@@ -17,7 +17,8 @@ import { RoomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
-import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
+import { metricsIntervalMs, RoomOperations, type AdminRoomAnswer, type RoomAdminRpcRequest } from "@tikron/core/admin";
+import { metricsDataPoint, metricsDataset, type OperationsEnv } from "./metricsDataPoint";
 import { statusReporterFor } from "./roomStatusReporter";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
 
@@ -36,7 +37,7 @@ function toResponse(r: HostReply): Response {
  * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
  * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
  * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
- * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
+ * (roomStatusReporter.ts), the operator's side (core admin/roomOperations.ts), and its session records
  * (core storage/roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
@@ -98,7 +99,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
   /** Lets the room go once it stayed empty a while (core room/emptyRoomLinger.ts). */
   private readonly linger = new EmptyRoomLinger<HostedRoom>(this.busy.clock(systemClock), () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
-  /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
+  /** The operator's side: admin requests, bans kept across restarts, metrics (core admin/roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
   private savedBans: AdminBan[] = [];
@@ -383,7 +384,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered, this.busy) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reportsSent += this.reporter?.sent ?? 0;
     this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work), this.busy);
-    this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
+    const env = this.env as OperationsEnv | undefined;
+    const dataset = metricsDataset(env);
+    this.operations = new RoomOperations(room, this.ctx.storage, { intervalMs: metricsIntervalMs(env), write: dataset ? (p) => dataset.writeDataPoint(metricsDataPoint(p)) : undefined });
     room.restoreBans(this.savedBans);
     this.keeping.roomMade(room);
     return room;
