@@ -66,7 +66,7 @@ export async function routeAdminRequest(request: Request, url: URL, env: AdminGa
       return out !== null && "ok" in out ? out : null;
     },
     ...sqlAuditLog(auditDatabase(env)),
-    replays: env.REPLAYS ? r2Archive(env.REPLAYS) : undefined,
+    replays: env.REPLAYS ? r2Archive(env.REPLAYS, env) : undefined,
     // This isolate's count: each isolate keeps its own (the Analytics Engine points add them up).
     refusals: () => gatewayRefusals.snapshot(),
   };

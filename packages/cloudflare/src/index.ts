@@ -6,7 +6,7 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
-export { RoomReplays, r2Archive, type ReplaysEnv, type ReplayState } from "./roomReplays";
+export { roomReplays, r2Archive, r2Bucket, type ReplaysEnv, type ReplayState } from "./roomReplays";
 export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS, type MatchmakerObjectStats } from "./matchmakerObject";
 export { meteredGateway, gatewayHold, gatewayWait, gatewayBody, GATEWAY_STATS_PATH, type GatewayStats, type GatewayMeterEnv } from "./gatewayMeter";
 export type { StorageCounts, WriteCounts } from "@tikron/core";

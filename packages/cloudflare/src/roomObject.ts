@@ -13,7 +13,7 @@ import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
 import { RoomKeeping } from "./roomKeeping";
-import { RoomReplays, type ReplaysEnv } from "./roomReplays";
+import { roomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
@@ -95,8 +95,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     },
     this.busy.clock(systemClock),
   );
-  /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
-  private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
+  /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts; null: not recorded). */
+  private readonly replays = roomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
   /** Lets the room go once it stayed empty a while (core room/emptyRoomLinger.ts). */
   private readonly linger = new EmptyRoomLinger<HostedRoom>(this.busy.clock(systemClock), () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
   /** The operator's side: admin requests, bans kept across restarts, metrics (core admin/roomOperations.ts). */
@@ -123,7 +123,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.savedBans = await RoomOperations.loadBans(ctx.storage);
     });
     // A match an earlier instance did not live to end goes to the bucket as it was cut.
-    this.replays.uploadLeftovers();
+    this.replays?.keepLeftovers();
   }
 
   /** The D1 database records go to: the env's `DB` binding when present. */
@@ -373,7 +373,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays.sink(meta.kind) };
+    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays?.sink() };
     const { room, simulation } = makeRoom(def, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
