@@ -12,7 +12,7 @@ import { roomObjectName } from "@tikron/core/join";
 import { adminAuthFromEnv, auditDatabase, listAdminRooms, serveAdmin, sqlAuditLog, type AdminEnv, type AdminHost, type AdminRoomAnswer, type RoomAdminRpcRequest } from "@tikron/core/admin";
 import { resolveMatchmaking } from "@tikron/core/match";
 import { isAdminPath, type AdminStatsSummary } from "@tikron/protocol";
-import { matchmakerStub } from "./matchmakerRpc";
+import { matchmakerStub } from "./matchGateway";
 import { gatewayRefusals } from "./gatewayRefusals";
 import { r2Archive, type ReplaysEnv } from "./roomReplays";
 

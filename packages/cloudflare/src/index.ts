@@ -10,8 +10,8 @@ export { roomReplays, r2Archive, r2Bucket, type ReplaysEnv, type ReplayState } f
 export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS, type MatchmakerObjectStats } from "./matchmakerObject";
 export { meteredGateway, gatewayHold, gatewayWait, gatewayBody, GATEWAY_STATS_PATH, type GatewayStats, type GatewayMeterEnv } from "./gatewayMeter";
 export type { StorageCounts, WriteCounts } from "@tikron/core";
-export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
-export { routeMatchRequest, type MatchEnv } from "./matchGateway";
+export { matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "@tikron/core/match";
+export { matchmakerStub, routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
 export { routeAdminRequest, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";

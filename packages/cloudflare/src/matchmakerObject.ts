@@ -18,6 +18,7 @@ import {
   type PartyStore,
   type ReservedSeat,
   type RoomCreation,
+  type RoomSeatsRpc,
   type RoomStatus,
   type SeatAnswer,
   type SeatRelease,
@@ -26,7 +27,6 @@ import {
 import { SEAT_RESERVATION_TTL_SECONDS, mintSeatReservation, roomObjectName } from "@tikron/core/join";
 import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
-import type { RoomSeatsRpc } from "./matchmakerRpc";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s): the core's one rule. */
 export const SEAT_TICKET_TTL_SECONDS = SEAT_RESERVATION_TTL_SECONDS;

@@ -24,3 +24,4 @@ export { serveMatchRoute, matchRefusal, callerOfVerdict, readMatchBody, type Mat
 export { readBoundedBody, declaredTooLarge, bodyByteLimit, MAX_BYTES_PER_CHAR, type BodySource, type BoundedBody } from "./boundedBody";
 export { RateLimitMemory } from "./rateMemory";
 export { DirectoryWrites, DIRECTORY_WRITE_MS, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
+export { matchmakerUnavailable, shardedBackend, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
