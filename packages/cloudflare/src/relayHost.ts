@@ -5,7 +5,7 @@
  * save nothing).
  */
 import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
-import { createRelay, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
+import { createRelay, relayObjectStats, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
@@ -73,20 +73,8 @@ export class RelayObjectSide {
     const relay = this.relay;
     const host = this.host && (await this.host);
     if (!relay) return null;
-    const s = relay.stats;
-    return {
-      index: this.index,
-      sockets: host instanceof StandardSockets ? host.count : 0,
-      seated: relay.seatedCount,
-      flushes: s.flushes,
-      frames: s.frames,
-      bytesOut: s.bytesOut,
-      messagesIn: s.messagesIn,
-      flush: s.flush.summary(),
-      linkFailures: this.pastLinkFailures + (this.port?.failures ?? 0),
-      errors: { ...s.errors },
-      busy: this.busy.reading(),
-    };
+    const sockets = host instanceof StandardSockets ? host.count : 0;
+    return relayObjectStats(relay, { index: this.index, sockets, linkFailures: this.pastLinkFailures + (this.port?.failures ?? 0), busy: this.busy.reading() });
   }
 
   /** Opens the link to the simulation and makes the relay on it. */
