@@ -61,3 +61,4 @@ export { relayIndexFor } from "./placement/relayIndex";
 export { RoomPromotion, type PromotedRoom, type PromotionHost } from "./placement/promotion";
 export { StorageMeter, type KeyValueWrites, type MeteredState, type StorageCounts, type WriteCounts, type WriteOptions } from "./storage/storageMeter";
 export { RoomRecorder, closesByName, defaultRoomRecorderOptions, recordDatabaseIn, type PendingRoomRecord, type RecordDatabase, type RecordOutboxStorage, type RoomRecorderOptions, type SessionEndReason } from "./storage/roomRecords";
+export { SocketTable } from "./socketTable";
