@@ -5,14 +5,13 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, EmptyRoomLinger, recordDatabaseIn, RoomPromotion, RoomRecorder, statsReply, systemClock, type RecordDatabase, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, RoomKeeping, EmptyRoomLinger, recordDatabaseIn, RoomPromotion, RoomRecorder, statsReply, systemClock, type RecordDatabase, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
-import { RoomKeeping } from "./roomKeeping";
 import { roomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
@@ -35,7 +34,7 @@ function toResponse(r: HostReply): Response {
  * Its parts have homes of their own: the socket API, chosen once per room (socketApis.ts:
  * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
  * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
- * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
+ * the room (roomMaking.ts), its checkpoint and its game's store across restarts (core storage/roomKeeping.ts),
  * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
  * (roomStatusReporter.ts), the operator's side (core admin/roomOperations.ts), and its session records
  * (core storage/roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
@@ -83,7 +82,7 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private reporter: StatusReporter | null = null;
   /** Reports sent by this object's earlier reporters (rooms let go, promoted). */
   private reportsSent = 0;
-  /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
+  /** The room's checkpoint and its game's store, read back and written (core storage/roomKeeping.ts). */
   private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
   /** The relay plan of the current room, and its promotion at the plan's threshold (core placement/promotion.ts). */
   private readonly promotion = new RoomPromotion<HostedRoom>(

@@ -62,3 +62,4 @@ export { RoomPromotion, type PromotedRoom, type PromotionHost } from "./placemen
 export { StorageMeter, type KeyValueWrites, type MeteredState, type StorageCounts, type WriteCounts, type WriteOptions } from "./storage/storageMeter";
 export { RoomRecorder, closesByName, defaultRoomRecorderOptions, recordDatabaseIn, type PendingRoomRecord, type RecordDatabase, type RecordOutboxStorage, type RoomRecorderOptions, type SessionEndReason } from "./storage/roomRecords";
 export { SocketTable } from "./socketTable";
+export { RoomKeeping, type KeepingState, type KeptView } from "./storage/roomKeeping";

@@ -23,5 +23,5 @@ export { anonymousIdentity, listingQuery, matchOverrides, overridesKey, matchmak
 export { serveMatchRoute, matchRefusal, callerOfVerdict, readMatchBody, type MatchAnswer, type MatchBackend, type MatchCall } from "./matchRoutes";
 export { readBoundedBody, declaredTooLarge, bodyByteLimit, MAX_BYTES_PER_CHAR, type BodySource, type BoundedBody } from "./boundedBody";
 export { RateLimitMemory } from "./rateMemory";
-export { DirectoryWrites, DIRECTORY_WRITE_MS, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
+export { DirectoryWrites, DIRECTORY_WRITE_MS, PARTY_KEY, ROOM_KEY, type MeteredWrites } from "./directoryWrites";
 export { matchmakerUnavailable, shardedBackend, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
