@@ -5,7 +5,7 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, RoomKeeping, EmptyRoomLinger, recordDatabaseIn, RoomPromotion, RoomRecorder, statsReply, systemClock, type RecordDatabase, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, RoomKeeping, EmptyRoomLinger, recordDatabaseIn, RoomPromotion, RoomRecorder, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
@@ -77,7 +77,8 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
   private readonly instanceStartedAt = Date.now();
-  private recorderInstance: RoomRecorder | null | undefined;
+  /** Its session records: to `room_records` in D1 (`DB`) through an outbox in its storage (core storage/roomRecords.ts); null without a database. */
+  private readonly records: RoomRecorder | null = ((db) => (db ? new RoomRecorder(this.ctx.storage, db) : null))(recordDatabaseIn(this.env));
   /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
   private reporter: StatusReporter | null = null;
   /** Reports sent by this object's earlier reporters (rooms let go, promoted). */
@@ -125,36 +126,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.replays?.keepLeftovers();
   }
 
-  /** The D1 database records go to: the env's `DB` binding when present. */
-  protected recordsDatabase(): RecordDatabase | undefined {
-    return recordDatabaseIn(this.env);
-  }
-
-  /** The session recorder, or null when there is nowhere to write records. */
-  protected get recorder(): RoomRecorder | null {
-    if (this.recorderInstance === undefined) {
-      const db = this.recordsDatabase();
-      this.recorderInstance = db ? new RoomRecorder(this.ctx.storage, db) : null;
-    }
-    return this.recorderInstance;
-  }
-
-  /** Called when a room session ends (last seat freed). Queues its record; never blocks the room. */
-  protected onSessionEnd(record: RoomSessionRecord): void {
-    const recorder = this.recorder;
-    if (recorder) this.ctx.waitUntil(recorder.sessionEnded(record));
-  }
-  /** Called when a room session starts. Queues its record; never blocks the room. */
-  protected onSessionStart(info: { kind: string; roomId: string; startedAt: number }): void {
-    const recorder = this.recorder;
-    if (recorder) this.ctx.waitUntil(recorder.sessionStarted(info));
-  }
-
   /** Flushes queued room records to D1 (the recorder arms this alarm). */
   override alarm(): Promise<void> {
     // Its synchronous part only: the wait for D1 is not the object's time (and other entries run meanwhile).
     return this.busy.run(async () => {
-      await this.recorder?.flush();
+      await this.records?.flush();
     }, "alarm");
   }
 
@@ -361,11 +337,12 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         this.sockets?.seated(connId, ticket);
         this.promotion.promoteWhenDue();
       },
-      onSessionStart: (info) => this.onSessionStart(info),
+      // Queued in storage, never blocking the room.
+      onSessionStart: (info) => void (this.records && this.ctx.waitUntil(this.records.sessionStarted(info))),
       onCheckpointDue: (soon) => this.keeping.checkpointDue(soon),
       onSeatRecord: (playerId, record) => this.keeping.seatRecord(playerId, record),
       onSessionEnd: (record) => {
-        this.onSessionEnd(record);
+        if (this.records) this.ctx.waitUntil(this.records.sessionEnded(record));
         this.linger.letGoWhenEmpty();
       },
       onDeferred: (work) => this.ctx.waitUntil(work),
