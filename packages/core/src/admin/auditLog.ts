@@ -21,7 +21,10 @@ export interface AuditDatabase {
       /** Runs it (a write). */
       run(): Promise<unknown>;
       /** Runs it and returns the rows. */
-      all<T = Record<string, unknown>>(): Promise<{ results: T[] }>;
+      all<T = Record<string, unknown>>(): Promise<{
+        /** The rows. */
+        results: T[];
+      }>;
     };
   };
 }

@@ -13,7 +13,10 @@ export interface OriginRequest {
   /** The request's URL (its origin is the host's own). */
   readonly url: string;
   /** Its headers. */
-  readonly headers: { get(name: string): string | null };
+  readonly headers: {
+    /** A header's value, or null. */
+    get(name: string): string | null;
+  };
 }
 
 /** Result of {@link checkOrigin}. */

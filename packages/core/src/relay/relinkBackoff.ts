@@ -40,10 +40,30 @@ export class RelinkBackoff {
 }
 
 /** One attempt of a host to link a relay again: the link, or the simulation's refusal (HTTP status and text). */
-export type LinkAttempt<L> = { link: L } | { status: number; text: string };
+export type LinkAttempt<L> =
+  | {
+      /** The link made. */
+      link: L;
+    }
+  | {
+      /** The refusal's HTTP status (5xx: try again; else for good). */
+      status: number;
+      /** What the refusal said. */
+      text: string;
+    };
 
 /** How a relay's attempts to link again ended (see {@link relinkRelay}). */
-export type RelinkOutcome = { outcome: "linked" | "stale" | "empty" } | { outcome: "gave-up"; why: string };
+export type RelinkOutcome =
+  | {
+      /** Linked; the relay is not the host's any more; or nobody waited. */
+      outcome: "linked" | "stale" | "empty";
+    }
+  | {
+      /** Past the give-up time, or refused for good. */
+      outcome: "gave-up";
+      /** The last refusal: its status and text. */
+      why: string;
+    };
 
 /** What {@link relinkRelay} asks of the host. */
 export interface RelinkSteps<L> {

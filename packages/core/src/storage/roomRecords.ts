@@ -72,17 +72,28 @@ export const defaultRoomRecorderOptions: RoomRecorderOptions = {
 
 /** The storage the outbox is kept in, with one alarm the host calls {@link RoomRecorder.flush} from (a Durable Object's storage; a fake in unit tests). */
 export interface RecordOutboxStorage {
+  /** The value kept under `key`. */
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Keeps `value` under `key`. */
   put<T>(key: string, value: T, options?: { allowUnconfirmed?: boolean }): Promise<void>;
+  /** Removes `key`. */
   delete(key: string, options?: { allowUnconfirmed?: boolean }): Promise<boolean>;
+  /** The keys (and values) under `prefix`, in key order. */
   list<T = unknown>(options: { prefix: string }): Promise<Map<string, T>>;
+  /** When the alarm is set for (epoch ms), or null. */
   getAlarm(): Promise<number | null>;
+  /** Sets the alarm for `scheduledTime` (epoch ms). */
   setAlarm(scheduledTime: number, options?: { allowUnconfirmed?: boolean }): Promise<void>;
 }
 
 /** The SQL database records go to (the part of a D1 binding the recorder uses). */
 export interface RecordDatabase {
-  prepare(query: string): { bind(...values: unknown[]): unknown };
+  /** A statement. */
+  prepare(query: string): {
+    /** Binds its parameters. */
+    bind(...values: unknown[]): unknown;
+  };
+  /** Runs bound statements in one batch. */
   batch(statements: unknown[]): Promise<unknown>;
 }
 
