@@ -60,3 +60,7 @@ export { MAX_BOTS } from "./room/bots";
 export { parseRoomRelays, promotionDue, relayedFromStart, relaysAtMaking, relaysFor, SINGLE_ROOM, type RelayPlan, type RelaysEnv } from "./placement/relayPlan";
 export { relayIndexFor } from "./placement/relayIndex";
 export { RoomPromotion, type PromotedRoom, type PromotionHost } from "./placement/promotion";
+export { StorageMeter, type KeyValueWrites, type MeteredState, type StorageCounts, type WriteCounts, type WriteOptions } from "./storage/storageMeter";
+export { RoomRecorder, closesByName, defaultRoomRecorderOptions, recordDatabaseIn, type PendingRoomRecord, type RecordDatabase, type RecordOutboxStorage, type RoomRecorderOptions, type SessionEndReason } from "./storage/roomRecords";
+export { SocketTable } from "./socketTable";
+export { RoomKeeping, type KeepingState, type KeptView } from "./storage/roomKeeping";

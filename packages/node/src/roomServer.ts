@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, makingFor, roomMadeWith, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, SocketTable, admissionAddress, botsReply, createRoom, makingFor, roomMadeWith, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, isAdminPath, readSpectate, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
 import { UNCONFIGURED_TEXT, admitRoute, joinRefusal, roomObjectName, routeJoin, type JoinAdmitted, type JoinRefusal, type JoinSeat } from "@tikron/core/join";
@@ -117,10 +117,10 @@ export interface RoomServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** A room this server serves: the core room, the `ws` sockets open on it, its meter. */
+/** A room this server serves: the core room, the `ws` sockets open on it (the core's socket table), its meter. */
 interface ServedRoom {
   room: Room;
-  sockets: Set<WebSocket>;
+  sockets: SocketTable<WebSocket, Room>;
   /** The room's own time (its `tk:stats` `busy`). */
   busy: BusyMeter;
   /** The overrides it was made with (core roomMadeWith.ts), kept with its checkpoint. */
@@ -199,7 +199,8 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const recording = replays?.sink(kind);
     const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy, recording });
     if (saved !== undefined && !room.restoreCheckpoint(saved)) checkpoints!.delete(key);
-    const h = { room, sockets: new Set<WebSocket>(), busy, madeWith };
+    // A socket's close reaches the table once `ws` has closed it: nothing is left to finish.
+    const h = { room, sockets: new SocketTable<WebSocket, Room>(room, () => {}), busy, madeWith };
     hosted.set(key, h);
     return h;
   };
@@ -270,7 +271,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (route.abort) return reply(res, 404, "aborting a room's object is a Durable Objects drill; the Node host has none");
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(roomObjectName(route.kind, route.roomId));
-    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0, metrics: h ? admin.points(h.room) : [] }));
+    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.count ?? 0, metrics: h ? admin.points(h.room) : [] }));
   });
 
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });
@@ -316,20 +317,19 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   });
 
   const attachSocket = (h: ServedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat, spectate: SpectateRequest | null): void => {
-    h.sockets.add(ws);
     const conn = new WsConnection(ws);
     const watch = (req: SpectateRequest): number => {
       if (h.room.spectate) return h.room.spectate(conn, req);
       conn.close(CloseCode.bad_request, "this room takes no spectators");
       return -1;
     };
-    const connId = spectate ? watch(spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims);
+    h.sockets.track(ws, spectate ? watch(spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims));
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
       h.busy.enter("socket");
       try {
-        h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
+        h.sockets.message(ws, isBinary ? buf : buf.toString("utf8"));
       } finally {
         h.busy.exit();
       }
@@ -342,8 +342,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       if (e.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") oversized = true;
     });
     ws.on("close", (code: number, reason: Buffer) => {
-      h.sockets.delete(ws);
-      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()), "socket");
+      h.busy.run(() => h.sockets.closed(ws, oversized ? 1009 : code, reason.toString()), "socket");
     });
   };
 
@@ -374,7 +373,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     let deferredDone = false;
     // The games' deferred work, and the recorded matches' last pieces (each room's ended with it).
     void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle()).concat(replays ? [replays.idle()] : [])).then(() => (deferredDone = true));
-    while (([...hosted.values()].some((h) => h.sockets.size > 0) || !deferredDone) && Date.now() < deadline) {
+    while (([...hosted.values()].some((h) => h.sockets.count > 0) || !deferredDone) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
     for (const ws of wss.clients) ws.terminate();
@@ -391,7 +390,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     rooms: () => [...hosted.values()].map((h) => h.room),
     get socketCount() {
       let n = 0;
-      for (const h of hosted.values()) n += h.sockets.size;
+      for (const h of hosted.values()) n += h.sockets.count;
       return n;
     },
     close(graceMs = 2000): Promise<void> {

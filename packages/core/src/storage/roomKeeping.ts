@@ -1,6 +1,6 @@
 /**
- * What a room's object keeps of its room in its own storage, so a restarted (or evicted, or
- * hibernated) object brings the room back: each seat's record (written when the seat is taken,
+ * What a room's host keeps of its room in its own key-value storage (a room's Durable Object's),
+ * so a restarted (or evicted, or hibernated) object brings the room back: each seat's record (written when the seat is taken,
  * before its welcome leaves: the one confirmed write a join waits for), the room's checkpoints as
  * a chain of pieces (a ticking world every second, only what changed, without holding frames),
  * and its game's store; laid out by the core's `KeptRoom` (core room/keptRoom.ts), read once at
@@ -8,8 +8,14 @@
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due. When a checkpoint is written is the core's rule (`CheckpointWrites`, room/checkpointWrites.ts).
  */
-import { CheckpointWrites, KEPT_MADE_WITH_KEY, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
-import { StorageMeter, type MeteredState } from "./storageMeter";
+import type { BusyMeter } from "../busyMeter";
+import { systemClock } from "../clock";
+import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import type { RoomMadeWith } from "../roomMadeWith";
+import type { HostedRoom, KeepableRoom } from "../hostedRoom";
+import { CheckpointWrites } from "../room/checkpointWrites";
+import { KEPT_MADE_WITH_KEY, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type KeptWrite } from "../room/keptRoom";
+import { StorageMeter, type KeyValueWrites } from "./storageMeter";
 
 /**
  * Storage key of a room's checkpoint as objects kept it before seats and pieces were kept apart
@@ -38,8 +44,18 @@ function storedRelays(saved: unknown): number {
  */
 const STORE_KEY = "room:store";
 
-/** What of the object's state its keeping uses: its storage, and `waitUntil` for the writes. */
-export type KeepingState = MeteredState;
+/** What of the host its keeping uses: its storage (a Durable Object's has this shape), and `waitUntil` for the writes. */
+export interface KeepingState {
+  /** The room's storage: read back whole at the start, written as the room changes. */
+  readonly storage: KeyValueWrites & {
+    /** The keys (and values) under `prefix`. */
+    list(options: { prefix: string }): Promise<Map<string, unknown>>;
+    /** The values of `keys` that are kept. */
+    get(keys: string[]): Promise<Map<string, unknown>>;
+  };
+  /** Keeps the host alive until `work` settles. */
+  waitUntil(work: Promise<unknown>): void;
+}
 
 /**
  * The seat, checkpoint and store keeping of one room's object. It reads the room it keeps

@@ -1,13 +1,13 @@
 /**
- * A room object's keeping (roomKeeping.ts) against an in-memory storage: each seat's record
+ * A room's keeping (storage/roomKeeping.ts) against an in-memory storage: each seat's record
  * written at once and confirmed (the one write a join waits for), checkpoints written as pieces
  * of a chain on a later turn, batched and spaced, confirmed only for changes, everything removed
  * once the room has no seats, the store written only when it changed, a relayed room's relay
  * count kept, and what a restarted object reads back (the older single-key checkpoint included).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BusyMeter, type CheckpointSeat, type CheckpointWorld, type HostedRoom, type RoomCheckpoint } from "@tikron/core";
-import { RoomKeeping, type KeepingState } from "../src/roomKeeping";
+import { BusyMeter, type CheckpointSeat, type CheckpointWorld, type HostedRoom, type RoomCheckpoint } from "../../src";
+import { RoomKeeping, type KeepingState } from "../../src/storage/roomKeeping";
 
 interface Write {
   op: "put" | "delete";
