@@ -290,6 +290,7 @@ class World {
   async restart(): Promise<void> {
     this.mm.dispose();
     this.mm = this.makeMatchmaker();
+    this.parties.restarted();
     await this.mm.load();
   }
 
@@ -435,6 +436,36 @@ describe("matchmaker + rooms under random concurrent steps", () => {
   it("parties: made, joined, watched, left and started among solo players, members going idle, seats expiring and restarts, a party is seated in one room at once or not at all, never over its cap, and a member who leaves gives back only its own seat", async () => {
     const partyMix = { partyCreate: 4, partyJoin: 8, partyStart: 5, partyWatch: 5, partyLeave: 2, idle: 1, match: 3, queue: 2, joinDirect: 0, joinById: 0, lock: 0, cancel: 0 };
     await fc.assert(fc.asyncProperty(steps(partyMix), run), { numRuns: 200 });
+  });
+
+  it("parties: a start refused while the party's first is in flight leaves that one's filters, so the first makes a room of its own mode rather than take one of another", async () => {
+    const world = new World();
+    await world.mm.load();
+    const list: Step[] = [
+      { t: "partyCreate", rating: 900 },
+      { t: "match", mode: "joinOrCreate", f: 1 }, // a solo player's mode "a" room, being made
+      { t: "partyStart", i: 0, j: 0, mode: "joinOrCreate", f: 1 }, // the party asks that room
+      { t: "partyStart", i: 0, j: 0, mode: "joinOrCreate", f: 0 }, // refused: the party is matching
+      { t: "match", mode: "joinOrCreate", f: 2 }, // a mode "b" room
+      { t: "deliver", i: 2, fail: false },
+      { t: "report" },
+      { t: "deliver", i: 1, fail: false }, // the "a" room does not exist yet: the party makes its own
+    ];
+    for (const s of list) {
+      await take(world, s);
+      await settle();
+      world.check();
+      world.parties.check();
+    }
+    const leader = [...world.parties.parties[0]!.members.values()][0]!;
+    const made = world.calls.filter((c) => c.req.create && c.req.seats[0]!.identity === leader);
+    expect(made.map((c) => c.req.create!.metadata)).toEqual([{ mode: "a" }]);
+    world.deliver(world.calls.indexOf(made[0]!), false);
+    await settle();
+    world.parties.check();
+    world.mm.dispose();
+    expect(world.violations).toEqual([]);
+    expect([...world.parties.partyRooms.values()].map((rooms) => [...rooms].map((id) => world.rooms.get(id)!.room.status().metadata))).toEqual([[{ mode: "a" }]]);
   });
 
   it("fills rooms in order: sequential joinOrCreate requests with seats used at once open one room per CAP players", async () => {

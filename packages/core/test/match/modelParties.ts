@@ -46,6 +46,11 @@ export class PartyModel {
   private readonly partyRequests = new Map<string, Set<number>>();
   /** Seats (tokens and reservation ids) members were told, so a second view of one is not a second seat. */
   private readonly toldSeats = new Set<string>();
+  /**
+   * Per party code: the start the live matchmaker may still be seating (its filters are the ones
+   * its seat requests go out with), until it answers or the matchmaker restarts.
+   */
+  private readonly starting = new Map<string, object>();
 
   constructor(
     private readonly w: PartyWorld,
@@ -90,10 +95,29 @@ export class PartyModel {
     if (!p || !m) return;
     const [memberId, identity] = m;
     const filters = this.filters[f % this.filters.length]!;
+    const req = mode === "queue" ? ({ queue: true } as const) : ({ queue: false, match: { mode, filters, options: {}, private: false } } as const);
+    const who = { identity, verified: true };
+    if (this.starting.has(p.code)) {
+      // A party is seated by one start at a time: this one is refused, and the filters the
+      // creation check reads stay those of the start in flight (it may still create a room).
+      void this.w.mm.parties.start(p.code, memberId, req, who).then((out) => {
+        if (!isMatchError(out)) this.w.violations.push(`party ${p.code} started again while its start was in flight`);
+      });
+      return;
+    }
     this.w.requestFilters.set(identity, filters);
     if (mode !== "queue") this.w.requestMode.set(identity, mode);
-    const req = mode === "queue" ? ({ queue: true } as const) : ({ queue: false, match: { mode, filters, options: {}, private: false } } as const);
-    void this.w.mm.parties.start(p.code, memberId, req, { identity, verified: true }).then((out) => this.heard(out, identity));
+    const token = {};
+    this.starting.set(p.code, token);
+    void this.w.mm.parties.start(p.code, memberId, req, who).then((out) => {
+      if (this.starting.get(p.code) === token) this.starting.delete(p.code);
+      this.heard(out, identity);
+    });
+  }
+
+  /** The matchmaker restarted: a start in flight on the old one asks no room for seats any more. */
+  restarted(): void {
+    this.starting.clear();
   }
 
   /** A member asks how its party is (no long poll: at once). */
