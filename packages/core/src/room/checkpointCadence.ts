@@ -31,6 +31,26 @@ export class CheckpointCadence {
     this.#soon = true;
   }
 
+  /** A change a player would lose waits for its checkpoint ({@link keepSoon} since the last one). */
+  get soonPending(): boolean {
+    return this.#soon;
+  }
+
+  /** The room slept through `n` flushes that would have changed nothing: they count as ended. */
+  skipped(n: number): void {
+    this.#flushes += n;
+  }
+
+  /**
+   * How many flushes from now the next periodic checkpoint comes due by the count of flushes
+   * (1: the next one), flushes `flushMs` apart, every `everyMs` (Infinity: none). A sleeping
+   * room wakes for that flush, where {@link flushEnded} decides as it does every flush.
+   */
+  flushesUntilDue(everyMs: number, flushMs: number): number {
+    if (everyMs <= 0) return Infinity;
+    return Math.max(1, Math.ceil(everyMs / flushMs - 1e-9) - this.#flushes);
+  }
+
   /**
    * A flush ended at room time `now`, flushes `flushMs` apart, checkpoints every `everyMs` (0:
    * none): whether a periodic checkpoint is due now (it is then counted as taken). Due once
