@@ -32,6 +32,7 @@ const roomOptions = fc.oneof(
     idleFrameMs: fc.constantFrom(0, 120, 250, 700),
     reconnectWindowMs: fc.integer({ min: 300, max: 3000 }),
     checkpointMs: fc.constantFrom(0, 400, 1000),
+    queueInputs: fc.boolean(),
   }),
 );
 
