@@ -74,6 +74,8 @@ describe("socket API per room kind", () => {
     expect(moving.length).toBeGreaterThanOrEqual(3);
     s = await httpStats("agar", room);
     expect(s.sleep.wakes).toBeGreaterThan(wakes);
+    // Gone, so the tests after it share the runtime with no room of its ticking.
+    c.close();
   });
 
   it("a turn-based room (ttt-json) hibernates when idle: keepalives answered by the runtime, seats back after", async () => {
