@@ -37,12 +37,12 @@ export class JsonClient {
     });
   }
 
-  /** Says hello (with the player's join options, when given) and waits for the welcome (or a close). */
+  /** Says hello (with the player's join options, when given) and waits for the welcome (or a close); null when none came. */
   async join(name: string, token = "", options?: object): Promise<any> {
     await this.opened;
     this.ws.send(JSON.stringify({ t: "hello", v: PROTOCOL_VERSION, token, name, ...(options ? { options } : {}) }));
     await until(() => this.messages.some((m) => m.t === "welcome") || this.closed !== null, 10_000);
-    return this.messages.find((m) => m.t === "welcome");
+    return this.messages.find((m) => m.t === "welcome") ?? null;
   }
 
   /** Sends one input with the next seq. */

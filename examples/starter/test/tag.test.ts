@@ -60,17 +60,23 @@ describe("a tag room", () => {
     expect(me(ann)).toMatchObject({ name: "ann", it: true }); // the first player is "it"
     expect(me(bob)).toMatchObject({ name: "bob", it: false });
 
-    // Bob walks right for one second.
-    const x0 = me(bob)!.x;
-    bob.input({ dx: 1, dy: 0 });
-    room.advance(1000);
-    const walked = Math.min(TAG_RULES.world - TAG_RULES.tagRadius / 2, x0 + TAG_RULES.speed) - x0;
-    expect(me(bob)!.x - x0).toBeCloseTo(walked, 0);
-
-    // Put bob next to ann: the next tick she tags him.
+    // Spawns are random: put bob on the left, far from ann's row, so his walk never meets her
+    // (a tag would make him "it", and "it" runs faster).
     const game = room.game as TagGame;
     const annRec = game.world.record(entityOf(ann), "player")!;
     const bobRec = game.world.record(entityOf(bob), "player")!;
+    bobRec.x = 100;
+    bobRec.y = annRec.y < TAG_RULES.world / 2 ? annRec.y + 300 : annRec.y - 300;
+    room.advance(50);
+
+    // Bob walks right for one second.
+    const x0 = me(bob)!.x;
+    expect(x0).toBe(100);
+    bob.input({ dx: 1, dy: 0 });
+    room.advance(1000);
+    expect(me(bob)!.x - x0).toBeCloseTo(TAG_RULES.speed, 0);
+
+    // Put bob next to ann: the next tick she tags him.
     bob.input({ dx: 0, dy: 0 });
     room.advance(50);
     bobRec.x = annRec.x + TAG_RULES.tagRadius / 2;

@@ -199,7 +199,8 @@ describe("the objects' one naming rule", () => {
   });
 
   it("property: every route the gate accepts names an object that parses back to its kind, room and relay", async () => {
-    const kinds = fc.string({ minLength: 1, maxLength: 12 });
+    // "." and ".." are dot segments: a URL resolves them away, so no join can name such a kind.
+    const kinds = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => k !== "." && k !== "..");
     await fc.assert(
       fc.asyncProperty(kinds, fc.stringMatching(ROOM_ID_PATTERN), fc.option(fc.string({ minLength: 1, maxLength: 20 }), { nil: undefined }), fc.integer({ min: 0, max: MAX_RELAYS }), async (kind, roomId, identity, relays) => {
         const url = new URL(`https://h/rooms/${encodeURIComponent(kind)}/${roomId}?relays=${relays}`);
