@@ -164,18 +164,24 @@ describe("Room: a still room sleeps", () => {
     expect(r.sleep!.asleep).toBe(true);
   });
 
-  it("keeps its periodic checkpoints while asleep, a tick of its own each when it falls between two beats", () => {
+  it("takes the periodic checkpoint due after it fell asleep, then none until something changes", () => {
     const r = new DriftRoom(true, { checkpointMs: 1_000 });
     r.join();
-    r.clock.advance(500);
-    const n = r.checkpoints;
+    r.clock.advance(60);
+    r.input(0, 110); // target x 550: the dot glides for 8 ticks, after the first checkpoint (tick 1)
+    r.clock.advance(570);
+    expect(r.sleep!.asleep).toBe(true);
+    expect(r.kept).toEqual(["1:500,173 lamp 0"]);
     const ticks = r.room.snapshot().ticks;
     r.clock.advance(10_000);
-    expect(r.sleep!.asleep).toBe(true);
-    expect(r.checkpoints - n).toBe(10);
-    // The first flush took the first checkpoint (tick 1): the next ones fall on ticks 21, 41, …, beside the beats.
-    expect(r.room.snapshot().ticks - ticks).toBe(50);
+    // The one due at tick 21 (a tick of its own, between two beats) saves where the dot stopped; no more after it.
+    expect(r.kept).toEqual(["1:500,173 lamp 0", "1:550,173 lamp 0"]);
+    expect(r.room.snapshot().ticks - ticks).toBe(41);
     expect(r.sleep!.wakes).toBe(0);
+    // A change (the lamp) and the next due checkpoint saves it.
+    r.input(0, 210);
+    r.clock.advance(1_500);
+    expect(r.kept.at(-1)).toBe("1:550,173 lamp 1");
   });
 
   it("never sleeps for a game that does not declare stillness", () => {

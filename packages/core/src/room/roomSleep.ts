@@ -10,6 +10,9 @@
  * the indexes an awake room would have. The skipped flushes count too (the flusher's index that
  * phases its tiers, the checkpoint cadence's flush count), so a room that slept sends what the
  * same room kept awake sends, frame for frame (`packages/core/test/roomSleep.property.test.ts`).
+ * Periodic checkpoints come due as in an awake room, but once one was taken since the last
+ * change, the rest of the sleep asks for none (they would save the same world) and does not
+ * wake for them: an idle room costs its host no storage writes.
  */
 import { flushEveryTicks } from "@tikron/protocol";
 import type { Clock } from "../clock";
@@ -47,6 +50,8 @@ export class RoomSleep {
   #stirred = false;
   /** The last tick whose skipped flushes were counted. */
   #counted = 0;
+  /** Something may have changed since the last periodic checkpoint (a tick ran awake, or the room was stirred). */
+  #unkept = true;
 
   constructor(private readonly d: SleepDeps) {
     this.possible = typeof d.game.still === "function" && d.flusher.quiet !== undefined && d.flusher.skipFlushes !== undefined;
@@ -64,6 +69,7 @@ export class RoomSleep {
    */
   stir(): boolean {
     this.#stirred = true;
+    this.#unkept = true;
     if (!this.#asleep) return false;
     this.#end();
     this.d.scheduler.wake();
@@ -80,6 +86,7 @@ export class RoomSleep {
     // A loop started again (the room emptied and filled) counts from 0.
     if (k <= this.#counted) this.#counted = 0;
     if (this.#asleep) this.#beats++;
+    else this.#unkept = true;
     this.#skip(k - 1);
     this.#counted = k;
     this.#stirred = false;
@@ -100,7 +107,8 @@ export class RoomSleep {
       return;
     }
     const { tickMs, idleFrameMs, checkpointMs } = d.options;
-    const checkpoint = k + d.cadence.flushesUntilDue(checkpointMs, every * tickMs) * every;
+    // A checkpoint taken since the last change holds the world the room sleeps in: no wake for the next.
+    const checkpoint = this.#unkept ? this.#checkpointTick(k, every) : Infinity;
     const until = Math.min(nextIdleBeat(k, tickMs, every, idleFrameMs), checkpoint);
     // The next tick is a beat or a checkpoint's already: it runs as one of the sleep's own.
     if (until <= k + 1) return;
@@ -111,11 +119,34 @@ export class RoomSleep {
     this.#since = d.clock.now();
   }
 
+  /**
+   * A periodic checkpoint came due: whether the host is asked for it. Not while asleep after one
+   * was taken since the last change (the world it would save is the one already saved).
+   */
+  keepDue(): boolean {
+    if (this.#asleep && !this.#unkept) return false;
+    this.#unkept = false;
+    return true;
+  }
+
   /** The `sleep` section of `tk:stats` (undefined for a room that never sleeps). */
   stats(): SleepStats | undefined {
     if (!this.possible) return undefined;
     const now = this.d.clock.now();
     return { asleep: this.#asleep, sleeps: this.#sleeps, wakes: this.#wakes, beats: this.#beats, asleepMs: this.#asleepMs + (this.#asleep ? now - this.#since : 0) };
+  }
+
+  /** The flush tick after `k` where the next periodic checkpoint comes due, by the count of flushes or on the clock (as `CheckpointCadence.flushEnded` decides). */
+  #checkpointTick(k: number, every: number): number {
+    const { cadence, scheduler: s, options } = this.d;
+    const { tickMs, checkpointMs } = options;
+    if (checkpointMs <= 0) return Infinity;
+    const byCount = k + cadence.flushesUntilDue(checkpointMs, every * tickMs) * every;
+    // The first flush past lastAt + checkpointMs on the grid (a loop stopped and started again leaves lastAt far behind).
+    const from = Math.floor((cadence.lastAt + checkpointMs - s.dueAt(0)) / tickMs / every) * every;
+    let j = Number.isFinite(from) ? Math.max(k + every, from) : k + every;
+    while (j < byCount && !cadence.dueOnClock(s.dueAt(j), checkpointMs)) j += every;
+    return Math.min(j, byCount);
   }
 
   /** Ticks between two flushes now (the room's rule: its options as `setRates` leaves them). */
@@ -135,10 +166,12 @@ export class RoomSleep {
   #skip(upTo: number): void {
     if (upTo <= this.#counted) return;
     const every = this.#everyTicks();
-    const n = Math.floor(upTo / every) - Math.floor(this.#counted / every);
+    const last = Math.floor(upTo / every);
+    const n = last - Math.floor(this.#counted / every);
     this.#counted = upTo;
     if (n <= 0) return;
     this.d.flusher.skipFlushes!(n);
-    this.d.cadence.skipped(n);
+    const { tickMs, checkpointMs } = this.d.options;
+    this.d.cadence.skipped(n, checkpointMs, every * tickMs, this.d.scheduler.dueAt(last * every));
   }
 }

@@ -117,7 +117,8 @@ export class DriftRoom {
   readonly conns: FakeConnection[] = [];
   readonly ids: number[] = [];
   readonly seqs: number[] = [];
-  checkpoints = 0;
+  /** The game's world at each periodic checkpoint the room asked its host for. */
+  readonly kept: string[] = [];
 
   constructor(sleepy: boolean, options: Partial<RoomOptions> = {}) {
     this.game = new DriftGame(sleepy);
@@ -126,7 +127,7 @@ export class DriftRoom {
       roomId: "r",
       game: this.game,
       clock: this.clock,
-      hooks: { onCheckpointDue: (urgent) => void (urgent || this.checkpoints++) },
+      hooks: { onCheckpointDue: (urgent) => void (urgent || this.kept.push(this.game.view())) },
       // Raw sockets send no receipts and the scripts send inputs in bursts: no stream gate, no budget.
       options: { tickMs: 50, syncIntervalMs: 50, maxUnreceiptedMessages: 1e9, msgRatePerSec: 1e6, msgBurst: 1e6, joinRatePerSec: 1e6, joinBurst: 1e6, ...options },
     });
