@@ -30,7 +30,7 @@ type Stilled = AgarGame | MovementGame;
 
 /** Every live entity of the game's world (id, type, record) and its generator's state, as text. */
 function stateText(game: Stilled): string {
-  const out: string[] = [JSON.stringify(game["rng"])];
+  const out: string[] = [JSON.stringify((game as unknown as { rng: unknown }).rng)];
   const world = game.world as AgarGame["world"];
   for (let id = 0; id < world.capacity; id++) {
     const type = world.typeOfEntity(id);
@@ -60,7 +60,9 @@ function checkStill(game: Stilled, ops: readonly Op[]): number {
         if (away.delete(op.pid)) game.reconnected(testPlayer(op.pid, `p${op.pid}`));
         break;
       case "steer":
-        if (seated.has(op.pid)) game.applyInput(op.pid, game instanceof AgarGame ? { dx: op.dx, dy: op.dy, boost: op.boost } : { dx: op.dx, dy: op.dy, sprint: op.boost });
+        if (!seated.has(op.pid)) break;
+        if (game instanceof AgarGame) game.applyInput(op.pid, { dx: op.dx, dy: op.dy, boost: op.boost });
+        else game.applyInput(op.pid, { dx: op.dx, dy: op.dy, sprint: op.boost });
         break;
       case "ticks":
         for (let i = 0; i < op.n; i++) {
