@@ -271,7 +271,7 @@ export interface Game<Input = unknown, Env = unknown> {
    * `@tikron/core/sync` saves a `SyncWorld`'s entities with their ids), a turn-based game's
    * board. Optional: without it a restarted room gives every restored seat a fresh entity
    * (`join`). Called outside any tick: a ticking room's every `RoomOptions.checkpointMs`, right
-   * after a flush, and when it goes quiet (never while `checkpointMs` is 0); a turn-based room's
+   * after a flush (a sleeping room's only once after its last change: core room/roomSleep.ts), and when it goes quiet (never while `checkpointMs` is 0); a turn-based room's
    * after each change. A world saved with `checkpointWorld` may be a piece of a chain the host
    * keeps (only what changed since the last one): return it as given, wherever in the value.
    */
