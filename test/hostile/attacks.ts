@@ -28,7 +28,7 @@ export type AttackName = "silent_sockets" | "hello_leave" | "rejected_inputs" | 
  * `silent_sockets` tries to hold 300 sockets that never say hello, in bursts of 50 upgrades at
  * once, waiting out each refusal's wait; `upgrade_flood` does the same but retries 100 ms later
  * whatever it was told (~200 requests/s measured here, when refusals were HTTP 429s). Refused
- * upgrades are answered by the gateway (packages/cloudflare callerGate.ts), mostly without
+ * upgrades are answered by the gateway (core join/callerGate.ts), mostly without
  * waking the room's object, as an upgrade closed at once with `join_throttled` and the wait.
  */
 export const ATTACKS: readonly AttackName[] = ["hello_leave", "rejected_inputs", "random_bytes", "silent_sockets", "upgrade_flood"];

@@ -8,7 +8,9 @@ import {
   encodeHello,
   encodeInputs,
   encodeStatsRequest,
+  isBundle,
   isDecodeError,
+  readBundle,
   type ErrorMessage,
   type FrameMessage,
   type WelcomeMessage,
@@ -30,6 +32,8 @@ export class RawClient {
   readonly errors: ErrorMessage[] = [];
   /** Every message received, its bytes as they arrived (a replay's frames are compared with them). */
   readonly raw: Uint8Array[] = [];
+  /** Bundles received (several frames in one message: a delayed spectator's; each frame is in `frames`). */
+  bundles = 0;
   welcome: WelcomeMessage | null = null;
   closed: { code: number; reason: string } | null = null;
   private readonly w = new BinaryWriter();
@@ -59,18 +63,29 @@ export class RawClient {
     this.ws.on("message", (data: Buffer) => {
       if (this.receipts.read(this.ws, data) && this.confirmReads) this.ws.send(encodeReceipt(this.w.reset(), this.receipts.messages, this.receipts.units).toBytes());
       this.raw.push(new Uint8Array(data));
-      const m = decodeServerMessage(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-      if (isDecodeError(m)) throw m;
+      const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       const at = performance.now();
-      if (m.kind === "welcome") {
-        this.welcome = m;
-        // As the SDK does: a seat that comes back has applied inputs up to lastSeq; this socket's seqs go on above it.
-        this.seq = Math.max(this.seq, m.lastSeq);
-      }
-      else if (m.kind === "frame") this.frames.push({ at, frame: { ...m, body: m.body && new Uint8Array(m.body), events: m.events.map((e) => new Uint8Array(e)) } });
-      else if (m.kind === "error") this.errors.push(m);
-      else if (m.kind === "stats") this.statsWaiters.get(m.requestId)?.(m.stats);
+      if (isBundle(bytes)) {
+        const frames = readBundle(bytes);
+        if (isDecodeError(frames)) throw frames;
+        this.bundles++;
+        for (const f of frames) this.take(f, at);
+      } else this.take(bytes, at);
     });
+  }
+
+  /** One server message (a frame of a bundle is one too, arrived at its bundle's time). */
+  private take(bytes: Uint8Array, at: number): void {
+    const m = decodeServerMessage(bytes);
+    if (isDecodeError(m)) throw m;
+    if (m.kind === "welcome") {
+      this.welcome = m;
+      // As the SDK does: a seat that comes back has applied inputs up to lastSeq; this socket's seqs go on above it.
+      this.seq = Math.max(this.seq, m.lastSeq);
+    }
+    else if (m.kind === "frame") this.frames.push({ at, frame: { ...m, body: m.body && new Uint8Array(m.body), events: m.events.map((e) => new Uint8Array(e)) } });
+    else if (m.kind === "error") this.errors.push(m);
+    else if (m.kind === "stats") this.statsWaiters.get(m.requestId)?.(m.stats);
   }
 
   /** Opens, says hello and waits for the welcome or the close, whichever comes first. */

@@ -26,12 +26,14 @@ export function describeSpectators(hostName: string, wsUrl: () => string): void 
       await player.whenJoined();
       const view = watch(wsUrl(), { game: agarTypes, room, follow: player.playerId, reconnect: { baseMs: 50, maxMs: 100, maxAttempts: 3 } });
       open.push(view);
+      // Counted from the start: the keyframe may come in the same read as the welcome, before
+      // the code after `whenJoined` runs.
+      let frames = 0;
+      view.on("state", () => frames++);
       const welcome = await view.whenJoined();
       expect(welcome).toMatchObject({ playerId: 0, roomKind: "agar" });
-      let frames = 0;
       const errors: number[] = [];
       let welcomes = 1;
-      view.on("state", () => frames++);
       view.on("error", (e) => errors.push(e.code));
       view.on("welcome", () => welcomes++);
       // The player is in the view of a spectator who follows the player.

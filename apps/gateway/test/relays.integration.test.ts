@@ -160,6 +160,35 @@ describe("spectators of a relayed room (relays=2)", () => {
     // The simulation holds no spectator: they are the relays' (round robin over both).
     expect(stats.spectators).toBeUndefined();
   });
+
+  it("a delayed spectator (delay=1) decodes ~20 frames/s from ~10 messages/s: its frames come two to a bundle", async () => {
+    const room = `watched-late-${Date.now()}`;
+    const players = ["a", "b"].map(() => open(room));
+    for (const [i, p] of players.entries()) await p.join(["a", "b"][i]);
+    const late = new RawClient(`${server!.wsUrl}/rooms/agar/${room}${QUERY}&spectate=1&delay=1`);
+    sockets.push(late);
+    expect(await late.join("late")).toMatchObject({ playerId: 0 });
+    await steer(players, 4_000);
+    expect(late.closed).toBeNull();
+    // The window: from half a second after its first frame (1 s behind) to its last one.
+    const arrivals = late.frames.map((f) => f.at);
+    const from = arrivals[0]! + 500;
+    const to = arrivals.at(-1)!;
+    const inWindow = arrivals.filter((t) => t >= from && t <= to);
+    const messages = new Set(inWindow).size;
+    const seconds = (to - from) / 1000;
+    expect(seconds).toBeGreaterThan(1.5);
+    const fps = inWindow.length / seconds;
+    const mps = messages / seconds;
+    expect(fps).toBeGreaterThan(15);
+    expect(fps).toBeLessThan(25);
+    expect(mps).toBeGreaterThan(7);
+    expect(mps).toBeLessThan(13);
+    // Two frames a message: the bundles of a 1 s delay at 20 flushes a second.
+    expect(inWindow.length / messages).toBeGreaterThan(1.8);
+    expect(late.bundles).toBeGreaterThan(10);
+    expect(playersSeen(late).sort()).toEqual(["a", "b"]);
+  }, 30_000);
 });
 
 describe("a relayed room across a restart of the runtime", () => {

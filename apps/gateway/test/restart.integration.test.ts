@@ -5,9 +5,13 @@
  * reconnect with their old token and their ticket, and the room, rebuilt from its checkpoint,
  * gives each its own seat back (`reconnected: true`, same player id) and a turn-based game its
  * board (see AGENTS.md, "Restarts and what survives"), and every seat its player's record: the
- * game sees the same identity, sign-in claims and join options after the restart.
+ * game sees the same identity, sign-in claims and join options after the restart. A matchmaker's
+ * room comes back made as it was (core roomMadeWith.ts): an 8-seat agar room (`?cap=8`, DEV_MODE)
+ * is still 8 seats to the room and to its listing, and refuses a 9th.
  */
 import { CloseCode } from "@tikron/protocol";
+import { matchmaker } from "@tikron/client";
+import { agarTypes } from "@tikron/games/schemas";
 import { mintRoomTicket } from "@tikron/cloudflare/ticket";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDevServer } from "./harness/wranglerDev";
@@ -39,7 +43,8 @@ async function start(after?: WranglerDevServer): Promise<WranglerDevServer> {
   }
   const s = await startWranglerDev({
     config: worker.configPath,
-    vars: { TICKET_SECRET: SECRET, AUTH_JWKS_URL: jwks.url, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE, AUTH_CLAIMS: "name" },
+    // DEV_MODE for the matchmaker's `?cap=8`; every join here still carries its credential.
+    vars: { DEV_MODE: "true", TICKET_SECRET: SECRET, AUTH_JWKS_URL: jwks.url, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE, AUTH_CLAIMS: "name" },
     ...(after ? { port: after.port, persistDir: after.persistDir } : { keepState: true }),
   });
   servers.push(s);
@@ -47,8 +52,13 @@ async function start(after?: WranglerDevServer): Promise<WranglerDevServer> {
 }
 
 describe("runtime restart under a live room", () => {
-  it("clients reconnect to the restarted room into their own seats within 5 s and play on", async () => {
+  it("clients reconnect to the restarted room into their own seats within 5 s and play on; a matchmaker's 8-seat room comes back with cap 8", async () => {
     const first = await start();
+    // A matchmaker's 8-seat room, its player on the SDK (which reconnects by itself).
+    const matched = await matchmaker(`${first.url}?cap=8`).joinOrCreate(agarTypes, { name: "matched", reconnect: { baseMs: 100, maxMs: 500, maxAttempts: 100 } });
+    const matchRoom = matched.room;
+    const matchStats = async (s: WranglerDevServer) => (await (await fetch(`${s.url}/rooms/agar/${matchRoom}/stats`)).json()) as { cap: number; seats: number; restoredSeats: number };
+    expect((await matchStats(first)).cap).toBe(8);
     const tickets = await Promise.all(["alice", "bob"].map((p) => mintRoomTicket({ secret: SECRET, kind: "agar", roomId: "restart1", playerId: p, ttlSeconds: 600 })));
     const url = (i: number) => `${first.wsUrl}/rooms/agar/restart1?ticket=${tickets[i]}`;
     const before = [await LivePlayer.join(url(0), { name: "alice" }), await LivePlayer.join(url(1), { name: "bob" })];
@@ -92,6 +102,25 @@ describe("runtime restart under a live room", () => {
     const again = await LivePlayer.join(url(1), { name: "bob", token: after[1]!.welcome!.token });
     expect(again.welcome).toMatchObject({ reconnected: true, playerId: after[1]!.welcome!.playerId });
     await Promise.all([after[0]!.leave(), again.leave()]);
+
+    // The matchmaker's room: its player back in its seat through a join URL with no overrides,
+    // the room made as it was kept: cap 8 in its stats and in its listing, the 9th seat refused.
+    expect((await matched.whenJoined()).reconnected).toBe(true);
+    expect(await matchStats(second)).toMatchObject({ cap: 8, seats: 1, restoredSeats: 1 });
+    // Listed as the room says it is (its report after the restart; before the fix: cap 20, no overrides key).
+    let listed: { roomId: string; maxClients: number } | undefined;
+    for (let end = Date.now() + 5_000; Date.now() < end && listed?.maxClients !== 8; await sleep(100)) {
+      listed = ((await (await fetch(`${second.url}/match/agar/rooms?cap=8`)).json()) as { roomId: string; maxClients: number }[]).find((r) => r.roomId === matchRoom);
+    }
+    expect(listed?.maxClients).toBe(8);
+    const others = await Promise.all(Array.from({ length: 7 }, (_, i) => LivePlayer.join(`${second.wsUrl}/rooms/agar/${matchRoom}`, { name: `n${i}` })));
+    for (const p of others) expect(p.welcome, "a seat under the cap was refused").not.toBeNull();
+    const ninth = await LivePlayer.join(`${second.wsUrl}/rooms/agar/${matchRoom}`, { name: "ninth" });
+    await ninth.waitClosed(5_000);
+    expect(ninth.welcome).toBeNull();
+    expect(ninth.closed?.code).toBe(CloseCode.room_full);
+    matched.close();
+    await Promise.all(others.map((p) => p.leave()));
   });
 
   it("a turn-based game resumes on the same board after a restart, each player the same to the game (identity, sign-in claims, join options)", async () => {

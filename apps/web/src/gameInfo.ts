@@ -11,8 +11,17 @@ export interface GameInfo {
   controls: string;
   /** Touch controls, when the game has them. */
   touch?: string;
+  /**
+   * The lobby links a "watch" (a spectator: core/src/spectate) and the page draws it. A room can
+   * be watched when its game's binary sync names its `SyncWorld` (`sync.world`): agar only.
+   * movement and fps name none (naming it would also switch their checkpoints to the world's
+   * chain and let them be relayed), and their pages draw around an own player a spectator has
+   * not; tic-tac-toe is JSON.
+   */
+  watchable?: boolean;
 }
 
+/** Each game's line, controls and whether it can be watched. */
 export const GAME_INFO: readonly GameInfo[] = [
   {
     kind: "agar",
@@ -20,6 +29,7 @@ export const GAME_INFO: readonly GameInfo[] = [
     about: "Steer a cell around an arena, eat orbs to grow, eat smaller cells. Your own cell is predicted; others are interpolated.",
     controls: "mouse or WASD / arrows steer · Space boosts (burns mass)",
     touch: "drag the stick at the bottom left",
+    watchable: true,
   },
   {
     kind: "movement",

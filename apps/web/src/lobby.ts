@@ -3,14 +3,14 @@
  * one room; `partyPanel.ts`); every game with what it is and how to play it; "play now" (the
  * matchmaker's joinOrCreate), "private room" (a room others join by its code), a code field,
  * "new room" buttons; and each kind's open rooms (the matchmaker's `GET /match/<kind>/rooms`,
- * polled every 2 s while the page is visible) with join links (and "watch" links for agar: a
+ * polled every 2 s while the page is visible) with join links (and "watch" links for the games that can be watched, `GameInfo.watchable`: a
  * spectator, no seat); and your own tic-tac-toe record
  * across rooms, where the gateway keeps records (`GET /records/ttt-json/me`, with this browser's
  * guest key). Old game links (`/?game=fps&room=x`) are sent on to `/play` with their query intact.
  */
 import type { RoomListing } from "@tikron/protocol";
 import type { TttRecord } from "@tikron/games/schemas";
-import { GAME_INFO } from "./gameInfo";
+import { GAME_INFO, gameInfo } from "./gameInfo";
 import { guestKey } from "./guest";
 import { mountPartyPanel } from "./partyPanel";
 
@@ -115,8 +115,8 @@ async function start(): Promise<void> {
                     "td",
                     {},
                     el("a", { className: "button join", href: url, textContent: "join" }),
-                    // A spectator: no seat, no inputs (core/src/spectate); agar's page draws it.
-                    ...(kind === "agar" ? [" ", el("a", { className: "button watch", href: playUrl(kind, r.roomId, "&watch=1"), textContent: "watch" })] : []),
+                    // A spectator: no seat, no inputs (core/src/spectate), for the games whose page draws it.
+                    ...(gameInfo(kind)?.watchable ? [" ", el("a", { className: "button watch", href: playUrl(kind, r.roomId, "&watch=1"), textContent: "watch" })] : []),
                   ),
                 );
               })),

@@ -1,4 +1,5 @@
 import { ROOM_ID_PATTERN } from "@tikron/protocol";
+import { gameInfo } from "./gameInfo";
 import { parseNetParam, type NetProfile } from "./netConditions";
 import { pickOverrides } from "./roomOverrides";
 
@@ -26,7 +27,7 @@ export interface PageParams {
   match: "now" | "private" | "party" | null;
   /** The player's join options: tic-tac-toe's `?mark=X` or `?mark=O` (the seat it asks for); null for none. */
   joinOptions: { mark: "X" | "O" } | null;
-  /** `?watch=1`: watch the room as a spectator (the lobby's "watch"; agar only). */
+  /** `?watch=1`: watch the room as a spectator (the lobby's "watch"; the games `GAME_INFO` marks `watchable`). */
   watch: boolean;
   /** Problems found in the URL, shown on the page rather than thrown. */
   problems: string[];
@@ -77,7 +78,8 @@ export function readPageParams(search: string, origin: string, random: () => num
   if (markText !== null && (mark === null || game !== "ttt-json")) problems.push(`mark "${markText.slice(0, 8)}" is tic-tac-toe's X or O; ignored`);
 
   const server = (q.get("server") ?? origin).replace(/\/+$/, "");
+  const watchable = gameInfo(game)?.watchable === true;
   const watch = q.get("watch") === "1";
-  if (watch && game !== "agar") problems.push(`watching is for agar rooms; playing ${game}`);
-  return { game, room, name, server, net, overrides: pickOverrides(q), match, joinOptions: mark !== null && game === "ttt-json" ? { mark } : null, watch: watch && game === "agar", problems };
+  if (watch && !watchable) problems.push(`${game} rooms cannot be watched; playing`);
+  return { game, room, name, server, net, overrides: pickOverrides(q), match, joinOptions: mark !== null && game === "ttt-json" ? { mark } : null, watch: watch && watchable, problems };
 }

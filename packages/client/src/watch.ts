@@ -15,8 +15,10 @@ import {
   type SpectateTarget,
   type StateOf,
 } from "@tikron/protocol";
+import { playOutBundles } from "./bundlePlayout";
 import type { ConnectOptions, GameConnectOptions } from "./connectOptions";
 import { RoomConnection } from "./roomConnection";
+import type { WebSocketConstructor } from "./socket";
 
 /** What a spectator watches: a player (by player id) or a point of the world. */
 export type WatchTarget =
@@ -44,8 +46,8 @@ export type WatchConnection<S, E = unknown> = RoomConnection<S, never, E, AnyMes
   /**
    * Watches another player or point; false, sending nothing, while not joined. The room then
    * sends a welcome (the view clears) and the new target's whole view; a target it refuses
-   * comes back as an `error` event (`spectating`). A reconnect watches the target given to
-   * {@link watch} again.
+   * comes back as an `error` event (`spectating`). A reconnect watches the target last
+   * followed (or the one given to {@link watch}).
    */
   follow(target: WatchTarget): boolean;
 };
@@ -59,6 +61,10 @@ const toTarget = (t: WatchTarget): SpectateTarget => (typeof t === "number" ? { 
  * connection decodes state as a player's does (`state` events, `whenJoined()`, the same
  * view), its welcome has player id 0. Opt-in: a page that only connects does not bundle it.
  *
+ * A delayed spectator gets the frames of a few flushes in one message (a bundle: a tenth of the
+ * delay, at most 250 ms; none without a delay): the connection splits it and plays its frames
+ * out at their room times, so `state` events come one per frame, spaced as the room made them.
+ *
  * @example
  * ```ts
  * const view = watch("wss://play.example.com", { game: agarGame, room: "r1", follow: 3, delay: 2 });
@@ -71,8 +77,17 @@ export function watch<G extends AnyGameTypes>(url: string, options: WatchOptions
 export function watch<S = unknown>(url: string, options: Omit<ConnectOptions<S>, "joinOptions" | "predictor"> & WatchExtras): WatchConnection<S>;
 export function watch(url: string, options: (WatchOptions<AnyGameTypes> | ConnectOptions) & WatchExtras): WatchConnection<unknown> {
   const [, head, query] = /^([^?#]*)\??([^#]*)/.exec(url)!;
-  const q = spectateQuery({ target: options.follow === undefined ? null : toTarget(options.follow), delaySec: options.delay ?? 0 });
-  const conn = new RoomConnection(`${head}?${query ? query + "&" : ""}${q}`, options as ConnectOptions) as unknown as WatchConnection<unknown>;
-  conn.follow = (target) => conn._send((d) => requestsOf(d).message(0, FOLLOW_MESSAGE, JSON.stringify(toTarget(target))));
+  const delaySec = options.delay ?? 0;
+  const urlFor = (target: SpectateTarget | null) => `${head}?${query ? query + "&" : ""}${spectateQuery({ target, delaySec })}`;
+  const Impl = options.WebSocketImpl ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  const socket = Impl && playOutBundles(Impl, options.now ?? (() => performance.now()));
+  const conn = new RoomConnection(urlFor(options.follow === undefined ? null : toTarget(options.follow)), { ...options, WebSocketImpl: socket } as ConnectOptions) as unknown as WatchConnection<unknown>;
+  conn.follow = (target) => {
+    const t = toTarget(target);
+    const sent = conn._send((d) => requestsOf(d).message(0, FOLLOW_MESSAGE, JSON.stringify(t)));
+    // A reconnect joins with this URL: it watches what it watched last, not what it began with.
+    if (sent) (conn as { baseUrl: string }).baseUrl = urlFor(t);
+    return sent;
+  };
   return conn;
 }

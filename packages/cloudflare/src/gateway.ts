@@ -1,14 +1,12 @@
 import { ADMISSION_CLOSE_HEADER, admissionAddress, resolveRoomOptions, type GameDefinition } from "@tikron/core";
 import { CloseCode, parseAbortRelay } from "@tikron/protocol";
-import { admitRoute, joinRefusal, relayObjectName, roomObjectName, routeJoin, type JoinRefusal } from "@tikron/core/join";
+import { admitRoute, CallerGate, checkOrigin, joinRefusal, relayObjectName, roomObjectName, routeJoin, type GateRefusal, type JoinRefusal } from "@tikron/core/join";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
-import { CallerGate, type GateRefusal } from "./callerGate";
 import { signingSecret } from "./joinSecret";
 import { routeMatchRequest } from "./matchGateway";
 import { routeAdminRequest } from "./adminGateway";
 import type { AdminEnv } from "@tikron/core/admin";
-import type { OperationsEnv } from "./roomOperations";
-import { checkOrigin } from "./originPolicy";
+import type { OperationsEnv } from "./metricsDataPoint";
 import { readRelayedAnswer, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { isUpgrade, refusalAnswer, refuseJoin, reportRefusals } from "./gatewayRefusals";
 import { gatewayHold } from "./gatewayMeter";
@@ -30,7 +28,7 @@ export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, Relays
   DEV_MODE?: string;
   /** HMAC secret for room tickets (`wrangler secret put TICKET_SECRET`); required outside DEV_MODE. */
   TICKET_SECRET?: string;
-  /** Comma-separated origins whose pages may open room sockets (see originPolicy.ts). */
+  /** Comma-separated origins whose pages may open room sockets (core join/originPolicy.ts). */
   ALLOWED_ORIGINS?: string;
   /**
    * The matchmaker objects behind `/match/…` (one per kind and shard); rooms report their status
@@ -43,7 +41,7 @@ export interface GatewayEnv extends IdentityEnv, AdminEnv, OperationsEnv, Relays
 
 /**
  * Callers the room refused with 429 (its per-identity limits), answered here until their
- * `Retry-After` ends, and bursts of one caller's upgrades held back (see callerGate.ts).
+ * `Retry-After` ends, and bursts of one caller's upgrades held back (core join/callerGate.ts).
  */
 const gate = new CallerGate();
 /** Sockets one caller may have waiting for hello, per kind (the room's own limit). */
@@ -166,7 +164,7 @@ async function joinRoom(env: GatewayEnv, request: Request, headers: Headers, met
  * `unauthorized` (also a seat reservation sent with another player's ticket or token: one
  * identity per join), no secret 503 `unavailable`, not an upgrade 426, and the caller's own 429s
  * (`join_throttled`): refused by the room moments ago, or a burst of more upgrades in flight than
- * the room lets one caller have waiting (callerGate.ts). An upgrade gets each refusal as its
+ * the room lets one caller have waiting (core join/callerGate.ts). An upgrade gets each refusal as its
  * close code right after the upgrade (see `refuse`; past its address's budget of refusals, as
  * its HTTP status), any other request as its HTTP status; every refusal is counted by cause
  * (gatewayRefusals.ts); the room's own admission refusals are converted the same way (see

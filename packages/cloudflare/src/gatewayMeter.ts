@@ -13,6 +13,7 @@
  * admin audit) count as the gateway's time while they wait; none is on a DEV_MODE join's path.
  */
 import { BusyMeter, type BusyReading } from "@tikron/core";
+import { waitedBody } from "@tikron/core/match";
 
 /** The DEV_MODE path of the gateway's figures (a `run_worker_first` path of the Worker's config). */
 export const GATEWAY_STATS_PATH = "/gateway/stats";
@@ -70,27 +71,11 @@ export function gatewayWait<T>(io: Promise<T>): Promise<T> {
 }
 
 /**
- * A request's body whose chunks' arrival is I/O, not the gateway's time (see {@link gatewayWait}),
- * for the core's bounded reader (`readBoundedBody`): it reads it chunk by chunk and, refusing the
- * rest, calls `return`, which cancels the stream. Null for a request without a body.
+ * A request's body whose chunks' arrival is I/O, not the gateway's time (see {@link gatewayWait};
+ * core `waitedBody`), for the core's bounded reader (`readBoundedBody`). Null for no body.
  */
 export function gatewayBody(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> | null {
-  if (body === null) return null;
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-      const reader = body.getReader();
-      return {
-        next: async () => {
-          const r = await gatewayWait(reader.read());
-          return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
-        },
-        return: async () => {
-          await reader.cancel().catch(() => {});
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
+  return waitedBody(body, gatewayWait);
 }
 
 /** Metered envs by env and label: the Worker's env is one object per isolate. */

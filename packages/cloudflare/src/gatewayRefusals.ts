@@ -6,9 +6,9 @@
  * (`GET /admin/api/refusals`, the isolate that answers).
  */
 import { HostRefusals } from "@tikron/core";
+import { metricsIntervalMs } from "@tikron/core/admin";
 import { refusalCloseReason, type RefusalCause } from "@tikron/protocol";
-import { refusalsDataPoint } from "./metricsDataPoint";
-import { metricsIntervalMs, type OperationsEnv } from "./roomOperations";
+import { metricsDataset, refusalsDataPoint, type OperationsEnv } from "./metricsDataPoint";
 import { closedUpgrade } from "./upgradeRefusal";
 
 /** This isolate's refusals. */
@@ -49,8 +49,8 @@ export function refuseJoin(request: Request, cause: RefusalCause, status: number
 
 /** Writes this isolate's refusals since its last point, once the metrics interval has passed (nothing without a `METRICS` binding). */
 export function reportRefusals(env: OperationsEnv): void {
-  const dataset = env.METRICS;
-  if (!dataset || typeof dataset.writeDataPoint !== "function") return;
+  const dataset = metricsDataset(env);
+  if (!dataset) return;
   const report = gatewayRefusals.takeReport(Date.now(), metricsIntervalMs(env));
   if (report) dataset.writeDataPoint(refusalsDataPoint(report));
 }

@@ -6,20 +6,21 @@
  * @module @tikron/cloudflare
  */
 export { RoomObject } from "./roomObject";
-export { RoomReplays, r2Archive, type ReplaysEnv, type ReplayState } from "./roomReplays";
+export { roomReplays, r2Archive, r2Bucket, type ReplaysEnv, type ReplayState } from "./roomReplays";
 export { MatchmakerObject, SEAT_TICKET_TTL_SECONDS, type MatchmakerObjectStats } from "./matchmakerObject";
 export { meteredGateway, gatewayHold, gatewayWait, gatewayBody, GATEWAY_STATS_PATH, type GatewayStats, type GatewayMeterEnv } from "./gatewayMeter";
-export type { StorageCounts, WriteCounts } from "./storageMeter";
-export { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";
-export { routeMatchRequest, type MatchEnv } from "./matchGateway";
+export type { StorageCounts, WriteCounts } from "@tikron/core";
+export { matchmakerUnavailable, type MatchmakerRpc, type RoomSeatsRpc } from "@tikron/core/match";
+export { matchmakerStub, routeMatchRequest, type MatchEnv } from "./matchGateway";
 export { signingSecret, type SecretEnv } from "./joinSecret";
 export { routeGatewayRequest, type GatewayEnv } from "./gateway";
-export { routeAdminRequest, MAX_LISTED_ROOMS, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";
-export type { OperationsEnv, RoomAdminRpcRequest } from "./roomOperations";
-export { metricsDataPoint, METRIC_DOUBLES, type MetricsDataset, type AnalyticsDataPoint } from "./metricsDataPoint";
+export { routeAdminRequest, type AdminGatewayEnv, type RoomAdminRpc } from "./adminGateway";
+export { MAX_LISTED_ROOMS } from "@tikron/core/admin";
+export type { RoomAdminRpcRequest } from "@tikron/core/admin";
+export { metricsDataPoint, METRIC_DOUBLES, type MetricsDataset, type AnalyticsDataPoint, type OperationsEnv } from "./metricsDataPoint";
 export { identifyRequest, type IdentityEnv } from "./callerIdentity";
 export { readRoomMeta, writeRoomMeta, ROOM_META_HEADER, type RoomRequestMeta, type RoomRequestRoute } from "./roomRequest";
 export { SocketConnection, sendableCloseCode } from "./socketConnection";
 export { mintRoomTicket, verifyRoomTicket, ANY_ROOM, type RoomTicketClaims, type TicketVerdict, type TicketRefusal, type MintRoomTicketInput } from "@tikron/core/ticket";
-export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "./originPolicy";
-export { RoomRecorder, closesByName, defaultRoomRecorderOptions, type PendingRoomRecord, type RoomRecorderOptions, type SessionEndReason } from "./roomRecords";
+export { checkOrigin, parseAllowedOrigins, type OriginVerdict } from "@tikron/core/join";
+export { RoomRecorder, closesByName, defaultRoomRecorderOptions, type PendingRoomRecord, type RoomRecorderOptions, type SessionEndReason } from "@tikron/core";

@@ -1,9 +1,8 @@
 import { admissionAddress, type GameDefinition } from "@tikron/core";
-import { RateLimitMemory, callerOfVerdict, matchRefusal, resolveMatchmaking, serveMatchRoute, shardOfRoom, webSocketOrigin, type MatchAnswer, type MatchBackend } from "@tikron/core/match";
+import { RateLimitMemory, callerOfVerdict, matchmakerName, matchmakerUnavailable, matchRefusal, resolveMatchmaking, serveMatchRoute, shardedBackend, webSocketOrigin, type MatchAnswer, type MatchmakerRpc } from "@tikron/core/match";
 import { ANY_ROOM } from "@tikron/core/ticket";
-import { isMatchError, matchError, routeMatchPath, type RoomListing } from "@tikron/protocol";
-import { matchmakerStub, matchmakerUnavailable, type MatchmakerRpc } from "./matchmakerRpc";
-import { checkOrigin } from "./originPolicy";
+import { checkOrigin } from "@tikron/core/join";
+import { matchError, routeMatchPath } from "@tikron/protocol";
 import { identifyRequest, type IdentityEnv } from "./callerIdentity";
 import { gatewayBody } from "./gatewayMeter";
 
@@ -17,6 +16,11 @@ export interface MatchEnv extends IdentityEnv {
   TICKET_SECRET?: string;
   /** Origins whose pages may call the API (the same list as for room sockets). */
   ALLOWED_ORIGINS?: string;
+}
+
+/** The matchmaker object of a kind's shard, as its RPC surface (core `MatchmakerRpc`). */
+export function matchmakerStub(ns: DurableObjectNamespace, kind: string, shard: number): MatchmakerRpc {
+  return ns.get(ns.idFromName(matchmakerName(kind, shard))) as unknown as MatchmakerRpc;
 }
 
 /** Callers a matchmaker told to wait, answered by this isolate until then (before their body is read). */
@@ -41,7 +45,8 @@ function corsFor(request: Request): Record<string, string> {
  * declared over the limit, who is asking, by the joins' rule: a match ticket for room `*` or the
  * room asked for, or a sign-in JWT, which is good for any room; a caller told to wait moments
  * ago; the body, read bounded; overrides), before any object is touched; the decision
- * is the kind's matchmaker objects' (`MatchmakerObject`), reached by RPC. A matchmaker that
+ * is the kind's matchmaker objects' (`MatchmakerObject`), reached by RPC, the shard by the core's
+ * rule (`shardedBackend`). A matchmaker that
  * cannot be reached (restarting, deploying) is answered `503 unavailable` with a short
  * `retryAfterMs`: the request is safe to repeat.
  */
@@ -86,40 +91,4 @@ export async function routeMatchRequest(request: Request, url: URL, env: MatchEn
   } catch (e) {
     return respond(matchRefusal(matchmakerUnavailable(e)), cors);
   }
-}
-
-/**
- * A kind's matchmaking over its shards: a room, a queue entry, a party (by its code) and a
- * verified player each belong to one shard (`shardOfRoom`; anonymous callers spread at random),
- * a listing asks them all.
- */
-function shardedBackend(kind: string, shards: number, stub: (shard: number) => MatchmakerRpc): MatchBackend {
-  const all = <T>(ask: (rpc: MatchmakerRpc, shard: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: shards }, (_, s) => ask(stub(s), s)));
-  const on = <T>(key: string, ask: (rpc: MatchmakerRpc, shard: number) => Promise<T>): Promise<T> => {
-    const s = shardOfRoom(key, shards);
-    return ask(stub(s), s);
-  };
-  return {
-    match: (req, who, creation) => on(who.verified ? who.identity : who.identity.slice(5), (m, s) => m.match(kind, s, req, who, creation)),
-    joinById: (roomId, who) => on(roomId, (m, s) => m.joinById(kind, s, roomId, who)),
-    queue: (req, who) => on(req.queueId, (m, s) => m.queue(kind, s, req, who)),
-    cancel: (queueId, who) => on(queueId, (m, s) => m.cancel(kind, s, queueId, who)),
-    rooms: async (filters, overrides) => {
-      const parts = await all((m, s) => m.rooms(kind, s, filters, overrides));
-      const bad = parts.find(isMatchError);
-      return bad ?? (parts as RoomListing[][]).flat();
-    },
-    stats: () => all((m, s) => m.stats(kind, s)),
-    restart: async () => {
-      await all((m) => m.restart().catch(() => {}));
-      return { restarted: shards };
-    },
-    // A party lives on the shard its code hashes to; a new one on its maker's shard (like a match).
-    partyCreate: (req, who, creation) => on(who.verified ? who.identity : who.identity.slice(5), (m, s) => m.partyCreate(kind, s, req, who, creation)),
-    partyJoin: (code, req, who) => on(code, (m, s) => m.partyJoin(kind, s, code, req, who)),
-    partyWatch: (code, member, after, who) => on(code, (m, s) => m.partyWatch(kind, s, code, member, after, who)),
-    partyLeave: (code, member, who) => on(code, (m, s) => m.partyLeave(kind, s, code, member, who)),
-    partyStart: (code, member, req, who) => on(code, (m, s) => m.partyStart(kind, s, code, member, req, who)),
-    partyCancel: (code, member, who) => on(code, (m, s) => m.partyCancel(kind, s, code, member, who)),
-  };
 }

@@ -1,7 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { BusyMeter, resolveRoomOptions, systemClock, type BusyReading, type GameDefinition } from "@tikron/core";
+import { BusyMeter, resolveRoomOptions, StorageMeter, systemClock, type BusyReading, type GameDefinition, type StorageCounts } from "@tikron/core";
 import {
+  DirectoryWrites,
   Matchmaker,
+  PARTY_KEY,
+  ROOM_KEY,
   newPartyCodeFor,
   newRoomIdFor,
   randomId,
@@ -15,6 +18,7 @@ import {
   type PartyStore,
   type ReservedSeat,
   type RoomCreation,
+  type RoomSeatsRpc,
   type RoomStatus,
   type SeatAnswer,
   type SeatRelease,
@@ -23,9 +27,6 @@ import {
 import { SEAT_RESERVATION_TTL_SECONDS, mintSeatReservation, roomObjectName } from "@tikron/core/join";
 import type { MatchError, MatchFilters, MatchRequest, PartyJoinRequest, PartyStartRequest, QueueRequest, RoomListing } from "@tikron/protocol";
 import { signingSecret, type SecretEnv } from "./joinSecret";
-import type { RoomSeatsRpc } from "./matchmakerRpc";
-import { StorageMeter, type StorageCounts } from "./storageMeter";
-import { DirectoryWrites, PARTY_KEY, ROOM_KEY } from "./directoryWrites";
 
 /** How long a reservation token stays good as its player's ticket back into the room (s): the core's one rule. */
 export const SEAT_TICKET_TTL_SECONDS = SEAT_RESERVATION_TTL_SECONDS;
@@ -65,7 +66,7 @@ export abstract class MatchmakerObject<Env = unknown> extends DurableObject<Env>
   readonly #busy = new BusyMeter();
   /** Its storage writes, counted. */
   readonly #writes = new StorageMeter(this.ctx, "matchmaker");
-  /** When they happen (directoryWrites.ts): the directory batched and unconfirmed, parties at once and confirmed. */
+  /** When they happen (core match/directoryWrites.ts): the directory batched and unconfirmed, parties at once and confirmed. */
   readonly #directory = new DirectoryWrites(this.#writes, this.#busy);
   #reserves = 0;
 

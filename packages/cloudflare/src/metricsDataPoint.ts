@@ -8,6 +8,20 @@
 import type { RefusalReport } from "@tikron/core";
 import { REFUSAL_CAUSES, type MetricPoint } from "@tikron/protocol";
 
+/** The bindings and vars a room's operations and the gateway's refusal points read. */
+export interface OperationsEnv {
+  /** The Analytics Engine dataset metric points go to (binding of type `analytics_engine`). */
+  METRICS?: MetricsDataset;
+  /** Seconds between two metric points of a room (default 60, at least 1; core `metricsIntervalMs`). */
+  METRICS_INTERVAL_SECONDS?: string;
+}
+
+/** The env's `METRICS` dataset, when it is one. */
+export function metricsDataset(env: OperationsEnv | undefined): MetricsDataset | null {
+  const dataset = env?.METRICS;
+  return dataset && typeof dataset.writeDataPoint === "function" ? dataset : null;
+}
+
 /** One Analytics Engine data point. */
 export interface AnalyticsDataPoint {
   /** The sampling key (one). */

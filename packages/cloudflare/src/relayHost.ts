@@ -5,13 +5,11 @@
  * save nothing).
  */
 import { systemClock, type BusyMeter, type GameDefinition } from "@tikron/core";
-import { createRelay, RelinkBackoff, type RelayRoom } from "@tikron/core/relay";
+import { createRelay, relayObjectStats, relinkRelay, type RelayRoom } from "@tikron/core/relay";
 import { CloseCode, type SpectateRequest } from "@tikron/protocol";
 import { roomObjectName, SocketPort, type RelayObjectStats } from "./relayLink";
 import { readRoomMeta, writeRoomMeta, type RoomRequestMeta } from "./roomRequest";
 import { StandardSockets, type ObserveBuffered } from "./socketApis";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A room object as relay `meta.relay` of a relayed room: made by the first join the gateway
@@ -73,20 +71,8 @@ export class RelayObjectSide {
     const relay = this.relay;
     const host = this.host && (await this.host);
     if (!relay) return null;
-    const s = relay.stats;
-    return {
-      index: this.index,
-      sockets: host instanceof StandardSockets ? host.count : 0,
-      seated: relay.seatedCount,
-      flushes: s.flushes,
-      frames: s.frames,
-      bytesOut: s.bytesOut,
-      messagesIn: s.messagesIn,
-      flush: s.flush.summary(),
-      linkFailures: this.pastLinkFailures + (this.port?.failures ?? 0),
-      errors: { ...s.errors },
-      busy: this.busy.reading(),
-    };
+    const sockets = host instanceof StandardSockets ? host.count : 0;
+    return relayObjectStats(relay, { index: this.index, sockets, linkFailures: this.pastLinkFailures + (this.port?.failures ?? 0), busy: this.busy.reading() });
   }
 
   /** Opens the link to the simulation and makes the relay on it. */
@@ -145,39 +131,30 @@ export class RelayObjectSide {
   }
 
   /**
-   * Links again, at once and then with backoff (core `RelinkBackoff`), until it gives up or the
-   * simulation refuses for good; then the relay's clients are closed as before.
+   * Links again, at once and then with backoff, until it gives up or the simulation refuses for
+   * good (core `relinkRelay`); then the relay's clients are closed as before.
    */
   private async relink(relay: RelayRoom): Promise<void> {
     const meta = this.linkMeta!;
-    const backoff = new RelinkBackoff(systemClock);
-    let why = "";
-    for (;;) {
-      // Everyone it kept left meanwhile: nothing to link again for.
-      if (relay.waitingCount === 0) return this.forget(relay);
-      let link: { ws: WebSocket; made: RoomRequestMeta } | Response;
-      try {
-        link = await this.openLink(meta);
-      } catch (e) {
-        link = new Response(e instanceof Error ? e.message : String(e), { status: 503 });
-      }
-      if (this.relay !== relay) {
-        if (!(link instanceof Response)) new SocketPort(link.ws).close();
-        return;
-      }
-      if (!(link instanceof Response)) {
-        const port = new SocketPort(link.ws);
-        this.attach(relay, link.ws, port);
-        this.busy.run(() => relay.relinked(port), "link");
-        return;
-      }
-      why = `${link.status} ${await link.text()}`;
-      const wait = backoff.next(link.status);
-      if (wait === null) break;
-      await sleep(wait);
-      if (this.relay !== relay) return;
-    }
-    console.warn(`[relay ${meta.kind}:${meta.roomId}#${this.index}] could not link to the simulation again (${why}); closing its clients`);
+    const ended = await relinkRelay<WebSocket>(
+      relay,
+      {
+        attempt: async () => {
+          const link = await this.openLink(meta);
+          return link instanceof Response ? { status: link.status, text: await link.text() } : { link: link.ws };
+        },
+        current: () => this.relay === relay,
+        linked: (ws) => {
+          const port = new SocketPort(ws);
+          this.attach(relay, ws, port);
+          this.busy.run(() => relay.relinked(port), "link");
+        },
+        discard: (ws) => new SocketPort(ws).close(),
+      },
+      systemClock,
+    );
+    if (ended.outcome === "linked" || ended.outcome === "stale") return;
+    if (ended.outcome === "gave-up") console.warn(`[relay ${meta.kind}:${meta.roomId}#${this.index}] could not link to the simulation again (${ended.why}); closing its clients`);
     this.forget(relay);
   }
 

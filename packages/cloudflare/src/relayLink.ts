@@ -4,8 +4,9 @@
  * the RPC a simulation asks its relays' counters with. Nothing here needs `cloudflare:workers` (the
  * gateway imports the naming and is unit-tested in Node).
  */
-import type { BusyReading, DurationSummary } from "@tikron/core";
-import type { RelayPort } from "@tikron/core/relay";
+import type { RelayObjectStats, RelayPort } from "@tikron/core/relay";
+
+export type { RelayObjectStats };
 
 /** The objects' names in the rooms' namespace: the core join gate's one naming rule, every host's. */
 export { relayObjectName, roomObjectName } from "@tikron/core/join";
@@ -14,36 +15,6 @@ export { relayObjectName, roomObjectName } from "@tikron/core/join";
 export interface RelayRpc {
   /** The relay's own counters (DEV_MODE stats); null when the object holds no relay. */
   relayStats(): Promise<RelayObjectStats | null>;
-}
-
-/**
- * One relay object's counters as DEV_MODE stats show them, apart from the simulation's
- * (`adapter.relayObjects`): the frames, bytes and flush times are the relays', not the
- * simulation's, in a relayed room.
- */
-export interface RelayObjectStats {
-  /** The relay's index. */
-  index: number;
-  /** Open sockets. */
-  sockets: number;
-  /** Clients seated through it. */
-  seated: number;
-  /** Flushes it encoded. */
-  flushes: number;
-  /** Frames it sent its clients. */
-  frames: number;
-  /** Bytes it sent its clients. */
-  bytesOut: number;
-  /** Messages its clients sent. */
-  messagesIn: number;
-  /** Its flushes' wall time (begin to last send, across slices). */
-  flush: DurationSummary;
-  /** Its link's sends that failed. */
-  linkFailures: number;
-  /** Its errors by code (bad client messages, bad simulation messages). */
-  errors: Record<string, number>;
-  /** The relay object's own time (core `BusyMeter`). */
-  busy: BusyReading;
 }
 
 /**

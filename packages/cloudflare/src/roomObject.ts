@@ -5,20 +5,19 @@
  * empty. What each part does lives in its own module (see the class).
  */
 import { DurableObject } from "cloudflare:workers";
-import { botsReply, BusyMeter, EmptyRoomLinger, RoomPromotion, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks, type RoomSessionRecord } from "@tikron/core";
+import { botsReply, BusyMeter, RoomKeeping, EmptyRoomLinger, makingFor, recordDatabaseIn, RoomPromotion, RoomRecorder, roomMadeWith, statsReply, systemClock, type GameDefinition, type HostReply, type HostedRoom, type ListingInit, type RoomHooks } from "@tikron/core";
 import type { RoomStatus, SeatAnswer, SeatRelease, SeatRequest, StatusReporter } from "@tikron/core/match";
 import { JSON_KEEPALIVE, readSpectate } from "@tikron/protocol";
 import type { RelaySimulation } from "@tikron/core/relay";
 import { RelayObjectSide } from "./relayHost";
 import type { RelayObjectStats } from "./relayLink";
 import { SimulationLinks } from "./simulationLinks";
-import { RoomKeeping } from "./roomKeeping";
-import { RoomReplays, type ReplaysEnv } from "./roomReplays";
+import { roomReplays, type ReplaysEnv } from "./roomReplays";
 import { makeRoom } from "./roomMaking";
-import { recordDatabaseIn, RoomRecorder, type RecordDatabase } from "./roomRecords";
 import { readRoomMeta, relayedAnswer, type RoomRequestMeta } from "./roomRequest";
 import { HibernatingSockets, StandardSockets, type RoomSocketApi, type SocketAttachment } from "./socketApis";
-import { RoomOperations, type AdminRoomAnswer, type OperationsEnv, type RoomAdminRpcRequest } from "./roomOperations";
+import { metricsIntervalMs, RoomOperations, type AdminRoomAnswer, type RoomAdminRpcRequest } from "@tikron/core/admin";
+import { metricsDataPoint, metricsDataset, type OperationsEnv } from "./metricsDataPoint";
 import { statusReporterFor } from "./roomStatusReporter";
 import { adminError, type AdminBan, type AdminStatsSummary } from "@tikron/protocol";
 
@@ -35,10 +34,10 @@ function toResponse(r: HostReply): Response {
  * Its parts have homes of their own: the socket API, chosen once per room (socketApis.ts:
  * standard sockets for ticking rooms; the Hibernation API for turn-based ones, so an idle one
  * really sleeps and is rebuilt from its checkpoint and its sockets' attachments), the making of
- * the room (roomMaking.ts), its checkpoint and its game's store across restarts (roomKeeping.ts),
+ * the room (roomMaking.ts), its checkpoint and its game's store across restarts (core storage/roomKeeping.ts),
  * its relay plan and promotion (core placement/promotion.ts), its reports to its matchmaker
- * (roomStatusReporter.ts), the operator's side (roomOperations.ts), and its session records
- * (roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
+ * (roomStatusReporter.ts), the operator's side (core admin/roomOperations.ts), and its session records
+ * (core storage/roomRecords.ts: to `room_records` when the env has a D1 binding named `DB`; skipped without).
  *
  * Games get the Worker's `env` as `ctx.env` (a definition typed `GameDefinition<E>` is taken
  * only when `Env` satisfies `E`), their deferred work (`ctx.defer`) goes to `waitUntil`, and a
@@ -78,12 +77,13 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
   private sockets: RoomSocketApi | null = null;
   /** When this instance was constructed: a later value after idle time means it hibernated. */
   private readonly instanceStartedAt = Date.now();
-  private recorderInstance: RoomRecorder | null | undefined;
+  /** Its session records: to `room_records` in D1 (`DB`) through an outbox in its storage (core storage/roomRecords.ts); null without a database. */
+  private readonly records: RoomRecorder | null = ((db) => (db ? new RoomRecorder(this.ctx.storage, db) : null))(recordDatabaseIn(this.env));
   /** Reports this room's status to its kind's matchmaker (null without a `MATCHMAKER` binding). */
   private reporter: StatusReporter | null = null;
   /** Reports sent by this object's earlier reporters (rooms let go, promoted). */
   private reportsSent = 0;
-  /** The room's checkpoint and its game's store, read back and written (roomKeeping.ts). */
+  /** The room's checkpoint and its game's store, read back and written (core storage/roomKeeping.ts). */
   private readonly keeping = new RoomKeeping(this.ctx, this.busy, () => this.room, () => this.relayedOver);
   /** The relay plan of the current room, and its promotion at the plan's threshold (core placement/promotion.ts). */
   private readonly promotion = new RoomPromotion<HostedRoom>(
@@ -95,11 +95,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     },
     this.busy.clock(systemClock),
   );
-  /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts). */
-  private readonly replays = new RoomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
+  /** Its rooms' recorded matches, into storage piece by piece and to R2 at their end (roomReplays.ts; null: not recorded). */
+  private readonly replays = roomReplays(this.ctx, this.env as ReplaysEnv | undefined, this.busy);
   /** Lets the room go once it stayed empty a while (core room/emptyRoomLinger.ts). */
   private readonly linger = new EmptyRoomLinger<HostedRoom>(this.busy.clock(systemClock), () => this.room, () => this.sockets?.count ?? 0, (room) => this.letGo(room));
-  /** The operator's side: admin requests, bans kept across restarts, metrics (roomOperations.ts). */
+  /** The operator's side: admin requests, bans kept across restarts, metrics (core admin/roomOperations.ts). */
   private operations: RoomOperations | null = null;
   /** Bans found in storage at construction, put back into the room when it is made. */
   private savedBans: AdminBan[] = [];
@@ -123,39 +123,14 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
       this.savedBans = await RoomOperations.loadBans(ctx.storage);
     });
     // A match an earlier instance did not live to end goes to the bucket as it was cut.
-    this.replays.uploadLeftovers();
-  }
-
-  /** The D1 database records go to: the env's `DB` binding when present. */
-  protected recordsDatabase(): RecordDatabase | undefined {
-    return recordDatabaseIn(this.env);
-  }
-
-  /** The session recorder, or null when there is nowhere to write records. */
-  protected get recorder(): RoomRecorder | null {
-    if (this.recorderInstance === undefined) {
-      const db = this.recordsDatabase();
-      this.recorderInstance = db ? new RoomRecorder(this.ctx.storage, db) : null;
-    }
-    return this.recorderInstance;
-  }
-
-  /** Called when a room session ends (last seat freed). Queues its record; never blocks the room. */
-  protected onSessionEnd(record: RoomSessionRecord): void {
-    const recorder = this.recorder;
-    if (recorder) this.ctx.waitUntil(recorder.sessionEnded(record));
-  }
-  /** Called when a room session starts. Queues its record; never blocks the room. */
-  protected onSessionStart(info: { kind: string; roomId: string; startedAt: number }): void {
-    const recorder = this.recorder;
-    if (recorder) this.ctx.waitUntil(recorder.sessionStarted(info));
+    this.replays?.keepLeftovers();
   }
 
   /** Flushes queued room records to D1 (the recorder arms this alarm). */
   override alarm(): Promise<void> {
     // Its synchronous part only: the wait for D1 is not the object's time (and other entries run meanwhile).
     return this.busy.run(async () => {
-      await this.recorder?.flush();
+      await this.records?.flush();
     }, "alarm");
   }
 
@@ -352,7 +327,9 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     // A relay object makes no room (a matchmaker's or an operator's call that reached one).
     if (!def || this.role === "relay") return null;
     this.role = "room";
-    return this.make(def as GameDefinition, meta, listing, this.promotion.place(meta.kind, def as GameDefinition, this.env, meta.options, this.keeping.savedRelays()));
+    // A kept room comes back made as it was (core roomMadeWith.ts), whatever the overrides of the join that wakes it.
+    const made = makingFor(this.keeping.savedCheckpoint, meta);
+    return this.make(def as GameDefinition, made, listing, this.promotion.place(made.kind, def as GameDefinition, this.env, made.options, this.keeping.savedRelays()));
   }
 
   /** Makes the room `meta` names over `relays` relays (0: single), and wires the object's parts to it. */
@@ -362,18 +339,19 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
         this.sockets?.seated(connId, ticket);
         this.promotion.promoteWhenDue();
       },
-      onSessionStart: (info) => this.onSessionStart(info),
+      // Queued in storage, never blocking the room.
+      onSessionStart: (info) => void (this.records && this.ctx.waitUntil(this.records.sessionStarted(info))),
       onCheckpointDue: (soon) => this.keeping.checkpointDue(soon),
       onSeatRecord: (playerId, record) => this.keeping.seatRecord(playerId, record),
       onSessionEnd: (record) => {
-        this.onSessionEnd(record);
+        if (this.records) this.ctx.waitUntil(this.records.sessionEnded(record));
         this.linger.letGoWhenEmpty();
       },
       onDeferred: (work) => this.ctx.waitUntil(work),
       // Deferred: the status is read after the change (and a bot's bookkeeping) settles.
       onStatusChange: () => queueMicrotask(() => this.reporter?.changed()),
     };
-    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays.sink(meta.kind) };
+    const makings = { hooks, env: this.env, store: this.keeping.store, busy: this.busy, recording: this.replays?.sink() };
     const { room, simulation } = makeRoom(def, meta, listing, relays, makings);
     this.simulation = simulation;
     this.relayedOver = simulation ? relays : 0;
@@ -384,9 +362,11 @@ export abstract class RoomObject<Env = unknown> extends DurableObject<Env> {
     this.sockets = room.ticking ? new StandardSockets(room, this.observeBuffered, this.busy) : new HibernatingSockets(room, this.observeBuffered, this.ctx, meta);
     this.reportsSent += this.reporter?.sent ?? 0;
     this.reporter = statusReporterFor(this.env, def.matchmaking, meta.kind, meta.roomId, room, (work) => this.ctx.waitUntil(work), this.busy);
-    this.operations = new RoomOperations(room, this.ctx.storage, this.env as OperationsEnv | undefined);
+    const env = this.env as OperationsEnv | undefined;
+    const dataset = metricsDataset(env);
+    this.operations = new RoomOperations(room, this.ctx.storage, { intervalMs: metricsIntervalMs(env), write: dataset ? (p) => dataset.writeDataPoint(metricsDataPoint(p)) : undefined });
     room.restoreBans(this.savedBans);
-    this.keeping.roomMade(room);
+    this.keeping.roomMade(room, roomMadeWith(meta));
     return room;
   }
 

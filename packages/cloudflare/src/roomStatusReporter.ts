@@ -6,7 +6,7 @@
  */
 import { systemClock, type BusyMeter, type ListedRoom } from "@tikron/core";
 import { resolveMatchmaking, shardOfRoom, StatusReporter, type MatchmakingSpec } from "@tikron/core/match";
-import { matchmakerStub } from "./matchmakerRpc";
+import { matchmakerStub } from "./matchGateway";
 
 /**
  * How long a room's status change waits for the changes after it before it is reported: a burst

@@ -1,4 +1,4 @@
-import { admissionReply, type BusyMeter, type KeepableRoom, type SeatTicket, type SocketRoom } from "@tikron/core";
+import { admissionReply, SocketTable, type BusyMeter, type KeepableRoom, type SeatTicket, type SocketRoom } from "@tikron/core";
 import type { RoomRequestMeta } from "./roomRequest";
 import { SocketConnection, sendableCloseCode } from "./socketConnection";
 import { CloseCode, type SpectateRequest } from "@tikron/protocol";
@@ -56,18 +56,22 @@ export function isOversizedFrame(error: unknown): boolean {
 /** Sees every backlog reading of a socket (DEV_MODE stats: what the runtime reported). */
 export type ObserveBuffered = (bytes: number, reported: boolean) => void;
 
-/** The sockets of one room (a single room's, or a relay's) by WebSocket and by the room's connection id. */
-abstract class SocketTable<R extends SocketRoom = SocketRoom> {
-  private readonly connIds = new Map<WebSocket, number>();
-  private readonly byId = new Map<number, WebSocket>();
+/** Finishes a close the peer began (the runtime's socket: a sendable code). */
+function closeSocket(ws: WebSocket, code: number): void {
+  try {
+    ws.close(sendableCloseCode(code), "closing");
+  } catch {
+    // already closed
+  }
+}
 
+/** A room's WebSockets (core `SocketTable`) and how a join becomes one: the table of both socket APIs. */
+abstract class WorkersSockets<R extends SocketRoom = SocketRoom> extends SocketTable<WebSocket, R> {
   constructor(
-    protected readonly room: R,
+    room: R,
     protected readonly observeBuffered: ObserveBuffered,
-  ) {}
-
-  get count(): number {
-    return this.connIds.size;
+  ) {
+    super(room, closeSocket);
   }
 
   abstract accept(server: WebSocket, meta: RoomRequestMeta): void;
@@ -90,44 +94,12 @@ abstract class SocketTable<R extends SocketRoom = SocketRoom> {
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
-  message(ws: WebSocket, data: string | ArrayBuffer): void {
-    const id = this.connIds.get(ws);
-    if (id !== undefined) this.room.message(id, data);
-  }
-
-  closed(ws: WebSocket, code: number, reason: string): void {
-    const id = this.untrack(ws);
-    if (id !== undefined) this.room.closed(id, code, reason);
-    try {
-      ws.close(sendableCloseCode(code), "closing");
-    } catch {
-      // already closed
-    }
-  }
-
-  failed(ws: WebSocket, error?: unknown): void {
-    const id = this.untrack(ws);
-    if (id !== undefined) this.room.closed(id, isOversizedFrame(error) ? 1009 : 1006, "socket error");
+  override failed(ws: WebSocket, error?: unknown): void {
+    super.failed(ws, isOversizedFrame(error) ? 1009 : 1006);
   }
 
   protected connection(ws: WebSocket): SocketConnection {
     return new SocketConnection(ws, this.observeBuffered);
-  }
-
-  protected track(ws: WebSocket, connId: number): void {
-    this.connIds.set(ws, connId);
-    this.byId.set(connId, ws);
-  }
-
-  protected socketOf(connId: number): WebSocket | undefined {
-    return this.byId.get(connId);
-  }
-
-  private untrack(ws: WebSocket): number | undefined {
-    const id = this.connIds.get(ws);
-    this.connIds.delete(ws);
-    if (id !== undefined) this.byId.delete(id);
-    return id;
   }
 }
 
@@ -136,7 +108,7 @@ abstract class SocketTable<R extends SocketRoom = SocketRoom> {
  * socket's own listeners; the sockets die with the object, so there is nothing to persist or
  * re-attach.
  */
-export class StandardSockets extends SocketTable implements RoomSocketApi {
+export class StandardSockets extends WorkersSockets implements RoomSocketApi {
   readonly name = "standard";
 
   /** @param busy the object's meter: each socket event is an entry of the object. */
@@ -192,7 +164,7 @@ export interface SocketAttachment {
  * `webSocketMessage/Close/Error`; each socket's attachment names its seat, which is how a woken
  * object re-seats it ({@link reattach}).
  */
-export class HibernatingSockets extends SocketTable<SocketRoom & Pick<KeepableRoom, "adopt">> implements RoomSocketApi {
+export class HibernatingSockets extends WorkersSockets<SocketRoom & Pick<KeepableRoom, "adopt">> implements RoomSocketApi {
   readonly name = "hibernation";
 
   constructor(

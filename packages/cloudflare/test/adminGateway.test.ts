@@ -8,7 +8,7 @@ import type { RoomStatus } from "@tikron/core/match";
 import { ADMIN_ACTIONS } from "@tikron/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { routeGatewayRequest, type GatewayEnv } from "../src/gateway";
-import type { RoomAdminRpcRequest } from "../src/roomOperations";
+import type { RoomAdminRpcRequest } from "@tikron/core/admin";
 
 const TOKEN = "gateway-admin-token-0123456789abcdef";
 const BASE = "https://play.example.com";

@@ -44,7 +44,7 @@ export interface GameContext<G extends AnyGameTypes = AnyGameTypes, Env = unknow
   markChanged(): void;
   /**
    * Marks a change a player would lose in a restart (a score, an item picked up; not mere
-   * movement): a ticking room's next checkpoint then comes `KEEP_SOON_MS` (200 ms) after its
+   * movement): a ticking room's next checkpoint then comes `keepSoonMs` (room option, 200 ms) after its
    * last instead of a whole `checkpointMs` after it, so a restart takes at most about that much
    * of it. Cheap to call on every such change; turn-based rooms checkpoint every change anyway.
    */

@@ -8,6 +8,7 @@
 import type { SavedListing } from "./match/roomStatus";
 import type { AdminBan, AdminRoomError, AdminSeat } from "@tikron/protocol";
 import type { SeatPlayer } from "./player";
+import type { RoomMadeWith } from "./roomMadeWith";
 import type { RoomOptions } from "./roomOptions";
 
 /**
@@ -151,6 +152,11 @@ export interface RoomCheckpoint {
    * `HostedRoom.checkpoint`'s `world`): its index, 0 for a base.
    */
   worldPiece?: number;
+  /**
+   * The overrides the room was made with (roomMadeWith.ts), set by a host that keeps them: a
+   * restored room is made with them again. Absent: none.
+   */
+  madeWith?: RoomMadeWith;
 }
 
 /**

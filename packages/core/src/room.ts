@@ -469,7 +469,7 @@ export class Room implements HostedRoom {
     // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
     this.recorder?.flushed(now);
     if (!this.game.ticking) return;
-    if (this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs) && this.sleep.keepDue()) this.hooks.onCheckpointDue?.(false);
+    if (this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs, this.options.keepSoonMs) && this.sleep.keepDue()) this.hooks.onCheckpointDue?.(false);
     this.sleep.flushEnded(this.tickIndex);
   }
 

@@ -115,6 +115,15 @@ export interface RoomOptions {
    */
   checkpointMs: number;
   /**
+   * How soon after the last periodic checkpoint the next one comes once the game marks a change
+   * a player would lose (`GameContext.keepSoon`: agar's scores, fps's kills), ms: what a restart
+   * takes of such a change is at most about this long. Default 200 (issue 32's restart drill: ≥ 95
+   * of 100 agar players keep their score, which takes ≤ ~0.3 s; PERFORMANCE.md); a room where
+   * such changes never stop writes a checkpoint this often. 0: `keepSoon` brings nothing forward
+   * (checkpoints every `checkpointMs` only; DEV_MODE `keepSoonMs=0`, to measure what it costs).
+   */
+  keepSoonMs: number;
+  /**
    * Relays holding the room's sockets (DEV_MODE `relays=K`): 0, the room's own object holds
    * them; K ≥ 1, its object runs the simulation and K relay objects hold the sockets and encode
    * the frames (relay/, AGENTS.md "Relays"). Only games whose binary sync names its `world`.
@@ -163,6 +172,7 @@ export const defaultRoomOptions: RoomOptions = {
   spectateMinDelaySec: 0,
   bots: 0,
   checkpointMs: 1_000,
+  keepSoonMs: 200,
   relays: 0,
   relayAt: 0,
 };

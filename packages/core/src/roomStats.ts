@@ -122,7 +122,8 @@ export interface RoomStatsSnapshot {
   game: Record<string, number>;
   /**
    * This object's spectators (core/src/spectate), once one came: sockets, lanes and groups now,
-   * frames, keyframes, encodes (one per watched target per flush), refusals. A relayed room's
+   * frames, keyframes and the sends carrying them (a delayed spectator's bundles), encodes (one
+   * per watched target per flush), refusals, hello timeouts. A relayed room's
    * are on its relays (each relay's report). Their refused joins are also in `refused.spectators_full`,
    * their refused messages in `errors.spectating`.
    */
@@ -392,8 +393,13 @@ export type { DurationSummary } from "./durationStats";
 
 /** What a room's spectators cost and did, counted by its hub (core/src/spectate). */
 export interface SpectatorCounters {
-  /** Frames sent to spectators (deltas and idle frames; each send counted). */
+  /** Frames sent to spectators (deltas and idle frames; each spectator's counted, bundled or not). */
   frames: number;
+  /**
+   * Messages of frames sent to spectators: one per frame for undelayed ones, one per bundle of
+   * several frames for delayed ones (protocol bundle.ts). The socket sends the object pays for.
+   */
+  sends: number;
   /** Keyframes sent (a join, a target switch, a spectator back from being behind). */
   keyframes: number;
   /** Encodes run: one per target group per flush, one per keyframe. The cost that does not grow with spectators. */
@@ -408,6 +414,8 @@ export interface SpectatorCounters {
   refusedFull: number;
   /** Stream messages a spectator mirror could not read (it then waits for a snapshot). */
   streamErrors: number;
+  /** Spectator sockets closed for saying no hello within `helloTimeoutMs` (`hello_timeout`, 4006). */
+  helloTimeouts: number;
 }
 
 /** The `spectators` section of `tk:stats`: one object's spectators. */

@@ -207,6 +207,23 @@ describe("a ticking room's periodic checkpoint (checkpointMs)", () => {
     expect(at.slice(3).map((t) => t - start)).toEqual([2050 + KEEP_SOON_MS, 2050 + KEEP_SOON_MS + 1000]);
   });
 
+  it("keepSoonMs sets how soon a marked change is kept; 0 brings nothing forward (checkpoints every checkpointMs only)", () => {
+    const later = new ScoringCounter();
+    const slow = watchedRoom({ tickMs: 50, syncIntervalMs: 50, checkpointMs: 1000, keepSoonMs: 400 }, later);
+    const start = slow.clock.now();
+    slow.clock.advance(2100);
+    later.scoreOn.add(44);
+    slow.clock.advance(1400);
+    expect(slow.at.slice(3).map((t) => t - start)).toEqual([2050 + 400, 2050 + 400 + 1000]);
+
+    const never = new ScoringCounter();
+    const off = watchedRoom({ tickMs: 50, syncIntervalMs: 50, checkpointMs: 1000, keepSoonMs: 0 }, never);
+    const from = off.clock.now();
+    for (let t = 1; t < 70; t++) never.scoreOn.add(t);
+    off.clock.advance(3100);
+    expect(off.at.map((t) => t - from)).toEqual([50, 1050, 2050, 3050]);
+  });
+
   it("carries the world of a ticking game; 0 turns it off: no periodic checkpoint, seats only", () => {
     const on = watchedRoom({ checkpointMs: 5000 });
     expect(on.room.checkpoint().game).toEqual({ totals: [[1, 0]] });

@@ -63,7 +63,7 @@ function probe(host?: ReturnType<typeof keptHost>): { room: TestRoom<typeof type
 function keptHost() {
   const kept = new KeptRoom();
   const data = new Map<string, string>();
-  const apply = (w: { key: string; value: string | null }) => (w.value === null ? data.delete(w.key) : data.set(w.key, w.value));
+  const apply = (w: { key: string; value: string | null } | null) => (w === null ? false : w.value === null ? data.delete(w.key) : data.set(w.key, w.value));
   const hooks: RoomHooks = { onSeatRecord: (id, rec) => void apply(kept.seat(id, rec)) };
   return { kept, data, hooks, piece: (t: TestRoom<typeof types, RecordGame>) => void apply(kept.piece(t.room.checkpoint(kept.world))) };
 }

@@ -18,7 +18,8 @@ function keptHost() {
   const kept = new KeptRoom();
   const data = new Map<string, string>();
   const log: { key: string; chars: number }[] = [];
-  const apply = (w: { key: string; value: string | null }) => {
+  const apply = (w: { key: string; value: string | null } | null) => {
+    if (w === null) return;
     log.push({ key: w.key, chars: w.value?.length ?? 0 });
     if (w.value === null) data.delete(w.key);
     else data.set(w.key, w.value);
@@ -106,5 +107,39 @@ describe("a ticking room kept seat by seat and piece by piece", () => {
     // 20 moving cells of 20 + 300 orbs (and their seats' seqs), against every entity and seat.
     expect(next).toBeLessThan(base / 2);
     expect(next).toBeLessThan(whole / 2);
+  });
+
+  it("writes nothing while the world stands still and no seat's seq moves, and reads back whole after such a spell", () => {
+    const host = keptHost();
+    const a = make(host.hooks);
+    const rng = new Random(9);
+    const players = Array.from({ length: 8 }, (_, i) => a.join(`p${i}`));
+    play(a, players, 1000, rng);
+    host.piece(a.room);
+    // The players let go of their sticks: the cells stop, nothing is eaten, no input arrives.
+    for (const p of players) p.input({ dx: 0, dy: 0, boost: false });
+    a.advance(500);
+    host.piece(a.room);
+    const written = host.log.length;
+    for (let s = 0; s < 5; s++) {
+      a.advance(1000);
+      host.piece(a.room);
+    }
+    expect(host.log.length).toBe(written);
+    expect(host.kept.unchanged).toBe(5);
+    // They move again: the next piece is written, and storage reads back as the room is now.
+    play(a, players, 1000, rng);
+    host.piece(a.room);
+    expect(host.log.length).toBe(written + 1);
+    const whole = JSON.parse(JSON.stringify(a.room.checkpoint())) as RoomCheckpoint;
+    const b = make();
+    const c = make();
+    expect(b.room.restoreCheckpoint(new KeptRoom().read(host.data)!)).toBe(true);
+    expect(c.room.restoreCheckpoint(whole)).toBe(true);
+    const back = players.map((p) => b.join(p.name, { token: p.token }));
+    const twins = players.map((p) => c.join(p.name, { token: p.token }));
+    b.advance(50);
+    c.advance(50);
+    for (const [i, twin] of twins.entries()) expect(cellOf(back[i]!)).toEqual(cellOf(twin));
   });
 });

@@ -1,19 +1,17 @@
 /**
  * The admin API on the Node host (`serveRooms({ adminToken })`): the same paths, credential rule
  * and answers as the Cloudflare gateway's (`/admin/api/…`), over the rooms of this process; the
- * room side is the core's (`runRoomAdmin`). Metric points are sampled here for every room with
- * players and kept in memory; the audit log is in memory too (it lives with the process).
+ * room side is the core's (`runRoomAdmin`), so are the room list (`listAdminRooms`) and the audit
+ * log (`memoryAuditLog`: in memory, it lives with the process). Metric points are sampled here
+ * for every room with players and kept in memory.
  */
 import type { IncomingMessage } from "node:http";
 import { RoomMetrics, type Room } from "@tikron/core";
-import { runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
+import { listAdminRooms, memoryAuditLog, runRoomAdmin, serveAdmin, statsSummary, type AdminAuth, type AdminHost } from "@tikron/core/admin";
 import type { ReplayArchive } from "@tikron/core/replay";
-import type { AdminRefusals, AdminRoomList, AuditEntry, MetricPoint } from "@tikron/protocol";
+import type { AdminRefusals, MetricPoint } from "@tikron/protocol";
 import type { HttpAnswer } from "./nodeMatchmaking";
 import { nodeBody } from "./nodeBody";
-
-/** Audit entries kept in memory. */
-export const NODE_AUDIT_ENTRIES = 500;
 
 /** What the Node host's admin API needs from the server around it. */
 export interface NodeAdminDeps {
@@ -35,25 +33,28 @@ export interface NodeAdminDeps {
 export class NodeAdmin {
   readonly #d: NodeAdminDeps;
   readonly #metrics = new Map<Room, RoomMetrics>();
-  readonly #audit: AuditEntry[] = [];
   readonly #host: AdminHost;
-  #nextId = 1;
 
   constructor(deps: NodeAdminDeps) {
     this.#d = deps;
     this.#host = {
       hasKind: (kind) => deps.hasKind(kind),
-      list: async () => this.#list(),
+      list: () => {
+        const rooms = deps.rooms();
+        return listAdminRooms({
+          kinds: [...new Set(rooms.map((r) => r.kind))],
+          directory: async (kind) => rooms.filter((r) => r.kind === kind).map((r) => r.status()),
+          summary: async (kind, roomId) => {
+            const room = deps.room(kind, roomId);
+            return room ? statsSummary(room.snapshot()) : null;
+          },
+        });
+      },
       room: async (kind, roomId, req) => {
         const room = deps.room(kind, roomId);
         return room ? runRoomAdmin(room, req, this.points(room)) : null;
       },
-      record: async (entry) => {
-        this.#audit.push({ id: this.#nextId++, ...entry });
-        if (this.#audit.length > NODE_AUDIT_ENTRIES) this.#audit.shift();
-        return true;
-      },
-      audit: async (limit) => this.#audit.slice(-Math.max(1, Math.min(NODE_AUDIT_ENTRIES, limit))).reverse(),
+      ...memoryAuditLog(),
       replays: deps.replays,
       refusals: () => deps.refusals(),
     };
@@ -86,13 +87,5 @@ export class NodeAdmin {
     const out = await serveAdmin({ url, method: req.method ?? "GET", headers, body: nodeBody(req) }, this.#d.auth, this.#host);
     // The body is JSON text already; its content-type header goes with it.
     return out && { status: out.status, body: out.body, headers: out.headers };
-  }
-
-  #list(): AdminRoomList {
-    const rooms = this.#d.rooms().map((room) => {
-      const s = room.status();
-      return { kind: room.kind, roomId: room.roomId, clients: s.clients, bots: s.bots, reserved: s.reserved, maxClients: s.maxClients, locked: s.locked, private: s.private, createdAt: s.createdAt, metadata: s.metadata, stats: statsSummary(room.snapshot()) };
-    });
-    return { rooms: rooms.sort((a, b) => b.createdAt - a.createdAt), unavailable: [] };
   }
 }

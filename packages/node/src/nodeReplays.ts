@@ -1,13 +1,14 @@
 /**
  * Recorded matches on the Node host (`serveRooms({ replays: { dir } })`): each recorded room's
  * log is appended piece by piece to `<dir>/<kind>/<matchId>.tkml.part` as the room seals them
- * (writes queued per match, never in the room's turn), and when the match ends it becomes
- * `<matchId>.tkml` beside its summary `<matchId>.json`, which the admin API lists. Matches
- * older than the retention are deleted when another one ends.
+ * (writes queued per match, never in the room's turn), and when the match ends it goes into the
+ * core's archive (`BucketArchive`, the Cloudflare host's too) over this folder: `<matchId>.tkml`
+ * beside its summary `<matchId>.json`, listed by the admin API, matches past the retention
+ * deleted when another one ends.
  */
-import { mkdir, appendFile, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, appendFile, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFAULT_RETENTION_DAYS, matchStartedAt, pastRetention, type MatchSummary, type RecordingSink, type ReplayArchive } from "@tikron/core/replay";
+import { BucketArchive, DEFAULT_RETENTION_DAYS, type MatchSummary, type RecordingSink, type ReplayArchive, type ReplayBucket } from "@tikron/core/replay";
 
 /** Where and how long the Node host keeps recorded matches. */
 export interface NodeReplayOptions {
@@ -17,10 +18,37 @@ export interface NodeReplayOptions {
   retentionDays?: number;
 }
 
+/** A folder as the core's `ReplayBucket`: `<key>` holds the log, the same path in `.json` its summary. */
+export function folderBucket(dir: string): ReplayBucket {
+  const summaryPath = (key: string) => join(dir, key.replace(/\.tkml$/, ".json"));
+  return {
+    async put(key, bytes, summary) {
+      await mkdir(join(dir, key, ".."), { recursive: true });
+      await writeFile(join(dir, key), bytes);
+      await writeFile(summaryPath(key), summary);
+    },
+    async list(prefix) {
+      const names = await readdir(join(dir, prefix)).catch(() => [] as string[]);
+      const keys = names.filter((n) => n.endsWith(".tkml")).map((n) => prefix + n).sort();
+      // A summary being written, or removed meanwhile, is missing: listed next time.
+      return { objects: await Promise.all(keys.map(async (key) => ({ key, summary: await readFile(summaryPath(key), "utf8").catch(() => undefined) }))), truncated: false };
+    },
+    async get(key) {
+      return readFile(join(dir, key)).then(
+        (b) => new Uint8Array(b),
+        () => null,
+      );
+    },
+    async delete(keys) {
+      for (const key of keys) await Promise.all([rm(join(dir, key), { force: true }), rm(summaryPath(key), { force: true })]);
+    },
+  };
+}
+
 /** The Node host's recorded matches: the sink each recorded room writes to, and the admin API's archive. */
 export class NodeReplays implements ReplayArchive {
   readonly #dir: string;
-  readonly #retentionDays: number;
+  readonly #archive: BucketArchive;
   /** Each match's writes, in order. */
   readonly #queues = new Map<string, Promise<void>>();
   /** Every write not yet done (the server's close waits for them). */
@@ -28,7 +56,7 @@ export class NodeReplays implements ReplayArchive {
 
   constructor(options: NodeReplayOptions) {
     this.#dir = options.dir;
-    this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+    this.#archive = new BucketArchive(folderBucket(options.dir), options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   }
 
   /** The sink of one recorded room of `kind`. */
@@ -44,11 +72,9 @@ export class NodeReplays implements ReplayArchive {
       end: (summary) => {
         this.#queue(summary.matchId, async () => {
           const part = join(folder, `${summary.matchId}.tkml.part`);
-          // A room nobody joined is no match worth keeping.
-          if (summary.players === 0) return void (await rm(part, { force: true }));
-          await rename(part, join(folder, `${summary.matchId}.tkml`));
-          await writeFile(join(folder, `${summary.matchId}.json`), JSON.stringify(summary));
-          await this.#prune(folder, summary.endedAt);
+          // The archive keeps no match nobody joined, and prunes the kind's old ones.
+          await this.#archive.keep(summary, summary.players > 0 ? await readFile(part) : new Uint8Array(0), summary.endedAt);
+          await rm(part, { force: true });
         });
         const last = this.#queues.get(summary.matchId);
         void last?.then(() => {
@@ -58,27 +84,12 @@ export class NodeReplays implements ReplayArchive {
     };
   }
 
-  async list(kind: string): Promise<MatchSummary[]> {
-    const folder = join(this.#dir, kind);
-    const names = await readdir(folder).catch(() => [] as string[]);
-    const out: MatchSummary[] = [];
-    for (const name of names) {
-      if (!name.endsWith(".json")) continue;
-      try {
-        out.push(JSON.parse(await readFile(join(folder, name), "utf8")) as MatchSummary);
-      } catch {
-        // A summary being written, or removed meanwhile: listed next time.
-      }
-    }
-    return out.sort((a, b) => (a.matchId < b.matchId ? 1 : a.matchId > b.matchId ? -1 : 0));
+  list(kind: string): Promise<MatchSummary[]> {
+    return this.#archive.list(kind);
   }
 
-  async get(kind: string, matchId: string): Promise<Uint8Array<ArrayBuffer> | null> {
-    try {
-      return new Uint8Array(await readFile(join(this.#dir, kind, `${matchId}.tkml`)));
-    } catch {
-      return null;
-    }
+  get(kind: string, matchId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    return this.#archive.get(kind, matchId);
   }
 
   /** Resolves once every write asked for so far is done (or failed: each failure is logged). */
@@ -93,13 +104,5 @@ export class NodeReplays implements ReplayArchive {
     this.#queues.set(matchId, next);
     this.#pending.add(next);
     void next.then(() => this.#pending.delete(next));
-  }
-
-  /** Deletes a folder's matches past the retention. */
-  async #prune(folder: string, now: number): Promise<void> {
-    for (const name of await readdir(folder)) {
-      const id = name.split(".")[0]!;
-      if (pastRetention(matchStartedAt(id), this.#retentionDays, now)) await rm(join(folder, name), { force: true });
-    }
   }
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, admissionAddress, botsReply, createRoom, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint } from "@tikron/core";
+import { BusyMeter, HostRefusals, METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, SocketTable, admissionAddress, botsReply, createRoom, makingFor, roomMadeWith, statsReply, type GameDefinition, type HostReply, type ListingInit, type Room, type RoomCheckpoint, type RoomMadeWith } from "@tikron/core";
 import { overridesKey } from "@tikron/core/match";
 import { CloseCode, isAdminPath, readSpectate, type RoomRoute, type SpectateRequest } from "@tikron/protocol";
 import { UNCONFIGURED_TEXT, admitRoute, joinRefusal, roomObjectName, routeJoin, type JoinAdmitted, type JoinRefusal, type JoinSeat } from "@tikron/core/join";
@@ -117,12 +117,14 @@ export interface RoomServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** A room this server serves: the core room, the `ws` sockets open on it, its meter. */
+/** A room this server serves: the core room, the `ws` sockets open on it (the core's socket table), its meter. */
 interface ServedRoom {
   room: Room;
-  sockets: Set<WebSocket>;
+  sockets: SocketTable<WebSocket, Room>;
   /** The room's own time (its `tk:stats` `busy`). */
   busy: BusyMeter;
+  /** The overrides it was made with (core roomMadeWith.ts), kept with its checkpoint. */
+  madeWith: RoomMadeWith | undefined;
 }
 
 /** Headers of an answer: a request whose body was left unread is answered with the connection closed after it (nodeBody.ts). */
@@ -161,8 +163,14 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   const replays = options.replays ? new NodeReplays(options.replays) : null;
 
   const checkpoints = options.checkpoints;
-  const make = (kind: string, roomId: string, options: Record<string, unknown>, params: Record<string, unknown>, listing: ListingInit): ServedRoom => {
+  const make = (kind: string, roomId: string, requested: Record<string, unknown>, requestedParams: Record<string, unknown>, requestedListing: ListingInit): ServedRoom => {
     const key = roomObjectName(kind, roomId);
+    // A room this host kept before its restart comes back from its checkpoint, made as it was
+    // (core roomMadeWith.ts), whatever the overrides of the join that wakes it.
+    const saved = checkpoints?.get(key);
+    const { options, params } = makingFor(saved, { options: requested, params: requestedParams });
+    const listing = saved === undefined ? requestedListing : { ...requestedListing, overrides: overridesKey(options, params) };
+    const madeWith = roomMadeWith({ options, params });
     // Reports are deferred and folded: one per room per turn of the event loop.
     let reportQueued = false;
     // So are checkpoints: one write per room per turn, off the room's own event.
@@ -181,7 +189,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
         checkpointQueued = true;
         setImmediate(() => {
           checkpointQueued = false;
-          if (!closing) keep(key, room);
+          if (!closing) keep(key, room, madeWith);
         });
       },
     };
@@ -190,16 +198,15 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     const busy = new BusyMeter();
     const recording = replays?.sink(kind);
     const room = createRoom(games[kind]!, { kind, roomId, overrides: options, params, hooks, listing, env, clock: nodeClock, busy, recording });
-    // A room this host kept before its restart comes back from its checkpoint.
-    const saved = checkpoints?.get(key);
     if (saved !== undefined && !room.restoreCheckpoint(saved)) checkpoints!.delete(key);
-    const h = { room, sockets: new Set<WebSocket>(), busy };
+    // A socket's close reaches the table once `ws` has closed it: nothing is left to finish.
+    const h = { room, sockets: new SocketTable<WebSocket, Room>(room, () => {}), busy, madeWith };
     hosted.set(key, h);
     return h;
   };
-  /** Saves a room's checkpoint, or forgets it once the room has no seat. */
-  const keep = (key: string, room: Room): void => {
-    if (room.seatCount > 0) checkpoints!.set(key, room.checkpoint());
+  /** Saves a room's checkpoint with what it was made with, or forgets it once the room has no seat. */
+  const keep = (key: string, room: Room, madeWith: RoomMadeWith | undefined): void => {
+    if (room.seatCount > 0) checkpoints!.set(key, madeWith ? { ...room.checkpoint(), madeWith } : room.checkpoint());
     else checkpoints!.delete(key);
   };
   /** The room a gate's verdict names: this host's room of that object name, made for the join that comes first. */
@@ -264,7 +271,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     if (route.abort) return reply(res, 404, "aborting a room's object is a Durable Objects drill; the Node host has none");
     if (!route.stats) return reply(res, 426, "expected a WebSocket upgrade");
     const h = hosted.get(roomObjectName(route.kind, route.roomId));
-    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.size ?? 0, metrics: h ? admin.points(h.room) : [] }));
+    return send(res, statsReply(route.kind, route.roomId, h?.room, { sockets: h?.sockets.count ?? 0, metrics: h ? admin.points(h.room) : [] }));
   });
 
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? 1 << 20 });
@@ -310,20 +317,19 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
   });
 
   const attachSocket = (h: ServedRoom, ws: WebSocket, address: string | undefined, seat: JoinSeat, spectate: SpectateRequest | null): void => {
-    h.sockets.add(ws);
     const conn = new WsConnection(ws);
     const watch = (req: SpectateRequest): number => {
       if (h.room.spectate) return h.room.spectate(conn, req);
       conn.close(CloseCode.bad_request, "this room takes no spectators");
       return -1;
     };
-    const connId = spectate ? watch(spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims);
+    h.sockets.track(ws, spectate ? watch(spectate) : h.room.open(conn, seat.identity, address, seat.reservation, seat.claims));
     ws.on("message", (data: RawData, isBinary: boolean) => {
       // ws hands over one Buffer per message (fragments joined) with the default binaryType.
       const buf = data as Buffer;
       h.busy.enter("socket");
       try {
-        h.room.message(connId, isBinary ? buf : buf.toString("utf8"));
+        h.sockets.message(ws, isBinary ? buf : buf.toString("utf8"));
       } finally {
         h.busy.exit();
       }
@@ -336,8 +342,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
       if (e.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") oversized = true;
     });
     ws.on("close", (code: number, reason: Buffer) => {
-      h.sockets.delete(ws);
-      h.busy.run(() => h.room.closed(connId, oversized ? 1009 : code, reason.toString()), "socket");
+      h.busy.run(() => h.sockets.closed(ws, oversized ? 1009 : code, reason.toString()), "socket");
     });
   };
 
@@ -358,7 +363,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     for (const [key, h] of hosted) {
       if (checkpoints) {
         // A restart: what the next server needs is kept, and clients come back to it.
-        keep(key, h.room);
+        keep(key, h.room, h.madeWith);
         h.room.handOver(CloseCode.going_away, "server restarting");
       } else {
         h.room.dispose(CloseCode.room_closed, "server shutting down");
@@ -368,7 +373,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     let deferredDone = false;
     // The games' deferred work, and the recorded matches' last pieces (each room's ended with it).
     void Promise.all([...hosted.values()].map((h) => h.room.deferredIdle()).concat(replays ? [replays.idle()] : [])).then(() => (deferredDone = true));
-    while (([...hosted.values()].some((h) => h.sockets.size > 0) || !deferredDone) && Date.now() < deadline) {
+    while (([...hosted.values()].some((h) => h.sockets.count > 0) || !deferredDone) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
     for (const ws of wss.clients) ws.terminate();
@@ -385,7 +390,7 @@ export async function serveRooms(options: ServeRoomsOptions): Promise<RoomServer
     rooms: () => [...hosted.values()].map((h) => h.room),
     get socketCount() {
       let n = 0;
-      for (const h of hosted.values()) n += h.sockets.size;
+      for (const h of hosted.values()) n += h.sockets.count;
       return n;
     },
     close(graceMs = 2000): Promise<void> {

@@ -2,6 +2,7 @@ import {
   FLAG_ACK,
   FLAG_DELTA,
   FLAG_EVENTS,
+  KIND_BUNDLE,
   KIND_CADENCE,
   KIND_ERROR,
   KIND_FRAME,
@@ -76,6 +77,11 @@ export const Kind = {
   Cadence: KIND_CADENCE,
   /** Server: a notice from the game (`ctx.send` / `ctx.broadcast`): a type and a JSON payload. */
   Notice: KIND_NOTICE,
+  /**
+   * Server: several whole FRAMEs in one message, in order (bundle.ts): what a delayed spectator
+   * gets, so a room sends it fewer messages. Only spectators get one; a player never does.
+   */
+  Bundle: KIND_BUNDLE,
 } as const;
 
 /** Flag bits of a FRAME message: which optional sections follow the header. */

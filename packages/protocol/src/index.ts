@@ -23,6 +23,7 @@ export * from "./jsonMessages";
 export * from "./cadence";
 export * from "./joinUrl";
 export * from "./spectate";
+export * from "./bundle";
 export * from "./schema";
 export * from "./delta";
 export * from "./gameTypes";

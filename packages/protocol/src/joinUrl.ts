@@ -40,6 +40,8 @@ export interface RoomOptionOverrides {
   bots?: number;
   /** How often a ticking room checkpoints its seats and world (ms; 0 off). */
   checkpointMs?: number;
+  /** How soon after the last checkpoint a change the game marks (`keepSoon`) is kept (ms; 0: not sooner than `checkpointMs`). */
+  keepSoonMs?: number;
   /** Relay objects holding the room's sockets (0: the room holds its own; see AGENTS.md "Relays"). */
   relays?: number;
   /** Seats at which a room with relays becomes relayed (0: from its start; see AGENTS.md "Relays"). */
@@ -85,6 +87,7 @@ const NUMERIC_OPTIONS: Readonly<Record<Exclude<keyof RoomOptionOverrides, "queue
   flushSliceClients: { min: 0, max: 1000, integer: true },
   bots: { min: 0, max: 200, integer: true },
   checkpointMs: { min: 0, max: 600_000, integer: true },
+  keepSoonMs: { min: 0, max: 600_000, integer: true },
   relays: { min: 0, max: MAX_RELAYS, integer: true },
   relayAt: { min: 0, max: 1000, integer: true },
 };

@@ -23,6 +23,7 @@ export const KIND_STATS = 0x85;
 export const KIND_REPLY = 0x86;
 export const KIND_CADENCE = 0x87;
 export const KIND_NOTICE = 0x88;
+export const KIND_BUNDLE = 0x89;
 
 // FRAME flag bits (FrameFlag).
 export const FLAG_ACK = 1;

@@ -100,7 +100,7 @@ describe("join URL", () => {
   it("treats only its own keys as overrides (not inherited object keys)", () => {
     expect(parseRoomOverrides(new URLSearchParams("constructor=1&toString=2&cap=7"))).toEqual({ options: { cap: 7 }, params: {} });
     expect([...ROOM_OVERRIDE_KEYS].sort()).toEqual(
-      ["aoi", "bots", "cap", "checkpointMs", "flushSliceClients", "idleFrameMs", "joinBurst", "joinRatePerSec", "minStatsIntervalMs", "msgBurst", "msgRatePerSec", "queueInputs", "reconnectWindowMs", "relayAt", "relays", "syncIntervalMs", "tickMs", "world"].sort(),
+      ["aoi", "bots", "cap", "checkpointMs", "flushSliceClients", "idleFrameMs", "joinBurst", "joinRatePerSec", "keepSoonMs", "minStatsIntervalMs", "msgBurst", "msgRatePerSec", "queueInputs", "reconnectWindowMs", "relayAt", "relays", "syncIntervalMs", "tickMs", "world"].sort(),
     );
   });
 });

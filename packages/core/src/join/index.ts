@@ -9,3 +9,5 @@ export { admitJoin, admitRoute, routeJoin, UNCONFIGURED_TEXT, type JoinAdmitted,
 export { JOIN_REFUSALS, credentialRefusal, joinRefusal, routeRefusal, type CredentialRefusal, type JoinRefusal, type JoinRefusalKind, type JoinRefusalRow } from "./joinRefusals";
 export { parseObjectName, relayObjectName, roomObjectName, type ObjectNameParts } from "./objectNames";
 export { SEAT_RESERVATION_TTL_SECONDS, mintSeatReservation, reservationSecret, type HeldSeat } from "./seatReservations";
+export { CallerGate, MAX_BACKOFF_MS, type GateRefusal } from "./callerGate";
+export { checkOrigin, normaliseOrigin, parseAllowedOrigins, type OriginRequest, type OriginVerdict } from "./originPolicy";

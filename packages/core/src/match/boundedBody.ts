@@ -130,3 +130,28 @@ async function cancel(body: BodySource["body"]): Promise<void> {
   if (isWebStream(body)) await body.cancel().catch(() => {});
   else await body[Symbol.asyncIterator]().return?.();
 }
+
+/**
+ * A web stream's chunks as an async iterable whose every read goes through `wait` (a host's
+ * meter, so the body's arrival is counted as I/O, not the host's time: `BusyMeter.waiting`), for
+ * {@link readBoundedBody}: it reads chunk by chunk and, refusing the rest, calls `return`, which
+ * cancels the stream. Null for no body.
+ */
+export function waitedBody(body: ReadableStream<Uint8Array> | null, wait: <T>(io: Promise<T>) => Promise<T>): AsyncIterable<Uint8Array> | null {
+  if (body === null) return null;
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const reader = body.getReader();
+      return {
+        next: async () => {
+          const r = await wait(reader.read());
+          return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+        },
+        return: async () => {
+          await reader.cancel().catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}

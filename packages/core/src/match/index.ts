@@ -21,5 +21,7 @@ export { StatusReporter, type StatusReporterDeps } from "./statusReporter";
 export { type ListingQuery } from "./matchHttp";
 export { anonymousIdentity, listingQuery, matchOverrides, overridesKey, matchmakerName, newPartyCodeFor, newRoomIdFor, randomId, seatReservationOf, shardOfRoom, webSocketOrigin } from "./matchHttp";
 export { serveMatchRoute, matchRefusal, callerOfVerdict, readMatchBody, type MatchAnswer, type MatchBackend, type MatchCall } from "./matchRoutes";
-export { readBoundedBody, declaredTooLarge, bodyByteLimit, MAX_BYTES_PER_CHAR, type BodySource, type BoundedBody } from "./boundedBody";
+export { readBoundedBody, waitedBody, declaredTooLarge, bodyByteLimit, MAX_BYTES_PER_CHAR, type BodySource, type BoundedBody } from "./boundedBody";
 export { RateLimitMemory } from "./rateMemory";
+export { DirectoryWrites, DIRECTORY_WRITE_MS, PARTY_KEY, ROOM_KEY, type MeteredWrites } from "./directoryWrites";
+export { matchmakerUnavailable, shardedBackend, type MatchmakerRpc, type RoomSeatsRpc } from "./matchmakerRpc";

@@ -8,5 +8,5 @@ export { RelaySimulation } from "./simulation";
 export { RelayRoom, type RelayInit } from "./relayRoom";
 export { MemoryPort, type RelayPort, type RelayReceiver } from "./relayPort";
 export { createPlacedRoom, createRelay, createSimulation, type PlacedRoom } from "./relayFactory";
-export { RelinkBackoff, RELINK_FIRST_WAIT_MS, RELINK_MAX_WAIT_MS, RELINK_GIVE_UP_MS } from "./relinkBackoff";
-export { RELAY_REPORT_MS, acrossRelays, relayedStats, type RelayStatsReport, type RelayedStatsSnapshot, type SimulationOwnStats } from "./relayReport";
+export { RelinkBackoff, relinkRelay, RELINK_FIRST_WAIT_MS, RELINK_MAX_WAIT_MS, RELINK_GIVE_UP_MS, type LinkAttempt, type RelinkOutcome, type RelinkSteps } from "./relinkBackoff";
+export { RELAY_REPORT_MS, acrossRelays, relayObjectStats, relayedStats, type RelayObjectStats, type RelayStatsReport, type RelayedStatsSnapshot, type SimulationOwnStats } from "./relayReport";

@@ -187,3 +187,39 @@ function readCounters(r: BinaryReader): Record<string, number> {
   }
   return out;
 }
+
+/**
+ * One relay object's counters as a host's DEV_MODE stats show them, apart from the simulation's
+ * (`adapter.relayObjects`): the frames, bytes and flush times are the relays', not the
+ * simulation's, in a relayed room.
+ */
+export interface RelayObjectStats {
+  /** The relay's index. */
+  index: number;
+  /** Open sockets. */
+  sockets: number;
+  /** Clients seated through it. */
+  seated: number;
+  /** Flushes it encoded. */
+  flushes: number;
+  /** Frames it sent its clients. */
+  frames: number;
+  /** Bytes it sent its clients. */
+  bytesOut: number;
+  /** Messages its clients sent. */
+  messagesIn: number;
+  /** Its flushes' wall time (begin to last send, across slices). */
+  flush: DurationSummary;
+  /** Its link's sends that failed. */
+  linkFailures: number;
+  /** Its errors by code (bad client messages, bad simulation messages). */
+  errors: Record<string, number>;
+  /** The relay object's own time (core `BusyMeter`). */
+  busy: BusyReading;
+}
+
+/** A relay's own counters read now (see {@link RelayObjectStats}), with what its host knows: its index, sockets, link failures and time. */
+export function relayObjectStats(relay: { readonly seatedCount: number; readonly stats: RoomStats }, host: Pick<RelayObjectStats, "index" | "sockets" | "linkFailures" | "busy">): RelayObjectStats {
+  const s = relay.stats;
+  return { ...host, seated: relay.seatedCount, flushes: s.flushes, frames: s.frames, bytesOut: s.bytesOut, messagesIn: s.messagesIn, flush: s.flush.summary(), errors: { ...s.errors } };
+}

@@ -112,7 +112,7 @@ export class RelayRoom<D extends SchemaDecl = SchemaDecl> implements SocketRoom 
     const { stats, writer } = this;
     this.mirror = new MirrorWorld(init.schema, init.world);
     const wantSnapshot = () => this.port.send(this.out.reset().u8(RelayKind.WantSnapshot).peek());
-    this.spectators = new SpectatorHub({ ...init, options, stats, epoch: null, syncIntervalMs: () => options.syncIntervalMs, wantSnapshot });
+    this.spectators = new SpectatorHub({ ...init, options, stats, clock, epoch: null, syncIntervalMs: () => options.syncIntervalMs, wantSnapshot });
     this.sockets = new RoomSockets({
       kind: init.kind,
       roomId: init.roomId,

@@ -14,3 +14,5 @@ export { MatchReplay, replay, type ReplayOptions, type ReplayReport } from "./ma
 export { ReplayRecorder, type ReplayDifference } from "./replayRecorder";
 export { ReplayClock } from "./replayClock";
 export { tokenStandIn } from "./digest";
+export { BucketArchive, replayKey, retentionDaysOf, REPLAY_LIST_PAGES, type ListedReplay, type ReplayBucket, type ReplayPage } from "./replayArchive";
+export { ReplayPieces, PIECE_PREFIX, type PieceHost, type PieceStorage } from "./replayPieces";

@@ -6,16 +6,16 @@
  * passed whatever the loop managed. The first flush takes one (a room's world is kept from its
  * first flush, not a second later), and a change the game marks as one a player would lose in a
  * restart (`GameContext.keepSoon`: a score, an item) brings the next one forward to
- * {@link KEEP_SOON_MS} after the last.
+ * `keepSoonMs` ({@link KEEP_SOON_MS} by default) after the last.
  */
+import { defaultRoomOptions } from "../roomOptions";
 
 /**
- * How soon after the last periodic checkpoint the next one comes once the game has marked a
- * change a player would lose (`GameContext.keepSoon`), ms of room time: what a restart takes of
- * such a change is at most about this long (the bars of issue 32's restart drill: ≥ 95 of 100
- * agar players keep their score, which takes a window of ≤ ~0.3 s; PERFORMANCE.md).
+ * How soon after the last periodic checkpoint the next one comes, by default, once the game has
+ * marked a change a player would lose (`GameContext.keepSoon`), ms of room time: the room option
+ * `keepSoonMs`'s default (roomOptions.ts says why 200).
  */
-export const KEEP_SOON_MS = 200;
+export const KEEP_SOON_MS = defaultRoomOptions.keepSoonMs;
 
 /** The periodic-checkpoint clock of one room (see the module comment). */
 export class CheckpointCadence {
@@ -26,7 +26,7 @@ export class CheckpointCadence {
   /** The game marked a change a player would lose since it. */
   #soon = false;
 
-  /** The game marked a change a player would lose: the next checkpoint is due {@link KEEP_SOON_MS} after the last. */
+  /** The game marked a change a player would lose: the next checkpoint is due `keepSoonMs` after the last. */
   keepSoon(): void {
     this.#soon = true;
   }
@@ -75,17 +75,17 @@ export class CheckpointCadence {
    * A flush ended at room time `now`, flushes `flushMs` apart, checkpoints every `everyMs` (0:
    * none): whether a periodic checkpoint is due now (it is then counted as taken). Due once
    * `everyMs` has passed, in whole flushes or on the clock, whichever comes first; or, after
-   * {@link keepSoon}, once {@link KEEP_SOON_MS} has (never later than `everyMs`).
+   * {@link keepSoon}, once `keepSoonMs` has (never later than `everyMs`; 0: never sooner).
    */
-  flushEnded(now: number, everyMs: number, flushMs: number): boolean {
+  flushEnded(now: number, everyMs: number, flushMs: number, keepSoonMs = KEEP_SOON_MS): boolean {
     if (everyMs <= 0) return false;
     this.#flushes++;
     const since = now - this.#lastAt;
-    const soonMs = Math.min(everyMs, KEEP_SOON_MS);
+    const soonMs = Math.min(everyMs, keepSoonMs);
     const due =
       this.#flushes * flushMs >= everyMs ||
       since >= everyMs ||
-      (this.#soon && (this.#flushes * flushMs >= soonMs || since >= soonMs));
+      (this.#soon && soonMs > 0 && (this.#flushes * flushMs >= soonMs || since >= soonMs));
     if (!due) return false;
     this.#lastAt = now;
     this.#flushes = 0;

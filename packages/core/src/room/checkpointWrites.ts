@@ -2,7 +2,7 @@
  * When a host that keeps its room's checkpoint writes it (`RoomHooks.onCheckpointDue`): one
  * pending write at a time, taken on a later turn, never inside a tick, and at most one per
  * {@link CHECKPOINT_SPACING_MS}. A rule of the core, on its `Clock`, so a host keeps only the
- * write itself (the Cloudflare adapter's roomKeeping.ts).
+ * write itself (core storage/roomKeeping.ts, a room's Durable Object's keeping).
  */
 import type { Clock, TimerHandle } from "../clock";
 

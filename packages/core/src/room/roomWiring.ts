@@ -124,7 +124,7 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
   // Seating is made below; a socket is lost only once messages flow, long after.
   let seating: Seating | null = null;
   // Spectators (core/src/spectate): no seats; fed a feed of the game's world from its first one.
-  const spectators = new RoomSpectators({ kind, world: game.sync.mode === "binary" ? game.sync.world : undefined, options, stats, epoch, syncIntervalMs: () => calls.syncIntervalMs });
+  const spectators = new RoomSpectators({ kind, world: game.sync.mode === "binary" ? game.sync.world : undefined, options, stats, epoch, clock, syncIntervalMs: () => calls.syncIntervalMs });
   const sockets = new RoomSockets({
     ...parts,
     writer,

@@ -4,6 +4,7 @@
  */
 import { CloseCode, FrameWriter, type SpectateRequest } from "@tikron/protocol";
 import type { SpectatorSocket } from "./spectatorSocket";
+import type { Clock } from "../clock";
 import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
 import { SyncWorld } from "../sync/syncWorld";
@@ -20,6 +21,7 @@ export interface RoomSpectatorsInit {
   readonly stats: RoomStats;
   readonly epoch: number;
   readonly syncIntervalMs: () => number;
+  readonly clock: Clock;
 }
 
 /**
@@ -55,10 +57,10 @@ export class RoomSpectators {
       return -1;
     }
     if (this.hub === null) {
-      const { kind, options, stats, epoch, syncIntervalMs } = this.init;
+      const { kind, options, stats, epoch, syncIntervalMs, clock } = this.init;
       this.feed = new WorldFeed(world);
       this.snapshotDue = true;
-      this.hub = new SpectatorHub({ kind, schema: world.schema, world: world.options, options, stats, epoch, syncIntervalMs, wantSnapshot: () => (this.snapshotDue = true) });
+      this.hub = new SpectatorHub({ kind, schema: world.schema, world: world.options, options, stats, epoch, syncIntervalMs, clock, wantSnapshot: () => (this.snapshotDue = true) });
     }
     return this.hub.open(conn, req, now);
   }

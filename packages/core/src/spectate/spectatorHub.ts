@@ -23,11 +23,13 @@ import {
   readTarget,
 } from "@tikron/protocol";
 import type { SpectatorSocket } from "./spectatorSocket";
+import type { Clock, TimerHandle } from "../clock";
 import type { RoomOptions } from "../roomOptions";
 import { RoomStats } from "../roomStats";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { TokenBucket } from "../tokenBucket";
-import { type LaneMember, SpectatorLane, type TargetGroup } from "./spectatorLane";
+import { SpectatorLane } from "./spectatorLane";
+import type { LaneMember, TargetGroup } from "./targetGroup";
 import { type SpectatorStats, newSpectatorCounters } from "./spectatorStats";
 
 /**
@@ -46,6 +48,8 @@ export interface SpectatorHubInit {
   readonly options: RoomOptions;
   /** The room's counters (`refused.spectators_full`, `errors.spectating` are bumped there too). */
   readonly stats: RoomStats;
+  /** The object's clock: a spectator's wait for its hello is timed on it. */
+  readonly clock: Clock;
   /**
    * Wall clock ms of room time 0 (the welcome's `roomEpoch`); null where the object does not
    * know it (a relay): learned from the stream's first flush (its arrival less its time).
@@ -64,6 +68,8 @@ class Spectator implements LaneMember {
   welcomed = false;
   errors = 0;
   closed = false;
+  /** Closes the socket if no hello came within `helloTimeoutMs`; null once it said hello or closed. */
+  helloTimer: TimerHandle | null = null;
 
   constructor(
     readonly id: number,
@@ -131,6 +137,7 @@ export class SpectatorHub {
         delayMs,
         idleFrameMs: options.idleFrameMs,
         counters: this.counters,
+        syncIntervalMs: this.init.syncIntervalMs,
         wantSnapshot: this.init.wantSnapshot,
       });
       this.lanes.set(delayMs, lane);
@@ -139,6 +146,14 @@ export class SpectatorHub {
     const s = new Spectator(id, conn, req.target, lane, new TokenBucket(options.msgRatePerSec, options.msgBurst, now), this, options.maxBufferedBytes);
     this.spectators.set(id, s);
     lane.add(s);
+    // Like a player's socket: one that never says hello would hold a place of the cap for as
+    // long as its socket stays open.
+    s.helloTimer = this.init.clock.setTimer(() => {
+      s.helloTimer = null;
+      if (s.welcomed || s.closed) return;
+      this.counters.helloTimeouts++;
+      this.close(s, CloseCode.hello_timeout, "no hello in time");
+    }, options.helloTimeoutMs);
     return id;
   }
 
@@ -158,6 +173,7 @@ export class SpectatorHub {
         if (s.welcomed) return this.refuse(s, ErrorCode.already_joined, "second hello", 0);
         if (m.version !== PROTOCOL_VERSION) return this.close(s, CloseCode.bad_hello, `protocol version ${m.version}`);
         s.welcomed = true;
+        this.stopHelloTimer(s);
         return this.welcome(s);
       case "ping":
         s.conn.send(encodePong(this.small.reset(), m.clientTime, Date.now()).peek());
@@ -180,6 +196,7 @@ export class SpectatorHub {
     const s = this.spectators.get(connId);
     if (!s) return;
     s.closed = true;
+    this.stopHelloTimer(s);
     this.spectators.delete(connId);
     s.lane.remove(s);
     if (s.lane.size === 0) this.lanes.delete(s.lane.delayMs);
@@ -228,6 +245,12 @@ export class SpectatorHub {
       lastSeq: 0,
     });
     s.conn.send(w.peek());
+  }
+
+  private stopHelloTimer(s: Spectator): void {
+    if (s.helloTimer === null) return;
+    this.init.clock.clearTimer(s.helloTimer);
+    s.helloTimer = null;
   }
 
   private follow(s: Spectator, requestId: number, payload: string): void {

@@ -1,15 +1,41 @@
 /**
  * {@link SpectatorLane}: the spectators of one delay. It holds a mirror of the room's world fed
  * by the world's stream D seconds late, and encodes once per target group per flush: every
- * spectator watching the same target gets the same bytes.
+ * spectator watching the same target gets the same bytes. A delayed lane sends the frames of a
+ * few flushes together in one message (a bundle, {@link framesPerBundle}).
  */
 import { PriorityTiers } from "@tikron/aoi";
-import { FrameFlag, beginFrame, endFrame, type FrameWriter, type Schema, type SpectateTarget } from "@tikron/protocol";
+import { FrameFlag, FrameWriter, MAX_FRAMES_PER_BUNDLE, beginFrame, endFrame, type Schema, type SpectateTarget } from "@tikron/protocol";
 import { MirrorWorld } from "../sync/mirrorWorld";
 import type { SyncWorldOptions } from "../sync/quantizedStore";
 import { SyncClient } from "../sync/syncClient";
 import { Viewer, ViewerMode } from "../sync/viewer";
 import type { SpectatorCounters } from "./spectatorStats";
+import { type LaneMember, TargetGroup, removeFrom } from "./targetGroup";
+
+export { type LaneMember, TargetGroup } from "./targetGroup";
+
+/**
+ * The longest span of flushes one bundle gathers (ms), whatever the delay: what a spectator
+ * loses when its socket is behind at a send, and what its client holds before playing it out.
+ */
+export const MAX_BUNDLE_MS = 250;
+
+/**
+ * How many flushes' frames a lane of delay `delayMs` sends in one message (1: each frame as it
+ * is made). A room sending many spectators is bound by its socket sends, not by bytes (1,000
+ * spectators at 20 frames/s saturate a Workers thread), so frames that need not go out at once
+ * go together. An undelayed spectator watches live: it gets every frame the moment it is made
+ * (1). A delayed one already waits D: its frames go out when the last of a bundle is due (never
+ * before a frame's time, so the delay stays a floor), which adds the bundle's span less one flush
+ * to the delay; a tenth of D keeps that out of sight (100 ms at 1 s: 2 frames at 20 Hz, half the
+ * sends), at most {@link MAX_BUNDLE_MS} (5 frames at 20 Hz from 3 s on). The SDK's watch entry
+ * plays a bundle's frames out at their room times, so the view moves as smoothly as unbundled.
+ */
+export function framesPerBundle(delayMs: number, syncIntervalMs: number): number {
+  if (delayMs <= 0 || !(syncIntervalMs > 0)) return 1;
+  return Math.min(MAX_FRAMES_PER_BUNDLE, Math.max(1, Math.floor(Math.min(delayMs / 10, MAX_BUNDLE_MS) / syncIntervalMs)));
+}
 
 /** One flush of the room's world stream, as a lane replays it later. */
 export interface StreamEntry {
@@ -21,43 +47,6 @@ export interface StreamEntry {
   /** The world feed's update, and a snapshot written right after it (or null). */
   readonly update: Uint8Array;
   readonly snapshot: Uint8Array | null;
-}
-
-/** What a lane sends to and reads of one spectator socket. */
-export interface LaneMember {
-  /** Sends one message (a view of a reused writer, valid during the call). */
-  send(data: Uint8Array): void;
-  /** Whether the socket is too far behind to take a frame now. */
-  behind(): boolean;
-  /** Sends the spectator a welcome again: its client clears its view before the next frame (a keyframe). */
-  rewelcome(): void;
-  /** The group it is in, or null while it waits for its first frame. */
-  group: TargetGroup | null;
-  /** What it watches (null: anyone playing, picked once the lane's mirror holds the world). */
-  target: SpectateTarget | null;
-  /** True until its first keyframe (a fresh client: no second welcome needed). */
-  fresh: boolean;
-}
-
-/**
- * The spectators watching one target in one lane: one baseline, one encode per flush, many
- * sends. Members got every frame since their keyframe, so they all hold the group's baseline;
- * one that could not take a frame (behind) leaves and rejoins with a keyframe.
- */
-export class TargetGroup {
-  readonly members: LaneMember[] = [];
-  /** Members waiting for a keyframe (new, switched here, or back from being behind). */
-  readonly joining: LaneMember[] = [];
-  /** Whether the last frame carried nothing (idle frames are then sent every `idleFrameMs`). */
-  settled = false;
-  lastFrameAt = -Infinity;
-
-  constructor(
-    readonly key: string,
-    public client: SyncClient,
-    /** Makes a client with this group's viewer and an empty baseline (a keyframe's). */
-    readonly freshClient: () => SyncClient,
-  ) {}
 }
 
 /**
@@ -76,6 +65,8 @@ export interface LaneInit {
   readonly delayMs: number;
   readonly idleFrameMs: number;
   readonly counters: SpectatorCounters;
+  /** The interval the room flushes at now (ms): how many flushes a bundle gathers. */
+  readonly syncIntervalMs: () => number;
   /** The stream needs a snapshot (this lane's mirror lost its place or has none yet). */
   readonly wantSnapshot: () => void;
 }
@@ -90,6 +81,11 @@ export class SpectatorLane {
   /** Members that named no target, placed once the mirror holds the world. */
   private readonly unplaced: LaneMember[] = [];
   private snapshotAsked = false;
+  /** Flushes encoded into the bundle being gathered, and how many it gathers. */
+  private inBundle = 0;
+  private perBundle = 1;
+  /** Where a bundle is written at its send (one per lane: groups send one after another). */
+  private readonly out = new FrameWriter(1 << 12);
   /** Members in this lane. */
   size = 0;
 
@@ -161,8 +157,8 @@ export class SpectatorLane {
       return;
     }
     m.group = null;
-    removeFrom(g.members, m) || removeFrom(g.joining, m);
-    if (g.members.length + g.joining.length === 0) {
+    g.remove(m);
+    if (g.size === 0) {
       this.mirror.encoder.releaseClient(g.client);
       this.groups.delete(g.key);
     }
@@ -191,7 +187,9 @@ export class SpectatorLane {
     try {
       mirror.apply(e.update);
       if (e.snapshot !== null && mirror.apply(e.snapshot) === "reset") {
-        // Another world (the room restarted): every baseline goes, every member gets a keyframe.
+        // Another world (the room restarted): what was made of the old one goes out first, then
+        // every baseline goes and every member gets a keyframe.
+        this.sendBundles();
         for (const g of this.groups.values()) {
           this.mirror.encoder.releaseClient(g.client);
           g.client = g.freshClient();
@@ -220,14 +218,27 @@ export class SpectatorLane {
     }
     mirror.encoder.beginFlush(mirror.flushIndex);
     const time = e.time + this.delayMs;
-    for (const g of this.groups.values()) this.encodeGroup(g, e.tick, time, e.at + this.delayMs, w);
+    const first = this.inBundle === 0;
+    if (first) this.perBundle = framesPerBundle(this.delayMs, this.init.syncIntervalMs());
+    for (const g of this.groups.values()) this.encodeGroup(g, first, e.tick, time, e.at + this.delayMs, w);
+    if (++this.inBundle >= this.perBundle) this.sendBundles();
   }
 
-  /** One delta for the group's members, then one keyframe for those joining. */
-  private encodeGroup(g: TargetGroup, tick: number, time: number, now: number, w: FrameWriter): void {
+  /** Sends every group what it gathered; the next flush starts a bundle. */
+  private sendBundles(): void {
+    this.inBundle = 0;
+    for (const g of this.groups.values()) g.send(this.out, this.init.counters);
+  }
+
+  /**
+   * One delta for the group's members (and those given a keyframe earlier in this bundle), then,
+   * at a bundle's first flush, one keyframe for those joining. Gathered in the group until the
+   * bundle is sent.
+   */
+  private encodeGroup(g: TargetGroup, first: boolean, tick: number, time: number, now: number, w: FrameWriter): void {
     const c = this.init.counters;
     const encoder = this.mirror.encoder;
-    if (g.members.length > 0) {
+    if (g.watching > 0) {
       w.reset();
       const flagsPos = beginFrame(w, tick, time);
       c.encodes++;
@@ -239,61 +250,21 @@ export class SpectatorLane {
       if (send) {
         g.lastFrameAt = now;
         endFrame(w, flagsPos, changed ? FrameFlag.Delta : 0);
-        const frame = w.peek();
-        const members = g.members;
-        for (let i = 0; i < members.length; i++) {
-          const m = members[i]!;
-          if (m.behind()) {
-            // It would miss this delta: out of the group, back with a keyframe once it reads.
-            members[i--] = members[members.length - 1]!;
-            members.pop();
-            g.joining.push(m);
-            c.skipped++;
-            continue;
-          }
-          m.send(frame);
-          c.frames++;
-          c.bytesOut += frame.byteLength;
-        }
+        g.addFrame(w);
       }
     }
-    if (g.joining.length === 0) return;
+    if (!first || g.joining.length === 0) return;
     // The keyframe: the group's view from an empty baseline, the state its members now hold.
     const fresh = g.freshClient();
     w.reset();
     const flagsPos = beginFrame(w, tick, time);
     c.encodes++;
     endFrame(w, flagsPos, encoder.encodeClient(fresh, w) ? FrameFlag.Delta : 0);
-    if (g.members.length === 0) {
+    if (g.watching === 0) {
       // A group of only new members starts from the keyframe's baseline.
       encoder.releaseClient(g.client);
       g.client = fresh;
     }
-    const frame = w.peek();
-    const joining = g.joining;
-    let kept = 0;
-    for (let i = 0; i < joining.length; i++) {
-      const m = joining[i]!;
-      if (m.behind()) {
-        joining[kept++] = m;
-        continue;
-      }
-      // A member that watched something else holds another view: the welcome clears it.
-      if (!m.fresh) m.rewelcome();
-      m.fresh = false;
-      m.send(frame);
-      c.keyframes++;
-      c.bytesOut += frame.byteLength;
-      g.members.push(m);
-    }
-    joining.length = kept;
+    g.addKeyframe(w);
   }
-}
-
-function removeFrom<T>(list: T[], item: T): boolean {
-  const i = list.indexOf(item);
-  if (i < 0) return false;
-  list[i] = list[list.length - 1]!;
-  list.pop();
-  return true;
 }

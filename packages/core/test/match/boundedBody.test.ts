@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_BYTES_PER_CHAR, bodyByteLimit, declaredTooLarge, readBoundedBody, type BodySource } from "../../src/match/boundedBody";
+import { MAX_BYTES_PER_CHAR, bodyByteLimit, declaredTooLarge, readBoundedBody, waitedBody, type BodySource } from "../../src/match/boundedBody";
 
 const enc = new TextEncoder();
 
@@ -97,5 +97,31 @@ describe("readBoundedBody: every body bounded before it is read", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("waitedBody: a stream read through the host's wait", () => {
+  const streamOf = (n: number, cancelled: { at: boolean }) => {
+    const chunks = Array.from({ length: n }, () => new Uint8Array(40));
+    return new ReadableStream<Uint8Array>({
+      pull: (c) => void (chunks.length > 0 ? c.enqueue(chunks.shift()!) : c.close()),
+      cancel: () => void (cancelled.at = true),
+    });
+  };
+
+  it("sends every read through the wait (each chunk and the end), and cancels the stream when the rest is refused", async () => {
+    let waits = 0;
+    const wait = <T,>(io: Promise<T>): Promise<T> => {
+      waits++;
+      return io;
+    };
+    const kept = { at: false };
+    expect((await readBoundedBody({ contentLength: null, body: waitedBody(streamOf(3, kept), wait) }, 1_000)).ok).toBe(true);
+    expect(waits).toBe(4);
+    expect(kept.at).toBe(false);
+    const refused = { at: false };
+    expect((await readBoundedBody({ contentLength: null, body: waitedBody(streamOf(100, refused), wait) }, 10)).ok).toBe(false);
+    expect(refused.at).toBe(true);
+    expect(waitedBody(null, wait)).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * A spectator socket in memory for the spectator tests: it keeps what the room sent it and
- * decodes it as a client would (its view cleared at every welcome, each delta applied).
+ * decodes it as a client would (its view cleared at every welcome, each delta applied; a
+ * bundle's frames one by one, in order).
  */
-import { ClientView, DecodeError, binaryDialect, binaryRequests, readAnswer, type DecodedServerMessage, type Schema, type SpectateRequest } from "@tikron/protocol";
+import { ClientView, DecodeError, binaryDialect, binaryRequests, isBundle, readAnswer, readBundle, type DecodedServerMessage, type Schema, type SpectateRequest } from "@tikron/protocol";
 import type { Connection } from "../../src";
 
 /** What a spectator socket is opened on: a room or a relay. */
@@ -20,6 +21,9 @@ export class Watcher implements Connection {
   /** What `bufferedAmount` answers (a socket behind when large). */
   buffered = 0;
   frames = 0;
+  /** Messages received (a bundle is one), and bundles among them. */
+  received = 0;
+  bundles = 0;
   welcomes = 0;
   id = -1;
 
@@ -60,6 +64,18 @@ export class Watcher implements Connection {
   }
 
   send(data: Uint8Array | string): void {
+    this.received++;
+    if (data instanceof Uint8Array && isBundle(data)) {
+      const frames = readBundle(data);
+      if (frames instanceof DecodeError) throw new Error(`spectator got a bad bundle: ${frames.message}`);
+      this.bundles++;
+      for (const f of frames) this.take(f);
+      return;
+    }
+    this.take(data);
+  }
+
+  private take(data: Uint8Array | string): void {
     const m = binaryDialect.decode(data, readAnswer);
     if (m === null || m instanceof DecodeError) throw new Error(`spectator got an undecodable message: ${String(m)}`);
     this.messages.push(m);

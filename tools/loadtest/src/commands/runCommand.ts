@@ -71,7 +71,7 @@ export function registerRunCommand(program: Command): void {
     .option("--no-html", "do not write report.html")
     .option("--no-room-stats", "do not request tk:stats")
     .option("--spectators <n>", "spectators beside the players, spread over the rooms (spectate=1; their frames/s and gaps in the report's summary.spectators)", int("spectators"))
-    .option("--spectator-delay <sec>", "seconds behind the live match the spectators ask for (default 0)", num("spectator-delay"))
+    .option("--spectator-delay <sec>", "seconds behind the live match the spectators ask for (default 2: their frames come in bundles, 4 a message; 0: live, a frame a message)", num("spectator-delay"))
     .action(async (o, cmd: Command) => {
       process.exitCode = await runCommand(o, cmd);
     });

@@ -55,7 +55,11 @@ export interface LoadConfig {
   statsEverySec?: number;
   /** Spectators beside the players (`--spectators N`), spread over the rooms; 0: none. */
   spectators?: number;
-  /** Seconds behind the live match each spectator asks for (`--spectator-delay`). */
+  /**
+   * Seconds behind the live match each spectator asks for (`--spectator-delay`). Default 2: a
+   * watched match is broadcast with a delay, and a delayed spectator gets its frames in bundles
+   * (protocol bundle.ts: 4 frames a message at 2 s); 0 watches live, one frame a message.
+   */
   spectatorDelaySec?: number;
   /** Stages (per-room targets over time) instead of one ramp; see loadPlan.ts. */
   stages?: Stage[];
@@ -152,6 +156,9 @@ export function newRunId(): string {
 }
 
 /** Fills defaults and validates; throws a message naming the bad option. */
+/** The spectators' delay when a run names none (see {@link LoadConfig.spectatorDelaySec}). */
+export const DEFAULT_SPECTATOR_DELAY_SEC = 2;
+
 export function resolveConfig(c: LoadConfig): ResolvedConfig {
   const url = new URL(c.url);
   if (url.protocol !== "ws:" && url.protocol !== "wss:") throw new Error(`url must be ws:// or wss:// (got ${c.url})`);
@@ -250,7 +257,7 @@ export function resolveConfig(c: LoadConfig): ResolvedConfig {
     roomStats: c.roomStats ?? true,
     statsEverySec,
     spectators: nonNegative("spectators", c.spectators ?? 0),
-    spectatorDelaySec: nonNegative("spectatorDelaySec", c.spectatorDelaySec ?? 0),
+    spectatorDelaySec: nonNegative("spectatorDelaySec", c.spectatorDelaySec ?? DEFAULT_SPECTATOR_DELAY_SEC),
     load,
     ...(match ? { match } : {}),
     ...(c.restartAtSec !== undefined ? { restartAtSec: c.restartAtSec } : {}),

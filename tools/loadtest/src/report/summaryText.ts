@@ -66,7 +66,7 @@ export function formatSummary(r: Report): string {
   if (s.restart) rows.push(restartRow(s.restart));
   if (s.spectators) {
     const v = s.spectators;
-    const fps = v.framesPerSec ? `frames/s min ${v.framesPerSec.min} p5 ${v.framesPerSec.p5} p50 ${v.framesPerSec.p50}` : "no frames";
+    const fps = v.framesPerSec ? `frames/s min ${v.framesPerSec.min} p5 ${v.framesPerSec.p5} p50 ${v.framesPerSec.p50}${v.messagesPerSec ? ` in ${v.messagesPerSec.p50} messages/s p50` : ""}` : "no frames";
     const gap = v.gapMs ? `, gap p50 ${v.gapMs.p50} p99 ${v.gapMs.p99} max ${v.gapMs.max} ms` : "";
     rows.push(["spectators", `${v.joined}/${v.requested} joined, ${fps}${gap}, ${v.below19} under 19/s${Object.keys(v.closes).length ? `, closes ${mapLine(v.closes)}` : ""}`]);
   }

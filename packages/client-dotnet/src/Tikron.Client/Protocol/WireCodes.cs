@@ -70,6 +70,11 @@ namespace Tikron.Client.Protocol
         public const byte Cadence = 0x87;
         /// <summary>Server: a notice from the game.</summary>
         public const byte Notice = 0x88;
+        /// <summary>
+        /// Server: several frames in one message, sent only to delayed spectators. This client
+        /// does not spectate, so it never receives one (its decoder refuses it as an unknown kind).
+        /// </summary>
+        public const byte Bundle = 0x89;
     }
 
     /// <summary>FRAME flag bits: which sections follow the header.</summary>

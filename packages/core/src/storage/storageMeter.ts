@@ -1,5 +1,5 @@
 /**
- * `StorageMeter`: the writes an object makes to its Durable Object storage, counted by what they
+ * `StorageMeter`: the writes an object makes to its key-value storage (a Durable Object's), counted by what they
  * keep (a seat, a checkpoint, the directory, …): calls, rows (keys written or removed: what the
  * SQLite storage bills), JSON characters written, and how many calls were confirmed (held the
  * object's outgoing messages until durable: the output gate) — what DEV_MODE stats show and the
@@ -16,13 +16,41 @@ export interface WriteCounts {
   rows: number;
   /** Characters of the values written (JSON text). */
   bytes: number;
+  /** Writes not made because they would have held nothing new (a checkpoint piece the same as the last). */
+  unchanged: number;
 }
 
 /** The writes of an object, by kind. */
 export type StorageCounts = Record<string, WriteCounts>;
 
-/** What of the object's state the meter uses: its storage, and `waitUntil` for the writes. */
-export type MeteredState = Pick<DurableObjectState, "storage" | "waitUntil">;
+/** How a write is made: `allowUnconfirmed`, the host's next messages do not wait for it. */
+export interface WriteOptions {
+  /** The write does not hold the host's outgoing messages until durable (a Durable Object's output gate). */
+  allowUnconfirmed?: boolean;
+}
+
+/**
+ * The writes of a host's key-value storage the meter makes (a Durable Object's storage has this
+ * shape; a Node host's map-backed store can too): one key or many, put or removed.
+ */
+export interface KeyValueWrites {
+  /** Writes one key. */
+  put(key: string, value: unknown, options?: WriteOptions): Promise<void>;
+  /** Writes many keys at once. */
+  put(entries: Record<string, unknown>, options?: WriteOptions): Promise<void>;
+  /** Removes one key. */
+  delete(key: string, options?: WriteOptions): Promise<boolean>;
+  /** Removes many keys at once. */
+  delete(keys: string[], options?: WriteOptions): Promise<number>;
+}
+
+/** What of the host the meter uses: its storage, and `waitUntil` for the writes it does not await. */
+export interface MeteredState {
+  /** The storage written to. */
+  readonly storage: KeyValueWrites;
+  /** Keeps the host alive until `work` settles (a Durable Object's `ctx.waitUntil`). */
+  waitUntil(work: Promise<unknown>): void;
+}
 
 /** Counts and makes an object's storage writes (see the module comment). */
 export class StorageMeter {
@@ -61,7 +89,7 @@ export class StorageMeter {
     } else if (putKeys > 1) calls.push(storage.put(puts, opts));
     if (removes.length === 1) calls.push(storage.delete(removes[0]!, opts));
     else if (removes.length > 1) calls.push(storage.delete(removes, opts));
-    const c = (this.#counts[kind] ??= { calls: 0, confirmed: 0, rows: 0, bytes: 0 });
+    const c = this.countsOf(kind);
     c.calls += calls.length;
     if (confirmed) c.confirmed += calls.length;
     c.rows += entries.length;
@@ -72,6 +100,15 @@ export class StorageMeter {
         failed?.(e);
       }),
     );
+  }
+
+  /** A write of `kind` was not made: it would have held nothing new. */
+  unchanged(kind: string): void {
+    this.countsOf(kind).unchanged++;
+  }
+
+  private countsOf(kind: string): WriteCounts {
+    return (this.#counts[kind] ??= { calls: 0, confirmed: 0, rows: 0, bytes: 0, unchanged: 0 });
   }
 
   /** The writes so far, by kind (a copy). */

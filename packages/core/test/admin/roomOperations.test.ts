@@ -1,21 +1,20 @@
 /**
- * The room object's operator side, with a real core room: metric points written to Analytics
- * Engine (the documented layout) and kept for the admin API, sampled by a timer only while a
- * ticking room has players and on events for a turn-based one; bans kept in the object's storage.
+ * A room's operator side (admin/roomOperations.ts), with a real core room: metric points handed
+ * to the host's writer and kept for the admin API, sampled by a timer only while a ticking room
+ * has players and on events for a turn-based one; bans kept in the host's storage.
  */
-import { BinaryWriter, PROTOCOL_VERSION, encodeHello, type AdminBan } from "@tikron/protocol";
-import { Room, systemClock } from "@tikron/core";
+import { BinaryWriter, PROTOCOL_VERSION, encodeHello, type AdminBan, type MetricPoint } from "@tikron/protocol";
+import { Room, systemClock } from "../../src";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CounterGame, FakeConnection } from "../../core/test/fakes";
-import { METRIC_DOUBLES, metricsDataPoint } from "../src/metricsDataPoint";
-import { BANS_KEY, RoomOperations, metricsIntervalMs } from "../src/roomOperations";
+import { CounterGame, FakeConnection } from "../fakes";
+import { BANS_KEY, RoomOperations, metricsIntervalMs, type BanStorage } from "../../src/admin/roomOperations";
 
 beforeEach(() => vi.useFakeTimers({ now: 1_700_000_000_000 }));
 afterEach(() => vi.useRealTimers());
 
 function storage() {
   const m = new Map<string, unknown>();
-  return { m, get: async (k: string) => m.get(k), put: async (k: string, v: unknown) => void m.set(k, structuredClone(v)) } as unknown as DurableObjectStorage & { m: Map<string, unknown> };
+  return { m, get: async (k: string) => m.get(k), put: async (k: string, v: unknown) => void m.set(k, structuredClone(v)) } as unknown as BanStorage & { m: Map<string, unknown> };
 }
 
 function room(ticking = true) {
@@ -32,12 +31,6 @@ function room(ticking = true) {
 }
 
 describe("metric points", () => {
-  it("are laid out as documented: index1 the kind, blobs kind and room, doubles in METRIC_DOUBLES order", () => {
-    const p = { at: 1, intervalMs: 60_000, kind: "agar", roomId: "r1", clients: 3, seats: 4, frames: 5, bytesOut: 6, bytesIn: 7, messagesIn: 8, errors: 9, closes: 10, flushP99Ms: 1.5 };
-    expect(metricsDataPoint(p)).toEqual({ indexes: ["agar"], blobs: ["agar", "r1"], doubles: [3, 4, 5, 6, 7, 8, 9, 10, 1.5, 60_000] });
-    expect(METRIC_DOUBLES).toHaveLength(10);
-  });
-
   it("the interval is METRICS_INTERVAL_SECONDS (at least 1 s), a minute by default", () => {
     expect(metricsIntervalMs(undefined)).toBe(60_000);
     expect(metricsIntervalMs({ METRICS_INTERVAL_SECONDS: "5" })).toBe(5_000);
@@ -47,8 +40,8 @@ describe("metric points", () => {
 
   it("a ticking room is sampled by a timer while it has players; the last point as it empties, then nothing", async () => {
     const { r, join } = room(true);
-    const written: unknown[] = [];
-    const ops = new RoomOperations(r, storage(), { METRICS: { writeDataPoint: (p) => written.push(p) }, METRICS_INTERVAL_SECONDS: "10" });
+    const written: MetricPoint[] = [];
+    const ops = new RoomOperations(r, storage(), { intervalMs: 10_000, write: (p) => written.push(p) });
     const ann = join("ann");
     ops.activity();
     ops.activity(); // one timer, however many events
@@ -56,7 +49,7 @@ describe("metric points", () => {
     expect(ops.points()).toHaveLength(1);
     expect(ops.points()[0]).toMatchObject({ kind: "counter", roomId: "r1", clients: 1, intervalMs: expect.any(Number) });
     expect(ops.points()[0]!.frames).toBeGreaterThan(0);
-    expect(written).toEqual([metricsDataPoint(ops.points()[0]!)]);
+    expect(written).toEqual([ops.points()[0]]);
     r.closed(ann.id, 1000);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(ops.points().map((p) => p.clients)).toEqual([1, 0]);
@@ -67,7 +60,7 @@ describe("metric points", () => {
 
   it("a turn-based room is sampled on its events when a point is due, never by a timer", async () => {
     const { r, join } = room(false);
-    const ops = new RoomOperations(r, storage(), { METRICS_INTERVAL_SECONDS: "10" });
+    const ops = new RoomOperations(r, storage(), { intervalMs: 10_000 });
     join("ann");
     ops.activity();
     expect(ops.points()).toHaveLength(1);
@@ -86,7 +79,7 @@ describe("the admin RPC's room side", () => {
   it("answers summaries and requests, and keeps bans in storage for the next instance", async () => {
     const { r, join } = room(true);
     const store = storage();
-    const ops = new RoomOperations(r, store, undefined);
+    const ops = new RoomOperations(r, store, { intervalMs: 60_000 });
     join("ann");
     expect(await ops.handle({ op: "summary" })).toMatchObject({ ccu: 1, seats: 1 });
     expect(await ops.handle({ op: "ban", identity: "ann", seconds: 60, reason: "x" })).toMatchObject({ ok: true, body: { op: "ban", identity: "ann", affected: 1 } });

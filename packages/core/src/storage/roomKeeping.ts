@@ -1,6 +1,6 @@
 /**
- * What a room's object keeps of its room in its own storage, so a restarted (or evicted, or
- * hibernated) object brings the room back: each seat's record (written when the seat is taken,
+ * What a room's host keeps of its room in its own key-value storage (a room's Durable Object's),
+ * so a restarted (or evicted, or hibernated) object brings the room back: each seat's record (written when the seat is taken,
  * before its welcome leaves: the one confirmed write a join waits for), the room's checkpoints as
  * a chain of pieces (a ticking world every second, only what changed, without holding frames),
  * and its game's store; laid out by the core's `KeptRoom` (core room/keptRoom.ts), read once at
@@ -8,8 +8,14 @@
  * own (spacing, confirmed or not, the store only when it changed); the object's entries only say
  * that a write is due. When a checkpoint is written is the core's rule (`CheckpointWrites`, room/checkpointWrites.ts).
  */
-import { CheckpointWrites, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, systemClock, type BusyMeter, type CheckpointSeat, type HostedRoom, type KeepableRoom, type KeptWrite, type RoomCheckpoint } from "@tikron/core";
-import { StorageMeter, type MeteredState } from "./storageMeter";
+import type { BusyMeter } from "../busyMeter";
+import { systemClock } from "../clock";
+import type { CheckpointSeat, RoomCheckpoint } from "../host";
+import type { RoomMadeWith } from "../roomMadeWith";
+import type { HostedRoom, KeepableRoom } from "../hostedRoom";
+import { CheckpointWrites } from "../room/checkpointWrites";
+import { KEPT_MADE_WITH_KEY, KEPT_PIECE_PREFIX, KEPT_SEAT_PREFIX, KeptRoom, type KeptWrite } from "../room/keptRoom";
+import { StorageMeter, type KeyValueWrites } from "./storageMeter";
 
 /**
  * Storage key of a room's checkpoint as objects kept it before seats and pieces were kept apart
@@ -38,8 +44,18 @@ function storedRelays(saved: unknown): number {
  */
 const STORE_KEY = "room:store";
 
-/** What of the object's state its keeping uses: its storage, and `waitUntil` for the writes. */
-export type KeepingState = MeteredState;
+/** What of the host its keeping uses: its storage (a Durable Object's has this shape), and `waitUntil` for the writes. */
+export interface KeepingState {
+  /** The room's storage: read back whole at the start, written as the room changes. */
+  readonly storage: KeyValueWrites & {
+    /** The keys (and values) under `prefix`. */
+    list(options: { prefix: string }): Promise<Map<string, unknown>>;
+    /** The values of `keys` that are kept. */
+    get(keys: string[]): Promise<Map<string, unknown>>;
+  };
+  /** Keeps the host alive until `work` settles. */
+  waitUntil(work: Promise<unknown>): void;
+}
 
 /**
  * The seat, checkpoint and store keeping of one room's object. It reads the room it keeps
@@ -85,9 +101,10 @@ export class RoomKeeping {
     const [seats, pieces, saved] = await Promise.all([
       this.storage.list({ prefix: KEPT_SEAT_PREFIX }),
       this.storage.list({ prefix: KEPT_PIECE_PREFIX }),
-      this.storage.get([LEGACY_CHECKPOINT_KEY, STORE_KEY]),
+      this.storage.get([LEGACY_CHECKPOINT_KEY, STORE_KEY, KEPT_MADE_WITH_KEY]),
     ]);
-    const kept = this.kept.read(new Map([...seats, ...pieces]));
+    const madeWith = saved.get(KEPT_MADE_WITH_KEY);
+    const kept = this.kept.read(new Map([...seats, ...pieces, ...(madeWith === undefined ? [] : [[KEPT_MADE_WITH_KEY, madeWith] as const])]));
     const legacy = saved.get(LEGACY_CHECKPOINT_KEY);
     this.legacyKept = legacy !== undefined;
     this.savedIsLegacy = kept === null && legacy !== undefined;
@@ -106,12 +123,14 @@ export class RoomKeeping {
   }
 
   /**
-   * A room was made (from {@link store}): its store is not written until it changes; the saved
-   * checkpoint, if any, is restored into it and dropped; its first checkpoint starts a new chain.
+   * A room was made (from {@link store}) with `madeWith` (core roomMadeWith.ts; kept with its
+   * first seat): its store is not written until it changes; the saved checkpoint, if any, is
+   * restored into it and dropped; its first checkpoint starts a new chain.
    */
-  roomMade(room: KeptView): void {
+  roomMade(room: KeptView, madeWith?: RoomMadeWith): void {
     this.savedStoreVersion = 0;
     this.kept.lost();
+    this.kept.madeWith(madeWith);
     const saved = this.savedCheckpoint as RoomCheckpoint | undefined;
     if (saved === undefined) return;
     this.savedCheckpoint = undefined;
@@ -119,7 +138,7 @@ export class RoomKeeping {
     const restored = room.restoreCheckpoint(saved.kind === "" ? { ...saved, kind: room.kind, roomId: room.roomId } : saved);
     if (restored && this.savedIsLegacy) {
       // A checkpoint of the older layout: its seats get records of their own now.
-      this.writes.write("seat", room.checkpoint().seats.map((s) => this.kept.seat(s.playerId, s)), false);
+      this.writes.write("seat", this.withMadeWith(room.checkpoint().seats.map((s) => this.kept.seat(s.playerId, s))), false);
     }
     this.savedIsLegacy = false;
   }
@@ -131,7 +150,14 @@ export class RoomKeeping {
    * back after a restart anyway is freed when its reconnection window ends).
    */
   seatRecord(playerId: number, record: CheckpointSeat | null): void {
-    this.writes.write("seat", [this.kept.seat(playerId, record)], record !== null);
+    const write = [this.kept.seat(playerId, record)];
+    this.writes.write("seat", record ? this.withMadeWith(write) : write, record !== null);
+  }
+
+  /** Seat writes, with what the room was made with when storage does not hold it yet (one call, so never a seat without it). */
+  private withMadeWith(writes: KeptWrite[]): KeptWrite[] {
+    const made = this.kept.madeWithWrite();
+    return made ? [...writes, made] : writes;
   }
 
   /** A checkpoint is due (the room's `onCheckpointDue`): written as core `CheckpointWrites` (room/checkpointWrites.ts) says. */
@@ -155,7 +181,10 @@ export class RoomKeeping {
     else {
       const cp = room.checkpoint(this.kept.world);
       try {
-        writes.push(this.kept.piece(relays > 0 ? ({ ...cp, relays } as StoredCheckpoint) : cp));
+        const piece = this.kept.piece(relays > 0 ? ({ ...cp, relays } as StoredCheckpoint) : cp);
+        // Null: it holds nothing the last piece does not; counted, not written.
+        if (piece) writes.push(piece);
+        else this.writes.unchanged("checkpoint");
       } catch (e) {
         // Not a piece of the kept chain (never expected): the next checkpoint starts one.
         console.error(`[room ${room.kind}:${room.roomId}] checkpoint not kept`, e);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrigin, normaliseOrigin, parseAllowedOrigins } from "../src/originPolicy";
+import { checkOrigin, normaliseOrigin, parseAllowedOrigins } from "../../src/join/originPolicy";
 
 const URL_ = "https://rooms.example.com/rooms/agar/r1";
 const req = (origin?: string) => new Request(URL_, { headers: origin === undefined ? {} : { Origin: origin } });

@@ -1,26 +1,35 @@
 /**
- * What a room's Durable Object does for its operator, beside hosting the room: it answers the
- * admin API's requests (core `runRoomAdmin`), keeps the room's bans across restarts (in the
- * object's storage), and samples the room's metrics — one point per interval, written to Workers
- * Analytics Engine (`METRICS` binding) and kept in memory for the admin API. All of it off the
+ * What a room's host does for its operator, beside hosting the room (a room's Durable Object on
+ * Cloudflare): it answers the admin API's requests (`runRoomAdmin`), keeps the room's bans across
+ * restarts (in the host's storage, a {@link BanStorage}), and samples the room's metrics — one
+ * point per interval, handed to the host's writer (Workers Analytics Engine on Cloudflare) and
+ * kept in memory for the admin API. All of it off the
  * tick path: a ticking room is sampled by a timer that runs only while someone is connected (the
  * loop keeps the object awake then anyway); a turn-based one, which sleeps between moves, is
  * sampled on its own events, so no timer ever keeps it awake.
  */
-import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, RoomMetrics, type HostedRoom, type OperatedRoom } from "@tikron/core";
-import { runRoomAdmin, statsSummary, type AdminRoomAnswer, type AdminRoomRequest } from "@tikron/core/admin";
+import { METRICS_INTERVAL_MS, MIN_METRICS_INTERVAL_MS, RoomMetrics } from "../roomMetrics";
+import type { HostedRoom, OperatedRoom } from "../hostedRoom";
+import { runRoomAdmin, statsSummary, type AdminRoomAnswer, type AdminRoomRequest } from "./roomAdmin";
 import type { AdminBan, AdminStatsSummary, MetricPoint } from "@tikron/protocol";
-import { metricsDataPoint, type MetricsDataset } from "./metricsDataPoint";
 
 /** Storage key of the room's bans (`HostedRoom.activeBans`). */
 export const BANS_KEY = "room:bans";
 
-/** The bindings and vars operations read. */
-export interface OperationsEnv {
-  /** The Analytics Engine dataset metric points go to (binding of type `analytics_engine`). */
-  METRICS?: MetricsDataset;
-  /** Seconds between two metric points of a room (default 60, at least 1). */
-  METRICS_INTERVAL_SECONDS?: string;
+/** The storage a room's bans are kept in (a Durable Object's storage has this shape). */
+export interface BanStorage {
+  /** The value kept under `key`. */
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Keeps `value` under `key`. */
+  put(key: string, value: unknown): Promise<void>;
+}
+
+/** How a room's operations sample its metrics. */
+export interface OperationsOptions {
+  /** Ms between two metric points ({@link metricsIntervalMs}). */
+  intervalMs: number;
+  /** Where each point goes besides memory (Analytics Engine on Cloudflare); a failure is logged. */
+  write?: (point: MetricPoint) => void;
 }
 
 /** What an admin RPC asks a room object: the admin API's room requests, or the list's summary. */
@@ -31,8 +40,8 @@ export type RoomAdminRpcRequest =
       op: "summary";
     };
 
-/** The sampling interval the vars ask for (ms). */
-export function metricsIntervalMs(env: OperationsEnv | undefined): number {
+/** The sampling interval (ms) a host's `METRICS_INTERVAL_SECONDS` var asks for (default 60 s, at least 1 s). */
+export function metricsIntervalMs(env: { METRICS_INTERVAL_SECONDS?: string } | undefined): number {
   const s = Number(env?.METRICS_INTERVAL_SECONDS);
   return Number.isFinite(s) && s > 0 ? Math.max(MIN_METRICS_INTERVAL_MS, Math.round(s * 1000)) : METRICS_INTERVAL_MS;
 }
@@ -40,25 +49,24 @@ export function metricsIntervalMs(env: OperationsEnv | undefined): number {
 /** The room as its operator's side sees it: its operated view, its name, its clients and bans. */
 export type OperatedView = OperatedRoom & Pick<HostedRoom, "kind" | "roomId" | "ticking" | "connectedCount" | "activeBans">;
 
-/** The operator's side of one room object (see the module comment). */
+/** The operator's side of one room's host (see the module comment). */
 export class RoomOperations {
   readonly #room: OperatedView;
-  readonly #storage: DurableObjectStorage;
+  readonly #storage: BanStorage;
   readonly #intervalMs: number;
   readonly #metrics: RoomMetrics;
   #timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(room: OperatedView, storage: DurableObjectStorage, env: OperationsEnv | undefined) {
+  constructor(room: OperatedView, storage: BanStorage, options: OperationsOptions) {
     this.#room = room;
     this.#storage = storage;
-    this.#intervalMs = metricsIntervalMs(env);
-    const dataset = env?.METRICS;
-    const write = dataset && typeof dataset.writeDataPoint === "function" ? dataset : null;
+    this.#intervalMs = options.intervalMs;
+    const write = options.write;
     this.#metrics = new RoomMetrics({
       write: (p) => {
         if (!write) return;
         try {
-          write.writeDataPoint(metricsDataPoint(p));
+          write(p);
         } catch (e) {
           console.warn(`[room ${p.kind}:${p.roomId}] metrics write failed:`, e instanceof Error ? e.message : e);
         }
@@ -66,8 +74,8 @@ export class RoomOperations {
     });
   }
 
-  /** The bans the object kept, put back into a room just made. */
-  static async loadBans(storage: DurableObjectStorage): Promise<AdminBan[]> {
+  /** The bans the host kept, put back into a room just made. */
+  static async loadBans(storage: BanStorage): Promise<AdminBan[]> {
     const saved = await storage.get<AdminBan[]>(BANS_KEY);
     return Array.isArray(saved) ? saved : [];
   }
@@ -113,5 +121,3 @@ export class RoomOperations {
     }, this.#intervalMs);
   }
 }
-
-export type { AdminRoomAnswer };

@@ -1,13 +1,13 @@
 /**
- * A room object's keeping (roomKeeping.ts) against an in-memory storage: each seat's record
+ * A room's keeping (storage/roomKeeping.ts) against an in-memory storage: each seat's record
  * written at once and confirmed (the one write a join waits for), checkpoints written as pieces
  * of a chain on a later turn, batched and spaced, confirmed only for changes, everything removed
  * once the room has no seats, the store written only when it changed, a relayed room's relay
  * count kept, and what a restarted object reads back (the older single-key checkpoint included).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BusyMeter, type CheckpointSeat, type CheckpointWorld, type HostedRoom, type RoomCheckpoint } from "@tikron/core";
-import { RoomKeeping, type KeepingState } from "../src/roomKeeping";
+import { BusyMeter, type CheckpointSeat, type CheckpointWorld, type HostedRoom, type RoomCheckpoint } from "../../src";
+import { RoomKeeping, type KeepingState } from "../../src/storage/roomKeeping";
 
 interface Write {
   op: "put" | "delete";
@@ -43,7 +43,10 @@ function fakeState(initial: Record<string, unknown> = {}) {
 
 const seat = (playerId: number, lastSeq = 0): CheckpointSeat => ({ playerId, token: `t${playerId}`, name: `p${playerId}`, json: false, lastSeq });
 
-/** The slice of a room the keeping reads: its checkpoints are pieces of a world chain. */
+/**
+ * The slice of a room the keeping reads: its checkpoints are pieces of a world chain, each
+ * holding a change of the world (`e<n>`) unless the room is `still` (a later piece then holds none).
+ */
 function fakeRoom(seats: number) {
   let piece = -1;
   const room = {
@@ -54,10 +57,11 @@ function fakeRoom(seats: number) {
     store: null as unknown,
     restored: [] as unknown[],
     asked: [] as CheckpointWorld[],
+    still: false,
     checkpoint(world: CheckpointWorld = "whole"): RoomCheckpoint {
       room.asked.push(world);
       piece = world === "base" ? 0 : piece + 1;
-      const game = { world: { schema: 1, entities: "", piece } };
+      const game = { world: { schema: 1, entities: room.still && piece > 0 ? "" : `e${piece}`, piece } };
       return { v: 1, kind: "k", roomId: "r", savedAt: 0, seats: Array.from({ length: room.seatCount }, (_, i) => seat(i + 1, 10 + i)), game, worldPiece: piece };
     },
     storeSnapshot: () => room.store,
@@ -86,7 +90,54 @@ describe("a room object's keeping", () => {
     expect(JSON.parse(data.get("room:seat:3") as string)).toEqual(seat(3));
     k.seatRecord(3, null);
     expect(writes[1]).toEqual({ op: "delete", keys: ["room:seat:3"], unconfirmed: true });
-    expect(k.writes.counts().seat).toEqual({ calls: 2, confirmed: 1, rows: 2, bytes: JSON.stringify(seat(3)).length });
+    expect(k.writes.counts().seat).toEqual({ calls: 2, confirmed: 1, rows: 2, bytes: JSON.stringify(seat(3)).length, unchanged: 0 });
+  });
+
+  it("writes no piece that holds nothing new (counted as unchanged), and the chain's next piece takes its key", async () => {
+    const room = fakeRoom(2);
+    const { k, writes, data } = keeping(room);
+    k.roomMade(room as unknown as HostedRoom);
+    k.saveCheckpoint(false);
+    k.saveCheckpoint(false);
+    // The world still, the seats' seqs and the rest the same: three checkpoints, nothing written.
+    room.still = true;
+    for (let i = 0; i < 3; i++) k.saveCheckpoint(false);
+    expect(writes.map((w) => w.keys)).toEqual([["room:cp:0"], ["room:cp:1"]]);
+    expect(k.writes.counts().checkpoint).toMatchObject({ calls: 2, rows: 2, unchanged: 3 });
+    // The world moves again: the chain's piece 5 is written as the kept chain's piece 2.
+    room.still = false;
+    k.saveCheckpoint(false);
+    expect(writes.at(-1)?.keys).toEqual(["room:cp:2"]);
+    expect(JSON.parse(data.get("room:cp:2") as string)).toMatchObject({ piece: 2, worldPiece: 2, game: { world: { entities: "e5", piece: 2 } } });
+    // A seat's seq moved: written even with the world still.
+    room.still = true;
+    room.seatCount = 3;
+    k.saveCheckpoint(false);
+    expect(writes.at(-1)?.keys).toEqual(["room:cp:3"]);
+    // Read back: one chain, base and the changes written.
+    const restarted = keeping(null, 0, Object.fromEntries(data));
+    await restarted.k.load();
+    const made = fakeRoom(0);
+    restarted.k.roomMade(made as unknown as HostedRoom);
+    expect((made.restored[0] as RoomCheckpoint).game).toEqual({ world: { schema: 1, entities: "e0", changes: ["e1", "e5"] } });
+  });
+
+  it("keeps what the room was made with beside its first seat's record, and makes the restarted room with it", async () => {
+    const room = fakeRoom(1);
+    const { k, writes, data } = keeping(room);
+    k.roomMade(room as unknown as HostedRoom, { options: { cap: 8 }, params: {} });
+    k.seatRecord(1, seat(1));
+    k.seatRecord(2, seat(2));
+    expect(writes.map((w) => w.keys)).toEqual([["room:seat:1", "room:made"], ["room:seat:2"]]);
+    expect(writes[0]!.unconfirmed).toBe(false);
+    const restarted = keeping(null, 0, Object.fromEntries(data));
+    await restarted.k.load();
+    expect(restarted.k.savedCheckpoint).toMatchObject({ madeWith: { options: { cap: 8 }, params: {} } });
+    k.seatRecord(1, null);
+    k.seatRecord(2, null);
+    room.seatCount = 0;
+    k.saveCheckpoint();
+    expect(data.has("room:made")).toBe(false);
   });
 
   it("writes a burst of due checkpoints as one piece on a later turn, confirmed when any of them was a change", () => {
@@ -210,7 +261,7 @@ describe("a room object's keeping", () => {
       [3, 0],
     ]);
     expect(cp.gameSeats).toEqual([1, 2]);
-    expect(cp.game).toEqual({ world: { schema: 1, entities: "" } });
+    expect(cp.game).toEqual({ world: { schema: 1, entities: "e0", changes: ["e1"] } });
     expect(restarted.k.savedCheckpoint).toBeUndefined();
     const second = fakeRoom(0);
     restarted.k.roomMade(second as unknown as HostedRoom);

@@ -5,7 +5,7 @@
 import { BinaryWriter, encodeHello, encodeInputs, encodeLeave, PROTOCOL_VERSION } from "@tikron/protocol";
 import { describe, expect, it } from "vitest";
 import { FakeClock, Room, type RoomSessionRecord } from "@tikron/core";
-import { CounterGame, FakeConnection } from "../../core/test/fakes";
+import { CounterGame, FakeConnection } from "../fakes";
 
 const w = new BinaryWriter();
 

@@ -8,6 +8,17 @@
  * allowed through and the room ticket is the gate.
  */
 
+/** What the check reads of a request (a Fetch `Request` has it): its URL and its `Origin` header. */
+export interface OriginRequest {
+  /** The request's URL (its origin is the host's own). */
+  readonly url: string;
+  /** Its headers. */
+  readonly headers: {
+    /** A header's value, or null. */
+    get(name: string): string | null;
+  };
+}
+
 /** Result of {@link checkOrigin}. */
 export type OriginVerdict =
   | {
@@ -66,7 +77,7 @@ export function normaliseOrigin(value: string): string | null {
  * - list empty and DEV_MODE: allowed (local pages, tunnels, file://);
  * - anything else, including `Origin: null` from sandboxed frames: refused (403).
  */
-export function checkOrigin(request: Request, allowedOrigins: string | undefined, devMode: boolean): OriginVerdict {
+export function checkOrigin(request: OriginRequest, allowedOrigins: string | undefined, devMode: boolean): OriginVerdict {
   const origin = request.headers.get("Origin");
   if (origin === null) return { ok: true };
   const policy = parseAllowedOrigins(allowedOrigins);

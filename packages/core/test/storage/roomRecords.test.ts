@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closesByName, RoomRecorder, type RecordDatabase, type RecordOutboxStorage } from "../src/roomRecords";
+import { closesByName, RoomRecorder, type RecordDatabase, type RecordOutboxStorage } from "../../src/storage/roomRecords";
 
 /** In-memory Durable Object storage with one alarm. */
 class FakeStorage implements RecordOutboxStorage {

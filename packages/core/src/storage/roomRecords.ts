@@ -14,10 +14,11 @@
  *   session in that object starts, with `end_reason = 'restart'` and `ended_at` = that moment
  *   (an upper bound: the object could not record when it died).
  *
- * This module must not import `cloudflare:workers`; it only needs the storage and D1 interfaces.
+ * It needs no runtime of its own: the storage is a port ({@link RecordOutboxStorage}: a Durable
+ * Object's storage and alarm have its shape) and so is the database ({@link RecordDatabase}: D1's).
  */
 import { CloseCode } from "@tikron/protocol";
-import type { RoomSessionRecord } from "@tikron/core";
+import type { RoomSessionRecord } from "../host";
 
 /** Why a recorded session ended: its last seat was freed, or its object restarted under it. */
 export type SessionEndReason = "empty" | "restart";
@@ -69,23 +70,34 @@ export const defaultRoomRecorderOptions: RoomRecorderOptions = {
   maxAttempts: 8,
 };
 
-/** The slice of `DurableObjectStorage` the recorder uses (a fake in unit tests). */
+/** The storage the outbox is kept in, with one alarm the host calls {@link RoomRecorder.flush} from (a Durable Object's storage; a fake in unit tests). */
 export interface RecordOutboxStorage {
+  /** The value kept under `key`. */
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Keeps `value` under `key`. */
   put<T>(key: string, value: T, options?: { allowUnconfirmed?: boolean }): Promise<void>;
+  /** Removes `key`. */
   delete(key: string, options?: { allowUnconfirmed?: boolean }): Promise<boolean>;
+  /** The keys (and values) under `prefix`, in key order. */
   list<T = unknown>(options: { prefix: string }): Promise<Map<string, T>>;
+  /** When the alarm is set for (epoch ms), or null. */
   getAlarm(): Promise<number | null>;
+  /** Sets the alarm for `scheduledTime` (epoch ms). */
   setAlarm(scheduledTime: number, options?: { allowUnconfirmed?: boolean }): Promise<void>;
 }
 
-/** The slice of `D1Database` the recorder uses. */
+/** The SQL database records go to (the part of a D1 binding the recorder uses). */
 export interface RecordDatabase {
-  prepare(query: string): { bind(...values: unknown[]): unknown };
+  /** A statement. */
+  prepare(query: string): {
+    /** Binds its parameters. */
+    bind(...values: unknown[]): unknown;
+  };
+  /** Runs bound statements in one batch. */
   batch(statements: unknown[]): Promise<unknown>;
 }
 
-/** The D1 database in a Worker's `env` that records go to: its `DB` binding, when present. */
+/** The database in a host's `env` that records go to: its `DB` binding (D1 on Cloudflare), when present. */
 export function recordDatabaseIn(env: unknown): RecordDatabase | undefined {
   const db = (env as { DB?: Partial<RecordDatabase> } | undefined)?.DB;
   return db && typeof db.prepare === "function" && typeof db.batch === "function" ? (db as RecordDatabase) : undefined;

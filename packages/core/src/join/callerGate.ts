@@ -27,6 +27,7 @@ interface Remembered {
 
 /** A refusal the gateway answers itself: the ms left until the room's `Retry-After`. */
 export interface GateRefusal {
+  /** Ms until the caller may try again. */
   retryAfterMs: number;
   /** "remembered": the room refused this caller and its wait is not over; "burst": too many of its upgrades are in the room at once. */
   why: "remembered" | "burst";

@@ -15,9 +15,9 @@
  * until the record is durable, and a restart never forgets a code a member was given. Parties
  * change at people's pace (a member joins, the leader starts), not per join of the matched path.
  */
-import type { BusyMeter } from "@tikron/core";
-import type { PartyRecord, RoomStatus } from "@tikron/core/match";
-import type { StorageMeter } from "./storageMeter";
+import type { BusyMeter } from "../busyMeter";
+import type { PartyRecord } from "./parties";
+import type { RoomStatus } from "./roomStatus";
 
 /** How long a changed entry waits for the changes after it before it is written. */
 export const DIRECTORY_WRITE_MS = 250;
@@ -25,6 +25,12 @@ export const DIRECTORY_WRITE_MS = 250;
 export const ROOM_KEY = "room:";
 /** A party record's key: this + party code. */
 export const PARTY_KEY = "party:";
+
+/** How the writes are made and counted (core `StorageMeter`, storage/storageMeter.ts). */
+export interface MeteredWrites {
+  /** Writes `entries` (null removes a key) as `kind`; `confirmed`: the host's next messages wait for them. */
+  write(kind: string, entries: readonly { key: string; value: unknown }[], confirmed: boolean): void;
+}
 
 /** The storage writes of one matchmaker object: its directory (`directory`) and parties (`party`), counted by its meter. */
 export class DirectoryWrites {
@@ -35,7 +41,7 @@ export class DirectoryWrites {
   #timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly writes: StorageMeter,
+    private readonly writes: MeteredWrites,
     private readonly busy: BusyMeter,
     private readonly delayMs = DIRECTORY_WRITE_MS,
   ) {}

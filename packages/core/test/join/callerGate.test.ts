@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CallerGate, MAX_BACKOFF_MS } from "../src/callerGate";
+import { CallerGate, MAX_BACKOFF_MS } from "../../src/join/callerGate";
 
 describe("CallerGate", () => {
   it("repeats a room's 429 under the caller and its ticket until the Retry-After ends, then forgets it", () => {

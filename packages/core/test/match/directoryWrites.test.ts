@@ -7,8 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BusyMeter } from "@tikron/core";
 import type { PartyRecord, RoomStatus } from "@tikron/core/match";
-import { DirectoryWrites } from "../src/directoryWrites";
-import { StorageMeter, type MeteredState } from "../src/storageMeter";
+import { DirectoryWrites } from "../../src/match/directoryWrites";
+import { StorageMeter, type MeteredState } from "../../src/storage/storageMeter";
 
 const status = (roomId: string, clients: number): RoomStatus => ({ roomId, clients, bots: 0, reserved: 0, maxClients: 8, metadata: {}, locked: false, private: false, createdAt: 1, version: [1, clients], overrides: "", refreshMs: 0 });
 
