@@ -47,6 +47,37 @@ describe("socket API per room kind", () => {
     expect(s.inputs.received).toBe(20);
   });
 
+  it("an idle ticking room (agar) sleeps between its idle beats, and an input wakes it: acked, the cell moves", async () => {
+    const room = `sleep-${Date.now()}`;
+    const c = new RawClient(`${server!.wsUrl}/rooms/agar/${room}`);
+    sockets.push(c);
+    expect(await c.join("still")).not.toBeNull();
+    // Nothing moves (no input yet): the room falls asleep, idle frames still reach the client.
+    let s = await httpStats("agar", room);
+    for (let i = 0; i < 50 && !(s.sleep?.asleep === true && s.sleep.asleepMs > 500); i++) {
+      await sleep(100);
+      s = await httpStats("agar", room);
+    }
+    expect(s.sleep.asleep).toBe(true);
+    expect(s.sleep.asleepMs).toBeGreaterThan(500);
+    expect(s.idleFrames).toBeGreaterThan(0);
+    const wakes = s.sleep.wakes;
+    const framesBefore = c.frames.length;
+    // Full right, then full left (one of them moves the cell whatever wall it spawned by).
+    c.sendInput(new Uint8Array([254, 127, 0]));
+    await sleep(300);
+    c.sendInput(new Uint8Array([0, 127, 0]));
+    await sleep(300);
+    for (let i = 0; i < 100 && c.highestAck < c.lastSeq; i++) await sleep(20);
+    expect(c.highestAck).toBe(c.lastSeq);
+    const moving = c.frames.slice(framesBefore).filter((f) => f.frame.hasState);
+    expect(moving.length).toBeGreaterThanOrEqual(3);
+    s = await httpStats("agar", room);
+    expect(s.sleep.wakes).toBeGreaterThan(wakes);
+    // Gone, so the tests after it share the runtime with no room of its ticking.
+    c.close();
+  });
+
   it("a turn-based room (ttt-json) hibernates when idle: keepalives answered by the runtime, seats back after", async () => {
     const room = `hib-${Date.now()}`;
     const a = new JsonClient(`${server!.wsUrl}/rooms/ttt-json/${room}`);

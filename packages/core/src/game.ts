@@ -242,6 +242,17 @@ export interface Game<Input = unknown, Env = unknown> {
   decodeInput(payload: Uint8Array | unknown): Input | InputRejection;
   /** Applies a decoded input. `receivedAt` is the room time it arrived (ms since the room's epoch). */
   applyInput(playerId: number, input: Input, receivedAt: number): void | InputRejection;
+  /**
+   * True when a tick with no inputs would change nothing now: no entity would move or change, no
+   * event or notice would be sent, no timer of the game's own is pending (a respawn, a round's
+   * countdown), no randomness would be drawn. Pure (it changes nothing itself) and cheap: a
+   * ticking room asks it after a flush that sent its clients nothing new, and while it answers
+   * true the room's loop sleeps (ticking only at its idle beats and due checkpoints) until an
+   * input, a join, a leave, a message or an operator wakes it, on the same tick grid. Optional:
+   * a game without it never sleeps; a game unsure answers false (a sleep it should not take
+   * freezes its world).
+   */
+  still?(): boolean;
   /** Advances the simulation by one tick: `now` is the tick's room time (ms since the room's epoch, the FRAME `time` of this tick's flush), `dtMs` the tick length. */
   tick(now: number, dtMs: number): void;
   /**
@@ -260,7 +271,7 @@ export interface Game<Input = unknown, Env = unknown> {
    * `@tikron/core/sync` saves a `SyncWorld`'s entities with their ids), a turn-based game's
    * board. Optional: without it a restarted room gives every restored seat a fresh entity
    * (`join`). Called outside any tick: a ticking room's every `RoomOptions.checkpointMs`, right
-   * after a flush, and when it goes quiet (never while `checkpointMs` is 0); a turn-based room's
+   * after a flush (a sleeping room's only once after its last change: core room/roomSleep.ts), and when it goes quiet (never while `checkpointMs` is 0); a turn-based room's
    * after each change. A world saved with `checkpointWorld` may be a piece of a chain the host
    * keeps (only what changed since the last one): return it as given, wherever in the value.
    */

@@ -19,8 +19,10 @@ import type { GameMessageRouter } from "./room/gameMessageRouter";
 import type { Inbound, InboundInput } from "./room/inbound";
 import type { InputIntake } from "./room/inputIntake";
 import { sendStats } from "./room/replies";
-import { announceCadence, askedRates } from "./room/roomRates";
-import { CheckpointCadence } from "./room/checkpointCadence";
+import { changeRates } from "./room/roomRates";
+import { admitToRoom } from "./room/admission";
+import type { CheckpointCadence } from "./room/checkpointCadence";
+import type { RoomSleep } from "./room/roomSleep";
 import { MESSAGE_TOO_BIG, type RoomSockets } from "./room/roomSockets";
 import { wireRoom, type RoomBase, type RoomCalls, type RoomWiring } from "./room/roomWiring";
 import { statsContext } from "./room/statsContext";
@@ -70,7 +72,9 @@ export class Room implements HostedRoom {
   /** Ticks between two flushes (`flushEveryTicks`); moves with {@link setRates}. */
   private syncEveryTicks: number;
   /** When the periodic checkpoint is due (room/checkpointCadence.ts). */
-  private readonly cadence = new CheckpointCadence();
+  private readonly cadence: CheckpointCadence;
+  /** The loop's sleep while the game is still (room/roomSleep.ts). */
+  private readonly sleep: RoomSleep;
   /** The room's own values every part starts from. */
   private readonly base: RoomBase;
   /** The room's parts (room/roomWiring.ts), read through this on the cold paths (admin, keeping, matchmaker). */
@@ -89,7 +93,7 @@ export class Room implements HostedRoom {
   private readonly recorder: MatchRecorder | null;
   /** The chain a host keeps the game's world by, piece after piece (`checkpoint("next")`); null: no world to chain. */
   private readonly chain: WorldChain | null;
-  readonly spectate = (conn: Connection, req: SpectateRequest): number => this.parts.spectators.open(conn, req, this.clock.now(), this.disposed); // SocketRoom.spectate: core/src/spectate
+  readonly spectate = (conn: Connection, req: SpectateRequest): number => (this.stir(), this.parts.spectators.open(conn, req, this.clock.now(), this.disposed)); // SocketRoom.spectate: core/src/spectate
   private tickIndex = 0;
   private immediateFlushQueued = false;
   private disposed = false;
@@ -129,6 +133,8 @@ export class Room implements HostedRoom {
     this.flushing = parts.flushing;
     this.gameMessages = parts.gameMessages;
     this.bots = parts.bots;
+    this.cadence = parts.cadence;
+    this.sleep = parts.sleep;
     this.game.init?.(parts.gameContext);
     this.recorder?.begin({ epoch: this.epoch, game: this.game, framesSent: makeFlusher === undefined, checkpoint: () => this.takeCheckpoint(true, null) });
     // Seated on the next turn, not here: the host is still wiring the room (its hooks may read
@@ -148,8 +154,9 @@ export class Room implements HostedRoom {
         return room.syncIntervalMs;
       },
       markChanged: () => room.markChanged(),
-      keepSoon: () => room.cadence.keepSoon(),
+      keepSoon: () => (room.stir(), room.cadence.keepSoon()),
       flushSoon: () => room.flushSoon(),
+      stir: () => room.stir(),
       ackNow: (seat) => (game.ticking ? room.flusher.ackNow(seat, room.tickIndex, clock.now()) : room.flushSoon()),
       open: (conn) => room.open(conn),
       message: (connId, data) => room.message(connId, data),
@@ -190,18 +197,7 @@ export class Room implements HostedRoom {
   }
 
   admitSocket(identity?: string, address?: string): AdmissionRefusal | null {
-    const key = identity ?? address;
-    const now = this.clock.now();
-    const ban = this.parts.bans.check(key, now);
-    if (ban) {
-      RoomStats.bump(this.stats.refused, "banned");
-      const reason = ban.reason === "" ? "banned from this room" : `banned from this room: ${ban.reason}`;
-      return { status: 403, counter: "banned", closeCode: CloseCode.banned, reason, retryAfterMs: ban.until - now };
-    }
-    const pending = this.sockets.size - this.seating.connectedCount;
-    const refusal = this.parts.admission.check(key, pending, now);
-    if (refusal) RoomStats.bump(this.stats.refused, refusal.counter);
-    return refusal;
+    return admitToRoom(this.parts, this.stats, identity ?? address, this.sockets.size - this.seating.connectedCount, this.clock.now());
   }
 
   open(conn: Connection, identity?: string, address?: string, reservation?: string, claims?: PlayerClaims): number {
@@ -253,11 +249,13 @@ export class Room implements HostedRoom {
    */
   relayedInputs(connId: number, entries: readonly InboundInput[], count: number): void {
     const link = this.sockets.get(connId);
-    if (link && !link.closed) this.intake.receive(link, entries, count, this.clock.now());
+    if (!link || link.closed) return;
+    this.stir();
+    this.intake.receive(link, entries, count, this.clock.now());
   }
 
   snapshot(): RoomStatsSnapshot {
-    const own = buildStatsSnapshot(this.stats, statsContext(this.base, this.parts, this.syncIntervalMs, this.busy));
+    const own = buildStatsSnapshot(this.stats, statsContext(this.base, this.parts, this.syncIntervalMs, this.busy, this.sleep.stats()));
     return this.amendStats ? this.amendStats(own) : own;
   }
 
@@ -306,6 +304,7 @@ export class Room implements HostedRoom {
   }
 
   restoreCheckpoint(value: unknown): boolean {
+    this.stir();
     return restoreRoom(this.base, this.parts, value);
   }
 
@@ -332,6 +331,7 @@ export class Room implements HostedRoom {
   }
 
   setLocked(locked: boolean): void {
+    this.stir();
     this.parts.listing.setLocked(locked);
   }
 
@@ -340,6 +340,7 @@ export class Room implements HostedRoom {
   }
 
   notice(text: string): number {
+    this.stir();
     return this.parts.admin.notice(text);
   }
 
@@ -393,21 +394,11 @@ export class Room implements HostedRoom {
     this.parts.reservations.clear();
   }
 
-  /**
-   * The game changes the room's rates (`ctx.setRates`): the loop moves onto the new tick grid,
-   * flushes follow the new cadence, and every connected client hears of it (CADENCE).
-   */
+  /** The game changes the room's rates (`ctx.setRates`; room/roomRates.ts): flushes follow the new cadence. */
   private setRates(asked: Partial<RoomRates>): RoomRates {
-    const { options } = this;
-    const next = askedRates(options, asked);
-    const tickChanged = next.tickMs !== options.tickMs;
-    const before = this.syncIntervalMs;
-    options.tickMs = next.tickMs;
-    options.syncIntervalMs = next.syncIntervalMs;
-    this.syncEveryTicks = flushEveryTicks(next.syncIntervalMs, next.tickMs);
-    if (tickChanged) this.scheduler.setTickMs(next.tickMs);
-    const rates = { tickMs: options.tickMs, syncIntervalMs: this.syncIntervalMs };
-    if (tickChanged || rates.syncIntervalMs !== before) announceCadence(this.seats, rates, this.writer);
+    this.stir();
+    const rates = changeRates(this.options, asked, this.scheduler, this.seats, this.writer);
+    this.syncEveryTicks = flushEveryTicks(rates.syncIntervalMs, rates.tickMs);
     return rates;
   }
 
@@ -419,6 +410,7 @@ export class Room implements HostedRoom {
       case "hello":
         return this.seating.hello(link, m, now);
       case "inputs":
+        this.stir();
         return this.intake.receive(link, m.entries, m.count, now);
       case "ping":
       case "receipt":
@@ -430,6 +422,7 @@ export class Room implements HostedRoom {
         return;
       case "gameMessage":
         if (!link.seat) return this.sockets.protocolError(link, "not_joined", "message before hello");
+        this.stir();
         return this.gameMessages.receive(link, m, now);
       case "leave":
         // The close is counted before the seat is freed: in that order the close of the player
@@ -444,6 +437,7 @@ export class Room implements HostedRoom {
     this.recorder?.tick(k, now);
     // A flush still in slices (a busy runtime did not get to them) ends before the game moves.
     this.flushing.finish();
+    this.sleep.tickBegins(k);
     this.tickIndex = k;
     this.stats.timerLate.record(this.scheduler.lastLateMs);
     const t0 = perfNow();
@@ -474,7 +468,14 @@ export class Room implements HostedRoom {
   private flushFinished(now: number): void {
     // At the flush's instant, not the clock's now: a replay ends it in the same instant it began.
     this.recorder?.flushed(now);
-    if (this.game.ticking && this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs, this.options.keepSoonMs)) this.hooks.onCheckpointDue?.(false);
+    if (!this.game.ticking) return;
+    if (this.cadence.flushEnded(now, this.options.checkpointMs, this.syncIntervalMs, this.options.keepSoonMs) && this.sleep.keepDue()) this.hooks.onCheckpointDue?.(false);
+    this.sleep.flushEnded(this.tickIndex);
+  }
+
+  /** Something from outside the loop reached the room: a sleeping loop wakes, its tick index where the grid is now. */
+  private stir(): void {
+    if (this.sleep.stir()) this.tickIndex = this.scheduler.tickIndex;
   }
 
   /** Flushes on a microtask: rooms without a tick loop flush when something changed. */
@@ -489,6 +490,7 @@ export class Room implements HostedRoom {
 
   /** The game's state changed: JSON rooms send views on their next flush, turn-based ones at once. */
   private markChanged(): void {
+    this.stir();
     this.flusher.stateChanged();
     if (!this.game.ticking) {
       this.flushSoon();

@@ -2,6 +2,20 @@ import type { RoomMetadata } from "@tikron/protocol";
 import type { BusyReading } from "./busyMeter";
 import { DurationStats, type DurationSummary } from "./durationStats";
 
+/** The `sleep` section of `tk:stats`. */
+export interface SleepStats {
+  /** The loop sleeps now. */
+  asleep: boolean;
+  /** Times the loop went to sleep. */
+  sleeps: number;
+  /** Times something woke it (an arrival, a leave, an operator, the game), or a tick of its own found it not still. */
+  wakes: number;
+  /** Ticks run while asleep: the idle beats' and due checkpoints'. */
+  beats: number;
+  /** Clock ms spent asleep, the current sleep included. */
+  asleepMs: number;
+}
+
 /** Snapshot returned by the `tk:stats` probe. Field names are part of the public contract. */
 export interface RoomStatsSnapshot {
   /** Room kind. */
@@ -114,6 +128,12 @@ export interface RoomStatsSnapshot {
    * their refused messages in `errors.spectating`.
    */
   spectators?: SpectatorStats;
+  /**
+   * The loop's sleep while the game is still (core room/roomSleep.ts): asleep now, sleeps,
+   * wakes, ticks run asleep (idle beats, due checkpoints) and ms asleep. Only from a room whose
+   * game declares stillness (`Game.still`).
+   */
+  sleep?: SleepStats;
   /** Bot players seated now and the inputs they sent (also counted in `inputs`). */
   bots: {
     /** Bot seats now. */
@@ -291,6 +311,8 @@ export interface RoomStatsContext {
   busy?: BusyReading;
   /** The object's spectators, once one came (core/src/spectate). */
   spectators?: SpectatorStats;
+  /** The loop's sleep, in a room that may sleep. */
+  sleep?: SleepStats;
 }
 
 /**
@@ -357,6 +379,7 @@ export function buildStatsSnapshot(s: RoomStats, c: RoomStatsContext): RoomStats
     store: { ...c.store },
     ...(c.busy ? { busy: c.busy } : {}),
     ...(c.spectators ? { spectators: c.spectators } : {}),
+    ...(c.sleep ? { sleep: c.sleep } : {}),
     timing: TIMING_NOTE,
   };
 }

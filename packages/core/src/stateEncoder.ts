@@ -22,6 +22,12 @@ export interface StateEncoder<ClientState = unknown> {
    */
   encodeClient(state: ClientState, w: BinaryWriter): boolean;
   /**
+   * True when the client's last {@link encodeClient} left it holding everything it can see as
+   * of that flush (nothing held back for a later flush, e.g. by distance tiers). Optional:
+   * without it a room never knows its clients settled, and never sleeps.
+   */
+  settled?(state: ClientState): boolean;
+  /**
    * A hash of the world as the last {@link beginFlush} left it (a match log records it after
    * every flush, and a replay compares it: `@tikron/core/replay`). Optional: without it a
    * recorded room's world digest is 0 and a replay checks its frames and records only.

@@ -8,6 +8,8 @@ export class BenchClock implements Clock {
   private t = 1_000_000;
   private nextId = 1;
   private readonly timers: { id: number; at: number; fn: () => void }[] = [];
+  /** Timers fired so far: each is an entry into the object a real runtime runs the room in. */
+  fired = 0;
   now(): number {
     return this.t;
   }
@@ -34,6 +36,7 @@ export class BenchClock implements Clock {
       const timer = this.timers[best]!;
       this.removeAt(best);
       this.t = Math.max(this.t, timer.at);
+      this.fired++;
       timer.fn();
     }
     this.t = end;

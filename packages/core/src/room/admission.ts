@@ -10,7 +10,26 @@
 import { CloseCode } from "@tikron/protocol";
 import type { AdmissionRefusal } from "../host";
 import type { RoomOptions } from "../roomOptions";
+import { RoomStats } from "../roomStats";
 import { TokenBucket } from "../tokenBucket";
+import type { RoomBans } from "./bans";
+
+/**
+ * A socket's admission to the room (`HostedRoom.admitSocket`): refused while its key is banned
+ * (403, `banned`), else by {@link Admission.check} with `pending` sockets not yet seated; each
+ * refusal counted in `refused`.
+ */
+export function admitToRoom(d: { readonly bans: RoomBans; readonly admission: Admission }, stats: RoomStats, key: string | undefined, pending: number, now: number): AdmissionRefusal | null {
+  const ban = d.bans.check(key, now);
+  if (ban) {
+    RoomStats.bump(stats.refused, "banned");
+    const reason = ban.reason === "" ? "banned from this room" : `banned from this room: ${ban.reason}`;
+    return { status: 403, counter: "banned", closeCode: CloseCode.banned, reason, retryAfterMs: ban.until - now };
+  }
+  const refusal = d.admission.check(key, pending, now);
+  if (refusal) RoomStats.bump(stats.refused, refusal.counter);
+  return refusal;
+}
 
 /**
  * The address a host should limit a caller by, or undefined for none. Loopback addresses are

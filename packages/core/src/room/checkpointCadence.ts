@@ -31,6 +31,46 @@ export class CheckpointCadence {
     this.#soon = true;
   }
 
+  /** A change a player would lose waits for its checkpoint ({@link keepSoon} since the last one). */
+  get soonPending(): boolean {
+    return this.#soon;
+  }
+
+  /**
+   * The room slept through `n` flushes (`flushMs` apart, the last at `lastAt`) that would have
+   * changed nothing: they count as ended, and a checkpoint due among them as taken (a sleeping
+   * room skips only those that would save the world it saved already), so the next ones come
+   * due on the flushes an awake room's would.
+   */
+  skipped(n: number, everyMs: number, flushMs: number, lastAt: number): void {
+    this.#flushes += n;
+    if (everyMs <= 0) return;
+    const period = Math.ceil(everyMs / flushMs - 1e-9);
+    if (this.#flushes < period) return;
+    this.#flushes %= period;
+    this.#lastAt = lastAt - this.#flushes * flushMs;
+  }
+
+  /**
+   * How many flushes from now the next periodic checkpoint comes due by the count of flushes
+   * (1: the next one), flushes `flushMs` apart, every `everyMs` (Infinity: none). A sleeping
+   * room wakes for that flush, where {@link flushEnded} decides as it does every flush.
+   */
+  flushesUntilDue(everyMs: number, flushMs: number): number {
+    if (everyMs <= 0) return Infinity;
+    return Math.max(1, Math.ceil(everyMs / flushMs - 1e-9) - this.#flushes);
+  }
+
+  /** Whether a flush ending at `now` is due on the clock alone (`everyMs` since the last checkpoint; see {@link flushEnded}). */
+  dueOnClock(now: number, everyMs: number): boolean {
+    return everyMs > 0 && now - this.#lastAt >= everyMs;
+  }
+
+  /** Clock time the last periodic checkpoint was taken at (-Infinity: none yet). */
+  get lastAt(): number {
+    return this.#lastAt;
+  }
+
   /**
    * A flush ended at room time `now`, flushes `flushMs` apart, checkpoints every `everyMs` (0:
    * none): whether a periodic checkpoint is due now (it is then counted as taken). Due once

@@ -1,10 +1,11 @@
-import { FrameFlag, beginFrame, endFrame, writeFrameAck, writeFrameEvents, type EventSchema, type FrameWriter, type JsonServerMessage } from "@tikron/protocol";
+import { FrameFlag, beginFrame, endFrame, flushEveryTicks, writeFrameAck, writeFrameEvents, type EventSchema, type FrameWriter, type JsonServerMessage } from "@tikron/protocol";
 import type { Game } from "../game";
 import type { RoomOptions } from "../roomOptions";
 import type { RoomStats } from "../roomStats";
 import type { JsonStateSource, StateEncoder } from "../stateEncoder";
 import { sendTo, type ClientLink, type Dialect, type Seat } from "./clientLink";
 import type { MatchRecorder } from "../replay/matchRecorder";
+import { isIdleBeat } from "./idleBeat";
 
 /**
  * How a room's state reaches each seat: the one seam between the room's loop (when to flush,
@@ -47,6 +48,14 @@ export interface Flusher {
   ackNow(seat: Seat, tick: number, now: number): void;
   /** The flush begun last is done for every seat (a simulation then sends each relay its message). */
   endFlush?(): void;
+  /**
+   * After a flush: it sent every connected client at most an idle frame and left each holding
+   * all it can see (none behind, none with changes its tiers held back), so a flush with nothing
+   * new would send nothing but the idle beat's frames. Absent: never known (the room never sleeps).
+   */
+  readonly quiet?: boolean;
+  /** The room slept through `n` flushes that would have sent nothing: their indexes pass (the tiers' phases stay). */
+  skipFlushes?(n: number): void;
 }
 
 /** Backpressure for the state stream (the room's sockets answer it: room/roomSockets.ts). */
@@ -120,7 +129,8 @@ function sendNotices(link: ClientLink, seat: Seat, d: FlushDeps): void {
 /**
  * Binary rooms: per connected seat one FRAME built in the room's single writer, one send each.
  * A seat with no ack, no events and no delta gets no frame, except an idle frame (header only)
- * at the first flush after its view stopped changing and then one per `idleFrameMs`, so its
+ * at the first flush after its view stopped changing and then at each of the room's idle beats
+ * (room/idleBeat.ts: about one per `idleFrameMs`, the same flushes for every client), so its
  * client knows time advanced with nothing moving. Bots get nothing.
  */
 export class BinaryFlusher implements Flusher {
@@ -129,6 +139,10 @@ export class BinaryFlusher implements Flusher {
   private flushIndex = -1;
   private tick = 0;
   private time = 0;
+  /** The flush begun last is an idle beat. */
+  private beat = false;
+  /** See {@link Flusher.quiet}: true until a seat of the flush begun last says otherwise. */
+  quiet = false;
 
   constructor(
     private readonly encoder: StateEncoder,
@@ -165,7 +179,15 @@ export class BinaryFlusher implements Flusher {
     this.flushIndex = this.nextFlushIndex(this.flushIndex);
     this.tick = tick;
     this.time = stateTime(now, this.d.epoch);
+    const o = this.d.options;
+    this.beat = isIdleBeat(tick, o.tickMs, flushEveryTicks(o.syncIntervalMs, o.tickMs), o.idleFrameMs);
+    // Only an encoder that tells when a client holds all it can see lets a flush be quiet.
+    this.quiet = this.encoder.settled !== undefined;
     this.encoder.beginFlush(this.flushIndex);
+  }
+
+  skipFlushes(n: number): void {
+    this.flushIndex += n;
   }
 
   flushSeat(seat: Seat, index: number, now: number): boolean {
@@ -182,7 +204,10 @@ export class BinaryFlusher implements Flusher {
     // A client that is behind gets no frame: its baseline stays at the last frame it got, so
     // the next one it gets carries everything since (a fresh view, not a replay). The
     // runtime's own backlog is read every 4th flush per client, staggered.
-    if (!gate.streamAllowed(link, now, ((this.flushIndex + index) & 3) === 0)) return true;
+    if (!gate.streamAllowed(link, now, ((this.flushIndex + index) & 3) === 0)) {
+      this.quiet = false;
+      return true;
+    }
     w.reset();
     const flagsPos = beginFrame(w, this.tick, this.time);
     let flags = 0;
@@ -197,12 +222,12 @@ export class BinaryFlusher implements Flusher {
       flags |= FrameFlag.Events;
     }
     if (encoder.encodeClient(seat.syncState, w)) flags |= FrameFlag.Delta;
+    if (flags !== 0 || (this.quiet && !encoder.settled!(seat.syncState))) this.quiet = false;
     if (flags === 0) {
       // Nothing changed for this client: a header-only frame at once when it stops changing,
-      // then one per idleFrameMs, tells it that time advanced with nothing moving, so its
+      // then one per idle beat, tells it that time advanced with nothing moving, so its
       // playout clock neither drifts nor starves.
-      const idleMs = this.d.options.idleFrameMs;
-      if (idleMs === 0 || (seat.settled && now - seat.lastFrameAt < idleMs)) return true;
+      if (this.d.options.idleFrameMs === 0 || (seat.settled && !this.beat)) return true;
       stats.idleFrames++;
       seat.settled = true;
     } else {

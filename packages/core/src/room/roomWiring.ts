@@ -22,6 +22,8 @@ import { RoomBans } from "./bans";
 import { RoomBots } from "./bots";
 import type { Seat } from "./clientLink";
 import { DeferredWork } from "./deferredWork";
+import { CheckpointCadence } from "./checkpointCadence";
+import { RoomSleep } from "./roomSleep";
 import { createFlusher, type FlushDeps, type Flusher } from "./flushers";
 import { GameMessageRouter } from "./gameMessageRouter";
 import { GameOutput } from "./gameOutput";
@@ -50,6 +52,8 @@ export interface RoomCalls {
   keepSoon(): void;
   /** Flush on a microtask (rooms without a tick loop). */
   flushSoon(): void;
+  /** Something from outside the loop happened: a sleeping loop wakes (room/roomSleep.ts). */
+  stir(): void;
   /** A seat's input was applied at once: acknowledge it now. */
   ackNow(seat: Seat): void;
   /** A bot's socket opens and speaks like a player's. */
@@ -82,6 +86,10 @@ export interface RoomWiring {
   readonly matchSeats: MatchSeats;
   readonly gameContext: GameContext;
   readonly spectators: RoomSpectators;
+  /** When the periodic checkpoint is due. */
+  readonly cadence: CheckpointCadence;
+  /** The loop's sleep while the game is still. */
+  readonly sleep: RoomSleep;
 }
 
 /** The room's own values every part starts from. */
@@ -159,6 +167,7 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     },
     markChanged: calls.markChanged,
     flushSoon: calls.flushSoon,
+    stir: calls.stir,
   });
   const intake = new InputIntake({ ...parts, queue, seats, sockets, ackNow: calls.ackNow });
   const gameMessages = new GameMessageRouter({ ...parts, writer, sockets });
@@ -180,10 +189,15 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
   const deferred = new DeferredWork(`${kind}:${roomId}`, stats.errors, hooks.onDeferred?.bind(hooks));
   const admin = new AdminActions({ clock, seats, sockets, seating, listing, reservations, bots, bans, recentErrors, writer });
   const matchSeats = new MatchSeats({ roomId, game, clock, options, seats, seating, listing, reservations, bans, bots });
+  // What the game does from outside a tick (a deferred result, a message) wakes a sleeping loop.
+  const { stir } = calls;
   const gameContext: GameContext = {
     now: () => clock.now() - epoch,
     epoch,
-    emit: (event, to) => output.emit(event, to),
+    emit: (event, to) => {
+      stir();
+      output.emit(event, to);
+    },
     markChanged: calls.markChanged,
     keepSoon: calls.keepSoon,
     count: (counter, by = 1) => RoomStats.bump(stats.game, counter, by),
@@ -194,15 +208,26 @@ export function wireRoom(init: RoomInit, base: RoomBase, hooks: RoomHooks, calls
     lock: () => listing.setLocked(true),
     unlock: () => listing.setLocked(false),
     setPrivate: (value) => listing.setPrivate(value),
-    send: (playerId, type, data) => output.notice(type, data, [playerId]),
-    broadcast: (type, data) => output.notice(type, data, undefined),
+    send: (playerId, type, data) => {
+      stir();
+      output.notice(type, data, [playerId]);
+    },
+    broadcast: (type, data) => {
+      stir();
+      output.notice(type, data, undefined);
+    },
     roomId,
     store,
     env: init.env,
     defer: (work, label) => deferred.run(work, label),
     setRates: calls.setRates,
   };
+  const cadence = new CheckpointCadence();
+  const busy = (): boolean => bots.count > 0 || spectators.active || deferred.pending > 0;
+  const sleep = new RoomSleep({ game, clock, options, scheduler, flusher, cadence, busy });
   return {
+    cadence,
+    sleep,
     writer,
     seats,
     scheduler,

@@ -54,6 +54,8 @@ export interface SeatingDeps extends RoomParts {
   markChanged(): void;
   /** Flushes on a microtask (a turn-based room sends a new seat its view at once). */
   flushSoon(): void;
+  /** A seat's life changed (attached, held, freed): a sleeping loop wakes (room/roomSleep.ts). */
+  stir(): void;
 }
 
 /**
@@ -314,6 +316,7 @@ export class Seating {
   /** The seat's socket dropped: keep seat and entity for the reconnection window. */
   hold(seat: Seat): void {
     const { game, clock } = this.d;
+    this.d.stir();
     seat.link = null;
     this.connectedCount--;
     this.d.flusher.detach(seat);
@@ -335,6 +338,7 @@ export class Seating {
   free(seat: Seat): void {
     const { game, stats, seats } = this.d;
     if (!seats.has(seat)) return;
+    this.d.stir();
     this.d.recorder?.left(seat.playerId, this.d.clock.now());
     if (seat.link) {
       seat.link.seat = null;
@@ -417,6 +421,7 @@ export class Seating {
   /** Seats `link` on `seat`: a fresh baseline, the loop running, the host told. */
   private attach(seat: Seat, link: ClientLink): void {
     const { game, scheduler } = this.d;
+    this.d.stir();
     seat.link = link;
     seat.heldUntil = Infinity;
     seat.lastAckedSeq = seat.lastProcessedSeq;

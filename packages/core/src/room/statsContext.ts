@@ -3,11 +3,11 @@
  * parts (room/roomWiring.ts) for `buildStatsSnapshot` (roomStats.ts).
  */
 import type { BusyMeter } from "../busyMeter";
-import type { RoomStatsContext } from "../roomStats";
+import type { RoomStatsContext, SleepStats } from "../roomStats";
 import type { RoomBase, RoomWiring } from "./roomWiring";
 
 /** The probe's context now: seats, loop, bots, reservations, admissions, listing, deferred work, store, busy time. */
-export function statsContext(base: RoomBase, parts: RoomWiring, syncIntervalMs: number, busy: BusyMeter | null): RoomStatsContext {
+export function statsContext(base: RoomBase, parts: RoomWiring, syncIntervalMs: number, busy: BusyMeter | null, sleep?: SleepStats): RoomStatsContext {
   const { scheduler, seating, seats, bots, reservations, listing, deferred, store } = parts;
   return {
     kind: base.kind,
@@ -29,5 +29,6 @@ export function statsContext(base: RoomBase, parts: RoomWiring, syncIntervalMs: 
     store: { keys: store.size, chars: store.chars, version: store.version },
     busy: busy?.reading(),
     spectators: parts.spectators.stats(),
+    sleep,
   };
 }

@@ -99,6 +99,11 @@ export class RoomSpectators {
     this.hub?.closeAll(code, reason);
   }
 
+  /** True once a spectator came (the world's feed runs at every flush from then on: the room does not sleep). */
+  get active(): boolean {
+    return this.hub !== null;
+  }
+
   /** The `spectators` section of `tk:stats`, or undefined before the first. */
   stats(): SpectatorStats | undefined {
     return this.hub?.stats();

@@ -70,6 +70,11 @@ export class SchemaStateEncoder<D extends SchemaDecl = SchemaDecl> implements St
     state.count = 0;
   }
 
+  settled(c: SyncClient): boolean {
+    // Set to the world's rows version by an encode that held nothing back, -1 by one that did.
+    return c.released || c.quietRows === this.world.rowsVersion;
+  }
+
   beginFlush(flushIndex: number): void {
     this.flushIndex = flushIndex;
     const world = this.world;

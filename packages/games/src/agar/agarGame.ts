@@ -58,6 +58,10 @@ export class AgarGame implements Game<AgarInput> {
    * same, the next pass would find nothing either: idle rooms skip it.
    */
   private eatQuietAt = -1;
+  /** The last tick's length (NaN before the first: no room is still before it ticked). */
+  private lastDtMs = NaN;
+  /** Scratch for {@link still}'s trial steps. */
+  private readonly trial = { x: 0, y: 0, r: 0 };
 
   constructor(config: Partial<AgarConfig> = {}) {
     const world = Math.min(AGAR_MAX_WORLD, config.world ?? AGAR_RULES.defaultWorld);
@@ -151,7 +155,29 @@ export class AgarGame implements Game<AgarInput> {
     return this.cells.get(playerId)?.rec;
   }
 
+  /**
+   * Still (see `Game.still`) when a tick without inputs would change nothing: every cell with a
+   * socket steps to where it is (the same step the tick takes, tried on scratch: no steering, a
+   * wall in the way, no boost burning mass) and the last eating pass found nothing with the grid
+   * as it is now (nothing eaten, so no orb or cell placed anew and no randomness drawn). Orbs
+   * are static and never move by themselves; there is no decay or respawn timer.
+   */
+  still(): boolean {
+    if (this.eatQuietAt !== this.world.grid.version) return false;
+    const size = this.config.world;
+    const t = this.trial;
+    const list = this.cells.list;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!;
+      if (c.idle) continue;
+      stepAgarCell(c.rec, c, this.lastDtMs, size, t);
+      if (t.x !== c.rec.x || t.y !== c.rec.y || t.r !== c.rec.r) return false;
+    }
+    return true;
+  }
+
   tick(_now: number, dtMs: number): void {
+    this.lastDtMs = dtMs;
     const size = this.config.world;
     const list = this.cells.list;
     for (const c of list) {

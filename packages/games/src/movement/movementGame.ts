@@ -47,6 +47,10 @@ export class MovementGame implements Game<MovementInput> {
   readonly config: MovementConfig;
   private readonly walkers: Roster<Walker>;
   private readonly rng: Random;
+  /** The last tick's length (NaN before the first: no room is still before it ticked). */
+  private lastDtMs = NaN;
+  /** Scratch for {@link still}'s trial steps. */
+  private readonly trial = { x: 0, y: 0 };
 
   constructor(config: Partial<MovementConfig> = {}) {
     this.config = {
@@ -119,18 +123,43 @@ export class MovementGame implements Game<MovementInput> {
     return this.walkers.get(playerId)?.rec;
   }
 
-  tick(_now: number, dtMs: number): void {
-    const dt = dtMs / 1000;
-    const lo = MOVEMENT_RULES.margin;
-    const hi = this.config.world - MOVEMENT_RULES.margin;
+  /**
+   * Still (see `Game.still`) when a tick without inputs would move nobody: every walker with a
+   * socket has its stick at rest or steps to where it is (a wall in the way; the tick's own step,
+   * tried on scratch). Nothing else in the room changes by itself.
+   */
+  still(): boolean {
+    const t = this.trial;
     const list = this.walkers.list;
     for (let i = 0; i < list.length; i++) {
       const w = list[i];
       if (w.idle || (w.dx === 0 && w.dy === 0)) continue;
-      const v = MOVEMENT_RULES.speed * (w.sprint ? MOVEMENT_RULES.sprintFactor : 1) * dt * stickScale(w.dx, w.dy);
-      w.rec.x = clamp(w.rec.x + w.dx * v, lo, hi);
-      w.rec.y = clamp(w.rec.y + w.dy * v, lo, hi);
+      this.step(w, this.lastDtMs, t);
+      if (t.x !== w.rec.x || t.y !== w.rec.y) return false;
     }
+    return true;
+  }
+
+  tick(_now: number, dtMs: number): void {
+    this.lastDtMs = dtMs;
+    const list = this.walkers.list;
+    for (let i = 0; i < list.length; i++) {
+      const w = list[i];
+      if (w.idle || (w.dx === 0 && w.dy === 0)) continue;
+      this.step(w, dtMs, w.rec);
+    }
+  }
+
+  /** Walker `w`'s position after `dtMs` of its steering, written to `out` (its own record in a tick). */
+  private step(w: Walker, dtMs: number, out: { x: number; y: number }): void {
+    const lo = MOVEMENT_RULES.margin;
+    const hi = this.config.world - MOVEMENT_RULES.margin;
+    const v = MOVEMENT_RULES.speed * (w.sprint ? MOVEMENT_RULES.sprintFactor : 1) * (dtMs / 1000) * stickScale(w.dx, w.dy);
+    // Both read before either is written: `out` may be the record itself.
+    const x = clamp(w.rec.x + w.dx * v, lo, hi);
+    const y = clamp(w.rec.y + w.dy * v, lo, hi);
+    out.x = x;
+    out.y = y;
   }
 }
 
