@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWebBuilt } from "../../../tools/devserver/src/checkout";
 import { REPO_ROOT } from "./harness/wranglerDev";
 
 const WRANGLER = join(dirname(createRequire(join(REPO_ROOT, "package.json")).resolve("wrangler/package.json")), "bin", "wrangler.js");
@@ -57,9 +58,10 @@ function readJsonc(file: string): Record<string, any> {
 }
 
 beforeAll(async () => {
-  // The assets directory must exist for wrangler to accept the config.
-  const { buildWeb } = await import("../../web/build");
-  await buildWeb();
+  // The assets directory must exist for wrangler to accept the config. Built only when missing:
+  // the suite builds it before the tests, and rebuilding it here would reload every other file's
+  // `wrangler dev` serving it (they watch their assets), dropping their sockets (1006).
+  await ensureWebBuilt(REPO_ROOT);
 });
 
 afterAll(() => {
