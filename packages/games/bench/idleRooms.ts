@@ -18,44 +18,20 @@
  *
  * The frame and byte counts are deterministic: two builds that send the same must print the same.
  */
-import { createRoom, type Connection, type Room } from "@tikron/core";
+import { createRoom, type Room } from "@tikron/core";
 import { BenchClock } from "./benchClock";
-import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
+import { CountingConnection, benchArg } from "./benchConnection";
+import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeReceipt } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 
 const TICK_MS = 50;
 const PLAYERS = 8;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const ROOMS = arg("--rooms", 40);
-const WARMUP_TICKS = arg("--warmup", 100);
-const TICKS = arg("--ticks", 400);
+const ROOMS = benchArg("--rooms", 40);
+const WARMUP_TICKS = benchArg("--warmup", 100);
+const TICKS = benchArg("--ticks", 400);
 const CHECKPOINT = process.argv.includes("--checkpoint");
 
-
-/**
- * A socket that counts what it is sent and keeps nothing, and confirms what it read as the SDK
- * does (a receipt when its counter says so, sent after the room's task, as a socket would).
- */
-class CountingConnection implements Connection {
-  messages = 0;
-  bytes = 0;
-  receiptDue = false;
-  readonly receipts = new ReceiptCounter();
-  send(data: Uint8Array | string): void {
-    this.messages++;
-    this.bytes += typeof data === "string" ? data.length : data.byteLength;
-    if (this.receipts.read(this, data)) this.receiptDue = true;
-  }
-  close(): void {}
-  bufferedAmount(): number {
-    return 0;
-  }
-}
 
 interface Hosted {
   room: Room;
@@ -82,7 +58,7 @@ function makeRoom(i: number): Hosted {
   const conns: CountingConnection[] = [];
   const ids: number[] = [];
   for (let p = 0; p < PLAYERS; p++) {
-    const conn = new CountingConnection();
+    const conn = new CountingConnection(true);
     const id = room.open(conn, `r${i}p${p}`);
     room.message(id, encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name: `p${p}` }).toBytes());
     conns.push(conn);

@@ -15,7 +15,8 @@
  * machine is.
  */
 import { BenchClock } from "./benchClock";
-import { createRoom, type Connection, type Game } from "@tikron/core";
+import { CountingConnection } from "./benchConnection";
+import { createRoom, type Game } from "@tikron/core";
 import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeInputs } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 import { agarInputs } from "../src/schemas";
@@ -26,20 +27,6 @@ if (!gc) throw new Error("run with node --expose-gc");
 const WARMUP_TICKS = 60;
 const MEASURED_TICKS = 200;
 const TICK_MS = 50;
-
-/** A socket that reads everything and keeps nothing: no allocation on its side. */
-class CountingConnection implements Connection {
-  messages = 0;
-  bytes = 0;
-  send(data: Uint8Array | string): void {
-    this.messages++;
-    this.bytes += typeof data === "string" ? data.length : data.byteLength;
-  }
-  close(): void {}
-  bufferedAmount(): number {
-    return 0;
-  }
-}
 
 function sliceOverride(): { flushSliceClients?: number } {
   const v = process.env.FLUSH_SLICE_CLIENTS;

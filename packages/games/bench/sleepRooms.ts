@@ -13,39 +13,18 @@
  * The counts are deterministic (the same build prints the same); the CPU line is not (a shared
  * machine's noise), and is printed only as a hint.
  */
-import { createRoom, type Connection, type Room } from "@tikron/core";
-import { BinaryWriter, PROTOCOL_VERSION, ReceiptCounter, encodeHello, encodeReceipt } from "@tikron/protocol";
+import { createRoom, type Room } from "@tikron/core";
+import { BinaryWriter, PROTOCOL_VERSION, encodeHello, encodeReceipt } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 import { BenchClock } from "./benchClock";
+import { CountingConnection, benchArg } from "./benchConnection";
 
 const PLAYERS = 8;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const ROOMS = arg("--rooms", 125);
-const SECONDS = arg("--seconds", 60);
+const ROOMS = benchArg("--rooms", 125);
+const SECONDS = benchArg("--seconds", 60);
 const WARMUP_MS = 2_000;
 const STEP_MS = 10;
-
-/** A socket that counts what it is sent and confirms what it read (a receipt when its counter says so). */
-class CountingConnection implements Connection {
-  messages = 0;
-  bytes = 0;
-  receiptDue = false;
-  readonly receipts = new ReceiptCounter();
-  send(data: Uint8Array | string): void {
-    this.messages++;
-    this.bytes += typeof data === "string" ? data.length : data.byteLength;
-    if (this.receipts.read(this, data)) this.receiptDue = true;
-  }
-  close(): void {}
-  bufferedAmount(): number {
-    return 0;
-  }
-}
 
 interface Hosted {
   room: Room;
@@ -86,7 +65,7 @@ function makeRoom(i: number, sleepy: boolean): Hosted {
 
 /** One client of room `h` says hello. */
 function seat(h: Hosted, p: number): void {
-  const conn = new CountingConnection();
+  const conn = new CountingConnection(true);
   const id = h.room.open(conn, `${h.room.roomId}p${p}`);
   h.room.message(id, encodeHello(w.reset(), { version: PROTOCOL_VERSION, token: "", name: `p${p}` }).toBytes());
   h.conns.push(conn);

@@ -11,35 +11,17 @@
  *
  * Deterministic: counts, not times (the clock is fake, the bots seeded).
  */
-import { createRoom, type Connection } from "@tikron/core";
+import { createRoom } from "@tikron/core";
 import { BinaryWriter, PROTOCOL_VERSION, encodeHello } from "@tikron/protocol";
 import { gameDefinitions } from "../src";
 import { BenchClock } from "./benchClock";
+import { CountingConnection, benchArg } from "./benchConnection";
 
 const TICK_MS = 50;
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const PLAYERS = arg("--players", 100);
-const SPECTATORS = arg("--spectators", 1000);
-const SECONDS = arg("--seconds", 10);
-
-/** A socket that counts what it is sent (spectators ignore receipts: none are sent). */
-class CountingConnection implements Connection {
-  messages = 0;
-  bytes = 0;
-  send(data: Uint8Array | string): void {
-    this.messages++;
-    this.bytes += typeof data === "string" ? data.length : data.byteLength;
-  }
-  close(): void {}
-  bufferedAmount(): number {
-    return 0;
-  }
-}
+const PLAYERS = benchArg("--players", 100);
+const SPECTATORS = benchArg("--spectators", 1000);
+const SECONDS = benchArg("--seconds", 10);
 
 const sum = (cs: CountingConnection[], f: (c: CountingConnection) => number) => cs.reduce((n, c) => n + f(c), 0);
 
