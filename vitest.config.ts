@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
  * Test projects:
  * - unit: pure Node tests of every package (fast; fake clocks, property tests).
  * - integration: real `wrangler dev` processes on loopback (slower; two files at a time).
- * - integration-timed: the integration files whose bars are timings or CPU (one file at a time).
+ * - integration-timed: the integration files whose bars are timings or CPU, and those that must
+ *   not share the machine's `wrangler dev`s with another file (one file at a time).
  * - fuzz: the long fuzz run (`npm run fuzz`); CI runs the smaller in-unit fuzz budget instead.
  * - browser: the demo page in headless Chromium against `wrangler dev` (installs Chromium if missing).
  */
@@ -27,6 +28,9 @@ const TIMED_INTEGRATION = [
   "tools/loadtest/test/serverCpu.integration.test.ts",
   "tools/loadtest/test/transportBench.integration.test.ts",
   "tools/loadtest/test/match.integration.test.ts",
+  // Runs `npm run dev`, which rebuilds apps/web/dist: every other running `wrangler dev` serves
+  // and watches that directory, so it would reload and drop its sockets (1006) mid-test.
+  "apps/gateway/test/devScript.integration.test.ts",
 ];
 
 export default defineConfig({
