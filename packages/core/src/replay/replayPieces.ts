@@ -7,6 +7,7 @@
  * the host's `waitUntil` are ports (a Durable Object's have their shape).
  */
 import type { BusyMeter } from "../busyMeter";
+import { joinLogPieces } from "./logPieces";
 import { summarizeLog } from "./matchLog";
 import type { MatchSummary, RecordingSink } from "./recording";
 import type { BucketArchive } from "./replayArchive";
@@ -34,17 +35,6 @@ export interface PieceHost {
 
 function pieceKey(matchId: string, index: number): string {
   return `${PIECE_PREFIX}${matchId}:${String(index).padStart(6, "0")}`;
-}
-
-function joined(pieces: Iterable<ArrayBuffer | Uint8Array>): Uint8Array {
-  const list = [...pieces].map((p) => (p instanceof Uint8Array ? p : new Uint8Array(p)));
-  const out = new Uint8Array(list.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of list) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** The recording side of one host of rooms (see the module comment). */
@@ -110,7 +100,7 @@ export class ReplayPieces {
   private async archiveMatch(matchId: string, summary: MatchSummary | null): Promise<void> {
     try {
       const pieces = await this.host.storage.list<ArrayBuffer | Uint8Array>({ prefix: `${PIECE_PREFIX}${matchId}:` });
-      const bytes = joined(pieces.values());
+      const bytes = joinLogPieces(pieces.values());
       const s = summary ?? summarizeLog(bytes, "cut");
       if (s) await this.archive.keep(s, bytes, Date.now());
       await this.host.storage.delete([...pieces.keys()]);

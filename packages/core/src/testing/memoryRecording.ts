@@ -1,4 +1,5 @@
 import type { MatchSummary, RecordingSink } from "../replay/index";
+import { joinLogPieces } from "../replay/logPieces";
 
 /**
  * A {@link RecordingSink} that keeps every match's log in memory, for tests: a `TestRoom` made
@@ -41,12 +42,6 @@ export class MemoryRecording implements RecordingSink {
     const id = matchId ?? (this.pieces.size === 1 ? [...this.pieces.keys()][0]! : undefined);
     const list = id === undefined ? undefined : this.pieces.get(id);
     if (!list) throw new Error(matchId ? `no match ${matchId} recorded` : `${this.pieces.size} matches recorded: name one`);
-    const out = new Uint8Array(list.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of list) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return joinLogPieces(list);
   }
 }
